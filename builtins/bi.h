@@ -1,0 +1,67 @@
+/*
+ * bi.h — the interface between the executor and the OpenCL.std builtin library.
+ *
+ * At prepare time (module load) the executor asks bi_resolve() for the implementation of one
+ * OpenCL.std instruction given the result and operand types; an unimplemented instruction or type
+ * combination is reported then, with its name, never at run time. At run time the executor calls the
+ * returned function once per instruction for all active lanes of a warp (see bi_call): the builtin
+ * loops over lanes and components itself, so dispatch cost is paid once per warp.
+ *
+ * Registers are laid out lane-major per value: lane l's copy of an operand lives at
+ * src[i] + l * src_stride[i]; a vector's components are contiguous within it.
+ */
+#ifndef BI_H
+#define BI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum bi_kind { BI_VOID = 0, BI_INT, BI_FLOAT, BI_BOOL, BI_PTR } bi_kind;
+
+/* The type of a result or operand as the builtin sees it. */
+typedef struct bi_type {
+  bi_kind kind;
+  uint8_t bits;       /* element width: 8/16/32/64 (BOOL: 8; PTR: 32 or 64, the pointer itself) */
+  uint8_t ncomp;      /* 1 for scalars, else vector components */
+  /* PTR only: the pointee's element description and the address space (SpvStorageClass) */
+  bi_kind pointee_kind;
+  uint8_t pointee_bits, pointee_ncomp;
+  uint32_t storage;
+} bi_type;
+
+/* Memory access for builtins that take pointers (vloadn, vstoren, frexp, modf, sincos, remquo,
+ * fract, lgamma_r, vload_half ...). Returns a host pointer to `bytes` bytes at the kernel pointer
+ * `ptr` as seen by `lane`, bounds-checked; NULL after recording a fault (the builtin must then
+ * return false at once). */
+typedef struct bi_mem {
+  void *ctx;
+  void *(*access)(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+} bi_mem;
+
+typedef struct bi_call {
+  uint8_t *dst;               /* result register of lane 0 (NULL when the result is void) */
+  const uint8_t *src[6];      /* operand registers of lane 0 */
+  uint32_t dst_stride;        /* bytes between lanes' copies of the result */
+  uint32_t src_stride[6];
+  const uint16_t *lanes;      /* the active lanes */
+  uint32_t nlanes;
+  const bi_mem *mem;
+  uint32_t literal;           /* vloadn/vstoren: n; vstore_half_r etc.: the FPRoundingMode literal */
+  bool flush_denormals;       /* emulate a device that flushes float denormals (reserved, issue 3) */
+} bi_call;
+
+typedef bool (*bi_fn)(const bi_call *call);
+
+typedef struct bi_resolved {
+  bi_fn fn;
+  uint32_t literal;           /* copied into bi_call.literal */
+} bi_resolved;
+
+/* Resolve OpenCL.std instruction `op` (OCLSTD_*) for the given types. `lit` holds the trailing
+ * literal operand when the instruction has one (vloadn/vstoren n, rounding mode), else 0.
+ * On failure returns false and writes e.g. "OpenCL.std `tgamma` is not implemented" or
+ * "OpenCL.std `fma` is not implemented for double3" to err. */
+bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigned nargs, uint32_t lit,
+                bi_resolved *out, char *err, unsigned errlen);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * spvi.h — the public C API of spvi, an interpreter for SPIR-V compute kernels
+ * (OpenCL `Kernel` execution model).
+ *
+ * Life cycle:
+ *   spvi_module *m = spvi_load_file("k.spv", &opts, &err);   // parse, validate, build IR, prepare
+ *   int k = spvi_find_kernel(m, "vadd");                     // or 0 when there is one kernel
+ *   spvi_launch *l = spvi_launch_new(m, k, &err);
+ *   spvi_set_arg_buffer(l, 0, data, bytes, &err);            // one call per kernel parameter
+ *   spvi_set_arg_value(l, 2, &n, sizeof n, &err);
+ *   spvi_set_ndrange(l, 1, global, local_or_NULL, offset_or_NULL, &err);
+ *   spvi_status s = spvi_run(l, &run_opts, &fault, &err);    // SPVI_OK, SPVI_FAULT or an error
+ *   const void *out = spvi_arg_buffer(l, 0, &bytes);         // results
+ *   spvi_launch_free(l); spvi_module_free(m);
+ *
+ * Every call that can fail takes an spvi_error* (may be NULL) that receives one clear message naming
+ * what and where. Nothing here prints; warnings go to the optional callback in spvi_load_options.
+ */
+#ifndef SPVI_H
+#define SPVI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPVI_VERSION_STRING "0.1.0"
+
+typedef enum spvi_status {
+  SPVI_OK = 0,
+  SPVI_FAULT = 1,       /* the kernel faulted (out-of-bounds, divergence, unreachable ...): see spvi_fault */
+  SPVI_E_USAGE = 2,     /* wrong argument to an API call (bad index, size, NDRange ...) */
+  SPVI_E_MODULE = 3,    /* the module is malformed, invalid (--strict) or uses something unsupported */
+  SPVI_E_IO = 4,        /* a file could not be read */
+  SPVI_E_NOMEM = 5
+} spvi_status;
+
+typedef struct spvi_error {
+  spvi_status status;
+  char message[1024];   /* one line, no trailing newline; "" when status == SPVI_OK */
+} spvi_error;
+
+typedef enum spvi_severity { SPVI_WARNING, SPVI_NOTE } spvi_severity;
+typedef void (*spvi_message_fn)(void *user, spvi_severity severity, const char *message);
+
+typedef struct spvi_load_options {
+  bool strict;                 /* a SPIRV-Tools validation failure is an error, not a warning */
+  spvi_message_fn on_message;  /* receives warnings (e.g. validator messages); may be NULL */
+  void *user;
+} spvi_load_options;
+
+typedef struct spvi_module spvi_module;
+typedef struct spvi_launch spvi_launch;
+
+/* ---- loading --------------------------------------------------------------------------------- */
+spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spvi_error *err);
+/* `name` is used in messages in place of a file name. The words are copied. */
+spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name,
+                              const spvi_load_options *opts, spvi_error *err);
+void spvi_module_free(spvi_module *m);
+
+/* ---- module introspection ----------------------------------------------------------------- */
+typedef enum spvi_addr_space {
+  SPVI_AS_PRIVATE = 0, SPVI_AS_GLOBAL = 1, SPVI_AS_CONSTANT = 2, SPVI_AS_LOCAL = 3,
+  SPVI_AS_GENERIC = 4, SPVI_AS_NONE = 5  /* NONE: the parameter is not a pointer */
+} spvi_addr_space;
+
+/* Scalar element kinds (the element of a scalar, vector, or pointed-to buffer element). */
+typedef enum spvi_scalar {
+  SPVI_S_NONE = 0, SPVI_S_BOOL, SPVI_S_INT, SPVI_S_UINT, SPVI_S_FLOAT, SPVI_S_OTHER
+} spvi_scalar;
+
+typedef enum spvi_param_kind {
+  SPVI_PARAM_VALUE,    /* passed by value: scalar, vector, struct (spvi_set_arg_value) */
+  SPVI_PARAM_BUFFER,   /* __global or __constant pointer (spvi_set_arg_buffer) */
+  SPVI_PARAM_LOCAL,    /* __local pointer: size only (spvi_set_arg_local) */
+  SPVI_PARAM_OPAQUE    /* image, sampler, queue ...: not supported yet */
+} spvi_param_kind;
+
+typedef struct spvi_param_info {
+  const char *name;         /* OpName of the parameter, or "" */
+  const char *type_name;    /* OpenCL C spelling: "float4*", "uint", "struct S", "char*" */
+  spvi_param_kind kind;
+  spvi_addr_space space;    /* for pointers; SPVI_AS_NONE otherwise */
+  /* For values: the value's type. For pointers: the pointee's type. */
+  spvi_scalar elem_kind;    /* SPVI_S_OTHER for structs/arrays/opaque */
+  unsigned elem_bits;       /* 8..64 for scalars and vector elements, 0 otherwise */
+  unsigned vec_width;       /* 1 for scalars, 2,3,4,8,16 for vectors, 0 for aggregates */
+  size_t size;              /* by value: bytes passed; pointer: bytes of one pointee (float3: 16) */
+  bool is_const;            /* FuncParamAttr NoWrite or __constant */
+} spvi_param_info;
+
+int spvi_kernel_count(const spvi_module *m);
+const char *spvi_kernel_name(const spvi_module *m, int kernel);
+int spvi_find_kernel(const spvi_module *m, const char *name);  /* -1 when absent */
+int spvi_kernel_param_count(const spvi_module *m, int kernel);
+const spvi_param_info *spvi_kernel_param(const spvi_module *m, int kernel, int index);
+/* reqd_work_group_size (all zero when absent). */
+void spvi_kernel_reqd_local_size(const spvi_module *m, int kernel, size_t local[3]);
+/* Addressing model bits: 32 or 64. */
+unsigned spvi_module_pointer_bits(const spvi_module *m);
+/* Declared capabilities, by name ("Addresses", "Kernel", ...). */
+int spvi_module_capability_count(const spvi_module *m);
+const char *spvi_module_capability(const spvi_module *m, int i);
+/* SPIR-V version of the module, e.g. 0x00010400 for 1.4. */
+uint32_t spvi_module_version(const spvi_module *m);
+
+/* ---- launching ------------------------------------------------------------------------------ */
+spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err);
+void spvi_launch_free(spvi_launch *l);
+
+/* By-value argument: `bytes` must equal the parameter's size. */
+spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err);
+/* Buffer argument: spvi copies `bytes` bytes from `data` (data may be NULL: zero-filled). */
+spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err);
+/* __local pointer argument of `bytes` bytes per work-group. */
+spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_error *err);
+/* dims 1..3; local may be NULL (spvi picks); offset may be NULL (zero). Unused dimensions are 1 (0 offset). */
+spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
+                             const size_t offset[], spvi_error *err);
+/* The local size actually used (after spvi_set_ndrange). */
+void spvi_launch_local_size(const spvi_launch *l, size_t local[3]);
+
+typedef struct spvi_run_options {
+  unsigned warp_width;   /* lanes per warp: 1 .. 64; 0 = default (32). Results never depend on it. */
+} spvi_run_options;
+
+typedef enum spvi_fault_kind {
+  SPVI_FAULT_NONE = 0,
+  SPVI_FAULT_OUT_OF_BOUNDS,     /* load/store/copy outside its allocation */
+  SPVI_FAULT_NULL_POINTER,      /* dereference of a null or dangling pointer */
+  SPVI_FAULT_BAD_POINTER,       /* pointer not into any allocation, or of the wrong address space */
+  SPVI_FAULT_READ_ONLY,         /* write to __constant memory */
+  SPVI_FAULT_BARRIER_DIVERGENCE,/* a barrier not reached by every work-item of the group */
+  SPVI_FAULT_UNREACHABLE,       /* OpUnreachable executed */
+  SPVI_FAULT_UNSUPPORTED        /* an operation reached at run time that spvi cannot execute */
+} spvi_fault_kind;
+
+typedef struct spvi_fault {
+  spvi_fault_kind kind;
+  char kernel[128];
+  size_t global_id[3], local_id[3], group_id[3];
+  uint32_t result_id;          /* SPIR-V result id of the faulting instruction, 0 if none */
+  char opcode[48];             /* "OpLoad" */
+  char file[256];              /* source file from OpLine / DebugInfo, "" when unknown */
+  unsigned line, column;       /* 0 when unknown */
+  int arg_index;               /* kernel parameter the memory belongs to, -1 if none */
+  char memory[128];            /* what the memory is: "argument 2 `out` (global buffer)", "private `tmp`" */
+  int64_t offset;              /* byte offset of the access into that memory */
+  uint64_t access_size;        /* bytes accessed */
+  uint64_t memory_size;        /* bytes in that memory */
+  char message[1024];          /* the whole report, one or more lines, ready to print */
+} spvi_fault;
+
+spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err);
+
+/* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
+const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
+
+/* Name of a fault kind ("out-of-bounds access"). */
+const char *spvi_fault_kind_name(spvi_fault_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
