@@ -17,7 +17,7 @@ SANFLAGS =
 OPT     ?= -O2 -g
 endif
 
-CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(SANFLAGS) \
+CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fno-strict-aliasing $(OPT) $(SANFLAGS) \
               -Iinclude -Iloader -Iinterp -Ibuiltins -I$(BUILD)/gen
 CFLAGS  += $(CFLAGS_BASE)
 LDLIBS  = -lSPIRV-Tools -lmpfr -lgmp -lstdc++ -lm
@@ -31,7 +31,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check check-unit check-spvasm check-kernels bench clean examples
+.PHONY: all check bench clean example
 all: $(BUILD)/spvi $(BUILD)/libspvi.a
 
 $(GEN): tools/gen_tables.py
@@ -62,6 +62,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libspvi.a
 
 check: all $(TEST_BIN)
 	@BUILD=$(BUILD) sh tests/run_all.sh
+
+# The bundled example: compile examples/saxpy.cl and run it on a small range, printing the buffers.
+example: all
+	@mkdir -p $(BUILD)/examples
+	clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c -O2 -Xclang -finclude-default-header \
+	  examples/saxpy.cl -o $(BUILD)/examples/saxpy.bc
+	llvm-spirv-14 $(BUILD)/examples/saxpy.bc -o $(BUILD)/examples/saxpy.spv
+	$(BUILD)/spvi run $(BUILD)/examples/saxpy.spv -g 8 float:2 'float[8]=range(0)' 'float[8]=fill(1)' 'int[8]' --print
 
 bench: all
 	@sh bench/run.sh $(BUILD)

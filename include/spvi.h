@@ -160,6 +160,11 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
 /* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
 
+/* IEEE binary16 conversions (round to nearest even), exact and host-independent, for tools that
+ * prepare half inputs or print half outputs. */
+uint16_t spvi_half_from_double(double v);
+double spvi_half_to_double(uint16_t h);
+
 /* Name of a fault kind ("out-of-bounds access"). */
 const char *spvi_fault_kind_name(spvi_fault_kind k);
 

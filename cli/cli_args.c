@@ -1,0 +1,609 @@
+/*
+ * cli_args.c — owns the kernel-argument grammar of `spvi run` (see cli_args.h): by-value
+ * literals, buffer initialisers (lists, fill, range, random, files), local sizes, and the checks
+ * that an argument's type agrees with its kernel parameter.
+ */
+#include "cli_args.h"
+
+#include "cli_npy.h"
+#include "cli_num.h"
+#include "cli_random.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Argument text quoted in messages is cut to this many characters. */
+#define ARGS_QUOTE_MAX 64
+
+static const char args_type_list[] =
+    "char uchar short ushort int uint long ulong half float double, optionally followed by a "
+    "vector width 2 3 4 8 16";
+
+/* A piece of the argument text (not NUL-terminated). */
+typedef struct args_span {
+  const char *s;
+  size_t len;
+} args_span;
+
+static int args_q(size_t len) { return len > ARGS_QUOTE_MAX ? ARGS_QUOTE_MAX : (int)len; }
+
+static bool args_starts(const char *text, const char *prefix) {
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static bool args_elem(args_span sp, cli_elem *t, cli_error *e) {
+  if (sp.len == 0) return cli_fail(e, "missing type (types: %s)", args_type_list);
+  if (!cli_elem_parse(sp.s, sp.len, t))
+    return cli_fail(e, "`%.*s` is not a type (types: %s)", args_q(sp.len), sp.s, args_type_list);
+  return true;
+}
+
+/* Comma-separated items: an empty span still counts as one (empty) item, which the value parser
+ * then rejects by name. */
+static size_t args_count_items(args_span sp) {
+  size_t n = 1;
+  for (size_t i = 0; i < sp.len; i++) n += sp.s[i] == ',';
+  return n;
+}
+
+static args_span args_next_item(args_span sp, size_t *pos) {
+  size_t start = *pos, end = start;
+  while (end < sp.len && sp.s[end] != ',') end++;
+  *pos = end + 1;
+  return (args_span){sp.s + start, end - start};
+}
+
+/* Byte offset of component k when components are numbered in memory order, element by element,
+ * skipping the padding slot of 3-element vectors. */
+static size_t args_comp_offset(cli_elem t, size_t k) {
+  size_t es = t.scalar->bits / 8;
+  return ((k / t.width) * cli_elem_slots(t) + k % t.width) * es;
+}
+
+static void args_store(unsigned char *data, cli_elem t, size_t k, uint64_t bits) {
+  cli_store_le(data + args_comp_offset(t, k), bits, t.scalar->bits / 8);
+}
+
+/* "element 3" or "element 3 component 1": where component k sits, for messages. */
+static const char *args_where(cli_elem t, size_t k, char *buf, size_t cap) {
+  if (t.width == 1)
+    snprintf(buf, cap, "element %zu", k);
+  else
+    snprintf(buf, cap, "element %zu component %zu", k / t.width, k % t.width);
+  return buf;
+}
+
+/* Parses one literal, prefixing any message with what it was for. */
+static bool args_literal(const cli_scalar *t, args_span sp, const char *what, uint64_t *bits,
+                         cli_error *e) {
+  cli_error inner;
+  if (cli_scalar_parse(t, sp.s, sp.len, bits, &inner)) return true;
+  return cli_fail(e, "%s: %s", what, inner.msg);
+}
+
+/* An integer literal that must lie in t's range (range/random bounds). */
+static bool args_int_in_type(const cli_scalar *t, args_span sp, const char *what, cli_int *v,
+                             cli_error *e) {
+  cli_error inner;
+  if (!cli_int_parse(sp.s, sp.len, t->name, v, &inner)) return cli_fail(e, "%s: %s", what, inner.msg);
+  if (!cli_int_fits(t, *v)) {
+    char range[80];
+    return cli_fail(e, "%s: `%.*s` is out of range for %s", what, args_q(sp.len), sp.s,
+                    cli_int_range_str(t, range, sizeof range));
+  }
+  return true;
+}
+
+static const char *args_plural(size_t n) { return n == 1 ? "" : "s"; }
+
+bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
+  /* Grow-and-read rather than seek-and-size, so pipes and /dev/stdin work too. */
+  size_t cap = 4096, len = 0;
+  unsigned char *buf = malloc(cap);
+  while (buf) {
+    len += fread(buf + len, 1, cap - len, f);
+    if (len < cap) break;
+    unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    if (!bigger) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = bigger;
+    cap *= 2;
+  }
+  bool failed = ferror(f) != 0;
+  int saved = errno;
+  fclose(f);
+  if (!buf) return cli_fail(e, "cannot read `%s`: out of memory", path);
+  if (failed) {
+    free(buf);
+    return cli_fail(e, "cannot read `%s`: %s", path, strerror(saved));
+  }
+  *data = buf;
+  *size = len;
+  return true;
+}
+
+/* ---- by value -------------------------------------------------------------------------------- */
+
+bool cli_parse_value(const char *text, cli_arg *out, cli_error *e) {
+  const char *colon = strchr(text, ':');
+  if (!colon) return cli_fail(e, "expected TYPE:VALUE");
+  cli_elem t;
+  if (!args_elem((args_span){text, (size_t)(colon - text)}, &t, e)) return false;
+  args_span vals = {colon + 1, strlen(colon + 1)};
+  size_t n = args_count_items(vals);
+  char name[24];
+  if (n != t.width)
+    return cli_fail(e, "%u value%s expected for %s, got %zu", t.width, args_plural(t.width),
+                    cli_elem_name(t, name, sizeof name), n);
+  unsigned char *data = calloc(1, cli_elem_size(t));  /* calloc: the float3 padding slot is 0 */
+  if (!data) return cli_fail(e, "out of memory");
+  size_t pos = 0;
+  for (size_t k = 0; k < n; k++) {
+    args_span item = args_next_item(vals, &pos);
+    uint64_t bits;
+    char what[32];
+    snprintf(what, sizeof what, "value %zu", k + 1);
+    if (!args_literal(t.scalar, item, what, &bits, e)) {
+      free(data);
+      return false;
+    }
+    args_store(data, t, k, bits);
+  }
+  *out = (cli_arg){CLI_ARG_VALUE, true, t, 1, data, cli_elem_size(t)};
+  return true;
+}
+
+static int args_hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e) {
+  if (!args_starts(text, "bytes:")) return cli_fail(e, "expected bytes:HEX or bytes:@FILE");
+  const char *body = text + strlen("bytes:");
+  unsigned char *data;
+  size_t size;
+  if (body[0] == '@') {
+    if (!cli_read_file(body + 1, &data, &size, e)) return false;
+    if (size == 0) {
+      free(data);
+      return cli_fail(e, "`%s` is empty", body + 1);
+    }
+  } else {
+    size_t len = strlen(body);
+    if (len == 0) return cli_fail(e, "no bytes after `bytes:`");
+    if (len % 2) return cli_fail(e, "odd number of hex digits (%zu): every byte takes two", len);
+    for (size_t i = 0; i < len; i++)
+      if (args_hex(body[i]) < 0)
+        return cli_fail(e, "`%c` at position %zu is not a hex digit", body[i], i + 1);
+    size = len / 2;
+    data = malloc(size);
+    if (!data) return cli_fail(e, "out of memory");
+    /* Bytes in the order written: the first pair is the byte at offset 0. */
+    for (size_t i = 0; i < size; i++)
+      data[i] = (unsigned char)(args_hex(body[2 * i]) << 4 | args_hex(body[2 * i + 1]));
+  }
+  *out = (cli_arg){CLI_ARG_VALUE, false, {NULL, 0}, 1, data, size};
+  return true;
+}
+
+bool cli_parse_local(const char *text, cli_arg *out, cli_error *e) {
+  if (!args_starts(text, "local:")) return cli_fail(e, "expected local:BYTES");
+  const char *body = text + strlen("local:");
+  cli_int v;
+  cli_error inner;
+  if (!cli_int_parse(body, strlen(body), "a size", &v, &inner)) return cli_fail(e, "%s", inner.msg);
+  if (v.neg || v.mag == 0 || v.mag > SIZE_MAX)
+    return cli_fail(e, "`%s` is not a size of at least 1 byte", body);
+  *out = (cli_arg){CLI_ARG_LOCAL, false, {NULL, 0}, 0, NULL, (size_t)v.mag};
+  return true;
+}
+
+/* ---- buffer initialisers ----------------------------------------------------------------------- */
+
+/* The buffer being built: `comps` components (count × width) of type t in `data`. */
+typedef struct args_buf {
+  cli_elem t;
+  size_t count, comps;
+  unsigned char *data;
+  size_t bytes;
+} args_buf;
+
+static bool args_init_list(args_buf *b, args_span list, cli_error *e) {
+  size_t n = args_count_items(list);
+  if (n != b->comps) {
+    char name[24];
+    if (b->t.width == 1)
+      return cli_fail(e, "%zu value%s expected, got %zu", b->comps, args_plural(b->comps), n);
+    return cli_fail(e, "%zu values expected (%zu × %s), got %zu", b->comps, b->count,
+                    cli_elem_name(b->t, name, sizeof name), n);
+  }
+  size_t pos = 0;
+  for (size_t k = 0; k < n; k++) {
+    args_span item = args_next_item(list, &pos);
+    uint64_t bits;
+    char what[32];
+    snprintf(what, sizeof what, "value %zu", k + 1);
+    if (!args_literal(b->t.scalar, item, what, &bits, e)) return false;
+    args_store(b->data, b->t, k, bits);
+  }
+  return true;
+}
+
+static bool args_init_fill(args_buf *b, args_span params, cli_error *e) {
+  size_t n = args_count_items(params);
+  if (n != 1 && n != b->t.width) {
+    if (b->t.width == 1) return cli_fail(e, "fill takes 1 value, got %zu", n);
+    return cli_fail(e, "fill takes 1 value or %u (one per component), got %zu", b->t.width, n);
+  }
+  uint64_t bits[16];
+  size_t pos = 0;
+  for (size_t j = 0; j < n; j++) {
+    char what[32];
+    snprintf(what, sizeof what, "fill value %zu", j + 1);
+    if (!args_literal(b->t.scalar, args_next_item(params, &pos), what, &bits[j], e)) return false;
+  }
+  for (size_t k = 0; k < b->comps; k++) args_store(b->data, b->t, k, bits[n == 1 ? 0 : k % b->t.width]);
+  return true;
+}
+
+static bool args_init_range(args_buf *b, args_span params, cli_error *e) {
+  size_t n = args_count_items(params);
+  if (n != 1 && n != 2) return cli_fail(e, "range takes START or START,STEP, got %zu values", n);
+  size_t pos = 0;
+  args_span start_text = args_next_item(params, &pos);
+  args_span step_text = n == 2 ? args_next_item(params, &pos) : (args_span){"1", 1};
+  const cli_scalar *s = b->t.scalar;
+  char where[64];
+  if (s->kind != CLI_FLOAT) {
+    /* Exact integer arithmetic: element values are checked, never wrapped. STEP is any integer
+     * (it may be negative for unsigned types); START is checked as element 0. */
+    cli_int start, step, off, v;
+    cli_error inner;
+    if (!cli_int_parse(start_text.s, start_text.len, s->name, &start, &inner))
+      return cli_fail(e, "range START: %s", inner.msg);
+    if (!cli_int_parse(step_text.s, step_text.len, s->name, &step, &inner))
+      return cli_fail(e, "range STEP: %s", inner.msg);
+    for (size_t k = 0; k < b->comps; k++) {
+      bool ok = cli_int_mul((uint64_t)k, step, &off) && cli_int_add(start, off, &v);
+      if (!ok || !cli_int_fits(s, v)) {
+        char num[24], range[80];
+        return cli_fail(e, "range: %s would be %s, out of range for %s",
+                        args_where(b->t, k, where, sizeof where),
+                        ok ? cli_int_str(v, num, sizeof num) : "beyond 64 bits",
+                        cli_int_range_str(s, range, sizeof range));
+      }
+      args_store(b->data, b->t, k, cli_int_bits(v));
+    }
+    return true;
+  }
+  /* Floats: START and STEP are literals of the element type; START + k*STEP is evaluated in
+   * double and rounded once more to the element type. */
+  uint64_t bits;
+  if (!args_literal(s, start_text, "range START", &bits, e)) return false;
+  double start = cli_float_to_double(s, bits);
+  if (!args_literal(s, step_text, "range STEP", &bits, e)) return false;
+  double step = cli_float_to_double(s, bits);
+  for (size_t k = 0; k < b->comps; k++) {
+    double v = start + (double)k * step;
+    if (!cli_float_from_double(s, v, &bits))
+      return cli_fail(e, "range: %s would be %g, out of range for %s",
+                      args_where(b->t, k, where, sizeof where), v, s->name);
+    args_store(b->data, b->t, k, bits);
+  }
+  return true;
+}
+
+/* Significand precision of each float format: random floats are drawn on a grid this fine. */
+static unsigned args_precision(const cli_scalar *s) {
+  return s->bits == 16 ? 11 : s->bits == 32 ? 24 : 53;
+}
+
+static bool args_init_random(args_buf *b, args_span params, cli_error *e) {
+  size_t n = args_count_items(params);
+  if (n != 1 && n != 3) return cli_fail(e, "random takes SEED or SEED,LO,HI, got %zu values", n);
+  size_t pos = 0;
+  args_span seed_text = args_next_item(params, &pos);
+  cli_int seed;
+  if (!args_int_in_type(cli_scalar_by_name("ulong", 5), seed_text, "random SEED", &seed, e))
+    return false;
+  cli_rng rng;
+  cli_rng_seed(&rng, seed.mag);
+  const cli_scalar *s = b->t.scalar;
+
+  if (s->kind != CLI_FLOAT) {
+    cli_int lo = cli_int_min(s), hi = cli_int_max(s);
+    if (n == 3) {
+      if (!args_int_in_type(s, args_next_item(params, &pos), "random LO", &lo, e)) return false;
+      if (!args_int_in_type(s, args_next_item(params, &pos), "random HI", &hi, e)) return false;
+      cli_int diff;
+      cli_int_add(hi, (cli_int){!lo.neg && lo.mag != 0, lo.mag}, &diff);  /* hi - lo, exact */
+      if (diff.neg) return cli_fail(e, "random: LO is greater than HI");
+    }
+    /* hi - lo fits in 64 bits for any pair in one type's range, so modular arithmetic on the
+     * two's complement patterns gives it exactly. */
+    uint64_t lo_bits = cli_int_bits(lo), span_minus_1 = cli_int_bits(hi) - lo_bits;
+    for (size_t k = 0; k < b->comps; k++)
+      args_store(b->data, b->t, k, cli_rng_int(&rng, lo_bits, span_minus_1));
+    return true;
+  }
+
+  double lo = 0.0, hi = 1.0;
+  if (n == 3) {
+    uint64_t bits;
+    if (!args_literal(s, args_next_item(params, &pos), "random LO", &bits, e)) return false;
+    lo = cli_float_to_double(s, bits);
+    if (!args_literal(s, args_next_item(params, &pos), "random HI", &bits, e)) return false;
+    hi = cli_float_to_double(s, bits);
+    if (!isfinite(lo) || !isfinite(hi)) return cli_fail(e, "random: LO and HI must be finite");
+    if (!(lo < hi)) return cli_fail(e, "random: LO must be less than HI");
+    if (!isfinite(hi - lo)) return cli_fail(e, "random: HI - LO overflows double");
+  }
+  unsigned precision = args_precision(s);
+  for (size_t k = 0; k < b->comps; k++) {
+    uint64_t bits;
+    /* A draw that rounds up to HI is discarded, keeping the interval half-open; u = 0 always
+     * gives LO, so this ends. */
+    for (;;) {
+      double v = lo + cli_rng_unit(&rng, precision) * (hi - lo);
+      cli_float_from_double(s, v, &bits);
+      if (cli_float_to_double(s, bits) < hi) break;
+    }
+    args_store(b->data, b->t, k, bits);
+  }
+  return true;
+}
+
+/* "(4,)" / "(4, 3)" for messages about .npy shapes. */
+static const char *args_shape_str(const size_t *shape, unsigned ndim, char *buf, size_t cap) {
+  size_t len = (size_t)snprintf(buf, cap, "(");
+  for (unsigned i = 0; i < ndim && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%zu", i ? ", " : "", shape[i]);
+  if (len < cap) snprintf(buf + len, cap - len, "%s)", ndim == 1 ? "," : "");
+  return buf;
+}
+
+static bool args_ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool args_init_npy(args_buf *b, const char *path, const unsigned char *file, size_t size,
+                          cli_error *e) {
+  cli_npy h;
+  if (!cli_npy_parse(file, size, path, &h, e)) return false;
+  const cli_scalar *s = b->t.scalar;
+  char name[24];
+  cli_elem_name(b->t, name, sizeof name);
+  /* One-byte types have no byte order: NumPy writes '|', but '<' means the same. */
+  bool dtype_ok = strcmp(h.descr, s->npy) == 0 ||
+                  (s->bits == 8 && h.descr[0] == '<' && strcmp(h.descr + 1, s->npy + 1) == 0);
+  if (!dtype_ok) {
+    if (h.descr[0] == '>' && strcmp(h.descr + 1, s->npy + 1) == 0)
+      return cli_fail(e, "`%s` holds big-endian data (dtype '%s'); spvi reads little-endian '%s'",
+                      path, h.descr, s->npy);
+    return cli_fail(e, "`%s` has dtype '%s' but %s needs '%s'", path, h.descr, name, s->npy);
+  }
+  if (h.fortran_order && h.ndim > 1)
+    return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
+  unsigned slots = cli_elem_slots(b->t);
+  /* Accepted shapes: (COUNT,) for scalars; for vectors (COUNT, slots) and the flat memory image
+   * (COUNT*slots,); for 3-element vectors also (COUNT, 3), which gets the zero padding slot. */
+  bool expand3 = false, ok;
+  if (b->t.width == 1)
+    ok = h.ndim == 1 && h.shape[0] == b->count;
+  else if (h.ndim == 2 && h.shape[0] == b->count && h.shape[1] == slots)
+    ok = true;
+  else if (h.ndim == 1 && h.shape[0] == b->count * slots)
+    ok = true;
+  else
+    ok = expand3 = b->t.width == 3 && h.ndim == 2 && h.shape[0] == b->count && h.shape[1] == 3;
+  if (!ok) {
+    char got[160], want[64];
+    size_t w[2] = {b->count, slots};
+    return cli_fail(e, "`%s` has shape %s but %s[%zu] needs %s", path,
+                    args_shape_str(h.shape, h.ndim, got, sizeof got), name, b->count,
+                    args_shape_str(w, b->t.width == 1 ? 1 : 2, want, sizeof want));
+  }
+  const unsigned char *src = file + h.data_offset;
+  if (!expand3) {
+    memcpy(b->data, src, b->bytes);
+    return true;
+  }
+  size_t es = s->bits / 8;
+  for (size_t i = 0; i < b->count; i++) memcpy(b->data + i * 4 * es, src + i * 3 * es, 3 * es);
+  return true;
+}
+
+static bool args_init_file(args_buf *b, const char *path, cli_error *e) {
+  if (path[0] == 0) return cli_fail(e, "missing file name after `@`");
+  unsigned char *file;
+  size_t size;
+  if (!cli_read_file(path, &file, &size, e)) return false;
+  bool ok;
+  /* A file named .npy without the magic is reported as a broken .npy, never read as raw. */
+  if (cli_npy_has_magic(file, size) || args_ends_with(path, ".npy")) {
+    ok = args_init_npy(b, path, file, size, e);
+  } else if (size != b->bytes) {
+    char name[24];
+    ok = cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
+                  b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+  } else {
+    memcpy(b->data, file, size);
+    ok = true;
+  }
+  free(file);
+  return ok;
+}
+
+/* Initialisers written as NAME(PARAMS). */
+typedef bool (*args_init_fn)(args_buf *b, args_span params, cli_error *e);
+static const struct {
+  const char *name;
+  args_init_fn fn;
+} args_inits[] = {
+  {"fill", args_init_fill},
+  {"range", args_init_range},
+  {"random", args_init_random},
+};
+
+static bool args_init(args_buf *b, const char *init, cli_error *e) {
+  if (init[0] == 0) return cli_fail(e, "nothing after `=`");
+  if (init[0] == '@') return args_init_file(b, init + 1, e);
+  const char *paren = strchr(init, '(');
+  if (!paren) return args_init_list(b, (args_span){init, strlen(init)}, e);
+  size_t name_len = (size_t)(paren - init), len = strlen(init);
+  for (size_t i = 0; i < sizeof args_inits / sizeof args_inits[0]; i++) {
+    if (strlen(args_inits[i].name) != name_len || memcmp(args_inits[i].name, init, name_len) != 0)
+      continue;
+    if (init[len - 1] != ')' || strchr(paren + 1, '(') || strchr(paren + 1, ')') != init + len - 1)
+      return cli_fail(e, "`%s(` must end with one `)`", args_inits[i].name);
+    return args_inits[i].fn(b, (args_span){paren + 1, (size_t)(init + len - 1 - (paren + 1))}, e);
+  }
+  return cli_fail(e, "`%.*s` is not an initialiser (V,V,..., fill(V), range(START[,STEP]), "
+                  "random(SEED[,LO,HI]) or @FILE)", args_q(name_len + 1), init);
+}
+
+bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
+  const char *lb = strchr(text, '[');
+  if (!lb) return cli_fail(e, "expected TYPE[COUNT] or TYPE[COUNT]=INIT");
+  args_buf b;
+  if (!args_elem((args_span){text, (size_t)(lb - text)}, &b.t, e)) return false;
+  const char *rb = strchr(lb, ']');
+  if (!rb) return cli_fail(e, "missing `]` after the count");
+  cli_int count;
+  cli_error inner;
+  if (!cli_int_parse(lb + 1, (size_t)(rb - lb - 1), "a count", &count, &inner))
+    return cli_fail(e, "count: %s", inner.msg);
+  size_t es = cli_elem_size(b.t);
+  if (count.neg || count.mag == 0) return cli_fail(e, "the count must be at least 1");
+  if (count.mag > SIZE_MAX / es)
+    return cli_fail(e, "count %llu is too large", (unsigned long long)count.mag);
+  if (rb[1] != 0 && rb[1] != '=')
+    return cli_fail(e, "unexpected `%.*s` after `]` (expected `=INIT` or nothing)",
+                    args_q(strlen(rb + 1)), rb + 1);
+  b.count = (size_t)count.mag;
+  b.comps = b.count * b.t.width;
+  b.bytes = b.count * es;
+  b.data = calloc(b.count, es);  /* zero-filled: the default, and the 3-vector padding */
+  if (!b.data) return cli_fail(e, "cannot allocate %zu bytes", b.bytes);
+  if (rb[1] == '=' && !args_init(&b, rb + 2, e)) {
+    free(b.data);
+    return false;
+  }
+  *out = (cli_arg){CLI_ARG_BUFFER, true, b.t, b.count, b.data, b.bytes};
+  return true;
+}
+
+/* ---- matching a parameter ----------------------------------------------------------------------- */
+
+static const char *const args_space_names[] = {
+  [SPVI_AS_PRIVATE] = "private", [SPVI_AS_GLOBAL] = "global", [SPVI_AS_CONSTANT] = "constant",
+  [SPVI_AS_LOCAL] = "local",     [SPVI_AS_GENERIC] = "generic", [SPVI_AS_NONE] = "",
+};
+
+const char *cli_param_desc(const spvi_param_info *p, char *buf, size_t cap) {
+  const char *space = (unsigned)p->space < sizeof args_space_names / sizeof args_space_names[0]
+                          ? args_space_names[p->space] : "";
+  const char *type = p->type_name ? p->type_name : "?";
+  const char *name = p->name ? p->name : "";
+  snprintf(buf, cap, "%s%s%s%s%s", space, space[0] ? " " : "", type, name[0] ? " " : "", name);
+  return buf;
+}
+
+/* The integer kinds agree with each other: OpenCL SPIR-V integer types carry no signedness, so
+ * `int:-3` must be accepted for a parameter the module only knows as a 32-bit integer. */
+static bool args_kind_matches(cli_kind k, spvi_scalar s) {
+  if (k == CLI_FLOAT) return s == SPVI_S_FLOAT;
+  return s == SPVI_S_INT || s == SPVI_S_UINT;
+}
+
+static bool args_is_scalar_or_vector(const spvi_param_info *p) {
+  return p->vec_width != 0 && p->elem_bits != 0 &&
+         (p->elem_kind == SPVI_S_INT || p->elem_kind == SPVI_S_UINT || p->elem_kind == SPVI_S_FLOAT);
+}
+
+static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  if (args_starts(text, "bytes:")) {
+    if (!cli_parse_bytes(text, out, e)) return false;
+    if (out->bytes != p->size) {
+      size_t got = out->bytes;
+      cli_arg_free(out);
+      return cli_fail(e, "%zu byte%s given, the parameter takes %zu", got, args_plural(got), p->size);
+    }
+    return true;
+  }
+  if (!args_is_scalar_or_vector(p))
+    return cli_fail(e, "%s is passed as %zu raw bytes: give them as bytes:HEX or bytes:@FILE",
+                    p->type_name ? p->type_name : "this type", p->size);
+  const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
+  if (!colon || (bracket && bracket < colon))
+    return cli_fail(e, "a by-value parameter takes TYPE:VALUE (e.g. %s:1)", p->type_name);
+  if (!cli_parse_value(text, out, e)) return false;
+  char name[24];
+  cli_elem_name(out->elem, name, sizeof name);
+  if (!args_kind_matches(out->elem.scalar->kind, p->elem_kind) ||
+      out->elem.scalar->bits != p->elem_bits || out->elem.width != p->vec_width) {
+    cli_arg_free(out);
+    return cli_fail(e, "%s does not match the parameter's type %s", name, p->type_name);
+  }
+  if (out->bytes != p->size) {
+    size_t got = out->bytes;
+    cli_arg_free(out);
+    return cli_fail(e, "%s is %zu bytes but the parameter takes %zu", name, got, p->size);
+  }
+  return true;
+}
+
+static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
+  if (!bracket || (colon && colon < bracket))
+    return cli_fail(e, "a buffer parameter takes TYPE[COUNT] or TYPE[COUNT]=INIT");
+  if (!cli_parse_buffer(text, out, e)) return false;
+  /* Byte buffers (char*, uchar*), void*-like and struct pointees take any element type; for a
+   * scalar or vector pointee the element sizes must agree, so indexing means the same thing on
+   * both sides (the kinds may differ: uint[N] can carry float bit patterns). */
+  bool any = !args_is_scalar_or_vector(p) || (p->elem_bits == 8 && p->vec_width == 1);
+  size_t es = cli_elem_size(out->elem);
+  if (!any && es != p->size) {
+    char name[24], pointee[64];
+    const char *type = p->type_name ? p->type_name : "?";
+    size_t tl = strlen(type);
+    snprintf(pointee, sizeof pointee, "%.*s", (int)(tl && type[tl - 1] == '*' ? tl - 1 : tl), type);
+    cli_elem_name(out->elem, name, sizeof name);
+    cli_arg_free(out);
+    return cli_fail(e, "%s elements are %zu bytes but the parameter points to %s (%zu bytes)", name,
+                    es, pointee, p->size);
+  }
+  return true;
+}
+
+bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  switch (p->kind) {
+  case SPVI_PARAM_VALUE:
+    return args_for_value(text, p, out, e);
+  case SPVI_PARAM_BUFFER:
+    return args_for_buffer(text, p, out, e);
+  case SPVI_PARAM_LOCAL:
+    if (!args_starts(text, "local:")) return cli_fail(e, "a __local pointer parameter takes local:BYTES");
+    return cli_parse_local(text, out, e);
+  case SPVI_PARAM_OPAQUE:
+    break;
+  }
+  return cli_fail(e, "parameters of type %s are not supported", p->type_name ? p->type_name : "?");
+}
+
+void cli_arg_free(cli_arg *a) {
+  free(a->data);
+  a->data = NULL;
+}

@@ -1,0 +1,47 @@
+/*
+ * cli_args.h — the grammar of `spvi run` kernel arguments, turned into the bytes handed to the
+ * library:
+ *   by value   TYPE:V[,V...]            e.g. int:-3  float4:1,2,3,4  half:1.5  double:nan
+ *              bytes:HEX | bytes:@FILE  raw bytes of a by-value struct (size = parameter size)
+ *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT
+ *              INIT: V,V,...  fill(V) | fill(V1,...,Vw)  range(START[,STEP])
+ *                    random(SEED[,LO,HI])  @PATH (.npy or raw little-endian bytes)
+ *   __local    local:BYTES
+ * Pure functions (the library is only needed for spvi_param_info's definition), so that the unit
+ * test can exercise them without a working interpreter.
+ */
+#ifndef CLI_ARGS_H
+#define CLI_ARGS_H
+
+#include "cli_types.h"
+#include "spvi.h"
+
+typedef enum cli_arg_kind { CLI_ARG_VALUE, CLI_ARG_BUFFER, CLI_ARG_LOCAL } cli_arg_kind;
+
+typedef struct cli_arg {
+  cli_arg_kind kind;
+  bool typed;            /* false for bytes:... (no element type known) */
+  cli_elem elem;         /* type of the value, or of one buffer element */
+  size_t count;          /* buffer elements; 1 for a value */
+  unsigned char *data;   /* malloc'd: value bytes or initial buffer contents; NULL for local */
+  size_t bytes;          /* size of data; for local, the requested size */
+} cli_arg;
+
+/* The individual forms (text is the whole argument). On failure *out holds nothing to free. */
+bool cli_parse_value(const char *text, cli_arg *out, cli_error *e);
+bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e);
+bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e);
+bool cli_parse_local(const char *text, cli_arg *out, cli_error *e);
+
+/* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
+ * written agrees with p's (see README-cli.md for the rules). */
+bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
+void cli_arg_free(cli_arg *a);
+
+/* "global float* a", "uint n": how messages and `spvi info` show a parameter. */
+const char *cli_param_desc(const spvi_param_info *p, char *buf, size_t cap);
+
+/* Reads a whole file (any size, also pipes) into a malloc'd buffer. */
+bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * cli_cmdline.c — owns the option syntax of `spvi run`: which options exist, their values, and
+ * the consistency checks between them (every -l/--offset has as many dimensions as -g).
+ */
+#include "cli_cmdline.h"
+
+#include "cli_num.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_HELP
+} cmd_opt_id;
+
+static const struct {
+  const char *short_name;  /* NULL when the option has none */
+  const char *long_name;
+  cmd_opt_id id;
+  bool takes_value;
+} cmd_opts[] = {
+  {"-k", "--kernel", OPT_KERNEL, true},
+  {"-g", "--global", OPT_GLOBAL, true},
+  {"-l", "--local",  OPT_LOCAL,  true},
+  {NULL, "--offset", OPT_OFFSET, true},
+  {NULL, "--out",    OPT_OUT,    true},
+  {NULL, "--print",  OPT_PRINT,  false},
+  {NULL, "--warp",   OPT_WARP,   true},
+  {NULL, "--strict", OPT_STRICT, false},
+  {"-h", "--help",   OPT_HELP,   false},
+};
+#define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
+
+/* X[,Y[,Z]] with each size >= min_value. */
+static bool cmd_dims(const char *opt, const char *text, size_t min_value, cli_dims *d, cli_error *e) {
+  d->n = 0;
+  const char *p = text;
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (d->n == 3) return cli_fail(e, "%s `%s`: at most 3 dimensions", opt, text);
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(p, len, "a size", &v, &inner)) return cli_fail(e, "%s `%s`: %s", opt, text, inner.msg);
+    if (v.neg || v.mag < min_value || v.mag > SIZE_MAX)
+      return cli_fail(e, "%s `%s`: `%.*s` is not a size%s", opt, text, (int)len, p,
+                      min_value ? " of at least 1" : "");
+    d->v[d->n++] = (size_t)v.mag;
+    if (!comma) return true;
+    p = comma + 1;
+  }
+}
+
+static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char *value, cli_error *e) {
+  switch (id) {
+  case OPT_KERNEL:
+    if (value[0] == 0) return cli_fail(e, "%s: empty kernel name", opt);
+    c->kernel = value;
+    return true;
+  case OPT_GLOBAL: return cmd_dims(opt, value, 1, &c->global, e);
+  case OPT_LOCAL: return cmd_dims(opt, value, 1, &c->local, e);
+  case OPT_OFFSET: return cmd_dims(opt, value, 0, &c->offset, e);
+  case OPT_OUT:
+    if (value[0] == 0) return cli_fail(e, "%s: empty directory name", opt);
+    c->out_dir = value;
+    return true;
+  case OPT_WARP: {
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(value, strlen(value), "--warp", &v, &inner) || v.neg || v.mag < 1 || v.mag > 64)
+      return cli_fail(e, "%s `%s`: the warp width must be 1..64", opt, value);
+    c->warp = (unsigned)v.mag;
+    return true;
+  }
+  case OPT_PRINT: c->print = true; return true;
+  case OPT_STRICT: c->strict = true; return true;
+  case OPT_HELP: c->help = true; return true;
+  }
+  return false;
+}
+
+bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
+  memset(c, 0, sizeof *c);
+  c->args = malloc(sizeof *c->args * (size_t)(argc > 0 ? argc : 1));
+  if (!c->args) return cli_fail(e, "out of memory");
+  bool seen[CMD_OPT_COUNT] = {false};
+  bool options_done = false;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (options_done || a[0] != '-' || a[1] == 0) {
+      if (!c->module)
+        c->module = a;
+      else
+        c->args[c->nargs++] = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      options_done = true;
+      continue;
+    }
+    /* Recognised spellings: -k NAME, -kNAME, --kernel NAME, --kernel=NAME. */
+    size_t k;
+    const char *value = NULL, *name = a;
+    for (k = 0; k < CMD_OPT_COUNT; k++) {
+      const char *s = cmd_opts[k].short_name, *l = cmd_opts[k].long_name;
+      size_t ll = strlen(l);
+      if (strcmp(a, l) == 0 || (s && strcmp(a, s) == 0)) break;
+      if (cmd_opts[k].takes_value && strncmp(a, l, ll) == 0 && a[ll] == '=') {
+        value = a + ll + 1;
+        name = l;
+        break;
+      }
+      if (cmd_opts[k].takes_value && s && strncmp(a, s, 2) == 0) {
+        value = a + 2;
+        name = s;
+        break;
+      }
+    }
+    if (k == CMD_OPT_COUNT) return cli_fail(e, "unknown option `%s` (see spvi run --help)", a);
+    if (cmd_opts[k].id == OPT_HELP) {
+      c->help = true;
+      return true;  /* help wins over any other mistake on the line */
+    }
+    const char *shown = name;  /* the option as spelled, without any "=VALUE" */
+    if (seen[k]) return cli_fail(e, "option %s given twice", shown);
+    seen[k] = true;
+    if (cmd_opts[k].takes_value && !value) {
+      if (i + 1 >= argc) return cli_fail(e, "option %s needs a value", shown);
+      value = argv[++i];
+    }
+    if (!cmd_apply(c, cmd_opts[k].id, shown, value, e)) return false;
+  }
+  if (!c->module) return cli_fail(e, "missing MODULE.spv (see spvi run --help)");
+  if (c->global.n == 0) return cli_fail(e, "missing -g X[,Y[,Z]] (the global size)");
+  if (c->local.n && c->local.n != c->global.n)
+    return cli_fail(e, "-l has %u dimension%s but -g has %u", c->local.n, c->local.n == 1 ? "" : "s",
+                    c->global.n);
+  if (c->offset.n && c->offset.n != c->global.n)
+    return cli_fail(e, "--offset has %u dimension%s but -g has %u", c->offset.n,
+                    c->offset.n == 1 ? "" : "s", c->global.n);
+  return true;
+}
+
+void cli_run_cmd_free(cli_run_cmd *c) {
+  free(c->args);
+  c->args = NULL;
+}

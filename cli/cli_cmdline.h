@@ -1,0 +1,32 @@
+/*
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict),
+ * parsed into a plain struct. Pure: no spvi library needed.
+ */
+#ifndef CLI_CMDLINE_H
+#define CLI_CMDLINE_H
+
+#include "cli_types.h"
+
+/* X[,Y[,Z]]: n == 0 when the option was not given. */
+typedef struct cli_dims {
+  unsigned n;
+  size_t v[3];
+} cli_dims;
+
+typedef struct cli_run_cmd {
+  const char *module;        /* MODULE.spv */
+  const char *kernel;        /* -k, or NULL */
+  cli_dims global, local, offset;
+  const char *out_dir;       /* --out, or NULL */
+  bool print, strict, help;
+  unsigned warp;             /* --warp, 0 when not given */
+  int nargs;
+  const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
+} cli_run_cmd;
+
+/* argv holds what follows `run`. Options may come before, between or after the positional
+ * words; `--` ends the options. With --help nothing else is checked. */
+bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e);
+void cli_run_cmd_free(cli_run_cmd *c);
+
+#endif

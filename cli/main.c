@@ -1,0 +1,430 @@
+/*
+ * main.c — the `spvi` command: dispatches `run`, `info`, --help and --version, drives the public
+ * API (include/spvi.h, nothing else) and maps outcomes to exit statuses: 0 success, 1 the kernel
+ * faulted, 2 bad usage, bad argument or unusable module.
+ */
+#include "cli_args.h"
+#include "cli_cmdline.h"
+#include "cli_npy.h"
+#include "cli_print.h"
+#include "spvi.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
+
+static const char usage_main[] =
+    "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] ARG...\n"
+    "       spvi info MODULE.spv\n"
+    "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
+    "\n"
+    "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
+    "\n"
+    "commands:\n"
+    "  run    run one kernel over an NDRange; print its buffers or save them as .npy files\n"
+    "         (spvi run --help describes the arguments)\n"
+    "  info   list the module's kernels with their parameters (index, address space, type,\n"
+    "         name), its capabilities, addressing model and SPIR-V version\n"
+    "\n"
+    "exit status: 0 success, 1 the kernel faulted (the fault report goes to stderr),\n"
+    "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
+
+static const char usage_info[] =
+    "usage: spvi info MODULE.spv\n"
+    "\n"
+    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities\n"
+    "and, for every kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs\n"
+    "in), address space, type and name, plus reqd_work_group_size when the kernel declares it.\n"
+    "Validation warnings go to stderr as `spvi: warning: ...`.\n"
+    "exit status: 0 success, 2 bad usage or unusable module\n";
+
+static const char usage_run[] =
+    "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] ARG...\n"
+    "\n"
+    "options (anywhere on the line; `--` ends them):\n"
+    "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
+    "  -g, --global SIZES  global work size; 1 to 3 comma-separated sizes set work_dim\n"
+    "  -l, --local SIZES   work-group size, as many sizes as -g (default: spvi picks one)\n"
+    "  --offset SIZES      global work offset, as many sizes as -g (default 0)\n"
+    "  --out DIR           after the run write every buffer argument to DIR/argI.npy\n"
+    "                      (I = parameter index from 0); DIR is created when missing\n"
+    "  --print             after the run print every buffer argument, one line each:\n"
+    "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)`\n"
+    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it)\n"
+    "  --strict            a SPIR-V validation failure is an error, not a warning\n"
+    "\n"
+    "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
+    "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
+    "                                 float:0.5 float:0x1.8p-3 float4:1,2,3,4 half:1.5 double:nan\n"
+    "                bytes:HEX        raw bytes in memory order (a struct), e.g. bytes:0100000002000000\n"
+    "                bytes:@FILE      raw bytes from FILE; either way exactly the parameter's size\n"
+    "  buffer        TYPE[COUNT]      COUNT zero-filled elements\n"
+    "                TYPE[COUNT]=INIT with INIT one of\n"
+    "                  V,V,...              exactly COUNT x width values\n"
+    "                  fill(V)              every component V; fill(V1,..,Vw): each vector (V1..Vw)\n"
+    "                  range(START[,STEP])  component k (memory order) = START + k*STEP, STEP 1 by\n"
+    "                                       default; for vectors k = element*width + component\n"
+    "                  random(SEED[,LO,HI]) deterministic pseudo-random values, see below\n"
+    "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
+    "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
+    "  __local       local:BYTES      bytes of local memory per work-group\n"
+    "\n"
+    "TYPE: char uchar short ushort int uint long ulong half float double, optionally with a\n"
+    "  vector width 2 3 4 8 16 (float4, int3, ...). 3-element vectors take 4 slots in memory\n"
+    "  (sizeof(float3) == 16); the 4th slot is 0. A by-value TYPE must match the parameter's\n"
+    "  element kind, size and vector width (int and uint are interchangeable: SPIR-V integers\n"
+    "  carry no sign). A buffer TYPE must have the pointee's element size unless the parameter\n"
+    "  points to char, uchar, void or a struct.\n"
+    "V: integers in decimal or 0x hex with an optional sign, and within the type's range\n"
+    "  (char:-129 is an error); floats in decimal or C hex-float form (0x1.8p-3), rounded once\n"
+    "  to the nearest value of the type (ties to even), or inf, -inf, nan, -nan. A finite\n"
+    "  value beyond the type's largest finite value is an error. Float range() evaluates\n"
+    "  START + k*STEP in double and rounds that to the type; overflowing elements are errors.\n"
+    "\n"
+    "random(SEED[,LO,HI]) fills components in memory order (3-vector padding is skipped and\n"
+    "  stays 0) from one SplitMix64 stream: state = SEED; for each draw\n"
+    "    state += 0x9E3779B97F4A7C15; z = state;\n"
+    "    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB;\n"
+    "    x = z ^ (z >> 31)                                  (all modulo 2^64)\n"
+    "  integers: uniform in [LO,HI] (default: the type's whole range): with span = HI-LO+1,\n"
+    "    draws x < 2^64 mod span are discarded, then the value is LO + x mod span.\n"
+    "  floats: uniform in [LO,HI) (default [0,1)): with p = 11 (half), 24 (float), 53 (double),\n"
+    "    u = (x >> (64-p)) * 2^-p, value = LO + u*(HI-LO) in double, rounded to the type; a\n"
+    "    value that rounds to HI is discarded and drawn again.\n"
+    "\n"
+    "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
+    "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
+    "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
+    "  for 3-element vectors. Outputs are written only when the kernel did not fault.\n"
+    "\n"
+    "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
+    "exit status: 0 success, 1 the kernel faulted (report on stderr), 2 bad usage, bad argument\n"
+    "             or unusable module\n";
+
+static void say_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void say_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("spvi: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* Validation messages from the loader, as they arrive. */
+static void on_message(void *user, spvi_severity severity, const char *message) {
+  (void)user;
+  fprintf(stderr, "spvi: %s: %s\n", severity == SPVI_WARNING ? "warning" : "note", message);
+}
+
+static spvi_module *load_module(const char *path, bool strict) {
+  spvi_load_options opts = {strict, on_message, NULL};
+  spvi_error err = {SPVI_OK, ""};
+  spvi_module *m = spvi_load_file(path, &opts, &err);
+  if (!m) say_error("%s", err.message[0] ? err.message : "cannot load the module");
+  return m;
+}
+
+/* ---- info ---------------------------------------------------------------------------------- */
+
+static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t cap) {
+  switch (p->kind) {
+  case SPVI_PARAM_VALUE:
+    snprintf(buf, cap, "by value, %zu bytes", p->size);
+    break;
+  case SPVI_PARAM_BUFFER:
+    snprintf(buf, cap, "buffer of %zu-byte elements%s", p->size, p->is_const ? ", read-only" : "");
+    break;
+  case SPVI_PARAM_LOCAL:
+    snprintf(buf, cap, "local memory, give local:BYTES");
+    break;
+  case SPVI_PARAM_OPAQUE:
+    snprintf(buf, cap, "not supported by spvi run");
+    break;
+  }
+  return buf;
+}
+
+static int cmd_info(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage_info, stdout);
+      return EXIT_OK;
+    }
+  }
+  for (int i = 0; i < argc; i++) {
+    if (argv[i][0] == '-' && argv[i][1] != 0) {
+      say_error("unknown option `%s` for info (see spvi info --help)", argv[i]);
+      return EXIT_BAD;
+    }
+    if (path) {
+      say_error("info takes one MODULE.spv, got `%s` as well", argv[i]);
+      return EXIT_BAD;
+    }
+    path = argv[i];
+  }
+  if (!path) {
+    say_error("missing MODULE.spv (see spvi info --help)");
+    return EXIT_BAD;
+  }
+  spvi_module *m = load_module(path, false);
+  if (!m) return EXIT_BAD;
+  uint32_t v = spvi_module_version(m);
+  unsigned bits = spvi_module_pointer_bits(m);
+  printf("module:       %s\n", path);
+  printf("SPIR-V:       %u.%u\n", (unsigned)(v >> 16) & 0xff, (unsigned)(v >> 8) & 0xff);
+  printf("addressing:   Physical%u (%u-bit pointers)\n", bits, bits);
+  printf("capabilities:");
+  for (int i = 0; i < spvi_module_capability_count(m); i++) printf(" %s", spvi_module_capability(m, i));
+  printf("\n");
+  int nk = spvi_kernel_count(m);
+  printf("kernels:      %d\n", nk);
+  for (int k = 0; k < nk; k++) {
+    int np = spvi_kernel_param_count(m, k);
+    printf("\nkernel %s (%d parameter%s)\n", spvi_kernel_name(m, k), np, np == 1 ? "" : "s");
+    size_t reqd[3];
+    spvi_kernel_reqd_local_size(m, k, reqd);
+    if (reqd[0] || reqd[1] || reqd[2])
+      printf("  reqd_work_group_size: %zu,%zu,%zu\n", reqd[0], reqd[1], reqd[2]);
+    for (int i = 0; i < np; i++) {
+      const spvi_param_info *p = spvi_kernel_param(m, k, i);
+      char desc[256], note[96];
+      printf("  arg%-3d %-40s (%s)\n", i, cli_param_desc(p, desc, sizeof desc),
+             param_kind_note(p, note, sizeof note));
+    }
+  }
+  spvi_module_free(m);
+  return EXIT_OK;
+}
+
+/* ---- run ----------------------------------------------------------------------------------- */
+
+/* mkdir -p: every missing component of dir is created. */
+static bool make_dirs(const char *dir) {
+  size_t len = strlen(dir);
+  char *path = malloc(len + 1);
+  if (!path) {
+    say_error("--out `%s`: out of memory", dir);
+    return false;
+  }
+  memcpy(path, dir, len + 1);
+  for (size_t i = 1; i <= len; i++) {
+    if (path[i] != '/' && path[i] != 0) continue;
+    char saved = path[i];
+    path[i] = 0;
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      say_error("--out `%s`: cannot create `%s`: %s", dir, path, strerror(errno));
+      free(path);
+      return false;
+    }
+    path[i] = saved;
+  }
+  free(path);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    say_error("--out `%s`: not a directory", dir);
+    return false;
+  }
+  return true;
+}
+
+static int choose_kernel(const spvi_module *m, const char *module, const char *name) {
+  int n = spvi_kernel_count(m);
+  int k = name ? spvi_find_kernel(m, name) : n == 1 ? 0 : -1;
+  if (k >= 0) return k;
+  if (n == 0) {
+    say_error("`%s` has no kernels", module);
+    return -1;
+  }
+  char list[1024] = "";
+  size_t len = 0;
+  for (int i = 0; i < n && len < sizeof list; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", spvi_kernel_name(m, i));
+  if (name)
+    say_error("-k: no kernel `%s` in `%s` (kernels: %s)", name, module, list);
+  else
+    say_error("`%s` has %d kernels (%s): choose one with -k", module, n, list);
+  return -1;
+}
+
+static bool check_arg_count(const spvi_module *m, int k, int nargs) {
+  int np = spvi_kernel_param_count(m, k);
+  if (np == nargs) return true;
+  char list[2048] = "";
+  size_t len = 0;
+  for (int i = 0; i < np && len < sizeof list; i++) {
+    char desc[256];
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
+                            cli_param_desc(spvi_kernel_param(m, k, i), desc, sizeof desc));
+  }
+  say_error("kernel `%s` takes %d argument%s (%s), got %d", spvi_kernel_name(m, k), np,
+            np == 1 ? "" : "s", list, nargs);
+  return false;
+}
+
+static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args) {
+  for (int i = 0; i < c->nargs; i++) {
+    if (args[i].kind != CLI_ARG_BUFFER) continue;
+    size_t bytes = 0;
+    const unsigned char *data = spvi_arg_buffer(l, i, &bytes);
+    if (!data || bytes != args[i].bytes) {
+      say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
+                args[i].bytes);
+      return false;
+    }
+    if (c->print) cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+    if (c->out_dir) {
+      size_t shape[2] = {args[i].count, cli_elem_slots(args[i].elem)};
+      char *path = malloc(strlen(c->out_dir) + 32);
+      if (!path) {
+        say_error("out of memory");
+        return false;
+      }
+      sprintf(path, "%s/arg%d.npy", c->out_dir, i);
+      cli_error e;
+      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, args[i].elem.width == 1 ? 1 : 2, shape,
+                              data, bytes, &e);
+      free(path);
+      if (!ok) {
+        say_error("--out: %s", e.msg);
+        return false;
+      }
+    }
+  }
+  if (c->print && fflush(stdout) != 0) {
+    say_error("--print: cannot write to standard output: %s", strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* Sets the arguments, the NDRange and runs; returns the exit status. */
+static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *args) {
+  spvi_error err = {SPVI_OK, ""};
+  spvi_launch *l = spvi_launch_new(m, k, &err);
+  if (!l) {
+    say_error("%s", err.message);
+    return EXIT_BAD;
+  }
+  int status = EXIT_BAD;
+  for (int i = 0; i < c->nargs; i++) {
+    const cli_arg *a = &args[i];
+    spvi_status s = a->kind == CLI_ARG_VALUE    ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_BUFFER ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
+                                                : spvi_set_arg_local(l, i, a->bytes, &err);
+    if (s != SPVI_OK) {
+      say_error("arg%d `%s`: %s", i, c->args[i], err.message);
+      goto done;
+    }
+  }
+  if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL,
+                       c->offset.n ? c->offset.v : NULL, &err) != SPVI_OK) {
+    say_error("%s", err.message);
+    goto done;
+  }
+  spvi_run_options ro = {c->warp};
+  spvi_fault fault;
+  memset(&fault, 0, sizeof fault);
+  spvi_status s = spvi_run(l, &ro, &fault, &err);
+  if (s == SPVI_FAULT) {
+    size_t n = strlen(fault.message);
+    fprintf(stderr, "spvi: fault: %s%s", fault.message[0] ? fault.message : spvi_fault_kind_name(fault.kind),
+            n && fault.message[n - 1] == '\n' ? "" : "\n");
+    status = EXIT_FAULT;
+  } else if (s != SPVI_OK) {
+    say_error("%s", err.message);
+  } else if (write_outputs(c, l, args)) {
+    status = EXIT_OK;
+  }
+done:
+  spvi_launch_free(l);
+  return status;
+}
+
+static int cmd_run(int argc, char **argv) {
+  cli_run_cmd c;
+  cli_error e;
+  if (!cli_parse_run(argc, argv, &c, &e)) {
+    say_error("%s", e.msg);
+    cli_run_cmd_free(&c);
+    return EXIT_BAD;
+  }
+  if (c.help) {
+    fputs(usage_run, stdout);
+    cli_run_cmd_free(&c);
+    return EXIT_OK;
+  }
+  int status = EXIT_BAD;
+  spvi_module *m = NULL;
+  cli_arg *args = calloc((size_t)c.nargs + 1, sizeof *args);
+  int parsed = 0;
+  if (!args) {
+    say_error("out of memory");
+    goto done;
+  }
+  /* Create DIR first, so a bad --out is reported before a long run. */
+  if (c.out_dir && !make_dirs(c.out_dir)) goto done;
+  m = load_module(c.module, c.strict);
+  if (!m) goto done;
+  int k = choose_kernel(m, c.module, c.kernel);
+  if (k < 0 || !check_arg_count(m, k, c.nargs)) goto done;
+  for (; parsed < c.nargs; parsed++) {
+    const spvi_param_info *p = spvi_kernel_param(m, k, parsed);
+    if (!cli_arg_for_param(c.args[parsed], p, &args[parsed], &e)) {
+      char desc[256];
+      say_error("arg%d `%s` for parameter `%s`: %s", parsed, c.args[parsed],
+                cli_param_desc(p, desc, sizeof desc), e.msg);
+      goto done;
+    }
+  }
+  status = launch(&c, m, k, args);
+done:
+  for (int i = 0; i < parsed; i++) cli_arg_free(&args[i]);
+  free(args);
+  if (m) spvi_module_free(m);
+  cli_run_cmd_free(&c);
+  return status;
+}
+
+/* ---- entry ----------------------------------------------------------------------------------- */
+
+static const struct {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+} commands[] = {
+  {"run", cmd_run},
+  {"info", cmd_info},
+};
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    say_error("missing command: run or info (see spvi --help)");
+    return EXIT_BAD;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage_main, stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("spvi %s\n", SPVI_VERSION_STRING);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
+  say_error("unknown command `%s`: expected run or info (see spvi --help)", cmd);
+  return EXIT_BAD;
+}

@@ -1,0 +1,146 @@
+/*
+ * ex.h — the executor's data structures: prepared code, memory model, warps and launches.
+ *
+ * Prepared code. Every function of the IR is translated once (ex_prepare) into an array of
+ * fixed-size ex_insn whose operands are register offsets; a block is a range of that array. The
+ * handler (ex_insn.op) is chosen by opcode AND type (EX_IADD_I32, EX_FADD_F64 ...), so no handler
+ * looks at a type at run time. OpPhi disappears: each CFG edge carries a list of moves that the
+ * branch performs for the lanes that take it.
+ *
+ * Registers. OpenCL forbids recursion, so every function's registers can live at a fixed place: a
+ * warp's register file is [function 0][function 1]...[constants][phi scratch] and a value at per-lane offset R
+ * with size S keeps lane l's copy at regs + R*W + l*S (W = warp width). One value's lanes are
+ * contiguous, so a uniform operation over a full warp is a straight loop. Constants are copied into
+ * every lane once, when the warp is created.
+ *
+ * Pointers. A pointer value is (allocation id << shift) | (offset + bias): the id indexes the
+ * launch's allocation table (which says address space, size, where its bytes are, and what it is for
+ * reports), so every access is bounds-checked without hashing. Physical64 uses shift 40 and bias
+ * 2^39 (offsets within ±512 GiB of the allocation's start keep their id, so p[-1] is reported as
+ * "offset -4 of argument 0" rather than as some other allocation). Physical32 picks the smallest id
+ * field that holds the launch's allocations. Id 0 is the null pointer. Private and local
+ * allocations are relative: the same id means "this variable" in whichever work-item or group
+ * dereferences it, which is what OpenCL's address spaces mean.
+ */
+#ifndef EX_H
+#define EX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ld_ir.h"
+#include "bi.h"
+#include "spvi.h"
+
+#define EX_MAX_WARP 64          /* lane masks are uint64_t */
+#define EX_DEFAULT_WARP 32
+
+/* ---- handlers ----------------------------------------------------------------------------- */
+#include "ex_ops.h"
+
+typedef struct ex_insn {
+  uint16_t op;      /* ex_op */
+  uint8_t n;        /* components (elementwise ops), or a small op-specific count */
+  uint8_t flags;    /* op-specific */
+  uint32_t d;       /* result register (per-lane offset), or op-specific */
+  uint32_t a, b, c; /* operand registers, block indexes, or indexes into ex_func.aux */
+  uint32_t src;     /* index of the ld_insn it came from, in its ld_function */
+} ex_insn;
+
+typedef struct ex_block {
+  uint32_t first, count;  /* range in ex_func.code; the terminator is last */
+  uint32_t rpo;           /* reverse post-order index; reconvergence runs the smallest first */
+  uint32_t label;         /* SPIR-V id */
+} ex_block;
+
+typedef struct ex_func {
+  const ld_function *ld;
+  uint32_t index;         /* in ex_program.funcs */
+  ex_insn *code; uint32_t ncode;
+  ex_block *blocks; uint32_t nblocks;
+  uint32_t *aux; uint32_t naux;  /* variable-length operand lists */
+  uint32_t reg_base;      /* per-lane offset of this function's registers in the register file */
+  uint32_t nparams;
+  uint32_t *param_reg;    /* absolute per-lane register offsets of the parameters */
+  uint32_t *param_size;
+  uint32_t *param_byval;  /* per parameter: static private allocation holding a ByVal aggregate
+                             (kernel entry points only), 0 otherwise */
+  uint32_t ret_size;
+} ex_func;
+
+/* Address spaces of allocations (values of ex_alloc.space). */
+enum { EX_AS_PRIVATE = 0, EX_AS_GLOBAL = 1, EX_AS_CONSTANT = 2, EX_AS_LOCAL = 3 };
+
+typedef struct ex_alloc {
+  uint8_t space;          /* EX_AS_* */
+  bool read_only;
+  uint64_t size;
+  uint8_t *base;          /* GLOBAL/CONSTANT: host memory */
+  uint64_t offset;        /* PRIVATE: offset in a lane's private arena; LOCAL: in the group's arena */
+  int arg_index;          /* kernel parameter it came from, -1 otherwise */
+  uint32_t var_id;        /* SPIR-V id of the variable it came from, 0 otherwise */
+} ex_alloc;
+
+/* A module-scope variable's allocation, created per launch from the program's description. */
+typedef struct ex_global_var {
+  uint32_t id;            /* SPIR-V id */
+  uint32_t alloc;         /* allocation id (fixed at prepare: 1 + index) */
+  uint32_t const_reg;     /* where its address lives in the constant area */
+  uint32_t builtin;       /* SpvBuiltIn for Input built-ins, LD_NONE otherwise */
+} ex_global_var;
+
+/* A prepared module: loader IR plus executable code; shared read-only by all launches. */
+typedef struct ex_program {
+  const ld_module *ld;
+  ex_func *funcs; uint32_t nfuncs;
+  uint32_t ptr_bytes;
+  /* static allocations: ids 1..nstatic are module variables and function variables */
+  ex_alloc *static_allocs; uint32_t nstatic;
+  uint64_t private_size;  /* bytes of one lane's private arena (function variables + built-ins) */
+  uint64_t local_static;  /* bytes of Workgroup module variables in a group's arena */
+  /* constants area: per-lane offset and bytes, its contents for one lane (indexed from const_base),
+   * and the (register, size) slots to replicate into every lane */
+  uint32_t const_base, const_bytes;
+  uint8_t *const_init;
+  uint32_t *cslots; uint32_t ncslots;
+  /* resolved OpenCL.std builtins, indexed from EXTINST instructions */
+  bi_resolved *bis; uint32_t nbis;
+  /* pointer-valued constants (addresses of module variables) patched per launch */
+  uint32_t *addr_reg; uint32_t *addr_alloc; uint32_t naddr;
+  uint32_t reg_bytes;     /* per-lane bytes of the whole register file */
+  uint32_t max_depth;     /* deepest call chain from any kernel, in frames */
+  uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */
+  /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
+  struct ex_builtin_var { uint32_t alloc, builtin, elem_bytes, ncomp; } *builtins;
+  uint32_t nbuiltins;
+} ex_program;
+
+/* Build the program; on failure writes a message naming the function, instruction and source line. */
+ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen);
+void ex_program_free(ex_program *p);
+/* Find the ex_func of a SPIR-V function id (NULL if absent). */
+const ex_func *ex_find_func(const ex_program *p, uint32_t id);
+
+/* ---- launches ------------------------------------------------------------------------------ */
+typedef struct ex_arg {
+  bool set;
+  uint8_t *bytes;         /* by-value bytes or buffer contents */
+  uint64_t size;
+  bool is_local;          /* size-only local allocation */
+} ex_arg;
+
+typedef struct ex_launch {
+  const ex_program *prog;
+  uint32_t kernel;        /* index into ld->entries */
+  const ex_func *entry;
+  ex_arg *args; uint32_t nargs;
+  unsigned dims;
+  uint64_t global[3], local[3], offset[3];
+  bool local_given;
+} ex_launch;
+
+/* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */
+spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen);
+
+#endif

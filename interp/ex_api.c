@@ -1,0 +1,471 @@
+/*
+ * ex_api.c — the public C API (include/spvi.h) over the loader and the executor: module loading
+ * and introspection (kernel parameter descriptions in OpenCL C terms), launch set-up with argument
+ * and NDRange checking, and running.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ex.h"
+#include "gen_spv_tables.h"
+#include "spvi.h"
+
+#define MAX_LOCAL_ITEMS 4096u  /* work-items in one group: far above what devices allow (256..1024) */
+
+typedef struct kinfo {
+  uint32_t entry;             /* index into ld->entries */
+  const ex_func *fn;
+  int nparams;
+  spvi_param_info *params;
+  char **strings;             /* owned names */
+  int nstrings;
+} kinfo;
+
+struct spvi_module {
+  ld_module *ld;
+  ex_program *prog;
+  kinfo *kernels;
+  int nkernels;
+  const char **caps;
+};
+
+struct spvi_launch {
+  spvi_module *m;
+  int kernel;
+  ex_launch l;
+};
+
+static void set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
+  if (!e) return;
+  e->status = s;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->message, sizeof e->message, fmt, ap);
+  va_end(ap);
+}
+static void clear_err(spvi_error *e) {
+  if (e) { e->status = SPVI_OK; e->message[0] = 0; }
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spvi_error *err) {
+  clear_err(err);
+  FILE *f = fopen(path, "rb");
+  if (!f) { set_err(err, SPVI_E_IO, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) break;
+    uint8_t *nb = realloc(buf, cap * 2);
+    if (!nb) { free(buf); buf = NULL; break; }
+    buf = nb;
+    cap *= 2;
+  }
+  bool rerr = ferror(f);
+  fclose(f);
+  if (!buf) { set_err(err, SPVI_E_NOMEM, "out of memory reading %s", path); return NULL; }
+  if (rerr) { free(buf); set_err(err, SPVI_E_IO, "cannot read %s", path); return NULL; }
+  spvi_module *m = spvi_load_memory(buf, n, path, opts, err);
+  free(buf);
+  return m;
+}
+
+static void warn_bridge(void *user, const char *msg) {
+  const spvi_load_options *o = user;
+  if (o && o->on_message) o->on_message(o->user, SPVI_WARNING, msg);
+}
+
+static char *kstrdup(kinfo *k, const char *s) {
+  char *d = malloc(strlen(s) + 1);
+  if (!d) abort();
+  strcpy(d, s);
+  k->strings = realloc(k->strings, (size_t)(k->nstrings + 1) * sizeof *k->strings);
+  if (!k->strings) abort();
+  k->strings[k->nstrings++] = d;
+  return d;
+}
+
+/* OpenCL C spelling of a type (signedness is not in SPIR-V: integers are spelled signed). */
+static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t len) {
+  const ld_type *t = ld_type_of(m, tid);
+  if (!t) { snprintf(buf, len, "?"); return; }
+  switch (t->kind) {
+  case LD_TY_INT: snprintf(buf, len, "%s", t->bits == 8 ? "char" : t->bits == 16 ? "short" : t->bits == 32 ? "int" : "long"); return;
+  case LD_TY_FLOAT: snprintf(buf, len, "%s", t->bits == 16 ? "half" : t->bits == 32 ? "float" : "double"); return;
+  case LD_TY_BOOL: snprintf(buf, len, "bool"); return;
+  case LD_TY_VECTOR: {
+    char e[32];
+    type_spelling(m, t->elem, e, sizeof e);
+    snprintf(buf, len, "%s%u", e, t->count);
+    return;
+  }
+  case LD_TY_POINTER: {
+    char e[200];
+    type_spelling(m, t->elem, e, sizeof e);
+    snprintf(buf, len, "%s*", t->elem ? e : "void");
+    return;
+  }
+  case LD_TY_STRUCT: {
+    const char *n = m->ids[t->id].name;
+    if (n && strncmp(n, "struct.", 7) == 0) snprintf(buf, len, "struct %s", n + 7);
+    else if (n) snprintf(buf, len, "%s", n);
+    else snprintf(buf, len, "struct");
+    return;
+  }
+  case LD_TY_ARRAY: {
+    char e[200];
+    type_spelling(m, t->elem, e, sizeof e);
+    snprintf(buf, len, "%s[%u]", e, t->count);
+    return;
+  }
+  case LD_TY_OPAQUE: snprintf(buf, len, "%s", t->opaque ? t->opaque : "opaque"); return;
+  default: snprintf(buf, len, "?"); return;
+  }
+}
+
+static void describe_value_type(const ld_module *m, uint32_t tid, spvi_param_info *pi) {
+  const ld_type *t = ld_type_of(m, tid);
+  pi->elem_kind = SPVI_S_OTHER;
+  pi->elem_bits = 0;
+  pi->vec_width = 0;
+  if (!t) return;
+  pi->size = t->size;
+  unsigned width = 1;
+  if (t->kind == LD_TY_VECTOR) { width = t->count; t = ld_type_of(m, t->elem); if (!t) return; }
+  if (t->kind == LD_TY_INT) pi->elem_kind = SPVI_S_INT;
+  else if (t->kind == LD_TY_FLOAT) pi->elem_kind = SPVI_S_FLOAT;
+  else if (t->kind == LD_TY_BOOL) pi->elem_kind = SPVI_S_BOOL;
+  else return;
+  pi->elem_bits = t->bits;
+  pi->vec_width = width;
+}
+
+static bool describe_kernel(spvi_module *mod, kinfo *k) {
+  const ld_module *m = mod->ld;
+  const ld_function *fn = k->fn->ld;
+  k->nparams = (int)fn->nparams;
+  k->params = calloc(fn->nparams + 1, sizeof *k->params);
+  if (!k->params) return false;
+  for (uint32_t i = 0; i < fn->nparams; i++) {
+    spvi_param_info *pi = &k->params[i];
+    uint32_t pid = fn->params[i];
+    uint32_t tid = m->ids[pid].type;
+    const ld_type *t = ld_type_of(m, tid);
+    char tn[256];
+    pi->name = kstrdup(k, m->ids[pid].name ? m->ids[pid].name : "");
+    pi->space = SPVI_AS_NONE;
+    const ld_decoration *d = ld_find_decoration(m, pid, SpvDecorationFuncParamAttr);
+    bool byval = false, nowrite = false;
+    for (uint32_t di = 0; di < m->ndecos; di++) {
+      const ld_decoration *x = &m->decos[di];
+      if (x->target == pid && x->decoration == SpvDecorationFuncParamAttr && x->nargs) {
+        if (x->args[0] == SpvFunctionParameterAttributeByVal) byval = true;
+        if (x->args[0] == SpvFunctionParameterAttributeNoWrite) nowrite = true;
+      }
+    }
+    (void)d;
+    if (t && t->kind == LD_TY_POINTER && byval) {
+      pi->kind = SPVI_PARAM_VALUE;
+      describe_value_type(m, t->elem, pi);
+      type_spelling(m, t->elem, tn, sizeof tn);
+    } else if (t && t->kind == LD_TY_POINTER) {
+      const ld_type *pt = ld_type_of(m, t->elem);
+      describe_value_type(m, t->elem, pi);
+      pi->size = pt ? pt->size : 0;
+      type_spelling(m, tid, tn, sizeof tn);
+      switch (t->storage) {
+      case SpvStorageClassCrossWorkgroup: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_GLOBAL; break;
+      case SpvStorageClassUniformConstant: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_CONSTANT; pi->is_const = true; break;
+      case SpvStorageClassWorkgroup: pi->kind = SPVI_PARAM_LOCAL; pi->space = SPVI_AS_LOCAL; break;
+      case SpvStorageClassGeneric: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_GENERIC; break;
+      default: pi->kind = SPVI_PARAM_OPAQUE; pi->space = SPVI_AS_PRIVATE; break;
+      }
+      if (nowrite) pi->is_const = true;
+    } else if (t && (t->kind == LD_TY_OPAQUE)) {
+      pi->kind = SPVI_PARAM_OPAQUE;
+      type_spelling(m, tid, tn, sizeof tn);
+    } else {
+      pi->kind = SPVI_PARAM_VALUE;
+      describe_value_type(m, tid, pi);
+      type_spelling(m, tid, tn, sizeof tn);
+    }
+    pi->type_name = kstrdup(k, tn);
+  }
+  return true;
+}
+
+spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
+                              spvi_error *err) {
+  clear_err(err);
+  char msg[1024] = "";
+  ld_options lo = {.strict = opts && opts->strict, .warn = warn_bridge, .user = (void *)opts};
+  ld_module *ld = ld_load(data, bytes, name ? name : "module", &lo, msg, sizeof msg);
+  if (!ld) { set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module"); return NULL; }
+  ex_program *prog = ex_prepare(ld, msg, sizeof msg);
+  if (!prog) { ld_free(ld); set_err(err, SPVI_E_MODULE, "%s", msg); return NULL; }
+  spvi_module *m = calloc(1, sizeof *m);
+  if (!m) abort();
+  m->ld = ld;
+  m->prog = prog;
+  m->kernels = calloc(ld->nentries + 1, sizeof *m->kernels);
+  m->caps = calloc(ld->ncaps + 1, sizeof *m->caps);
+  if (!m->kernels || !m->caps) abort();
+  for (uint32_t c = 0; c < ld->ncaps; c++) {
+    const char *n = spv_capability_name(ld->caps[c]);
+    m->caps[c] = n ? n : "?";
+  }
+  for (uint32_t e = 0; e < ld->nentries; e++) {
+    if (ld->entries[e].model != SpvExecutionModelKernel) continue;
+    kinfo *k = &m->kernels[m->nkernels];
+    k->entry = e;
+    k->fn = ex_find_func(prog, ld->entries[e].func);
+    if (!k->fn) continue;
+    m->nkernels++;
+    if (!describe_kernel(m, k)) abort();
+  }
+  if (m->nkernels == 0) {
+    set_err(err, SPVI_E_MODULE, "%s: no OpenCL kernel (OpEntryPoint Kernel) in module", ld->path);
+    spvi_module_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+void spvi_module_free(spvi_module *m) {
+  if (!m) return;
+  for (int i = 0; i < m->nkernels; i++) {
+    for (int s = 0; s < m->kernels[i].nstrings; s++) free(m->kernels[i].strings[s]);
+    free(m->kernels[i].strings);
+    free(m->kernels[i].params);
+  }
+  free(m->kernels);
+  free(m->caps);
+  ex_program_free(m->prog);
+  ld_free(m->ld);
+  free(m);
+}
+
+int spvi_kernel_count(const spvi_module *m) { return m ? m->nkernels : 0; }
+const char *spvi_kernel_name(const spvi_module *m, int k) {
+  return m && k >= 0 && k < m->nkernels ? m->ld->entries[m->kernels[k].entry].name : NULL;
+}
+int spvi_find_kernel(const spvi_module *m, const char *name) {
+  for (int k = 0; m && name && k < m->nkernels; k++)
+    if (strcmp(spvi_kernel_name(m, k), name) == 0) return k;
+  return -1;
+}
+int spvi_kernel_param_count(const spvi_module *m, int k) {
+  return m && k >= 0 && k < m->nkernels ? m->kernels[k].nparams : -1;
+}
+const spvi_param_info *spvi_kernel_param(const spvi_module *m, int k, int i) {
+  if (!m || k < 0 || k >= m->nkernels || i < 0 || i >= m->kernels[k].nparams) return NULL;
+  return &m->kernels[k].params[i];
+}
+void spvi_kernel_reqd_local_size(const spvi_module *m, int k, size_t local[3]) {
+  for (int d = 0; d < 3; d++)
+    local[d] = m && k >= 0 && k < m->nkernels ? m->ld->entries[m->kernels[k].entry].reqd_local[d] : 0;
+}
+unsigned spvi_module_pointer_bits(const spvi_module *m) { return m ? m->ld->pointer_bytes * 8 : 0; }
+int spvi_module_capability_count(const spvi_module *m) { return m ? (int)m->ld->ncaps : 0; }
+const char *spvi_module_capability(const spvi_module *m, int i) {
+  return m && i >= 0 && (uint32_t)i < m->ld->ncaps ? m->caps[i] : NULL;
+}
+uint32_t spvi_module_version(const spvi_module *m) { return m ? m->ld->version : 0; }
+
+/* ---- launches ----------------------------------------------------------------------------- */
+
+spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
+  clear_err(err);
+  if (!m || kernel < 0 || kernel >= m->nkernels) {
+    set_err(err, SPVI_E_USAGE, "no kernel with index %d (the module has %d)", kernel, m ? m->nkernels : 0);
+    return NULL;
+  }
+  spvi_launch *l = calloc(1, sizeof *l);
+  if (!l) abort();
+  l->m = m;
+  l->kernel = kernel;
+  l->l.prog = m->prog;
+  l->l.kernel = m->kernels[kernel].entry;
+  l->l.entry = m->kernels[kernel].fn;
+  l->l.nargs = (uint32_t)m->kernels[kernel].nparams;
+  l->l.args = calloc(l->l.nargs + 1, sizeof *l->l.args);
+  if (!l->l.args) abort();
+  return l;
+}
+
+void spvi_launch_free(spvi_launch *l) {
+  if (!l) return;
+  for (uint32_t i = 0; i < l->l.nargs; i++) free(l->l.args[i].bytes);
+  free(l->l.args);
+  free(l);
+}
+
+static const spvi_param_info *param_for(spvi_launch *l, int index, spvi_error *err) {
+  const spvi_param_info *p = l ? spvi_kernel_param(l->m, l->kernel, index) : NULL;
+  if (!p) set_err(err, SPVI_E_USAGE, "kernel `%s` has no parameter %d", l ? spvi_kernel_name(l->m, l->kernel) : "?", index);
+  return p;
+}
+
+static void describe_param(spvi_launch *l, int index, char *buf, size_t len) {
+  const spvi_param_info *p = spvi_kernel_param(l->m, l->kernel, index);
+  snprintf(buf, len, "parameter %d%s%s%s (%s)", index, p->name[0] ? " `" : "", p->name, p->name[0] ? "`" : "", p->type_name);
+}
+
+spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_VALUE) { set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not passed by value", d, spvi_kernel_name(l->m, l->kernel)); return SPVI_E_USAGE; }
+  if (bytes != p->size) { set_err(err, SPVI_E_USAGE, "%s takes %zu bytes, got %zu", d, p->size, bytes); return SPVI_E_USAGE; }
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = malloc(bytes ? bytes : 1);
+  if (!a->bytes) abort();
+  if (bytes) memcpy(a->bytes, data, bytes);
+  a->size = bytes;
+  a->set = true;
+  a->is_local = false;
+  return SPVI_OK;
+}
+
+spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_BUFFER) { set_err(err, SPVI_E_USAGE, "%s is not a global or constant buffer", d); return SPVI_E_USAGE; }
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = calloc(bytes ? bytes : 1, 1);
+  if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte buffer", bytes); return SPVI_E_NOMEM; }
+  if (data && bytes) memcpy(a->bytes, data, bytes);
+  a->size = bytes;
+  a->set = true;
+  a->is_local = false;
+  return SPVI_OK;
+}
+
+spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_LOCAL) { set_err(err, SPVI_E_USAGE, "%s is not a __local pointer", d); return SPVI_E_USAGE; }
+  if (bytes == 0) { set_err(err, SPVI_E_USAGE, "%s: local memory size must be at least 1 byte", d); return SPVI_E_USAGE; }
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = NULL;
+  a->size = bytes;
+  a->set = true;
+  a->is_local = true;
+  return SPVI_OK;
+}
+
+/* Default local size: in each dimension the largest divisor of the global size that keeps the
+ * group within 64 work-items (uniform groups, so kernels written for OpenCL 1.2 run unchanged). */
+static void pick_local(const uint64_t global[3], uint64_t local[3]) {
+  uint64_t budget = 64;
+  for (int d = 0; d < 3; d++) {
+    uint64_t best = 1;
+    for (uint64_t c = 1; c <= budget && c <= global[d]; c++)
+      if (global[d] % c == 0) best = c;
+    local[d] = best;
+    budget /= best;
+    if (budget == 0) budget = 1;
+  }
+}
+
+spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
+                             const size_t offset[], spvi_error *err) {
+  clear_err(err);
+  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return SPVI_E_USAGE; }
+  if (dims < 1 || dims > 3) { set_err(err, SPVI_E_USAGE, "work dimension must be 1, 2 or 3, got %u", dims); return SPVI_E_USAGE; }
+  ex_launch *x = &l->l;
+  size_t reqd[3];
+  spvi_kernel_reqd_local_size(l->m, l->kernel, reqd);
+  for (unsigned d = 0; d < 3; d++) {
+    x->global[d] = d < dims ? global[d] : 1;
+    x->offset[d] = d < dims && offset ? offset[d] : 0;
+    if (x->global[d] == 0) { set_err(err, SPVI_E_USAGE, "global size in dimension %u is 0", d); return SPVI_E_USAGE; }
+    if (local) {
+      x->local[d] = d < dims ? local[d] : 1;
+      if (x->local[d] == 0) { set_err(err, SPVI_E_USAGE, "local size in dimension %u is 0", d); return SPVI_E_USAGE; }
+      if (x->local[d] > x->global[d]) {
+        set_err(err, SPVI_E_USAGE, "local size %zu exceeds global size %zu in dimension %u", (size_t)x->local[d], (size_t)x->global[d], d);
+        return SPVI_E_USAGE;
+      }
+    }
+    if (x->offset[d] + x->global[d] < x->offset[d]) { set_err(err, SPVI_E_USAGE, "global offset + size overflows in dimension %u", d); return SPVI_E_USAGE; }
+  }
+  if (!local) {
+    if (reqd[0]) for (int d = 0; d < 3; d++) x->local[d] = reqd[d];
+    else pick_local(x->global, x->local);
+  } else if (reqd[0]) {
+    for (int d = 0; d < 3; d++)
+      if (x->local[d] != reqd[d]) {
+        set_err(err, SPVI_E_USAGE, "kernel `%s` requires local size %zu,%zu,%zu (reqd_work_group_size)",
+                spvi_kernel_name(l->m, l->kernel), reqd[0], reqd[1], reqd[2]);
+        return SPVI_E_USAGE;
+      }
+  }
+  uint64_t items = x->local[0] * x->local[1] * x->local[2];
+  if (items > MAX_LOCAL_ITEMS) {
+    set_err(err, SPVI_E_USAGE, "a work-group of %llu work-items is larger than spvi's limit of %u",
+            (unsigned long long)items, MAX_LOCAL_ITEMS);
+    return SPVI_E_USAGE;
+  }
+  x->dims = dims;
+  x->local_given = local != NULL;
+  return SPVI_OK;
+}
+
+void spvi_launch_local_size(const spvi_launch *l, size_t local[3]) {
+  for (int d = 0; d < 3; d++) local[d] = l ? l->l.local[d] : 0;
+}
+
+spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err) {
+  clear_err(err);
+  spvi_fault scratch;
+  if (!fault) fault = &scratch;
+  memset(fault, 0, sizeof *fault);
+  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return SPVI_E_USAGE; }
+  if (!l->l.dims) { set_err(err, SPVI_E_USAGE, "no NDRange set (spvi_set_ndrange)"); return SPVI_E_USAGE; }
+  for (uint32_t i = 0; i < l->l.nargs; i++) {
+    if (!l->l.args[i].set) {
+      char d[300];
+      describe_param(l, (int)i, d, sizeof d);
+      const spvi_param_info *p = spvi_kernel_param(l->m, l->kernel, (int)i);
+      if (p->kind == SPVI_PARAM_OPAQUE)
+        set_err(err, SPVI_E_USAGE, "%s of kernel `%s` has a type spvi cannot pass yet", d, spvi_kernel_name(l->m, l->kernel));
+      else
+        set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not set", d, spvi_kernel_name(l->m, l->kernel));
+      return SPVI_E_USAGE;
+    }
+  }
+  unsigned W = opts && opts->warp_width ? opts->warp_width : EX_DEFAULT_WARP;
+  if (W > EX_MAX_WARP) { set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP); return SPVI_E_USAGE; }
+  char msg[1024] = "";
+  spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
+  if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
+  return s;
+}
+
+const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes) {
+  if (!l || index < 0 || (uint32_t)index >= l->l.nargs || l->l.args[index].is_local) return NULL;
+  const spvi_param_info *p = spvi_kernel_param(l->m, l->kernel, index);
+  if (!p || p->kind != SPVI_PARAM_BUFFER) return NULL;
+  if (bytes) *bytes = l->l.args[index].size;
+  return l->l.args[index].bytes;
+}

@@ -1,0 +1,760 @@
+/*
+ * ex_exec.c — the dispatch loop: runs one warp's lanes in lock-step over prepared code.
+ *
+ * Control: a warp keeps a stack of frames (one per active call). In a frame every lane has its own
+ * next block; the warp always runs the pending block that comes first in reverse post-order, with
+ * the lanes waiting there active. Lanes that split at a branch therefore meet again at the first
+ * block both paths reach (their post-dominator comes later in RPO than either path), which gives
+ * SIMT reconvergence without merge instructions (llvm-spirv emits none for kernels).
+ *
+ * Dispatch: computed goto over the handler table generated from ex_ops.h. The macros below remove
+ * the repetition of the typed families; each expands to one handler label: operands are fetched
+ * from the register file (lane l of a value with n components of type T at
+ * regs + reg*W + l*n*sizeof(T)), and a warp with every lane active takes a straight loop over all
+ * lanes' components.
+ *
+ * Arithmetic semantics (SPIR-V 3.32.13–14; OpenCL C 6.3, 6.4): integers wrap; shift counts are taken
+ * modulo the width (OpenCL C 6.3.j); integer division by zero and INT_MIN / -1, which SPIR-V leaves
+ * undefined, give the RISC-V results (quotient all ones / INT_MIN, remainder = dividend / 0), so
+ * every host gives the same bits. half arithmetic is done in float and rounded once to half (exact:
+ * float has more than 2*11+2 bits, so double rounding cannot occur for + - * / ).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bi_half.h"
+#include "ex_internal.h"
+
+typedef uint16_t h16;  /* half values are kept as their bit patterns */
+
+static inline float h2f(h16 h) { return bi_half_to_float(h); }
+static inline h16 f2h(float f) { return bi_half_from_float(f, BI_RTE); }
+
+static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
+  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
+  uint32_t v; memcpy(&v, p, 4); return v;
+}
+static inline void wr_ptr(uint8_t *p, unsigned pb, uint64_t v) {
+  if (pb == 8) { memcpy(p, &v, 8); return; }
+  uint32_t x = (uint32_t)v; memcpy(p, &x, 4);
+}
+/* Read an integer of `bytes` bytes, sign-extended. */
+static inline int64_t rd_sint(const uint8_t *p, unsigned bytes) {
+  switch (bytes) {
+  case 1: { int8_t v; memcpy(&v, p, 1); return v; }
+  case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+  case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+  default: { int64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+static inline uint64_t rd_uint(const uint8_t *p, unsigned bytes) {
+  switch (bytes) {
+  case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+static inline void wr_uint(uint8_t *p, unsigned bytes, uint64_t v) {
+  switch (bytes) {
+  case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); return; }
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+  default: memcpy(p, &v, 8); return;
+  }
+}
+
+/* ---- integer semantics helpers (defined results where C or SPIR-V leave them undefined) ---------- */
+#define DEF_DIV(S, UT, ST)                                                                         \
+  static inline UT udiv_##S(UT a, UT b) { return b ? (UT)(a / b) : (UT)~(UT)0; }                  \
+  static inline UT umod_##S(UT a, UT b) { return b ? (UT)(a % b) : a; }                           \
+  static inline UT sdiv_##S(UT a, UT b) {                                                          \
+    ST x = (ST)a, y = (ST)b;                                                                       \
+    if (y == 0) return (UT)~(UT)0;                                                                 \
+    if (y == -1) return (UT)(0 - a); /* wraps INT_MIN / -1 to INT_MIN */                           \
+    return (UT)(ST)(x / y);                                                                        \
+  }                                                                                                \
+  static inline UT srem_##S(UT a, UT b) {                                                          \
+    ST x = (ST)a, y = (ST)b;                                                                       \
+    if (y == 0) return a;                                                                          \
+    if (y == -1) return 0;                                                                         \
+    return (UT)(ST)(x % y);                                                                        \
+  }                                                                                                \
+  static inline UT smod_##S(UT a, UT b) { /* sign of the divisor (SPIR-V OpSMod) */              \
+    ST y = (ST)b;                                                                                  \
+    UT r = srem_##S(a, b);                                                                         \
+    if (y != 0 && r != 0 && (((ST)r < 0) != (y < 0))) r = (UT)(r + b);                             \
+    return r;                                                                                      \
+  }                                                                                                \
+  static inline UT sra_##S(UT a, UT sh) {                                                          \
+    unsigned k = (unsigned)(sh & (sizeof(UT) * 8 - 1));                                            \
+    UT sign = (UT)(a >> (sizeof(UT) * 8 - 1));                                                     \
+    UT r = (UT)(a >> k);                                                                           \
+    if (sign && k) r = (UT)(r | (UT)(~(uint64_t)0 << (sizeof(UT) * 8 - k)));                      \
+    return r;                                                                                      \
+  }
+DEF_DIV(I8, uint8_t, int8_t)
+DEF_DIV(I16, uint16_t, int16_t)
+DEF_DIV(I32, uint32_t, int32_t)
+DEF_DIV(I64, uint64_t, int64_t)
+
+static inline double fmod_spv(double a, double b) { /* OpFMod: result takes the sign of b */
+  double r = fmod(a, b);
+  if (r != 0 && !isnan(r) && (signbit(r) != signbit(b))) r += b;
+  return r;
+}
+
+/* ---- conversions -------------------------------------------------------------------------- */
+
+/* Float (as double, exact for every source width) to integer: rounding per mode (default toward
+ * zero, OpenCL C 6.4.3), then saturation, NaN -> 0. OpenCL leaves out-of-range non-saturated
+ * conversions implementation-defined; spvi always saturates, like the _sat forms. */
+static inline uint64_t f_to_int(double v, unsigned mode, bool dst_signed, unsigned bits) {
+  switch (mode) {
+  case 1: v = nearbyint(v); break;  /* RTE (host default rounding mode is round-to-nearest-even) */
+  case 3: v = ceil(v); break;       /* RTP */
+  case 4: v = floor(v); break;      /* RTN */
+  default: v = trunc(v); break;     /* default and RTZ */
+  }
+  if (isnan(v)) return 0;
+  if (dst_signed) {
+    double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+    if (v < lo) return (uint64_t)1 << (bits - 1);  /* INT_MIN pattern */
+    if (v >= hi) return bits == 64 ? (uint64_t)INT64_MAX : (((uint64_t)1 << (bits - 1)) - 1);
+    return (uint64_t)(int64_t)v;
+  }
+  if (v <= 0) return 0;
+  if (v >= ldexp(1.0, (int)bits)) return bits == 64 ? UINT64_MAX : (((uint64_t)1 << bits) - 1);
+  return (uint64_t)v;
+}
+
+static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from, uint32_t to, unsigned flags) {
+  unsigned fk = from >> 8, fb = from & 0xFF, tk = to >> 8, tb = to & 0xFF;
+  for (unsigned i = 0; i < n; i++) {
+    const uint8_t *s = src + i * (fb / 8);
+    uint8_t *d = dst + i * (tb / 8);
+    if (fk == EX_CK_FLOAT) {
+      double v;
+      if (fb == 16) { h16 h; memcpy(&h, s, 2); v = bi_half_to_double(h); }
+      else if (fb == 32) { float f; memcpy(&f, s, 4); v = f; }
+      else memcpy(&v, s, 8);
+      if (tk == EX_CK_FLOAT) {
+        if (tb == 16) {
+          h16 h = fb == 32 ? (h16)0 : bi_half_from_double(v, BI_RTE);
+          if (fb == 32) { float f; memcpy(&f, s, 4); h = bi_half_from_float(f, BI_RTE); }
+          memcpy(d, &h, 2);
+        } else if (tb == 32) {
+          float f = (float)v;  /* one rounding, to nearest even */
+          memcpy(d, &f, 4);
+        } else memcpy(d, &v, 8);
+      } else {
+        wr_uint(d, tb / 8, f_to_int(v, EX_CF_MODE(flags), tk == EX_CK_SINT, tb));
+      }
+      continue;
+    }
+    /* integer source */
+    bool ssigned = fk == EX_CK_SINT;
+    int64_t sv = rd_sint(s, fb / 8);
+    uint64_t uv = rd_uint(s, fb / 8);
+    if (tk == EX_CK_FLOAT) {
+      /* a single correctly rounded conversion (C 6.3.1.4 under the default rounding mode) */
+      if (tb == 32) { float f = ssigned ? (float)sv : (float)uv; memcpy(d, &f, 4); }
+      else if (tb == 64) { double f = ssigned ? (double)sv : (double)uv; memcpy(d, &f, 8); }
+      else {
+        /* every integer that is not exact in double is far beyond half's range (65504), where both
+         * roundings give infinity, so going through double is still a single effective rounding */
+        h16 h = bi_half_from_double(ssigned ? (double)sv : (double)uv, BI_RTE);
+        memcpy(d, &h, 2);
+      }
+      continue;
+    }
+    uint64_t out = ssigned ? (uint64_t)sv : uv;
+    if (flags & EX_CF_SAT) {
+      bool dsigned = tk == EX_CK_SINT;
+      if (dsigned) {
+        int64_t hi = tb == 64 ? INT64_MAX : (int64_t)(((uint64_t)1 << (tb - 1)) - 1), lo = -hi - 1;
+        if (ssigned) out = (uint64_t)(sv < lo ? lo : sv > hi ? hi : sv);
+        else out = uv > (uint64_t)hi ? (uint64_t)hi : uv;
+      } else {
+        uint64_t hi = tb == 64 ? UINT64_MAX : (((uint64_t)1 << tb) - 1);
+        if (ssigned) out = sv < 0 ? 0 : ((uint64_t)sv > hi ? hi : (uint64_t)sv);
+        else out = uv > hi ? hi : uv;
+      }
+    }
+    wr_uint(d, tb / 8, out);
+  }
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+/* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
+ * iterate over all lanes' components in one straight loop the compiler can vectorise. */
+#define REG(r) (R + (size_t)(r) * W)
+#define LANES_BEGIN for (unsigned k_ = 0; k_ < nl; k_++) { const unsigned l = lanes[k_];
+#define LANES_END }
+
+#define ELEMWISE2(T, RT, expr)                                                                     \
+  do {                                                                                             \
+    RT *d_ = (RT *)REG(ip->d);                                                                     \
+    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
+    const size_t n_ = ip->n;                                                                       \
+    if (full) {                                                                                    \
+      for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
+    } else {                                                                                       \
+      LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
+        const T x = a_[i_], y = b_[i_]; d_[i_] = (expr);                                           \
+      } LANES_END                                                                                  \
+    }                                                                                              \
+  } while (0)
+#define ELEMWISE1(T, RT, expr)                                                                     \
+  do {                                                                                             \
+    RT *d_ = (RT *)REG(ip->d);                                                                     \
+    const T *a_ = (const T *)REG(ip->a);                                                           \
+    const size_t n_ = ip->n;                                                                       \
+    if (full) {                                                                                    \
+      for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
+    } else {                                                                                       \
+      LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
+        const T x = a_[i_]; d_[i_] = (expr);                                                       \
+      } LANES_END                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+#define NEXT do { ip++; goto *labels[ip->op]; } while (0)
+#define H(name) L_##name:
+
+/* One integer type's handlers: S suffix, UT unsigned type, ST signed type, WT the unsigned type
+ * arithmetic is done in (at least unsigned int, so 8/16-bit products cannot overflow int). */
+#define INT_HANDLERS(S, UT, ST, WT)                                                                \
+  H(IADD_##S) ELEMWISE2(UT, UT, (UT)((WT)x + (WT)y)); NEXT;                                          \
+  H(ISUB_##S) ELEMWISE2(UT, UT, (UT)((WT)x - (WT)y)); NEXT;                                          \
+  H(IMUL_##S) ELEMWISE2(UT, UT, (UT)((WT)x * (WT)y)); NEXT;                                          \
+  H(UDIV_##S) ELEMWISE2(UT, UT, udiv_##S(x, y)); NEXT;                                               \
+  H(SDIV_##S) ELEMWISE2(UT, UT, sdiv_##S(x, y)); NEXT;                                               \
+  H(UMOD_##S) ELEMWISE2(UT, UT, umod_##S(x, y)); NEXT;                                               \
+  H(SREM_##S) ELEMWISE2(UT, UT, srem_##S(x, y)); NEXT;                                               \
+  H(SMOD_##S) ELEMWISE2(UT, UT, smod_##S(x, y)); NEXT;                                               \
+  H(SHL_##S) ELEMWISE2(UT, UT, (UT)((WT)x << (y & (sizeof(UT) * 8 - 1)))); NEXT;                     \
+  H(SHRL_##S) ELEMWISE2(UT, UT, (UT)(x >> (y & (sizeof(UT) * 8 - 1)))); NEXT;                        \
+  H(SHRA_##S) ELEMWISE2(UT, UT, sra_##S(x, y)); NEXT;                                                \
+  H(AND_##S) ELEMWISE2(UT, UT, (UT)(x & y)); NEXT;                                                   \
+  H(OR_##S) ELEMWISE2(UT, UT, (UT)(x | y)); NEXT;                                                    \
+  H(XOR_##S) ELEMWISE2(UT, UT, (UT)(x ^ y)); NEXT;                                                   \
+  H(SNEG_##S) ELEMWISE1(UT, UT, (UT)(0 - (WT)x)); NEXT;                                              \
+  H(NOT_##S) ELEMWISE1(UT, UT, (UT)~x); NEXT;                                                        \
+  H(IEQ_##S) ELEMWISE2(UT, uint8_t, x == y); NEXT;                                                   \
+  H(INE_##S) ELEMWISE2(UT, uint8_t, x != y); NEXT;                                                   \
+  H(UGT_##S) ELEMWISE2(UT, uint8_t, x > y); NEXT;                                                    \
+  H(SGT_##S) ELEMWISE2(UT, uint8_t, (ST)x > (ST)y); NEXT;                                            \
+  H(UGE_##S) ELEMWISE2(UT, uint8_t, x >= y); NEXT;                                                   \
+  H(SGE_##S) ELEMWISE2(UT, uint8_t, (ST)x >= (ST)y); NEXT;                                           \
+  H(ULT_##S) ELEMWISE2(UT, uint8_t, x < y); NEXT;                                                    \
+  H(SLT_##S) ELEMWISE2(UT, uint8_t, (ST)x < (ST)y); NEXT;                                            \
+  H(ULE_##S) ELEMWISE2(UT, uint8_t, x <= y); NEXT;                                                   \
+  H(SLE_##S) ELEMWISE2(UT, uint8_t, (ST)x <= (ST)y); NEXT;
+
+/* One float type's handlers. T is the storage type, FT the type computed in, LD/ST convert
+ * between them (identity for float and double; half <-> float for F16). */
+#define FLT_HANDLERS(S, T, FT, LD, ST)                                                             \
+  H(FADD_##S) ELEMWISE2(T, T, ST((FT)LD(x) + (FT)LD(y))); NEXT;                                      \
+  H(FSUB_##S) ELEMWISE2(T, T, ST((FT)LD(x) - (FT)LD(y))); NEXT;                                      \
+  H(FMUL_##S) ELEMWISE2(T, T, ST((FT)LD(x) * (FT)LD(y))); NEXT;                                      \
+  H(FDIV_##S) ELEMWISE2(T, T, ST((FT)LD(x) / (FT)LD(y))); NEXT;                                      \
+  H(FREM_##S) ELEMWISE2(T, T, ST((FT)fmod(LD(x), LD(y)))); NEXT;                                     \
+  H(FMOD_##S) ELEMWISE2(T, T, ST((FT)fmod_spv(LD(x), LD(y)))); NEXT;                                 \
+  H(FNEG_##S) ELEMWISE1(T, T, ST(-(FT)LD(x))); NEXT;                                                 \
+  H(FOEQ_##S) ELEMWISE2(T, uint8_t, LD(x) == LD(y)); NEXT;                                           \
+  H(FUEQ_##S) ELEMWISE2(T, uint8_t, !(LD(x) < LD(y) || LD(x) > LD(y))); NEXT;                        \
+  H(FONE_##S) ELEMWISE2(T, uint8_t, LD(x) < LD(y) || LD(x) > LD(y)); NEXT;                           \
+  H(FUNE_##S) ELEMWISE2(T, uint8_t, !(LD(x) == LD(y))); NEXT;                                        \
+  H(FOLT_##S) ELEMWISE2(T, uint8_t, LD(x) < LD(y)); NEXT;                                            \
+  H(FULT_##S) ELEMWISE2(T, uint8_t, !(LD(x) >= LD(y))); NEXT;                                        \
+  H(FOGT_##S) ELEMWISE2(T, uint8_t, LD(x) > LD(y)); NEXT;                                            \
+  H(FUGT_##S) ELEMWISE2(T, uint8_t, !(LD(x) <= LD(y))); NEXT;                                        \
+  H(FOLE_##S) ELEMWISE2(T, uint8_t, LD(x) <= LD(y)); NEXT;                                           \
+  H(FULE_##S) ELEMWISE2(T, uint8_t, !(LD(x) > LD(y))); NEXT;                                         \
+  H(FOGE_##S) ELEMWISE2(T, uint8_t, LD(x) >= LD(y)); NEXT;                                           \
+  H(FUGE_##S) ELEMWISE2(T, uint8_t, !(LD(x) < LD(y))); NEXT;                                         \
+  H(ORD_##S) ELEMWISE2(T, uint8_t, !isnan(LD(x)) && !isnan(LD(y))); NEXT;                            \
+  H(UNORD_##S) ELEMWISE2(T, uint8_t, isnan(LD(x)) || isnan(LD(y))); NEXT;                            \
+  H(ISNAN_##S) ELEMWISE1(T, uint8_t, isnan(LD(x)) != 0); NEXT;                                       \
+  H(ISINF_##S) ELEMWISE1(T, uint8_t, isinf(LD(x)) != 0); NEXT;                                       \
+  H(ISFINITE_##S) ELEMWISE1(T, uint8_t, isfinite(LD(x)) != 0); NEXT;                                 \
+  H(ISNORMAL_##S) ELEMWISE1(T, uint8_t, isnormal(LD(x)) != 0); NEXT;                                 \
+  H(SIGNBIT_##S) ELEMWISE1(T, uint8_t, signbit(LD(x)) != 0); NEXT;                                   \
+  H(VTIMESS_##S) {                                                                                 \
+    T *d_ = (T *)REG(ip->d);                                                                       \
+    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
+    const size_t n_ = ip->n;                                                                       \
+    LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++)                                                 \
+      d_[l * n_ + i_] = ST((FT)LD(a_[l * n_ + i_]) * (FT)LD(b_[l])); LANES_END                       \
+    NEXT;                                                                                          \
+  }                                                                                                \
+  H(DOT_##S) {                                                                                     \
+    T *d_ = (T *)REG(ip->d);                                                                       \
+    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
+    const size_t n_ = ip->n;                                                                       \
+    LANES_BEGIN                                                                                    \
+      T acc = ST((FT)LD(a_[l * n_]) * (FT)LD(b_[l * n_]));                                         \
+      for (size_t i_ = 1; i_ < n_; i_++)                                                           \
+        acc = ST((FT)LD(acc) + (FT)LD(ST((FT)LD(a_[l * n_ + i_]) * (FT)LD(b_[l * n_ + i_]))));     \
+      d_[l] = acc;                                                                                 \
+    LANES_END                                                                                      \
+    NEXT;                                                                                          \
+  }
+
+#define ID_(x) (x)
+
+#define SELECT_HANDLER(K, T)                                                                       \
+  H(SELECT_##K) {                                                                                  \
+    T *d_ = (T *)REG(ip->d);                                                                       \
+    const T *a_ = (const T *)REG(ip->b), *b_ = (const T *)REG(ip->c);                              \
+    const uint8_t *c_ = REG(ip->a);                                                                \
+    const size_t n_ = ip->n;                                                                       \
+    const bool sc_ = ip->flags & 1;                                                                \
+    LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
+      bool t_ = sc_ ? c_[l] : c_[l * n_ + i_];                                                     \
+      d_[l * n_ + i_] = t_ ? a_[l * n_ + i_] : b_[l * n_ + i_];                                    \
+    } LANES_END                                                                                    \
+    NEXT;                                                                                          \
+  }
+
+void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write) {
+  ex_ctx *cx = ctx;
+  return ex_mem(cx, cx->cur_warp, lane, ptr, bytes, write);
+}
+
+/* Apply an edge's phi moves for one lane (two phases through scratch when the list needs it). */
+static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, unsigned l) {
+  const unsigned W = cx->W;
+  uint32_t nm = e[0] & 0x7FFFFFFFu;
+  if (!nm) return;
+  const uint32_t *mv = e + 1;
+  if (!(e[0] & 0x80000000u)) {
+    for (uint32_t i = 0; i < nm; i++, mv += 3) memcpy(REG(mv[0]) + (size_t)l * mv[2], REG(mv[1]) + (size_t)l * mv[2], mv[2]);
+    return;
+  }
+  /* scratch is per lane: lane l's scratch bytes start at scratch_reg*W + l*... ; use a contiguous
+   * per-lane window of the scratch area sized by the program */
+  uint8_t tmp[1024];
+  uint8_t *heap = NULL, *t = tmp;
+  size_t total = 0;
+  for (uint32_t i = 0; i < nm; i++) total += mv[3 * i + 2];
+  if (total > sizeof tmp) { heap = malloc(total); if (!heap) abort(); t = heap; }
+  size_t o = 0;
+  for (uint32_t i = 0; i < nm; i++) { memcpy(t + o, REG(mv[3 * i + 1]) + (size_t)l * mv[3 * i + 2], mv[3 * i + 2]); o += mv[3 * i + 2]; }
+  o = 0;
+  for (uint32_t i = 0; i < nm; i++) { memcpy(REG(mv[3 * i]) + (size_t)l * mv[3 * i + 2], t + o, mv[3 * i + 2]); o += mv[3 * i + 2]; }
+  free(heap);
+}
+
+static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
+  unsigned n = 0;
+  while (m) {
+    lanes[n++] = (uint16_t)__builtin_ctzll(m);
+    m &= m - 1;
+  }
+  return n;
+}
+
+/* Pick the next block of frame f: the smallest RPO among its live lanes. false when none is left. */
+static bool pick_block(ex_frame *f) {
+  uint32_t best = UINT32_MAX;
+  int32_t bb = -1;
+  uint64_t m = f->live;
+  while (m) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    int32_t b = f->next[l];
+    uint32_t r = f->fn->blocks[b].rpo;
+    if (r < best) { best = r; bb = b; }
+  }
+  if (bb < 0) return false;
+  uint64_t act = 0;
+  m = f->live;
+  while (m) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    m &= m - 1;
+    if (f->next[l] == bb) act |= (uint64_t)1 << l;
+  }
+  f->cur = bb;
+  f->active = act;
+  f->ip = f->fn->blocks[bb].first;
+  return true;
+}
+
+void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
+  static const void *const labels[EX_OP_COUNT] = {
+#define LABEL_ADDR_(name) &&L_##name,
+    EX_OP_LIST(LABEL_ADDR_)
+#undef LABEL_ADDR_
+  };
+  const ex_program *prog = cx->prog;
+  const unsigned W = cx->W;
+  const unsigned pb = prog->ptr_bytes;
+  uint8_t *const R = w->regs;
+  uint16_t lanes[EX_MAX_WARP];
+  unsigned nl;
+  bool full;
+  ex_frame *f;
+  const ex_insn *ip;
+
+resched:
+  if (cx->faulted) return;
+  f = &w->stack[w->depth - 1];
+  if (f->cur < 0 && !pick_block(f)) {
+    /* every lane of this activation returned */
+    if (w->depth == 1) { w->state = EX_W_DONE; return; }
+    w->depth--;
+    f = &w->stack[w->depth - 1];
+  }
+  nl = mask_lanes(f->active, lanes);
+  full = nl == W;
+  ip = f->fn->code + f->ip;
+  cx->cur_warp = w;
+  cx->cur_fn = f->fn;
+  goto *labels[ip->op];
+
+  INT_HANDLERS(I8, uint8_t, int8_t, unsigned)
+  INT_HANDLERS(I16, uint16_t, int16_t, unsigned)
+  INT_HANDLERS(I32, uint32_t, int32_t, uint32_t)
+  INT_HANDLERS(I64, uint64_t, int64_t, uint64_t)
+  FLT_HANDLERS(F16, h16, float, h2f, f2h)
+  FLT_HANDLERS(F32, float, float, ID_, ID_)
+  FLT_HANDLERS(F64, double, double, ID_, ID_)
+  SELECT_HANDLER(1, uint8_t)
+  SELECT_HANDLER(2, uint16_t)
+  SELECT_HANDLER(4, uint32_t)
+  SELECT_HANDLER(8, uint64_t)
+
+  H(LAND) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x && y)); NEXT;
+  H(LOR) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x || y)); NEXT;
+  H(LNOT) ELEMWISE1(uint8_t, uint8_t, (uint8_t)!x); NEXT;
+  H(LEQ) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x == !y)); NEXT;
+  H(LNE) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x != !y)); NEXT;
+  H(ANY) {
+    uint8_t *d = REG(ip->d);
+    const uint8_t *a = REG(ip->a);
+    LANES_BEGIN uint8_t r = 0; for (unsigned i = 0; i < ip->n; i++) r |= a[l * ip->n + i] != 0; d[l] = r; LANES_END
+    NEXT;
+  }
+  H(ALL) {
+    uint8_t *d = REG(ip->d);
+    const uint8_t *a = REG(ip->a);
+    LANES_BEGIN uint8_t r = 1; for (unsigned i = 0; i < ip->n; i++) r &= a[l * ip->n + i] != 0; d[l] = r; LANES_END
+    NEXT;
+  }
+  H(CONVERT) {
+    const unsigned ds = ip->n * ((ip->c & 0xFF) / 8), ss = ip->n * ((ip->b & 0xFF) / 8);
+    LANES_BEGIN convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags); LANES_END
+    NEXT;
+  }
+  H(MOVE) {
+    const size_t s = ip->c;
+    if (full) memcpy(REG(ip->d), REG(ip->a), s * W);
+    else { LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * s, s); LANES_END }
+    NEXT;
+  }
+  H(EXTRACT) {
+    const uint32_t *x = f->fn->aux + ip->b;
+    const size_t s = ip->c, ss = x[1];
+    LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * ss + x[0], s); LANES_END
+    NEXT;
+  }
+  H(INSERT) {
+    const uint32_t *x = f->fn->aux + ip->c;
+    const size_t off = x[0], ps = x[1], ts = x[2];
+    LANES_BEGIN
+      uint8_t *d = REG(ip->d) + l * ts;
+      if (ip->d != ip->b) memmove(d, REG(ip->b) + l * ts, ts);
+      memcpy(d + off, REG(ip->a) + l * ps, ps);
+    LANES_END
+    NEXT;
+  }
+  H(CONSTRUCT) {
+    const uint32_t *x = f->fn->aux + ip->a;
+    const size_t ts = ip->c;
+    LANES_BEGIN
+      uint8_t *d = REG(ip->d) + l * ts;
+      size_t run = 0;
+      for (uint32_t i = 0; i < x[0]; i++) {
+        const uint32_t *p = x + 1 + 3 * i;
+        size_t off = p[2] == LD_NONE ? run : p[2];
+        if (off + p[1] <= ts) memcpy(d + off, REG(p[0]) + l * p[1], p[1]);
+        run = off + p[1];
+      }
+    LANES_END
+    NEXT;
+  }
+  H(VEXTRACT_DYN) {
+    const unsigned es = ip->c & 0xFF, is = ip->c >> 8, n = ip->n;
+    LANES_BEGIN
+      uint64_t k = rd_uint(REG(ip->b) + (size_t)l * is, is);
+      /* out-of-range index: SPIR-V leaves the result undefined; spvi returns zero */
+      uint8_t *d = REG(ip->d) + (size_t)l * es;
+      if (k < n) memcpy(d, REG(ip->a) + (size_t)l * n * es + k * es, es);
+      else memset(d, 0, es);
+    LANES_END
+    NEXT;
+  }
+  H(VINSERT_DYN) {
+    const uint32_t *x = f->fn->aux + ip->c;
+    const unsigned es = x[1], is = x[2], n = ip->n;
+    LANES_BEGIN
+      uint8_t *d = REG(ip->d) + (size_t)l * n * es;
+      if (ip->d != ip->a) memmove(d, REG(ip->a) + (size_t)l * n * es, (size_t)n * es);
+      uint64_t k = rd_uint(REG(x[0]) + (size_t)l * is, is);
+      if (k < n) memcpy(d + k * es, REG(ip->b) + (size_t)l * es, es);  /* out of range: no effect */
+    LANES_END
+    NEXT;
+  }
+  H(SHUFFLE) {
+    const uint32_t *x = f->fn->aux + ip->c;
+    const unsigned es = x[0], n1 = x[1], n2 = x[2], n = ip->n;
+    LANES_BEGIN
+      uint8_t tmp[16 * 8];
+      for (unsigned i = 0; i < n; i++) {
+        uint32_t c = x[3 + i];
+        if (c == 0xFFFFFFFFu) memset(tmp + i * es, 0, es);
+        else if (c < n1) memcpy(tmp + i * es, REG(ip->a) + ((size_t)l * n1 + c) * es, es);
+        else memcpy(tmp + i * es, REG(ip->b) + ((size_t)l * n2 + (c - n1)) * es, es);
+      }
+      memcpy(REG(ip->d) + (size_t)l * n * es, tmp, (size_t)n * es);
+    LANES_END
+    NEXT;
+  }
+  H(LOAD) {
+    const size_t s = ip->c;
+    LANES_BEGIN
+      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, false);
+      if (!m) goto fault;
+      memcpy(REG(ip->d) + l * s, m, s);
+    LANES_END
+    NEXT;
+  }
+  H(STORE) {
+    const size_t s = ip->c;
+    LANES_BEGIN
+      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
+      if (!m) goto fault;
+      memcpy(m, REG(ip->b) + l * s, s);
+    LANES_END
+    NEXT;
+  }
+  H(COPYMEM) {
+    const size_t s = ip->c;
+    LANES_BEGIN
+      uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(ip->b) + (size_t)l * pb, pb), s, false);
+      if (!src) goto fault;
+      uint8_t *dst = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
+      if (!dst) goto fault;
+      memmove(dst, src, s);
+    LANES_END
+    NEXT;
+  }
+  H(COPYMEM_SIZED) {
+    const unsigned is = ip->flags;
+    LANES_BEGIN
+      uint64_t s = rd_uint(REG(ip->c) + (size_t)l * is, is);
+      if (s) {
+        uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(ip->b) + (size_t)l * pb, pb), s, false);
+        if (!src) goto fault;
+        uint8_t *dst = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
+        if (!dst) goto fault;
+        memmove(dst, src, s);
+      }
+    LANES_END
+    NEXT;
+  }
+  H(ACCESS) {
+    const uint32_t *x = f->fn->aux + ip->b;
+    const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32);
+    const uint32_t nt = x[2];
+    LANES_BEGIN
+      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + coff;
+      for (uint32_t t = 0; t < nt; t++) {
+        const uint32_t *tm = x + 3 + 3 * t;
+        p += (uint64_t)rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]) * tm[2];
+      }
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
+    LANES_END
+    NEXT;
+  }
+  H(PTR2U) {
+    LANES_BEGIN wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, rd_ptr(REG(ip->a) + (size_t)l * pb, pb)); LANES_END
+    NEXT;
+  }
+  H(U2PTR) {
+    LANES_BEGIN wr_ptr(REG(ip->d) + (size_t)l * pb, pb, rd_uint(REG(ip->a) + (size_t)l * ip->n, ip->n)); LANES_END
+    NEXT;
+  }
+  H(GEN2PTR) {
+    LANES_BEGIN
+      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint64_t id = (p & cx->ptr_mask) >> cx->shift;
+      /* OpGenericCastToPtrExplicit: null when the object is not in the requested space (OpenCL C
+       * 6.15.9 to_global/to_local/to_private) */
+      if (id == 0 || id >= cx->nallocs || cx->allocs[id].space != ip->b) p = 0;
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
+    LANES_END
+    NEXT;
+  }
+  H(PTREQ) {
+    LANES_BEGIN REG(ip->d)[l] = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    NEXT;
+  }
+  H(PTRNE) {
+    LANES_BEGIN REG(ip->d)[l] = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) != rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    NEXT;
+  }
+  H(PTRDIFF) {
+    LANES_BEGIN
+      int64_t diff = (int64_t)(rd_ptr(REG(ip->a) + (size_t)l * pb, pb) - rd_ptr(REG(ip->b) + (size_t)l * pb, pb));
+      if (pb == 4) diff = (int32_t)(uint32_t)diff;
+      wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, (uint64_t)(diff / (int64_t)ip->c));
+    LANES_END
+    NEXT;
+  }
+  H(EXTINST) {
+    const uint32_t *x = f->fn->aux + ip->a;
+    const bi_resolved *r = &prog->bis[x[0]];
+    bi_call c;
+    memset(&c, 0, sizeof c);
+    c.dst = ip->d == LD_NONE ? NULL : REG(ip->d);
+    c.dst_stride = x[1];
+    for (uint32_t i = 0; i < x[2]; i++) { c.src[i] = REG(x[3 + 2 * i]); c.src_stride[i] = x[4 + 2 * i]; }
+    c.lanes = lanes;
+    c.nlanes = nl;
+    c.mem = &cx->bimem;
+    c.literal = r->literal;
+    cx->cur_ip = ip;
+    if (!r->fn(&c)) goto fault;
+    NEXT;
+  }
+  H(NOP) NEXT;
+
+  /* ---- control ---- */
+  H(BR) {
+    const uint32_t *e = f->fn->aux + ip->b;
+    if (e[0]) { LANES_BEGIN edge_moves_lane(cx, R, e, l); LANES_END }
+    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    /* uniform fast path: every live lane is here and goes to the same block */
+    if (f->active == f->live) { f->cur = (int32_t)ip->a; f->ip = f->fn->blocks[ip->a].first; ip = f->fn->code + f->ip; goto *labels[ip->op]; }
+    f->cur = -1;
+    goto resched;
+  }
+  H(BRC) {
+    const uint32_t *x = f->fn->aux + ip->b;
+    const uint8_t *c = REG(ip->a);
+    uint64_t tm = 0;
+    LANES_BEGIN
+      bool t = c[l] != 0;
+      if (t) tm |= (uint64_t)1 << l;
+      edge_moves_lane(cx, R, f->fn->aux + (t ? x[1] : x[3]), l);
+      f->next[l] = (int32_t)(t ? x[0] : x[2]);
+    LANES_END
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    if (f->active == f->live && (tm == f->active || tm == 0)) {
+      uint32_t b = tm ? x[0] : x[2];
+      f->cur = (int32_t)b; f->ip = f->fn->blocks[b].first; ip = f->fn->code + f->ip; goto *labels[ip->op];
+    }
+    f->cur = -1;
+    goto resched;
+  }
+  H(SWITCH) {
+    const uint32_t *x = f->fn->aux + ip->b;
+    const unsigned ss = ip->n;
+    LANES_BEGIN
+      uint64_t v = rd_uint(REG(ip->a) + (size_t)l * ss, ss);
+      uint32_t blk = x[1], edge = x[2];
+      for (uint32_t k = 0; k < x[0]; k++) {
+        const uint32_t *cs = x + 3 + 4 * k;
+        uint64_t cv = (uint64_t)cs[0] | ((uint64_t)cs[1] << 32);
+        if (ss < 8) cv &= ((uint64_t)1 << (ss * 8)) - 1;
+        if (cv == v) { blk = cs[2]; edge = cs[3]; break; }
+      }
+      edge_moves_lane(cx, R, f->fn->aux + edge, l);
+      f->next[l] = (int32_t)blk;
+    LANES_END
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    f->cur = -1;
+    goto resched;
+  }
+  H(RETV) {
+    if (w->depth > 1 && f->ret_dst != LD_NONE) {
+      const size_t s = ip->c;
+      LANES_BEGIN memcpy(REG(f->ret_dst) + l * s, REG(ip->a) + l * s, s); LANES_END
+    }
+  }
+  /* fall through */
+  H(RET) {
+    LANES_BEGIN f->next[l] = -1; LANES_END
+    f->live &= ~f->active;
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    f->cur = -1;
+    if (!f->live && w->depth > 1) {
+      /* the whole activation returned: resume the caller after its call */
+      w->depth--;
+      f = &w->stack[w->depth - 1];
+      ip = f->fn->code + f->ip;
+      nl = mask_lanes(f->active, lanes);
+      full = nl == W;
+      cx->cur_fn = f->fn;
+      goto *labels[ip->op];
+    }
+    goto resched;
+  }
+  H(CALL) {
+    const ex_func *callee = &prog->funcs[ip->a];
+    const uint32_t *x = f->fn->aux + ip->b;
+    for (uint32_t i = 0; i < callee->nparams; i++) {
+      const size_t s = callee->param_size[i];
+      LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END
+    }
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    f->ip = (uint32_t)(ip - f->fn->code) + 1;   /* resume after the call */
+    ex_frame *g = &w->stack[w->depth++];
+    g->fn = callee;
+    g->live = f->active;
+    g->active = f->active;
+    g->ret_dst = ip->d;
+    LANES_BEGIN g->next[l] = 0; LANES_END
+    g->cur = 0;
+    g->ip = callee->blocks[0].first;
+    f = g;
+    cx->cur_fn = f->fn;
+    ip = f->fn->code + f->ip;
+    goto *labels[ip->op];
+  }
+  H(BARRIER) {
+    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    /* Every work-item of the warp must be here (OpenCL C 6.15.8: all work-items of a work-group
+     * must execute the barrier). Lanes elsewhere cannot reach this barrier instance later: they
+     * wait at blocks later in RPO, or have returned. */
+    if (f->active != w->all) {
+      uint64_t missing = w->all & ~f->active;
+      unsigned lane = (unsigned)__builtin_ctzll(missing);
+      cx->cur_ip = ip;
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0, "this work-item did not reach the barrier that others of its work-group are waiting at");
+      return;
+    }
+    f->ip = (uint32_t)(ip - f->fn->code) + 1;
+    w->state = EX_W_BARRIER;
+    w->barrier_at = ip;
+    return;
+  }
+  H(UNREACHABLE) {
+    cx->cur_ip = ip;
+    ex_fault(cx, SPVI_FAULT_UNREACHABLE, w, lanes[0], 0, 0, 0, "OpUnreachable was executed");
+    return;
+  }
+
+fault:
+  /* the faulting instruction is ip; ex_mem already recorded everything else */
+  cx->finsn = ip;
+  cx->ffn = f->fn;
+  return;
+}

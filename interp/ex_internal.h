@@ -1,0 +1,111 @@
+/*
+ * ex_internal.h — executor internals shared by ex_prepare.c, ex_exec.c and ex_sched.c: run-time
+ * state of a launch (ex_ctx), warps and call frames, instruction encodings' constants, and the
+ * bounds-checked memory translation every access goes through.
+ */
+#ifndef EX_INTERNAL_H
+#define EX_INTERNAL_H
+
+#include <string.h>
+
+#include "ex.h"
+
+/* EX_CONVERT: operand kinds in the b (source) and c (destination) fields: (kind << 8) | bits. */
+enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
+/* EX_CONVERT flags: saturate; bits 1..3 hold FPRoundingMode + 1 (0 = the default for the kind). */
+#define EX_CF_SAT 1u
+#define EX_CF_MODE_SHIFT_VAL(v) ((unsigned)(v) << 1)
+#define EX_CF_MODE(flags) (((flags) >> 1) & 7u)
+
+/* One activation of a function in a warp (static registers: the frame holds only control state). */
+typedef struct ex_frame {
+  const ex_func *fn;
+  uint64_t live;                 /* lanes in this activation that have not returned */
+  int32_t next[EX_MAX_WARP];     /* per lane: next block to run, -1 once returned */
+  int32_t cur;                   /* block being run, -1 when the next one must be picked */
+  uint32_t ip;                   /* where to resume in fn->code (after a call or a barrier) */
+  uint64_t active;               /* lanes running `cur` */
+  uint32_t ret_dst;              /* caller's register for the return value, LD_NONE if void */
+} ex_frame;
+
+enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE };
+
+typedef struct ex_warp {
+  unsigned nlanes;               /* work-items in this warp (the last warp of a group may be partial) */
+  uint64_t all;                  /* mask of those lanes */
+  uint32_t first_linear;         /* local linear id of lane 0 */
+  uint8_t *regs;                 /* W * reg_bytes */
+  uint8_t *priv;                 /* W * private_size */
+  ex_frame *stack;
+  unsigned depth;
+  int state;
+  const ex_insn *barrier_at;     /* the barrier it waits at */
+} ex_warp;
+
+typedef struct ex_ctx {
+  const ex_program *prog;
+  const ex_launch *l;
+  unsigned W;
+  ex_alloc *allocs; uint32_t nallocs;  /* indexed by allocation id; [0] is the null pointer */
+  unsigned shift;                /* pointer = (id << shift) | (offset + bias) */
+  uint64_t off_mask, bias, ptr_mask;
+  uint8_t *local;                /* the current group's local arena */
+  uint64_t group[3], group_size[3];
+  /* the fault, when one happened */
+  bool faulted;
+  spvi_fault_kind fkind;
+  const ex_warp *fwarp;
+  unsigned flane;
+  const ex_func *ffn;
+  const ex_insn *finsn;
+  uint32_t falloc;
+  int64_t foff;
+  uint64_t fsize;
+  char fdetail[256];
+  /* builtins' view of memory: set before each EXTINST */
+  bi_mem bimem;
+  ex_warp *cur_warp;
+  const ex_func *cur_fn;
+  const ex_insn *cur_ip;
+  uint64_t instructions;         /* executed instructions (per warp, not per lane) */
+} ex_ctx;
+
+/* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
+void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
+               uint64_t size, const char *detail);
+
+static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
+  return ((uint64_t)alloc << cx->shift) | cx->bias;
+}
+
+/* Host address of `n` bytes at kernel pointer p as seen by `lane` of warp w, or NULL after recording
+ * the fault (null pointer, pointer into no allocation, out of bounds, write to constant memory). */
+static inline uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t n, bool write) {
+  uint64_t id = (p & cx->ptr_mask) >> cx->shift;
+  if (id == 0 || id >= cx->nallocs)
+    return ex_fault(cx, p == 0 ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n,
+                    write ? "write" : "read");
+  const ex_alloc *a = &cx->allocs[id];
+  int64_t off = (int64_t)((p & cx->off_mask) - cx->bias);
+  if (off < 0 || (uint64_t)off > a->size || n > a->size - (uint64_t)off)
+    return ex_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, (uint32_t)id, off, n, write ? "write" : "read");
+  if (write && a->read_only) return ex_fault(cx, SPVI_FAULT_READ_ONLY, w, lane, (uint32_t)id, off, n, "write");
+  switch (a->space) {
+  case EX_AS_PRIVATE: return w->priv + (size_t)lane * cx->prog->private_size + a->offset + (uint64_t)off;
+  case EX_AS_LOCAL: return cx->local + a->offset + (uint64_t)off;
+  default: return a->base + off;
+  }
+}
+
+/* bi_mem.access for builtins: ex_mem for the warp being run. */
+void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+
+/* Run warp w until it finishes, waits at a barrier or faults (cx->faulted). */
+void ex_exec_warp(ex_ctx *cx, ex_warp *w);
+
+/* The builtins' type description of an IR type (false when it has none). */
+bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out);
+/* Whether the scheduler provides built-in variable `builtin` (SpvBuiltIn). */
+bool ex_builtin_supported(uint32_t builtin);
+
+#endif

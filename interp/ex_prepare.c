@@ -1,0 +1,1067 @@
+/*
+ * ex_prepare.c — translates the loader's IR into executable code (ex_program).
+ *
+ * Owns: choosing a typed handler for every instruction, laying out the register file (constants,
+ * then each function's registers), giving every variable a static allocation (private, local,
+ * global, constant), turning OpPhi into per-edge move lists, reverse post-order of blocks (the
+ * reconvergence order), the call graph (recursion is rejected: OpenCL C 6.9 forbids it, and static
+ * register frames depend on it), and rejecting everything the executor cannot run at load time with
+ * the exact opcode and location.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ex.h"
+#include "ex_internal.h"
+#include "gen_spv_tables.h"
+
+typedef struct prep {
+  ex_program *p;
+  const ld_module *m;
+  uint32_t *reg;          /* per id: absolute per-lane register offset, LD_NONE if not a value */
+  char *err; size_t errlen;
+  /* growable buffers of the function being built */
+  ex_insn *code; uint32_t ncode, capcode;
+  uint32_t *aux; uint32_t naux, capaux;
+  const ld_function *fn;
+  const ld_insn *cur;     /* instruction being translated, for messages */
+  /* constant area under construction */
+  uint32_t cbase;         /* absolute per-lane offset of the constant area (after function registers) */
+  uint8_t *cinit; uint32_t cbytes, ccap;
+  uint32_t *cslots; uint32_t ncslots, capcslots;  /* (reg, size) pairs */
+  uint32_t scratch_need;
+  bi_resolved *bis; uint32_t nbis, capbis;
+} prep;
+
+static void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) abort(); /* out of memory while preparing: nothing sensible to continue with */
+  return q;
+}
+
+/* Format an error about the current instruction: "<file>: function `f`: <msg> (OpX %id, word N, src:line)". */
+static bool fail(prep *s, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char where[400] = "";
+  if (s->cur) {
+    const char *on = spv_op_name(s->cur->opcode);
+    int k = snprintf(where, sizeof where, " (%s", on ? on : "?");
+    if (s->cur->result && k > 0 && (size_t)k < sizeof where)
+      k += snprintf(where + k, sizeof where - (size_t)k, " %%%u", s->cur->result);
+    if (k > 0 && (size_t)k < sizeof where)
+      k += snprintf(where + k, sizeof where - (size_t)k, ", word %u", s->cur->word_offset);
+    if (s->cur->line && k > 0 && (size_t)k < sizeof where) {
+      const char *file = s->cur->file && s->cur->file < s->m->bound ? s->m->ids[s->cur->file].name : NULL;
+      k += snprintf(where + k, sizeof where - (size_t)k, ", %s:%u", file ? file : "?", s->cur->line);
+    }
+    if (k > 0 && (size_t)k < sizeof where) snprintf(where + k, sizeof where - (size_t)k, ")");
+  }
+  char fname[128] = "";
+  if (s->fn) {
+    char nb[96];
+    snprintf(fname, sizeof fname, "function `%s`: ", ld_id_name(s->m, s->fn->id, nb, sizeof nb));
+  }
+  snprintf(s->err, s->errlen, "%s: %s%s%s", s->m->path ? s->m->path : "module", fname, msg, where);
+  return false;
+}
+
+static uint32_t emit(prep *s, ex_insn in) {
+  if (s->ncode == s->capcode) {
+    s->capcode = s->capcode ? s->capcode * 2 : 64;
+    s->code = xrealloc(s->code, s->capcode * sizeof *s->code);
+  }
+  in.src = s->cur ? (uint32_t)(s->cur - s->fn->insns) : 0;
+  s->code[s->ncode] = in;
+  return s->ncode++;
+}
+
+static uint32_t aux_push(prep *s, uint32_t v) {
+  if (s->naux == s->capaux) {
+    s->capaux = s->capaux ? s->capaux * 2 : 64;
+    s->aux = xrealloc(s->aux, s->capaux * sizeof *s->aux);
+  }
+  s->aux[s->naux] = v;
+  return s->naux++;
+}
+
+/* ---- constants ------------------------------------------------------------------------------ */
+
+static uint32_t const_slot(prep *s, const void *bytes, uint32_t size) {
+  uint32_t sz = size ? size : 1;
+  uint32_t off = (s->cbytes + 7u) & ~7u;
+  if (off + sz > s->ccap) {
+    s->ccap = (off + sz) * 2 + 64;
+    s->cinit = xrealloc(s->cinit, s->ccap);
+  }
+  memset(s->cinit + s->cbytes, 0, off + sz - s->cbytes);
+  if (bytes) memcpy(s->cinit + off, bytes, size);
+  s->cbytes = off + sz;
+  if (s->ncslots + 2 > s->capcslots) {
+    s->capcslots = s->capcslots ? s->capcslots * 2 : 64;
+    s->cslots = xrealloc(s->cslots, s->capcslots * sizeof *s->cslots);
+  }
+  s->cslots[s->ncslots++] = s->cbase + off;
+  s->cslots[s->ncslots++] = sz;
+  return s->cbase + off;
+}
+
+static const ld_type *ty(prep *s, uint32_t id) { return ld_type_of(s->m, id); }
+
+/* Register of an operand id; constants are materialised on first use. */
+static bool operand(prep *s, uint32_t id, uint32_t *out) {
+  if (id == 0 || id >= s->m->bound) return fail(s, "operand %%%u is not a valid id", id);
+  if (s->reg[id] != LD_NONE) { *out = s->reg[id]; return true; }
+  const ld_id *e = &s->m->ids[id];
+  if (e->kind == LD_ID_CONST) {
+    const ld_const *c = &s->m->consts[e->index];
+    const ld_type *t = ty(s, c->type);
+    if (!t) return fail(s, "constant %%%u has no valid type", id);
+    s->reg[id] = const_slot(s, c->bytes, t->reg_size);
+    *out = s->reg[id];
+    return true;
+  }
+  return fail(s, "operand %%%u is not a value available here", id);
+}
+
+static uint32_t type_reg_size(prep *s, uint32_t type_id) {
+  const ld_type *t = ty(s, type_id);
+  return t ? t->reg_size : 0;
+}
+
+/* Element description of a scalar or vector type: kind 'i' int, 'f' float, 'b' bool, 'p' pointer. */
+typedef struct elem { char kind; uint32_t bits, n; } elem;
+static bool elem_of(prep *s, uint32_t type_id, elem *e) {
+  const ld_type *t = ty(s, type_id);
+  if (!t) return fail(s, "type %%%u is not a type", type_id);
+  e->n = 1;
+  if (t->kind == LD_TY_VECTOR) { e->n = t->count; t = ty(s, t->elem); if (!t) return fail(s, "bad vector type"); }
+  switch (t->kind) {
+  case LD_TY_INT: e->kind = 'i'; e->bits = t->bits; return true;
+  case LD_TY_FLOAT: e->kind = 'f'; e->bits = t->bits; return true;
+  case LD_TY_BOOL: e->kind = 'b'; e->bits = 8; return true;
+  case LD_TY_POINTER: e->kind = 'p'; e->bits = s->m->pointer_bytes * 8; return true;
+  default: return fail(s, "expected a scalar or vector type, got %%%u", type_id);
+  }
+}
+
+static int int_index(uint32_t bits) { return bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : bits == 64 ? 3 : -1; }
+static int flt_index(uint32_t bits) { return bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1; }
+
+/* ---- opcode -> handler family tables --------------------------------------------------------- */
+
+typedef struct fam { uint16_t spv; uint16_t base; uint8_t arity; } fam;
+/* Integer families: base handler for I8; +1 .. +3 for I16 .. I64 (see EX_INT_TYPES order). */
+static const fam int_fams[] = {
+  {SpvOpIAdd, EX_IADD_I8, 2}, {SpvOpISub, EX_ISUB_I8, 2}, {SpvOpIMul, EX_IMUL_I8, 2},
+  {SpvOpUDiv, EX_UDIV_I8, 2}, {SpvOpSDiv, EX_SDIV_I8, 2}, {SpvOpUMod, EX_UMOD_I8, 2},
+  {SpvOpSRem, EX_SREM_I8, 2}, {SpvOpSMod, EX_SMOD_I8, 2},
+  {SpvOpShiftLeftLogical, EX_SHL_I8, 2}, {SpvOpShiftRightLogical, EX_SHRL_I8, 2},
+  {SpvOpShiftRightArithmetic, EX_SHRA_I8, 2}, {SpvOpBitwiseAnd, EX_AND_I8, 2},
+  {SpvOpBitwiseOr, EX_OR_I8, 2}, {SpvOpBitwiseXor, EX_XOR_I8, 2},
+  {SpvOpSNegate, EX_SNEG_I8, 1}, {SpvOpNot, EX_NOT_I8, 1},
+  {SpvOpIEqual, EX_IEQ_I8, 2}, {SpvOpINotEqual, EX_INE_I8, 2},
+  {SpvOpUGreaterThan, EX_UGT_I8, 2}, {SpvOpSGreaterThan, EX_SGT_I8, 2},
+  {SpvOpUGreaterThanEqual, EX_UGE_I8, 2}, {SpvOpSGreaterThanEqual, EX_SGE_I8, 2},
+  {SpvOpULessThan, EX_ULT_I8, 2}, {SpvOpSLessThan, EX_SLT_I8, 2},
+  {SpvOpULessThanEqual, EX_ULE_I8, 2}, {SpvOpSLessThanEqual, EX_SLE_I8, 2},
+};
+/* Float families: base handler for F16; +1 F32, +2 F64. Arity 1 ops with a bool result are tests. */
+static const fam flt_fams[] = {
+  {SpvOpFAdd, EX_FADD_F16, 2}, {SpvOpFSub, EX_FSUB_F16, 2}, {SpvOpFMul, EX_FMUL_F16, 2},
+  {SpvOpFDiv, EX_FDIV_F16, 2}, {SpvOpFRem, EX_FREM_F16, 2}, {SpvOpFMod, EX_FMOD_F16, 2},
+  {SpvOpFNegate, EX_FNEG_F16, 1},
+  {SpvOpFOrdEqual, EX_FOEQ_F16, 2}, {SpvOpFUnordEqual, EX_FUEQ_F16, 2},
+  {SpvOpFOrdNotEqual, EX_FONE_F16, 2}, {SpvOpFUnordNotEqual, EX_FUNE_F16, 2},
+  {SpvOpFOrdLessThan, EX_FOLT_F16, 2}, {SpvOpFUnordLessThan, EX_FULT_F16, 2},
+  {SpvOpFOrdGreaterThan, EX_FOGT_F16, 2}, {SpvOpFUnordGreaterThan, EX_FUGT_F16, 2},
+  {SpvOpFOrdLessThanEqual, EX_FOLE_F16, 2}, {SpvOpFUnordLessThanEqual, EX_FULE_F16, 2},
+  {SpvOpFOrdGreaterThanEqual, EX_FOGE_F16, 2}, {SpvOpFUnordGreaterThanEqual, EX_FUGE_F16, 2},
+  {SpvOpOrdered, EX_ORD_F16, 2}, {SpvOpUnordered, EX_UNORD_F16, 2},
+  {SpvOpLessOrGreater, EX_FONE_F16, 2},  /* LessOrGreater is ordered-not-equal */
+  {SpvOpIsNan, EX_ISNAN_F16, 1}, {SpvOpIsInf, EX_ISINF_F16, 1}, {SpvOpIsFinite, EX_ISFINITE_F16, 1},
+  {SpvOpIsNormal, EX_ISNORMAL_F16, 1}, {SpvOpSignBitSet, EX_SIGNBIT_F16, 1},
+  {SpvOpVectorTimesScalar, EX_VTIMESS_F16, 2}, {SpvOpDot, EX_DOT_F16, 2},
+};
+static const fam logic_fams[] = {
+  {SpvOpLogicalAnd, EX_LAND, 2}, {SpvOpLogicalOr, EX_LOR, 2}, {SpvOpLogicalNot, EX_LNOT, 1},
+  {SpvOpLogicalEqual, EX_LEQ, 2}, {SpvOpLogicalNotEqual, EX_LNE, 2},
+  {SpvOpAny, EX_ANY, 1}, {SpvOpAll, EX_ALL, 1},
+};
+
+static const fam *find_fam(const fam *t, size_t n, uint32_t op) {
+  for (size_t i = 0; i < n; i++)
+    if (t[i].spv == op) return &t[i];
+  return NULL;
+}
+#define FIND_FAM(t, op) find_fam(t, sizeof t / sizeof t[0], op)
+
+/* ---- translation of one instruction ---------------------------------------------------------- */
+
+static bool op_regs(prep *s, const ld_insn *in, unsigned n, uint32_t *r) {
+  if (in->nops < n) return fail(s, "too few operands");
+  for (unsigned i = 0; i < n; i++)
+    if (!operand(s, in->ops[i], &r[i])) return false;
+  return true;
+}
+
+static uint32_t dst_reg(prep *s, const ld_insn *in) { return s->reg[in->result]; }
+
+/* Byte offset and type reached by walking literal composite indexes from `type_id`. */
+static bool walk_literal(prep *s, uint32_t type_id, const uint32_t *idx, unsigned n, uint32_t *off,
+                         uint32_t *out_type) {
+  uint32_t o = 0;
+  for (unsigned i = 0; i < n; i++) {
+    const ld_type *t = ty(s, type_id);
+    if (!t) return fail(s, "composite index into a non-type");
+    if (t->kind == LD_TY_STRUCT) {
+      if (idx[i] >= t->count) return fail(s, "member index %u out of range", idx[i]);
+      o += t->offsets[idx[i]];
+      type_id = t->members[idx[i]];
+    } else if (t->kind == LD_TY_ARRAY || t->kind == LD_TY_VECTOR) {
+      if (idx[i] >= t->count) return fail(s, "element index %u out of range (%u elements)", idx[i], t->count);
+      const ld_type *e = ty(s, t->elem);
+      if (!e) return fail(s, "bad element type");
+      o += idx[i] * (t->kind == LD_TY_VECTOR ? e->reg_size : e->size);
+      type_id = t->elem;
+    } else {
+      return fail(s, "composite index into a scalar");
+    }
+  }
+  *off = o;
+  *out_type = type_id;
+  return true;
+}
+
+/* Phi moves of the edge pred -> succ: returns the aux index of the move list. */
+static bool edge_moves(prep *s, uint32_t pred_label, uint32_t succ_block, uint32_t *edge) {
+  const ld_function *fn = s->fn;
+  if (succ_block >= fn->nblocks) return fail(s, "branch to a block outside the function");
+  const ld_block *b = &fn->blocks[succ_block];
+  uint32_t nmoves = 0;
+  uint32_t head = aux_push(s, 0);
+  const ld_insn *save = s->cur;
+  for (uint32_t i = 0; i < b->count; i++) {
+    const ld_insn *ph = &fn->insns[b->first + i];
+    if (ph->opcode != SpvOpPhi) break;
+    s->cur = ph;
+    bool found = false;
+    for (uint32_t k = 0; k + 1 < ph->nops; k += 2) {
+      if (ph->ops[k + 1] != pred_label) continue;
+      uint32_t src;
+      if (!operand(s, ph->ops[k], &src)) return false;
+      aux_push(s, dst_reg(s, ph));
+      aux_push(s, src);
+      aux_push(s, type_reg_size(s, ph->type));
+      nmoves++;
+      found = true;
+      break;
+    }
+    if (!found) return fail(s, "OpPhi has no incoming value for predecessor %%%u", pred_label);
+  }
+  s->cur = save;
+  /* Parallel-copy semantics (SPIR-V 2.2.5, OpPhi): a move whose destination is another move's
+   * source must go through scratch; flag the list, the executor then copies in two phases. */
+  bool conflict = false;
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < nmoves; i++) {
+    total += (s->aux[head + 1 + 3 * i + 2] + 7u) & ~7u;
+    for (uint32_t j = 0; j < nmoves; j++)
+      if (i != j && s->aux[head + 1 + 3 * i] == s->aux[head + 1 + 3 * j + 1]) conflict = true;
+  }
+  if (conflict && total > s->scratch_need) s->scratch_need = total;
+  s->aux[head] = nmoves | (conflict ? 0x80000000u : 0);
+  *edge = head;
+  return true;
+}
+
+static uint32_t block_index(prep *s, uint32_t label) {
+  if (label < s->m->bound && s->m->ids[label].kind == LD_ID_LABEL) return s->m->ids[label].index;
+  return LD_NONE;
+}
+
+static bool need_block(prep *s, uint32_t label, uint32_t *bi) {
+  *bi = block_index(s, label);
+  if (*bi == LD_NONE || *bi >= s->fn->nblocks) return fail(s, "branch target %%%u is not a block of this function", label);
+  return true;
+}
+
+static bool storage_space(uint32_t sc, uint8_t *space) {
+  switch (sc) {
+  case SpvStorageClassFunction: case SpvStorageClassPrivate: case SpvStorageClassInput:
+    *space = EX_AS_PRIVATE; return true;
+  case SpvStorageClassWorkgroup: *space = EX_AS_LOCAL; return true;
+  case SpvStorageClassCrossWorkgroup: *space = EX_AS_GLOBAL; return true;
+  case SpvStorageClassUniformConstant: *space = EX_AS_CONSTANT; return true;
+  default: return false;
+  }
+}
+
+static uint32_t add_static_alloc(prep *s, uint8_t space, uint64_t size, uint32_t var_id) {
+  ex_program *p = s->p;
+  p->static_allocs = xrealloc(p->static_allocs, (p->nstatic + 2) * sizeof *p->static_allocs);
+  ex_alloc *a = &p->static_allocs[p->nstatic + 1];  /* id 0 is null: index by id */
+  memset(a, 0, sizeof *a);
+  a->space = space;
+  a->size = size;
+  a->arg_index = -1;
+  a->var_id = var_id;
+  if (space == EX_AS_PRIVATE) {
+    p->private_size = (p->private_size + 15u) & ~(uint64_t)15u;
+    a->offset = p->private_size;
+    p->private_size += size;
+  } else if (space == EX_AS_LOCAL) {
+    p->local_static = (p->local_static + 15u) & ~(uint64_t)15u;
+    a->offset = p->local_static;
+    p->local_static += size;
+  }
+  return ++p->nstatic;
+}
+
+/* An address constant: a register holding the pointer to static allocation `alloc`, patched per
+ * launch (the pointer encoding depends on the launch's allocation count for Physical32). */
+static uint32_t addr_const(prep *s, uint32_t alloc) {
+  ex_program *p = s->p;
+  uint32_t r = const_slot(s, NULL, p->ptr_bytes);
+  p->addr_reg = xrealloc(p->addr_reg, (p->naddr + 1) * sizeof *p->addr_reg);
+  p->addr_alloc = xrealloc(p->addr_alloc, (p->naddr + 1) * sizeof *p->addr_alloc);
+  p->addr_reg[p->naddr] = r;
+  p->addr_alloc[p->naddr] = alloc;
+  p->naddr++;
+  return r;
+}
+
+static bool translate_extinst(prep *s, const ld_insn *in) {
+  if (in->nops < 2) return fail(s, "OpExtInst without a set and instruction");
+  uint32_t set = in->ops[0], inst = in->ops[1];
+  if (set >= s->m->bound || s->m->ids[set].kind != LD_ID_EXTINST_SET) return fail(s, "OpExtInst set %%%u is not an OpExtInstImport", set);
+  uint32_t kind = s->m->ids[set].index;
+  if (kind == LD_EXT_DEBUGINFO || kind == LD_EXT_NONSEMANTIC) return true;  /* no run-time effect */
+  if (kind != LD_EXT_OPENCL_STD) return fail(s, "extended instruction set of %%%u is not supported", set);
+  const char *name = spv_oclstd_name(inst);
+  if (!name) return fail(s, "OpenCL.std instruction %u does not exist", inst);
+  int want = spv_oclstd_operands(inst);
+  unsigned nargs = in->nops - 2;
+  uint32_t lit = 0;
+  /* vloadn / vload_halfn / vloada_halfn end in a literal n; vstore*_r end in a rounding literal. */
+  bool has_lit = inst == OCLSTD_vloadn || inst == OCLSTD_vload_halfn || inst == OCLSTD_vloada_halfn ||
+                 inst == OCLSTD_vstore_half_r || inst == OCLSTD_vstore_halfn_r || inst == OCLSTD_vstorea_halfn_r;
+  if (want >= 0 && (int)nargs != want) return fail(s, "OpenCL.std `%s` takes %d operands, has %u", name, want, nargs);
+  if (has_lit) { lit = in->ops[in->nops - 1]; nargs--; }
+  if (nargs > 6) return fail(s, "OpenCL.std `%s` with %u operands is not supported", name, nargs);
+  bi_type rt, at[6];
+  memset(&rt, 0, sizeof rt);
+  memset(at, 0, sizeof at);
+  uint32_t regs[6], sizes[6];
+  const ld_type *rty = ty(s, in->type);
+  if (!rty) return fail(s, "bad result type");
+  if (rty->kind != LD_TY_VOID && !ex_bi_type(s->m, in->type, &rt)) return fail(s, "OpenCL.std `%s`: unsupported result type", name);
+  for (unsigned i = 0; i < nargs; i++) {
+    uint32_t id = in->ops[2 + i];
+    if (!operand(s, id, &regs[i])) return false;
+    uint32_t tid = s->m->ids[id].type;
+    if (!ex_bi_type(s->m, tid, &at[i])) return fail(s, "OpenCL.std `%s`: unsupported operand type", name);
+    sizes[i] = type_reg_size(s, tid);
+  }
+  bi_resolved r;
+  char msg[256];
+  if (!bi_resolve(inst, &rt, at, nargs, lit, &r, msg, sizeof msg)) return fail(s, "%s", msg);
+  if (s->nbis == s->capbis) {
+    s->capbis = s->capbis ? s->capbis * 2 : 16;
+    s->bis = xrealloc(s->bis, s->capbis * sizeof *s->bis);
+  }
+  s->bis[s->nbis] = r;
+  uint32_t a = aux_push(s, s->nbis++);
+  aux_push(s, rty->kind == LD_TY_VOID ? 0 : rty->reg_size);
+  aux_push(s, nargs);
+  for (unsigned i = 0; i < nargs; i++) { aux_push(s, regs[i]); aux_push(s, sizes[i]); }
+  emit(s, (ex_insn){.op = EX_EXTINST, .d = rty->kind == LD_TY_VOID ? LD_NONE : dst_reg(s, in), .a = a});
+  return true;
+}
+
+static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
+  const ld_module *m = s->m;
+  uint32_t r[4];
+  const fam *f;
+  elem e;
+  uint32_t op = in->opcode;
+
+  if ((f = FIND_FAM(int_fams, op))) {
+    if (!op_regs(s, in, f->arity, r)) return false;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e)) return false;
+    if (e.kind != 'i' || int_index(e.bits) < 0) return fail(s, "integer operation on a non-integer operand");
+    emit(s, (ex_insn){.op = (uint16_t)(f->base + int_index(e.bits)), .n = (uint8_t)e.n, .d = dst_reg(s, in),
+                      .a = r[0], .b = f->arity > 1 ? r[1] : 0});
+    return true;
+  }
+  if ((f = FIND_FAM(flt_fams, op))) {
+    if (!op_regs(s, in, f->arity, r)) return false;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e)) return false;
+    if (e.kind != 'f' || flt_index(e.bits) < 0) return fail(s, "float operation on a non-float operand");
+    emit(s, (ex_insn){.op = (uint16_t)(f->base + flt_index(e.bits)), .n = (uint8_t)e.n, .d = dst_reg(s, in),
+                      .a = r[0], .b = f->arity > 1 ? r[1] : 0});
+    return true;
+  }
+  if ((f = FIND_FAM(logic_fams, op))) {
+    if (!op_regs(s, in, f->arity, r)) return false;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e)) return false;
+    emit(s, (ex_insn){.op = f->base, .n = (uint8_t)e.n, .d = dst_reg(s, in), .a = r[0], .b = f->arity > 1 ? r[1] : 0});
+    return true;
+  }
+
+  switch (op) {
+  case SpvOpNop: case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpLifetimeStart:
+  case SpvOpLifetimeStop: case SpvOpMemoryBarrier: case SpvOpLine: case SpvOpNoLine:
+  case SpvOpPhi: case SpvOpUndef: case SpvOpSource: case SpvOpName: case SpvOpModuleProcessed:
+    return true;  /* Phi: edge moves; Undef: a zero constant (see prepare_function) */
+
+  case SpvOpVariable: {
+    /* Function-storage variable: its address is a constant set up by prepare_function; an
+     * initializer becomes a store. */
+    if (in->nops >= 2) {
+      uint32_t init, ptr = dst_reg(s, in);
+      if (!operand(s, in->ops[1], &init)) return false;
+      const ld_type *pt = ty(s, in->type);
+      const ld_type *vt = pt ? ty(s, pt->elem) : NULL;
+      if (!vt) return fail(s, "variable of unknown type");
+      emit(s, (ex_insn){.op = EX_STORE, .a = ptr, .b = init, .c = vt->reg_size});
+    }
+    return true;
+  }
+
+  case SpvOpSelect: {
+    if (!op_regs(s, in, 3, r)) return false;
+    const ld_type *rt = ty(s, in->type);
+    elem ce;
+    if (!rt || !elem_of(s, m->ids[in->ops[0]].type, &ce)) return false;
+    uint32_t esize, n;
+    bool scalar_cond = ce.n == 1;
+    if (rt->kind == LD_TY_VECTOR || rt->kind == LD_TY_INT || rt->kind == LD_TY_FLOAT || rt->kind == LD_TY_BOOL ||
+        rt->kind == LD_TY_POINTER) {
+      if (!elem_of(s, in->type, &e)) return false;
+      esize = e.bits / 8; n = e.n;
+      if (!scalar_cond && ce.n != n) return fail(s, "OpSelect condition has %u components, result %u", ce.n, n);
+    } else {
+      if (!scalar_cond) return fail(s, "OpSelect of an aggregate needs a scalar condition");
+      esize = 1; n = rt->reg_size;
+      if (n > 255) return fail(s, "OpSelect of a %u-byte aggregate is not supported", n);
+    }
+    uint16_t h = esize == 1 ? EX_SELECT_1 : esize == 2 ? EX_SELECT_2 : esize == 4 ? EX_SELECT_4 : EX_SELECT_8;
+    emit(s, (ex_insn){.op = h, .n = (uint8_t)n, .flags = scalar_cond, .d = dst_reg(s, in), .a = r[0], .b = r[1], .c = r[2]});
+    return true;
+  }
+
+  case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+  case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpSatConvertSToU:
+  case SpvOpSatConvertUToS: {
+    if (!op_regs(s, in, 1, r)) return false;
+    elem se, de;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &se) || !elem_of(s, in->type, &de)) return false;
+    bool src_signed = op == SpvOpConvertSToF || op == SpvOpSConvert || op == SpvOpSatConvertSToU;
+    bool dst_signed = op == SpvOpConvertFToS || op == SpvOpSConvert || op == SpvOpSatConvertUToS;
+    uint32_t sk = se.kind == 'f' ? EX_CK_FLOAT : src_signed ? EX_CK_SINT : EX_CK_UINT;
+    uint32_t dk = de.kind == 'f' ? EX_CK_FLOAT : dst_signed ? EX_CK_SINT : EX_CK_UINT;
+    uint8_t flags = 0;
+    if (op == SpvOpSatConvertSToU || op == SpvOpSatConvertUToS) flags |= EX_CF_SAT;
+    if (ld_find_decoration(m, in->result, SpvDecorationSaturatedConversion)) flags |= EX_CF_SAT;
+    const ld_decoration *rm = ld_find_decoration(m, in->result, SpvDecorationFPRoundingMode);
+    uint32_t mode = rm && rm->nargs ? rm->args[0] : LD_NONE;
+    if (mode != LD_NONE) {
+      /* Rounding modes are exact for float->int (a rounding of the value before truncation). Other
+       * conversions with an explicit mode belong to the builtin-library work. */
+      if (!(sk == EX_CK_FLOAT && dk != EX_CK_FLOAT))
+        return fail(s, "conversion with FPRoundingMode %s is not implemented yet",
+                    mode == 0 ? "RTE" : mode == 1 ? "RTZ" : mode == 2 ? "RTP" : mode == 3 ? "RTN" : "?");
+      flags |= (uint8_t)(EX_CF_MODE_SHIFT_VAL(mode + 1));
+    }
+    if (sk == EX_CK_FLOAT && dk == EX_CK_FLOAT && de.bits < se.bits && mode == LD_NONE) { /* default RTE */ }
+    if (se.n != de.n) return fail(s, "conversion between vectors of different sizes");
+    emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)de.n, .flags = flags, .d = dst_reg(s, in), .a = r[0],
+                      .b = (sk << 8) | se.bits, .c = (dk << 8) | de.bits});
+    return true;
+  }
+
+  case SpvOpBitcast: {
+    if (!op_regs(s, in, 1, r)) return false;
+    uint32_t ssz = type_reg_size(s, m->ids[in->ops[0]].type), dsz = type_reg_size(s, in->type);
+    if (ssz != dsz) return fail(s, "OpBitcast between types of %u and %u bytes", ssz, dsz);
+    emit(s, (ex_insn){.op = EX_MOVE, .d = dst_reg(s, in), .a = r[0], .c = dsz});
+    return true;
+  }
+  case SpvOpCopyObject: case SpvOpCopyLogical: {
+    if (!op_regs(s, in, 1, r)) return false;
+    emit(s, (ex_insn){.op = EX_MOVE, .d = dst_reg(s, in), .a = r[0], .c = type_reg_size(s, in->type)});
+    return true;
+  }
+
+  case SpvOpCompositeExtract: {
+    if (!op_regs(s, in, 1, r)) return false;
+    uint32_t off, rtid;
+    if (!walk_literal(s, m->ids[in->ops[0]].type, in->ops + 1, in->nops - 1u, &off, &rtid)) return false;
+    uint32_t a = aux_push(s, off);
+    aux_push(s, type_reg_size(s, m->ids[in->ops[0]].type));
+    emit(s, (ex_insn){.op = EX_EXTRACT, .d = dst_reg(s, in), .a = r[0], .b = a, .c = type_reg_size(s, in->type)});
+    return true;
+  }
+  case SpvOpCompositeInsert: {
+    if (!op_regs(s, in, 2, r)) return false;
+    uint32_t off, rtid;
+    if (!walk_literal(s, in->type, in->ops + 2, in->nops - 2u, &off, &rtid)) return false;
+    uint32_t a = aux_push(s, off);
+    aux_push(s, type_reg_size(s, rtid));
+    aux_push(s, type_reg_size(s, in->type));
+    emit(s, (ex_insn){.op = EX_INSERT, .d = dst_reg(s, in), .a = r[0], .b = r[1], .c = a});
+    return true;
+  }
+  case SpvOpCompositeConstruct: {
+    const ld_type *rt = ty(s, in->type);
+    if (!rt) return fail(s, "bad result type");
+    uint32_t a = aux_push(s, 0);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < in->nops; i++) {
+      uint32_t reg, off;
+      if (!operand(s, in->ops[i], &reg)) return false;
+      uint32_t sz = type_reg_size(s, m->ids[in->ops[i]].type);
+      /* vectors concatenate their operands; arrays/structs place each member at its offset */
+      if (rt->kind == LD_TY_STRUCT) {
+        if (i >= rt->count) return fail(s, "too many constituents");
+        off = rt->offsets[i];
+      } else if (rt->kind == LD_TY_ARRAY) {
+        const ld_type *et = ty(s, rt->elem);
+        if (!et || i >= rt->count) return fail(s, "too many constituents");
+        off = i * et->size;
+      } else {
+        off = LD_NONE;  /* running offset */
+      }
+      aux_push(s, reg); aux_push(s, sz); aux_push(s, off);
+      count++;
+    }
+    s->aux[a] = count;
+    emit(s, (ex_insn){.op = EX_CONSTRUCT, .d = dst_reg(s, in), .a = a, .c = rt->reg_size});
+    return true;
+  }
+  case SpvOpVectorExtractDynamic: {
+    if (!op_regs(s, in, 2, r)) return false;
+    elem ve, ie;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &ve) || !elem_of(s, m->ids[in->ops[1]].type, &ie)) return false;
+    emit(s, (ex_insn){.op = EX_VEXTRACT_DYN, .n = (uint8_t)ve.n, .d = dst_reg(s, in), .a = r[0], .b = r[1],
+                      .c = (ve.bits / 8) | ((ie.bits / 8) << 8)});
+    return true;
+  }
+  case SpvOpVectorInsertDynamic: {
+    if (!op_regs(s, in, 3, r)) return false;
+    elem ve, ie;
+    if (!elem_of(s, in->type, &ve) || !elem_of(s, m->ids[in->ops[2]].type, &ie)) return false;
+    uint32_t a = aux_push(s, r[2]);
+    aux_push(s, ve.bits / 8);
+    aux_push(s, ie.bits / 8);
+    emit(s, (ex_insn){.op = EX_VINSERT_DYN, .n = (uint8_t)ve.n, .d = dst_reg(s, in), .a = r[0], .b = r[1], .c = a});
+    return true;
+  }
+  case SpvOpVectorShuffle: {
+    if (!op_regs(s, in, 2, r)) return false;
+    elem v1, re;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &v1) || !elem_of(s, in->type, &re)) return false;
+    elem v2;
+    if (!elem_of(s, m->ids[in->ops[1]].type, &v2)) return false;
+    uint32_t a = aux_push(s, v1.bits / 8);
+    aux_push(s, v1.n);
+    aux_push(s, v2.n);
+    for (uint32_t i = 2; i < in->nops; i++) {
+      uint32_t c = in->ops[i];
+      if (c != 0xFFFFFFFFu && c >= v1.n + v2.n) return fail(s, "OpVectorShuffle component %u out of range", c);
+      aux_push(s, c);
+    }
+    emit(s, (ex_insn){.op = EX_SHUFFLE, .n = (uint8_t)re.n, .d = dst_reg(s, in), .a = r[0], .b = r[1], .c = a});
+    return true;
+  }
+
+  case SpvOpLoad: {
+    if (!op_regs(s, in, 1, r)) return false;
+    emit(s, (ex_insn){.op = EX_LOAD, .d = dst_reg(s, in), .a = r[0], .c = type_reg_size(s, in->type)});
+    return true;
+  }
+  case SpvOpStore: {
+    if (!op_regs(s, in, 2, r)) return false;
+    emit(s, (ex_insn){.op = EX_STORE, .a = r[0], .b = r[1], .c = type_reg_size(s, m->ids[in->ops[1]].type)});
+    return true;
+  }
+  case SpvOpCopyMemory: {
+    if (!op_regs(s, in, 2, r)) return false;
+    const ld_type *pt = ty(s, m->ids[in->ops[0]].type);
+    const ld_type *vt = pt ? ty(s, pt->elem) : NULL;
+    if (!vt || !vt->size) return fail(s, "OpCopyMemory through a pointer to a type without size");
+    emit(s, (ex_insn){.op = EX_COPYMEM, .a = r[0], .b = r[1], .c = vt->size});
+    return true;
+  }
+  case SpvOpCopyMemorySized: {
+    if (!op_regs(s, in, 3, r)) return false;
+    elem se;
+    if (!elem_of(s, m->ids[in->ops[2]].type, &se)) return false;
+    emit(s, (ex_insn){.op = EX_COPYMEM_SIZED, .flags = (uint8_t)(se.bits / 8), .a = r[0], .b = r[1], .c = r[2]});
+    return true;
+  }
+  case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain: {
+    bool ptr_form = op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+    if (!op_regs(s, in, 1, r)) return false;
+    const ld_type *pt = ty(s, m->ids[in->ops[0]].type);
+    if (!pt || pt->kind != LD_TY_POINTER) return fail(s, "access chain base is not a pointer");
+    uint32_t cur = pt->elem;
+    int64_t coff = 0;
+    uint32_t a = aux_push(s, 0);
+    aux_push(s, 0);
+    aux_push(s, 0);
+    uint32_t nterms = 0;
+    for (uint32_t i = 1; i < in->nops; i++) {
+      uint32_t idx = in->ops[i];
+      const ld_type *t = ty(s, cur);
+      if (!t) return fail(s, "access chain through an unknown type");
+      uint64_t stride;
+      uint32_t next;
+      bool is_struct = false;
+      if (ptr_form && i == 1) {
+        stride = t->size; next = cur;  /* Element: steps over whole pointees */
+      } else if (t->kind == LD_TY_STRUCT) {
+        is_struct = true; stride = 0; next = 0;
+      } else if (t->kind == LD_TY_ARRAY || t->kind == LD_TY_RUNTIME_ARRAY || t->kind == LD_TY_VECTOR) {
+        const ld_type *et = ty(s, t->elem);
+        if (!et) return fail(s, "bad element type");
+        stride = t->kind == LD_TY_VECTOR ? et->size : et->size;
+        next = t->elem;
+      } else {
+        return fail(s, "access chain indexes into a scalar");
+      }
+      bool is_const = idx < m->bound && m->ids[idx].kind == LD_ID_CONST;
+      if (is_struct) {
+        if (!is_const) return fail(s, "struct member index must be a constant");
+        const ld_const *c = &m->consts[m->ids[idx].index];
+        uint32_t mi;
+        memcpy(&mi, c->bytes, 4);
+        if (mi >= t->count) return fail(s, "struct member index %u out of range", mi);
+        coff += t->offsets[mi];
+        cur = t->members[mi];
+        continue;
+      }
+      elem ie;
+      if (!elem_of(s, m->ids[idx].type, &ie) || ie.kind != 'i') return fail(s, "access chain index is not an integer");
+      if (is_const) {
+        const ld_const *c = &m->consts[m->ids[idx].index];
+        int64_t v = 0;
+        if (ie.bits == 64) { memcpy(&v, c->bytes, 8); }
+        else if (ie.bits == 32) { int32_t x; memcpy(&x, c->bytes, 4); v = x; }
+        else if (ie.bits == 16) { int16_t x; memcpy(&x, c->bytes, 2); v = x; }
+        else { int8_t x; memcpy(&x, c->bytes, 1); v = x; }
+        coff += v * (int64_t)stride;  /* indexes are signed (SPIR-V 3.32.8) */
+      } else {
+        uint32_t reg;
+        if (!operand(s, idx, &reg)) return false;
+        aux_push(s, reg);
+        aux_push(s, ie.bits / 8);
+        aux_push(s, (uint32_t)stride);
+        if (stride > 0xFFFFFFFFu) return fail(s, "element of %llu bytes is too large", (unsigned long long)stride);
+        nterms++;
+      }
+      cur = next;
+    }
+    s->aux[a] = (uint32_t)((uint64_t)coff & 0xFFFFFFFFu);
+    s->aux[a + 1] = (uint32_t)((uint64_t)coff >> 32);
+    s->aux[a + 2] = nterms;
+    emit(s, (ex_insn){.op = EX_ACCESS, .d = dst_reg(s, in), .a = r[0], .b = a});
+    return true;
+  }
+  case SpvOpConvertPtrToU: {
+    if (!op_regs(s, in, 1, r)) return false;
+    if (!elem_of(s, in->type, &e)) return false;
+    emit(s, (ex_insn){.op = EX_PTR2U, .n = (uint8_t)(e.bits / 8), .d = dst_reg(s, in), .a = r[0]});
+    return true;
+  }
+  case SpvOpConvertUToPtr: {
+    if (!op_regs(s, in, 1, r)) return false;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e)) return false;
+    emit(s, (ex_insn){.op = EX_U2PTR, .n = (uint8_t)(e.bits / 8), .d = dst_reg(s, in), .a = r[0]});
+    return true;
+  }
+  case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr: {
+    if (!op_regs(s, in, 1, r)) return false;
+    emit(s, (ex_insn){.op = EX_MOVE, .d = dst_reg(s, in), .a = r[0], .c = m->pointer_bytes});
+    return true;
+  }
+  case SpvOpGenericCastToPtrExplicit: {
+    if (!op_regs(s, in, 1, r)) return false;
+    uint8_t space;
+    if (in->nops < 2 || !storage_space(in->ops[1], &space)) return fail(s, "unsupported storage class in cast");
+    emit(s, (ex_insn){.op = EX_GEN2PTR, .d = dst_reg(s, in), .a = r[0], .b = space});
+    return true;
+  }
+  case SpvOpPtrEqual: case SpvOpPtrNotEqual: {
+    if (!op_regs(s, in, 2, r)) return false;
+    emit(s, (ex_insn){.op = op == SpvOpPtrEqual ? EX_PTREQ : EX_PTRNE, .d = dst_reg(s, in), .a = r[0], .b = r[1]});
+    return true;
+  }
+  case SpvOpPtrDiff: {
+    if (!op_regs(s, in, 2, r)) return false;
+    const ld_type *pt = ty(s, m->ids[in->ops[0]].type);
+    const ld_type *vt = pt ? ty(s, pt->elem) : NULL;
+    if (!vt || !vt->size || !elem_of(s, in->type, &e)) return fail(s, "OpPtrDiff of pointers to a type without size");
+    emit(s, (ex_insn){.op = EX_PTRDIFF, .n = (uint8_t)(e.bits / 8), .d = dst_reg(s, in), .a = r[0], .b = r[1], .c = vt->size});
+    return true;
+  }
+
+  case SpvOpBranch: {
+    uint32_t bi, edge;
+    if (in->nops < 1 || !need_block(s, in->ops[0], &bi) || !edge_moves(s, block_label, bi, &edge)) return false;
+    emit(s, (ex_insn){.op = EX_BR, .a = bi, .b = edge});
+    return true;
+  }
+  case SpvOpBranchConditional: {
+    if (!op_regs(s, in, 1, r)) return false;
+    uint32_t tb, fb, te, fe;
+    if (in->nops < 3 || !need_block(s, in->ops[1], &tb) || !need_block(s, in->ops[2], &fb)) return false;
+    if (!edge_moves(s, block_label, tb, &te) || !edge_moves(s, block_label, fb, &fe)) return false;
+    uint32_t a = aux_push(s, tb);
+    aux_push(s, te); aux_push(s, fb); aux_push(s, fe);
+    emit(s, (ex_insn){.op = EX_BRC, .a = r[0], .b = a});
+    return true;
+  }
+  case SpvOpSwitch: {
+    if (!op_regs(s, in, 1, r)) return false;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e) || e.kind != 'i') return fail(s, "OpSwitch selector is not an integer");
+    uint32_t words = e.bits == 64 ? 2 : 1;
+    if (in->nops < 2 || (in->nops - 2) % (words + 1)) return fail(s, "OpSwitch has a malformed target list");
+    uint32_t ncases = (in->nops - 2) / (words + 1);
+    uint32_t db, de;
+    if (!need_block(s, in->ops[1], &db) || !edge_moves(s, block_label, db, &de)) return false;
+    /* edges first (they push into aux), then the case table contiguous */
+    uint32_t *tmp = xrealloc(NULL, (ncases + 1) * 4 * sizeof *tmp);
+    for (uint32_t k = 0; k < ncases; k++) {
+      const uint32_t *c = in->ops + 2 + k * (words + 1);
+      uint32_t cb, ce;
+      if (!need_block(s, c[words], &cb) || !edge_moves(s, block_label, cb, &ce)) { free(tmp); return false; }
+      tmp[4 * k] = c[0];
+      tmp[4 * k + 1] = words == 2 ? c[1] : 0;
+      tmp[4 * k + 2] = cb;
+      tmp[4 * k + 3] = ce;
+    }
+    uint32_t a = aux_push(s, ncases);
+    aux_push(s, db); aux_push(s, de);
+    for (uint32_t k = 0; k < 4 * ncases; k++) aux_push(s, tmp[k]);
+    free(tmp);
+    emit(s, (ex_insn){.op = EX_SWITCH, .n = (uint8_t)(e.bits / 8), .a = r[0], .b = a});
+    return true;
+  }
+  case SpvOpReturn:
+    emit(s, (ex_insn){.op = EX_RET});
+    return true;
+  case SpvOpReturnValue:
+    if (!op_regs(s, in, 1, r)) return false;
+    emit(s, (ex_insn){.op = EX_RETV, .a = r[0], .c = type_reg_size(s, m->ids[in->ops[0]].type)});
+    return true;
+  case SpvOpUnreachable: case SpvOpKill:
+    emit(s, (ex_insn){.op = EX_UNREACHABLE});
+    return true;
+  case SpvOpFunctionCall: {
+    if (in->nops < 1) return fail(s, "OpFunctionCall without a callee");
+    uint32_t callee = in->ops[0];
+    if (callee >= m->bound || m->ids[callee].kind != LD_ID_FUNCTION) return fail(s, "callee %%%u is not a function", callee);
+    const ld_function *cf = &m->funcs[m->ids[callee].index];
+    char nb[96];
+    if (cf->is_import) return fail(s, "call to `%s`, a function declared but not defined in this module (unresolved import)", ld_id_name(m, callee, nb, sizeof nb));
+    if (cf->nparams != in->nops - 1u) return fail(s, "call passes %u arguments to a function of %u parameters", in->nops - 1u, cf->nparams);
+    uint32_t a = aux_push(s, 0);
+    for (uint32_t i = 1; i < in->nops; i++) {
+      uint32_t reg;
+      if (!operand(s, in->ops[i], &reg)) return false;
+      aux_push(s, reg);
+    }
+    const ld_type *rt = ty(s, in->type);
+    emit(s, (ex_insn){.op = EX_CALL, .d = rt && rt->kind != LD_TY_VOID ? dst_reg(s, in) : LD_NONE,
+                      .a = m->ids[callee].index, .b = a});
+    return true;
+  }
+  case SpvOpControlBarrier: {
+    /* Execution scope: Workgroup (2) synchronises the group; Subgroup (3) is satisfied by lock-step
+     * warps only when sub-groups are warps, which is a later feature. */
+    uint32_t scope = 0;
+    if (in->nops < 1) return fail(s, "OpControlBarrier without operands");
+    if (in->ops[0] < m->bound && m->ids[in->ops[0]].kind == LD_ID_CONST)
+      memcpy(&scope, m->consts[m->ids[in->ops[0]].index].bytes, 4);
+    else
+      return fail(s, "OpControlBarrier scope must be a constant");
+    if (scope != SpvScopeWorkgroup) return fail(s, "OpControlBarrier with execution scope %u is not supported", scope);
+    emit(s, (ex_insn){.op = EX_BARRIER});
+    return true;
+  }
+  case SpvOpExtInst:
+    return translate_extinst(s, in);
+  default: {
+    const char *name = spv_op_name(op);
+    return fail(s, "%s is not supported", name ? name : "unknown opcode");
+  }
+  }
+}
+
+/* ---- functions ------------------------------------------------------------------------------ */
+
+static bool compute_rpo(prep *s, ex_func *xf) {
+  const ld_function *fn = s->fn;
+  uint32_t n = fn->nblocks;
+  uint32_t *state = calloc(n, sizeof *state), *stack = malloc(n * sizeof *stack), *succ_i = calloc(n, sizeof *succ_i);
+  uint32_t *post = malloc(n * sizeof *post);
+  if (!state || !stack || !succ_i || !post) abort();
+  uint32_t sp = 0, npost = 0;
+  stack[sp++] = 0;
+  state[0] = 1;
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    const ex_block *xb = &xf->blocks[b];
+    const ex_insn *t = &xf->code[xb->first + xb->count - 1];
+    /* successors of the terminator */
+    uint32_t succ[2], nsucc = 0, next = LD_NONE;
+    const uint32_t *sw = NULL;
+    uint32_t nsw = 0;
+    if (t->op == EX_BR) { succ[0] = t->a; nsucc = 1; }
+    else if (t->op == EX_BRC) { succ[0] = xf->aux[t->b]; succ[1] = xf->aux[t->b + 2]; nsucc = 2; }
+    else if (t->op == EX_SWITCH) { sw = xf->aux + t->b; nsw = sw[0] + 1; }
+    uint32_t total = sw ? nsw : nsucc;
+    while (succ_i[b] < total && next == LD_NONE) {
+      uint32_t k = succ_i[b]++;
+      uint32_t c = sw ? (k == 0 ? sw[1] : sw[3 + 4 * (k - 1) + 2]) : succ[k];
+      if (!state[c]) next = c;
+    }
+    if (next != LD_NONE) { state[next] = 1; stack[sp++] = next; continue; }
+    post[npost++] = b;
+    sp--;
+  }
+  uint32_t r = 0;
+  for (uint32_t i = npost; i-- > 0;) xf->blocks[post[i]].rpo = r++;
+  for (uint32_t b = 0; b < n; b++)
+    if (!state[b]) xf->blocks[b].rpo = r++;  /* unreachable blocks: never run */
+  free(state); free(stack); free(succ_i); free(post);
+  return true;
+}
+
+static bool prepare_function(prep *s, uint32_t fi) {
+  const ld_module *m = s->m;
+  const ld_function *fn = &m->funcs[fi];
+  ex_func *xf = &s->p->funcs[fi];
+  xf->ld = fn;
+  xf->index = fi;
+  s->fn = fn;
+  s->cur = NULL;
+  if (fn->is_import) return true;
+  if (fn->nblocks == 0) return fail(s, "function has no body");
+  /* Function-storage variables: a private static allocation each; their address is a constant. */
+  for (uint32_t i = 0; i < fn->ninsns; i++) {
+    const ld_insn *in = &fn->insns[i];
+    s->cur = in;
+    if (in->opcode == SpvOpVariable) {
+      const ld_type *pt = ty(s, in->type);
+      const ld_type *vt = pt ? ty(s, pt->elem) : NULL;
+      if (!pt || !vt) return fail(s, "variable of unknown type");
+      if (in->nops < 1 || in->ops[0] != SpvStorageClassFunction) return fail(s, "function variable not in Function storage");
+      if (!vt->size) return fail(s, "variable of a type without size");
+      uint32_t alloc = add_static_alloc(s, EX_AS_PRIVATE, vt->size, in->result);
+      s->reg[in->result] = addr_const(s, alloc);
+    } else if (in->opcode == SpvOpUndef) {
+      s->reg[in->result] = const_slot(s, NULL, type_reg_size(s, in->type));
+    }
+  }
+  s->cur = NULL;
+  s->ncode = 0; s->naux = 0;
+  xf->nblocks = fn->nblocks;
+  xf->blocks = calloc(fn->nblocks, sizeof *xf->blocks);
+  if (!xf->blocks) abort();
+  for (uint32_t b = 0; b < fn->nblocks; b++) {
+    const ld_block *lb = &fn->blocks[b];
+    xf->blocks[b].first = s->ncode;
+    xf->blocks[b].label = lb->label;
+    if (lb->count == 0) return fail(s, "block %%%u is empty", lb->label);
+    for (uint32_t i = 0; i < lb->count; i++) {
+      const ld_insn *in = &fn->insns[lb->first + i];
+      s->cur = in;
+      if (in->result && in->type && s->reg[in->result] == LD_NONE && in->opcode != SpvOpVariable) {
+        /* not yet assigned: a value of this function (set up in ex_prepare) */
+        return fail(s, "result %%%u has no register", in->result);
+      }
+      if (!translate(s, in, lb->label)) return false;
+    }
+    ex_op last = s->ncode > xf->blocks[b].first ? (ex_op)s->code[s->ncode - 1].op : EX_NOP;
+    if (last != EX_BR && last != EX_BRC && last != EX_SWITCH && last != EX_RET && last != EX_RETV && last != EX_UNREACHABLE)
+      return fail(s, "block %%%u does not end in a branch or return", lb->label);
+    xf->blocks[b].count = s->ncode - xf->blocks[b].first;
+  }
+  xf->code = s->code; xf->ncode = s->ncode;
+  xf->aux = s->aux; xf->naux = s->naux;
+  s->code = NULL; s->capcode = 0; s->aux = NULL; s->capaux = 0;
+  return compute_rpo(s, xf);
+}
+
+/* Depth of the deepest call chain from function fi; fails on recursion. */
+static bool call_depth(prep *s, uint32_t fi, uint8_t *mark, uint32_t *depth_memo, uint32_t *out) {
+  if (mark[fi] == 1) {
+    char nb[96];
+    s->fn = NULL; s->cur = NULL;
+    return fail(s, "function `%s` is recursive, which OpenCL C forbids (6.9)", ld_id_name(s->m, s->m->funcs[fi].id, nb, sizeof nb));
+  }
+  if (mark[fi] == 2) { *out = depth_memo[fi]; return true; }
+  mark[fi] = 1;
+  uint32_t best = 0;
+  const ex_func *xf = &s->p->funcs[fi];
+  for (uint32_t i = 0; i < xf->ncode; i++) {
+    if (xf->code[i].op != EX_CALL) continue;
+    uint32_t d;
+    if (!call_depth(s, xf->code[i].a, mark, depth_memo, &d)) return false;
+    if (d > best) best = d;
+  }
+  mark[fi] = 2;
+  depth_memo[fi] = best + 1;
+  *out = best + 1;
+  return true;
+}
+
+static bool prepare_globals(prep *s) {
+  const ld_module *m = s->m;
+  for (uint32_t g = 0; g < m->nglobals; g++) {
+    const ld_global *gv = &m->globals[g];
+    uint8_t space;
+    if (!storage_space(gv->storage, &space)) {
+      const char *nm = spv_storage_class_name(gv->storage);
+      char nb[96];
+      snprintf(s->err, s->errlen, "%s: module variable `%s` in storage class %s is not supported", m->path,
+               ld_id_name(m, gv->id, nb, sizeof nb), nm ? nm : "?");
+      return false;
+    }
+    if (gv->storage == SpvStorageClassInput && gv->builtin == LD_NONE) {
+      char nb[96];
+      snprintf(s->err, s->errlen, "%s: Input variable `%s` is not a built-in", m->path, ld_id_name(m, gv->id, nb, sizeof nb));
+      return false;
+    }
+    uint32_t alloc = add_static_alloc(s, space, gv->size, gv->id);
+    if (space == EX_AS_CONSTANT) s->p->static_allocs[alloc].read_only = true;
+    if (gv->builtin != LD_NONE) {
+      const ld_type *pt = ty(s, gv->type);
+      elem e;
+      s->fn = NULL;
+      if (!pt || !elem_of(s, pt->elem, &e)) return false;
+      ex_program *p = s->p;
+      p->builtins = xrealloc(p->builtins, (p->nbuiltins + 1) * sizeof *p->builtins);
+      p->builtins[p->nbuiltins++] = (struct ex_builtin_var){alloc, gv->builtin, e.bits / 8, e.n};
+      if (!ex_builtin_supported(gv->builtin)) {
+        const char *bn = spv_builtin_name(gv->builtin);
+        snprintf(s->err, s->errlen, "%s: built-in variable %s is not supported", m->path, bn ? bn : "?");
+        return false;
+      }
+    }
+    s->reg[gv->id] = addr_const(s, alloc);
+  }
+  return true;
+}
+
+ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
+  prep s;
+  memset(&s, 0, sizeof s);
+  s.m = m;
+  s.err = err; s.errlen = errlen;
+  s.p = calloc(1, sizeof *s.p);
+  s.reg = malloc(m->bound * sizeof *s.reg);
+  if (!s.p || !s.reg) abort();
+  for (uint32_t i = 0; i < m->bound; i++) s.reg[i] = LD_NONE;
+  ex_program *p = s.p;
+  p->ld = m;
+  p->ptr_bytes = m->pointer_bytes;
+  p->nfuncs = m->nfuncs;
+  p->funcs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *p->funcs);
+  if (!p->funcs) abort();
+  /* Register file: [function registers][constants][phi scratch]. Function registers are fixed
+   * first, so constants (which grow while translating) and scratch can follow. */
+  uint32_t fbase = 0;
+  for (uint32_t f = 0; f < m->nfuncs; f++) {
+    const ld_function *fn = &m->funcs[f];
+    p->funcs[f].reg_base = fbase;
+    for (uint32_t i = 0; i < fn->nparams; i++) s.reg[fn->params[i]] = fbase + m->ids[fn->params[i]].reg;
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+      const ld_insn *in = &fn->insns[i];
+      if (in->result && in->type && in->opcode != SpvOpVariable && in->opcode != SpvOpUndef &&
+          in->result < m->bound && m->ids[in->result].kind == LD_ID_VALUE)
+        s.reg[in->result] = fbase + m->ids[in->result].reg;
+    }
+    fbase += (fn->reg_bytes + 7u) & ~7u;
+  }
+  s.cbase = fbase;
+  bool ok = prepare_globals(&s);
+  for (uint32_t f = 0; ok && f < m->nfuncs; f++) ok = prepare_function(&s, f);
+  if (ok) {
+    p->const_base = s.cbase;
+    p->const_bytes = (s.cbytes + 7u) & ~7u;
+    p->scratch_reg = s.cbase + p->const_bytes;
+    p->reg_bytes = p->scratch_reg + ((s.scratch_need + 7u) & ~7u);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+      ex_func *xf = &p->funcs[f];
+      const ld_function *fn = &m->funcs[f];
+      xf->nparams = fn->nparams;
+      xf->param_reg = calloc(fn->nparams + 1, sizeof *xf->param_reg);
+      xf->param_size = calloc(fn->nparams + 1, sizeof *xf->param_size);
+      if (!xf->param_reg || !xf->param_size) abort();
+      xf->param_byval = calloc(fn->nparams + 1, sizeof *xf->param_byval);
+      if (!xf->param_byval) abort();
+      bool is_entry = false;
+      for (uint32_t e = 0; e < m->nentries; e++) is_entry |= m->entries[e].func == fn->id;
+      for (uint32_t i = 0; i < fn->nparams; i++) {
+        xf->param_reg[i] = xf->reg_base + m->ids[fn->params[i]].reg;
+        xf->param_size[i] = type_reg_size(&s, m->ids[fn->params[i]].type);
+        /* A by-value aggregate kernel argument arrives as a pointer to a Function-storage copy
+         * (FuncParamAttr ByVal): give every work-item its own private copy. */
+        const ld_decoration *d = ld_find_decoration(m, fn->params[i], SpvDecorationFuncParamAttr);
+        const ld_type *pt = ty(&s, m->ids[fn->params[i]].type);
+        if (is_entry && d && d->nargs && d->args[0] == SpvFunctionParameterAttributeByVal && pt && pt->kind == LD_TY_POINTER) {
+          const ld_type *vt = ty(&s, pt->elem);
+          if (vt && vt->size) xf->param_byval[i] = add_static_alloc(&s, EX_AS_PRIVATE, vt->size, fn->params[i]);
+        }
+      }
+      const ld_type *rt = ty(&s, fn->ret_type);
+      xf->ret_size = rt ? rt->reg_size : 0;
+    }
+    p->const_init = s.cinit; s.cinit = NULL;
+    p->ncslots = s.ncslots / 2; p->cslots = s.cslots; s.cslots = NULL;
+    p->bis = s.bis; p->nbis = s.nbis; s.bis = NULL;
+    /* call graph */
+    uint8_t *mark = calloc(m->nfuncs + 1, 1);
+    uint32_t *memo = calloc(m->nfuncs + 1, sizeof *memo);
+    if (!mark || !memo) abort();
+    for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
+      uint32_t d;
+      ok = call_depth(&s, f, mark, memo, &d);
+      if (ok && d > p->max_depth) p->max_depth = d;
+    }
+    free(mark); free(memo);
+  }
+  free(s.reg); free(s.code); free(s.aux); free(s.cinit); free(s.cslots); free(s.bis);
+  if (!ok) { ex_program_free(p); return NULL; }
+  return p;
+}
+
+void ex_program_free(ex_program *p) {
+  if (!p) return;
+  for (uint32_t f = 0; f < p->nfuncs; f++) {
+    free(p->funcs[f].code); free(p->funcs[f].blocks); free(p->funcs[f].aux);
+    free(p->funcs[f].param_reg); free(p->funcs[f].param_size); free(p->funcs[f].param_byval);
+  }
+  free(p->funcs); free(p->static_allocs); free(p->const_init); free(p->addr_reg); free(p->addr_alloc);
+  free(p->builtins); free(p->cslots); free(p->bis);
+  free(p);
+}
+
+const ex_func *ex_find_func(const ex_program *p, uint32_t id) {
+  const ld_module *m = p->ld;
+  if (id >= m->bound || m->ids[id].kind != LD_ID_FUNCTION) return NULL;
+  return &p->funcs[m->ids[id].index];
+}

@@ -1,0 +1,489 @@
+/*
+ * ex_sched.c — runs a launch: builds the allocation table and pointer encoding, creates warps,
+ * walks the NDRange work-group by work-group, fills built-in variables, synchronises barriers, and
+ * turns a fault into the report users read.
+ *
+ * Work-groups (OpenCL 2.0 3.2.2 / SPIR-V env 2.9): the NDRange is split into ceil(global/local)
+ * groups per dimension; the last group of a dimension is smaller when global is not a multiple of
+ * local (non-uniform work-groups). A group's work-items are numbered by local linear id (x fastest)
+ * and cut into warps of W lanes. Groups run one after the other in linear order; inside a group
+ * each warp runs until it finishes or reaches a barrier, and the barrier releases once every warp is
+ * waiting at the same barrier instruction.
+ *
+ * Determinism: private and local memory start zeroed for every work-item and group, so a kernel
+ * that reads memory it never wrote still gets the same bits on every run and host.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ex_internal.h"
+#include "gen_spv_tables.h"
+
+static const uint32_t supported_builtins[] = {
+  SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
+  SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInEnqueuedWorkgroupSize,
+  SpvBuiltInGlobalSize, SpvBuiltInGlobalOffset, SpvBuiltInWorkDim, SpvBuiltInGlobalLinearId,
+  SpvBuiltInLocalInvocationIndex,
+};
+
+bool ex_builtin_supported(uint32_t builtin) {
+  for (size_t i = 0; i < sizeof supported_builtins / sizeof supported_builtins[0]; i++)
+    if (supported_builtins[i] == builtin) return true;
+  return false;
+}
+
+bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out) {
+  memset(out, 0, sizeof *out);
+  const ld_type *t = ld_type_of(m, type_id);
+  if (!t) return false;
+  out->ncomp = 1;
+  if (t->kind == LD_TY_VECTOR) {
+    out->ncomp = (uint8_t)t->count;
+    t = ld_type_of(m, t->elem);
+    if (!t) return false;
+  }
+  switch (t->kind) {
+  case LD_TY_INT: out->kind = BI_INT; out->bits = (uint8_t)t->bits; return true;
+  case LD_TY_FLOAT: out->kind = BI_FLOAT; out->bits = (uint8_t)t->bits; return true;
+  case LD_TY_BOOL: out->kind = BI_BOOL; out->bits = 8; return true;
+  case LD_TY_POINTER: {
+    out->kind = BI_PTR;
+    out->bits = (uint8_t)(m->pointer_bytes * 8);
+    out->storage = t->storage;
+    bi_type pe;
+    if (t->elem && ex_bi_type(m, t->elem, &pe) && pe.kind != BI_PTR) {
+      out->pointee_kind = pe.kind;
+      out->pointee_bits = pe.bits;
+      out->pointee_ncomp = pe.ncomp;
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* ---- faults ------------------------------------------------------------------------------- */
+
+void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
+               uint64_t size, const char *detail) {
+  if (cx->faulted) return NULL;
+  cx->faulted = true;
+  cx->fkind = k;
+  cx->fwarp = w;
+  cx->flane = lane;
+  cx->falloc = alloc;
+  cx->foff = off;
+  cx->fsize = size;
+  cx->finsn = cx->cur_ip;
+  cx->ffn = cx->cur_fn;
+  snprintf(cx->fdetail, sizeof cx->fdetail, "%s", detail ? detail : "");
+  return NULL;
+}
+
+const char *spvi_fault_kind_name(spvi_fault_kind k) {
+  switch (k) {
+  case SPVI_FAULT_NONE: return "no fault";
+  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds access";
+  case SPVI_FAULT_NULL_POINTER: return "null pointer dereference";
+  case SPVI_FAULT_BAD_POINTER: return "invalid pointer dereference";
+  case SPVI_FAULT_READ_ONLY: return "write to read-only memory";
+  case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
+  case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
+  case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
+  }
+  return "fault";
+}
+
+static void lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
+  uint64_t lin = w->first_linear + lane;
+  lid[0] = lin % cx->group_size[0];
+  lid[1] = (lin / cx->group_size[0]) % cx->group_size[1];
+  lid[2] = lin / (cx->group_size[0] * cx->group_size[1]);
+}
+
+static void describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
+  const ld_module *m = cx->prog->ld;
+  const ex_alloc *a = &cx->allocs[id];
+  char nb[96];
+  static const char *const space_names[] = {"private", "global", "constant", "local"};
+  const char *sp = a->space < 4 ? space_names[a->space] : "?";
+  if (a->arg_index >= 0) {
+    uint32_t pid = cx->l->entry->ld->params[a->arg_index];
+    const char *nm = m->ids[pid].name;
+    snprintf(buf, len, "argument %d%s%s%s (%s buffer of %llu bytes)", a->arg_index, nm ? " `" : "", nm ? nm : "",
+             nm ? "`" : "", sp, (unsigned long long)a->size);
+  } else if (a->var_id) {
+    bool module_scope = a->var_id < m->bound && m->ids[a->var_id].kind == LD_ID_GLOBAL;
+    snprintf(buf, len, "%s %s `%s` (%llu bytes)", sp, module_scope ? "program-scope variable" : "variable",
+             ld_id_name(m, a->var_id, nb, sizeof nb), (unsigned long long)a->size);
+  } else {
+    snprintf(buf, len, "%s memory (%llu bytes)", sp, (unsigned long long)a->size);
+  }
+}
+
+static void build_report(const ex_ctx *cx, spvi_fault *f) {
+  const ld_module *m = cx->prog->ld;
+  memset(f, 0, sizeof *f);
+  f->kind = cx->fkind;
+  f->arg_index = -1;
+  snprintf(f->kernel, sizeof f->kernel, "%s", m->entries[cx->l->kernel].name);
+  uint64_t lid[3] = {0, 0, 0};
+  if (cx->fwarp) lane_ids(cx, cx->fwarp, cx->flane, lid);
+  for (int d = 0; d < 3; d++) {
+    f->local_id[d] = lid[d];
+    f->group_id[d] = cx->group[d];
+    f->global_id[d] = cx->group[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
+  }
+  const ld_insn *li = NULL;
+  if (cx->ffn && cx->finsn) li = &cx->ffn->ld->insns[cx->finsn->src];
+  if (li) {
+    f->result_id = li->result;
+    const char *on = spv_op_name(li->opcode);
+    snprintf(f->opcode, sizeof f->opcode, "%s", on ? on : "?");
+    if (li->line) {
+      const char *file = li->file < m->bound ? m->ids[li->file].name : NULL;
+      snprintf(f->file, sizeof f->file, "%s", file ? file : "");
+      f->line = li->line;
+      f->column = li->column;
+    }
+  }
+  char where[512] = "";
+  if (cx->falloc) {
+    const ex_alloc *a = &cx->allocs[cx->falloc];
+    f->arg_index = a->arg_index;
+    describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
+    f->offset = cx->foff;
+    f->access_size = cx->fsize;
+    f->memory_size = a->size;
+    snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
+             (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
+  } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
+    snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
+             cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
+  } else if (cx->fdetail[0]) {
+    snprintf(where, sizeof where, "\n  %s", cx->fdetail);
+  }
+  char src[300];
+  if (f->line) snprintf(src, sizeof src, "%s:%u%s", f->file[0] ? f->file : "?", f->line, "");
+  else snprintf(src, sizeof src, "no source line information");
+  char fname[96];
+  const char *fnn = cx->ffn ? ld_id_name(m, cx->ffn->ld->id, fname, sizeof fname) : "?";
+  snprintf(f->message, sizeof f->message,
+           "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
+           "  at %s %%%u in function `%s` (%s)%s",
+           spvi_fault_kind_name(f->kind), f->kernel, f->global_id[0], f->global_id[1], f->global_id[2],
+           f->local_id[0], f->local_id[1], f->local_id[2], f->group_id[0], f->group_id[1], f->group_id[2],
+           f->opcode[0] ? f->opcode : "?", f->result_id, fnn, src, where);
+}
+
+/* ---- the launch ----------------------------------------------------------------------------- */
+
+typedef struct run {
+  ex_ctx cx;
+  ex_warp *warps;
+  unsigned nwarps;
+  uint8_t *lanes_regs_init;  /* one lane's constant area, with address constants patched */
+  uint8_t **owned;           /* host memory of module-scope globals */
+  uint32_t nowned;
+  uint64_t local_bytes;
+} run;
+
+static int bits_for(uint64_t n) {
+  int b = 0;
+  while (((uint64_t)1 << b) < n) b++;
+  return b;
+}
+
+static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
+  ex_ctx *cx = &r->cx;
+  const ex_program *p = cx->prog;
+  const ld_module *m = p->ld;
+  const ex_launch *l = cx->l;
+  uint32_t n = 1 + p->nstatic + l->nargs;
+  cx->allocs = calloc(n, sizeof *cx->allocs);
+  r->owned = calloc(p->nstatic + 1, sizeof *r->owned);
+  if (!cx->allocs || !r->owned) return SPVI_E_NOMEM;
+  cx->nallocs = 1 + p->nstatic;
+  for (uint32_t i = 1; i <= p->nstatic; i++) {
+    ex_alloc *a = &cx->allocs[i];
+    *a = p->static_allocs[i];
+    if (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT) {
+      a->base = calloc(a->size ? a->size : 1, 1);
+      if (!a->base) return SPVI_E_NOMEM;
+      r->owned[r->nowned++] = a->base;
+      /* initializer of a module-scope variable */
+      uint32_t vid = a->var_id;
+      if (vid < m->bound && m->ids[vid].kind == LD_ID_GLOBAL) {
+        const ld_global *g = &m->globals[m->ids[vid].index];
+        if (g->init && g->init < m->bound && m->ids[g->init].kind == LD_ID_CONST) {
+          const ld_const *c = &m->consts[m->ids[g->init].index];
+          const ld_type *ct = ld_type_of(m, c->type);
+          if (ct) memcpy(a->base, c->bytes, ct->reg_size < a->size ? ct->reg_size : a->size);
+        }
+      }
+    }
+  }
+  r->local_bytes = p->local_static;
+  for (uint32_t i = 0; i < l->nargs; i++) {
+    const ld_type *pt = ld_type_of(m, m->ids[l->entry->ld->params[i]].type);
+    if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER) continue;
+    ex_alloc *a = &cx->allocs[cx->nallocs];
+    memset(a, 0, sizeof *a);
+    a->arg_index = (int)i;
+    a->size = l->args[i].size;
+    if (pt->storage == SpvStorageClassWorkgroup) {
+      a->space = EX_AS_LOCAL;
+      r->local_bytes = (r->local_bytes + 127u) & ~(uint64_t)127u;  /* generous alignment: any type */
+      a->offset = r->local_bytes;
+      r->local_bytes += a->size;
+    } else {
+      a->space = pt->storage == SpvStorageClassUniformConstant ? EX_AS_CONSTANT : EX_AS_GLOBAL;
+      a->read_only = a->space == EX_AS_CONSTANT;
+      a->base = l->args[i].bytes;
+    }
+    cx->nallocs++;
+  }
+  /* pointer encoding (see ex.h) */
+  if (p->ptr_bytes == 8) {
+    cx->shift = 40;
+    cx->ptr_mask = ~(uint64_t)0;
+  } else {
+    int idbits = bits_for(cx->nallocs);
+    if (idbits < 1) idbits = 1;
+    cx->shift = 32u - (unsigned)idbits;
+    cx->ptr_mask = 0xFFFFFFFFu;
+  }
+  cx->off_mask = ((uint64_t)1 << cx->shift) - 1;
+  cx->bias = (uint64_t)1 << (cx->shift - 1);
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    if (cx->allocs[i].size >= cx->bias) {
+      snprintf(err, errlen, "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations",
+               m->path, (unsigned long long)cx->allocs[i].size, cx->nallocs - 1);
+      return SPVI_E_USAGE;
+    }
+  }
+  return SPVI_OK;
+}
+
+static uint32_t arg_alloc_id(const run *r, uint32_t index) {
+  for (uint32_t i = 1; i < r->cx.nallocs; i++)
+    if (r->cx.allocs[i].arg_index == (int)index) return i;
+  return 0;
+}
+
+static bool setup_warps(run *r, uint64_t max_group) {
+  ex_ctx *cx = &r->cx;
+  const ex_program *p = cx->prog;
+  const ex_launch *l = cx->l;
+  const unsigned W = cx->W;
+  r->nwarps = (unsigned)((max_group + W - 1) / W);
+  r->warps = calloc(r->nwarps, sizeof *r->warps);
+  if (!r->warps) return false;
+  /* one lane's constant area with the launch's addresses patched in */
+  uint8_t *cinit = malloc(p->const_bytes + 8);
+  if (!cinit) return false;
+  if (p->const_bytes) memcpy(cinit, p->const_init, p->const_bytes);
+  for (uint32_t i = 0; i < p->naddr; i++) {
+    uint64_t v = ex_ptr_of(cx, p->addr_alloc[i]);
+    memcpy(cinit + (p->addr_reg[i] - p->const_base), &v, p->ptr_bytes);
+  }
+  bool ok = true;
+  for (unsigned k = 0; k < r->nwarps && ok; k++) {
+    ex_warp *w = &r->warps[k];
+    w->regs = calloc((size_t)p->reg_bytes * W + 8, 1);
+    w->priv = calloc((size_t)p->private_size * W + 8, 1);
+    w->stack = calloc(p->max_depth + 1, sizeof *w->stack);
+    if (!w->regs || !w->priv || !w->stack) { ok = false; break; }
+    uint8_t *R = w->regs;
+    for (uint32_t s = 0; s < p->ncslots; s++) {
+      uint32_t reg = p->cslots[2 * s], size = p->cslots[2 * s + 1];
+      for (unsigned lane = 0; lane < W; lane++)
+        memcpy(R + (size_t)reg * W + (size_t)lane * size, cinit + (reg - p->const_base), size);
+    }
+    /* kernel arguments into the entry function's parameter registers */
+    const ex_func *e = l->entry;
+    for (uint32_t i = 0; i < e->nparams; i++) {
+      uint8_t val[128];
+      memset(val, 0, sizeof val);
+      uint32_t size = e->param_size[i];
+      if (e->param_byval[i]) {
+        uint64_t v = ex_ptr_of(cx, e->param_byval[i]);
+        memcpy(val, &v, p->ptr_bytes);
+      } else if (l->args[i].is_local || (l->args[i].bytes && arg_alloc_id(r, i))) {
+        uint64_t v = ex_ptr_of(cx, arg_alloc_id(r, i));
+        memcpy(val, &v, p->ptr_bytes);
+      } else if (l->args[i].bytes) {
+        if (size > sizeof val) { ok = false; break; }
+        memcpy(val, l->args[i].bytes, l->args[i].size < size ? l->args[i].size : size);
+      }
+      for (unsigned lane = 0; lane < W; lane++)
+        memcpy(R + (size_t)e->param_reg[i] * W + (size_t)lane * size, val, size);
+    }
+  }
+  free(cinit);
+  return ok;
+}
+
+static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const uint64_t v[3]) {
+  for (uint32_t i = 0; i < ncomp && i < 3; i++) {
+    if (elem_bytes == 8) memcpy(dst + 8 * i, &v[i], 8);
+    else { uint32_t x = (uint32_t)v[i]; memcpy(dst + 4 * i, &x, 4); }
+  }
+}
+
+/* Zero a lane's private arena and fill its built-ins and by-value argument copies. */
+static void init_lane(run *r, ex_warp *w, unsigned lane) {
+  ex_ctx *cx = &r->cx;
+  const ex_program *p = cx->prog;
+  const ex_launch *l = cx->l;
+  uint8_t *priv = w->priv + (size_t)lane * p->private_size;
+  memset(priv, 0, p->private_size);
+  uint64_t lid[3], gid[3], ngroups[3], one[3];
+  lane_ids(cx, w, lane, lid);
+  for (int d = 0; d < 3; d++) {
+    gid[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
+    ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
+  }
+  for (uint32_t b = 0; b < p->nbuiltins; b++) {
+    const struct ex_builtin_var *bv = &p->builtins[b];
+    uint8_t *dst = priv + cx->allocs[bv->alloc].offset;
+    switch (bv->builtin) {
+    case SpvBuiltInGlobalInvocationId: write_vec(dst, bv->elem_bytes, bv->ncomp, gid); break;
+    case SpvBuiltInLocalInvocationId: write_vec(dst, bv->elem_bytes, bv->ncomp, lid); break;
+    case SpvBuiltInWorkgroupId: write_vec(dst, bv->elem_bytes, bv->ncomp, cx->group); break;
+    case SpvBuiltInNumWorkgroups: write_vec(dst, bv->elem_bytes, bv->ncomp, ngroups); break;
+    case SpvBuiltInWorkgroupSize: write_vec(dst, bv->elem_bytes, bv->ncomp, cx->group_size); break;
+    case SpvBuiltInEnqueuedWorkgroupSize: write_vec(dst, bv->elem_bytes, bv->ncomp, l->local); break;
+    case SpvBuiltInGlobalSize: write_vec(dst, bv->elem_bytes, bv->ncomp, l->global); break;
+    case SpvBuiltInGlobalOffset: write_vec(dst, bv->elem_bytes, bv->ncomp, l->offset); break;
+    case SpvBuiltInWorkDim: one[0] = l->dims; write_vec(dst, bv->elem_bytes, 1, one); break;
+    case SpvBuiltInGlobalLinearId:
+      one[0] = ((gid[2] - l->offset[2]) * l->global[1] + (gid[1] - l->offset[1])) * l->global[0] + (gid[0] - l->offset[0]);
+      write_vec(dst, bv->elem_bytes, 1, one);
+      break;
+    case SpvBuiltInLocalInvocationIndex:
+      one[0] = w->first_linear + lane;
+      write_vec(dst, bv->elem_bytes, 1, one);
+      break;
+    default: break;
+    }
+  }
+  const ex_func *e = l->entry;
+  for (uint32_t i = 0; i < e->nparams; i++) {
+    if (!e->param_byval[i] || !l->args[i].bytes) continue;
+    const ex_alloc *a = &cx->allocs[e->param_byval[i]];
+    memcpy(priv + a->offset, l->args[i].bytes, l->args[i].size < a->size ? l->args[i].size : a->size);
+  }
+}
+
+static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
+  ex_ctx *cx = &r->cx;
+  w->first_linear = first;
+  w->nlanes = nlanes;
+  w->all = nlanes == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nlanes) - 1);
+  w->depth = 1;
+  w->state = EX_W_RUN;
+  w->barrier_at = NULL;
+  ex_frame *f = &w->stack[0];
+  f->fn = cx->l->entry;
+  f->live = w->all;
+  f->cur = -1;
+  f->active = 0;
+  f->ret_dst = LD_NONE;
+  for (unsigned lane = 0; lane < EX_MAX_WARP; lane++) f->next[lane] = 0;
+  for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
+}
+
+static void group_fault(ex_ctx *cx, ex_warp *w, const char *detail) {
+  cx->cur_ip = w->barrier_at;
+  cx->cur_fn = w->stack[w->depth - 1].fn;
+  ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, 0, 0, 0, 0, detail);
+}
+
+/* Run one work-group to completion. */
+static void run_group(run *r) {
+  ex_ctx *cx = &r->cx;
+  const unsigned W = cx->W;
+  uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  unsigned nw = (unsigned)((items + W - 1) / W);
+  if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
+  for (unsigned k = 0; k < nw; k++) {
+    uint64_t first = (uint64_t)k * W;
+    start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
+  }
+  for (;;) {
+    for (unsigned k = 0; k < nw && !cx->faulted; k++)
+      if (r->warps[k].state == EX_W_RUN) ex_exec_warp(cx, &r->warps[k]);
+    if (cx->faulted) return;
+    unsigned done = 0, waiting = 0;
+    const ex_insn *at = NULL;
+    ex_warp *first_wait = NULL;
+    for (unsigned k = 0; k < nw; k++) {
+      ex_warp *w = &r->warps[k];
+      if (w->state == EX_W_DONE) done++;
+      else if (w->state == EX_W_BARRIER) {
+        waiting++;
+        if (!at) { at = w->barrier_at; first_wait = w; }
+        else if (w->barrier_at != at) {
+          group_fault(cx, w, "work-items of one work-group wait at different barriers");
+          return;
+        }
+      }
+    }
+    if (done == nw) return;
+    if (done) {
+      group_fault(cx, first_wait, "some work-items of the work-group finished the kernel while others wait at this barrier");
+      return;
+    }
+    for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
+  }
+}
+
+spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
+  run r;
+  memset(&r, 0, sizeof r);
+  ex_ctx *cx = &r.cx;
+  cx->prog = l->prog;
+  cx->l = l;
+  cx->W = warp_width;
+  cx->bimem.ctx = cx;
+  cx->bimem.access = ex_bi_access;
+  spvi_status st = setup_allocs(&r, err, errlen);
+  uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
+  if (st == SPVI_OK && !setup_warps(&r, max_group)) st = SPVI_E_NOMEM;
+  if (st == SPVI_OK) {
+    cx->local = calloc(r.local_bytes + 8, 1);
+    if (!cx->local) st = SPVI_E_NOMEM;
+  }
+  if (st == SPVI_OK) {
+    uint64_t ng[3];
+    for (int d = 0; d < 3; d++) ng[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
+    for (uint64_t gz = 0; gz < ng[2] && !cx->faulted; gz++)
+      for (uint64_t gy = 0; gy < ng[1] && !cx->faulted; gy++)
+        for (uint64_t gx = 0; gx < ng[0] && !cx->faulted; gx++) {
+          uint64_t g[3] = {gx, gy, gz};
+          for (int d = 0; d < 3; d++) {
+            cx->group[d] = g[d];
+            uint64_t rest = l->global[d] - g[d] * l->local[d];
+            cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
+          }
+          run_group(&r);
+        }
+    if (cx->faulted) {
+      build_report(cx, fault);
+      st = SPVI_FAULT;
+    }
+  } else if (st == SPVI_E_NOMEM && err && !err[0]) {
+    snprintf(err, errlen, "out of memory setting up the launch");
+  }
+  for (unsigned k = 0; k < r.nwarps; k++) { free(r.warps[k].regs); free(r.warps[k].priv); free(r.warps[k].stack); }
+  free(r.warps);
+  for (uint32_t i = 0; i < r.nowned; i++) free(r.owned[i]);
+  free(r.owned);
+  free(cx->allocs);
+  free(cx->local);
+  return st;
+}

@@ -1,0 +1,244 @@
+/*
+ * ld_const.c — module-scope constants (OpConstant*, OpSpecConstant*, OpUndef; SPIR-V 3.42.7) and
+ * module-scope variables (OpVariable, SPIR-V 3.42.8).
+ *
+ * A constant's value is stored in register layout (ld_ir.h): scalars in host byte order, a vector
+ * as n packed components, aggregates in their memory layout (struct members at their offsets,
+ * array elements at element-size strides, padding zero). OpConstantNull and OpUndef are all zero
+ * bytes; a specialization constant holds its default value (there is no specialization API yet),
+ * and OpSpecConstantOp is evaluated from those defaults (ld_specop.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ld_internal.h"
+
+bool ld_const_is_opcode(uint32_t opcode) {
+  switch (opcode) {
+  case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstant: case SpvOpConstantComposite:
+  case SpvOpConstantSampler: case SpvOpConstantNull: case SpvOpSpecConstantTrue:
+  case SpvOpSpecConstantFalse: case SpvOpSpecConstant: case SpvOpSpecConstantComposite:
+  case SpvOpSpecConstantOp: case SpvOpUndef:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
+  const ld_id *e = ld_ref(c, r, id, what);
+  if (!e) return NULL;
+  if (e->kind != LD_ID_CONST) {
+    ld_errf(c, r->at, "%s %%%u is not a constant%s", what, id,
+            c->def_at[id] ? "" : " (it is not defined before this use)");
+    return NULL;
+  }
+  return &c->m->consts[e->index];
+}
+
+bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value) {
+  const ld_const *k = ld_need_const(c, r, id, what);
+  if (!k) return false;
+  const ld_type *t = ld_type_of(c->m, k->type);
+  if (!t || t->kind != LD_TY_INT) return ld_errf(c, r->at, "%s %%%u is not an integer constant", what, id);
+  if (k->is_undef) return ld_errf(c, r->at, "%s %%%u is undefined (OpUndef)", what, id);
+  uint64_t v = 0;
+  switch (t->bits) {
+  case 8: { uint8_t x; memcpy(&x, k->bytes, 1); v = x; break; }
+  case 16: { uint16_t x; memcpy(&x, k->bytes, 2); v = x; break; }
+  case 32: { uint32_t x; memcpy(&x, k->bytes, 4); v = x; break; }
+  default: memcpy(&v, k->bytes, 8); break;
+  }
+  *value = v;
+  return true;
+}
+
+ld_const *ld_const_new(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_type *type) {
+  ld_module *m = c->m;
+  if (!ld_define(c, r, id)) return NULL;
+  if (m->nconsts >= c->max_consts) {
+    ld_errf(c, r->at, "internal error: constant table full");
+    return NULL;
+  }
+  ld_const *k = &m->consts[m->nconsts];
+  k->id = id;
+  k->type = type->id;
+  k->spec_id = LD_NONE;
+  k->bytes = ld_arena_alloc(c->arena, ld_type_reg_bytes(type));
+  if (!k->bytes) {
+    ld_oom(c);
+    return NULL;
+  }
+  m->ids[id].kind = LD_ID_CONST;
+  m->ids[id].type = type->id;
+  m->ids[id].index = m->nconsts++;
+  return k;
+}
+
+/* OpConstant / OpSpecConstant: one value word for widths up to 32 bits (smaller types use the
+ * low-order bits), two for 64 bits, low-order word first (SPIR-V 2.2.1 "Literal"). */
+static bool scalar_value(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
+  if (t->kind != LD_TY_INT && t->kind != LD_TY_FLOAT)
+    return ld_errf(c, r->at, "%s %%%u: type %%%u is not an integer or floating-point type",
+                   r->info->name, k->id, t->id);
+  uint32_t want = t->bits == 64 ? 2 : 1, have = r->nwords - 3u;
+  if (have != want)
+    return ld_errf(c, r->at, "%s %%%u of a %u-bit type has %u value words, expects %u",
+                   r->info->name, k->id, t->bits, have, want);
+  switch (t->bits) {
+  case 8: { uint8_t v = (uint8_t)r->w[3]; memcpy(k->bytes, &v, 1); break; }
+  case 16: { uint16_t v = (uint16_t)r->w[3]; memcpy(k->bytes, &v, 2); break; }
+  case 32: memcpy(k->bytes, &r->w[3], 4); break;
+  default: { uint64_t v = (uint64_t)r->w[4] << 32 | r->w[3]; memcpy(k->bytes, &v, 8); break; }
+  }
+  return true;
+}
+
+/* Where constituent i of a composite of type t goes, and its type. */
+static void constituent_slot(const ld_module *m, const ld_type *t, uint32_t i, uint32_t *offset,
+                             uint32_t *type) {
+  switch (t->kind) {
+  case LD_TY_VECTOR:
+    *type = t->elem;
+    *offset = i * ld_type_of(m, t->elem)->size;
+    break;
+  case LD_TY_ARRAY:
+    *type = t->elem;
+    *offset = i * ld_type_of(m, t->elem)->size;
+    break;
+  default:
+    *type = t->members[i];
+    *offset = t->offsets[i];
+    break;
+  }
+}
+
+static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
+  const ld_module *m = c->m;
+  if (t->kind != LD_TY_VECTOR && t->kind != LD_TY_ARRAY && t->kind != LD_TY_STRUCT)
+    return ld_errf(c, r->at, "%s %%%u: type %%%u is not a vector, array or struct type",
+                   r->info->name, k->id, t->id);
+  uint32_t n = r->nwords - 3u;
+  if (n != t->count)
+    return ld_errf(c, r->at, "%s %%%u has %u constituents, its type %%%u has %u", r->info->name,
+                   k->id, n, t->id, t->count);
+  for (uint32_t i = 0; i < n; i++) {
+    char what[80];
+    snprintf(what, sizeof what, "%s %%%u constituent %u", r->info->name, k->id, i);
+    const ld_const *part = ld_need_const(c, r, r->w[3 + i], what);
+    if (!part) return false;
+    uint32_t off, want;
+    constituent_slot(m, t, i, &off, &want);
+    if (!ld_type_same(m, part->type, want))
+      return ld_errf(c, r->at, "%s %%%u has type %%%u, expects %%%u", what, part->id, part->type, want);
+    uint32_t bytes = ld_type_of(m, want)->reg_size;
+    if ((uint64_t)off + bytes > t->reg_size) abort();  /* layout guarantees the slot fits */
+    memcpy(k->bytes + off, part->bytes, bytes);
+  }
+  return true;
+}
+
+bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
+  ld_module *m = c->m;
+  if (r->opcode == SpvOpConstantSampler)
+    return ld_errf(c, r->at, "OpConstantSampler is not supported (literal samplers need images)");
+  char what[64];
+  snprintf(what, sizeof what, "%s %%%u result type", r->info->name, r->w[2]);
+  const ld_type *t = ld_need_type(c, r, r->w[1], what);
+  if (!t) return false;
+  if (t->kind == LD_TY_VOID || t->kind == LD_TY_FUNCTION || t->kind == LD_TY_RUNTIME_ARRAY)
+    return ld_errf(c, r->at, "%s %%%u: type %%%u has no values", r->info->name, r->w[2], t->id);
+  ld_const *k = ld_const_new(c, r, r->w[2], t);
+  if (!k) return false;
+  bool is_bool_op = false, value = false;
+  switch (r->opcode) {
+  case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: case SpvOpSpecConstant:
+  case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: {
+    k->is_spec = true;
+    const ld_decoration *d = ld_find_decoration(m, k->id, SpvDecorationSpecId);
+    if (d) k->spec_id = d->args[0];
+    break;
+  }
+  default: break;
+  }
+  switch (r->opcode) {
+  case SpvOpConstantTrue: case SpvOpSpecConstantTrue: is_bool_op = value = true; break;
+  case SpvOpConstantFalse: case SpvOpSpecConstantFalse: is_bool_op = true; break;
+  case SpvOpConstant: case SpvOpSpecConstant: return scalar_value(c, r, t, k);
+  case SpvOpConstantComposite: case SpvOpSpecConstantComposite: return composite(c, r, t, k);
+  case SpvOpConstantNull: return true;  /* all zero: also the null pointer */
+  case SpvOpUndef: k->is_undef = true; return true;
+  case SpvOpSpecConstantOp: return ld_specop_eval(c, r, t, k);
+  default: abort();  /* ld_const_is_opcode lists exactly the cases above */
+  }
+  if (is_bool_op) {
+    if (t->kind != LD_TY_BOOL)
+      return ld_errf(c, r->at, "%s %%%u: type %%%u is not OpTypeBool", r->info->name, k->id, t->id);
+    k->bytes[0] = value;
+  }
+  return true;
+}
+
+/* Module-scope OpVariable (SPIR-V 3.42.8): Result Type is a pointer whose storage class matches
+ * the Storage Class operand, which cannot be Function outside a function; the optional
+ * initializer is a constant or another module-scope variable (its address). */
+bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
+  ld_module *m = c->m;
+  uint32_t id = r->w[2], sc = r->w[3];
+  char what[64];
+  snprintf(what, sizeof what, "OpVariable %%%u result type", id);
+  const ld_type *pt = ld_need_type(c, r, r->w[1], what);
+  if (!pt) return false;
+  if (pt->kind != LD_TY_POINTER) return ld_errf(c, r->at, "%s %%%u is not a pointer type", what, r->w[1]);
+  if (sc != pt->storage)
+    return ld_errf(c, r->at, "OpVariable %%%u storage class %u differs from its pointer type's %u", id,
+                   sc, pt->storage);
+  if (sc == SpvStorageClassFunction)
+    return ld_errf(c, r->at, "OpVariable %%%u in Function storage outside a function", id);
+  const ld_type *pointee = ld_type_of(m, pt->elem);
+  if (!pointee || !ld_type_is_sized(pointee))
+    return ld_errf(c, r->at, "module-scope OpVariable %%%u: its pointee type %%%u has no memory size", id,
+                   pt->elem);
+  if (r->nwords > 5)
+    return ld_errf(c, r->at, "OpVariable %%%u has %u words, expects 4 or 5", id, (unsigned)r->nwords);
+  uint32_t init = 0;
+  if (r->nwords == 5) {
+    init = r->w[4];
+    snprintf(what, sizeof what, "OpVariable %%%u initializer", id);
+    const ld_id *e = ld_ref(c, r, init, what);
+    if (!e) return false;
+    uint32_t itype = e->type;
+    if (e->kind != LD_ID_CONST && e->kind != LD_ID_GLOBAL)
+      return ld_errf(c, r->at, "%s %%%u is not a constant or module-scope variable", what, init);
+    if (!ld_type_same(m, itype, pt->elem))
+      return ld_errf(c, r->at, "%s %%%u has type %%%u, expects the pointee type %%%u", what, init,
+                     itype, pt->elem);
+  }
+  if (!ld_define(c, r, id)) return false;
+  if (m->nglobals >= c->max_globals) return ld_errf(c, r->at, "internal error: variable table full");
+  ld_global *g = &m->globals[m->nglobals];
+  g->id = id;
+  g->type = pt->id;
+  g->storage = sc;
+  g->init = init;
+  g->size = pointee->size;
+  g->align = pointee->align;
+  const ld_decoration *d = ld_find_decoration(m, id, SpvDecorationAlignment);
+  if (d) {
+    uint32_t a = d->args[0];
+    if (a == 0 || (a & (a - 1)))
+      return ld_errf(c, r->at, "OpVariable %%%u: Alignment %u is not a power of two", id, a);
+    if (a > g->align) g->align = a;
+  }
+  d = ld_find_decoration(m, id, SpvDecorationBuiltIn);
+  g->builtin = d ? d->args[0] : LD_NONE;
+  g->is_const = sc == SpvStorageClassUniformConstant ||
+                ld_find_decoration(m, id, SpvDecorationConstant) != NULL;
+  m->ids[id].kind = LD_ID_GLOBAL;
+  m->ids[id].type = pt->id;
+  m->ids[id].index = m->nglobals++;
+  return true;
+}

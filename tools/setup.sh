@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install the Debian packages spvi's build and tests need, when they are missing.
+# Safe to run repeatedly; needs root (or sudo) only when something is missing.
+set -e
+PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "setup: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
