@@ -76,11 +76,12 @@ static const char *args_where(cli_elem t, size_t k, char *buf, size_t cap) {
   return buf;
 }
 
-/* Parses one literal, prefixing any message with what it was for. */
+/* Parses one literal, prefixing any message with what it was for (unless `what` is NULL). */
 static bool args_literal(const cli_scalar *t, args_span sp, const char *what, uint64_t *bits,
                          cli_error *e) {
   cli_error inner;
   if (cli_scalar_parse(t, sp.s, sp.len, bits, &inner)) return true;
+  if (!what) return cli_fail(e, "%s", inner.msg);
   return cli_fail(e, "%s: %s", what, inner.msg);
 }
 
@@ -95,6 +96,11 @@ static bool args_int_in_type(const cli_scalar *t, args_span sp, const char *what
                     cli_int_range_str(t, range, sizeof range));
   }
   return true;
+}
+
+static bool args_int_less(cli_int a, cli_int b) {
+  if (a.neg != b.neg) return a.neg;
+  return a.neg ? a.mag > b.mag : a.mag < b.mag;
 }
 
 static const char *args_plural(size_t n) { return n == 1 ? "" : "s"; }
@@ -151,7 +157,7 @@ bool cli_parse_value(const char *text, cli_arg *out, cli_error *e) {
     uint64_t bits;
     char what[32];
     snprintf(what, sizeof what, "value %zu", k + 1);
-    if (!args_literal(t.scalar, item, what, &bits, e)) {
+    if (!args_literal(t.scalar, item, n == 1 ? NULL : what, &bits, e)) {
       free(data);
       return false;
     }
@@ -250,7 +256,10 @@ static bool args_init_fill(args_buf *b, args_span params, cli_error *e) {
   size_t pos = 0;
   for (size_t j = 0; j < n; j++) {
     char what[32];
-    snprintf(what, sizeof what, "fill value %zu", j + 1);
+    if (n == 1)
+      snprintf(what, sizeof what, "fill");
+    else
+      snprintf(what, sizeof what, "fill value %zu", j + 1);
     if (!args_literal(b->t.scalar, args_next_item(params, &pos), what, &bits[j], e)) return false;
   }
   for (size_t k = 0; k < b->comps; k++) args_store(b->data, b->t, k, bits[n == 1 ? 0 : k % b->t.width]);
@@ -326,9 +335,7 @@ static bool args_init_random(args_buf *b, args_span params, cli_error *e) {
     if (n == 3) {
       if (!args_int_in_type(s, args_next_item(params, &pos), "random LO", &lo, e)) return false;
       if (!args_int_in_type(s, args_next_item(params, &pos), "random HI", &hi, e)) return false;
-      cli_int diff;
-      cli_int_add(hi, (cli_int){!lo.neg && lo.mag != 0, lo.mag}, &diff);  /* hi - lo, exact */
-      if (diff.neg) return cli_fail(e, "random: LO is greater than HI");
+      if (args_int_less(hi, lo)) return cli_fail(e, "random: LO is greater than HI");
     }
     /* hi - lo fits in 64 bits for any pair in one type's range, so modular arithmetic on the
      * two's complement patterns gives it exactly. */
@@ -507,6 +514,9 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
 
 /* ---- matching a parameter ----------------------------------------------------------------------- */
 
+/* The parameter's type spelling for messages (the library always names it; never print NULL). */
+static const char *args_type_of(const spvi_param_info *p) { return p->type_name ? p->type_name : "?"; }
+
 static const char *const args_space_names[] = {
   [SPVI_AS_PRIVATE] = "private", [SPVI_AS_GLOBAL] = "global", [SPVI_AS_CONSTANT] = "constant",
   [SPVI_AS_LOCAL] = "local",     [SPVI_AS_GENERIC] = "generic", [SPVI_AS_NONE] = "",
@@ -515,7 +525,7 @@ static const char *const args_space_names[] = {
 const char *cli_param_desc(const spvi_param_info *p, char *buf, size_t cap) {
   const char *space = (unsigned)p->space < sizeof args_space_names / sizeof args_space_names[0]
                           ? args_space_names[p->space] : "";
-  const char *type = p->type_name ? p->type_name : "?";
+  const char *type = args_type_of(p);
   const char *name = p->name ? p->name : "";
   snprintf(buf, cap, "%s%s%s%s%s", space, space[0] ? " " : "", type, name[0] ? " " : "", name);
   return buf;
@@ -545,18 +555,20 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
   }
   if (!args_is_scalar_or_vector(p))
     return cli_fail(e, "%s is passed as %zu raw bytes: give them as bytes:HEX or bytes:@FILE",
-                    p->type_name ? p->type_name : "this type", p->size);
+                    args_type_of(p), p->size);
   const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
   if (!colon || (bracket && bracket < colon))
-    return cli_fail(e, "a by-value parameter takes TYPE:VALUE (e.g. %s:1)", p->type_name);
-  if (!cli_parse_value(text, out, e)) return false;
+    return cli_fail(e, "a by-value parameter takes TYPE:VALUE (e.g. %s:1)", args_type_of(p));
+  /* The type is checked before the values, so a mismatch is reported as such. */
+  cli_elem t;
   char name[24];
+  if (cli_elem_parse(text, (size_t)(colon - text), &t) &&
+      (!args_kind_matches(t.scalar->kind, p->elem_kind) || t.scalar->bits != p->elem_bits ||
+       t.width != p->vec_width))
+    return cli_fail(e, "%s does not match the parameter's type %s", cli_elem_name(t, name, sizeof name),
+                    args_type_of(p));
+  if (!cli_parse_value(text, out, e)) return false;
   cli_elem_name(out->elem, name, sizeof name);
-  if (!args_kind_matches(out->elem.scalar->kind, p->elem_kind) ||
-      out->elem.scalar->bits != p->elem_bits || out->elem.width != p->vec_width) {
-    cli_arg_free(out);
-    return cli_fail(e, "%s does not match the parameter's type %s", name, p->type_name);
-  }
   if (out->bytes != p->size) {
     size_t got = out->bytes;
     cli_arg_free(out);
@@ -569,23 +581,22 @@ static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg 
   const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
   if (!bracket || (colon && colon < bracket))
     return cli_fail(e, "a buffer parameter takes TYPE[COUNT] or TYPE[COUNT]=INIT");
-  if (!cli_parse_buffer(text, out, e)) return false;
   /* Byte buffers (char*, uchar*), void*-like and struct pointees take any element type; for a
    * scalar or vector pointee the element sizes must agree, so indexing means the same thing on
-   * both sides (the kinds may differ: uint[N] can carry float bit patterns). */
+   * both sides (the kinds may differ: uint[N] can carry float bit patterns). Checked before the
+   * initialiser is read, so a mismatch is reported as such. */
   bool any = !args_is_scalar_or_vector(p) || (p->elem_bits == 8 && p->vec_width == 1);
-  size_t es = cli_elem_size(out->elem);
-  if (!any && es != p->size) {
+  cli_elem t;
+  if (!any && cli_elem_parse(text, (size_t)(bracket - text), &t) && cli_elem_size(t) != p->size) {
     char name[24], pointee[64];
-    const char *type = p->type_name ? p->type_name : "?";
+    const char *type = args_type_of(p);
     size_t tl = strlen(type);
     snprintf(pointee, sizeof pointee, "%.*s", (int)(tl && type[tl - 1] == '*' ? tl - 1 : tl), type);
-    cli_elem_name(out->elem, name, sizeof name);
-    cli_arg_free(out);
-    return cli_fail(e, "%s elements are %zu bytes but the parameter points to %s (%zu bytes)", name,
-                    es, pointee, p->size);
+    return cli_fail(e, "%s elements are %zu byte%s but the parameter points to %s (%zu byte%s)",
+                    cli_elem_name(t, name, sizeof name), cli_elem_size(t), args_plural(cli_elem_size(t)),
+                    pointee, p->size, args_plural(p->size));
   }
-  return true;
+  return cli_parse_buffer(text, out, e);
 }
 
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
@@ -600,7 +611,7 @@ bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out,
   case SPVI_PARAM_OPAQUE:
     break;
   }
-  return cli_fail(e, "parameters of type %s are not supported", p->type_name ? p->type_name : "?");
+  return cli_fail(e, "parameters of type %s are not supported", args_type_of(p));
 }
 
 void cli_arg_free(cli_arg *a) {

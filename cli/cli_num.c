@@ -298,7 +298,8 @@ bool cli_scalar_parse(const cli_scalar *t, const char *s, size_t len, uint64_t *
     return cli_fail(e, "`%.*s` is out of range for %s", num_quote_len(len), s,
                     cli_int_range_str(t, range, sizeof range));
   }
-  *bits = cli_int_bits(v);
+  /* Only the type's own bits: -1 as a char is 0xff, not 0xffffffffffffffff. */
+  *bits = cli_int_bits(v) & (t->bits == 64 ? UINT64_MAX : ((uint64_t)1 << t->bits) - 1);
   return true;
 }
 

@@ -42,10 +42,11 @@ bool cli_float_from_double(const cli_scalar *t, double v, uint64_t *bits);
 /* The value of a half/float/double bit pattern. */
 double cli_float_to_double(const cli_scalar *t, uint64_t bits);
 
-/* Parses one literal of scalar type t from `len` bytes of s into its bit pattern (the low
- * t->bits bits of *bits). Integers: [+-](DIGITS|0xHEX) within the type's range. Floats: decimal
- * or C99 hex-float literal, rounded once to nearest-even in t (a finite literal that rounds past
- * the largest finite value is an error), or [+-]inf, [+-]nan (quiet NaN, payload 0). */
+/* Parses one literal of scalar type t from `len` bytes of s into its bit pattern, in the low
+ * t->bits bits of *bits (the rest are 0). Integers: [+-](DIGITS|0xHEX) within the type's range.
+ * Floats: decimal or C99 hex-float literal, rounded once to nearest-even in t (a finite literal
+ * that rounds past the largest finite value is an error), or [+-]inf, [+-]nan (quiet NaN,
+ * payload 0). */
 bool cli_scalar_parse(const cli_scalar *t, const char *s, size_t len, uint64_t *bits, cli_error *e);
 
 /* Little-endian store/load of the low `bytes` bytes (1..8). */

@@ -888,7 +888,8 @@ static bool prepare_function(prep *s, uint32_t fi) {
     for (uint32_t i = 0; i < lb->count; i++) {
       const ld_insn *in = &fn->insns[lb->first + i];
       s->cur = in;
-      if (in->result && in->type && s->reg[in->result] == LD_NONE && in->opcode != SpvOpVariable) {
+      const ld_type *rt = in->type ? ty(s, in->type) : NULL;
+      if (in->result && rt && rt->kind != LD_TY_VOID && s->reg[in->result] == LD_NONE && in->opcode != SpvOpVariable) {
         /* not yet assigned: a value of this function (set up in ex_prepare) */
         return fail(s, "result %%%u has no register", in->result);
       }

@@ -26,6 +26,10 @@
 
 /* Register bytes of an opaque handle. */
 #define LD_OPAQUE_REG_BYTES 8u
+/* Memory bytes of an opaque value: 0 as ld_ir.h documents (OPAQUE has no memory size), which makes
+ * arrays and structs of events unloadable. Making it 8 (a handle, like the register form) is the
+ * only change needed here if the IR contract changes. */
+#define LD_OPAQUE_MEM_BYTES 0u
 
 /* The opaque type declarations spvi accepts (env spec "Supported Types": image-related and
  * "Other Data Types"; SPIR-V 3.42.6 for the rest). Operations on them are the executor's concern. */
@@ -49,6 +53,8 @@ bool ld_type_is_sized(const ld_type *t) {
   case LD_TY_BOOL: case LD_TY_INT: case LD_TY_FLOAT: case LD_TY_VECTOR: case LD_TY_ARRAY:
   case LD_TY_STRUCT: case LD_TY_POINTER:
     return true;
+  case LD_TY_OPAQUE:
+    return t->size > 0;
   default:
     return false;
   }
@@ -283,7 +289,8 @@ static bool type_opaque(ld_ctx *c, const ld_raw *r, ld_type *t) {
   }
   t->kind = LD_TY_OPAQUE;
   t->opaque = r->info->name;  /* static string from the generated table */
-  t->align = 1;
+  t->size = LD_OPAQUE_MEM_BYTES;
+  t->align = LD_OPAQUE_MEM_BYTES ? LD_OPAQUE_MEM_BYTES : 1;
   t->reg_size = LD_OPAQUE_REG_BYTES;
   return true;
 }

@@ -18,7 +18,12 @@
 #include <stdio.h>
 #include <string.h>
 
+/* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, which in C is an
+ * external definition: two C files including it would not link. Give this file's copy its own
+ * name. */
+#define kDefaultMaxIdBound ld_validate_kDefaultMaxIdBound
 #include <spirv-tools/libspirv.h>
+#undef kDefaultMaxIdBound
 
 #include "ld_internal.h"
 

@@ -1,11 +1,11 @@
 // cl-std: CL1.2
 // Vector component access: .xyzw, .s0-.sf (and .sA-.sF), .lo/.hi/.even/.odd (nested), swizzles
 // with repetition, swizzles as lvalues, and 3-component vectors (.xyz, .lo, .even).
-// access(out, in): in holds 16 ints per work-item; out gets 48 ints per work-item.
+// access(out, in): in holds 16 ints per work-item; out gets 49 ints per work-item.
 kernel void access(global int *out, global const int16 *in) {
   size_t i = get_global_id(0);
   int16 v = in[i];
-  global int *o = out + i * 48;
+  global int *o = out + i * 49;
   // single components
   o[0] = v.s0; o[1] = v.s7; o[2] = v.sa; o[3] = v.sF;
   // lo / hi / even / odd, nested
@@ -34,7 +34,7 @@ kernel void access(global int *out, global const int16 *in) {
   int16 z = (int16)(0);
   z.hi.lo = v.lo.lo;                                      // z.s8..sb = v0..v3
   z.even.hi = v.hi.hi.wzyx;                               // z.s8,sa,sc,se = v15,v14,v13,v12
-  vstore16(z, 0, o + 32) ;
+  vstore16(z, 0, o + 33);
   // 3-component vectors: z.s8=v15 z.s9=v1 z.sa=v14 z.sb=v3 z.sc=v13 z.se=v12 (rest 0)
 }
 kernel void access3(global int *out, global const int4 *in) {

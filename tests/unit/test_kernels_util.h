@@ -156,6 +156,20 @@ static uint64_t kt_int_pattern(unsigned bits, size_t i) {
   return v & mask;
 }
 
+#define KT_NI 24   /* elements per integer test */
+
+/* Fill a[] and b[] (elements of `bytes` bytes) with patterns, b in a different order. */
+static void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed) {
+  kt_seed(seed);
+  for (size_t i = 0; i < KT_NI; ++i) {
+    uint64_t x = kt_int_pattern(bytes * 8, i);
+    uint64_t y = kt_int_pattern(bytes * 8, (i * 7 + 3) % KT_NI);
+    if (i >= 20) y = x;  /* a few equal pairs */
+    memcpy((char *)a + i * bytes, &x, bytes);  /* little-endian host: the low bytes */
+    memcpy((char *)b + i * bytes, &y, bytes);
+  }
+}
+
 static uint32_t kt_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float kt_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint64_t kt_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }

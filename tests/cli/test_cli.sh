@@ -1,0 +1,194 @@
+#!/bin/sh
+# test_cli.sh — end-to-end tests of the `spvi` command: compiles tests/cli/*.cl to SPIR-V with
+# clang-14 + llvm-spirv-14 (tools/setup.sh installs both), runs $BUILD/spvi on them and checks
+# stdout, stderr, exit statuses and the bytes of the .npy files written by --out. Every expected
+# value is worked out by hand from the kernel source.
+#
+# usage: BUILD=build sh tests/cli/test_cli.sh      (prints "N passed, N failed"; exit 1 on failure)
+#
+# Messages quote names in backticks, which the expectations spell literally:
+# shellcheck disable=SC2016
+set -u
+BUILD=${BUILD:-build}
+SPVI=${SPVI:-$BUILD/spvi}
+CLANG=${CLANG:-clang-14}
+LLVM_SPIRV=${LLVM_SPIRV:-llvm-spirv-14}
+HERE=$(dirname "$0")
+TMP=$(mktemp -d /tmp/spvi-cli-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+passed=0
+failed=0
+
+for cl in "$HERE"/*.cl; do
+  name=$(basename "$cl" .cl)
+  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 \
+      -emit-llvm-bc "$cl" -o "$TMP/$name.bc" || ! "$LLVM_SPIRV" "$TMP/$name.bc" -o "$TMP/$name.spv"; then
+    echo "test_cli: cannot compile $cl" >&2
+    exit 1
+  fi
+done
+
+# run EXPECTED_STATUS ARGS...: runs spvi, keeps stdout in $TMP/out and stderr in $TMP/err.
+run() {
+  want=$1
+  shift
+  "$SPVI" "$@" >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "spvi $* exited $got, expected $want; stderr: $(cat "$TMP/err")"
+    return 1
+  fi
+  return 0
+}
+
+fail() {
+  echo "FAIL: $1" >&2
+  failed=$((failed + 1))
+}
+
+ok() { passed=$((passed + 1)); }
+
+# expect_out TEXT: stdout is exactly TEXT (plus a final newline).
+expect_out() {
+  printf '%s\n' "$1" >"$TMP/want"
+  if cmp -s "$TMP/want" "$TMP/out"; then ok; else fail "stdout was: $(cat "$TMP/out") / expected: $1"; fi
+}
+
+# expect_err SUBSTRING: stderr contains SUBSTRING.
+expect_err() {
+  if grep -qF -- "$1" "$TMP/err"; then ok; else fail "stderr lacks \`$1\`: $(cat "$TMP/err")"; fi
+}
+
+# expect_err_lines N: stderr has exactly N lines (one clear message per error).
+expect_err_lines() {
+  n=$(wc -l <"$TMP/err")
+  if [ "$n" -eq "$1" ]; then ok; else fail "stderr has $n lines, expected $1: $(cat "$TMP/err")"; fi
+}
+
+V=$TMP/vadd.spv
+S=$TMP/several.spv
+
+# --- vadd: range/fill inputs, --print ------------------------------------------------------------
+if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print; then
+  expect_out 'arg0 float[4]: 0 1 2 3
+arg1 float[4]: 10 10 10 10
+arg2 float[4]: 10 11 12 13'
+fi
+# 0.1f + 0.2f = 0x3e99999a (0.300000012): %.9g prints it so it reads back to the same float.
+if run 0 run "$V" -g 1 'float[1]=0.1' 'float[1]=0.2' 'float[1]' --print; then
+  expect_out 'arg0 float[1]: 0.100000001
+arg1 float[1]: 0.200000003
+arg2 float[1]: 0.300000012'
+fi
+if run 0 run "$V" -l 2 -g 4 'float[4]=range(1,0.5)' 'float[4]=-1,-2,-3,-4' 'float[4]' --print --warp 1; then
+  expect_out 'arg0 float[4]: 1 1.5 2 2.5
+arg1 float[4]: -1 -2 -3 -4
+arg2 float[4]: 0 -0.5 -1 -1.5'
+fi
+
+# --- --out: .npy bytes --------------------------------------------------------------------------
+if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --out "$TMP/o/deep"; then
+  # 10, 11, 12, 13 as float: 0x41200000 0x41300000 0x41400000 0x41500000, little-endian.
+  { printf '\223NUMPY\001\000\166\000'
+    printf "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"
+    printf '%60s\n' ''
+    printf '\000\000\040\101\000\000\060\101\000\000\100\101\000\000\120\101'
+  } >"$TMP/want.npy"
+  if cmp -s "$TMP/want.npy" "$TMP/o/deep/arg2.npy"; then ok; else fail "arg2.npy differs from the hand-made file"; fi
+  if [ -f "$TMP/o/deep/arg0.npy" ] && [ -f "$TMP/o/deep/arg1.npy" ]; then ok; else fail "--out wrote no arg0/arg1"; fi
+  # An output read back as an input gives the same data.
+  if run 0 run "$V" -g 4 "float[4]=@$TMP/o/deep/arg2.npy" 'float[4]' 'float[4]' --print; then
+    expect_out 'arg0 float[4]: 10 11 12 13
+arg1 float[4]: 0 0 0 0
+arg2 float[4]: 10 11 12 13'
+  fi
+fi
+
+# --- several kernels: -k, by value, float3, local, offsets --------------------------------------
+if run 0 run "$S" -k scale -g 3 'int[3]=range(-1)' int:-3 --print; then
+  expect_out 'arg0 int[3]: 3 0 -3'
+fi
+if run 0 run "$S" -k twice3 -g 2 'float3[2]=range(1)' --print --out "$TMP/f3"; then
+  expect_out 'arg0 float3[2]: (2 4 6) (8 10 12)'
+  # shape (2, 4): the padding slots are part of the memory image (and stay 0 here).
+  if grep -qF "'shape': (2, 4), }" "$TMP/f3/arg0.npy"; then ok; else fail "float3 .npy shape is not (2, 4)"; fi
+fi
+if run 0 run "$S" -k rotate -g 8 -l 4 'int[8]' local:16 --print; then
+  expect_out 'arg0 int[8]: 1 2 3 0 1 2 3 0'
+fi
+if run 0 run "$S" -k ids -g 3,2 'uint[6]' --print; then
+  expect_out 'arg0 uint[6]: 0 100 200 1 101 201'
+fi
+if run 0 run "$S" -k ids -g 2,1 --offset 1,0 'uint[3]' --print; then
+  expect_out 'arg0 uint[3]: 0 100 200'
+fi
+
+# --- faults: status 1, report on stderr, no outputs ---------------------------------------------
+if run 1 run "$S" -k oob -g 4 'int[4]' --print --out "$TMP/fault"; then
+  if [ -s "$TMP/err" ]; then ok; else fail "a fault printed nothing on stderr"; fi
+  if [ -s "$TMP/out" ] || [ -e "$TMP/fault/arg0.npy" ]; then fail "outputs written after a fault"; else ok; fi
+fi
+
+# --- info ---------------------------------------------------------------------------------------
+if run 0 info "$S"; then
+  for want in 'kernel scale (2 parameters)' 'kernel rotate (2 parameters)' 'Physical64' 'Kernel'; do
+    if grep -qF -- "$want" "$TMP/out"; then ok; else fail "info lacks \`$want\`: $(cat "$TMP/out")"; fi
+  done
+fi
+
+# --- bad usage and bad arguments: status 2, one message naming what and where -------------------
+if run 2 run "$V" -g 4 'float[4]' 'float[4]'; then
+  expect_err 'kernel `vadd` takes 3 arguments ('
+  expect_err 'got 2'
+  expect_err_lines 1
+fi
+if run 2 run "$S" -g 4 'int[4]'; then
+  expect_err 'choose one with -k'
+fi
+if run 2 run "$S" -k nope -g 4; then
+  expect_err 'no kernel `nope`'
+fi
+if run 2 run "$S" -k scale -g 3 'int[3]' int:3000000000; then
+  expect_err 'arg1 `int:3000000000`'
+  expect_err 'out of range for int'
+  expect_err_lines 1
+fi
+if run 2 run "$S" -k scale -g 3 'int[3]' float:2; then
+  expect_err 'float does not match'
+fi
+if run 2 run "$S" -k scale -g 3 'int[4]=1,2,3' int:1; then
+  expect_err '4 values expected, got 3'
+fi
+if run 2 run "$S" -k scale -g 3 'uchar[4]' int:1; then
+  expect_err 'uchar elements are 1 byte but the parameter points to int (4 bytes)'
+fi
+if run 2 run "$V" -g 4 -l 2,2 'float[4]' 'float[4]' 'float[4]'; then
+  expect_err '-l has 2 dimensions but -g has 1'
+fi
+if run 2 run "$V" 'float[4]' 'float[4]' 'float[4]'; then
+  expect_err 'missing -g'
+fi
+if run 2 run "$TMP/missing.spv" -g 1; then
+  expect_err 'spvi: error:'
+  expect_err_lines 1
+fi
+if run 2 frobnicate; then expect_err 'unknown command `frobnicate`'; fi
+if run 2; then expect_err 'missing command'; fi
+
+# --- help and version ---------------------------------------------------------------------------
+if run 0 --help; then
+  if grep -qF 'spvi run MODULE.spv' "$TMP/out"; then ok; else fail "--help lacks the run synopsis"; fi
+fi
+if run 0 run --help; then
+  for want in 'random(SEED[,LO,HI])' '0x9E3779B97F4A7C15' 'local:BYTES' '--out DIR' 'exit status'; do
+    if grep -qF -- "$want" "$TMP/out"; then ok; else fail "run --help lacks \`$want\`"; fi
+  done
+fi
+if run 0 info --help; then ok; fi
+if run 0 --version; then
+  if grep -q '^spvi [0-9]' "$TMP/out"; then ok; else fail "--version printed $(cat "$TMP/out")"; fi
+fi
+
+echo "test_cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

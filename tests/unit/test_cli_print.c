@@ -1,0 +1,121 @@
+/*
+ * test_cli_print.c — unit tests of `spvi run --print` formatting (cli/cli_print.c). Like
+ * test_cli_args.c it #includes the CLI sources it tests; unlike it, it needs the library for
+ * spvi_half_to_double. Expected strings are written out by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cli/cli_types.c"
+#include "../../cli/cli_num.c"
+#include "../../cli/cli_print.c"
+
+static const char *fmt(const char *type, uint64_t bits) {
+  static char buf[64];
+  const cli_scalar *s = cli_scalar_by_name(type, strlen(type));
+  assert_non_null(s);
+  return cli_format_component(s, bits, buf, sizeof buf);
+}
+
+static void test_components(void **state) {
+  (void)state;
+  assert_string_equal(fmt("char", 0xff), "-1");
+  assert_string_equal(fmt("char", 0x80), "-128");
+  assert_string_equal(fmt("uchar", 0xff), "255");
+  assert_string_equal(fmt("short", 0x8000), "-32768");
+  assert_string_equal(fmt("ushort", 0x8000), "32768");
+  assert_string_equal(fmt("int", 0xfffffffd), "-3");
+  assert_string_equal(fmt("uint", 0xfffffffd), "4294967293");
+  assert_string_equal(fmt("long", UINT64_C(0x8000000000000000)), "-9223372036854775808");
+  assert_string_equal(fmt("ulong", UINT64_MAX), "18446744073709551615");
+  /* float 0x3dcccccd = 0.100000001490116...: 9 significant digits. */
+  assert_string_equal(fmt("float", 0x3dcccccd), "0.100000001");
+  assert_string_equal(fmt("float", 0x3f800000), "1");
+  assert_string_equal(fmt("float", 0x80000000), "-0");
+  assert_string_equal(fmt("float", 0x7fc00000), "nan");
+  assert_string_equal(fmt("float", 0xff800000), "-inf");
+  /* double 0x3fb999999999999a = 0.1000000000000000055511...: 17 significant digits. */
+  assert_string_equal(fmt("double", UINT64_C(0x3fb999999999999a)), "0.10000000000000001");
+  /* half 0x2e66 = 0.0999755859375 -> 5 significant digits. */
+  assert_string_equal(fmt("half", 0x2e66), "0.099976");
+  assert_string_equal(fmt("half", 0x7bff), "65504");
+  assert_string_equal(fmt("half", 0x3e00), "1.5");
+  assert_string_equal(fmt("half", 0xfc00), "-inf");
+}
+
+/* The printed digits read back to the same bits: %.9g / %.17g / %.5g are enough for
+ * float / double / half. */
+static void test_round_trip(void **state) {
+  (void)state;
+  const cli_scalar *f = cli_scalar_by_name("float", 5), *h = cli_scalar_by_name("half", 4);
+  uint32_t fsamples[] = {0x3dcccccd, 0x00000001, 0x7f7fffff, 0x3eaaaaab, 0xc2f6e979};
+  for (size_t i = 0; i < sizeof fsamples / sizeof fsamples[0]; i++) {
+    char buf[64];
+    cli_format_component(f, fsamples[i], buf, sizeof buf);
+    uint64_t back;
+    cli_error e;
+    assert_true(cli_scalar_parse(f, buf, strlen(buf), &back, &e));
+    assert_int_equal(back, fsamples[i]);
+  }
+  for (uint32_t bits = 0; bits < 0x7c00; bits += 7) {  /* a spread of finite halves */
+    char buf[64];
+    cli_format_component(h, bits, buf, sizeof buf);
+    uint64_t back;
+    cli_error e;
+    assert_true(cli_scalar_parse(h, buf, strlen(buf), &back, &e));
+    assert_int_equal(back, bits);
+  }
+}
+
+static char *print_to_string(int index, const char *type, size_t count, const void *data) {
+  cli_elem t;
+  assert_true(cli_elem_parse(type, strlen(type), &t));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  assert_non_null(f);
+  cli_print_buffer(f, index, t, count, data);
+  fclose(f);
+  return text;
+}
+
+static void test_lines(void **state) {
+  (void)state;
+  const unsigned char f4[16] = {0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0x80, 0x40};
+  char *s = print_to_string(2, "float", 4, f4);
+  assert_string_equal(s, "arg2 float[4]: 1 2 3 4\n");
+  free(s);
+  s = print_to_string(0, "float4", 1, f4);
+  assert_string_equal(s, "arg0 float4[1]: (1 2 3 4)\n");
+  free(s);
+  /* float3: 4 slots per element, the padding slot (here 99.0f = 0x42c60000) is not shown. */
+  const unsigned char f3[32] = {0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0xc6, 0x42,
+                                0, 0, 0x80, 0x40, 0, 0, 0xa0, 0x40, 0, 0, 0xc0, 0x40, 0, 0, 0, 0};
+  s = print_to_string(1, "float3", 2, f3);
+  assert_string_equal(s, "arg1 float3[2]: (1 2 3) (4 5 6)\n");
+  free(s);
+  const unsigned char c[3] = {0xff, 0x00, 0x7f};
+  s = print_to_string(5, "char", 3, c);
+  assert_string_equal(s, "arg5 char[3]: -1 0 127\n");
+  free(s);
+  const unsigned char h2[4] = {0x00, 0x3e, 0x00, 0xc0};
+  s = print_to_string(3, "half2", 1, h2);
+  assert_string_equal(s, "arg3 half2[1]: (1.5 -2)\n");
+  free(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_components),
+    cmocka_unit_test(test_round_trip),
+    cmocka_unit_test(test_lines),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
