@@ -1,5 +1,5 @@
-# spvi — one entry point: `make` (build/spvi, build/libspvi.a), `make check` (all tests, then the same
-# tests under ASan+UBSan when SANITIZE_CHECK=1), `make bench`.
+# spvi — one entry point: `make` (build/spvi, build/libspvi.a), `make check` (the whole test suite),
+# `make SAN=1 check` (the same under ASan+UBSan, in build-san), `make example`.
 #
 # Variables: CC (default cc), BUILD (output directory, default build), SAN=1 (build with
 # -fsanitize=address,undefined into build-san).
@@ -31,7 +31,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check bench clean example
+.PHONY: all check clean example
 all: $(BUILD)/spvi $(BUILD)/libspvi.a
 
 $(GEN): tools/gen_tables.py
@@ -70,9 +70,6 @@ example: all
 	  examples/saxpy.cl -o $(BUILD)/examples/saxpy.bc
 	llvm-spirv-14 $(BUILD)/examples/saxpy.bc -o $(BUILD)/examples/saxpy.spv
 	$(BUILD)/spvi run $(BUILD)/examples/saxpy.spv -g 8 float:2 'float[8]=range(0)' 'float[8]=fill(1)' 'int[8]' --print
-
-bench: all
-	@sh bench/run.sh $(BUILD)
 
 clean:
 	rm -rf build build-san

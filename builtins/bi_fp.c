@@ -122,8 +122,9 @@ static inline double fma_ds(double a, double b, double c) {
  * Correctly rounded for every type (§7.4 asks <= 3 ulp for float, CR for double, <= 1.5 ulp for
  * half; CR meets all). float/double: IEEE 754 squareRoot (C11 F.10.4.5), which is correctly rounded.
  * half: RN_half(RN_double(sqrt(x))) equals RN_half(sqrt(x)). Proof: let M be a half midpoint
- * (12 significant bits, odd last bit), scaled so M = b * 2^-11 with b odd, 2^11 < b < 2^12 (M in
- * [1,2)); the half inputs x with sqrt(x) near M lie in [1,4), where halves are multiples of 2^-10, so
+ * (12 significant bits, odd last bit); scaling x by a power of 4 scales sqrt(x) and M by a power of
+ * 2, so take M = b * 2^-11 with b odd, 2^11 < b < 2^12 (M in [1,2)). The inputs x with sqrt(x) near
+ * M lie in [1,4), where halves (also scaled subnormals) are multiples of 2^-10, so
  * 2^22 * x is an even integer while 2^22 * M^2 = b^2 is odd: |x - M^2| >= 2^-22 and
  * |sqrt(x) - M| = |x - M^2| / (sqrt(x) + M) > 2^-22 / 4 = 2^-24, far more than the 2^-53 a double
  * rounding can move. So the double never reaches or crosses a midpoint and both roundings agree.

@@ -18,10 +18,14 @@
 #define H_QNAN 0x0200u   /* quiet bit: the top fraction bit (IEEE 754-2008 §6.2.1) */
 #define H_MAX 0x7bffu    /* 65504 */
 
-/* Index of the most significant set bit of m (m != 0). */
+/* Index of the most significant set bit of m (m != 0), by halving the search window. */
 static int msb64(uint64_t m) {
   int p = 0;
-  while (m >>= 1) p++;
+  for (int s = 32; s > 0; s >>= 1)
+    if (m >> s) {
+      m >>= s;
+      p += s;
+    }
   return p;
 }
 

@@ -128,7 +128,7 @@ static inline void bi_store_uint(uint8_t *p, unsigned bytes, uint64_t v) {
     for (unsigned k_ = 0; k_ < n_; k_++) {                                                        \
       TA x_;                                                                                      \
       memcpy(&x_, a_ + k_ * sizeof(TA), sizeof(TA));                                              \
-      const TR r_ = F(x_);                                                                        \
+      const TR r_ = (TR)F(x_);                                                                        \
       memcpy(d_ + k_ * sizeof(TR), &r_, sizeof(TR));                                              \
     }                                                                                             \
     }                                                                                             \
@@ -143,7 +143,7 @@ static inline void bi_store_uint(uint8_t *p, unsigned bytes, uint64_t v) {
       TA x_, y_;                                                                                  \
       memcpy(&x_, a_ + k_ * sizeof(TA), sizeof(TA));                                              \
       memcpy(&y_, b_ + k_ * sizeof(TA), sizeof(TA));                                              \
-      const TR r_ = F(x_, y_);                                                                    \
+      const TR r_ = (TR)F(x_, y_);                                                                    \
       memcpy(d_ + k_ * sizeof(TR), &r_, sizeof(TR));                                              \
     }                                                                                             \
     }                                                                                             \
@@ -159,7 +159,7 @@ static inline void bi_store_uint(uint8_t *p, unsigned bytes, uint64_t v) {
       memcpy(&x_, a_ + k_ * sizeof(TA), sizeof(TA));                                              \
       memcpy(&y_, b_ + k_ * sizeof(TA), sizeof(TA));                                              \
       memcpy(&z_, e_ + k_ * sizeof(TA), sizeof(TA));                                              \
-      const TR r_ = F(x_, y_, z_);                                                                \
+      const TR r_ = (TR)F(x_, y_, z_);                                                                \
       memcpy(d_ + k_ * sizeof(TR), &r_, sizeof(TR));                                              \
     }                                                                                             \
     }                                                                                             \

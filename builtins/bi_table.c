@@ -218,14 +218,14 @@ static bool fail(char *err, unsigned errlen, const char *fmt, ...) {
 
 bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigned nargs, uint32_t lit,
                 bi_resolved *out, char *err, unsigned errlen) {
-  static const bi_type void_type = {.kind = BI_VOID};
+  static const bi_type none = {.kind = BI_VOID};
   const char *name = spv_oclstd_name(op);
   if (!name) return fail(err, errlen, "OpenCL.std instruction %u does not exist", (unsigned)op);
   const bi_row *row = find_row(op);
   if (!row) return fail(err, errlen, "OpenCL.std `%s` is not implemented", name);
   const sigdesc *sd = &sigs[row->sig];
   const bool uns = strncmp(name, "u_", 2) == 0;   /* spell types unsigned in u_* messages */
-  if (!result) result = &void_type;
+  if (!result) result = &none;   /* no result type: void */
 
   if (nargs != sd->nargs || (nargs && !args))
     return fail(err, errlen, "OpenCL.std `%s` takes %u operands, not %u", name, (unsigned)sd->nargs, nargs);
@@ -247,7 +247,6 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
   }
 
   /* Result and operands against the class's rules (the key satisfies R_KEY by construction). */
-  static const bi_type none = {.kind = BI_VOID};
   const bi_type *k = key ? key : &none;
   const bi_type *a0 = nargs ? &args[0] : &none;
   if (!rule_ok((rule)sd->result, result, k, a0)) {

@@ -712,6 +712,20 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     for (uint32_t i = 0; i < callee->nparams; i++) {
       const size_t s = callee->param_size[i];
+      const uint32_t bv = callee->param_byval[i];
+      if (bv) {
+        /* by-value aggregate: copy the caller's object into the callee's private copy */
+        const ex_alloc *a = &cx->allocs[bv];
+        const uint64_t np = ex_ptr_of(cx, bv);
+        cx->cur_ip = ip;
+        LANES_BEGIN
+          uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(x[1 + i]) + (size_t)l * pb, pb), a->size, false);
+          if (!src) goto fault;
+          memmove(w->priv + (size_t)l * prog->private_size + a->offset, src, a->size);
+          wr_ptr(REG(callee->param_reg[i]) + (size_t)l * pb, pb, np);
+        LANES_END
+        continue;
+      }
       LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END
     }
     cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;

@@ -811,33 +811,136 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
 
 /* ---- functions ------------------------------------------------------------------------------ */
 
+/* Successors of block b (from its terminator) appended to out; returns the count. */
+static uint32_t block_succs(const ex_func *xf, uint32_t b, uint32_t *out) {
+  const ex_block *xb = &xf->blocks[b];
+  const ex_insn *t = &xf->code[xb->first + xb->count - 1];
+  if (t->op == EX_BR) { out[0] = t->a; return 1; }
+  if (t->op == EX_BRC) { out[0] = xf->aux[t->b]; out[1] = xf->aux[t->b + 2]; return 2; }
+  if (t->op == EX_SWITCH) {
+    const uint32_t *sw = xf->aux + t->b;
+    out[0] = sw[1];
+    for (uint32_t k = 0; k < sw[0]; k++) out[1 + k] = sw[3 + 4 * k + 2];
+    return sw[0] + 1;
+  }
+  return 0;
+}
+
+/* Reconvergence order. Plain reverse post-order puts every join after the arms that reach it, but
+ * it may put a loop's exit block before blocks of the loop body (DFS order decides), and lanes that
+ * left the loop would then run ahead of lanes still iterating. So the DFS visits, at every block,
+ * the successors that leave more enclosing loops first: they finish first and come later in
+ * reverse post-order, which places every loop's body before its exits. Loops are the natural loops
+ * of the retreating edges of a first DFS. */
 static bool compute_rpo(prep *s, ex_func *xf) {
-  const ld_function *fn = s->fn;
-  uint32_t n = fn->nblocks;
-  uint32_t *state = calloc(n, sizeof *state), *stack = malloc(n * sizeof *stack), *succ_i = calloc(n, sizeof *succ_i);
-  uint32_t *post = malloc(n * sizeof *post);
-  if (!state || !stack || !succ_i || !post) abort();
-  uint32_t sp = 0, npost = 0;
+  (void)s;
+  uint32_t n = xf->nblocks;
+  /* CSR successor lists and predecessor lists */
+  uint32_t *sstart = calloc(n + 1, sizeof *sstart), *tmp = NULL;
+  uint32_t total = 0, cap = 0;
+  uint32_t *succ = NULL;
+  for (uint32_t b = 0; b < n; b++) {
+    const ex_block *xb = &xf->blocks[b];
+    const ex_insn *t = &xf->code[xb->first + xb->count - 1];
+    uint32_t need = t->op == EX_SWITCH ? xf->aux[t->b] + 1 : 2;
+    if (total + need > cap) { cap = (total + need) * 2; succ = xrealloc(succ, cap * sizeof *succ); }
+    sstart[b] = total;
+    total += block_succs(xf, b, succ + total);
+  }
+  sstart[n] = total;
+  uint32_t *pstart = calloc(n + 1, sizeof *pstart), *pred = malloc((total + 1) * sizeof *pred);
+  uint32_t *state = calloc(n, sizeof *state), *stack = malloc((n + 1) * sizeof *stack), *succ_i = calloc(n, sizeof *succ_i);
+  uint32_t *post = malloc((n + 1) * sizeof *post), *order = malloc((total + 1) * sizeof *order);
+  if (!sstart || !pstart || !pred || !state || !stack || !succ_i || !post || !order) abort();
+  for (uint32_t i = 0; i < total; i++) pstart[succ[i] + 1]++;
+  for (uint32_t b = 0; b < n; b++) pstart[b + 1] += pstart[b];
+  uint32_t *fill = calloc(n + 1, sizeof *fill);
+  if (!fill) abort();
+  for (uint32_t b = 0; b < n; b++)
+    for (uint32_t i = sstart[b]; i < sstart[b + 1]; i++) pred[pstart[succ[i]] + fill[succ[i]]++] = b;
+  free(fill);
+
+  /* DFS 1: retreating edges (target on the DFS stack) */
+  uint32_t nloops = 0, loopcap = 0;
+  uint32_t *loop_head = NULL, *loop_tail = NULL;
+  uint32_t sp = 0;
+  stack[sp++] = 0;
+  state[0] = 1;  /* 1 on stack, 2 done */
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    if (succ_i[b] < sstart[b + 1] - sstart[b]) {
+      uint32_t c = succ[sstart[b] + succ_i[b]++];
+      if (state[c] == 1) {
+        if (nloops == loopcap) {
+          loopcap = loopcap ? loopcap * 2 : 8;
+          loop_head = xrealloc(loop_head, loopcap * sizeof *loop_head);
+          loop_tail = xrealloc(loop_tail, loopcap * sizeof *loop_tail);
+        }
+        loop_head[nloops] = c;
+        loop_tail[nloops++] = b;
+      } else if (!state[c]) {
+        state[c] = 1;
+        stack[sp++] = c;
+      }
+      continue;
+    }
+    state[b] = 2;
+    sp--;
+  }
+  /* natural loop bodies as bitsets */
+  size_t words = (n + 63) / 64;
+  uint64_t *body = calloc((size_t)nloops * words + 1, sizeof *body);
+  if (!body) abort();
+  for (uint32_t L = 0; L < nloops; L++) {
+    uint64_t *bs = body + (size_t)L * words;
+    uint32_t h = loop_head[L];
+    bs[h / 64] |= (uint64_t)1 << (h % 64);
+    sp = 0;
+    if (!(bs[loop_tail[L] / 64] >> (loop_tail[L] % 64) & 1)) {
+      bs[loop_tail[L] / 64] |= (uint64_t)1 << (loop_tail[L] % 64);
+      stack[sp++] = loop_tail[L];
+    }
+    while (sp) {
+      uint32_t x = stack[--sp];
+      for (uint32_t i = pstart[x]; i < pstart[x + 1]; i++) {
+        uint32_t p = pred[i];
+        if (!state[p] || (bs[p / 64] >> (p % 64) & 1)) continue;
+        bs[p / 64] |= (uint64_t)1 << (p % 64);
+        stack[sp++] = p;
+      }
+    }
+  }
+#define IN_LOOP(L, x) ((body[(size_t)(L) * words + (x) / 64] >> ((x) % 64)) & 1)
+  /* DFS 2 with successors ordered by how many enclosing loops the edge leaves (most first) */
+  for (uint32_t b = 0; b < n; b++) {
+    uint32_t k0 = sstart[b], k1 = sstart[b + 1];
+    for (uint32_t i = k0; i < k1; i++) {
+      uint32_t ex = 0;
+      for (uint32_t L = 0; L < nloops; L++) ex += IN_LOOP(L, b) && !IN_LOOP(L, succ[i]);
+      order[i] = ex;
+    }
+    /* stable insertion sort of the successors by exit count, descending */
+    for (uint32_t i = k0 + 1; i < k1; i++) {
+      uint32_t sv = succ[i], ov = order[i], j = i;
+      while (j > k0 && order[j - 1] < ov) { succ[j] = succ[j - 1]; order[j] = order[j - 1]; j--; }
+      succ[j] = sv;
+      order[j] = ov;
+    }
+  }
+#undef IN_LOOP
+  memset(state, 0, n * sizeof *state);
+  memset(succ_i, 0, n * sizeof *succ_i);
+  uint32_t npost = 0;
+  sp = 0;
   stack[sp++] = 0;
   state[0] = 1;
   while (sp) {
     uint32_t b = stack[sp - 1];
-    const ex_block *xb = &xf->blocks[b];
-    const ex_insn *t = &xf->code[xb->first + xb->count - 1];
-    /* successors of the terminator */
-    uint32_t succ[2], nsucc = 0, next = LD_NONE;
-    const uint32_t *sw = NULL;
-    uint32_t nsw = 0;
-    if (t->op == EX_BR) { succ[0] = t->a; nsucc = 1; }
-    else if (t->op == EX_BRC) { succ[0] = xf->aux[t->b]; succ[1] = xf->aux[t->b + 2]; nsucc = 2; }
-    else if (t->op == EX_SWITCH) { sw = xf->aux + t->b; nsw = sw[0] + 1; }
-    uint32_t total = sw ? nsw : nsucc;
-    while (succ_i[b] < total && next == LD_NONE) {
-      uint32_t k = succ_i[b]++;
-      uint32_t c = sw ? (k == 0 ? sw[1] : sw[3 + 4 * (k - 1) + 2]) : succ[k];
-      if (!state[c]) next = c;
+    if (succ_i[b] < sstart[b + 1] - sstart[b]) {
+      uint32_t c = succ[sstart[b] + succ_i[b]++];
+      if (!state[c]) { state[c] = 1; stack[sp++] = c; }
+      continue;
     }
-    if (next != LD_NONE) { state[next] = 1; stack[sp++] = next; continue; }
     post[npost++] = b;
     sp--;
   }
@@ -845,7 +948,8 @@ static bool compute_rpo(prep *s, ex_func *xf) {
   for (uint32_t i = npost; i-- > 0;) xf->blocks[post[i]].rpo = r++;
   for (uint32_t b = 0; b < n; b++)
     if (!state[b]) xf->blocks[b].rpo = r++;  /* unreachable blocks: never run */
-  free(state); free(stack); free(succ_i); free(post);
+  free(sstart); free(succ); free(pstart); free(pred); free(state); free(stack); free(succ_i); free(post);
+  free(order); free(body); free(loop_head); free(loop_tail); free(tmp);
   return true;
 }
 
@@ -1014,16 +1118,15 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
       if (!xf->param_reg || !xf->param_size) abort();
       xf->param_byval = calloc(fn->nparams + 1, sizeof *xf->param_byval);
       if (!xf->param_byval) abort();
-      bool is_entry = false;
-      for (uint32_t e = 0; e < m->nentries; e++) is_entry |= m->entries[e].func == fn->id;
       for (uint32_t i = 0; i < fn->nparams; i++) {
         xf->param_reg[i] = xf->reg_base + m->ids[fn->params[i]].reg;
         xf->param_size[i] = type_reg_size(&s, m->ids[fn->params[i]].type);
-        /* A by-value aggregate kernel argument arrives as a pointer to a Function-storage copy
-         * (FuncParamAttr ByVal): give every work-item its own private copy. */
+        /* A by-value aggregate parameter is a pointer decorated FuncParamAttr ByVal: the callee
+         * owns a copy (SPIR-V 3.21 "Pass in as by value"). It gets a private allocation, filled at
+         * every call (or, for a kernel, from the argument). */
         const ld_decoration *d = ld_find_decoration(m, fn->params[i], SpvDecorationFuncParamAttr);
         const ld_type *pt = ty(&s, m->ids[fn->params[i]].type);
-        if (is_entry && d && d->nargs && d->args[0] == SpvFunctionParameterAttributeByVal && pt && pt->kind == LD_TY_POINTER) {
+        if (d && d->nargs && d->args[0] == SpvFunctionParameterAttributeByVal && pt && pt->kind == LD_TY_POINTER) {
           const ld_type *vt = ty(&s, pt->elem);
           if (vt && vt->size) xf->param_byval[i] = add_static_alloc(&s, EX_AS_PRIVATE, vt->size, fn->params[i]);
         }

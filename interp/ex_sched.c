@@ -13,6 +13,7 @@
  * Determinism: private and local memory start zeroed for every work-item and group, so a kernel
  * that reads memory it never wrote still gets the same bits on every run and host.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,14 @@ static void describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len)
   }
 }
 
+/* vsnprintf into a fixed buffer: a report longer than the buffer is cut, on purpose. */
+static void format_into(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+}
+
 static void build_report(const ex_ctx *cx, spvi_fault *f) {
   const ld_module *m = cx->prog->ld;
   memset(f, 0, sizeof *f);
@@ -171,7 +180,8 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   else snprintf(src, sizeof src, "no source line information");
   char fname[96];
   const char *fnn = cx->ffn ? ld_id_name(m, cx->ffn->ld->id, fname, sizeof fname) : "?";
-  snprintf(f->message, sizeof f->message,
+  /* the report may be cut at sizeof f->message; the fields above keep every detail */
+  format_into(f->message, sizeof f->message,
            "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
            "  at %s %%%u in function `%s` (%s)%s",
            spvi_fault_kind_name(f->kind), f->kernel, f->global_id[0], f->global_id[1], f->global_id[2],

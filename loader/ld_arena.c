@@ -4,10 +4,11 @@
  * Every allocation of a loaded module comes from one arena so that ld_free() is a single walk over
  * a chunk list and no error path can leak: a failed load frees the whole arena. Memory is handed
  * out zeroed and 16-byte aligned (enough for any scalar, including long double) from chunks of at
- * least 64 KiB; larger requests get a chunk of their own.
+ * least 64 KiB; larger requests get a chunk of their own. Chunks come from calloc and memory is
+ * never reused, so nothing needs clearing: a large table (the id table is sized by the header's
+ * bound) costs address space, not memory, until it is written.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "ld_internal.h"
 
@@ -35,7 +36,7 @@ void *ld_arena_alloc(ld_arena *a, size_t bytes) {
   ld_chunk *c = a->head;
   if (!c || c->size - c->used < need) {
     size_t size = need > LD_ARENA_CHUNK ? need : LD_ARENA_CHUNK;
-    c = malloc(sizeof(ld_chunk) + size);
+    c = calloc(1, sizeof(ld_chunk) + size);
     if (!c) return NULL;
     c->size = size;
     c->used = 0;
@@ -51,7 +52,6 @@ void *ld_arena_alloc(ld_arena *a, size_t bytes) {
   }
   void *p = c->data + c->used;
   c->used += need;
-  memset(p, 0, need);
   return p;
 }
 

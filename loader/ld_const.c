@@ -1,6 +1,6 @@
 /*
- * ld_const.c — module-scope constants (OpConstant*, OpSpecConstant*, OpUndef; SPIR-V 3.42.7) and
- * module-scope variables (OpVariable, SPIR-V 3.42.8).
+ * ld_const.c — module-scope constants (OpConstant*, OpSpecConstant*, OpUndef; SPIR-V 3.32.7) and
+ * module-scope variables (OpVariable, SPIR-V 3.32.8).
  *
  * A constant's value is stored in register layout (ld_ir.h): scalars in host byte order, a vector
  * as n packed components, aggregates in their memory layout (struct members at their offsets,
@@ -128,7 +128,11 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
   for (uint32_t i = 0; i < n; i++) {
     char what[80];
     snprintf(what, sizeof what, "%s %%%u constituent %u", r->info->name, k->id, i);
-    const ld_const *part = ld_need_const(c, r, r->w[3 + i], what);
+    uint32_t pid = r->w[3 + i];
+    if (pid < m->bound && m->ids[pid].kind == LD_ID_GLOBAL)
+      return ld_errf(c, r->at, "%s %%%u is the address of a module-scope variable, which spvi does not "
+                     "evaluate at load time (the IR has no address constants)", what, pid);
+    const ld_const *part = ld_need_const(c, r, pid, what);
     if (!part) return false;
     uint32_t off, want;
     constituent_slot(m, t, i, &off, &want);
@@ -182,7 +186,7 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   return true;
 }
 
-/* Module-scope OpVariable (SPIR-V 3.42.8): Result Type is a pointer whose storage class matches
+/* Module-scope OpVariable (SPIR-V 3.32.8): Result Type is a pointer whose storage class matches
  * the Storage Class operand, which cannot be Function outside a function; the optional
  * initializer is a constant or another module-scope variable (its address). */
 bool ld_global_insn(ld_ctx *c, const ld_raw *r) {

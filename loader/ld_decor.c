@@ -1,7 +1,7 @@
 /*
  * ld_decor.c — decorations: OpDecorate, OpDecorateId, OpDecorateString, OpMemberDecorate,
  * OpMemberDecorateString and decoration groups (OpDecorationGroup, OpGroupDecorate,
- * OpGroupMemberDecorate, SPIR-V 3.42.5), collected into ld_module.decos sorted by target then
+ * OpGroupMemberDecorate, SPIR-V 3.32.3 "Annotation Instructions"), collected into ld_module.decos sorted by target then
  * member, plus the lookups (ld_find_decoration and friends).
  *
  * Group decorations are expanded: each target of OpGroupDecorate receives a copy of every
@@ -16,9 +16,10 @@
 
 #include "ld_internal.h"
 
-/* Refuse absurd expansions of decoration groups (a hostile module could multiply targets by
- * decorations). */
-#define LD_MAX_DECOS (16u * 1024u * 1024u)
+/* Refuse absurd expansions of decoration groups (a hostile module could multiply its targets by
+ * its decorations): at most this many decorations per word of the module, plus a margin. */
+#define LD_DECOS_PER_WORD 8u
+#define LD_DECOS_MARGIN 65536u
 
 /* Operand words of the decorations the loader reads (SPIR-V 3.20 Decoration): -1 = a literal
  * string then one word (LinkageAttributes). */
@@ -48,8 +49,10 @@ static bool grow(ld_ctx *c, void **v, uint32_t *cap, size_t elem, uint32_t need)
 }
 
 static bool push(ld_ctx *c, decor_state *s, const ld_decoration *d, uint32_t at) {
-  if (s->n >= LD_MAX_DECOS)
-    return ld_errf(c, at, "more than %u decorations (after expanding decoration groups)", LD_MAX_DECOS);
+  uint64_t max = (uint64_t)c->nw * LD_DECOS_PER_WORD + LD_DECOS_MARGIN;
+  if (s->n >= max)
+    return ld_errf(c, at, "more than %llu decorations after expanding decoration groups (%u per word of the module)",
+                   (unsigned long long)max, LD_DECOS_PER_WORD);
   void *v = s->v;
   if (!grow(c, &v, &s->cap, sizeof(ld_raw_deco), s->n + 1)) return false;
   s->v = v;
@@ -223,11 +226,19 @@ bool ld_decor_check_targets(ld_ctx *c) {
   return true;
 }
 
+/* decos is sorted by (target, member): binary search for the first entry of (id, member), so a
+ * struct with many members costs O(log n) per lookup. */
 const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, uint32_t member,
                                                uint32_t deco) {
   if (!m || id >= m->bound || !m->ids[id].first_deco) return NULL;
-  for (uint32_t i = m->ids[id].first_deco - 1; i < m->ndecos && m->decos[i].target == id; i++)
-    if (m->decos[i].member == member && m->decos[i].decoration == deco) return &m->decos[i];
+  uint32_t lo = m->ids[id].first_deco - 1, hi = m->ndecos;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    const ld_decoration *d = &m->decos[mid];
+    if (d->target < id || (d->target == id && d->member < member)) lo = mid + 1; else hi = mid;
+  }
+  for (uint32_t i = lo; i < m->ndecos && m->decos[i].target == id && m->decos[i].member == member; i++)
+    if (m->decos[i].decoration == deco) return &m->decos[i];
   return NULL;
 }
 

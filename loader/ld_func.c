@@ -2,12 +2,12 @@
  * ld_func.c — functions: OpFunction ... OpFunctionEnd into ld_function (parameters, blocks,
  * pre-decoded instructions with their source positions) and the per-function register space.
  *
- * Structure (SPIR-V 2.4 logical layout item 10/11, 2.2.5 "Control Flow"): OpFunction, its
+ * Structure (SPIR-V 2.4 logical layout items 10 and 11, 2.2.5 "Control Flow"): OpFunction, its
  * OpFunctionParameters, then either OpFunctionEnd (a declaration, which must be a LinkageAttributes
  * Import) or blocks, each an OpLabel, instructions, and exactly one terminator at the end.
  * OpLine/OpNoLine are not kept as instructions: an OpLine sets the file/line/column of the
  * instructions that follow it until an OpNoLine, another OpLine or the end of the block (SPIR-V
- * 3.42.2 OpLine: "...the end of a block").
+ * 3.32.2 OpLine: "...the end of a block").
  *
  * Registers: every parameter and every instruction with a non-void result type gets a per-lane
  * slot (ld_id.reg) of its type's register size (at least one byte), each 8-byte aligned so any
@@ -21,7 +21,8 @@
 
 #include "ld_internal.h"
 
-/* Block terminators (SPIR-V 2.2.5 "Termination instructions"). */
+/* Block terminators (SPIR-V 2.2.5 "Control Flow": a block ends in one termination instruction;
+ * 3.32.17). */
 static const uint16_t terminators[] = {
   SpvOpBranch, SpvOpBranchConditional, SpvOpSwitch, SpvOpReturn, SpvOpReturnValue, SpvOpKill,
   SpvOpUnreachable, SpvOpTerminateInvocation,

@@ -93,6 +93,10 @@ ld_raw ld_raw_at(const ld_ctx *c, uint32_t at);
  * instruction ends before the terminating nul. */
 bool ld_string(ld_ctx *c, const ld_raw *r, uint32_t first, const char **out, uint32_t *nwords);
 
+/* A literal string for a message: printable ASCII as is, other bytes as \xNN, cut to fit `len`.
+ * Returns buf. */
+const char *ld_quote(const char *s, char *buf, size_t len);
+
 /* Define result id `id` of instruction r: checks 0 < id < bound and that it is not already defined. */
 bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id);
 

@@ -96,6 +96,23 @@ bool ld_string(ld_ctx *c, const ld_raw *r, uint32_t first, const char **out, uin
   return true;
 }
 
+const char *ld_quote(const char *s, char *buf, size_t len) {
+  size_t o = 0;
+  if (len == 0) return buf;
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    size_t need = (ch >= 0x20 && ch < 0x7F && ch != '\\' && ch != '"') ? 1 : 4;
+    if (o + need + 4 > len) {  /* room for "..." and the nul */
+      if (o + 4 <= len) memcpy(buf + o, "...", 3), o += 3;
+      break;
+    }
+    if (need == 1) buf[o++] = (char)ch;
+    else o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
 bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id) {
   if (id == 0 || id >= c->m->bound)
     return ld_errf(c, r->at, "%s result id %u is out of range (the header's bound is %u)",
@@ -103,6 +120,11 @@ bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id) {
   if (c->def_at[id])
     return ld_errf(c, r->at, "%s defines %%%u, which is already defined at word %u", r->info->name,
                    id, c->def_at[id]);
+  /* Only OpTypeForwardPointer declares an id before defining it, and only OpTypePointer may then
+   * define it (ld_types.c completes that case itself). */
+  if (c->m->ids && c->m->ids[id].kind != LD_ID_NONE)
+    return ld_errf(c, r->at, "%s defines %%%u, which an OpTypeForwardPointer declared as a pointer type",
+                   r->info->name, id);
   c->def_at[id] = r->at;
   return true;
 }
@@ -190,7 +212,7 @@ static bool scan(ld_ctx *c) {
                      wc, c->nw - at);
     /* The generated table derives min_words/variable from the grammar's operand kinds; the
      * LiteralSpecConstantOpInteger operand of OpSpecConstantOp is followed by the wrapped
-     * opcode's operands, so that instruction is variable-length (SPIR-V 3.42.7). */
+     * opcode's operands, so that instruction is variable-length (SPIR-V 3.32.7). */
     bool variable = info->variable || op == SpvOpSpecConstantOp;
     if (wc < info->min_words)
       return ld_errf(c, at, "%s has %u words, expects %s%u", info->name, wc,

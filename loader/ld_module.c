@@ -9,6 +9,7 @@
  * modes may refer to constants, so both are resolved last (ld_module_finish).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -40,8 +41,9 @@ static const uint16_t preamble_ops[] = {
 
 /* Extended instruction sets (OpExtInstImport). OpenCL.std is the set every OpenCL environment
  * supports (env spec "Extended Instruction Sets"); OpenCL.DebugInfo.100 and NonSemantic.* sets
- * carry no semantics spvi must implement (SPIR-V 2.2.2: non-semantic instructions may be
- * ignored), so their instructions are kept but not executed. */
+ * carry no semantics spvi must implement (SPV_KHR_non_semantic_info: instructions of a
+ * "NonSemantic." set can be removed without changing the module's meaning; the debug-info set
+ * describes source only), so their instructions are kept but not executed. */
 static const struct { const char *name; bool prefix; ld_extset set; } ext_sets[] = {
   {"OpenCL.std", false, LD_EXT_OPENCL_STD},
   {"OpenCL.DebugInfo.100", false, LD_EXT_DEBUGINFO},
@@ -83,8 +85,9 @@ static bool ext_inst_import(ld_ctx *c, const ld_raw *r) {
       return true;
     }
   }
+  char q[80];
   return ld_errf(c, r->at, "extended instruction set \"%s\" (%%%u) is not supported "
-                 "(OpenCL.std, OpenCL.DebugInfo.100 and NonSemantic.* are)", name, id);
+                 "(OpenCL.std, OpenCL.DebugInfo.100 and NonSemantic.* are)", ld_quote(name, q, sizeof q), id);
 }
 
 /* Env spec "Validation Rules": the addressing model is Physical32 or Physical64 and the memory
@@ -114,14 +117,13 @@ static bool entry_point(ld_ctx *c, const ld_raw *r) {
   const char *name;
   if (!ld_string(c, r, 3, &name, &nw)) return false;
   /* Env spec "Validation Rules": the execution model of OpEntryPoint must be Kernel. */
-  if (model != SpvExecutionModelKernel)
+  if (model != SpvExecutionModelKernel) {
+    char q[80];
     return ld_errf(c, r->at, "OpEntryPoint \"%s\": execution model %u is not supported "
-                   "(OpenCL kernels use Kernel, %u)", name, model, (unsigned)SpvExecutionModelKernel);
+                   "(OpenCL kernels use Kernel, %u)", ld_quote(name, q, sizeof q), model,
+                   (unsigned)SpvExecutionModelKernel);
+  }
   if (!ld_ref(c, r, func, "OpEntryPoint function")) return false;
-  for (uint32_t i = 0; i < m->nentries; i++)
-    if (strcmp(m->entries[i].name, name) == 0)
-      return ld_errf(c, r->at, "second kernel named \"%s\" (the first is at word %u)", name,
-                     c->entry_at[i]);
   ld_entry *e = &m->entries[m->nentries];
   c->entry_at[m->nentries++] = r->at;
   e->func = func;
@@ -184,7 +186,7 @@ bool ld_module_preamble(ld_ctx *c, const ld_raw *r) {
   case SpvOpMemberName:
     return ld_ref(c, r, r->w[1], "OpMemberName target") != NULL;
   case SpvOpSourceContinued: case SpvOpSourceExtension: case SpvOpModuleProcessed:
-    return true;  /* informational only (SPIR-V 3.42.2) */
+    return true;  /* informational only (SPIR-V 3.32.2) */
   default:
     return ld_decor_collect(c, r);
   }
@@ -214,7 +216,23 @@ static bool mode_sizes(ld_ctx *c, const ld_raw *r, const char *mode, bool ids, u
   return true;
 }
 
-static bool exec_mode(ld_ctx *c, const ld_raw *r) {
+/* Entry indices sorted by function id, for execution mode lookups. */
+typedef struct entry_key { const char *name; uint32_t func, index; } entry_key;
+
+static int cmp_by_func(const void *a, const void *b) {
+  const entry_key *x = a, *y = b;
+  if (x->func != y->func) return x->func < y->func ? -1 : 1;
+  return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+static int cmp_by_name(const void *a, const void *b) {
+  const entry_key *x = a, *y = b;
+  int d = strcmp(x->name, y->name);
+  if (d) return d;
+  return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
   ld_module *m = c->m;
   uint32_t func = r->w[1], mode = r->w[2];
   bool any = false;
@@ -242,9 +260,13 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r) {
   default:
     break;  /* other modes carry nothing spvi uses */
   }
-  for (uint32_t i = 0; i < m->nentries; i++) {
-    ld_entry *e = &m->entries[i];
-    if (e->func != func) continue;
+  uint32_t lo = 0, hi = m->nentries;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (by_func[mid].func < func) lo = mid + 1; else hi = mid;
+  }
+  for (uint32_t i = lo; i < m->nentries && by_func[i].func == func; i++) {
+    ld_entry *e = &m->entries[by_func[i].index];
     any = true;
     switch (mode) {
     case SpvExecutionModeLocalSize: case SpvExecutionModeLocalSizeId:
@@ -270,30 +292,48 @@ bool ld_module_finish(ld_ctx *c) {
     ld_entry *e = &m->entries[i];
     ld_raw r = ld_raw_at(c, c->entry_at[i]);
     const ld_id *f = &m->ids[e->func];
+    char q[80];
+    const char *name = ld_quote(e->name, q, sizeof q);
     if (f->kind != LD_ID_FUNCTION)
-      return ld_errf(c, r.at, "OpEntryPoint \"%s\": %%%u is not a function", e->name, e->func);
+      return ld_errf(c, r.at, "OpEntryPoint \"%s\": %%%u is not a function", name, e->func);
     const ld_function *fn = &m->funcs[f->index];
     if (fn->is_import)
       return ld_errf(c, r.at, "OpEntryPoint \"%s\": function %%%u is an import without a body",
-                     e->name, e->func);
+                     name, e->func);
     const ld_type *rt = ld_type_of(m, fn->ret_type);
     /* Env spec "Kernel Return Types": the result type of a kernel is OpTypeVoid. */
     if (!rt || rt->kind != LD_TY_VOID)
       return ld_errf(c, r.at, "OpEntryPoint \"%s\": kernel function %%%u does not return void",
-                     e->name, e->func);
+                     name, e->func);
     for (uint32_t k = 0; k < e->ninterface; k++) {
       const ld_id *v = ld_ref(c, &r, e->interface[k], "OpEntryPoint interface");
       if (!v) return false;
       if (v->kind != LD_ID_GLOBAL)
         return ld_errf(c, r.at, "OpEntryPoint \"%s\": interface %%%u is not a module-scope OpVariable",
-                       e->name, e->interface[k]);
+                       name, e->interface[k]);
     }
   }
+  entry_key *keys = ld_arena_array(c->tmp, m->nentries, sizeof(entry_key));
+  if (!keys) return ld_oom(c);
+  for (uint32_t i = 0; i < m->nentries; i++) {
+    keys[i].name = m->entries[i].name;
+    keys[i].func = m->entries[i].func;
+    keys[i].index = i;
+  }
+  /* Kernels are found by name (spvi_find_kernel): names must be unique. */
+  qsort(keys, m->nentries, sizeof keys[0], cmp_by_name);
+  for (uint32_t i = 1; i < m->nentries; i++)
+    if (strcmp(keys[i - 1].name, keys[i].name) == 0) {
+      char q[80];
+      return ld_errf(c, c->entry_at[keys[i].index], "second kernel named \"%s\" (the first is at word %u)",
+                     ld_quote(keys[i].name, q, sizeof q), c->entry_at[keys[i - 1].index]);
+    }
+  qsort(keys, m->nentries, sizeof keys[0], cmp_by_func);
   for (uint32_t i = 0; i < c->nexec_modes; i++) {
     ld_raw r = ld_raw_at(c, c->exec_mode_at[i]);
-    if (!exec_mode(c, &r)) return false;
+    if (!exec_mode(c, &r, keys)) return false;
   }
-  /* OpTypeForwardPointer promises an OpTypePointer with the same id (SPIR-V 3.42.6). */
+  /* OpTypeForwardPointer promises an OpTypePointer with the same id (SPIR-V 3.32.6). */
   for (uint32_t i = 0; i < c->ninsn; i++) {
     ld_raw r = ld_raw_at(c, c->insn_at[i]);
     if (r.opcode == SpvOpTypeForwardPointer && c->def_at[r.w[1]] == 0)

@@ -1,5 +1,5 @@
 /*
- * ld_specop.c — load-time evaluation of OpSpecConstantOp (SPIR-V 3.42.7) from the default values
+ * ld_specop.c — load-time evaluation of OpSpecConstantOp (SPIR-V 3.32.7) from the default values
  * of the specialization constants it uses.
  *
  * Evaluated: the integer, logical, comparison, select, conversion, bitcast, floating-point
@@ -9,8 +9,8 @@
  * OpConvertPtrToU/UToPtr, OpGenericCastToPtr, OpPtrCastToGeneric) need addresses, which do not
  * exist at load time: they are reported by name, as is anything else.
  *
- * Semantics follow the instructions' own definitions (SPIR-V 3.42.13 arithmetic, 3.42.14 bit,
- * 3.42.15 relational and logical, 3.42.11 conversion, 3.42.12 composite). Where the result is
+ * Semantics follow the instructions' own definitions (SPIR-V 3.32.13 arithmetic, 3.32.14 bit,
+ * 3.32.15 relational and logical, 3.32.11 conversion, 3.32.12 composite). Where the result is
  * undefined (division by zero, SDiv of the most negative value by -1, shift by at least the
  * width, float-to-integer conversion out of range or of NaN) the component is zero, a warning
  * names the instruction, and a wholly undefined result is marked is_undef like an OpUndef.
@@ -178,6 +178,9 @@ static bool get_operand(eval *ev, uint32_t idx, operand *o) {
   char what[96];
   snprintf(what, sizeof what, "OpSpecConstantOp %%%u (%s) operand %u", ev->result, ev->opname, idx);
   if (id == ev->result) return ld_errf(c, ev->r->at, "%s is the instruction's own result", what);
+  if (id < c->m->bound && c->m->ids[id].kind == LD_ID_GLOBAL)
+    return ld_errf(c, ev->r->at, "%s %%%u is the address of a module-scope variable, which spvi does not "
+                   "evaluate at load time (the IR has no address constants)", what, id);
   o->k = ld_need_const(c, ev->r, id, what);
   if (!o->k) return false;
   o->t = ld_type_of(c->m, o->k->type);
@@ -229,7 +232,7 @@ static bool int_classes(eval *ev, op_class cls, uint32_t op, const ld_type *rt, 
   const ld_type *rc;
   uint32_t n;
   shape(m, rt, &rc, &n);
-  operand a, b;
+  operand a = {NULL, NULL, NULL, 0}, b = a;
   if (!get_operand(ev, 0, &a)) return false;
   if (cls != C_IUN && cls != C_LUN && !get_operand(ev, 1, &b)) return false;
   bool logical = cls == C_LUN || cls == C_LBIN;
@@ -298,7 +301,7 @@ static bool convert(eval *ev, op_class cls, uint32_t op, const ld_type *rt, uint
   const ld_type *rc;
   uint32_t n;
   shape(m, rt, &rc, &n);
-  operand a;
+  operand a = {NULL, NULL, NULL, 0};
   if (!get_operand(ev, 0, &a)) return false;
   ld_type_kind from = (cls == C_ICONV || cls == C_I2F) ? LD_TY_INT : LD_TY_FLOAT;
   ld_type_kind to = (cls == C_ICONV || cls == C_F2I) ? LD_TY_INT : LD_TY_FLOAT;
@@ -322,7 +325,7 @@ static bool convert(eval *ev, op_class cls, uint32_t op, const ld_type *rt, uint
       break;
     }
     case C_F2I: {
-      /* rounds toward zero (SPIR-V 3.42.11); out-of-range and NaN are undefined */
+      /* rounds toward zero (SPIR-V 3.32.11); out-of-range and NaN are undefined */
       double t = trunc(get_float(src, fb));
       double lo = sgn ? -ldexp(1, (int)tb - 1) : 0, hi = sgn ? ldexp(1, (int)tb - 1) : ldexp(1, (int)tb);
       if (!(t >= lo && t < hi)) { undefined(ev, out, rb, "float-to-integer conversion out of range"); break; }
@@ -350,7 +353,7 @@ static bool float_ops(eval *ev, op_class cls, uint32_t op, const ld_type *rt, ui
   const ld_type *rc;
   uint32_t n;
   shape(m, rt, &rc, &n);
-  operand a, b;
+  operand a = {NULL, NULL, NULL, 0}, b = a;
   if (!get_operand(ev, 0, &a)) return false;
   if (cls == C_FBIN && !get_operand(ev, 1, &b)) return false;
   if (rc->kind != LD_TY_FLOAT || a.comp->kind != LD_TY_FLOAT || a.n != n || a.comp->bits != rc->bits ||
@@ -385,7 +388,7 @@ static bool float_ops(eval *ev, op_class cls, uint32_t op, const ld_type *rt, ui
 
 static bool select_op(eval *ev, const ld_type *rt, uint8_t *dst) {
   const ld_module *m = ev->c->m;
-  operand cond, x, y;
+  operand cond = {NULL, NULL, NULL, 0}, x = cond, y = cond;
   if (!get_operand(ev, 0, &cond) || !get_operand(ev, 1, &x) || !get_operand(ev, 2, &y)) return false;
   if (cond.comp->kind != LD_TY_BOOL || !ld_type_same(m, x.t->id, rt->id) || !ld_type_same(m, y.t->id, rt->id))
     return fail_types(ev, "expects a bool condition and two objects of the result type");
@@ -404,7 +407,7 @@ static bool select_op(eval *ev, const ld_type *rt, uint8_t *dst) {
 }
 
 static bool bitcast(eval *ev, const ld_type *rt, uint8_t *dst) {
-  operand a;
+  operand a = {NULL, NULL, NULL, 0};
   if (!get_operand(ev, 0, &a)) return false;
   if (rt->kind == LD_TY_POINTER || a.t->kind == LD_TY_POINTER)
     return fail_types(ev, "a Bitcast involving pointers has no value at load time");
@@ -440,7 +443,7 @@ static bool walk(eval *ev, const ld_type *t, const uint32_t *idx, uint32_t n, ui
 static bool composite_op(eval *ev, op_class cls, const ld_type *rt, uint8_t *dst) {
   const ld_module *m = ev->c->m;
   uint32_t nops = ev->r->nwords - 4u;
-  operand obj, comp;
+  operand obj = {NULL, NULL, NULL, 0}, comp = obj;
   uint32_t off;
   const ld_type *leaf;
   if (cls == C_EXTRACT) {
@@ -464,7 +467,7 @@ static bool composite_op(eval *ev, op_class cls, const ld_type *rt, uint8_t *dst
 static bool shuffle(eval *ev, const ld_type *rt, uint8_t *dst) {
   const ld_module *m = ev->c->m;
   uint32_t nops = ev->r->nwords - 4u;
-  operand a, b;
+  operand a = {NULL, NULL, NULL, 0}, b = a;
   if (nops < 2) return fail_types(ev, "expects two vectors and the component selectors");
   if (!get_operand(ev, 0, &a) || !get_operand(ev, 1, &b)) return false;
   if (rt->kind != LD_TY_VECTOR || a.t->kind != LD_TY_VECTOR || b.t->kind != LD_TY_VECTOR ||
@@ -490,6 +493,14 @@ bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k
   for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
     if (op_table[i].op == op) cls = op_table[i].cls;
   if (cls < 0) {
+    static const uint16_t address_ops[] = {
+      SpvOpAccessChain, SpvOpInBoundsAccessChain, SpvOpPtrAccessChain, SpvOpInBoundsPtrAccessChain,
+      SpvOpConvertPtrToU, SpvOpConvertUToPtr, SpvOpGenericCastToPtr, SpvOpPtrCastToGeneric,
+    };
+    for (size_t i = 0; i < sizeof address_ops / sizeof address_ops[0]; i++)
+      if (address_ops[i] == op)
+        return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time "
+                       "(it computes an address, and the IR has no address constants)", k->id, name);
     if (name)
       return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time", k->id, name);
     return ld_errf(c, r->at, "OpSpecConstantOp %%%u: unknown opcode %u", k->id, op);

@@ -9,7 +9,7 @@
  *     a power of two elements (a 3-vector is four elements in memory, env spec "Alignment of
  *     Types"; OpenCL C 6.3.5 "Alignment of Types"); in a register exactly n elements.
  *   - arrays: element size * length, alignment of the element; length from a constant
- *     (SPIR-V 3.42.6 OpTypeArray). The element size is already a multiple of its alignment.
+ *     (SPIR-V 3.32.6 OpTypeArray). The element size is already a multiple of its alignment.
  *   - structs: C layout (each member at the next multiple of its alignment, size rounded up to
  *     the largest member alignment) unless the members carry Offset decorations; CPacked (SPIR-V
  *     3.20: "the structure is packed, no padding") makes the alignment 1 and removes padding.
@@ -32,7 +32,7 @@
 #define LD_OPAQUE_MEM_BYTES 0u
 
 /* The opaque type declarations spvi accepts (env spec "Supported Types": image-related and
- * "Other Data Types"; SPIR-V 3.42.6 for the rest). Operations on them are the executor's concern. */
+ * "Other Data Types"; SPIR-V 3.32.6 for the rest). Operations on them are the executor's concern. */
 static const uint16_t opaque_ops[] = {
   SpvOpTypeEvent, SpvOpTypeDeviceEvent, SpvOpTypeReserveId, SpvOpTypeQueue, SpvOpTypePipe,
   SpvOpTypeImage, SpvOpTypeSampler, SpvOpTypeSampledImage, SpvOpTypeOpaque, SpvOpTypeNamedBarrier,
@@ -295,7 +295,7 @@ static bool type_opaque(ld_ctx *c, const ld_raw *r, ld_type *t) {
   return true;
 }
 
-/* OpTypeForwardPointer %p StorageClass (SPIR-V 3.42.6): declares the pointer type before its
+/* OpTypeForwardPointer %p StorageClass (SPIR-V 3.32.6): declares the pointer type before its
  * pointee exists, so structs can contain pointers to themselves. The type entry is created here
  * (a pointer's size does not depend on its pointee) and completed by the OpTypePointer. */
 static bool forward_pointer(ld_ctx *c, const ld_raw *r) {
@@ -323,14 +323,16 @@ bool ld_type_insn(ld_ctx *c, const ld_raw *r) {
   ld_module *m = c->m;
   if (r->opcode == SpvOpTypeForwardPointer) return forward_pointer(c, r);
   uint32_t id = r->w[1];
-  if (!ld_ref(c, r, id, "type result")) return false;
+  char what[64];
+  snprintf(what, sizeof what, "%s result id", r->info->name);
+  if (!ld_ref(c, r, id, what)) return false;
   /* A forward-declared pointer gets its pointee now. */
   if (r->opcode == SpvOpTypePointer && m->ids[id].kind == LD_ID_TYPE && !c->def_at[id]) {
     ld_type *t = &m->types[m->ids[id].index];
     if (t->storage != r->w[2])
       return ld_errf(c, r->at, "OpTypePointer %%%u: storage class %u differs from its OpTypeForwardPointer's %u",
                      id, r->w[2], t->storage);
-    if (!ld_define(c, r, id)) return false;
+    c->def_at[id] = r->at;  /* the forward declaration is now defined */
     return type_pointer(c, r, t);
   }
   if (!ld_define(c, r, id)) return false;

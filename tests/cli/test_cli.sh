@@ -20,6 +20,11 @@ trap 'rm -rf "$TMP"' EXIT INT TERM
 passed=0
 failed=0
 
+if [ ! -x "$SPVI" ]; then
+  echo "test_cli: $SPVI is not built (run make first)" >&2
+  exit 1
+fi
+
 for cl in "$HERE"/*.cl; do
   name=$(basename "$cl" .cl)
   if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 \

@@ -34,7 +34,7 @@ build_one() {
   src=$1
   name=$(basename "$src" .cl)
   stamp=$OUT/$name.stamp
-  if [ "${FORCE:-0}" != 1 ] && [ -f "$stamp" ] && [ "$stamp" -nt "$src" ] && [ "$stamp" -nt "$0" ]; then
+  if [ "${FORCE:-0}" != 1 ] && [ -f "$stamp" ] && [ -z "$(find "$src" "$0" -newer "$stamp" 2> /dev/null)" ]; then
     # up to date: repeat the notes about variants that were not built
     for s in "$OUT/$name".*.skip; do
       [ -f "$s" ] || continue
@@ -66,7 +66,7 @@ build_one() {
     if [ "$v" = O2 ] && [ "$o2_marked" -gt 0 ]; then
       [ -n "$skip_o2" ] || skip_o2="marked skip-O2 in $name.cl"
       printf '%s\n' "skip-O2 marker in $name.cl: $skip_o2" > "$base.skip"
-      echo "build.sh: $name.$v: not built ($skip_o2)"
+      echo "build.sh: $name.$v: not built ($(cat "$base.skip"))"
       continue
     fi
     if ! "$CLANG" -cl-std="$std" -target "$target" -emit-llvm -c "$opt" -Xclang -finclude-default-header \

@@ -63,11 +63,6 @@ static void test_if_nest(void **state) {
 }
 
 /* ---- cf_switch.cl --------------------------------------------------------------------------- */
-static void kt_check_i32_n(const kt_run *r, void *u) {
-  const int32_t *w = u;   /* w[0] = count, then the values */
-  kt_expect_buf(r, 0, w + 1, KT_I32, (size_t)w[0]);
-}
-
 static void test_switch_int(void **state) {
   (void)state;
   static const int32_t in[20] = {0, 1, 2, 3, 4, -7, 1000000, 42, -1, 5, 100, 999999, INT32_MAX, INT32_MIN, 41, 43,

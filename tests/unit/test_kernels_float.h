@@ -444,8 +444,9 @@ static void test_fmath(void **state) {
       cc[i] = 2.0f;
     }
   }
-  /* hand checks: fma rounds once: fma(1+2^-12, 1+2^-12, -1) = 2^-11 + 2^-24 exactly */
-  assert_true(fmaf(1.000244140625f, 1.000244140625f, -1.0f) == 0x1.002p-11f);
+  /* hand checks: fma rounds once: fma(1+2^-12, 1+2^-12, -1) = 2^-11 + 2^-24 = 0x1.0008p-11 exactly
+   * (the separately rounded product 1 + 2^-11 would lose the 2^-24) */
+  assert_true(fmaf(1.000244140625f, 1.000244140625f, -1.0f) == 0x1.0008p-11f);
   assert_true(fminf(NAN, 2.0f) == 2.0f && fmaxf(-1.0f, NAN) == -1.0f);
   kt_case c = {.file = "builtins_math", .kernel = "fmath",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b),

@@ -90,6 +90,7 @@ static struct {
   size_t saved_bytes[KT_MAX_ARGS];
   char ctx[512];
   int variants_run;
+  void *owned[8];   /* test allocations, freed by the teardown (see kt_alloc) */
 } kt_g;
 
 static void kt_release(void) {
@@ -107,7 +108,23 @@ static void kt_release(void) {
 static int kt_teardown(void **state) {
   (void)state;
   kt_release();
+  for (size_t i = 0; i < sizeof kt_g.owned / sizeof kt_g.owned[0]; ++i) {
+    free(kt_g.owned[i]);
+    kt_g.owned[i] = NULL;
+  }
   return 0;
+}
+
+/* malloc that the teardown frees, so a failing check does not leak it */
+static void *kt_alloc(size_t bytes) {
+  for (size_t i = 0; i < sizeof kt_g.owned / sizeof kt_g.owned[0]; ++i)
+    if (!kt_g.owned[i]) {
+      kt_g.owned[i] = malloc(bytes ? bytes : 1);
+      assert_non_null(kt_g.owned[i]);
+      return kt_g.owned[i];
+    }
+  fail_msg("kt_alloc: too many allocations in one test");
+  return NULL;
 }
 
 #define KT_TEST(f) cmocka_unit_test_teardown(f, kt_teardown)
@@ -244,10 +261,12 @@ static void kt_expect_buf(const kt_run *r, int arg, const void *expected, kt_typ
   kt_expect_lanes(r, arg, expected, t, count, 0, 0);
 }
 
-/* Single values, for hand-checked fields. */
-static void kt_expect_i64(const kt_run *r, const char *what, int64_t got, int64_t want) {
-  kt_require(r, got == want, "%s: got %" PRId64 ", expected %" PRId64, what, got, want);
+/* The common case: argument 0 holds int32 results; u points at {count, values...}. */
+static void kt_check_i32_n(const kt_run *r, void *u) {
+  const int32_t *w = u;
+  kt_expect_buf(r, 0, w + 1, KT_I32, (size_t)w[0]);
 }
+
 
 /* ---- files ------------------------------------------------------------------------------------ */
 static bool kt_exists(const char *path) {
@@ -318,6 +337,9 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
   memset(&lo, 0, sizeof lo);
   kt_g.m = spvi_load_file(path, &lo, &err);
   if (!kt_g.m) fail_msg("%s: spvi_load_file failed (status %d): %s", path, (int)err.status, err.message);
+  unsigned want_bits = strstr(variant, "spir32") ? 32 : 64;   /* -target spir vs spir64 */
+  if (spvi_module_pointer_bits(kt_g.m) != want_bits)
+    fail_msg("%s: spvi_module_pointer_bits() = %u, expected %u", path, spvi_module_pointer_bits(kt_g.m), want_bits);
   int k = spvi_find_kernel(kt_g.m, c->kernel);
   if (k < 0) fail_msg("%s: kernel `%s` not found", path, c->kernel);
   int nargs = kt_nargs(c);

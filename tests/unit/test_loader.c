@@ -496,6 +496,18 @@ static void t_const_64_short(mod *m) {
   I(m, SpvOpTypeInt, 2, 64, 0);
   I(m, SpvOpConstant, 2, 3, 1);
 }
+static void t_forward_then_int(mod *m) {
+  I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
+  I(m, SpvOpTypeStruct, 6, 5);
+  I(m, SpvOpTypeInt, 5, 32, 0);
+}
+static void t_forward_twice(mod *m) {
+  I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
+  I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
+}
+static void t_forward_never(mod *m) {
+  I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
+}
 static void t_array_len_type(mod *m) {
   I(m, SpvOpTypeFloat, 2, 32);
   I(m, SpvOpTypeArray, 3, 2, 2);
@@ -522,6 +534,47 @@ static void test_bad_references(void **state) {
   expect_fail(&m, "OpConstant %3 of a 64-bit type has 1 value words, expects 2");
   module_with(&m, t_array_len_type);
   expect_fail(&m, "OpTypeArray %3 length %2 is not a constant");
+  module_with(&m, t_forward_then_int);
+  expect_fail(&m, "OpTypeInt defines %5, which an OpTypeForwardPointer declared as a pointer type");
+  module_with(&m, t_forward_twice);
+  expect_fail(&m, "OpTypeForwardPointer %5: the id is already forward-declared");
+  module_with(&m, t_forward_never);
+  expect_fail(&m, "OpTypeForwardPointer %5 is never declared by an OpTypePointer");
+}
+
+/* Random corruption of a valid module never crashes the loader (the sanitizer build is the real
+ * check) and every failure is one message naming the file. Deterministic: a fixed xorshift seed. */
+static void test_mutations(void **state) {
+  (void)state;
+  mod orig, m;
+  minimal_module(&orig);
+  uint64_t st = 0x9E3779B97F4A7C15ull;
+  int loaded = 0, failed = 0;
+  for (int it = 0; it < 20000; it++) {
+    m = orig;
+    int k = 1 + (int)(st % 3);
+    for (int j = 0; j < k; j++) {
+      st ^= st << 13; st ^= st >> 7; st ^= st << 17;
+      uint32_t pos = 5 + (uint32_t)(st % (orig.n - 5)), r = (uint32_t)(st >> 32);
+      switch ((st >> 20) % 5) {
+      case 0: m.w[pos] ^= 1u << (r % 32); break;
+      case 1: m.w[pos] = r % 40; break;                                 /* small ids, literals */
+      case 2: m.w[pos] = (m.w[pos] & 0xFFFF0000u) | (r % 340); break;  /* another opcode */
+      case 3: m.w[pos] = ((r % 8) << 16) | (m.w[pos] & 0xFFFFu); break; /* another length */
+      default: m.w[pos] = m.w[5 + r % (orig.n - 5)]; break;
+      }
+    }
+    ld_module *lm = load(&m);
+    if (lm) {
+      loaded++;
+      ld_free(lm);
+    } else {
+      failed++;
+      if (strncmp(g_err, "t.spv: ", 7) != 0 || strchr(g_err, '\n')) fail_msg("bad message \"%s\"", g_err);
+    }
+  }
+  assert_int_equal(loaded + failed, 20000);
+  assert_true(failed > 0);
 }
 
 static void test_unsupported_module_features(void **state) {
@@ -821,6 +874,8 @@ static void test_spec_constant_ops(void **state) {
       "%25 = OpConstant %3 1\n%26 = OpConstant %3 2\n%27 = OpConstant %3 3\n"
       "%28 = OpConstantComposite %8 %25 %26\n%29 = OpConstantComposite %8 %27 %13\n"
       "%30 = OpConstant %3 0xffffffff\n"
+      "%31 = OpConstant %7 0x1p-24\n%32 = OpConstant %7 0x1p-25\n%33 = OpConstant %7 0x1.8p-25\n"
+      "%34 = OpConstant %7 0x1.ffcp-15\n"
       "%40 = OpSpecConstantOp %3 IAdd %10 %11\n"        /* 53 - 4 = 49 */
       "%41 = OpSpecConstantOp %3 ISub %10 %11\n"        /* 57 */
       "%42 = OpSpecConstantOp %3 IMul %10 %11\n"        /* -212 = 0xffffff2c */
@@ -860,6 +915,10 @@ static void test_spec_constant_ops(void **state) {
       "%76 = OpSpecConstantOp %6 FMod %20 %22\n"                  /* -2.75 mod 1 = 0.25 (sign of 1) */
       "%77 = OpSpecConstantOp %6 FRem %20 %22\n"                  /* -0.75 */
       "%78 = OpSpecConstantOp %8 IAdd %28 %29\n"                  /* (4, 6) */
+      "%79 = OpSpecConstantOp %5 FConvert %31\n"    /* 2^-24: smallest subnormal, 0x0001 */
+      "%80 = OpSpecConstantOp %5 FConvert %32\n"    /* half of it: tie -> even 0x0000 */
+      "%81 = OpSpecConstantOp %5 FConvert %33\n"    /* 0.75 ulp -> 0x0001 */
+      "%82 = OpSpecConstantOp %5 FConvert %34\n"    /* 1023.5 ulps: tie -> 1024 = 2^-14, 0x0400 */
       KERNEL_TAIL);
   if (!m) fail_msg("%s", g_err);
   static const struct { uint32_t id; uint32_t bytes; uint64_t value; } want[] = {
@@ -872,6 +931,7 @@ static void test_spec_constant_ops(void **state) {
     {67, 4, 0x4F800000}, {68, 4, 0xBF800000}, {69, 4, 0x3F800000}, {70, 2, 0x7C00},
     {71, 2, 0x7BFF}, {72, 1, 0}, {73, 1, 1}, {74, 4, 0}, {75, 4, 0xBF800000},
     {76, 4, 0x3E800000}, {77, 4, 0xBF400000}, {78, 8, 0x0000000600000004ull},
+    {79, 2, 0x0001}, {80, 2, 0x0000}, {81, 2, 0x0001}, {82, 2, 0x0400},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const ld_const *k = konst(m, want[i].id);
@@ -896,6 +956,14 @@ static void test_spec_constant_ops(void **state) {
                    "%x = OpSpecConstantOp %p InBoundsPtrAccessChain %n %z\n" KERNEL_TAIL,
                    "OpSpecConstantOp %");
   assert_non_null(strstr(g_err, "OpInBoundsPtrAccessChain is not evaluated by spvi at load time"));
+  /* `global int *p = &x;` as llvm-spirv writes it: the address of a variable is not a load-time value */
+  expect_text_fail(PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                   "%int = OpTypeInt 32 0\n%char = OpTypeInt 8 0\n%pi = OpTypePointer CrossWorkgroup %int\n"
+                   "%pc = OpTypePointer CrossWorkgroup %char\n%x = OpVariable %pi CrossWorkgroup\n"
+                   "%b = OpSpecConstantOp %pc Bitcast %x\n" KERNEL_TAIL,
+                   "OpSpecConstantOp %");
+  assert_non_null(strstr(g_err, "(OpBitcast) operand 0 %"));
+  assert_non_null(strstr(g_err, "is the address of a module-scope variable"));
 }
 
 static void test_globals_decorations_functions(void **state) {
@@ -1199,6 +1267,7 @@ int main(void) {
     cmocka_unit_test(test_bad_header),
     cmocka_unit_test(test_bad_instructions),
     cmocka_unit_test(test_bad_references),
+    cmocka_unit_test(test_mutations),
     cmocka_unit_test(test_unsupported_module_features),
     cmocka_unit_test(test_layout_values),
     cmocka_unit_test(test_bad_layouts),
