@@ -8,12 +8,14 @@
  * loops over lanes and components itself, so dispatch cost is paid once per warp.
  *
  * Registers are laid out lane-major per value: lane l's copy of an operand lives at
- * src[i] + l * src_stride[i]; a vector's components are contiguous within it.
+ * src[i] + l * src_stride[i]; a vector's components are contiguous within it. The result register
+ * never overlaps an operand register (SSA: every value has its own register).
  */
 #ifndef BI_H
 #define BI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum bi_kind { BI_VOID = 0, BI_INT, BI_FLOAT, BI_BOOL, BI_PTR } bi_kind;
@@ -38,6 +40,13 @@ typedef struct bi_mem {
   void *(*access)(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
 } bi_mem;
 
+/* Output of printf: text written by one lane (the executor keeps each work-item's output apart and
+ * emits it in work-item order, so the output does not depend on the warp width). */
+typedef struct bi_out {
+  void *ctx;
+  void (*write)(void *ctx, unsigned lane, const char *text, size_t len);
+} bi_out;
+
 typedef struct bi_call {
   uint8_t *dst;               /* result register of lane 0 (NULL when the result is void) */
   const uint8_t *src[6];      /* operand registers of lane 0 */
@@ -46,7 +55,9 @@ typedef struct bi_call {
   const uint16_t *lanes;      /* the active lanes */
   uint32_t nlanes;
   const bi_mem *mem;
-  uint32_t literal;           /* vloadn/vstoren: n; vstore_half_r etc.: the FPRoundingMode literal */
+  const bi_out *out;          /* printf only */
+  uint32_t literal;           /* bi_resolved.literal, copied unchanged: whatever the library packed
+                                 at resolve time (component count, rounding mode, widths ...) */
   bool flush_denormals;       /* emulate a device that flushes float denormals (reserved, issue 3) */
 } bi_call;
 

@@ -316,6 +316,12 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
 }
 
 /* Sets the arguments, the NDRange and runs; returns the exit status. */
+/* Kernel printf output goes to standard output as the kernel produces it (work-item order). */
+static void print_kernel_output(void *user, const char *text, size_t len) {
+  (void)user;
+  fwrite(text, 1, len, stdout);
+}
+
 static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *args) {
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, k, &err);
@@ -324,6 +330,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
     return EXIT_BAD;
   }
   int status = EXIT_BAD;
+  fflush(stdout);
   for (int i = 0; i < c->nargs; i++) {
     const cli_arg *a = &args[i];
     spvi_status s = a->kind == CLI_ARG_VALUE    ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
@@ -339,7 +346,10 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
     say_error("%s", err.message);
     goto done;
   }
-  spvi_run_options ro = {c->warp};
+  spvi_run_options ro;
+  memset(&ro, 0, sizeof ro);
+  ro.warp_width = c->warp;
+  ro.on_printf = print_kernel_output;
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
   spvi_status s = spvi_run(l, &ro, &fault, &err);

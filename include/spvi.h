@@ -126,6 +126,11 @@ void spvi_launch_local_size(const spvi_launch *l, size_t local[3]);
 
 typedef struct spvi_run_options {
   unsigned warp_width;   /* lanes per warp: 1 .. 64; 0 = default (32). Results never depend on it. */
+  /* printf output: called with each work-item's text, work-groups in order and, within a group, in
+   * local linear id order (independent of the warp width). NULL: printf output is discarded. */
+  void (*on_printf)(void *user, const char *text, size_t len);
+  void *printf_user;
+  bool flush_denormals;  /* emulate a device that flushes float denormals to zero */
 } spvi_run_options;
 
 typedef enum spvi_fault_kind {

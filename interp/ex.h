@@ -106,7 +106,10 @@ typedef struct ex_program {
   uint32_t *cslots; uint32_t ncslots;
   /* resolved OpenCL.std builtins, indexed from EXTINST instructions */
   bi_resolved *bis; uint32_t nbis;
-  /* pointer-valued constants (addresses of module variables) patched per launch */
+  /* allocation id of each module-scope variable, by index in ld->globals */
+  uint32_t *global_alloc;
+  /* pointer-valued constants patched per launch: the register at addr_reg[i] holds a byte offset
+   * to which the address of allocation addr_alloc[i] is added */
   uint32_t *addr_reg; uint32_t *addr_alloc; uint32_t naddr;
   uint32_t reg_bytes;     /* per-lane bytes of the whole register file */
   uint32_t max_depth;     /* deepest call chain from any kernel, in frames */
@@ -138,6 +141,9 @@ typedef struct ex_launch {
   unsigned dims;
   uint64_t global[3], local[3], offset[3];
   bool local_given;
+  /* printf output, per work-item text in work-item order (spvi_run_options.on_printf) */
+  void (*on_printf)(void *user, const char *text, size_t len);
+  void *printf_user;
 } ex_launch;
 
 /* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */

@@ -457,6 +457,12 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
   unsigned W = opts && opts->warp_width ? opts->warp_width : EX_DEFAULT_WARP;
   if (W > EX_MAX_WARP) { set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP); return SPVI_E_USAGE; }
   char msg[1024] = "";
+  l->l.on_printf = opts ? opts->on_printf : NULL;
+  l->l.printf_user = opts ? opts->printf_user : NULL;
+  if (opts && opts->flush_denormals) {
+    set_err(err, SPVI_E_USAGE, "flushing denormals is not implemented yet");
+    return SPVI_E_USAGE;
+  }
   spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
   if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
   return s;

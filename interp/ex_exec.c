@@ -130,6 +130,41 @@ static inline uint64_t f_to_int(double v, unsigned mode, bool dst_signed, unsign
   return (uint64_t)v;
 }
 
+/* Rounding of a conversion result to float/double in a mode other than to-nearest: the
+ * nearest-even result r is corrected by one step toward the exact value when the mode asks
+ * (exact, because r and its neighbour bracket the exact value). `cmp` is the sign of r - exact. */
+static float adjust_f32(float r, int cmp, unsigned mode) {
+  if (cmp == 0 || isnan(r)) return r;
+  if (mode == 2) return (cmp > 0) == (r > 0) ? nextafterf(r, 0.0f) : r;          /* RTZ */
+  if (mode == 3) return cmp < 0 ? nextafterf(r, INFINITY) : r;                    /* RTP */
+  if (mode == 4) return cmp > 0 ? nextafterf(r, -INFINITY) : r;                   /* RTN */
+  return r;
+}
+static double adjust_f64(double r, int cmp, unsigned mode) {
+  if (cmp == 0 || isnan(r)) return r;
+  if (mode == 2) return (cmp > 0) == (r > 0) ? nextafter(r, 0.0) : r;
+  if (mode == 3) return cmp < 0 ? nextafter(r, INFINITY) : r;
+  if (mode == 4) return cmp > 0 ? nextafter(r, -INFINITY) : r;
+  return r;
+}
+/* sign of (floating value f) - (integer x), exactly: f is an integer once |f| >= 2^24, and
+ * every float/double below 2^127 converts to __int128 exactly. */
+static int cmp_fp_int(double f, bool sgn, int64_t sx, uint64_t ux) {
+  if (isinf(f)) return f > 0 ? 1 : -1;
+  if (fabs(f) < 9007199254740992.0) { /* |f| < 2^53: compare through trunc/frac exactly */
+    __int128 fi = (__int128)f;                 /* toward zero */
+    __int128 xi = sgn ? (__int128)sx : (__int128)ux;
+    if (fi != xi) return fi > xi ? 1 : -1;
+    double frac = f - (double)(int64_t)fi;
+    return frac > 0 ? 1 : frac < 0 ? -1 : 0;
+  }
+  __int128 fi = (__int128)f, xi = sgn ? (__int128)sx : (__int128)ux;
+  return fi > xi ? 1 : fi < xi ? -1 : 0;
+}
+static bi_round half_mode(unsigned mode) {
+  return mode == 2 ? BI_RTZ : mode == 3 ? BI_RTP : mode == 4 ? BI_RTN : BI_RTE;
+}
+
 static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from, uint32_t to, unsigned flags) {
   unsigned fk = from >> 8, fb = from & 0xFF, tk = to >> 8, tb = to & 0xFF;
   for (unsigned i = 0; i < n; i++) {
@@ -141,14 +176,16 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
       else if (fb == 32) { float f; memcpy(&f, s, 4); v = f; }
       else memcpy(&v, s, 8);
       if (tk == EX_CK_FLOAT) {
+        const unsigned mode = EX_CF_MODE(flags);
         if (tb == 16) {
-          h16 h = fb == 32 ? (h16)0 : bi_half_from_double(v, BI_RTE);
-          if (fb == 32) { float f; memcpy(&f, s, 4); h = bi_half_from_float(f, BI_RTE); }
+          /* from the value itself (half is exact in double), a single rounding in the mode */
+          h16 h = bi_half_from_double(v, half_mode(mode));
           memcpy(d, &h, 2);
         } else if (tb == 32) {
           float f = (float)v;  /* one rounding, to nearest even */
+          if (mode > 1 && !isnan(v)) f = adjust_f32(f, (double)f > v ? 1 : (double)f < v ? -1 : 0, mode);
           memcpy(d, &f, 4);
-        } else memcpy(d, &v, 8);
+        } else memcpy(d, &v, 8);  /* widening or same width: exact */
       } else {
         wr_uint(d, tb / 8, f_to_int(v, EX_CF_MODE(flags), tk == EX_CK_SINT, tb));
       }
@@ -160,12 +197,20 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
     uint64_t uv = rd_uint(s, fb / 8);
     if (tk == EX_CK_FLOAT) {
       /* a single correctly rounded conversion (C 6.3.1.4 under the default rounding mode) */
-      if (tb == 32) { float f = ssigned ? (float)sv : (float)uv; memcpy(d, &f, 4); }
-      else if (tb == 64) { double f = ssigned ? (double)sv : (double)uv; memcpy(d, &f, 8); }
-      else {
-        /* every integer that is not exact in double is far beyond half's range (65504), where both
-         * roundings give infinity, so going through double is still a single effective rounding */
-        h16 h = bi_half_from_double(ssigned ? (double)sv : (double)uv, BI_RTE);
+      const unsigned mode = EX_CF_MODE(flags);
+      if (tb == 32) {
+        float f = ssigned ? (float)sv : (float)uv;
+        if (mode > 1) f = adjust_f32(f, cmp_fp_int(f, ssigned, sv, uv), mode);
+        memcpy(d, &f, 4);
+      } else if (tb == 64) {
+        double f = ssigned ? (double)sv : (double)uv;
+        if (mode > 1) f = adjust_f64(f, cmp_fp_int(f, ssigned, sv, uv), mode);
+        memcpy(d, &f, 8);
+      } else {
+        /* an integer that is not exact in double is far beyond half's range (65504), where the
+         * result is the same infinity or largest half whatever the double rounding did, so going
+         * through double is still a single effective rounding in every mode */
+        h16 h = bi_half_from_double(ssigned ? (double)sv : (double)uv, half_mode(mode));
         memcpy(d, &h, 2);
       }
       continue;
@@ -628,6 +673,7 @@ resched:
     c.lanes = lanes;
     c.nlanes = nl;
     c.mem = &cx->bimem;
+    c.out = &cx->biout;
     c.literal = r->literal;
     cx->cur_ip = ip;
     if (!r->fn(&c)) goto fault;

@@ -62,8 +62,11 @@ typedef struct ex_ctx {
   int64_t foff;
   uint64_t fsize;
   char fdetail[256];
-  /* builtins' view of memory: set before each EXTINST */
+  /* builtins' view of memory and printf sink */
   bi_mem bimem;
+  bi_out biout;
+  struct ex_text { char *text; size_t len, cap; } *printf_buf;  /* per local linear id */
+  uint64_t printf_items;
   ex_warp *cur_warp;
   const ex_func *cur_fn;
   const ex_insn *cur_ip;

@@ -115,6 +115,7 @@ static uint32_t const_slot(prep *s, const void *bytes, uint32_t size) {
 }
 
 static const ld_type *ty(prep *s, uint32_t id) { return ld_type_of(s->m, id); }
+static void addr_patch(prep *s, uint32_t reg, uint32_t alloc);
 
 /* Register of an operand id; constants are materialised on first use. */
 static bool operand(prep *s, uint32_t id, uint32_t *out) {
@@ -125,8 +126,14 @@ static bool operand(prep *s, uint32_t id, uint32_t *out) {
     const ld_const *c = &s->m->consts[e->index];
     const ld_type *t = ty(s, c->type);
     if (!t) return fail(s, "constant %%%u has no valid type", id);
-    s->reg[id] = const_slot(s, c->bytes, t->reg_size);
-    *out = s->reg[id];
+    uint32_t r = const_slot(s, c->bytes, t->reg_size);
+    for (uint32_t i = 0; i < c->nrelocs; i++) {
+      uint32_t g = c->relocs[i].global;
+      if (g >= s->m->bound || s->m->ids[g].kind != LD_ID_GLOBAL) return fail(s, "constant %%%u points to a non-variable", id);
+      addr_patch(s, r + c->relocs[i].offset, s->p->global_alloc[s->m->ids[g].index]);
+    }
+    s->reg[id] = r;
+    *out = r;
     return true;
   }
   return fail(s, "operand %%%u is not a value available here", id);
@@ -326,16 +333,21 @@ static uint32_t add_static_alloc(prep *s, uint8_t space, uint64_t size, uint32_t
   return ++p->nstatic;
 }
 
-/* An address constant: a register holding the pointer to static allocation `alloc`, patched per
- * launch (the pointer encoding depends on the launch's allocation count for Physical32). */
-static uint32_t addr_const(prep *s, uint32_t alloc) {
+/* Register `reg` of the constant area holds an offset into static allocation `alloc`; the launch
+ * adds the allocation's address (the pointer encoding depends on the launch for Physical32). */
+static void addr_patch(prep *s, uint32_t reg, uint32_t alloc) {
   ex_program *p = s->p;
-  uint32_t r = const_slot(s, NULL, p->ptr_bytes);
   p->addr_reg = xrealloc(p->addr_reg, (p->naddr + 1) * sizeof *p->addr_reg);
   p->addr_alloc = xrealloc(p->addr_alloc, (p->naddr + 1) * sizeof *p->addr_alloc);
-  p->addr_reg[p->naddr] = r;
+  p->addr_reg[p->naddr] = reg;
   p->addr_alloc[p->naddr] = alloc;
   p->naddr++;
+}
+
+/* An address constant: a register holding the pointer to static allocation `alloc`. */
+static uint32_t addr_const(prep *s, uint32_t alloc) {
+  uint32_t r = const_slot(s, NULL, s->p->ptr_bytes);
+  addr_patch(s, r, alloc);
   return r;
 }
 
@@ -475,14 +487,10 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     const ld_decoration *rm = ld_find_decoration(m, in->result, SpvDecorationFPRoundingMode);
     uint32_t mode = rm && rm->nargs ? rm->args[0] : LD_NONE;
     if (mode != LD_NONE) {
-      /* Rounding modes are exact for float->int (a rounding of the value before truncation). Other
-       * conversions with an explicit mode belong to the builtin-library work. */
-      if (!(sk == EX_CK_FLOAT && dk != EX_CK_FLOAT))
-        return fail(s, "conversion with FPRoundingMode %s is not implemented yet",
-                    mode == 0 ? "RTE" : mode == 1 ? "RTZ" : mode == 2 ? "RTP" : mode == 3 ? "RTN" : "?");
+      /* FPRoundingMode (SPIR-V 3.16; OpenCL C 6.4.3 convert_T_rte/rtz/rtp/rtn) */
+      if (mode > 3) return fail(s, "FPRoundingMode %u is not a rounding mode", mode);
       flags |= (uint8_t)(EX_CF_MODE_SHIFT_VAL(mode + 1));
     }
-    if (sk == EX_CK_FLOAT && dk == EX_CK_FLOAT && de.bits < se.bits && mode == LD_NONE) { /* default RTE */ }
     if (se.n != de.n) return fail(s, "conversion between vectors of different sizes");
     emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)de.n, .flags = flags, .d = dst_reg(s, in), .a = r[0],
                       .b = (sk << 8) | se.bits, .c = (dk << 8) | de.bits});
@@ -1035,6 +1043,8 @@ static bool call_depth(prep *s, uint32_t fi, uint8_t *mark, uint32_t *depth_memo
 
 static bool prepare_globals(prep *s) {
   const ld_module *m = s->m;
+  s->p->global_alloc = calloc(m->nglobals + 1, sizeof *s->p->global_alloc);
+  if (!s->p->global_alloc) abort();
   for (uint32_t g = 0; g < m->nglobals; g++) {
     const ld_global *gv = &m->globals[g];
     uint8_t space;
@@ -1051,6 +1061,7 @@ static bool prepare_globals(prep *s) {
       return false;
     }
     uint32_t alloc = add_static_alloc(s, space, gv->size, gv->id);
+    s->p->global_alloc[g] = alloc;
     if (space == EX_AS_CONSTANT) s->p->static_allocs[alloc].read_only = true;
     if (gv->builtin != LD_NONE) {
       const ld_type *pt = ty(s, gv->type);
@@ -1160,7 +1171,7 @@ void ex_program_free(ex_program *p) {
     free(p->funcs[f].param_reg); free(p->funcs[f].param_size); free(p->funcs[f].param_byval);
   }
   free(p->funcs); free(p->static_allocs); free(p->const_init); free(p->addr_reg); free(p->addr_alloc);
-  free(p->builtins); free(p->cslots); free(p->bis);
+  free(p->builtins); free(p->cslots); free(p->bis); free(p->global_alloc);
   free(p);
 }
 

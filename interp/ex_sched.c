@@ -207,6 +207,8 @@ static int bits_for(uint64_t n) {
   return b;
 }
 
+static void init_globals(ex_ctx *cx);
+
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
@@ -224,16 +226,6 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       a->base = calloc(a->size ? a->size : 1, 1);
       if (!a->base) return SPVI_E_NOMEM;
       r->owned[r->nowned++] = a->base;
-      /* initializer of a module-scope variable */
-      uint32_t vid = a->var_id;
-      if (vid < m->bound && m->ids[vid].kind == LD_ID_GLOBAL) {
-        const ld_global *g = &m->globals[m->ids[vid].index];
-        if (g->init && g->init < m->bound && m->ids[g->init].kind == LD_ID_CONST) {
-          const ld_const *c = &m->consts[m->ids[g->init].index];
-          const ld_type *ct = ld_type_of(m, c->type);
-          if (ct) memcpy(a->base, c->bytes, ct->reg_size < a->size ? ct->reg_size : a->size);
-        }
-      }
     }
   }
   r->local_bytes = p->local_static;
@@ -275,7 +267,43 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       return SPVI_E_USAGE;
     }
   }
+  init_globals(cx);
   return SPVI_OK;
+}
+
+/* Add the address of allocation `alloc` to the pointer stored at dst. */
+static void relocate(const ex_ctx *cx, uint8_t *dst, uint32_t alloc) {
+  uint64_t v = 0;
+  memcpy(&v, dst, cx->prog->ptr_bytes);  /* little-endian host: the low bytes */
+  v += ex_ptr_of(cx, alloc);
+  memcpy(dst, &v, cx->prog->ptr_bytes);
+}
+
+/* Initializers of module-scope variables (SPIR-V 3.32.8): a constant, whose pointers to other
+ * variables are relocated, or the address of another variable. */
+static void init_globals(ex_ctx *cx) {
+  const ex_program *p = cx->prog;
+  const ld_module *m = p->ld;
+  for (uint32_t gi = 0; gi < m->nglobals; gi++) {
+    const ld_global *g = &m->globals[gi];
+    ex_alloc *a = &cx->allocs[p->global_alloc[gi]];
+    if (!g->init || !a->base || g->init >= m->bound) continue;
+    const ld_id *e = &m->ids[g->init];
+    if (e->kind == LD_ID_GLOBAL) {
+      if (a->size >= p->ptr_bytes) relocate(cx, a->base, p->global_alloc[e->index]);
+      continue;
+    }
+    if (e->kind != LD_ID_CONST) continue;
+    const ld_const *c = &m->consts[e->index];
+    const ld_type *ct = ld_type_of(m, c->type);
+    if (!ct) continue;
+    memcpy(a->base, c->bytes, ct->reg_size < a->size ? ct->reg_size : a->size);
+    for (uint32_t k = 0; k < c->nrelocs; k++) {
+      const ld_reloc *rl = &c->relocs[k];
+      if (rl->global < m->bound && m->ids[rl->global].kind == LD_ID_GLOBAL && rl->offset + p->ptr_bytes <= a->size)
+        relocate(cx, a->base + rl->offset, p->global_alloc[m->ids[rl->global].index]);
+    }
+  }
 }
 
 static uint32_t arg_alloc_id(const run *r, uint32_t index) {
@@ -296,10 +324,7 @@ static bool setup_warps(run *r, uint64_t max_group) {
   uint8_t *cinit = malloc(p->const_bytes + 8);
   if (!cinit) return false;
   if (p->const_bytes) memcpy(cinit, p->const_init, p->const_bytes);
-  for (uint32_t i = 0; i < p->naddr; i++) {
-    uint64_t v = ex_ptr_of(cx, p->addr_alloc[i]);
-    memcpy(cinit + (p->addr_reg[i] - p->const_base), &v, p->ptr_bytes);
-  }
+  for (uint32_t i = 0; i < p->naddr; i++) relocate(cx, cinit + (p->addr_reg[i] - p->const_base), p->addr_alloc[i]);
   bool ok = true;
   for (unsigned k = 0; k < r->nwarps && ok; k++) {
     ex_warp *w = &r->warps[k];
@@ -413,6 +438,36 @@ static void group_fault(ex_ctx *cx, ex_warp *w, const char *detail) {
   ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, 0, 0, 0, 0, detail);
 }
 
+/* printf sink: each work-item's text is kept apart and emitted in local linear id order when its
+ * work-group ends, so the output is the same at every warp width. */
+static void printf_write(void *ctx, unsigned lane, const char *text, size_t len) {
+  ex_ctx *cx = ctx;
+  if (!cx->l->on_printf || !cx->printf_buf) return;
+  uint64_t item = cx->cur_warp->first_linear + lane;
+  if (item >= cx->printf_items) return;
+  struct ex_text *t = &cx->printf_buf[item];
+  if (t->len + len + 1 > t->cap) {
+    size_t cap = (t->len + len + 1) * 2;
+    char *n = realloc(t->text, cap);
+    if (!n) abort();  /* out of memory for printf output */
+    t->text = n;
+    t->cap = cap;
+  }
+  memcpy(t->text + t->len, text, len);
+  t->len += len;
+}
+
+static void printf_flush(ex_ctx *cx) {
+  if (!cx->l->on_printf || !cx->printf_buf) return;
+  for (uint64_t i = 0; i < cx->printf_items; i++) {
+    struct ex_text *t = &cx->printf_buf[i];
+    if (t->len) cx->l->on_printf(cx->l->printf_user, t->text, t->len);
+    t->len = 0;
+  }
+}
+
+static void run_group_warps(run *r, unsigned nw);
+
 /* Run one work-group to completion. */
 static void run_group(run *r) {
   ex_ctx *cx = &r->cx;
@@ -424,6 +479,12 @@ static void run_group(run *r) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
   }
+  run_group_warps(r, nw);
+  printf_flush(cx);
+}
+
+static void run_group_warps(run *r, unsigned nw) {
+  ex_ctx *cx = &r->cx;
   for (;;) {
     for (unsigned k = 0; k < nw && !cx->faulted; k++)
       if (r->warps[k].state == EX_W_RUN) ex_exec_warp(cx, &r->warps[k]);
@@ -461,12 +522,19 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   cx->W = warp_width;
   cx->bimem.ctx = cx;
   cx->bimem.access = ex_bi_access;
+  cx->biout.ctx = cx;
+  cx->biout.write = printf_write;
   spvi_status st = setup_allocs(&r, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
   if (st == SPVI_OK && !setup_warps(&r, max_group)) st = SPVI_E_NOMEM;
   if (st == SPVI_OK) {
     cx->local = calloc(r.local_bytes + 8, 1);
     if (!cx->local) st = SPVI_E_NOMEM;
+    if (l->on_printf) {
+      cx->printf_items = max_group;
+      cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
+      if (!cx->printf_buf) st = SPVI_E_NOMEM;
+    }
   }
   if (st == SPVI_OK) {
     uint64_t ng[3];
@@ -495,5 +563,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   free(r.owned);
   free(cx->allocs);
   free(cx->local);
+  for (uint64_t i = 0; cx->printf_buf && i < cx->printf_items; i++) free(cx->printf_buf[i].text);
+  free(cx->printf_buf);
   return st;
 }

@@ -129,9 +129,15 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
     char what[80];
     snprintf(what, sizeof what, "%s %%%u constituent %u", r->info->name, k->id, i);
     uint32_t pid = r->w[3 + i];
-    if (pid < m->bound && m->ids[pid].kind == LD_ID_GLOBAL)
-      return ld_errf(c, r->at, "%s %%%u is the address of a module-scope variable, which spvi does not "
-                     "evaluate at load time (the IR has no address constants)", what, pid);
+    if (pid < m->bound && m->ids[pid].kind == LD_ID_GLOBAL) {
+      /* the address of a variable as a member: a relocation, the bytes hold offset 0 */
+      uint32_t off, want;
+      constituent_slot(m, t, i, &off, &want);
+      if (!ld_type_same(m, m->ids[pid].type, want))
+        return ld_errf(c, r->at, "%s %%%u has type %%%u, expects %%%u", what, pid, m->ids[pid].type, want);
+      if (!ld_const_add_reloc(c, k, off, pid)) return false;
+      continue;
+    }
     const ld_const *part = ld_need_const(c, r, pid, what);
     if (!part) return false;
     uint32_t off, want;
@@ -141,7 +147,20 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
     uint32_t bytes = ld_type_of(m, want)->reg_size;
     if ((uint64_t)off + bytes > t->reg_size) abort();  /* layout guarantees the slot fits */
     memcpy(k->bytes + off, part->bytes, bytes);
+    for (uint32_t j = 0; j < part->nrelocs; j++)
+      if (!ld_const_add_reloc(c, k, off + part->relocs[j].offset, part->relocs[j].global)) return false;
   }
+  return true;
+}
+
+bool ld_const_add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global) {
+  ld_reloc *n = ld_arena_array(c->arena, k->nrelocs + 1u, sizeof *n);
+  if (!n) return ld_oom(c);
+  if (k->nrelocs) memcpy(n, k->relocs, k->nrelocs * sizeof *n);
+  n[k->nrelocs].offset = offset;
+  n[k->nrelocs].global = global;
+  k->relocs = n;
+  k->nrelocs++;
   return true;
 }
 

@@ -37,12 +37,20 @@ typedef struct ld_type {
   uint32_t storage;   /* POINTER: SpvStorageClass */
   uint32_t *members;  /* STRUCT: member type ids; FUNCTION: parameter type ids (count entries) */
   uint32_t *offsets;  /* STRUCT: member byte offsets (Offset decoration, else C layout) */
-  uint32_t size;      /* bytes in memory (0 for VOID, FUNCTION, RUNTIME_ARRAY, OPAQUE) */
+  uint32_t size;      /* bytes in memory (0 for VOID, FUNCTION, RUNTIME_ARRAY; 8 for OPAQUE handles) */
   uint32_t align;     /* alignment in memory */
   uint32_t reg_size;  /* bytes in a register (vectors: n * element bytes) */
   bool packed;        /* STRUCT decorated CPacked */
   const char *opaque; /* OPAQUE: the declaring opcode's name, e.g. "OpTypeEvent", "OpTypeImage" */
 } ld_type;
+
+/* A pointer to a module-scope variable inside a constant's value (address constants: llvm-spirv
+ * writes `global int *p = &x[2];` as OpSpecConstantOp over the variable): the pointer-sized bytes
+ * at `offset` hold a byte offset that is added to the address of variable `global` (its id). */
+typedef struct ld_reloc {
+  uint32_t offset;
+  uint32_t global;
+} ld_reloc;
 
 typedef struct ld_const {
   uint32_t id;
@@ -51,13 +59,15 @@ typedef struct ld_const {
   bool is_spec;       /* OpSpecConstant*: `bytes` holds the default value */
   bool is_undef;      /* OpUndef at module scope */
   uint32_t spec_id;   /* SpecId decoration, LD_NONE when absent */
+  const ld_reloc *relocs;  /* addresses of module-scope variables in the value */
+  uint32_t nrelocs;
 } ld_const;
 
 typedef struct ld_global {   /* a module-scope OpVariable */
   uint32_t id;
   uint32_t type;      /* the variable's pointer type id */
   uint32_t storage;   /* SpvStorageClass */
-  uint32_t init;      /* initializer constant id, 0 when none */
+  uint32_t init;      /* initializer: a constant id or a module-scope variable id (its address), 0 when none */
   uint32_t builtin;   /* SpvBuiltIn when decorated BuiltIn, else LD_NONE */
   uint32_t size;      /* bytes of the pointee */
   uint32_t align;

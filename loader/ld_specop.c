@@ -485,6 +485,77 @@ static bool shuffle(eval *ev, const ld_type *rt, uint8_t *dst) {
   return true;
 }
 
+/* Address constants: operand `id` as "module-scope variable + byte offset". */
+static bool address_operand(eval *ev, uint32_t id, uint32_t *global, int64_t *off, const ld_type **ptype) {
+  ld_ctx *c = ev->c;
+  const ld_module *m = c->m;
+  char what[96];
+  snprintf(what, sizeof what, "OpSpecConstantOp %%%u (%s) pointer operand", ev->result, ev->opname);
+  if (id < m->bound && m->ids[id].kind == LD_ID_GLOBAL) {
+    *global = id;
+    *off = 0;
+    *ptype = ld_type_of(m, m->ids[id].type);
+    return *ptype != NULL;
+  }
+  const ld_const *k = ld_need_const(c, ev->r, id, what);
+  if (!k) return false;
+  const ld_type *t = ld_type_of(m, k->type);
+  if (!t || t->kind != LD_TY_POINTER || k->nrelocs != 1 || k->relocs[0].offset != 0)
+    return ld_errf(c, ev->r->at, "%s %%%u is not the address of a module-scope variable", what, id);
+  *global = k->relocs[0].global;
+  *off = m->pointer_bytes == 8 ? (int64_t)get_bits(k->bytes, 8) : sext(get_bits(k->bytes, 4), 32);
+  *ptype = t;
+  return true;
+}
+
+/* Bitcast / generic casts / access chains over the address of a variable (SPIR-V 3.32.8 index
+ * rules: Ptr forms step over whole pointees first; struct members by constant index; indexes are
+ * signed). The result keeps the variable as a relocation and the byte offset as its value. */
+static bool address_op(eval *ev, uint32_t op, const ld_type *rt, ld_const *k) {
+  ld_ctx *c = ev->c;
+  const ld_module *m = c->m;
+  uint32_t nops = ev->r->nwords - 4u;
+  if (rt->kind != LD_TY_POINTER) return fail_types(ev, "an address operation needs a pointer result");
+  if (nops < 1) return fail_types(ev, "expects a pointer operand");
+  uint32_t global = 0;
+  int64_t off = 0;
+  const ld_type *pt = NULL;
+  if (!address_operand(ev, ev->r->w[4], &global, &off, &pt)) return false;
+  bool chain = op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
+               op == SpvOpInBoundsPtrAccessChain;
+  if (!chain && nops != 1) return fail_types(ev, "expects one pointer operand");
+  if (chain) {
+    bool ptr_form = op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+    const ld_type *cur = ld_type_of(m, pt->elem);
+    for (uint32_t i = 1; i < nops; i++) {
+      char what[96];
+      snprintf(what, sizeof what, "OpSpecConstantOp %%%u (%s) index %u", ev->result, ev->opname, i - 1);
+      const ld_const *ik = ld_need_const(c, ev->r, ev->r->w[4 + i], what);
+      if (!ik) return false;
+      const ld_type *it = ld_type_of(m, ik->type);
+      if (!it || it->kind != LD_TY_INT) return fail_types(ev, "an access-chain index is not an integer constant");
+      int64_t idx = sext(get_bits(ik->bytes, it->bits / 8), it->bits);
+      if (!cur) return fail_types(ev, "an access chain walks through an unknown type");
+      if (ptr_form && i == 1) {
+        off += idx * (int64_t)cur->size;
+      } else if (cur->kind == LD_TY_STRUCT) {
+        if (idx < 0 || (uint64_t)idx >= cur->count) return fail_types(ev, "a struct member index is out of range");
+        off += cur->offsets[idx];
+        cur = ld_type_of(m, cur->members[idx]);
+      } else if (cur->kind == LD_TY_ARRAY || cur->kind == LD_TY_RUNTIME_ARRAY || cur->kind == LD_TY_VECTOR) {
+        const ld_type *et = ld_type_of(m, cur->elem);
+        if (!et) return fail_types(ev, "an access chain walks through an unknown type");
+        off += idx * (int64_t)et->size;
+        cur = et;
+      } else {
+        return fail_types(ev, "an access chain indexes into a scalar");
+      }
+    }
+  }
+  put_bits(k->bytes, m->pointer_bytes, (uint64_t)off);
+  return ld_const_add_reloc(c, k, 0, global);
+}
+
 bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k) {
   uint32_t op = r->w[3];
   const char *name = spv_op_name(op);
@@ -492,15 +563,14 @@ bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k
   int cls = -1;
   for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
     if (op_table[i].op == op) cls = op_table[i].cls;
+  if (cls == C_BITCAST && type->kind == LD_TY_POINTER) return address_op(&ev, op, type, k);
   if (cls < 0) {
     static const uint16_t address_ops[] = {
       SpvOpAccessChain, SpvOpInBoundsAccessChain, SpvOpPtrAccessChain, SpvOpInBoundsPtrAccessChain,
-      SpvOpConvertPtrToU, SpvOpConvertUToPtr, SpvOpGenericCastToPtr, SpvOpPtrCastToGeneric,
+      SpvOpGenericCastToPtr, SpvOpPtrCastToGeneric,
     };
     for (size_t i = 0; i < sizeof address_ops / sizeof address_ops[0]; i++)
-      if (address_ops[i] == op)
-        return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time "
-                       "(it computes an address, and the IR has no address constants)", k->id, name);
+      if (address_ops[i] == op) return address_op(&ev, op, type, k);
     if (name)
       return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time", k->id, name);
     return ld_errf(c, r->at, "OpSpecConstantOp %%%u: unknown opcode %u", k->id, op);

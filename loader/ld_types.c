@@ -14,8 +14,8 @@
  *     the largest member alignment) unless the members carry Offset decorations; CPacked (SPIR-V
  *     3.20: "the structure is packed, no padding") makes the alignment 1 and removes padding.
  *   - pointers: 4 or 8 bytes per the addressing model (env spec "Validation Rules").
- *   - opaque types (events, queues, pipes, images, samplers ...): no memory size (ld_ir.h); in a
- *     register they are an 8-byte handle.
+ *   - opaque types (events, queues, pipes, images, samplers ...): an 8-byte handle in memory and
+ *     in a register.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,10 +26,9 @@
 
 /* Register bytes of an opaque handle. */
 #define LD_OPAQUE_REG_BYTES 8u
-/* Memory bytes of an opaque value: 0 as ld_ir.h documents (OPAQUE has no memory size), which makes
- * arrays and structs of events unloadable. Making it 8 (a handle, like the register form) is the
- * only change needed here if the IR contract changes. */
-#define LD_OPAQUE_MEM_BYTES 0u
+/* Memory bytes of an opaque value: an 8-byte handle, like the register form, so that -O0 kernels
+ * can keep an event_t in a Function variable and declare arrays of events. */
+#define LD_OPAQUE_MEM_BYTES 8u
 
 /* The opaque type declarations spvi accepts (env spec "Supported Types": image-related and
  * "Other Data Types"; SPIR-V 3.32.6 for the rest). Operations on them are the executor's concern. */

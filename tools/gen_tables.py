@@ -29,6 +29,8 @@ def operand_words(op):
         return 1, True
     if kind == 'LiteralContextDependentNumber':
         return 1, True
+    if kind == 'LiteralSpecConstantOpInteger':
+        return 1, True  # the wrapped opcode's operands follow
     if kind.startswith('Pair'):
         return 2, False
     k = kinds.get(kind)

@@ -19,8 +19,9 @@
  *   ; arg: value TYPE v ...            a by-value argument: the values' bytes, packed
  *   ; arg: local BYTES                 a __local pointer argument
  *   ; expect: arg I TYPE = v ...       buffer argument I after the run, element by element
- *   ; expect-fault: KIND [OpName]      the run must fault (out-of-bounds, null-pointer, bad-pointer,
- *                                      read-only, barrier-divergence, unreachable, unsupported)
+ *   ; expect-fault: KIND [OpName] [at=G]  the run must fault (out-of-bounds, null-pointer,
+ *                                      bad-pointer, read-only, barrier-divergence, unreachable,
+ *                                      unsupported), at that instruction, in work-item G (dim 0)
  *   ; expect-load-error: TEXT          loading must fail with a message containing TEXT
  *   ; more: v ...                      continues the value list of the previous arg/expect line
  *
@@ -103,7 +104,8 @@ typedef struct tcase {
   int nargs;
   expectspec ex[MAX_EXPECTS];
   int nex;
-  char fault[64], fault_op[64];
+  char fault[64], fault_op[128];
+  long long fault_gid;  /* global id (dimension 0) of the faulting work-item, -1: not checked */
   char load_error[256];
   char parse_err[1024];
   vlist *last_list;    /* the list a `more:` line continues */
@@ -353,8 +355,16 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
     if (!c->last_list) { perr(c, line, "more: without a preceding arg/expect list"); return; }
     parse_values(c, line, val, c->last_list, !c->last_is_arg);
   } else if (strcmp(key, "expect-fault") == 0) {
-    if (!next_tok(&s, c->fault, sizeof c->fault)) perr(c, line, "expect-fault: needs a kind");
-    next_tok(&s, c->fault_op, sizeof c->fault_op);
+    if (!next_tok(&s, c->fault, sizeof c->fault)) { perr(c, line, "expect-fault: needs a kind"); return; }
+    while (next_tok(&s, tok, sizeof tok)) {
+      uint64_t n;
+      if (strncmp(tok, "at=", 3) == 0) {
+        if (!parse_mag(tok + 3, &n)) { perr(c, line, "expect-fault: bad at=N"); return; }
+        c->fault_gid = (long long)n;
+      } else {
+        snprintf(c->fault_op, sizeof c->fault_op, "%s", tok);
+      }
+    }
   } else if (strcmp(key, "expect-load-error") == 0) {
     s = skip_ws(s);
     snprintf(c->load_error, sizeof c->load_error, "%s", s);
@@ -644,17 +654,20 @@ static void run_case(void **state) {
         REPORT("  warp %u: fault %s, expected %s\n%s\n", warps[w], fault_name(res[w].fault.kind), c->fault, res[w].fault.message);
       if (c->fault_op[0] && strcmp(res[w].fault.opcode, c->fault_op) != 0)
         REPORT("  warp %u: fault at %s, expected at %s\n", warps[w], res[w].fault.opcode, c->fault_op);
+      if (c->fault_gid >= 0 && res[w].fault.global_id[0] != (size_t)c->fault_gid)
+        REPORT("  warp %u: fault in work-item %zu, expected in %lld\n", warps[w], res[w].fault.global_id[0], c->fault_gid);
     }
     char ex[4096] = "";
     unsigned bad = check_expects(c, &res[w], warps[w], ex, sizeof ex);
     if (bad) REPORT("%s  warp %u: %u mismatching element(s)\n", ex, warps[w], bad);
   }
-  /* results must not depend on the warp width */
+  /* results must not depend on the warp width (memory after a fault is not a result: a fault
+   * stops the launch wherever the other work-items happen to be) */
   if (ran[0] && ran[1]) {
     if (res[0].status != res[1].status || res[0].fault.kind != res[1].fault.kind)
       REPORT("  status/fault differs between warp widths: %d/%s vs %d/%s\n", (int)res[0].status, fault_name(res[0].fault.kind),
              (int)res[1].status, fault_name(res[1].fault.kind));
-    for (int i = 0; i < c->nargs; i++) {
+    for (int i = 0; i < c->nargs && !c->fault[0]; i++) {
       if (res[0].bytes[i] != res[1].bytes[i]) { REPORT("  arg %d: sizes differ between warp widths\n", i); continue; }
       for (size_t k = 0; k < res[0].bytes[i]; k++)
         if (res[0].buf[i][k] != res[1].buf[i][k]) {
@@ -716,6 +729,7 @@ int main(int argc, char **argv) {
     tcase *c = &cases[i];
     snprintf(c->path, sizeof c->path, "%s/%s", dir, names[i]);
     snprintf(c->name, sizeof c->name, "%s", names[i]);
+    c->fault_gid = -1;
     read_text(c);
     if (c->text) parse_case(c);
     tests[i].name = c->name;
