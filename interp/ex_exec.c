@@ -491,6 +491,41 @@ resched:
     LANES_BEGIN uint8_t r = 1; for (unsigned i = 0; i < ip->n; i++) r &= a[l * ip->n + i] != 0; d[l] = r; LANES_END
     NEXT;
   }
+  H(BITCOUNT) {
+    const unsigned bs = ip->flags, rs = ip->c, n = ip->n;
+    LANES_BEGIN for (unsigned i = 0; i < n; i++)
+      wr_uint(REG(ip->d) + ((size_t)l * n + i) * rs, rs,
+              (uint64_t)__builtin_popcountll(rd_uint(REG(ip->a) + ((size_t)l * n + i) * bs, bs)));
+    LANES_END
+    NEXT;
+  }
+  H(CARRY) {
+    /* OpIAddCarry / OpISubBorrow / OpUMulExtended / OpSMulExtended into struct {low, high} */
+    const unsigned es = ip->c & 0xFF, hi_off = (ip->c >> 8) & 0xFF, ss = ip->c >> 16, n = ip->n;
+    const unsigned bits = es * 8;
+    const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+    LANES_BEGIN
+      uint8_t *d = REG(ip->d) + (size_t)l * ss;
+      for (unsigned i = 0; i < n; i++) {
+        uint64_t x = rd_uint(REG(ip->a) + ((size_t)l * n + i) * es, es);
+        uint64_t y = rd_uint(REG(ip->b) + ((size_t)l * n + i) * es, es);
+        uint64_t lo, hi;
+        if (ip->flags == 0) { lo = (x + y) & mask; hi = lo < x; }
+        else if (ip->flags == 1) { lo = (x - y) & mask; hi = x < y; }
+        else if (ip->flags == 2) {
+          unsigned __int128 p = (unsigned __int128)x * y;
+          lo = (uint64_t)p & mask; hi = (uint64_t)(p >> bits) & mask;
+        } else {
+          __int128 p = (__int128)rd_sint(REG(ip->a) + ((size_t)l * n + i) * es, es) *
+                       (__int128)rd_sint(REG(ip->b) + ((size_t)l * n + i) * es, es);
+          lo = (uint64_t)p & mask; hi = (uint64_t)(p >> bits) & mask;
+        }
+        wr_uint(d + (size_t)i * es, es, lo);
+        wr_uint(d + hi_off + (size_t)i * es, es, hi);
+      }
+    LANES_END
+    NEXT;
+  }
   H(CONVERT) {
     const unsigned ds = ip->n * ((ip->c & 0xFF) / 8), ss = ip->n * ((ip->b & 0xFF) / 8);
     LANES_BEGIN convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags); LANES_END

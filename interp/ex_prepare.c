@@ -410,6 +410,19 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     if (!op_regs(s, in, f->arity, r)) return false;
     if (!elem_of(s, m->ids[in->ops[0]].type, &e)) return false;
     if (e.kind != 'i' || int_index(e.bits) < 0) return fail(s, "integer operation on a non-integer operand");
+    if (op == SpvOpShiftLeftLogical || op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic) {
+      /* Shift may have another width than Base (SPIR-V 3.32.15): bring it to Base's width in a
+       * temporary register (the count is taken modulo the width, which truncation preserves). */
+      elem se;
+      if (!elem_of(s, m->ids[in->ops[1]].type, &se) || se.kind != 'i') return fail(s, "shift count is not an integer");
+      if (se.n != e.n) return fail(s, "shift count has %u components, base %u", se.n, e.n);
+      if (se.bits != e.bits) {
+        uint32_t t = const_slot(s, NULL, e.n * e.bits / 8);
+        emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)e.n, .d = t, .a = r[1],
+                          .b = (EX_CK_UINT << 8) | se.bits, .c = (EX_CK_UINT << 8) | e.bits});
+        r[1] = t;
+      }
+    }
     emit(s, (ex_insn){.op = (uint16_t)(f->base + int_index(e.bits)), .n = (uint8_t)e.n, .d = dst_reg(s, in),
                       .a = r[0], .b = f->arity > 1 ? r[1] : 0});
     return true;
@@ -497,6 +510,26 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     return true;
   }
 
+  case SpvOpBitCount: {
+    if (!op_regs(s, in, 1, r)) return false;
+    elem re;
+    if (!elem_of(s, m->ids[in->ops[0]].type, &e) || !elem_of(s, in->type, &re) || e.kind != 'i' || re.kind != 'i' || e.n != re.n)
+      return fail(s, "OpBitCount needs integer operands with as many components as the result");
+    emit(s, (ex_insn){.op = EX_BITCOUNT, .n = (uint8_t)e.n, .flags = (uint8_t)(e.bits / 8), .d = dst_reg(s, in), .a = r[0],
+                      .c = re.bits / 8});
+    return true;
+  }
+  case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended: {
+    /* result: struct { T low; T high-or-carry; } (SPIR-V 3.32.13) */
+    if (!op_regs(s, in, 2, r)) return false;
+    const ld_type *st = ty(s, in->type);
+    if (!st || st->kind != LD_TY_STRUCT || st->count != 2 || !elem_of(s, m->ids[in->ops[0]].type, &e) || e.kind != 'i')
+      return fail(s, "expects integer operands and a two-member struct result");
+    uint8_t kind = op == SpvOpIAddCarry ? 0 : op == SpvOpISubBorrow ? 1 : op == SpvOpUMulExtended ? 2 : 3;
+    emit(s, (ex_insn){.op = EX_CARRY, .n = (uint8_t)e.n, .flags = kind, .d = dst_reg(s, in), .a = r[0], .b = r[1],
+                      .c = (e.bits / 8) | (st->offsets[1] << 8) | (st->reg_size << 16)});
+    return true;
+  }
   case SpvOpBitcast: {
     if (!op_regs(s, in, 1, r)) return false;
     uint32_t ssz = type_reg_size(s, m->ids[in->ops[0]].type), dsz = type_reg_size(s, in->type);
@@ -834,12 +867,13 @@ static uint32_t block_succs(const ex_func *xf, uint32_t b, uint32_t *out) {
   return 0;
 }
 
-/* Reconvergence order. Plain reverse post-order puts every join after the arms that reach it, but
- * it may put a loop's exit block before blocks of the loop body (DFS order decides), and lanes that
- * left the loop would then run ahead of lanes still iterating. So the DFS visits, at every block,
- * the successors that leave more enclosing loops first: they finish first and come later in
- * reverse post-order, which places every loop's body before its exits. Loops are the natural loops
- * of the retreating edges of a first DFS. */
+/* Reconvergence order (ex_block.rpo). Any topological order of the forward edges puts a join after
+ * the arms that reach it, but it may put a loop's exit before some blocks of the loop body, and
+ * lanes that left the loop would then run ahead of lanes still iterating (and, say, reach a barrier
+ * alone). So the order is a topological sort in which a loop, once its header is placed, is
+ * finished before any block outside it: every block of a natural loop precedes all the loop's exit
+ * targets. Loops are the natural loops of the retreating edges of a DFS (SPIR-V 2.11 structured
+ * control flow gives the same loops; llvm-spirv emits no merge instructions for kernels). */
 static bool compute_rpo(prep *s, ex_func *xf) {
   (void)s;
   uint32_t n = xf->nblocks;
@@ -858,8 +892,8 @@ static bool compute_rpo(prep *s, ex_func *xf) {
   sstart[n] = total;
   uint32_t *pstart = calloc(n + 1, sizeof *pstart), *pred = malloc((total + 1) * sizeof *pred);
   uint32_t *state = calloc(n, sizeof *state), *stack = malloc((n + 1) * sizeof *stack), *succ_i = calloc(n, sizeof *succ_i);
-  uint32_t *post = malloc((n + 1) * sizeof *post), *order = malloc((total + 1) * sizeof *order);
-  if (!sstart || !pstart || !pred || !state || !stack || !succ_i || !post || !order) abort();
+  uint32_t *post = malloc((n + 1) * sizeof *post);
+  if (!sstart || !pstart || !pred || !state || !stack || !succ_i || !post) abort();
   for (uint32_t i = 0; i < total; i++) pstart[succ[i] + 1]++;
   for (uint32_t b = 0; b < n; b++) pstart[b + 1] += pstart[b];
   uint32_t *fill = calloc(n + 1, sizeof *fill);
@@ -868,17 +902,21 @@ static bool compute_rpo(prep *s, ex_func *xf) {
     for (uint32_t i = sstart[b]; i < sstart[b + 1]; i++) pred[pstart[succ[i]] + fill[succ[i]]++] = b;
   free(fill);
 
-  /* DFS 1: retreating edges (target on the DFS stack) */
-  uint32_t nloops = 0, loopcap = 0;
+  /* DFS 1: retreating edges (target on the DFS stack) and a plain post-order for tie-breaks */
+  uint32_t nloops = 0, loopcap = 0, npost = 0;
   uint32_t *loop_head = NULL, *loop_tail = NULL;
+  uint8_t *back = calloc(total + 1, 1);
+  if (!back) abort();
   uint32_t sp = 0;
   stack[sp++] = 0;
   state[0] = 1;  /* 1 on stack, 2 done */
   while (sp) {
     uint32_t b = stack[sp - 1];
     if (succ_i[b] < sstart[b + 1] - sstart[b]) {
-      uint32_t c = succ[sstart[b] + succ_i[b]++];
+      uint32_t e = sstart[b] + succ_i[b]++;
+      uint32_t c = succ[e];
       if (state[c] == 1) {
+        back[e] = 1;
         if (nloops == loopcap) {
           loopcap = loopcap ? loopcap * 2 : 8;
           loop_head = xrealloc(loop_head, loopcap * sizeof *loop_head);
@@ -893,20 +931,30 @@ static bool compute_rpo(prep *s, ex_func *xf) {
       continue;
     }
     state[b] = 2;
+    post[npost++] = b;
     sp--;
   }
-  /* natural loop bodies as bitsets */
+  uint32_t *rpo0 = malloc((n + 1) * sizeof *rpo0);
+  if (!rpo0) abort();
+  for (uint32_t i = 0; i < n; i++) rpo0[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < npost; i++) rpo0[post[npost - 1 - i]] = i;
+  /* natural loop bodies as bitsets, one per header (loops sharing a header are merged) */
   size_t words = (n + 63) / 64;
   uint64_t *body = calloc((size_t)nloops * words + 1, sizeof *body);
-  if (!body) abort();
+  int32_t *loop_of_header = malloc((n + 1) * sizeof *loop_of_header);
+  if (!body || !loop_of_header) abort();
+  for (uint32_t i = 0; i < n; i++) loop_of_header[i] = -1;
+  uint32_t nheads = 0;
   for (uint32_t L = 0; L < nloops; L++) {
-    uint64_t *bs = body + (size_t)L * words;
     uint32_t h = loop_head[L];
+    if (loop_of_header[h] < 0) loop_of_header[h] = (int32_t)nheads++;
+    uint64_t *bs = body + (size_t)loop_of_header[h] * words;
     bs[h / 64] |= (uint64_t)1 << (h % 64);
     sp = 0;
-    if (!(bs[loop_tail[L] / 64] >> (loop_tail[L] % 64) & 1)) {
-      bs[loop_tail[L] / 64] |= (uint64_t)1 << (loop_tail[L] % 64);
-      stack[sp++] = loop_tail[L];
+    uint32_t t = loop_tail[L];
+    if (!(bs[t / 64] >> (t % 64) & 1)) {
+      bs[t / 64] |= (uint64_t)1 << (t % 64);
+      stack[sp++] = t;
     }
     while (sp) {
       uint32_t x = stack[--sp];
@@ -919,45 +967,44 @@ static bool compute_rpo(prep *s, ex_func *xf) {
     }
   }
 #define IN_LOOP(L, x) ((body[(size_t)(L) * words + (x) / 64] >> ((x) % 64)) & 1)
-  /* DFS 2 with successors ordered by how many enclosing loops the edge leaves (most first) */
-  for (uint32_t b = 0; b < n; b++) {
-    uint32_t k0 = sstart[b], k1 = sstart[b + 1];
-    for (uint32_t i = k0; i < k1; i++) {
-      uint32_t ex = 0;
-      for (uint32_t L = 0; L < nloops; L++) ex += IN_LOOP(L, b) && !IN_LOOP(L, succ[i]);
-      order[i] = ex;
+  /* Topological order of the forward edges in which every loop, once its header is placed, is
+   * completed before anything outside it: the next block comes from the innermost open loop while
+   * it has a ready block; ties follow the plain reverse post-order. */
+  uint32_t *indeg = calloc(n + 1, sizeof *indeg), *ready = malloc((n + 1) * sizeof *ready);
+  uint32_t *open = malloc((nheads + 1) * sizeof *open);
+  if (!indeg || !ready || !open) abort();
+  for (uint32_t b = 0; b < n; b++)
+    if (state[b])
+      for (uint32_t e = sstart[b]; e < sstart[b + 1]; e++)
+        if (!back[e]) indeg[succ[e]]++;
+  uint32_t nready = 0, nopen = 0, r = 0;
+  ready[nready++] = 0;
+  while (nready) {
+    int64_t pick = -1;
+    while (pick < 0) {
+      for (uint32_t i = 0; i < nready; i++) {
+        uint32_t b = ready[i];
+        if (nopen && !IN_LOOP(open[nopen - 1], b)) continue;
+        if (pick < 0 || rpo0[b] < rpo0[ready[pick]]) pick = i;
+      }
+      if (pick < 0) {
+        if (!nopen) abort();  /* a ready block exists and no loop filters it: cannot happen */
+        nopen--;
+      }
     }
-    /* stable insertion sort of the successors by exit count, descending */
-    for (uint32_t i = k0 + 1; i < k1; i++) {
-      uint32_t sv = succ[i], ov = order[i], j = i;
-      while (j > k0 && order[j - 1] < ov) { succ[j] = succ[j - 1]; order[j] = order[j - 1]; j--; }
-      succ[j] = sv;
-      order[j] = ov;
-    }
+    uint32_t b = ready[pick];
+    ready[pick] = ready[--nready];
+    xf->blocks[b].rpo = r++;
+    if (loop_of_header[b] >= 0) open[nopen++] = (uint32_t)loop_of_header[b];
+    for (uint32_t e = sstart[b]; e < sstart[b + 1]; e++)
+      if (!back[e] && --indeg[succ[e]] == 0) ready[nready++] = succ[e];
   }
 #undef IN_LOOP
-  memset(state, 0, n * sizeof *state);
-  memset(succ_i, 0, n * sizeof *succ_i);
-  uint32_t npost = 0;
-  sp = 0;
-  stack[sp++] = 0;
-  state[0] = 1;
-  while (sp) {
-    uint32_t b = stack[sp - 1];
-    if (succ_i[b] < sstart[b + 1] - sstart[b]) {
-      uint32_t c = succ[sstart[b] + succ_i[b]++];
-      if (!state[c]) { state[c] = 1; stack[sp++] = c; }
-      continue;
-    }
-    post[npost++] = b;
-    sp--;
-  }
-  uint32_t r = 0;
-  for (uint32_t i = npost; i-- > 0;) xf->blocks[post[i]].rpo = r++;
   for (uint32_t b = 0; b < n; b++)
     if (!state[b]) xf->blocks[b].rpo = r++;  /* unreachable blocks: never run */
+  free(back); free(rpo0); free(loop_of_header); free(indeg); free(ready); free(open);
   free(sstart); free(succ); free(pstart); free(pred); free(state); free(stack); free(succ_i); free(post);
-  free(order); free(body); free(loop_head); free(loop_tail); free(tmp);
+  free(body); free(loop_head); free(loop_tail); free(tmp);
   return true;
 }
 

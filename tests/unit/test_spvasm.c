@@ -1,11 +1,12 @@
 /*
- * test_spvasm.c — hand-written SPIR-V assembly cases (every .spvasm file in tests/spvasm), for instructions and
- * control-flow shapes that OpenCL C compilers rarely emit.
+ * test_spvasm.c — hand-written SPIR-V assembly cases (every .spvasm file in tests/spvasm), for
+ * instructions and control-flow shapes that OpenCL C compilers rarely emit.
  *
  * Every file is one cmocka test. It is assembled at test time with the SPIRV-Tools C API, loaded
  * through the public API (spvi_load_memory), and run twice — at warp width 1 and at the default
  * width (0) — with fresh buffers each time. Both runs must give byte-identical buffers (and the same
- * fault kind), and the buffers must hold the values the file expects.
+ * fault kind), and the buffers must hold the values the file expects. (Memory left by a faulting
+ * run is not a result: it is not compared between widths.)
  *
  * Directives are comment lines of the form `; NAME: VALUE` anywhere in the file's leading comment
  * block (other comment lines, e.g. the hand derivations of the expected values, are ignored):
@@ -27,7 +28,8 @@
  *
  * TYPE: char uchar short ushort int uint long ulong half float double. Integers are decimal
  * (a leading '-' allowed for every integer type: two's complement) or 0x hex; half is given as
- * hex bits; float/double are decimal or hex-float (strtod), `nan`, `inf`. In any type `#0x...`
+ * hex bits; float/double are decimal or hex-float (strtod), `nan`, `inf` (a float literal must be
+ * exact in float, so the test states its bits, not a rounding of them). In any type `#0x...`
  * gives raw bits. In expectations `?` matches anything (SPIR-V leaves the value undefined), and
  * `K*v` repeats v K times. Float expectations compare bits exactly (so -0 != +0), except that an
  * expected NaN matches any NaN.
@@ -422,7 +424,7 @@ static void parse_case(tcase *c) {
 typedef struct runres {
   spvi_status status;
   spvi_fault fault;
-  char err[1024];
+  char err[1200];  /* a prefix and an spvi_error message */
   uint8_t *buf[MAX_ARGS];
   size_t bytes[MAX_ARGS];
 } runres;
@@ -465,7 +467,9 @@ static bool run_once(const tcase *c, spvi_module *m, int kernel, unsigned warp, 
     spvi_launch_free(l);
     return false;
   }
-  spvi_run_options ro = {warp};
+  spvi_run_options ro;
+  memset(&ro, 0, sizeof ro);
+  ro.warp_width = warp;
   r->status = spvi_run(l, &ro, &r->fault, &err);
   if (r->status != SPVI_OK && r->status != SPVI_FAULT) snprintf(r->err, sizeof r->err, "spvi_run: %s", err.message);
   for (int i = 0; i < c->nargs; i++) {
