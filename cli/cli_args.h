@@ -34,7 +34,7 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_local(const char *text, cli_arg *out, cli_error *e);
 
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
- * written agrees with p's (see README-cli.md for the rules). */
+ * written agrees with p's (see README.md, "Kernel arguments", for the rules). */
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
 void cli_arg_free(cli_arg *a);
 
