@@ -1,5 +1,5 @@
 /*
- * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict),
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -19,6 +19,7 @@ typedef struct cli_run_cmd {
   cli_dims global, local, offset;
   const char *out_dir;       /* --out, or NULL */
   bool print, strict, help;
+  bool flush_denormals;      /* --flush-denormals */
   unsigned warp;             /* --warp, 0 when not given */
   int nargs;
   const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */

@@ -20,7 +20,7 @@ enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
 static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] ARG...\n"
     "       spvi info MODULE.spv\n"
     "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
     "\n"
@@ -46,7 +46,7 @@ static const char usage_info[] =
 
 static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] ARG...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -61,6 +61,8 @@ static const char usage_run[] =
     "                      to read back exactly\n"
     "  --warp N            lanes per simulated warp, 1..64 (results never depend on it)\n"
     "  --strict            a SPIR-V validation failure is an error, not a warning\n"
+    "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
+    "                      results of float arithmetic, conversions and math builtins)\n"
     "\n"
     "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
     "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
@@ -350,6 +352,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
   memset(&ro, 0, sizeof ro);
   ro.warp_width = c->warp;
   ro.on_printf = print_kernel_output;
+  ro.flush_denormals = c->flush_denormals;
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
   spvi_status s = spvi_run(l, &ro, &fault, &err);

@@ -144,6 +144,7 @@ typedef struct ex_launch {
   /* printf output, per work-item text in work-item order (spvi_run_options.on_printf) */
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
+  bool ftz;               /* spvi_run_options.flush_denormals */
 } ex_launch;
 
 /* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */

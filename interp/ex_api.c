@@ -459,10 +459,7 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
   char msg[1024] = "";
   l->l.on_printf = opts ? opts->on_printf : NULL;
   l->l.printf_user = opts ? opts->printf_user : NULL;
-  if (opts && opts->flush_denormals) {
-    set_err(err, SPVI_E_USAGE, "flushing denormals is not implemented yet");
-    return SPVI_E_USAGE;
-  }
+  l->l.ftz = opts && opts->flush_denormals;
   spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
   if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
   return s;

@@ -30,6 +30,9 @@
 typedef uint16_t h16;  /* half values are kept as their bit patterns */
 
 static inline float h2f(h16 h) { return bi_half_to_float(h); }
+/* Flush a float denormal to a zero of the same sign (OpenCL C 7.5.3 / SPIR-V env "flush to zero":
+ * denormal inputs and results of single-precision operations may be flushed). */
+static inline float ftz(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
 static inline h16 f2h(float f) { return bi_half_from_float(f, BI_RTE); }
 
 static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
@@ -165,7 +168,8 @@ static bi_round half_mode(unsigned mode) {
   return mode == 2 ? BI_RTZ : mode == 3 ? BI_RTP : mode == 4 ? BI_RTN : BI_RTE;
 }
 
-static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from, uint32_t to, unsigned flags) {
+static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from, uint32_t to, unsigned flags,
+                    bool flush) {
   unsigned fk = from >> 8, fb = from & 0xFF, tk = to >> 8, tb = to & 0xFF;
   for (unsigned i = 0; i < n; i++) {
     const uint8_t *s = src + i * (fb / 8);
@@ -173,7 +177,7 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
     if (fk == EX_CK_FLOAT) {
       double v;
       if (fb == 16) { h16 h; memcpy(&h, s, 2); v = bi_half_to_double(h); }
-      else if (fb == 32) { float f; memcpy(&f, s, 4); v = f; }
+      else if (fb == 32) { float f; memcpy(&f, s, 4); v = flush ? ftz(f) : f; }
       else memcpy(&v, s, 8);
       if (tk == EX_CK_FLOAT) {
         const unsigned mode = EX_CF_MODE(flags);
@@ -184,6 +188,7 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
         } else if (tb == 32) {
           float f = (float)v;  /* one rounding, to nearest even */
           if (mode > 1 && !isnan(v)) f = adjust_f32(f, (double)f > v ? 1 : (double)f < v ? -1 : 0, mode);
+          if (flush) f = ftz(f);
           memcpy(d, &f, 4);
         } else memcpy(d, &v, 8);  /* widening or same width: exact */
       } else {
@@ -268,7 +273,12 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
   } while (0)
 
 #define NEXT do { ip++; goto *labels[ip->op]; } while (0)
-#define H(name) L_##name:
+/* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
+ * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
+ * twice: plain, and with inputs and results flushed (HN / HFTZ below). */
+#define H(name) L_FTZ_##name: L_##name:
+#define HN(name) L_##name:
+#define HFTZ(name) L_FTZ_##name:
 
 /* One integer type's handlers: S suffix, UT unsigned type, ST signed type, WT the unsigned type
  * arithmetic is done in (at least unsigned int, so 8/16-bit products cannot overflow int). */
@@ -302,7 +312,7 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
 
 /* One float type's handlers. T is the storage type, FT the type computed in, LD/ST convert
  * between them (identity for float and double; half <-> float for F16). */
-#define FLT_HANDLERS(S, T, FT, LD, ST)                                                             \
+#define FLT_HANDLERS(H, S, T, FT, LD, ST)                                                             \
   H(FADD_##S) ELEMWISE2(T, T, ST((FT)LD(x) + (FT)LD(y))); NEXT;                                      \
   H(FSUB_##S) ELEMWISE2(T, T, ST((FT)LD(x) - (FT)LD(y))); NEXT;                                      \
   H(FMUL_##S) ELEMWISE2(T, T, ST((FT)LD(x) * (FT)LD(y))); NEXT;                                      \
@@ -431,11 +441,17 @@ static bool pick_block(ex_frame *f) {
 }
 
 void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
-  static const void *const labels[EX_OP_COUNT] = {
+  static const void *const normal_labels[EX_OP_COUNT] = {
 #define LABEL_ADDR_(name) &&L_##name,
     EX_OP_LIST(LABEL_ADDR_)
 #undef LABEL_ADDR_
   };
+  static const void *const ftz_labels[EX_OP_COUNT] = {
+#define LABEL_ADDR_(name) &&L_FTZ_##name,
+    EX_OP_LIST(LABEL_ADDR_)
+#undef LABEL_ADDR_
+  };
+  const void *const *const labels = cx->ftz ? ftz_labels : normal_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -466,9 +482,10 @@ resched:
   INT_HANDLERS(I16, uint16_t, int16_t, unsigned)
   INT_HANDLERS(I32, uint32_t, int32_t, uint32_t)
   INT_HANDLERS(I64, uint64_t, int64_t, uint64_t)
-  FLT_HANDLERS(F16, h16, float, h2f, f2h)
-  FLT_HANDLERS(F32, float, float, ID_, ID_)
-  FLT_HANDLERS(F64, double, double, ID_, ID_)
+  FLT_HANDLERS(H, F16, h16, float, h2f, f2h)
+  FLT_HANDLERS(HN, F32, float, float, ID_, ID_)
+  FLT_HANDLERS(HFTZ, F32, float, float, ftz, ftz)
+  FLT_HANDLERS(H, F64, double, double, ID_, ID_)
   SELECT_HANDLER(1, uint8_t)
   SELECT_HANDLER(2, uint16_t)
   SELECT_HANDLER(4, uint32_t)
@@ -528,7 +545,7 @@ resched:
   }
   H(CONVERT) {
     const unsigned ds = ip->n * ((ip->c & 0xFF) / 8), ss = ip->n * ((ip->b & 0xFF) / 8);
-    LANES_BEGIN convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags); LANES_END
+    LANES_BEGIN convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags, cx->ftz); LANES_END
     NEXT;
   }
   H(MOVE) {
@@ -700,6 +717,7 @@ resched:
   H(EXTINST) {
     const uint32_t *x = f->fn->aux + ip->a;
     const bi_resolved *r = &prog->bis[x[0]];
+    const uint32_t f32mask = x[3 + 2 * x[2]];
     bi_call c;
     memset(&c, 0, sizeof c);
     c.dst = ip->d == LD_NONE ? NULL : REG(ip->d);
@@ -710,8 +728,37 @@ resched:
     c.mem = &cx->bimem;
     c.out = &cx->biout;
     c.literal = r->literal;
+    c.flush_denormals = cx->ftz;
+    if (cx->ftz && (f32mask & 0x3Fu)) {
+      /* flushed copies of the float operands (the registers themselves stay as they are) */
+      for (uint32_t i = 0; i < x[2]; i++) {
+        if (!(f32mask >> i & 1)) continue;
+        uint8_t *t = cx->ftz_scratch + (size_t)i * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES;
+        const size_t st = c.src_stride[i];
+        LANES_BEGIN
+          for (size_t k = 0; k < st / 4; k++) {
+            float v;
+            memcpy(&v, c.src[i] + l * st + 4 * k, 4);
+            v = ftz(v);
+            memcpy(t + l * st + 4 * k, &v, 4);
+          }
+        LANES_END
+        c.src[i] = t;
+      }
+    }
     cx->cur_ip = ip;
     if (!r->fn(&c)) goto fault;
+    if (cx->ftz && (f32mask & 0x80000000u) && c.dst) {
+      const size_t st = c.dst_stride;
+      LANES_BEGIN
+        for (size_t k = 0; k < st / 4; k++) {
+          float v;
+          memcpy(&v, c.dst + l * st + 4 * k, 4);
+          v = ftz(v);
+          memcpy(c.dst + l * st + 4 * k, &v, 4);
+        }
+      LANES_END
+    }
     NEXT;
   }
   H(NOP) NEXT;

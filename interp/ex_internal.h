@@ -17,6 +17,9 @@ enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
 #define EX_CF_MODE_SHIFT_VAL(v) ((unsigned)(v) << 1)
 #define EX_CF_MODE(flags) (((flags) >> 1) & 7u)
 
+/* Largest register of a builtin operand: a 16-component double vector. */
+#define EX_FTZ_OPERAND_BYTES 128u
+
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;
@@ -71,6 +74,8 @@ typedef struct ex_ctx {
   const ex_func *cur_fn;
   const ex_insn *cur_ip;
   uint64_t instructions;         /* executed instructions (per warp, not per lane) */
+  bool ftz;                      /* flush float denormals (inputs and results of float operations) */
+  uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
 } ex_ctx;
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */

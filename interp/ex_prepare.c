@@ -395,6 +395,18 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
   aux_push(s, rty->kind == LD_TY_VOID ? 0 : rty->reg_size);
   aux_push(s, nargs);
   for (unsigned i = 0; i < nargs; i++) { aux_push(s, regs[i]); aux_push(s, sizes[i]); }
+  /* which operands (bit i) and whether the result (bit 31) are float vectors/scalars, for the
+   * flush-to-zero mode */
+  uint32_t f32mask = rt.kind == BI_FLOAT && rt.bits == 32 ? 0x80000000u : 0;
+  for (unsigned i = 0; i < nargs; i++)
+    if (at[i].kind == BI_FLOAT && at[i].bits == 32) f32mask |= 1u << i;
+  /* data movement is not arithmetic: loads, stores, shuffles and selects keep denormals */
+  static const uint16_t moves[] = {OCLSTD_vloadn, OCLSTD_vstoren, OCLSTD_vload_half, OCLSTD_vload_halfn,
+                                   OCLSTD_vloada_halfn, OCLSTD_shuffle, OCLSTD_shuffle2, OCLSTD_select,
+                                   OCLSTD_bitselect, OCLSTD_printf, OCLSTD_prefetch};
+  for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+    if (moves[i] == inst) f32mask = 0;
+  aux_push(s, f32mask);
   emit(s, (ex_insn){.op = EX_EXTINST, .d = rty->kind == LD_TY_VOID ? LD_NONE : dst_reg(s, in), .a = a});
   return true;
 }

@@ -524,6 +524,11 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   cx->bimem.access = ex_bi_access;
   cx->biout.ctx = cx;
   cx->biout.write = printf_write;
+  cx->ftz = l->ftz;
+  if (cx->ftz) {
+    cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
+    if (!cx->ftz_scratch) return SPVI_E_NOMEM;
+  }
   spvi_status st = setup_allocs(&r, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
   if (st == SPVI_OK && !setup_warps(&r, max_group)) st = SPVI_E_NOMEM;
@@ -565,5 +570,6 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   free(cx->local);
   for (uint64_t i = 0; cx->printf_buf && i < cx->printf_items; i++) free(cx->printf_buf[i].text);
   free(cx->printf_buf);
+  free(cx->ftz_scratch);
   return st;
 }
