@@ -102,12 +102,10 @@ static inline float fma_fs(float a, float b, float c) {
   if (isnan(a)) return f_quiet(a);
   if (isnan(b)) return f_quiet(b);
   if (isnan(c)) return f_quiet(c);
-  const double p = (double)a * (double)b, z = c;
-  if (!isfinite(p) || !isfinite(z)) {
-    const double s = p + z;
-    return isnan(s) ? f_from(F_CANON_NAN) : (float)s;
-  }
-  return (float)sum_round_odd(p, z);              /* RN of the round-to-odd double (see above) */
+  /* IEEE 754 fusedMultiplyAdd is one correctly rounded operation (C11 7.12.13.1), so every
+   * conforming fmaf gives these bits; glibc uses the FMA instruction where the CPU has one. */
+  const float r = fmaf(a, b, c);
+  return isnan(r) ? f_from(F_CANON_NAN) : r;
 }
 
 static inline double fma_ds(double a, double b, double c) {

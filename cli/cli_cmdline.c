@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -29,6 +29,7 @@ static const struct {
   {NULL, "--warp",   OPT_WARP,   true},
   {NULL, "--strict", OPT_STRICT, false},
   {NULL, "--flush-denormals", OPT_FTZ, false},
+  {NULL, "--stats", OPT_STATS, false},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -77,6 +78,7 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
   case OPT_PRINT: c->print = true; return true;
   case OPT_STRICT: c->strict = true; return true;
   case OPT_FTZ: c->flush_denormals = true; return true;
+  case OPT_STATS: c->stats = true; return true;
   case OPT_HELP: c->help = true; return true;
   }
   return false;

@@ -1,5 +1,5 @@
 /*
- * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals),
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -20,6 +20,7 @@ typedef struct cli_run_cmd {
   const char *out_dir;       /* --out, or NULL */
   bool print, strict, help;
   bool flush_denormals;      /* --flush-denormals */
+  bool stats;                /* --stats */
   unsigned warp;             /* --warp, 0 when not given */
   int nargs;
   const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */

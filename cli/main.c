@@ -14,13 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
 static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats] ARG...\n"
     "       spvi info MODULE.spv\n"
     "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
     "\n"
@@ -46,7 +48,7 @@ static const char usage_info[] =
 
 static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats] ARG...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -63,6 +65,8 @@ static const char usage_run[] =
     "  --strict            a SPIR-V validation failure is an error, not a warning\n"
     "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
     "                      results of float arithmetic, conversions and math builtins)\n"
+    "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
+    "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
     "\n"
     "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
     "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
@@ -324,6 +328,25 @@ static void print_kernel_output(void *user, const char *text, size_t len) {
   fwrite(text, 1, len, stdout);
 }
 
+static double load_seconds;  /* time spvi_load_file took, for --stats */
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* --stats: one machine-readable line, the last on stderr. ru_maxrss is in KiB on Linux. */
+static void print_stats(const spvi_launch *l) {
+  spvi_run_stats st;
+  spvi_launch_stats(l, &st);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  double ips = st.exec_seconds > 0 ? (double)st.instructions / st.exec_seconds : 0;
+  fprintf(stderr, "load_s=%.6f exec_s=%.6f instructions=%llu instr_per_s=%.0f peak_rss_mb=%.1f\n", load_seconds,
+          st.exec_seconds, (unsigned long long)st.instructions, ips, (double)ru.ru_maxrss / 1024.0);
+}
+
 static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *args) {
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, k, &err);
@@ -366,6 +389,10 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
   } else if (write_outputs(c, l, args)) {
     status = EXIT_OK;
   }
+  if (c->stats && (s == SPVI_OK || s == SPVI_FAULT)) {
+    fflush(stdout);
+    print_stats(l);
+  }
 done:
   spvi_launch_free(l);
   return status;
@@ -394,7 +421,9 @@ static int cmd_run(int argc, char **argv) {
   }
   /* Create DIR first, so a bad --out is reported before a long run. */
   if (c.out_dir && !make_dirs(c.out_dir)) goto done;
+  double t_load = now_seconds();
   m = load_module(c.module, c.strict);
+  load_seconds = now_seconds() - t_load;
   if (!m) goto done;
   int k = choose_kernel(m, c.module, c.kernel);
   if (k < 0 || !check_arg_count(m, k, c.nargs)) goto done;

@@ -162,6 +162,13 @@ typedef struct spvi_fault {
 
 spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err);
 
+/* Statistics of the last spvi_run of a launch. */
+typedef struct spvi_run_stats {
+  double exec_seconds;     /* kernel execution alone (no loading, no argument set-up) */
+  uint64_t instructions;   /* SPIR-V instructions executed, summed over all work-items */
+} spvi_run_stats;
+void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out);
+
 /* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
 

@@ -52,6 +52,7 @@ typedef struct ex_block {
   uint32_t first, count;  /* range in ex_func.code; the terminator is last */
   uint32_t rpo;           /* reverse post-order index; reconvergence runs the smallest first */
   uint32_t label;         /* SPIR-V id */
+  uint32_t spv_count;     /* SPIR-V instructions in the block (statistics: counted per lane) */
 } ex_block;
 
 typedef struct ex_func {
@@ -145,6 +146,9 @@ typedef struct ex_launch {
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
   bool ftz;               /* spvi_run_options.flush_denormals */
+  /* statistics of the last run */
+  uint64_t instructions;  /* SPIR-V instructions executed, summed over work-items */
+  double exec_seconds;
 } ex_launch;
 
 /* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */

@@ -472,3 +472,10 @@ const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes) {
   if (bytes) *bytes = l->l.args[index].size;
   return l->l.args[index].bytes;
 }
+
+void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out) {
+  memset(out, 0, sizeof *out);
+  if (!l) return;
+  out->exec_seconds = l->l.exec_seconds;
+  out->instructions = l->l.instructions;
+}

@@ -237,6 +237,50 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
   }
 }
 
+/* ---- fused multiply-add ---------------------------------------------------------------------
+ * fma is one correctly rounded operation (IEEE 754 fusedMultiplyAdd), so the FMA instruction and
+ * the C library's fma/fmaf give the same bits; the loops below use the instruction when the CPU has
+ * it (checked once) and the library otherwise. NaN results follow the builtins' policy
+ * (builtins/bi_fp.c): the first NaN operand, quieted, or the canonical NaN for an invalid operation. */
+static inline float fma_nan_f32(float a, float b, float c) {
+  uint32_t u;
+  float x = isnan(a) ? a : isnan(b) ? b : isnan(c) ? c : NAN;
+  memcpy(&u, &x, 4);
+  u = isnan(a) || isnan(b) || isnan(c) ? u | 0x00400000u : 0x7fc00000u;
+  memcpy(&x, &u, 4);
+  return x;
+}
+static inline double fma_nan_f64(double a, double b, double c) {
+  uint64_t u;
+  double x = isnan(a) ? a : isnan(b) ? b : isnan(c) ? c : NAN;
+  memcpy(&u, &x, 8);
+  u = isnan(a) || isnan(b) || isnan(c) ? u | 0x0008000000000000ull : 0x7ff8000000000000ull;
+  memcpy(&x, &u, 8);
+  return x;
+}
+#define FMA_LOOP(NAME, T, FN, NANFN, ATTR)                                                         \
+  ATTR static void NAME(T *d, const T *a, const T *b, const T *c, size_t n) {                        \
+    for (size_t i = 0; i < n; i++) {                                                               \
+      T r = FN(a[i], b[i], c[i]);                                                                  \
+      d[i] = isnan(r) ? NANFN(a[i], b[i], c[i]) : r;                                               \
+    }                                                                                              \
+  }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+FMA_LOOP(fma_hw_f32, float, __builtin_fmaf, fma_nan_f32, __attribute__((target("fma"))))
+FMA_LOOP(fma_hw_f64, double, __builtin_fma, fma_nan_f64, __attribute__((target("fma"))))
+static bool have_fma(void) {
+  static int cached = -1;
+  if (cached < 0) cached = __builtin_cpu_supports("fma") ? 1 : 0;
+  return cached;
+}
+#else
+#define fma_hw_f32 fma_lib_f32
+#define fma_hw_f64 fma_lib_f64
+static bool have_fma(void) { return false; }
+#endif
+FMA_LOOP(fma_lib_f32, float, fmaf, fma_nan_f32, )
+FMA_LOOP(fma_lib_f64, double, fma, fma_nan_f64, )
+
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 /* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
@@ -405,6 +449,34 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
   free(heap);
 }
 
+/* Copy one value (size bytes per lane) from register src to dst for the given lanes. Whole-warp
+ * copies are one memcpy (a value's lanes are contiguous); common sizes get typed stores. */
+static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, const uint16_t *lanes, unsigned nl,
+                              bool full, unsigned W) {
+  if (full) { memcpy(dst, src, size * W); return; }
+  switch (size) {
+  case 1: for (unsigned k = 0; k < nl; k++) dst[lanes[k]] = src[lanes[k]]; return;
+  case 4: for (unsigned k = 0; k < nl; k++) memcpy(dst + 4 * (size_t)lanes[k], src + 4 * (size_t)lanes[k], 4); return;
+  case 8: for (unsigned k = 0; k < nl; k++) memcpy(dst + 8 * (size_t)lanes[k], src + 8 * (size_t)lanes[k], 8); return;
+  default: for (unsigned k = 0; k < nl; k++) memcpy(dst + size * lanes[k], src + size * lanes[k], size); return;
+  }
+}
+
+/* An edge's phi moves for a set of lanes taking it. */
+static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full) {
+  const unsigned W = cx->W;
+  uint32_t nm = e[0] & 0x7FFFFFFFu;
+  if (!nm || !nl) return;
+  if (e[0] & 0x80000000u) {  /* parallel copy through scratch, lane by lane */
+    for (unsigned k = 0; k < nl; k++) edge_moves_lane(cx, R, e, lanes[k]);
+    return;
+  }
+  for (uint32_t i = 0; i < nm; i++) {
+    const uint32_t *mv = e + 1 + 3 * i;
+    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W);
+  }
+}
+
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   unsigned n = 0;
   while (m) {
@@ -465,13 +537,16 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
 resched:
   if (cx->faulted) return;
   f = &w->stack[w->depth - 1];
-  if (f->cur < 0 && !pick_block(f)) {
+  bool fresh = f->cur < 0;
+  if (fresh && !pick_block(f)) {
     /* every lane of this activation returned */
     if (w->depth == 1) { w->state = EX_W_DONE; return; }
     w->depth--;
     f = &w->stack[w->depth - 1];
+    fresh = false;
   }
   nl = mask_lanes(f->active, lanes);
+  if (fresh) cx->instructions += (uint64_t)f->fn->blocks[f->cur].spv_count * nl;
   full = nl == W;
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -506,6 +581,32 @@ resched:
     uint8_t *d = REG(ip->d);
     const uint8_t *a = REG(ip->a);
     LANES_BEGIN uint8_t r = 1; for (unsigned i = 0; i < ip->n; i++) r &= a[l * ip->n + i] != 0; d[l] = r; LANES_END
+    NEXT;
+  }
+  H(FMA_F32) {
+    float *d = (float *)REG(ip->d);
+    const float *a = (const float *)REG(ip->a), *b = (const float *)REG(ip->b), *c = (const float *)REG(ip->c);
+    const size_t n = ip->n;
+    if (cx->ftz) {  /* flushed inputs and result */
+      LANES_BEGIN for (size_t i = l * n; i < (l + 1) * n; i++) {
+        const float x = ftz(a[i]), y = ftz(b[i]), z = ftz(c[i]);
+        const float r = fmaf(x, y, z);
+        d[i] = ftz(isnan(r) ? fma_nan_f32(x, y, z) : r);
+      } LANES_END
+      NEXT;
+    }
+    void (*loop)(float *, const float *, const float *, const float *, size_t) = have_fma() ? fma_hw_f32 : fma_lib_f32;
+    if (full) loop(d, a, b, c, n * W);
+    else { LANES_BEGIN loop(d + l * n, a + l * n, b + l * n, c + l * n, n); LANES_END }
+    NEXT;
+  }
+  H(FMA_F64) {
+    double *d = (double *)REG(ip->d);
+    const double *a = (const double *)REG(ip->a), *b = (const double *)REG(ip->b), *c = (const double *)REG(ip->c);
+    const size_t n = ip->n;
+    void (*loop)(double *, const double *, const double *, const double *, size_t) = have_fma() ? fma_hw_f64 : fma_lib_f64;
+    if (full) loop(d, a, b, c, n * W);
+    else { LANES_BEGIN loop(d + l * n, a + l * n, b + l * n, c + l * n, n); LANES_END }
     NEXT;
   }
   H(BITCOUNT) {
@@ -766,11 +867,16 @@ resched:
   /* ---- control ---- */
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
-    if (e[0]) { LANES_BEGIN edge_moves_lane(cx, R, e, l); LANES_END }
+    if (e[0]) edge_moves(cx, R, e, lanes, nl, full);
     LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
     /* uniform fast path: every live lane is here and goes to the same block */
-    if (f->active == f->live) { f->cur = (int32_t)ip->a; f->ip = f->fn->blocks[ip->a].first; ip = f->fn->code + f->ip; goto *labels[ip->op]; }
+    if (f->active == f->live) {
+      f->cur = (int32_t)ip->a;
+      f->ip = f->fn->blocks[ip->a].first;
+      cx->instructions += (uint64_t)f->fn->blocks[ip->a].spv_count * nl;
+      ip = f->fn->code + f->ip;
+      goto *labels[ip->op];
+    }
     f->cur = -1;
     goto resched;
   }
@@ -778,16 +884,21 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
+    uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
+    unsigned nt = 0, nf = 0;
     LANES_BEGIN
-      bool t = c[l] != 0;
-      if (t) tm |= (uint64_t)1 << l;
-      edge_moves_lane(cx, R, f->fn->aux + (t ? x[1] : x[3]), l);
-      f->next[l] = (int32_t)(t ? x[0] : x[2]);
+      if (c[l]) { tm |= (uint64_t)1 << l; tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
+      else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
     LANES_END
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
+    edge_moves(cx, R, f->fn->aux + x[1], tl, nt, full && nt == nl);
+    edge_moves(cx, R, f->fn->aux + x[3], fl, nf, full && nf == nl);
     if (f->active == f->live && (tm == f->active || tm == 0)) {
       uint32_t b = tm ? x[0] : x[2];
-      f->cur = (int32_t)b; f->ip = f->fn->blocks[b].first; ip = f->fn->code + f->ip; goto *labels[ip->op];
+      f->cur = (int32_t)b;
+      f->ip = f->fn->blocks[b].first;
+      cx->instructions += (uint64_t)f->fn->blocks[b].spv_count * nl;
+      ip = f->fn->code + f->ip;
+      goto *labels[ip->op];
     }
     f->cur = -1;
     goto resched;
@@ -807,7 +918,6 @@ resched:
       edge_moves_lane(cx, R, f->fn->aux + edge, l);
       f->next[l] = (int32_t)blk;
     LANES_END
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
     f->cur = -1;
     goto resched;
   }
@@ -821,7 +931,6 @@ resched:
   H(RET) {
     LANES_BEGIN f->next[l] = -1; LANES_END
     f->live &= ~f->active;
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
     f->cur = -1;
     if (!f->live && w->depth > 1) {
       /* the whole activation returned: resume the caller after its call */
@@ -856,7 +965,6 @@ resched:
       }
       LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END
     }
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
     f->ip = (uint32_t)(ip - f->fn->code) + 1;   /* resume after the call */
     ex_frame *g = &w->stack[w->depth++];
     g->fn = callee;
@@ -866,13 +974,13 @@ resched:
     LANES_BEGIN g->next[l] = 0; LANES_END
     g->cur = 0;
     g->ip = callee->blocks[0].first;
+    cx->instructions += (uint64_t)callee->blocks[0].spv_count * nl;
     f = g;
     cx->cur_fn = f->fn;
     ip = f->fn->code + f->ip;
     goto *labels[ip->op];
   }
   H(BARRIER) {
-    cx->instructions += (uint64_t)(ip - (f->fn->code + f->ip)) + 1;
     /* Every work-item of the warp must be here (OpenCL C 6.15.8: all work-items of a work-group
      * must execute the barrier). Lanes elsewhere cannot reach this barrier instance later: they
      * wait at blocks later in RPO, or have returned. */

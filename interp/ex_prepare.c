@@ -386,6 +386,15 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
   bi_resolved r;
   char msg[256];
   if (!bi_resolve(inst, &rt, at, nargs, lit, &r, msg, sizeof msg)) return fail(s, "%s", msg);
+  /* fma and mad (spvi's mad is fused) on float and double: the hottest builtin of real kernels
+   * (clang contracts a*b+c into it), so it gets typed handlers of its own; bi_resolve above still
+   * checked the operand types. */
+  if ((inst == OCLSTD_fma || inst == OCLSTD_mad) && rt.kind == BI_FLOAT && (rt.bits == 32 || rt.bits == 64) &&
+      nargs == 3) {
+    emit(s, (ex_insn){.op = rt.bits == 32 ? EX_FMA_F32 : EX_FMA_F64, .n = rt.ncomp, .d = dst_reg(s, in),
+                      .a = regs[0], .b = regs[1], .c = regs[2]});
+    return true;
+  }
   if (s->nbis == s->capbis) {
     s->capbis = s->capbis ? s->capbis * 2 : 16;
     s->bis = xrealloc(s->bis, s->capbis * sizeof *s->bis);
@@ -1055,6 +1064,7 @@ static bool prepare_function(prep *s, uint32_t fi) {
     const ld_block *lb = &fn->blocks[b];
     xf->blocks[b].first = s->ncode;
     xf->blocks[b].label = lb->label;
+    xf->blocks[b].spv_count = lb->count;
     if (lb->count == 0) return fail(s, "block %%%u is empty", lb->label);
     for (uint32_t i = 0; i < lb->count; i++) {
       const ld_insn *in = &fn->insns[lb->first + i];

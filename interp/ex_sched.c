@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -541,6 +542,8 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
       if (!cx->printf_buf) st = SPVI_E_NOMEM;
     }
   }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   if (st == SPVI_OK) {
     uint64_t ng[3];
     for (int d = 0; d < 3; d++) ng[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
@@ -555,6 +558,9 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
           }
           run_group(&r);
         }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    l->exec_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    l->instructions = cx->instructions;
     if (cx->faulted) {
       build_report(cx, fault);
       st = SPVI_FAULT;
