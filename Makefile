@@ -17,10 +17,10 @@ SANFLAGS =
 OPT     ?= -O2 -g
 endif
 
-CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fno-strict-aliasing $(OPT) $(SANFLAGS) \
+CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra -Werror -fno-strict-aliasing $(OPT) $(SANFLAGS) \
               -Iinclude -Iloader -Iinterp -Ibuiltins -I$(BUILD)/gen
 CFLAGS  += $(CFLAGS_BASE)
-LDLIBS  = -lSPIRV-Tools -lmpfr -lgmp -lstdc++ -lm
+LDLIBS  = -lSPIRV-Tools -lmpfr -lgmp -lstdc++ -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 GEN     = $(BUILD)/gen/gen_spv_tables.h $(BUILD)/gen/gen_spv_tables.c
@@ -31,7 +31,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check clean example
+.PHONY: all check clean example conformance
 all: $(BUILD)/spvi $(BUILD)/libspvi.a
 
 $(GEN): tools/gen_tables.py
@@ -70,6 +70,14 @@ example: all
 	  examples/saxpy.cl -o $(BUILD)/examples/saxpy.bc
 	llvm-spirv-14 $(BUILD)/examples/saxpy.bc -o $(BUILD)/examples/saxpy.spv
 	$(BUILD)/spvi run $(BUILD)/examples/saxpy.spv -g 8 float:2 'float[8]=range(0)' 'float[8]=fill(1)' 'int[8]' --print
+
+# The piglit OpenCL suite (tests/conformance/run.py): compiles every test program into
+# $(BUILD)/conformance (cached by content hash), runs every [test] section with spvi and compares
+# the failures with tests/conformance/expected-failures.txt. PIGLIT: the corpus root.
+PIGLIT ?= ../shared/corpus/piglit
+conformance: $(BUILD)/spvi
+	$(PYTHON) tests/conformance/run.py --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
+	  --corpus $(PIGLIT) -j 2
 
 clean:
 	rm -rf build build-san

@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -30,6 +30,8 @@ static const struct {
   {NULL, "--strict", OPT_STRICT, false},
   {NULL, "--flush-denormals", OPT_FTZ, false},
   {NULL, "--stats", OPT_STATS, false},
+  {NULL, "--threads", OPT_THREADS, true},
+  {NULL, "--groups", OPT_GROUPS, true},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -79,6 +81,26 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
   case OPT_STRICT: c->strict = true; return true;
   case OPT_FTZ: c->flush_denormals = true; return true;
   case OPT_STATS: c->stats = true; return true;
+  case OPT_THREADS: {
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(value, strlen(value), "--threads", &v, &inner) || v.neg || v.mag < 1 || v.mag > 1024)
+      return cli_fail(e, "%s `%s`: the thread count must be 1..1024", opt, value);
+    c->threads = (unsigned)v.mag;
+    return true;
+  }
+  case OPT_GROUPS: {
+    /* START:END, linear work-group ids, END exclusive */
+    const char *colon = strchr(value, ':');
+    cli_int a, b;
+    cli_error inner;
+    if (!colon || !cli_int_parse(value, (size_t)(colon - value), "--groups", &a, &inner) ||
+        !cli_int_parse(colon + 1, strlen(colon + 1), "--groups", &b, &inner) || a.neg || b.neg || b.mag <= a.mag)
+      return cli_fail(e, "%s `%s`: expects START:END with START < END (linear work-group ids, END excluded)", opt, value);
+    c->group_begin = a.mag;
+    c->group_end = b.mag;
+    return true;
+  }
   case OPT_HELP: c->help = true; return true;
   }
   return false;

@@ -1,5 +1,5 @@
 /*
- * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats),
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats --threads --groups),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -21,6 +21,8 @@ typedef struct cli_run_cmd {
   bool print, strict, help;
   bool flush_denormals;      /* --flush-denormals */
   bool stats;                /* --stats */
+  unsigned threads;          /* --threads, 0 when not given */
+  uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
   unsigned warp;             /* --warp, 0 when not given */
   int nargs;
   const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */

@@ -5,6 +5,7 @@
  */
 #include "cli_args.h"
 #include "cli_cmdline.h"
+#include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_print.h"
 #include "spvi.h"
@@ -22,8 +23,10 @@ enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
 static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+    "                [--threads N] [--groups START:END] ARG...\n"
     "       spvi info MODULE.spv\n"
+    "       spvi merge OUT_DIR SHARD_DIR...\n"
     "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
     "\n"
     "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
@@ -33,6 +36,8 @@ static const char usage_main[] =
     "         (spvi run --help describes the arguments)\n"
     "  info   list the module's kernels with their parameters (index, address space, type,\n"
     "         name), its capabilities, addressing model and SPIR-V version\n"
+    "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
+    "         every byte comes from the shard that wrote it, or is the initial value\n"
     "\n"
     "exit status: 0 success, 1 the kernel faulted (the fault report goes to stderr),\n"
     "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
@@ -48,7 +53,8 @@ static const char usage_info[] =
 
 static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats] ARG...\n"
+    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+    "                [--threads N] [--groups START:END] ARG...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -65,6 +71,10 @@ static const char usage_run[] =
     "  --strict            a SPIR-V validation failure is an error, not a warning\n"
     "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
     "                      results of float arithmetic, conversions and math builtins)\n"
+    "  --threads N         run work-groups on N threads (default: the available cores)\n"
+    "  --groups START:END  run only work-groups with linear id START <= id < END (x fastest);\n"
+    "                      --out then also writes DIR/argI.written.npy (1 per byte written),\n"
+    "                      and `spvi merge` combines the outputs of several such runs\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
     "\n"
@@ -307,6 +317,14 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       cli_error e;
       bool ok = cli_npy_write(path, args[i].elem.scalar->npy, args[i].elem.width == 1 ? 1 : 2, shape,
                               data, bytes, &e);
+      size_t wbytes = 0;
+      const uint8_t *written = spvi_arg_written(l, i, &wbytes);
+      if (ok && written) {
+        /* which bytes this run (a --groups shard) wrote: one uint8 per buffer byte */
+        sprintf(path, "%s/arg%d.written.npy", c->out_dir, i);
+        size_t wshape[1] = {wbytes};
+        ok = cli_npy_write(path, "|u1", 1, wshape, written, wbytes, &e);
+      }
       free(path);
       if (!ok) {
         say_error("--out: %s", e.msg);
@@ -376,6 +394,9 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
   ro.warp_width = c->warp;
   ro.on_printf = print_kernel_output;
   ro.flush_denormals = c->flush_denormals;
+  ro.threads = c->threads;
+  ro.group_begin = c->group_begin;
+  ro.group_end = c->group_end;
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
   spvi_status s = spvi_run(l, &ro, &fault, &err);
@@ -453,11 +474,12 @@ static const struct {
 } commands[] = {
   {"run", cmd_run},
   {"info", cmd_info},
+  {"merge", cli_merge_main},
 };
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    say_error("missing command: run or info (see spvi --help)");
+    say_error("missing command: run, info or merge (see spvi --help)");
     return EXIT_BAD;
   }
   const char *cmd = argv[1];
@@ -471,6 +493,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
-  say_error("unknown command `%s`: expected run or info (see spvi --help)", cmd);
+  say_error("unknown command `%s`: expected run, info or merge (see spvi --help)", cmd);
   return EXIT_BAD;
 }

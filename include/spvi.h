@@ -131,6 +131,12 @@ typedef struct spvi_run_options {
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
   bool flush_denormals;  /* emulate a device that flushes float denormals to zero */
+  /* Work-groups run in parallel on this many threads; 0 = the available cores. Results of
+   * race-free kernels do not depend on it (see README, "Threads"). */
+  unsigned threads;
+  /* Run only work-groups whose linear id (x fastest) is in [group_begin, group_end); both 0: all.
+   * After such a run spvi_arg_written() tells which bytes of each buffer the run wrote. */
+  uint64_t group_begin, group_end;
 } spvi_run_options;
 
 typedef enum spvi_fault_kind {
@@ -168,6 +174,11 @@ typedef struct spvi_run_stats {
   uint64_t instructions;   /* SPIR-V instructions executed, summed over all work-items */
 } spvi_run_stats;
 void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out);
+
+/* Number of work-groups of the launch's NDRange (after spvi_set_ndrange). */
+uint64_t spvi_launch_group_count(const spvi_launch *l);
+/* After a run over a group range: one byte per buffer byte, 1 where the run wrote; NULL otherwise. */
+const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes);
 
 /* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);

@@ -114,6 +114,7 @@ typedef struct ex_program {
   uint32_t *addr_reg; uint32_t *addr_alloc; uint32_t naddr;
   uint32_t reg_bytes;     /* per-lane bytes of the whole register file */
   uint32_t max_depth;     /* deepest call chain from any kernel, in frames */
+  bool uses_printf;       /* some function calls OpenCL.std printf */
   uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */
   /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
   struct ex_builtin_var { uint32_t alloc, builtin, elem_bytes, ncomp; } *builtins;
@@ -132,6 +133,7 @@ typedef struct ex_arg {
   uint8_t *bytes;         /* by-value bytes or buffer contents */
   uint64_t size;
   bool is_local;          /* size-only local allocation */
+  uint8_t *written;       /* after a run over a group range: 1 for every byte the run wrote */
 } ex_arg;
 
 typedef struct ex_launch {
@@ -146,11 +148,16 @@ typedef struct ex_launch {
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
   bool ftz;               /* spvi_run_options.flush_denormals */
+  unsigned threads;       /* worker threads (>= 1) */
+  uint64_t group_begin, group_end;  /* linear work-group ids to run, [begin, end); end 0: all */
+  uint8_t *written_all;   /* the per-allocation mask table of the last run (owned) */
   /* statistics of the last run */
   uint64_t instructions;  /* SPIR-V instructions executed, summed over work-items */
   double exec_seconds;
 } ex_launch;
 
+/* Work-groups in the launch's NDRange. */
+uint64_t ex_group_count(const ex_launch *l);
 /* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */
 spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen);
 

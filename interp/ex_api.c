@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -303,7 +304,8 @@ spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
 
 void spvi_launch_free(spvi_launch *l) {
   if (!l) return;
-  for (uint32_t i = 0; i < l->l.nargs; i++) free(l->l.args[i].bytes);
+  for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].bytes); free(l->l.args[i].written); }
+  free(l->l.written_all);
   free(l->l.args);
   free(l);
 }
@@ -460,6 +462,12 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
   l->l.on_printf = opts ? opts->on_printf : NULL;
   l->l.printf_user = opts ? opts->printf_user : NULL;
   l->l.ftz = opts && opts->flush_denormals;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);
+  if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return SPVI_E_USAGE; }
+  l->l.group_begin = opts ? opts->group_begin : 0;
+  l->l.group_end = opts ? opts->group_end : 0;
+  for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
   spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
   if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
   return s;
@@ -478,4 +486,12 @@ void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out) {
   if (!l) return;
   out->exec_seconds = l->l.exec_seconds;
   out->instructions = l->l.instructions;
+}
+
+uint64_t spvi_launch_group_count(const spvi_launch *l) { return l && l->l.dims ? ex_group_count(&l->l) : 0; }
+
+const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes) {
+  if (!l || index < 0 || (uint32_t)index >= l->l.nargs || !l->l.args[index].written) return NULL;
+  if (bytes) *bytes = l->l.args[index].size;
+  return l->l.args[index].written;
 }

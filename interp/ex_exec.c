@@ -269,7 +269,7 @@ static inline double fma_nan_f64(double a, double b, double c) {
 FMA_LOOP(fma_hw_f32, float, __builtin_fmaf, fma_nan_f32, __attribute__((target("fma"))))
 FMA_LOOP(fma_hw_f64, double, __builtin_fma, fma_nan_f64, __attribute__((target("fma"))))
 static bool have_fma(void) {
-  static int cached = -1;
+  static _Atomic int cached = -1;
   if (cached < 0) cached = __builtin_cpu_supports("fma") ? 1 : 0;
   return cached;
 }

@@ -75,6 +75,8 @@ typedef struct ex_ctx {
   const ex_insn *cur_ip;
   uint64_t instructions;         /* executed instructions (per warp, not per lane) */
   bool ftz;                      /* flush float denormals (inputs and results of float operations) */
+  uint8_t **written;             /* per allocation id: a byte mask of what the launch wrote, or NULL
+                                    (only buffer arguments, only when a group range runs) */
   uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
 } ex_ctx;
 
@@ -98,6 +100,7 @@ static inline uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p,
   if (off < 0 || (uint64_t)off > a->size || n > a->size - (uint64_t)off)
     return ex_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, (uint32_t)id, off, n, write ? "write" : "read");
   if (write && a->read_only) return ex_fault(cx, SPVI_FAULT_READ_ONLY, w, lane, (uint32_t)id, off, n, "write");
+  if (write && cx->written && cx->written[id]) memset(cx->written[id] + off, 1, n);
   switch (a->space) {
   case EX_AS_PRIVATE: return w->priv + (size_t)lane * cx->prog->private_size + a->offset + (uint64_t)off;
   case EX_AS_LOCAL: return cx->local + a->offset + (uint64_t)off;

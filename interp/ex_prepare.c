@@ -395,6 +395,7 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
                       .a = regs[0], .b = regs[1], .c = regs[2]});
     return true;
   }
+  if (inst == OCLSTD_printf) s->p->uses_printf = true;
   if (s->nbis == s->capbis) {
     s->capbis = s->capbis ? s->capbis * 2 : 16;
     s->bis = xrealloc(s->bis, s->capbis * sizeof *s->bis);

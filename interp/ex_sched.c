@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -514,68 +516,183 @@ static void run_group_warps(run *r, unsigned nw) {
   }
 }
 
-spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
+/* ---- work distribution --------------------------------------------------------------------
+ * Work-groups are independent between barriers-free synchronisation points (OpenCL has no
+ * inter-group synchronisation besides atomics), so several threads take groups from a shared
+ * counter in increasing linear order. A fault at group g stops new groups above g from starting;
+ * groups below g still finish, and the fault of the smallest group is reported — the same one a
+ * single thread would report first. */
+typedef struct job {
+  ex_launch *l;
+  uint64_t ngroups[3];
+  uint64_t begin, end;         /* linear group ids to run: [begin, end) */
+  _Atomic uint64_t next;       /* next linear group id to take */
+  _Atomic uint64_t stop;       /* no group >= stop is started (a fault happened there) */
+} job;
+
+typedef struct worker {
   run r;
-  memset(&r, 0, sizeof r);
-  ex_ctx *cx = &r.cx;
+  job *j;
+  uint64_t fault_group;        /* linear id of the faulting group, UINT64_MAX when none */
+  pthread_t thread;
+  bool started;
+} worker;
+
+static void group_coords(const job *j, uint64_t lin, uint64_t g[3]) {
+  g[0] = lin % j->ngroups[0];
+  g[1] = (lin / j->ngroups[0]) % j->ngroups[1];
+  g[2] = lin / (j->ngroups[0] * j->ngroups[1]);
+}
+
+static void *worker_main(void *arg) {
+  worker *wk = arg;
+  job *j = wk->j;
+  ex_ctx *cx = &wk->r.cx;
+  const ex_launch *l = j->l;
+  for (;;) {
+    uint64_t lin = atomic_fetch_add(&j->next, 1);
+    if (lin >= j->end || lin >= atomic_load(&j->stop)) break;
+    uint64_t g[3];
+    group_coords(j, lin, g);
+    for (int d = 0; d < 3; d++) {
+      cx->group[d] = g[d];
+      uint64_t rest = l->global[d] - g[d] * l->local[d];
+      cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
+    }
+    run_group(&wk->r);
+    if (cx->faulted) {
+      wk->fault_group = lin;
+      uint64_t cur = atomic_load(&j->stop);
+      while (lin < cur && !atomic_compare_exchange_weak(&j->stop, &cur, lin)) {}
+      break;
+    }
+  }
+  return NULL;
+}
+
+/* Per-thread state: warps, local arena, printf buffers, scratch; shares `base`'s allocations. */
+static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
+  wk->r = *base;
+  ex_ctx *cx = &wk->r.cx;
+  cx->bimem.ctx = cx;
+  cx->biout.ctx = cx;
+  wk->r.warps = NULL;
+  wk->r.nwarps = 0;
+  cx->local = NULL;
+  cx->printf_buf = NULL;
+  cx->ftz_scratch = NULL;
+  wk->fault_group = UINT64_MAX;
+  if (!setup_warps(&wk->r, max_group)) return false;
+  cx->local = calloc(wk->r.local_bytes + 8, 1);
+  if (!cx->local) return false;
+  if (cx->l->on_printf) {
+    cx->printf_items = max_group;
+    cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
+    if (!cx->printf_buf) return false;
+  }
+  if (cx->ftz) {
+    cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
+    if (!cx->ftz_scratch) return false;
+  }
+  return true;
+}
+
+static void worker_free(worker *wk) {
+  run *r = &wk->r;
+  for (unsigned k = 0; k < r->nwarps; k++) { free(r->warps[k].regs); free(r->warps[k].priv); free(r->warps[k].stack); }
+  free(r->warps);
+  free(r->cx.local);
+  for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
+  free(r->cx.printf_buf);
+  free(r->cx.ftz_scratch);
+}
+
+uint64_t ex_group_count(const ex_launch *l) {
+  uint64_t n = 1;
+  for (int d = 0; d < 3; d++) n *= (l->global[d] + l->local[d] - 1) / l->local[d];
+  return n;
+}
+
+spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
+  run base;
+  memset(&base, 0, sizeof base);
+  ex_ctx *cx = &base.cx;
   cx->prog = l->prog;
   cx->l = l;
   cx->W = warp_width;
-  cx->bimem.ctx = cx;
   cx->bimem.access = ex_bi_access;
-  cx->biout.ctx = cx;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
-  if (cx->ftz) {
-    cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
-    if (!cx->ftz_scratch) return SPVI_E_NOMEM;
+  job j;
+  memset(&j, 0, sizeof j);
+  j.l = l;
+  for (int d = 0; d < 3; d++) j.ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
+  uint64_t total = j.ngroups[0] * j.ngroups[1] * j.ngroups[2];
+  j.begin = l->group_begin;
+  j.end = l->group_end ? l->group_end : total;
+  if (j.end > total || j.begin >= j.end) {
+    snprintf(err, errlen, "work-group range %llu:%llu is outside the launch's %llu work-groups (or empty)",
+             (unsigned long long)l->group_begin, (unsigned long long)l->group_end, (unsigned long long)total);
+    return SPVI_E_USAGE;
   }
-  spvi_status st = setup_allocs(&r, err, errlen);
-  uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
-  if (st == SPVI_OK && !setup_warps(&r, max_group)) st = SPVI_E_NOMEM;
-  if (st == SPVI_OK) {
-    cx->local = calloc(r.local_bytes + 8, 1);
-    if (!cx->local) st = SPVI_E_NOMEM;
-    if (l->on_printf) {
-      cx->printf_items = max_group;
-      cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
-      if (!cx->printf_buf) st = SPVI_E_NOMEM;
+  atomic_init(&j.next, j.begin);
+  atomic_init(&j.stop, UINT64_MAX);
+  spvi_status st = setup_allocs(&base, err, errlen);
+  /* written-byte masks of the buffer arguments when only part of the NDRange runs */
+  free(l->written_all);
+  l->written_all = NULL;
+  if (st == SPVI_OK && (j.begin != 0 || j.end != total)) {
+    cx->written = calloc(cx->nallocs, sizeof *cx->written);
+    if (!cx->written) st = SPVI_E_NOMEM;
+    for (uint32_t i = 1; st == SPVI_OK && i < cx->nallocs; i++) {
+      ex_alloc *a = &cx->allocs[i];
+      if (a->arg_index < 0 || a->space == EX_AS_LOCAL) continue;
+      l->args[a->arg_index].written = calloc(a->size + 1, 1);
+      if (!l->args[a->arg_index].written) { st = SPVI_E_NOMEM; break; }
+      cx->written[i] = l->args[a->arg_index].written;
     }
+    l->written_all = (uint8_t *)cx->written;  /* freed with the launch's masks */
+  }
+  uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
+  unsigned nthreads = l->threads ? l->threads : 1;
+  if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
+  /* printf output is emitted group by group in order: one thread keeps that order */
+  if (l->on_printf && l->prog->uses_printf) nthreads = 1;
+  worker *wk = calloc(nthreads, sizeof *wk);
+  if (!wk) st = SPVI_E_NOMEM;
+  unsigned ninit = 0;
+  for (; st == SPVI_OK && ninit < nthreads; ninit++) {
+    wk[ninit].j = &j;
+    if (!worker_init(&wk[ninit], &base, max_group)) { ninit++; st = SPVI_E_NOMEM; }
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   if (st == SPVI_OK) {
-    uint64_t ng[3];
-    for (int d = 0; d < 3; d++) ng[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
-    for (uint64_t gz = 0; gz < ng[2] && !cx->faulted; gz++)
-      for (uint64_t gy = 0; gy < ng[1] && !cx->faulted; gy++)
-        for (uint64_t gx = 0; gx < ng[0] && !cx->faulted; gx++) {
-          uint64_t g[3] = {gx, gy, gz};
-          for (int d = 0; d < 3; d++) {
-            cx->group[d] = g[d];
-            uint64_t rest = l->global[d] - g[d] * l->local[d];
-            cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
-          }
-          run_group(&r);
-        }
+    for (unsigned t = 1; t < nthreads; t++)
+      wk[t].started = pthread_create(&wk[t].thread, NULL, worker_main, &wk[t]) == 0;
+    worker_main(&wk[0]);
+    for (unsigned t = 1; t < nthreads; t++)
+      if (wk[t].started) pthread_join(wk[t].thread, NULL);
+      else worker_main(&wk[t]);  /* a thread could not start: do its share here */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     l->exec_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    l->instructions = cx->instructions;
-    if (cx->faulted) {
-      build_report(cx, fault);
+    l->instructions = 0;
+    int fw = -1;
+    for (unsigned t = 0; t < nthreads; t++) {
+      l->instructions += wk[t].r.cx.instructions;
+      if (wk[t].fault_group != UINT64_MAX && (fw < 0 || wk[t].fault_group < wk[fw].fault_group)) fw = (int)t;
+    }
+    if (fw >= 0) {
+      build_report(&wk[fw].r.cx, fault);
       st = SPVI_FAULT;
     }
   } else if (st == SPVI_E_NOMEM && err && !err[0]) {
     snprintf(err, errlen, "out of memory setting up the launch");
   }
-  for (unsigned k = 0; k < r.nwarps; k++) { free(r.warps[k].regs); free(r.warps[k].priv); free(r.warps[k].stack); }
-  free(r.warps);
-  for (uint32_t i = 0; i < r.nowned; i++) free(r.owned[i]);
-  free(r.owned);
+  for (unsigned t = 0; t < ninit; t++) worker_free(&wk[t]);
+  free(wk);
+  for (uint32_t i = 0; i < base.nowned; i++) free(base.owned[i]);
+  free(base.owned);
   free(cx->allocs);
-  free(cx->local);
-  for (uint64_t i = 0; cx->printf_buf && i < cx->printf_items; i++) free(cx->printf_buf[i].text);
-  free(cx->printf_buf);
-  free(cx->ftz_scratch);
   return st;
 }

@@ -1,0 +1,10 @@
+/*
+ * cli_merge.h — `spvi merge OUT_DIR SHARD_DIR...`: combines the --out directories of runs of one
+ * launch over disjoint work-group ranges (`spvi run --groups START:END`).
+ */
+#ifndef CLI_MERGE_H
+#define CLI_MERGE_H
+
+int cli_merge_main(int argc, char **argv);
+
+#endif
