@@ -38,6 +38,17 @@ typedef enum bi_sig {
   BI_SIG_VSTORE_HALF,                /* (data float scalar, offset, p half*) -> void */
   BI_SIG_VSTORE_HALFN,               /* (data float n-vector, offset, p half*) -> void */
   BI_SIG_PREFETCH,                   /* (p, num elements) -> void; one implementation (slot 0) */
+  BI_SIG_F_INTN,                     /* (x float gentype, n int32 of x's count) -> x's type (pown) */
+  BI_SIG_INTN_F,                     /* (x float gentype) -> int32 of x's count (ilogb); key: x */
+  BI_SIG_F_PTRF,                     /* (x, p pointer to x's type) -> x's type (sincos) */
+  BI_SIG_F_PTRINTN,                  /* (x, p pointer to int32 of x's count) -> x's type (lgamma_r) */
+  BI_SIG_REMQUO,                     /* (x, y, p pointer to int32 of x's count) -> x's type */
+  BI_SIG_NAN,                        /* (nancode int of the result's width and count) -> float */
+  BI_SIG_GEOM_LEN,                   /* (p float, 1-4 components) -> p's element (length); key: p */
+  BI_SIG_GEOM_DIST,                  /* (p0, p1 float, 1-4 components) -> p0's element; key: p0 */
+  BI_SIG_GEOM_NORM,                  /* (p float, 1-4 components) -> p's type (normalize) */
+  BI_SIG_CROSS,                      /* (p0, p1 float, 3 or 4 components) -> the same type */
+  BI_SIG_PRINTF,                     /* (format pointer, up to 5 arguments of any type) -> int32 */
   BI_SIG_COUNT
 } bi_sig;
 
@@ -59,6 +70,11 @@ typedef struct bi_rowset {
 } bi_rowset;
 
 extern const bi_rowset bi_rows_fp, bi_rows_int, bi_rows_vec, bi_rows_mem;
+/* bi_exact.c (fmod ... nan), bi_common.c (mix, smoothstep, degrees, radians), bi_geom.c, bi_printf.c */
+extern const bi_rowset bi_rows_exact, bi_rows_common, bi_rows_geom, bi_rows_printf;
+/* printf's call literal: the argument types (bi_printf.c; replaces bi_lit_pack for BI_SIG_PRINTF). */
+uint32_t bi_printf_literal(const bi_type *args, unsigned nargs);
+extern const bi_rowset bi_rows_math;   /* bi_math.c: correctly rounded transcendental functions */
 
 /* bi_call.literal as packed by bi_resolve (bi.h: the executor copies bi_resolved.literal into
  * bi_call.literal unchanged, so its encoding is private to the builtins):

@@ -171,12 +171,16 @@ static inline double bi_m_fin_ld(long double a, long double rel, int sign, bi_mo
  * BI_M_REL_LIBM: glibc double functions, documented <= 5 ulp (<= 2^-49.6 relative); assumed bound
  *   2^-41, a margin of 2^8.
  * BI_M_REL_GAMMA: glibc lgamma/tgamma (documented 4 / 9 ulp), assumed bound 2^-33.
- * BI_M_REL_LD: glibc long double functions (documented <= 5 ulp of 2^-63), assumed bound 2^-58.
- * BI_M_REL_LD_GAMMA: lgammal/tgammal, assumed bound 2^-56. */
+ * BI_M_REL_LD: glibc long double functions documented <= 2 ulp (of 2^-63 relative: <= 2^-62),
+ *   assumed bound 2^-60 (8 ulp).
+ * BI_M_REL_LD3: long double functions documented 3 to 5 ulp (expm1l, the hyperbolic functions,
+ *   erfcl, lgammal, tgammal), assumed bound 2^-58 (32 ulp).
+ * The interval width decides the fallback rate: about 2 rel / 2^-52.5 of random double results
+ * (2% with BI_M_REL_LD), 2 rel / 2^-23.5 for float (3e-5 with BI_M_REL_LIBM). */
 #define BI_M_REL_LIBM 0x1p-40
 #define BI_M_REL_GAMMA 0x1p-32
-#define BI_M_REL_LD 0x1p-57L
-#define BI_M_REL_LD_GAMMA 0x1p-55L
+#define BI_M_REL_LD 0x1p-59L
+#define BI_M_REL_LD3 0x1p-57L
 
 /* One-operand evaluation through the host library: FD (double) for half/float targets, FL (long
  * double) for double targets, MPFR directly when long double is not wide enough. */

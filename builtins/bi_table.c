@@ -23,6 +23,7 @@ enum { K_INT = 1, K_FLOAT = 2 };                       /* key kinds */
 enum { SH_SCALAR = 1, SH_VEC3 = 2, SH_VECP2 = 4 };     /* component counts: 1; 3; 2, 4, 8, 16 */
 #define SH_VEC (SH_VEC3 | SH_VECP2)
 #define SH_ANY (SH_SCALAR | SH_VEC)
+enum { SH_LE4 = 8, SH_GE3 = 16 };   /* restrictions: at most 4 / at least 3 components (geometric) */
 
 typedef enum rule {
   R_KEY,       /* exactly the key type */
@@ -34,7 +35,13 @@ typedef enum rule {
   R_SIZE_T,    /* 32- or 64-bit integer scalar */
   R_PTR_ELEM,  /* pointer to the key's element type (or to an unknown type) */
   R_PTR_HALF,  /* pointer to half (or to an unknown type) */
-  R_PTR_ANY    /* any pointer */
+  R_PTR_ANY,   /* any pointer */
+  R_INTN,      /* 32-bit integer with the key's component count (pown's n, ilogb's result) */
+  R_PTR_KEY,   /* pointer to exactly the key type (or to an unknown type): sincos's cosval */
+  R_PTR_INTN,  /* pointer to 32-bit integers of the key's count (or unknown): lgamma_r's signp */
+  R_ELEM,      /* a scalar of the key's element type (length's result) */
+  R_I32,       /* a 32-bit integer scalar (printf's result) */
+  R_VARARG     /* optional trailing operand: integer, float or pointer (printf's arguments) */
 } rule;
 
 #define KEY_RESULT (-1)
@@ -68,9 +75,22 @@ static const sigdesc sigs[BI_SIG_COUNT] = {
   [BI_SIG_VSTORE_HALF] = {3, 0, K_FLOAT, SH_SCALAR, R_VOID, {R_KEY, R_SIZE_T, R_PTR_HALF}},
   [BI_SIG_VSTORE_HALFN] = {3, 0, K_FLOAT, SH_VEC, R_VOID, {R_KEY, R_SIZE_T, R_PTR_HALF}},
   [BI_SIG_PREFETCH] = {2, KEY_NONE, 0, 0, R_VOID, {R_PTR_ANY, R_SIZE_T}},
+  [BI_SIG_F_INTN] = {2, KEY_RESULT, K_FLOAT, SH_ANY, R_KEY, {R_KEY, R_INTN}},
+  [BI_SIG_INTN_F] = {1, 0, K_FLOAT, SH_ANY, R_INTN, {R_KEY}},
+  [BI_SIG_F_PTRF] = {2, KEY_RESULT, K_FLOAT, SH_ANY, R_KEY, {R_KEY, R_PTR_KEY}},
+  [BI_SIG_F_PTRINTN] = {2, KEY_RESULT, K_FLOAT, SH_ANY, R_KEY, {R_KEY, R_PTR_INTN}},
+  [BI_SIG_REMQUO] = {3, KEY_RESULT, K_FLOAT, SH_ANY, R_KEY, {R_KEY, R_KEY, R_PTR_INTN}},
+  [BI_SIG_NAN] = {1, KEY_RESULT, K_FLOAT, SH_ANY, R_KEY, {R_INT_LIKE}},
+  [BI_SIG_GEOM_LEN] = {1, 0, K_FLOAT, SH_ANY | SH_LE4, R_ELEM, {R_KEY}},
+  [BI_SIG_GEOM_DIST] = {2, 0, K_FLOAT, SH_ANY | SH_LE4, R_ELEM, {R_KEY, R_KEY}},
+  [BI_SIG_GEOM_NORM] = {1, KEY_RESULT, K_FLOAT, SH_ANY | SH_LE4, R_KEY, {R_KEY}},
+  [BI_SIG_CROSS] = {2, KEY_RESULT, K_FLOAT, SH_VEC | SH_LE4 | SH_GE3, R_KEY, {R_KEY, R_KEY}},
+  [BI_SIG_PRINTF] = {6, KEY_NONE, 0, 0, R_I32, {R_PTR_ANY, R_VARARG, R_VARARG, R_VARARG, R_VARARG, R_VARARG}},
 };
 
-static const bi_rowset *const rowsets[] = {&bi_rows_fp, &bi_rows_int, &bi_rows_vec, &bi_rows_mem};
+static const bi_rowset *const rowsets[] = {&bi_rows_fp, &bi_rows_int, &bi_rows_vec, &bi_rows_mem,
+                                            &bi_rows_math, &bi_rows_exact, &bi_rows_common, &bi_rows_geom,
+                                            &bi_rows_printf};
 
 static const bi_row *find_row(uint32_t op) {
   for (size_t s = 0; s < sizeof rowsets / sizeof rowsets[0]; s++)
@@ -102,6 +122,7 @@ static int slot_of(bi_kind kind, unsigned bits) {
 }
 
 static bool shape_ok(unsigned n, unsigned shapes) {
+  if (((shapes & SH_LE4) && n > 4) || ((shapes & SH_GE3) && n < 3)) return false;
   if (n == 1) return shapes & SH_SCALAR;
   if (n == 3) return shapes & SH_VEC3;
   return (n == 2 || n == 4 || n == 8 || n == 16) && (shapes & SH_VECP2);
@@ -169,6 +190,23 @@ static bool rule_ok(rule r, const bi_type *t, const bi_type *key, const bi_type 
     case R_PTR_ELEM: return pointee_ok(t, key->kind, key->bits);
     case R_PTR_HALF: return pointee_ok(t, BI_FLOAT, 16);
     case R_PTR_ANY: return t->kind == BI_PTR && (t->bits == 32 || t->bits == 64);
+    case R_INTN: return t->kind == BI_INT && t->bits == 32 && ncomp(t) == ncomp(key);
+    case R_PTR_KEY:
+      return t->kind == BI_PTR && (t->bits == 32 || t->bits == 64) &&
+             (t->pointee_kind == BI_VOID ||
+              (t->pointee_kind == key->kind && t->pointee_bits == key->bits &&
+               (t->pointee_ncomp ? t->pointee_ncomp : 1) == ncomp(key)));
+    case R_PTR_INTN:
+      return t->kind == BI_PTR && (t->bits == 32 || t->bits == 64) &&
+             (t->pointee_kind == BI_VOID ||
+              (t->pointee_kind == BI_INT && t->pointee_bits == 32 &&
+               (t->pointee_ncomp ? t->pointee_ncomp : 1) == ncomp(key)));
+    case R_ELEM: return t->kind == key->kind && t->bits == key->bits && ncomp(t) == 1;
+    case R_I32: return t->kind == BI_INT && t->bits == 32 && ncomp(t) == 1;
+    case R_VARARG:
+      if (t->kind == BI_PTR) return t->bits == 32 || t->bits == 64;
+      return (t->kind == BI_INT || t->kind == BI_FLOAT) && slot_of(t->kind, t->bits) >= 0 &&
+             shape_ok(ncomp(t), SH_ANY);
   }
   return false;
 }
@@ -200,6 +238,20 @@ static void rule_text(rule r, const bi_type *key, const bi_type *arg0, bool uns,
       return;
     case R_PTR_HALF: snprintf(buf, len, "a pointer to half"); return;
     case R_PTR_ANY: snprintf(buf, len, "a pointer"); return;
+    case R_INTN:
+    case R_PTR_INTN: {
+      const bi_type w = {.kind = BI_INT, .bits = 32, .ncomp = key->ncomp};
+      type_name(&w, uns, e, sizeof e);
+      snprintf(buf, len, r == R_INTN ? "%s" : "a pointer to %s", e);
+      return;
+    }
+    case R_PTR_KEY:
+      type_name(key, uns, e, sizeof e);
+      snprintf(buf, len, "a pointer to %s", e);
+      return;
+    case R_ELEM: elem_name(key->kind, key->bits, uns, buf, len); return;
+    case R_I32: snprintf(buf, len, "int"); return;
+    case R_VARARG: snprintf(buf, len, "an integer, floating-point or pointer value"); return;
   }
   snprintf(buf, len, "?");
 }
@@ -227,8 +279,14 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
   const bool uns = strncmp(name, "u_", 2) == 0;   /* spell types unsigned in u_* messages */
   if (!result) result = &none;   /* no result type: void */
 
-  if (nargs != sd->nargs || (nargs && !args))
+  /* Trailing R_VARARG operands are optional (printf): min is the count without them. */
+  unsigned min = sd->nargs;
+  while (min > 0 && sd->arg[min - 1] == R_VARARG) min--;
+  if (nargs < min || nargs > sd->nargs || (nargs && !args)) {
+    if (min < sd->nargs)
+      return fail(err, errlen, "OpenCL.std `%s` takes %u to %u operands, not %u", name, min, (unsigned)sd->nargs, nargs);
     return fail(err, errlen, "OpenCL.std `%s` takes %u operands, not %u", name, (unsigned)sd->nargs, nargs);
+  }
 
   /* The key type: its kind, width and component count select the implementation. */
   const bi_type *key = sd->key == KEY_RESULT ? result : sd->key >= 0 ? &args[sd->key] : NULL;
@@ -262,7 +320,8 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
       rule_text(r, k, a0, uns, want, sizeof want);
       return fail(err, errlen, "OpenCL.std `%s`: operand %u has type %s, expected %s", name, i + 1, tn, want);
     }
-    if (r == R_PTR_ELEM || r == R_PTR_HALF || r == R_PTR_ANY) ptr64 = args[i].bits == 64;
+    if (r == R_PTR_ELEM || r == R_PTR_HALF || r == R_PTR_ANY || r == R_PTR_KEY || r == R_PTR_INTN)
+      ptr64 = args[i].bits == 64;
     if (r == R_SIZE_T) off64 = args[i].bits == 64;
   }
 
@@ -284,6 +343,7 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
   if (out) {
     out->fn = row->fn[slot];
     out->literal = bi_lit_pack(n, m, round, ptr64, off64, lg, stride);
+    if (row->sig == BI_SIG_PRINTF) out->literal = bi_printf_literal(args, nargs);   /* argument types */
   }
   return true;
 }
