@@ -732,6 +732,60 @@ resched:
     LANES_END
     NEXT;
   }
+  /* typed loads and stores of 4 and 8 bytes: a fixed-size copy per lane */
+#define LOAD_N(N, T)                                                                               \
+  H(LOAD_##N) {                                                                                    \
+    T *d_ = (T *)REG(ip->d);                                                                       \
+    const uint8_t *pa_ = REG(ip->a);                                                               \
+    LANES_BEGIN                                                                                    \
+      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, false);                   \
+      if (!m) goto fault;                                                                          \
+      memcpy(&d_[l], m, N);                                                                        \
+    LANES_END                                                                                      \
+    NEXT;                                                                                          \
+  }                                                                                                \
+  H(STORE_##N) {                                                                                   \
+    const T *v_ = (const T *)REG(ip->b);                                                           \
+    const uint8_t *pa_ = REG(ip->a);                                                               \
+    LANES_BEGIN                                                                                    \
+      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, true);                    \
+      if (!m) goto fault;                                                                          \
+      memcpy(m, &v_[l], N);                                                                        \
+    LANES_END                                                                                      \
+    NEXT;                                                                                          \
+  }
+  LOAD_N(4, uint32_t)
+  LOAD_N(8, uint64_t)
+#undef LOAD_N
+  /* p + i * size with a 4- or 8-byte signed index */
+  H(ACCESS1_I32) {
+    const int32_t *ix = (const int32_t *)REG(ip->b);
+    const uint64_t es = ip->c;
+    LANES_BEGIN
+      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
+    LANES_END
+    NEXT;
+  }
+  H(ACCESS1_I64) {
+    const uint64_t *ix = (const uint64_t *)REG(ip->b);
+    const uint64_t es = ip->c;
+    if (pb == 8) {
+      uint64_t *d = (uint64_t *)REG(ip->d);
+      const uint64_t *base = (const uint64_t *)REG(ip->a);
+      if (full) { for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es; }
+      else { LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END }
+      NEXT;
+    }
+    LANES_BEGIN
+      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + ix[l] * es;
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
+    LANES_END
+    NEXT;
+  }
+  H(SEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)(int64_t)(int32_t)x); NEXT;
+  H(ZEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)x); NEXT;
+  H(TRUNC_I64_I32) ELEMWISE1(uint64_t, uint32_t, (uint32_t)x); NEXT;
   H(STORE) {
     const size_t s = ip->c;
     LANES_BEGIN

@@ -90,7 +90,9 @@ static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
 
 /* Host address of `n` bytes at kernel pointer p as seen by `lane` of warp w, or NULL after recording
  * the fault (null pointer, pointer into no allocation, out of bounds, write to constant memory). */
-static inline uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t n, bool write) {
+/* always_inline: it is the body of every load and store handler; the fault paths are out of line. */
+static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p,
+                                                            uint64_t n, bool write) {
   uint64_t id = (p & cx->ptr_mask) >> cx->shift;
   if (id == 0 || id >= cx->nallocs)
     return ex_fault(cx, p == 0 ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n,

@@ -527,6 +527,16 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
       flags |= (uint8_t)(EX_CF_MODE_SHIFT_VAL(mode + 1));
     }
     if (se.n != de.n) return fail(s, "conversion between vectors of different sizes");
+    /* the index conversions every kernel does (int <-> size_t) get typed handlers */
+    if (!(flags & EX_CF_SAT) && sk != EX_CK_FLOAT && dk != EX_CK_FLOAT) {
+      uint16_t h = 0;
+      if (se.bits == 32 && de.bits == 64) h = sk == EX_CK_SINT ? EX_SEXT_I32_I64 : EX_ZEXT_I32_I64;
+      else if (se.bits == 64 && de.bits == 32) h = EX_TRUNC_I64_I32;
+      if (h) {
+        emit(s, (ex_insn){.op = h, .n = (uint8_t)de.n, .d = dst_reg(s, in), .a = r[0]});
+        return true;
+      }
+    }
     emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)de.n, .flags = flags, .d = dst_reg(s, in), .a = r[0],
                       .b = (sk << 8) | se.bits, .c = (dk << 8) | de.bits});
     return true;
@@ -649,12 +659,14 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
 
   case SpvOpLoad: {
     if (!op_regs(s, in, 1, r)) return false;
-    emit(s, (ex_insn){.op = EX_LOAD, .d = dst_reg(s, in), .a = r[0], .c = type_reg_size(s, in->type)});
+    uint32_t sz = type_reg_size(s, in->type);
+    emit(s, (ex_insn){.op = sz == 4 ? EX_LOAD_4 : sz == 8 ? EX_LOAD_8 : EX_LOAD, .d = dst_reg(s, in), .a = r[0], .c = sz});
     return true;
   }
   case SpvOpStore: {
     if (!op_regs(s, in, 2, r)) return false;
-    emit(s, (ex_insn){.op = EX_STORE, .a = r[0], .b = r[1], .c = type_reg_size(s, m->ids[in->ops[1]].type)});
+    uint32_t sz = type_reg_size(s, m->ids[in->ops[1]].type);
+    emit(s, (ex_insn){.op = sz == 4 ? EX_STORE_4 : sz == 8 ? EX_STORE_8 : EX_STORE, .a = r[0], .b = r[1], .c = sz});
     return true;
   }
   case SpvOpCopyMemory: {
@@ -738,6 +750,12 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     s->aux[a] = (uint32_t)((uint64_t)coff & 0xFFFFFFFFu);
     s->aux[a + 1] = (uint32_t)((uint64_t)coff >> 32);
     s->aux[a + 2] = nterms;
+    if (nterms == 1 && coff == 0 && (s->aux[a + 4] == 4 || s->aux[a + 4] == 8)) {
+      /* the common shape p + i (pointer plus one index): base, index register, element size */
+      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .d = dst_reg(s, in), .a = r[0],
+                        .b = s->aux[a + 3], .c = s->aux[a + 5]});
+      return true;
+    }
     emit(s, (ex_insn){.op = EX_ACCESS, .d = dst_reg(s, in), .a = r[0], .b = a});
     return true;
   }
