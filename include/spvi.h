@@ -147,7 +147,8 @@ typedef enum spvi_fault_kind {
   SPVI_FAULT_READ_ONLY,         /* write to __constant memory */
   SPVI_FAULT_BARRIER_DIVERGENCE,/* a barrier not reached by every work-item of the group */
   SPVI_FAULT_UNREACHABLE,       /* OpUnreachable executed */
-  SPVI_FAULT_UNSUPPORTED        /* an operation reached at run time that spvi cannot execute */
+  SPVI_FAULT_UNSUPPORTED,       /* an operation reached at run time that spvi cannot execute */
+  SPVI_FAULT_MISALIGNED         /* an atomic operation on an address not aligned to its size */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {

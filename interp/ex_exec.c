@@ -281,6 +281,86 @@ static bool have_fma(void) { return false; }
 FMA_LOOP(fma_lib_f32, float, fmaf, fma_nan_f32, )
 FMA_LOOP(fma_lib_f64, double, fma, fma_nan_f64, )
 
+/* ---- atomics ------------------------------------------------------------------------------
+ * Sequentially consistent read-modify-write on host memory (other threads may run other work-groups
+ * on the same buffer): a compare-and-swap loop computes the new value from the old one, so every
+ * operation, including the float and min/max ones, is one atomic step. Returns the old value. */
+static uint64_t atomic_new(unsigned kind, bool fl, unsigned size, uint64_t old, uint64_t v) {
+  const unsigned bits = size * 8;
+  const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+  int64_t so = bits == 64 ? (int64_t)old : (int64_t)(int32_t)(uint32_t)old;
+  int64_t sv = bits == 64 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+  if (fl) {
+    double a, b;
+    if (size == 4) { float x, y; uint32_t ox = (uint32_t)old, vy = (uint32_t)v; memcpy(&x, &ox, 4); memcpy(&y, &vy, 4); a = x; b = y; }
+    else { memcpy(&a, &old, 8); memcpy(&b, &v, 8); }
+    double r = kind == EX_AT_FADD ? a + b : kind == EX_AT_FMIN ? (isnan(b) || b >= a ? a : b)
+             : kind == EX_AT_FMAX ? (isnan(b) || b <= a ? a : b) : b;
+    if (isnan(a) && kind != EX_AT_FADD) r = b;
+    if (size == 4) {
+      float f = kind == EX_AT_FADD ? (float)a + (float)b : (float)r;  /* float add rounds once in float */
+      uint32_t u;
+      memcpy(&u, &f, 4);
+      return u;
+    }
+    uint64_t u;
+    memcpy(&u, &r, 8);
+    return u;
+  }
+  switch (kind) {
+  case EX_AT_INC: return (old + 1) & mask;
+  case EX_AT_DEC: return (old - 1) & mask;
+  case EX_AT_ADD: return (old + v) & mask;
+  case EX_AT_SUB: return (old - v) & mask;
+  case EX_AT_SMIN: return sv < so ? v : old;
+  case EX_AT_SMAX: return sv > so ? v : old;
+  case EX_AT_UMIN: return v < old ? v : old;
+  case EX_AT_UMAX: return v > old ? v : old;
+  case EX_AT_AND: return old & v;
+  case EX_AT_OR: return old | v;
+  case EX_AT_XOR: return old ^ v;
+  case EX_AT_FLAG_SET: return 1;
+  default: return v;  /* exchange */
+  }
+}
+
+static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uint64_t v, uint64_t cmp) {
+  if (size == 4) {
+    uint32_t *p = (uint32_t *)m, old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    switch (kind) {
+    case EX_AT_LOAD: return old;
+    case EX_AT_STORE: __atomic_store_n(p, (uint32_t)v, __ATOMIC_SEQ_CST); return 0;
+    case EX_AT_FLAG_CLEAR: __atomic_store_n(p, 0u, __ATOMIC_SEQ_CST); return 0;
+    case EX_AT_CMPXCHG: {
+      uint32_t expected = (uint32_t)cmp;
+      __atomic_compare_exchange_n(p, &expected, (uint32_t)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+      return expected;
+    }
+    default:
+      for (;;) {
+        uint32_t nv = (uint32_t)atomic_new(kind, fl, 4, old, v);
+        if (__atomic_compare_exchange_n(p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
+      }
+    }
+  }
+  uint64_t *p = (uint64_t *)m, old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+  switch (kind) {
+  case EX_AT_LOAD: return old;
+  case EX_AT_STORE: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;
+  case EX_AT_FLAG_CLEAR: __atomic_store_n(p, (uint64_t)0, __ATOMIC_SEQ_CST); return 0;
+  case EX_AT_CMPXCHG: {
+    uint64_t expected = cmp;
+    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;
+  }
+  default:
+    for (;;) {
+      uint64_t nv = atomic_new(kind, fl, 8, old, v);
+      if (__atomic_compare_exchange_n(p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
+    }
+  }
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 /* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
@@ -914,6 +994,32 @@ resched:
         }
       LANES_END
     }
+    NEXT;
+  }
+  H(ATOMIC) {
+    const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
+    const bool fl = ip->n & 1;
+    const bool write = kind != EX_AT_LOAD;
+    /* flag test-and-set returns a bool; the flag itself is a 32-bit integer in memory */
+    const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
+    LANES_BEGIN
+      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint8_t *m = ex_mem(cx, w, l, p, msize, write);
+      if (!m) goto fault;
+      if ((uintptr_t)m % msize) {
+        cx->cur_ip = ip;
+        ex_fault(cx, SPVI_FAULT_MISALIGNED, w, l, (uint32_t)((p & cx->ptr_mask) >> cx->shift),
+                 (int64_t)((p & cx->off_mask) - cx->bias), msize, "atomic access");
+        goto fault;
+      }
+      uint64_t v = ip->b != LD_NONE ? rd_uint(REG(ip->b) + (size_t)l * size, size) : 0;
+      uint64_t cmp = kind == EX_AT_CMPXCHG ? rd_uint(REG(ip->c) + (size_t)l * size, size) : 0;
+      uint64_t old = atomic_rmw(m, msize, kind, fl, v, cmp);
+      if (ip->d != LD_NONE) {
+        if (kind == EX_AT_FLAG_SET) REG(ip->d)[l] = old != 0;
+        else wr_uint(REG(ip->d) + (size_t)l * size, size, old);
+      }
+    LANES_END
     NEXT;
   }
   H(NOP) NEXT;

@@ -20,6 +20,13 @@ enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
 /* Largest register of a builtin operand: a 16-component double vector. */
 #define EX_FTZ_OPERAND_BYTES 128u
 
+/* EX_ATOMIC kinds (ex_insn.flags). */
+enum {
+  EX_AT_LOAD, EX_AT_STORE, EX_AT_XCHG, EX_AT_CMPXCHG, EX_AT_INC, EX_AT_DEC, EX_AT_ADD, EX_AT_SUB,
+  EX_AT_SMIN, EX_AT_UMIN, EX_AT_SMAX, EX_AT_UMAX, EX_AT_AND, EX_AT_OR, EX_AT_XOR, EX_AT_FLAG_SET,
+  EX_AT_FLAG_CLEAR, EX_AT_FADD, EX_AT_FMIN, EX_AT_FMAX
+};
+
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;

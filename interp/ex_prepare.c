@@ -421,6 +421,70 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* A constant scope or memory-semantics operand (SPIR-V 3.27, 3.25), checked for validity. */
+static bool atomic_const(prep *s, uint32_t id, bool semantics) {
+  const ld_module *m = s->m;
+  if (id >= m->bound || m->ids[id].kind != LD_ID_CONST)
+    return fail(s, "the %s operand %%%u of an atomic must be a constant", semantics ? "memory semantics" : "scope", id);
+  uint32_t v;
+  memcpy(&v, m->consts[m->ids[id].index].bytes, 4);
+  if (!semantics) {
+    if (v > SpvScopeInvocation) return fail(s, "atomic scope %u is not a scope", v);
+    return true;
+  }
+  /* at most one of Acquire, Release, AcquireRelease, SequentiallyConsistent */
+  uint32_t order = v & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                        SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsSequentiallyConsistentMask);
+  if (order & (order - 1)) return fail(s, "atomic memory semantics 0x%x name more than one ordering", v);
+  return true;
+}
+
+/* OpAtomic* (SPIR-V 3.32.18): executed sequentially consistent, lane by lane in lane order. */
+static bool translate_atomic(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  static const struct { uint16_t op; uint8_t kind, nvalues; } table[] = {
+    {SpvOpAtomicLoad, EX_AT_LOAD, 0}, {SpvOpAtomicStore, EX_AT_STORE, 1},
+    {SpvOpAtomicExchange, EX_AT_XCHG, 1}, {SpvOpAtomicCompareExchange, EX_AT_CMPXCHG, 2},
+    {SpvOpAtomicCompareExchangeWeak, EX_AT_CMPXCHG, 2}, {SpvOpAtomicIIncrement, EX_AT_INC, 0},
+    {SpvOpAtomicIDecrement, EX_AT_DEC, 0}, {SpvOpAtomicIAdd, EX_AT_ADD, 1}, {SpvOpAtomicISub, EX_AT_SUB, 1},
+    {SpvOpAtomicSMin, EX_AT_SMIN, 1}, {SpvOpAtomicUMin, EX_AT_UMIN, 1}, {SpvOpAtomicSMax, EX_AT_SMAX, 1},
+    {SpvOpAtomicUMax, EX_AT_UMAX, 1}, {SpvOpAtomicAnd, EX_AT_AND, 1}, {SpvOpAtomicOr, EX_AT_OR, 1},
+    {SpvOpAtomicXor, EX_AT_XOR, 1}, {SpvOpAtomicFlagTestAndSet, EX_AT_FLAG_SET, 0},
+    {SpvOpAtomicFlagClear, EX_AT_FLAG_CLEAR, 0}, {SpvOpAtomicFAddEXT, EX_AT_FADD, 1},
+    {SpvOpAtomicFMinEXT, EX_AT_FMIN, 1}, {SpvOpAtomicFMaxEXT, EX_AT_FMAX, 1},
+  };
+  unsigned k = 0;
+  while (table[k].op != in->opcode) k++;
+  const uint8_t kind = table[k].kind;
+  /* operands: pointer, scope, semantics [, unequal semantics for compare-exchange], values */
+  const unsigned nsem = kind == EX_AT_CMPXCHG ? 2 : 1;
+  const unsigned want = 2 + nsem + table[k].nvalues;
+  if (in->nops != want) return fail(s, "atomic with %u operands, expects %u", in->nops, want);
+  if (!atomic_const(s, in->ops[1], false)) return false;
+  for (unsigned i = 0; i < nsem; i++)
+    if (!atomic_const(s, in->ops[2 + i], true)) return false;
+  uint32_t ptr, v1 = LD_NONE, v2 = LD_NONE;
+  if (!operand(s, in->ops[0], &ptr)) return false;
+  if (table[k].nvalues >= 1 && !operand(s, in->ops[2 + nsem], &v1)) return false;
+  if (table[k].nvalues >= 2 && !operand(s, in->ops[3 + nsem], &v2)) return false;
+  const ld_type *pt = ty(s, m->ids[in->ops[0]].type);
+  const ld_type *vt = pt && pt->kind == LD_TY_POINTER ? ty(s, pt->elem) : NULL;
+  if (!vt || (vt->kind != LD_TY_INT && vt->kind != LD_TY_FLOAT) || (vt->size != 4 && vt->size != 8))
+    return fail(s, "atomics work on 32- and 64-bit integers and floats");
+  bool is_float = vt->kind == LD_TY_FLOAT;
+  if (is_float && kind != EX_AT_LOAD && kind != EX_AT_STORE && kind != EX_AT_XCHG && kind != EX_AT_FADD &&
+      kind != EX_AT_FMIN && kind != EX_AT_FMAX)
+    return fail(s, "integer atomic on a float");
+  if (!is_float && (kind == EX_AT_FADD || kind == EX_AT_FMIN || kind == EX_AT_FMAX))
+    return fail(s, "float atomic on an integer");
+  const ld_type *rt = in->type ? ty(s, in->type) : NULL;
+  uint32_t d = rt && rt->kind != LD_TY_VOID ? dst_reg(s, in) : LD_NONE;
+  emit(s, (ex_insn){.op = EX_ATOMIC, .n = (uint8_t)(is_float ? 1 : 0), .flags = kind, .d = d, .a = ptr, .b = v1,
+                    .c = (v2 == LD_NONE ? 0 : v2) | 0u});
+  s->code[s->ncode - 1].n |= (uint8_t)(vt->size << 1);  /* bit 0: float; bits 1..4: size */
+  return true;
+}
+
 static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   const ld_module *m = s->m;
   uint32_t r[4];
@@ -883,6 +947,13 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   }
   case SpvOpExtInst:
     return translate_extinst(s, in);
+  case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
+  case SpvOpAtomicCompareExchangeWeak: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+  case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax:
+  case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr: case SpvOpAtomicXor:
+  case SpvOpAtomicFlagTestAndSet: case SpvOpAtomicFlagClear: case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+  case SpvOpAtomicFMaxEXT:
+    return translate_atomic(s, in);
   default: {
     const char *name = spv_op_name(op);
     return fail(s, "%s is not supported", name ? name : "unknown opcode");

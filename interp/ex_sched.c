@@ -97,6 +97,7 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
   case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
   case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
+  case SPVI_FAULT_MISALIGNED: return "misaligned atomic access";
   }
   return "fault";
 }
