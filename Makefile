@@ -79,6 +79,34 @@ conformance: $(BUILD)/spvi
 	$(PYTHON) tests/conformance/run.py --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
 	  --corpus $(PIGLIT) -j 2
 
+# Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in
+# $(BUILD)/bench/results.md), then the math builtins benchmark when the Makefile has its
+# `math-bench` target. `sh tools/setup.sh --bench` installs PoCL, Oclgrind and the OpenCL headers.
+.PHONY: bench
+bench: all
+	BUILD=$(BUILD) CC="$(CC)" sh bench/run.sh
+	@if $(MAKE) -n math-bench >/dev/null 2>&1; then $(MAKE) --no-print-directory math-bench; \
+	else echo "bench: no math-bench target: math builtins benchmark skipped"; fi
+
+# The correctly rounded math builtins: `math-bench` times them against the host libm (bench/
+# math_bench.c; fails if float sin/exp/log/pow cost more than 3x the double libm call); `soak`
+# checks them on many more inputs than `make check` against MPFR and validates the error bounds the
+# fast paths assume (bench/math_soak.c). SOAK_N: float inputs per function (default 10^8; double
+# gets SOAK_N/100), SOAK_JOBS: processes (default 2), SOAK_FUNCS: OpenCL.std names to restrict to.
+SOAK_N ?= 100000000
+SOAK_JOBS ?= 2
+SOAK_FUNCS ?=
+.PHONY: math-bench soak
+$(BUILD)/bench/math_%: bench/math_%.c $(BUILD)/libspvi.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+
+math-bench: $(BUILD)/bench/math_bench
+	$(BUILD)/bench/math_bench
+
+soak: $(BUILD)/bench/math_soak
+	$(BUILD)/bench/math_soak -n $(SOAK_N) -j $(SOAK_JOBS) $(SOAK_FUNCS)
+
 clean:
 	rm -rf build build-san
 

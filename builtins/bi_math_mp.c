@@ -11,10 +11,14 @@
  * round-to-nearest. The exponent range is global MPFR state (thread-local in thread-safe builds): it
  * is saved and restored around every evaluation, so callers (tests, other builtins) see no change.
  *
- * Variables are allocated per call (pass-local, so the code is reentrant; the cost is negligible
- * next to the MPFR evaluation, and the fallback runs for a small fraction of calls). MPFR caches
- * constants (pi, log 2 ...) per thread; the first evaluation registers an atexit handler that frees
- * them (mpfr_free_cache), so leak checkers stay quiet. The fallback counter is per thread.
+ * Threads (the executor runs work-groups on worker threads): variables are allocated per call
+ * (pass-local; the cost is negligible next to the MPFR evaluation, and the fallback runs for a small
+ * fraction of calls). With a thread-safe MPFR (mpfr_buildopt_tls_p: exponent range and constant
+ * caches are thread-local; Debian's build is) evaluations run concurrently; otherwise a mutex
+ * serialises them, since the exponent range would be shared. MPFR caches constants (pi, log 2 ...)
+ * per thread: a thread-specific-data destructor frees a worker thread's caches when it exits
+ * (mpfr_free_cache2, local caches) and an atexit handler frees the exiting thread's (mpfr_free_cache),
+ * so leak checkers stay quiet. The fallback counter is per thread.
  *
  * The operands are values of the target format (half/float values widened exactly to double), so
  * setting them at 53 bits is exact and inside the restricted exponent range.
@@ -22,14 +26,28 @@
 #include "bi_math.h"
 
 #include <mpfr.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 static _Thread_local unsigned long long fallbacks;
-static _Thread_local bool exit_hook;
+static _Thread_local bool registered;   /* this thread's caches are freed at its exit */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_key_t cache_key;
+static bool key_ok, mpfr_thread_safe;
+static pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
 
 unsigned long long bi_math_fallbacks(void) { return fallbacks; }
 
-static void free_mpfr_cache(void) { mpfr_free_cache(); }
+static void free_thread_cache(void *unused) {
+  (void)unused;
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+}
+static void free_exit_cache(void) { mpfr_free_cache(); }
+static void init_once(void) {
+  key_ok = pthread_key_create(&cache_key, free_thread_cache) == 0;
+  mpfr_thread_safe = mpfr_buildopt_tls_p() != 0;
+  atexit(free_exit_cache);
+}
 
 /* ---- operations ----------------------------------------------------------------------------------
  * One signature for all (result, x, y, n, rounding); the macro adapts MPFR's one-operand functions,
@@ -143,10 +161,12 @@ static const struct { mpfr_prec_t prec; mpfr_exp_t emin, emax; } fmts[] = {
 
 double bi_m_mpfr(bi_mop op, double x, double y, long n, bi_mfmt fmt) {
   fallbacks++;
-  if (!exit_hook) {
-    exit_hook = true;
-    atexit(free_mpfr_cache);
+  pthread_once(&once, init_once);
+  if (!registered && key_ok) {
+    registered = true;
+    pthread_setspecific(cache_key, &registered);   /* non-NULL: the destructor runs at thread exit */
   }
+  if (!mpfr_thread_safe) pthread_mutex_lock(&serial);
   const mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
   mpfr_t r, a, b;
   mpfr_init2(r, fmts[fmt].prec);
@@ -166,5 +186,6 @@ double bi_m_mpfr(bi_mop op, double x, double y, long n, bi_mfmt fmt) {
   mpfr_set_emin(old_emin);
   mpfr_set_emax(old_emax);
   mpfr_clears(r, a, b, (mpfr_ptr)0);
+  if (!mpfr_thread_safe) pthread_mutex_unlock(&serial);
   return out;
 }

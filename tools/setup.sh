@@ -1,8 +1,15 @@
 #!/bin/sh
 # Install the Debian packages spvi's build and tests need, when they are missing.
 # Safe to run repeatedly; needs root (or sudo) only when something is missing.
+# --bench: also the OpenCL implementations and headers `make bench` compares against (PoCL, Oclgrind).
 set -e
 PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind"
+for arg in "$@"; do
+  case $arg in
+  --bench) PKGS="$PKGS pocl-opencl-icd oclgrind ocl-icd-opencl-dev opencl-headers" ;;
+  *) echo "usage: sh tools/setup.sh [--bench]" >&2; exit 2 ;;
+  esac
+done
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
