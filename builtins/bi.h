@@ -47,11 +47,16 @@ typedef struct bi_out {
   void (*write)(void *ctx, unsigned lane, const char *text, size_t len);
 } bi_out;
 
+/* Most operands of one call: printf's format and up to 63 arguments. */
+#define BI_MAX_OPERANDS 64
+
 typedef struct bi_call {
   uint8_t *dst;               /* result register of lane 0 (NULL when the result is void) */
-  const uint8_t *src[6];      /* operand registers of lane 0 */
+  const uint8_t *src[BI_MAX_OPERANDS];  /* operand registers of lane 0 (nsrc of them) */
   uint32_t dst_stride;        /* bytes between lanes' copies of the result */
-  uint32_t src_stride[6];
+  uint32_t src_stride[BI_MAX_OPERANDS];
+  const bi_type *types;       /* the operands' types, as given to bi_resolve */
+  uint32_t nsrc;
   const uint16_t *lanes;      /* the active lanes */
   uint32_t nlanes;
   const bi_mem *mem;

@@ -5,10 +5,9 @@
  * field conversions themselves are in bi_printf_num.c.
  *
  * Operands (checked at resolve time, bi_table.c BI_SIG_PRINTF): a pointer to the format (a
- * UniformConstant char array), then up to 5 arguments of integer, floating-point or pointer type,
- * scalars or vectors of 2, 3, 4, 8 or 16 components (bi_call carries 6 operands, so more arguments
- * are rejected at prepare time). The argument types are packed into the call literal by
- * bi_printf_literal(): 6 bits per argument, bit 30 for a 64-bit format pointer.
+ * UniformConstant char array), then up to BI_MAX_OPERANDS - 1 arguments of integer, floating-point
+ * or pointer type, scalars or vectors of 2, 3, 4, 8 or 16 components. The argument types come with
+ * the call (bi_call.types); bi_printf_literal() packs only the format pointer's width (bit 30).
  *
  * What the compiler passes (clang-14 + llvm-spirv-14, checked): scalar float and half arguments
  * promoted to double (OpFConvert), char/short promoted to 32-bit int, long as 64-bit, vectors
@@ -65,7 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_ARGS = 5, FIELD_MAX = 4095 };
+enum { FIELD_MAX = 4095 };
 enum { PF_OK = 0, PF_INVALID = -1, PF_FAULT = -2 };
 
 /* ---- argument types in the literal ------------------------------------------------------------------
@@ -73,33 +72,8 @@ enum { PF_OK = 0, PF_INVALID = -1, PF_FAULT = -2 };
  * 0 = no argument. */
 typedef struct argty { bi_kind kind; unsigned bits, n; } argty;
 
-static const struct { bi_kind kind; unsigned bits; } classes[] = {
-  {BI_INT, 8}, {BI_INT, 16}, {BI_INT, 32}, {BI_INT, 64},
-  {BI_FLOAT, 16}, {BI_FLOAT, 32}, {BI_FLOAT, 64}, {BI_PTR, 32}, {BI_PTR, 64},
-};
-static const unsigned widths[6] = {1, 2, 3, 4, 8, 16};
-
-static unsigned type_code(const bi_type *t) {
-  const unsigned n = t->kind == BI_PTR || !t->ncomp ? 1 : t->ncomp;
-  for (unsigned k = 0; k < sizeof classes / sizeof classes[0]; k++)
-    for (unsigned w = 0; w < 6; w++)
-      if (classes[k].kind == t->kind && classes[k].bits == t->bits && widths[w] == n) return 1 + k * 6 + w;
-  return 0;
-}
-
 uint32_t bi_printf_literal(const bi_type *args, unsigned nargs) {
-  uint32_t lit = (nargs && args[0].bits == 64) ? 1u << 30 : 0;
-  for (unsigned i = 1; i < nargs && i <= MAX_ARGS; i++) lit |= (uint32_t)type_code(&args[i]) << (6 * (i - 1));
-  return lit;
-}
-
-static argty arg_type(uint32_t lit, unsigned i) {
-  const argty none = {BI_VOID, 0, 0};
-  if (i < 1 || i > MAX_ARGS) return none;
-  const unsigned code = (lit >> (6 * (i - 1))) & 63u;
-  if (!code) return none;
-  const argty t = {classes[(code - 1) / 6].kind, classes[(code - 1) / 6].bits, widths[(code - 1) % 6]};
-  return t;
+  return (nargs && args[0].bits == 64) ? 1u << 30 : 0;  /* the format pointer's width */
 }
 
 /* ---- memory ------------------------------------------------------------------------------------------ */
@@ -129,8 +103,12 @@ static bool read_string(const pf *s, uint64_t addr, int64_t max, bi_pf_buf *buf)
 /* ---- arguments ------------------------------------------------------------------------------------------ */
 
 static bool take(pf *s, argty *t, const uint8_t **src) {
-  *t = arg_type(s->c->literal, s->next);
-  if (t->kind == BI_VOID) return false;                   /* too few arguments */
+  if (s->next >= s->c->nsrc) return false;                /* too few arguments */
+  const bi_type *bt = &s->c->types[s->next];
+  t->kind = bt->kind;
+  t->bits = bt->bits;
+  t->n = bt->kind == BI_PTR || !bt->ncomp ? 1 : bt->ncomp;
+  if (t->kind == BI_VOID || t->kind == BI_BOOL) return false;
   *src = bi_src(s->c, s->next, s->lane);
   s->next++;
   return true;

@@ -282,9 +282,11 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
   /* Trailing R_VARARG operands are optional (printf): min is the count without them. */
   unsigned min = sd->nargs;
   while (min > 0 && sd->arg[min - 1] == R_VARARG) min--;
-  if (nargs < min || nargs > sd->nargs || (nargs && !args)) {
+  /* a trailing R_VARARG repeats up to BI_MAX_OPERANDS operands in all */
+  const unsigned max = min < sd->nargs ? BI_MAX_OPERANDS : sd->nargs;
+  if (nargs < min || nargs > max || (nargs && !args)) {
     if (min < sd->nargs)
-      return fail(err, errlen, "OpenCL.std `%s` takes %u to %u operands, not %u", name, min, (unsigned)sd->nargs, nargs);
+      return fail(err, errlen, "OpenCL.std `%s` takes %u to %u operands, not %u", name, min, max, nargs);
     return fail(err, errlen, "OpenCL.std `%s` takes %u operands, not %u", name, (unsigned)sd->nargs, nargs);
   }
 
@@ -314,7 +316,7 @@ bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigne
   }
   unsigned ptr64 = 0, off64 = 0;
   for (unsigned i = 0; i < nargs; i++) {
-    const rule r = (rule)sd->arg[i];
+    const rule r = i < sd->nargs ? (rule)sd->arg[i] : R_VARARG;
     if (!rule_ok(r, &args[i], k, a0)) {
       type_name(&args[i], uns, tn, sizeof tn);
       rule_text(r, k, a0, uns, want, sizeof want);

@@ -107,6 +107,7 @@ typedef struct ex_program {
   uint32_t *cslots; uint32_t ncslots;
   /* resolved OpenCL.std builtins, indexed from EXTINST instructions */
   bi_resolved *bis; uint32_t nbis;
+  bi_type *bi_types; uint32_t nbi_types;  /* operand types of EXTINST instructions */
   /* allocation id of each module-scope variable, by index in ld->globals */
   uint32_t *global_alloc;
   /* pointer-valued constants patched per launch: the register at addr_reg[i] holds a byte offset

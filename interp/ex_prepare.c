@@ -368,11 +368,11 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
                  inst == OCLSTD_vstore_half_r || inst == OCLSTD_vstore_halfn_r || inst == OCLSTD_vstorea_halfn_r;
   if (want >= 0 && (int)nargs != want) return fail(s, "OpenCL.std `%s` takes %d operands, has %u", name, want, nargs);
   if (has_lit) { lit = in->ops[in->nops - 1]; nargs--; }
-  if (nargs > 6) return fail(s, "OpenCL.std `%s` with %u operands is not supported", name, nargs);
-  bi_type rt, at[6];
+  if (nargs > BI_MAX_OPERANDS) return fail(s, "OpenCL.std `%s` with %u operands is not supported", name, nargs);
+  bi_type rt, at[BI_MAX_OPERANDS];
   memset(&rt, 0, sizeof rt);
   memset(at, 0, sizeof at);
-  uint32_t regs[6], sizes[6];
+  uint32_t regs[BI_MAX_OPERANDS], sizes[BI_MAX_OPERANDS];
   const ld_type *rty = ty(s, in->type);
   if (!rty) return fail(s, "bad result type");
   if (rty->kind != LD_TY_VOID && !ex_bi_type(s->m, in->type, &rt)) return fail(s, "OpenCL.std `%s`: unsupported result type", name);
@@ -409,7 +409,7 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
    * flush-to-zero mode */
   uint32_t f32mask = rt.kind == BI_FLOAT && rt.bits == 32 ? 0x80000000u : 0;
   for (unsigned i = 0; i < nargs; i++)
-    if (at[i].kind == BI_FLOAT && at[i].bits == 32) f32mask |= 1u << i;
+    if (i < 31 && at[i].kind == BI_FLOAT && at[i].bits == 32) f32mask |= 1u << i;
   /* data movement is not arithmetic: loads, stores, shuffles and selects keep denormals */
   static const uint16_t moves[] = {OCLSTD_vloadn, OCLSTD_vstoren, OCLSTD_vload_half, OCLSTD_vload_halfn,
                                    OCLSTD_vloada_halfn, OCLSTD_shuffle, OCLSTD_shuffle2, OCLSTD_select,
@@ -417,6 +417,12 @@ static bool translate_extinst(prep *s, const ld_insn *in) {
   for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
     if (moves[i] == inst) f32mask = 0;
   aux_push(s, f32mask);
+  /* the operand types, for builtins that need them at run time (printf) */
+  ex_program *p = s->p;
+  p->bi_types = xrealloc(p->bi_types, (p->nbi_types + nargs + 1) * sizeof *p->bi_types);
+  aux_push(s, p->nbi_types);
+  memcpy(p->bi_types + p->nbi_types, at, nargs * sizeof *at);
+  p->nbi_types += nargs;
   emit(s, (ex_insn){.op = EX_EXTINST, .d = rty->kind == LD_TY_VOID ? LD_NONE : dst_reg(s, in), .a = a});
   return true;
 }
@@ -1330,7 +1336,7 @@ void ex_program_free(ex_program *p) {
     free(p->funcs[f].param_reg); free(p->funcs[f].param_size); free(p->funcs[f].param_byval);
   }
   free(p->funcs); free(p->static_allocs); free(p->const_init); free(p->addr_reg); free(p->addr_alloc);
-  free(p->builtins); free(p->cslots); free(p->bis); free(p->global_alloc);
+  free(p->builtins); free(p->cslots); free(p->bis); free(p->global_alloc); free(p->bi_types);
   free(p);
 }
 

@@ -235,5 +235,14 @@ if run 0 run "$VADD" -g 64 --stats $VARGS; then
   if printf '%s\n' "$last" | grep -Eq '^load_s=[0-9.]+ exec_s=[0-9.]+ instructions=[1-9][0-9]* instr_per_s=[0-9]+ peak_rss_mb=[0-9.]+$'; then ok; else fail "--stats line: $last"; fi
 fi
 
+# ---- printf: per work-item text in work-item order, whatever the warp width -------------------
+# in = 10, 20, 30: "wi I: v v+1 ... v+7|str|(v,-v,2v,0)|0x(16v)|  v/2" with %5.2f
+PF_WANT='wi 0: 10 11 12 13 14 15 16 17|str|10,-10,20,0|0xa0| 5.00
+wi 1: 20 21 22 23 24 25 26 27|str|20,-20,40,0|0x140|10.00
+wi 2: 30 31 32 33 34 35 36 37|str|30,-30,60,0|0x1e0|15.00'
+for warp in 1 32; do
+  if run 0 run "$TMP/printf.spv" -g 3 --warp "$warp" 'int[3]=10,20,30'; then expect_out "$PF_WANT"; fi
+done
+
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

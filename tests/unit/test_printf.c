@@ -131,6 +131,8 @@ static bool call_printf(unsigned nl, const uint64_t *fmt_addr, unsigned ptrbits,
   c.mem = with_mem ? &fm.mem : NULL;
   c.out = &out->out;
   c.literal = r.literal;
+  c.types = types;
+  c.nsrc = nargs + 1;
   const bool ok = r.fn(&c);
   for (unsigned l = 0; l < nl; l++) ret[l] = (int32_t)get_elem(dst + l * 7, 4);
   return ok;
@@ -427,13 +429,14 @@ static void t_ptr32_and_faults(void **state) {
 
 static void t_resolve(void **state) {
   (void)state;
-  bi_type t[7];
+  bi_type t[BI_MAX_OPERANDS + 1];
   t[0] = A_ptr(64, 0).t;
-  for (unsigned i = 1; i < 7; i++) t[i] = ti(32, 1);
+  for (unsigned i = 1; i <= BI_MAX_OPERANDS; i++) t[i] = ti(32, 1);
   must_resolve(OCLSTD_printf, ti(32, 1), t, 1, 0);
   must_resolve(OCLSTD_printf, ti(32, 1), t, 6, 0);
-  expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 0, 0, "OpenCL.std `printf` takes 1 to 6 operands, not 0");
-  expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 7, 0, "OpenCL.std `printf` takes 1 to 6 operands, not 7");
+  must_resolve(OCLSTD_printf, ti(32, 1), t, BI_MAX_OPERANDS, 0);  /* a format and 63 arguments */
+  expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 0, 0, "OpenCL.std `printf` takes 1 to 64 operands, not 0");
+  expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 65, 0, "OpenCL.std `printf` takes 1 to 64 operands, not 65");
   expect_resolve_error(OCLSTD_printf, tf(32, 1), t, 1, 0,
                        "OpenCL.std `printf`: the result type is float, expected int");
   t[1] = ty(BI_BOOL, 8, 1);
