@@ -104,8 +104,15 @@ $(BUILD)/bench/math_%: bench/math_%.c $(BUILD)/libspvi.a
 math-bench: $(BUILD)/bench/math_bench
 	$(BUILD)/bench/math_bench
 
-soak: $(BUILD)/bench/math_soak
+$(BUILD)/bench/half_exhaustive: bench/half_exhaustive.c $(BUILD)/libspvi.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+
+# soak: the math builtins on SOAK_N inputs each, then every float -> half conversion in all four
+# rounding modes (2^34 conversions, about 5 minutes on two cores)
+soak: $(BUILD)/bench/math_soak $(BUILD)/bench/half_exhaustive
 	$(BUILD)/bench/math_soak -n $(SOAK_N) -j $(SOAK_JOBS) $(SOAK_FUNCS)
+	$(BUILD)/bench/half_exhaustive -j $(SOAK_JOBS)
 
 clean:
 	rm -rf build build-san

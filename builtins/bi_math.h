@@ -167,7 +167,8 @@ static inline double bi_m_fin_ld(long double a, long double rel, int sign, bi_mo
 }
 #endif
 
-/* Relative interval widths (twice the error bound assumed for the fast path; spec-notes/math.md).
+/* Relative half-widths of the tested interval, e = |a|·rel: twice the error bound assumed for the
+ * fast path, the factor 2 covering the roundings of e and a ± e (spec-notes/math.md).
  * BI_M_REL_LIBM: glibc double functions, documented <= 5 ulp (<= 2^-49.6 relative); assumed bound
  *   2^-41, a margin of 2^8.
  * BI_M_REL_GAMMA: glibc lgamma/tgamma (documented 4 / 9 ulp), assumed bound 2^-33.
@@ -183,7 +184,9 @@ static inline double bi_m_fin_ld(long double a, long double rel, int sign, bi_mo
 #define BI_M_REL_LD3 0x1p-57L
 
 /* One-operand evaluation through the host library: FD (double) for half/float targets, FL (long
- * double) for double targets, MPFR directly when long double is not wide enough. */
+ * double) for double targets, MPFR directly when long double is not wide enough. A macro rather
+ * than a function: FD and FL have different types and are named directly (no indirect call on the
+ * float fast path), and about thirty cores share this exact shape. */
 #if BI_M_HAVE_LD
 #define BI_M_EVAL1(FMT, X, FD, FL, REL, RELL, SIGN, OP)                                             \
   ((FMT) == BI_MF_D ? bi_m_fin_ld(FL((long double)(X)), RELL, SIGN, OP, X, 0, 0)                    \
