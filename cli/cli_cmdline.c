@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -32,6 +32,7 @@ static const struct {
   {NULL, "--stats", OPT_STATS, false},
   {NULL, "--threads", OPT_THREADS, true},
   {NULL, "--groups", OPT_GROUPS, true},
+  {NULL, "--spec", OPT_SPEC, true},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -87,6 +88,26 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     if (!cli_int_parse(value, strlen(value), "--threads", &v, &inner) || v.neg || v.mag < 1 || v.mag > 1024)
       return cli_fail(e, "%s `%s`: the thread count must be 1..1024", opt, value);
     c->threads = (unsigned)v.mag;
+    return true;
+  }
+  case OPT_SPEC: {
+    /* ID=VALUE: the value's text is checked by the loader against the constant's type */
+    const char *eq = strchr(value, '=');
+    cli_int id;
+    cli_error inner;
+    if (!eq || eq == value || !eq[1] || !cli_int_parse(value, (size_t)(eq - value), "--spec", &id, &inner) || id.neg ||
+        id.mag > UINT32_MAX)
+      return cli_fail(e, "%s `%s`: expects ID=VALUE with ID a SpecId (0..4294967295)", opt, value);
+    for (int i = 0; i < c->nspecs; i++)
+      if (c->spec_ids[i] == (uint32_t)id.mag) return cli_fail(e, "%s `%s`: SpecId %llu is given twice", opt, value, (unsigned long long)id.mag);
+    uint32_t *ids = realloc(c->spec_ids, (size_t)(c->nspecs + 1) * sizeof *ids);
+    const char **vals = ids ? realloc(c->spec_values, (size_t)(c->nspecs + 1) * sizeof *vals) : NULL;
+    if (!ids || !vals) { if (ids) c->spec_ids = ids; return cli_fail(e, "out of memory"); }
+    c->spec_ids = ids;
+    c->spec_values = vals;
+    ids[c->nspecs] = (uint32_t)id.mag;
+    vals[c->nspecs] = eq + 1;
+    c->nspecs++;
     return true;
   }
   case OPT_GROUPS: {
@@ -149,7 +170,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
       return true;  /* help wins over any other mistake on the line */
     }
     const char *shown = name;  /* the option as spelled, without any "=VALUE" */
-    if (seen[k]) return cli_fail(e, "option %s given twice", shown);
+    if (seen[k] && cmd_opts[k].id != OPT_SPEC) return cli_fail(e, "option %s given twice", shown);  /* --spec repeats */
     seen[k] = true;
     if (cmd_opts[k].takes_value && !value) {
       if (i + 1 >= argc) return cli_fail(e, "option %s needs a value", shown);
@@ -171,4 +192,8 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
 void cli_run_cmd_free(cli_run_cmd *c) {
   free(c->args);
   c->args = NULL;
+  free(c->spec_ids);
+  free(c->spec_values);
+  c->spec_ids = NULL;
+  c->spec_values = NULL;
 }

@@ -1,5 +1,5 @@
 /*
- * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats --threads --groups),
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats --threads --groups --spec),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -24,6 +24,9 @@ typedef struct cli_run_cmd {
   unsigned threads;          /* --threads, 0 when not given */
   uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
   unsigned warp;             /* --warp, 0 when not given */
+  int nspecs;                /* --spec ID=VALUE (repeatable) */
+  uint32_t *spec_ids;
+  const char **spec_values;  /* pointers into argv */
   int nargs;
   const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
 } cli_run_cmd;

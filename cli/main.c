@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] ARG...\n"
+    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
     "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
@@ -54,7 +54,7 @@ static const char usage_info[] =
 static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] ARG...\n"
+    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -75,6 +75,8 @@ static const char usage_run[] =
     "  --groups START:END  run only work-groups with linear id START <= id < END (x fastest);\n"
     "                      --out then also writes DIR/argI.written.npy (1 per byte written),\n"
     "                      and `spvi merge` combines the outputs of several such runs\n"
+    "  --spec ID=VALUE     the value of the specialization constant with SpecId ID (bool:\n"
+    "                      true/false, integers, floats; read per the constant's type)\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
     "\n"
@@ -149,10 +151,22 @@ static void on_message(void *user, spvi_severity severity, const char *message) 
   fprintf(stderr, "spvi: %s: %s\n", severity == SPVI_WARNING ? "warning" : "note", message);
 }
 
-static spvi_module *load_module(const char *path, bool strict) {
-  spvi_load_options opts = {strict, on_message, NULL};
+static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd *c) {
+  spvi_load_options opts;
+  memset(&opts, 0, sizeof opts);
+  opts.strict = strict;
+  opts.on_message = on_message;
+  spvi_spec_value *spec = NULL;
+  if (c && c->nspecs) {
+    spec = calloc((size_t)c->nspecs, sizeof *spec);
+    if (!spec) { say_error("out of memory"); return NULL; }
+    for (int i = 0; i < c->nspecs; i++) spec[i] = (spvi_spec_value){c->spec_ids[i], c->spec_values[i]};
+    opts.spec = spec;
+    opts.nspec = (unsigned)c->nspecs;
+  }
   spvi_error err = {SPVI_OK, ""};
   spvi_module *m = spvi_load_file(path, &opts, &err);
+  free(spec);
   if (!m) say_error("%s", err.message[0] ? err.message : "cannot load the module");
   return m;
 }
@@ -200,7 +214,7 @@ static int cmd_info(int argc, char **argv) {
     say_error("missing MODULE.spv (see spvi info --help)");
     return EXIT_BAD;
   }
-  spvi_module *m = load_module(path, false);
+  spvi_module *m = load_module(path, false, NULL);
   if (!m) return EXIT_BAD;
   uint32_t v = spvi_module_version(m);
   unsigned bits = spvi_module_pointer_bits(m);
@@ -443,7 +457,7 @@ static int cmd_run(int argc, char **argv) {
   /* Create DIR first, so a bad --out is reported before a long run. */
   if (c.out_dir && !make_dirs(c.out_dir)) goto done;
   double t_load = now_seconds();
-  m = load_module(c.module, c.strict);
+  m = load_module(c.module, c.strict, &c);
   load_seconds = now_seconds() - t_load;
   if (!m) goto done;
   int k = choose_kernel(m, c.module, c.kernel);

@@ -46,8 +46,18 @@ typedef struct spvi_error {
 typedef enum spvi_severity { SPVI_WARNING, SPVI_NOTE } spvi_severity;
 typedef void (*spvi_message_fn)(void *user, spvi_severity severity, const char *message);
 
+/* A specialization constant's value (SPIR-V OpSpecConstant* with decoration SpecId), as text read
+ * according to the constant's type: true/false/1/0, an integer (decimal or 0x hex) in range, or a
+ * floating-point literal (decimal or hex-float; rounded to nearest for float/double, exact for half). */
+typedef struct spvi_spec_value {
+  uint32_t id;
+  const char *value;
+} spvi_spec_value;
+
 typedef struct spvi_load_options {
   bool strict;                 /* a SPIRV-Tools validation failure is an error, not a warning */
+  const spvi_spec_value *spec; /* specialization constants; every id must exist in the module */
+  unsigned nspec;
   spvi_message_fn on_message;  /* receives warnings (e.g. validator messages); may be NULL */
   void *user;
 } spvi_load_options;

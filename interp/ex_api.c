@@ -208,7 +208,16 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   clear_err(err);
   char msg[1024] = "";
   ld_options lo = {.strict = opts && opts->strict, .warn = warn_bridge, .user = (void *)opts};
+  ld_spec *specs = NULL;
+  if (opts && opts->nspec) {
+    specs = calloc(opts->nspec, sizeof *specs);
+    if (!specs) abort();
+    for (unsigned i = 0; i < opts->nspec; i++) specs[i] = (ld_spec){opts->spec[i].id, opts->spec[i].value};
+    lo.specs = specs;
+    lo.nspecs = opts->nspec;
+  }
   ld_module *ld = ld_load(data, bytes, name ? name : "module", &lo, msg, sizeof msg);
+  free(specs);
   if (!ld) { set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module"); return NULL; }
   ex_program *prog = ex_prepare(ld, msg, sizeof msg);
   if (!prog) { ld_free(ld); set_err(err, SPVI_E_MODULE, "%s", msg); return NULL; }

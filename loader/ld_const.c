@@ -8,6 +8,7 @@
  * bytes; a specialization constant holds its default value (there is no specialization API yet),
  * and OpSpecConstantOp is evaluated from those defaults (ld_specop.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,55 @@ bool ld_const_add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global
   return true;
 }
 
+/* Replace a scalar specialization constant's default with the value given in the load options
+ * (SPIR-V 2.12 "Specialization"): the text is read according to the constant's type. */
+static bool spec_override(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
+  const ld_options *o = c->opt;
+  if (!o || k->spec_id == LD_NONE) return true;
+  const char *text = NULL;
+  for (uint32_t i = 0; i < o->nspecs; i++)
+    if (o->specs[i].id == k->spec_id) text = o->specs[i].text;
+  if (!text) return true;
+  char *end = NULL;
+  errno = 0;
+  if (t->kind == LD_TY_BOOL) {
+    if (!strcmp(text, "true") || !strcmp(text, "1")) k->bytes[0] = 1;
+    else if (!strcmp(text, "false") || !strcmp(text, "0")) k->bytes[0] = 0;
+    else return ld_errf(c, r->at, "specialization constant %u is a bool: `%s` is not true, false, 1 or 0", k->spec_id, text);
+    return true;
+  }
+  if (t->kind == LD_TY_INT) {
+    bool neg = text[0] == '-';
+    uint64_t mag = strtoull(neg ? text + 1 : text, &end, 0);
+    if (!*text || *end || errno || (neg && (text[1] == '-' || text[1] == '+')))
+      return ld_errf(c, r->at, "specialization constant %u (%u-bit integer): `%s` is not an integer", k->spec_id, t->bits, text);
+    uint64_t umax = t->bits == 64 ? UINT64_MAX : (((uint64_t)1 << t->bits) - 1);
+    uint64_t nmax = (uint64_t)1 << (t->bits - 1);  /* magnitude of the most negative value */
+    if ((!neg && mag > umax) || (neg && mag > nmax))
+      return ld_errf(c, r->at, "specialization constant %u: `%s` does not fit %u bits", k->spec_id, text, t->bits);
+    uint64_t v = neg ? (uint64_t)0 - mag : mag;
+    memcpy(k->bytes, &v, t->bits / 8);  /* little-endian host: the low bytes */
+    return true;
+  }
+  if (t->kind == LD_TY_FLOAT) {
+    if (t->bits == 32) {
+      float f = strtof(text, &end);  /* correctly rounded (C11 7.22.1.3 with glibc) */
+      if (!*text || *end) return ld_errf(c, r->at, "specialization constant %u (float): `%s` is not a number", k->spec_id, text);
+      memcpy(k->bytes, &f, 4);
+      return true;
+    }
+    double d = strtod(text, &end);
+    if (!*text || *end) return ld_errf(c, r->at, "specialization constant %u (%u-bit float): `%s` is not a number", k->spec_id, t->bits, text);
+    if (t->bits == 64) { memcpy(k->bytes, &d, 8); return true; }
+    uint16_t h;
+    if (!ld_half_exact(d, &h))
+      return ld_errf(c, r->at, "specialization constant %u (half): `%s` is not exactly representable as a half", k->spec_id, text);
+    memcpy(k->bytes, &h, 2);
+    return true;
+  }
+  return ld_errf(c, r->at, "specialization constant %u has a type that cannot be given a value", k->spec_id);
+}
+
 bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   ld_module *m = c->m;
   if (r->opcode == SpvOpConstantSampler)
@@ -190,7 +240,8 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   switch (r->opcode) {
   case SpvOpConstantTrue: case SpvOpSpecConstantTrue: is_bool_op = value = true; break;
   case SpvOpConstantFalse: case SpvOpSpecConstantFalse: is_bool_op = true; break;
-  case SpvOpConstant: case SpvOpSpecConstant: return scalar_value(c, r, t, k);
+  case SpvOpConstant: return scalar_value(c, r, t, k);
+  case SpvOpSpecConstant: return scalar_value(c, r, t, k) && spec_override(c, r, t, k);
   case SpvOpConstantComposite: case SpvOpSpecConstantComposite: return composite(c, r, t, k);
   case SpvOpConstantNull: return true;  /* all zero: also the null pointer */
   case SpvOpUndef: k->is_undef = true; return true;
@@ -201,6 +252,7 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
     if (t->kind != LD_TY_BOOL)
       return ld_errf(c, r->at, "%s %%%u: type %%%u is not OpTypeBool", r->info->name, k->id, t->id);
     k->bytes[0] = value;
+    if (k->is_spec) return spec_override(c, r, t, k);
   }
   return true;
 }

@@ -143,6 +143,8 @@ const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const cha
 bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value);
 /* Allocate a new constant slot for result `id` of type `type` (reg_size zero bytes). */
 ld_const *ld_const_new(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_type *type);
+/* The half with exactly the value d (NaN and infinities included); false when there is none. */
+bool ld_half_exact(double d, uint16_t *out);
 /* Append to k->relocs a pointer at byte `offset` of k's value into module-scope variable `global`. */
 bool ld_const_add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global);
 

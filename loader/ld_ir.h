@@ -171,9 +171,19 @@ typedef struct ld_module {
   void *arena;              /* owner of every allocation above (ld_free releases it) */
 } ld_module;
 
+/* A specialization constant's value given at load time (OpenCL clSetProgramSpecializationConstant):
+ * the text is read according to the constant's type (bool: true/false/1/0; integers: decimal or
+ * 0x hex, in range for the width; floats: decimal or hex-float, exactly representable for half). */
+typedef struct ld_spec {
+  uint32_t id;              /* SpecId */
+  const char *text;
+} ld_spec;
+
 /* Loader options and result. */
 typedef struct ld_options {
   bool strict;              /* validation failure is an error */
+  const ld_spec *specs;     /* specialization constant values; every SpecId must exist */
+  uint32_t nspecs;
   void (*warn)(void *user, const char *message);  /* validator messages when not strict */
   void *user;
 } ld_options;

@@ -356,6 +356,18 @@ static bool pass_b(ld_ctx *c) {
   return true;
 }
 
+/* Every specialization value given must name a SpecId of the module (a typo must not pass
+ * silently). */
+static bool check_spec_ids(ld_ctx *c) {
+  const ld_options *o = c->opt;
+  for (uint32_t i = 0; o && i < o->nspecs; i++) {
+    bool found = false;
+    for (uint32_t k = 0; k < c->m->nconsts && !found; k++) found = c->m->consts[k].spec_id == o->specs[i].id;
+    if (!found) return ld_errf(c, LD_NONE, "no specialization constant has SpecId %u", o->specs[i].id);
+  }
+  return true;
+}
+
 /* ---- entry ------------------------------------------------------------------------------- */
 
 ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt,
@@ -395,6 +407,7 @@ ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_
   ok = ok && pass_b(&c);
   ok = ok && ld_module_finish(&c);
   ok = ok && ld_decor_check_targets(&c);
+  ok = ok && check_spec_ids(&c);
   ld_arena_free(c.tmp);
   if (!ok) {
     if (!c.failed) ld_errf(&c, LD_NONE, "internal error: load failed without a message");

@@ -139,6 +139,14 @@ static uint16_t half_from_double(double d) {
   return sign | (uint16_t)bits;
 }
 
+bool ld_half_exact(double d, uint16_t *out) {
+  uint16_t h = half_from_double(d);
+  double back = half_to_double(h);
+  if (!(back == d || (isnan(back) && isnan(d))) || (d == 0 && signbit(d) != signbit(back))) return false;
+  *out = h;
+  return true;
+}
+
 static double get_float(const uint8_t *p, uint32_t bits) {
   if (bits == 16) return half_to_double((uint16_t)get_bits(p, 2));
   if (bits == 32) { float f; memcpy(&f, p, 4); return f; }

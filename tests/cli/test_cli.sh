@@ -244,5 +244,20 @@ for warp in 1 32; do
   if run 0 run "$TMP/printf.spv" -g 3 --warp "$warp" 'int[3]=10,20,30'; then expect_out "$PF_WANT"; fi
 done
 
+# ---- specialization constants (--spec ID=VALUE) ---------------------------------------------
+if spirv-as "$HERE/spec.spvasm" -o "$TMP/spec.spv" 2>"$TMP/err"; then
+  # defaults: A = 5, A*2 = 10, B = false, F = 1.5f (bits 0x3fc00000 = 1069547520)
+  if run 0 run "$TMP/spec.spv" -g 1 'uint[4]' --print; then expect_out 'arg0 uint[4]: 5 10 0 1069547520'; fi
+  # A = 21 -> 42; B = true; F = -0.25f (bits 0xbe800000 = 3196059648)
+  if run 0 run "$TMP/spec.spv" -g 1 --spec 3=21 --spec 7=true --spec 4=-0.25 'uint[4]' --print; then
+    expect_out 'arg0 uint[4]: 21 42 1 3196059648'
+  fi
+  if run 2 run "$TMP/spec.spv" -g 1 --spec 9=1 'uint[4]'; then expect_err 'no specialization constant has SpecId 9'; fi
+  if run 2 run "$TMP/spec.spv" -g 1 --spec 3=4294967296 'uint[4]'; then expect_err 'specialization constant 3: `4294967296` does not fit 32 bits'; fi
+  if run 2 run "$TMP/spec.spv" -g 1 --spec 7=maybe 'uint[4]'; then expect_err 'specialization constant 7 is a bool: `maybe` is not true, false, 1 or 0'; fi
+else
+  fail "cannot assemble spec.spvasm: $(cat "$TMP/err")"
+fi
+
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
