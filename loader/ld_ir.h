@@ -182,10 +182,10 @@ typedef struct ld_spec {
 /* Loader options and result. */
 typedef struct ld_options {
   bool strict;              /* validation failure is an error */
-  const ld_spec *specs;     /* specialization constant values; every SpecId must exist */
-  uint32_t nspecs;
   void (*warn)(void *user, const char *message);  /* validator messages when not strict */
   void *user;
+  const ld_spec *specs;     /* specialization constant values; every SpecId must exist */
+  uint32_t nspecs;
 } ld_options;
 
 /* Load a module from words (host byte order fixed up by the loader: both endiannesses accepted).

@@ -132,7 +132,7 @@ static void on_warn(void *user, const char *msg) {
 }
 
 static ld_module *load_opts(const void *w, size_t bytes, bool strict) {
-  ld_options o = {strict, on_warn, NULL};
+  ld_options o = {.strict = strict, .warn = on_warn};
   g_err[0] = '\0';
   g_warn[0] = '\0';
   g_nwarn = 0;
@@ -1256,7 +1256,7 @@ static void test_corpus(void **state) {
     }
     free(text);
     if (!w) { unassembled++; continue; }
-    ld_options o = {false, on_warn, NULL};
+    ld_options o = {.strict = false, .warn = on_warn};
     char err[1024] = "";
     g_nwarn = 0;
     ld_module *m = ld_load(w, n * 4, e->d_name, &o, err, sizeof err);
