@@ -1141,6 +1141,7 @@ resched:
     ip = f->fn->code + f->ip;
     goto *labels[ip->op];
   }
+  H(GROUP) /* a collective waits like a barrier; ex_sched computes it when the group is there */
   H(BARRIER) {
     /* Every work-item of the warp must be here (OpenCL C 6.15.8: all work-items of a work-group
      * must execute the barrier). Lanes elsewhere cannot reach this barrier instance later: they
@@ -1149,7 +1150,9 @@ resched:
       uint64_t missing = w->all & ~f->active;
       unsigned lane = (unsigned)__builtin_ctzll(missing);
       cx->cur_ip = ip;
-      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0, "this work-item did not reach the barrier that others of its work-group are waiting at");
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0,
+               ip->op == EX_GROUP ? "this work-item did not reach the work-group collective that others of its work-group are at"
+                                  : "this work-item did not reach the barrier that others of its work-group are waiting at");
       return;
     }
     f->ip = (uint32_t)(ip - f->fn->code) + 1;

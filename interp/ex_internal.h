@@ -27,6 +27,14 @@ enum {
   EX_AT_FLAG_CLEAR, EX_AT_FADD, EX_AT_FMIN, EX_AT_FMAX
 };
 
+/* EX_GROUP (work-group collectives): ex_insn.flags is the operation, ex_insn.n the group operation
+ * (0 reduce, 1 inclusive scan, 2 exclusive scan), c = element kind << 8 | element bytes. */
+enum {
+  EX_GR_ALL, EX_GR_ANY, EX_GR_BROADCAST, EX_GR_IADD, EX_GR_FADD, EX_GR_SMIN, EX_GR_UMIN, EX_GR_FMIN,
+  EX_GR_SMAX, EX_GR_UMAX, EX_GR_FMAX
+};
+enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
+
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;
@@ -119,6 +127,9 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
 
 /* bi_mem.access for builtins: ex_mem for the warp being run. */
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+
+/* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
+void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
 
 /* Run warp w until it finishes, waits at a barrier or faults (cx->faulted). */
 void ex_exec_warp(ex_ctx *cx, ex_warp *w);

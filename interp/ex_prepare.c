@@ -491,6 +491,53 @@ static bool translate_atomic(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* Work-group collectives (SPIR-V 3.32.21 Group instructions; OpenCL C 6.15.16 work_group_*):
+ * every work-item of the group must reach the same instruction, like a barrier; the scheduler then
+ * computes the result for all of them in local linear id order. */
+static bool translate_group(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  static const struct { uint16_t op; uint8_t kind; bool has_groupop; } table[] = {
+    {SpvOpGroupAll, EX_GR_ALL, false}, {SpvOpGroupAny, EX_GR_ANY, false},
+    {SpvOpGroupBroadcast, EX_GR_BROADCAST, false}, {SpvOpGroupIAdd, EX_GR_IADD, true},
+    {SpvOpGroupFAdd, EX_GR_FADD, true}, {SpvOpGroupSMin, EX_GR_SMIN, true}, {SpvOpGroupUMin, EX_GR_UMIN, true},
+    {SpvOpGroupFMin, EX_GR_FMIN, true}, {SpvOpGroupSMax, EX_GR_SMAX, true}, {SpvOpGroupUMax, EX_GR_UMAX, true},
+    {SpvOpGroupFMax, EX_GR_FMAX, true},
+  };
+  unsigned k = 0;
+  while (table[k].op != in->opcode) k++;
+  if (in->nops < 2) return fail(s, "group instruction without operands");
+  uint32_t scope = LD_NONE;
+  if (in->ops[0] < m->bound && m->ids[in->ops[0]].kind == LD_ID_CONST) memcpy(&scope, m->consts[m->ids[in->ops[0]].index].bytes, 4);
+  if (scope == SpvScopeSubgroup) return fail(s, "sub-group collectives are not supported yet");
+  if (scope != SpvScopeWorkgroup) return fail(s, "group instruction with execution scope %u is not supported", scope);
+  uint32_t gop = 0, vi = 1;
+  if (table[k].has_groupop) {
+    if (in->nops < 3) return fail(s, "group instruction without a value");
+    gop = in->ops[1];
+    if (gop > SpvGroupOperationExclusiveScan) return fail(s, "group operation %u is not supported", gop);
+    vi = 2;
+  }
+  uint32_t val, lid = 0;
+  if (!operand(s, in->ops[vi], &val)) return false;
+  elem e;
+  if (!elem_of(s, m->ids[in->ops[vi]].type, &e)) return false;
+  if (e.n != 1) return fail(s, "group instructions on vectors are not supported");
+  uint32_t lid_bytes = 0, lid_n = 0;
+  if (table[k].kind == EX_GR_BROADCAST) {
+    if (in->nops < 3 || !operand(s, in->ops[2], &lid)) return fail(s, "OpGroupBroadcast without a local id");
+    elem le;
+    if (!elem_of(s, m->ids[in->ops[2]].type, &le) || le.kind != 'i') return fail(s, "OpGroupBroadcast local id is not an integer");
+    lid_bytes = le.bits / 8;
+    lid_n = le.n;
+  }
+  uint32_t kind = e.kind == 'f' ? EX_GK_FLOAT : e.kind == 'b' ? EX_GK_BOOL : EX_GK_INT;
+  uint32_t a = aux_push(s, lid);
+  aux_push(s, lid_bytes | (lid_n << 8));
+  emit(s, (ex_insn){.op = EX_GROUP, .n = (uint8_t)gop, .flags = table[k].kind, .d = dst_reg(s, in), .a = val, .b = a,
+                    .c = (kind << 8) | (e.bits / 8)});
+  return true;
+}
+
 static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   const ld_module *m = s->m;
   uint32_t r[4];
@@ -953,6 +1000,10 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   }
   case SpvOpExtInst:
     return translate_extinst(s, in);
+  case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd: case SpvOpGroupFAdd:
+  case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin: case SpvOpGroupSMax: case SpvOpGroupUMax:
+  case SpvOpGroupFMax:
+    return translate_group(s, in);
   case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
   case SpvOpAtomicCompareExchangeWeak: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax:
