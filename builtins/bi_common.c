@@ -38,41 +38,7 @@
  * relative error of the double quotient (below 2^-14 the half grid is fixed and the argument only
  * gets easier). */
 
-static inline double h2d(uint16_t h) { return bi_half_to_double(h); }
-static inline uint16_t d2h(double d) { return bi_half_from_double(d, BI_RTE); }
-
-static inline bool isnan_hs(uint16_t x) { return (x & 0x7fffu) > 0x7c00u; }
-static inline bool isnan_fs(float x) { return isnan(x); }
-static inline bool isnan_ds(double x) { return isnan(x); }
-static inline uint16_t quiet_hs(uint16_t x) { return (uint16_t)(x | 0x0200u); }
-static inline float quiet_fs(float x) { return bi_ffrom(bi_fbits(x) | 0x00400000u); }
-static inline double quiet_ds(double x) { return bi_dfrom(bi_dbits(x) | 0x0008000000000000ull); }
-static inline uint16_t canon_hs(void) { return BI_H_CANON; }
-static inline float canon_fs(void) { return bi_ffrom(BI_F_CANON); }
-static inline double canon_ds(void) { return bi_dfrom(BI_D_CANON); }
-static inline double tod_hs(uint16_t x) { return h2d(x); }
-static inline double tod_fs(float x) { return x; }
-static inline double tod_ds(double x) { return x; }
-static inline uint16_t fromd_hs(double v) { return d2h(v); }
-static inline float fromd_fs(double v) { return (float)v; }
-static inline double fromd_ds(double v) { return v; }
-
-static inline uint16_t add_hs(uint16_t a, uint16_t b) { return d2h(h2d(a) + h2d(b)); }
-static inline uint16_t sub_hs(uint16_t a, uint16_t b) { return d2h(h2d(a) - h2d(b)); }
-static inline uint16_t mul_hs(uint16_t a, uint16_t b) { return d2h(h2d(a) * h2d(b)); }
-static inline uint16_t div_hs(uint16_t a, uint16_t b) { return d2h(h2d(a) / h2d(b)); }
-static inline float add_fs(float a, float b) { return a + b; }
-static inline float sub_fs(float a, float b) { return a - b; }
-static inline float mul_fs(float a, float b) { return a * b; }
-static inline float div_fs(float a, float b) { return a / b; }
-static inline double add_ds(double a, double b) { return a + b; }
-static inline double sub_ds(double a, double b) { return a - b; }
-static inline double mul_ds(double a, double b) { return a * b; }
-static inline double div_ds(double a, double b) { return a / b; }
-
-/* The macros below instantiate one type-generic definition for the three formats (identical bodies
- * up to the trait suffix, element type and format tag). */
-#define FOR_FORMATS(M) M(hs, uint16_t, BI_FMT_H) M(fs, float, BI_FMT_F) M(ds, double, BI_FMT_D)
+/* The per-format traits and arithmetic (add_hs ... div_ds, FOR_FORMATS) are in bi_common_mp.h. */
 
 /* ---- mix ---------------------------------------------------------------------------------------------
  * §6.15.4: "Returns the linear blend of x and y implemented as: x + (y - x) * a"; a outside [0, 1]

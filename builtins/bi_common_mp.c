@@ -36,14 +36,6 @@ void bi_decompose(double x, uint64_t *m, int *e) {
   }
 }
 
-static int bitlen(uint64_t m) {
-  int n = 0;
-  while (m) {
-    n++;
-    m >>= 1;
-  }
-  return n;
-}
 
 /* The value is m * 2^e, in binade E = e + bitlen(m) - 1. The result's quantum is 2^u with
  * u = max(E - prec + 1, emin_ulp) (gradual underflow fixes the quantum below the normal range);

@@ -11,10 +11,13 @@
 #ifndef BI_COMMON_MP_H
 #define BI_COMMON_MP_H
 
+#include <math.h>
 #include <mpfr.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "bi_half.h"
 
 /* The binary formats, with their precision (significant bits), the exponent of the smallest
  * subnormal's unit (the finest quantum) and the first overflowing binade: values >= 2^emax are not
@@ -65,5 +68,51 @@ double bi_mp_round(mpfr_srcptr v, bi_fmt f);
  * returned. Terminates whenever v is irrational or the enclosure becomes exact at some precision. */
 typedef void (*bi_mp_bounds_fn)(mpfr_ptr lo, mpfr_ptr hi, const void *ctx);
 double bi_mp_refine(bi_mp_bounds_fn bounds, const void *ctx, bi_fmt f);
+
+
+/* ---- per-format traits for type-generic code -----------------------------------------------------
+ * Suffixes hs / fs / ds: half (bit pattern in uint16_t), float, double. tod widens exactly; fromd
+ * converts a double holding a value of the format (exact) or rounds it once to nearest even; the
+ * arithmetic rounds once in the format (half operations are exact in double first: both operands
+ * are multiples of 2^-24 below 2^16, and a product of two halves has at most 22 significant bits;
+ * a half quotient in double then rounded to half is correctly rounded since 53 >= 2*11 + 2). */
+static inline double tod_hs(uint16_t x) { return bi_half_to_double(x); }
+static inline double tod_fs(float x) { return x; }
+static inline double tod_ds(double x) { return x; }
+static inline uint16_t fromd_hs(double v) { return bi_half_from_double(v, BI_RTE); }
+static inline float fromd_fs(double v) { return (float)v; }
+static inline double fromd_ds(double v) { return v; }
+static inline bool isnan_hs(uint16_t x) { return (x & 0x7fffu) > 0x7c00u; }
+static inline bool isnan_fs(float x) { return isnan(x); }
+static inline bool isnan_ds(double x) { return isnan(x); }
+static inline uint16_t quiet_hs(uint16_t x) { return (uint16_t)(x | 0x0200u); }
+static inline float quiet_fs(float x) { return bi_ffrom(bi_fbits(x) | 0x00400000u); }
+static inline double quiet_ds(double x) { return bi_dfrom(bi_dbits(x) | 0x0008000000000000ull); }
+static inline uint16_t canon_hs(void) { return BI_H_CANON; }
+static inline float canon_fs(void) { return bi_ffrom(BI_F_CANON); }
+static inline double canon_ds(void) { return bi_dfrom(BI_D_CANON); }
+static inline uint16_t add_hs(uint16_t a, uint16_t b) { return fromd_hs(tod_hs(a) + tod_hs(b)); }
+static inline uint16_t sub_hs(uint16_t a, uint16_t b) { return fromd_hs(tod_hs(a) - tod_hs(b)); }
+static inline uint16_t mul_hs(uint16_t a, uint16_t b) { return fromd_hs(tod_hs(a) * tod_hs(b)); }
+static inline uint16_t div_hs(uint16_t a, uint16_t b) { return fromd_hs(tod_hs(a) / tod_hs(b)); }
+static inline float add_fs(float a, float b) { return a + b; }
+static inline float sub_fs(float a, float b) { return a - b; }
+static inline float mul_fs(float a, float b) { return a * b; }
+static inline float div_fs(float a, float b) { return a / b; }
+static inline double add_ds(double a, double b) { return a + b; }
+static inline double sub_ds(double a, double b) { return a - b; }
+static inline double mul_ds(double a, double b) { return a * b; }
+static inline double div_ds(double a, double b) { return a / b; }
+
+/* Instantiates one type-generic definition M(suffix, C type, format tag) for the three formats; the
+ * bodies are identical up to those. */
+#define FOR_FORMATS(M) M(hs, uint16_t, BI_FMT_H) M(fs, float, BI_FMT_F) M(ds, double, BI_FMT_D)
+
+/* Number of significant bits of m (0 for 0). */
+static inline int bitlen(uint64_t m) {
+  int n = 0;
+  for (; m; m >>= 1) n++;
+  return n;
+}
 
 #endif

@@ -45,36 +45,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* ---- per-format traits (as in bi_exact.c) ------------------------------------------------------- */
-
-static inline double tod_hs(uint16_t x) { return bi_half_to_double(x); }
-static inline double tod_fs(float x) { return x; }
-static inline double tod_ds(double x) { return x; }
-static inline uint16_t fromd_hs(double v) { return bi_half_from_double(v, BI_RTE); }
-static inline float fromd_fs(double v) { return (float)v; }
-static inline double fromd_ds(double v) { return v; }
-static inline bool isnan_hs(uint16_t x) { return (x & 0x7fffu) > 0x7c00u; }
-static inline bool isnan_fs(float x) { return isnan(x); }
-static inline bool isnan_ds(double x) { return isnan(x); }
-static inline uint16_t quiet_hs(uint16_t x) { return (uint16_t)(x | 0x0200u); }
-static inline float quiet_fs(float x) { return bi_ffrom(bi_fbits(x) | 0x00400000u); }
-static inline double quiet_ds(double x) { return bi_dfrom(bi_dbits(x) | 0x0008000000000000ull); }
-static inline uint16_t canon_hs(void) { return BI_H_CANON; }
-static inline float canon_fs(void) { return bi_ffrom(BI_F_CANON); }
-static inline double canon_ds(void) { return bi_dfrom(BI_D_CANON); }
-
-/* a - b rounded once in the format (half differences are exact in double). */
-static inline uint16_t sub_hs(uint16_t a, uint16_t b) { return fromd_hs(tod_hs(a) - tod_hs(b)); }
-static inline float sub_fs(float a, float b) { return a - b; }
-static inline double sub_ds(double a, double b) { return a - b; }
-
-#define FOR_FORMATS(M) M(hs, uint16_t, BI_FMT_H) M(fs, float, BI_FMT_F) M(ds, double, BI_FMT_D)
-
-static int bitlen(uint64_t m) {
-  int n = 0;
-  for (; m; m >>= 1) n++;
-  return n;
-}
+/* The per-format traits (tod_, fromd_, sub_ ..., FOR_FORMATS, bitlen) are in bi_common_mp.h. */
 
 /* The binade of a finite non-zero double: |x| in [2^k, 2^(k+1)). */
 static int binade(double x) {
