@@ -30,6 +30,11 @@
 typedef uint16_t h16;  /* half values are kept as their bit patterns */
 
 static inline float h2f(h16 h) { return bi_half_to_float(h); }
+/* OpIsNormal on the value's own format: a half subnormal widens to a normal float, so half is
+ * classified on its bits (exponent field neither 0 nor all ones). */
+static inline bool is_normal_F16(h16 x) { unsigned e = (x >> 10) & 0x1f; return e != 0 && e != 0x1f; }
+static inline bool is_normal_F32(float x) { return isnormal(x) != 0; }
+static inline bool is_normal_F64(double x) { return isnormal(x) != 0; }
 /* Flush a float denormal to a zero of the same sign (OpenCL C 7.5.3 / SPIR-V env "flush to zero":
  * denormal inputs and results of single-precision operations may be flushed). */
 static inline float ftz(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
@@ -461,7 +466,7 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
   H(ISNAN_##S) ELEMWISE1(T, uint8_t, isnan(LD(x)) != 0); NEXT;                                       \
   H(ISINF_##S) ELEMWISE1(T, uint8_t, isinf(LD(x)) != 0); NEXT;                                       \
   H(ISFINITE_##S) ELEMWISE1(T, uint8_t, isfinite(LD(x)) != 0); NEXT;                                 \
-  H(ISNORMAL_##S) ELEMWISE1(T, uint8_t, isnormal(LD(x)) != 0); NEXT;                                 \
+  H(ISNORMAL_##S) ELEMWISE1(T, uint8_t, is_normal_##S(x)); NEXT;                                 \
   H(SIGNBIT_##S) ELEMWISE1(T, uint8_t, signbit(LD(x)) != 0); NEXT;                                   \
   H(VTIMESS_##S) {                                                                                 \
     T *d_ = (T *)REG(ip->d);                                                                       \
