@@ -487,7 +487,7 @@ static void t_unary(void **state) {
   const unsigned s = scale();
   if (t->types & 1) test_one(t, FH, 0);
   if (t->types & 2) test_one(t, FF, 100000u * s);
-  if (t->types & 4) test_one(t, FD, 10000u * s);
+  if (t->types & 4) test_one(t, FD, 100000u * s);
 }
 
 /* ---- two-operand functions --------------------------------------------------------------------------
@@ -559,7 +559,7 @@ static void t_binary(void **state) {
   const unsigned s = scale();
   if (t->types & 1) test_two(t, FH, 100000u * s);
   if (t->types & 2) test_two(t, FF, 100000u * s);
-  if (t->types & 4) test_two(t, FD, 10000u * s);
+  if (t->types & 4) test_two(t, FD, 100000u * s);
 }
 
 /* ---- pown, rootn: x and an int32 ------------------------------------------------------------------ */
@@ -613,7 +613,7 @@ static void t_intarg(void **state) {
   const unsigned s = scale();
   if (t->types & 1) test_int(t, FH, 100000u * s);
   if (t->types & 2) test_int(t, FF, 100000u * s);
-  if (t->types & 4) test_int(t, FD, 10000u * s);
+  if (t->types & 4) test_int(t, FD, 100000u * s);
 }
 
 /* ==== hand tables: OpenCL §7.5 and C99 F.9 special values ========================================== */
