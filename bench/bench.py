@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""bench.py — runs spvi's benchmark suite and prints the results table (called by bench/run.sh,
+which compiles the kernels and the helper programs first).
+
+For every kernel listed by `bench_tool list`: spvi (`spvi run --stats --out`, median of several
+runs, outputs checked by `bench_tool check` against the C reference), PoCL natively and Oclgrind
+(both through `ocl_host`, which checks its outputs with the same reference), all pinned to one
+core. Oclgrind runs a reduced NDRange (the first rows / items only); its time is scaled to the full
+problem by the ratio of SPIR-V instructions spvi executes for the full and the reduced NDRange (by
+the work-item ratio when spvi cannot run the kernel). Then the module-loading benchmark (load_s of
+a generated >= 1 MiB SPIR-V module) and the peak RSS of vadd_sin over 16M items (192 MiB of
+buffers). Writes the table in markdown to OUTDIR/results.md.
+
+Exit status 1 when spvi faulted or produced a wrong output for any kernel (a fast wrong answer
+fails the benchmark); kernels spvi rejects as unsupported are reported and do not fail it.
+"""
+import argparse
+import math
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+
+STATS_RE = re.compile(r"load_s=(\S+) exec_s=(\S+) instructions=(\d+) instr_per_s=(\S+) peak_rss_mb=(\S+)")
+UNSUPPORTED_RE = re.compile(r"not supported|not implemented|unsupported", re.I)
+MIB = 1024.0 * 1024.0
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def run(cmd, env=None, timeout=3600):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=timeout,
+                       universal_newlines=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def first_line(cmd):
+    try:
+        rc, out, err = run(cmd, timeout=60)
+        text = (out or err).strip().splitlines()
+        return text[0].strip() if text else "?"
+    except (OSError, subprocess.SubprocessError):
+        return "not installed"
+
+
+class Ctx:
+    pass
+
+
+def pin(ctx):
+    return ["taskset", "-c", "0"] if ctx.taskset else []
+
+
+# spvi's peak_rss_mb is getrusage's ru_maxrss, which Linux carries across execve: a process started
+# straight from this (much larger) Python process would report Python's RSS. A small sh forks spvi
+# instead, so the child starts with a fresh maximum.
+FRESH_RSS = ["sh", "-c", '"$@"; exit $?', "sh"]
+
+
+def spvi_cmd(ctx, name, rows, outdir):
+    rc, out, err = run([ctx.tool, "args", name, str(rows)])
+    if rc != 0:
+        raise RuntimeError("bench_tool args failed: " + err)
+    cmd = pin(ctx) + FRESH_RSS + [ctx.spvi, "run", os.path.join(ctx.spv_dir, name + ".spv")] + out.splitlines()
+    cmd += ctx.spvi_threads + ["--stats", "--out", outdir]
+    return cmd
+
+
+def spvi_once(ctx, name, rows):
+    """One checked spvi run: dict with status ok/unsupported/FAIL and the --stats figures."""
+    outdir = os.path.join(ctx.outdir, "out-" + name)
+    shutil.rmtree(outdir, ignore_errors=True)
+    rc, out, err = run(spvi_cmd(ctx, name, rows, outdir))
+    lines = err.strip().splitlines()
+    r = {"status": "ok", "msg": ""}
+    if rc == 2 and UNSUPPORTED_RE.search(err):
+        r.update(status="unsupported", msg=lines[0] if lines else "")
+        return r
+    m = STATS_RE.search(lines[-1]) if lines else None
+    if rc != 0 or not m:
+        r.update(status="FAIL", msg="spvi exit %d: %s" % (rc, " / ".join(lines[:3])))
+        return r
+    r.update(load_s=float(m.group(1)), exec_s=float(m.group(2)), instructions=int(m.group(3)),
+             ips=float(m.group(4)), rss_mb=float(m.group(5)))
+    crc, cout, cerr = run([ctx.tool, "check", name, str(rows), outdir])
+    if crc != 0:
+        r.update(status="FAIL", msg="wrong output: " + (cout.strip() or cerr.strip()))
+    shutil.rmtree(outdir, ignore_errors=True)
+    return r
+
+
+def bench_spvi(ctx, k):
+    first = spvi_once(ctx, k["name"], k["rows"])
+    if first["status"] != "ok":
+        return first
+    runs = [first]
+    # median of ctx.runs runs; fewer for very slow cases
+    n = ctx.runs if first["exec_s"] < 5 else (3 if first["exec_s"] < 20 else 1)
+    while len(runs) < n:
+        r = spvi_once(ctx, k["name"], k["rows"])
+        if r["status"] != "ok":
+            return r
+        runs.append(r)
+    return {"status": "ok", "msg": "", "runs": len(runs), "exec_s": median([r["exec_s"] for r in runs]),
+            "load_s": median([r["load_s"] for r in runs]), "instructions": first["instructions"],
+            "rss_mb": max(r["rss_mb"] for r in runs)}
+
+
+def ocl(ctx, k, oclgrind):
+    """PoCL (native) or Oclgrind (reduced NDRange) run of ocl_host: dict with status, seconds."""
+    cl = os.path.join(ctx.cl_dir, k["name"] + ".cl")
+    if oclgrind:
+        cmd = pin(ctx) + ["oclgrind", "--num-threads", "1", ctx.ocl_host, "--runs", "1", "--warmup", "0",
+                          k["name"], cl, str(k["reduced_rows"])]
+        env = None
+    else:
+        cmd = pin(ctx) + [ctx.ocl_host, "--platform", ctx.pocl_platform, "--runs", str(ctx.runs), k["name"], cl]
+        env = dict(os.environ, POCL_MAX_PTHREAD_COUNT="1")
+    rc, out, err = run(cmd, env=env)
+    m = re.search(r"ocl_s=(\S+)", out)
+    if rc == 2 and "no OpenCL platform" in err:
+        return {"status": "not installed", "msg": err.strip()}
+    if rc != 0 or not m:
+        why = (out.strip().splitlines()[1:2] or err.strip().splitlines()[:1] or ["exit %d" % rc])[0]
+        return {"status": "WRONG" if rc == 1 else "error", "msg": why}
+    d = re.search(r'device="([^"]*)"', out)
+    if d and not oclgrind:
+        ctx.pocl_device = d.group(1)
+    return {"status": "ok", "seconds": float(m.group(1))}
+
+
+def fmt_s(x):
+    if x is None:
+        return "—"
+    return "%.3g" % x if x < 100 else "%.0f" % x
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+def machine_info(ctx):
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, val = line.partition(":")
+                info.setdefault(key.strip(), val.strip())
+    except OSError:
+        pass
+    cpu = info.get("model name", "?")
+    extra = []
+    if "cpu family" in info:
+        extra.append("family %s model %s" % (info["cpu family"], info.get("model", "?")))
+    if "cpu MHz" in info:
+        extra.append("%.1f GHz" % (float(info["cpu MHz"]) / 1000))
+    flags = info.get("flags", "").split()
+    extra.append("AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "no AVX2")
+    if "hypervisor" in flags:
+        extra.append("virtual machine")
+    cpu += " (" + ", ".join(extra) + ")"
+    commit = "?"
+    try:
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        rc, out, err = run(["git", "-C", repo, "rev-parse", "--short", "HEAD"])
+        if rc == 0:
+            commit = out.strip()
+            rc, out, err = run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"])
+            if rc == 0 and out.strip():
+                commit += " + uncommitted changes"
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(f.readline().split()[1])
+            mem = "%.0f GiB" % (kb / MIB)
+    except (OSError, ValueError, IndexError):
+        pass
+    pocl = "?"
+    rc, out, err = run(["dpkg-query", "-W", "-f=${Version}", "libpocl2"]) if shutil.which("dpkg-query") else (1, "", "")
+    if rc == 0 and out:
+        pocl = out
+    return [
+        ("CPU", "%s, %d cores online (%s)" % (cpu, os.cpu_count() or 0, platform.machine())),
+        ("memory", mem),
+        ("OS", "%s %s" % (platform.system(), platform.release())),
+        ("C compiler (spvi, references)", first_line([ctx.cc, "--version"])),
+        ("kernel compiler", first_line(["clang-14", "--version"]) + "; " + first_line(["llvm-spirv-14", "--version"])),
+        ("PoCL", pocl + (" (device `%s`)" % ctx.pocl_device if ctx.pocl_device else "")),
+        ("Oclgrind", first_line(["oclgrind", "--version"]) if shutil.which("oclgrind") else "not installed"),
+        ("spvi", first_line([ctx.spvi, "--version"]) + ", commit " + commit),
+        ("load average (1 min) before / after the run", ctx.loadavg),
+    ]
+
+
+def big_module(ctx):
+    """load_s (median of ctx.runs) of the generated >= 1 MiB module, run trivially (one work-item)."""
+    if not ctx.big_spv or not os.path.exists(ctx.big_spv):
+        return None
+    size = os.path.getsize(ctx.big_spv)
+    loads, warned = [], False
+    for _ in range(ctx.runs):
+        rc, out, err = run(pin(ctx) + FRESH_RSS + [ctx.spvi, "run", ctx.big_spv, "-k", "k0", "-g", "1", "int[1]", "float[1]"]
+                           + ctx.spvi_threads + ["--stats"])
+        lines = err.strip().splitlines()
+        m = STATS_RE.search(lines[-1]) if lines else None
+        if rc != 0 or not m:
+            return {"size": size, "error": " / ".join(lines[:2]) or "exit %d" % rc}
+        loads.append(float(m.group(1)))
+        warned = warned or any("warning" in l for l in lines[:-1])
+    return {"size": size, "load_s": median(loads), "valid": not warned}
+
+
+def memory_at_scale(ctx, items=1 << 24):
+    """Peak RSS of one spvi run of vadd_sin over `items` work-items (three float buffers of 4*items
+    bytes, 192 MiB by default): the suite's own buffers are too small to test the memory target."""
+    spv = os.path.join(ctx.spv_dir, "vadd_sin.spv")
+    if not os.path.exists(spv):
+        return None
+    cmd = pin(ctx) + FRESH_RSS + [ctx.spvi, "run", spv, "-g", str(items), "-l", "256",
+                                  "float[%d]=random(1,-1,1)" % items, "float[%d]=random(2,-10,10)" % items,
+                                  "float[%d]" % items] + ctx.spvi_threads + ["--stats"]
+    rc, out, err = run(cmd)
+    lines = err.strip().splitlines()
+    m = STATS_RE.search(lines[-1]) if lines else None
+    if rc != 0 or not m:
+        return {"error": " / ".join(lines[:2]) or "exit %d" % rc}
+    return {"items": items, "buffers_mb": 3 * 4 * items / MIB, "rss_mb": float(m.group(5))}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--spvi", required=True)
+    ap.add_argument("--tool", required=True, help="bench_tool")
+    ap.add_argument("--ocl-host", default="", help="ocl_host (empty: no OpenCL comparison)")
+    ap.add_argument("--spv-dir", required=True)
+    ap.add_argument("--cl-dir", required=True)
+    ap.add_argument("--big-spv", default="")
+    ap.add_argument("--outdir", required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--only", default="", help="comma-separated kernel names")
+    ap.add_argument("--no-pocl", action="store_true")
+    ap.add_argument("--no-oclgrind", action="store_true")
+    ctx = ap.parse_args(namespace=Ctx())
+    ctx.runs = max(1, ctx.runs)
+    os.makedirs(ctx.outdir, exist_ok=True)
+    ctx.taskset = shutil.which("taskset") is not None
+    rc, out, err = run([ctx.spvi, "run", "--help"])
+    ctx.spvi_threads = ["--threads", "1"] if "--threads" in out else []
+    ctx.pocl_platform = "Portable Computing Language"
+    ctx.pocl_device = ""
+    have_pocl = bool(ctx.ocl_host) and not ctx.no_pocl
+    have_oclgrind = bool(ctx.ocl_host) and not ctx.no_oclgrind and shutil.which("oclgrind") is not None
+
+    rc, out, err = run([ctx.tool, "list"])
+    if rc != 0:
+        sys.exit("bench: bench_tool list failed: " + err)
+    kernels = []
+    for line in out.strip().splitlines():
+        name, dims, glob, loc, red, nbytes, what = line.split("\t")
+        if ctx.only and name not in ctx.only.split(","):
+            continue
+        g = [int(v) for v in glob.split(",")]
+        kernels.append({"name": name, "dims": int(dims), "global": g, "local": loc, "rows": g[int(dims) - 1],
+                        "reduced_rows": int(red), "bytes": int(nbytes), "what": what})
+
+    ctx.loadavg = loadavg()
+    results = []
+    failed = False
+    for k in kernels:
+        print("bench: %-10s spvi ..." % k["name"], end="", flush=True)
+        s = bench_spvi(ctx, k)
+        print(" %s" % (("%.4f s" % s["exec_s"]) if s["status"] == "ok" else s["status"]), end="", flush=True)
+        if s["status"] == "FAIL":
+            failed = True
+        p = g = None
+        if have_pocl:
+            print(", PoCL ...", end="", flush=True)
+            p = ocl(ctx, k, oclgrind=False)
+            print(" %s" % (("%.4f s" % p["seconds"]) if p["status"] == "ok" else p["status"]), end="", flush=True)
+        if have_oclgrind:
+            print(", Oclgrind (reduced) ...", end="", flush=True)
+            g = ocl(ctx, k, oclgrind=True)
+            if g["status"] == "ok":
+                full_items = k["rows"]
+                scale, how = full_items / k["reduced_rows"], "work-items"
+                if s["status"] == "ok":
+                    r = spvi_once(ctx, k["name"], k["reduced_rows"])
+                    if r["status"] == "ok" and r["instructions"] > 0:
+                        scale, how = s["instructions"] / r["instructions"], "instructions"
+                    elif r["status"] == "FAIL":
+                        failed = True
+                        s = r
+                g.update(scaled=g["seconds"] * scale, scale=scale, how=how)
+                print(" %.4f s x %.1f" % (g["seconds"], scale), end="", flush=True)
+            else:
+                print(" %s" % g["status"], end="", flush=True)
+        print(flush=True)
+        results.append((k, s, p, g))
+
+    big = big_module(ctx)
+    memscale = memory_at_scale(ctx) if not ctx.only or "vadd_sin" in ctx.only.split(",") else None
+    after = loadavg()
+    busy = max(float(x) for x in (ctx.loadavg, after) if x != "?") if after != "?" else 0
+    ctx.loadavg += " / " + after + (" (other processes were running: timings are disturbed)" if busy > 1.5 else "")
+    report = make_report(ctx, results, big, memscale, have_pocl, have_oclgrind)
+    path = os.path.join(ctx.outdir, "results.md")
+    with open(path, "w") as f:
+        f.write(report)
+    print()
+    print(report)
+    print("bench: table written to %s" % path)
+    if failed:
+        print("bench: FAILED — spvi produced a wrong result or faulted (see the table)")
+    return 1 if failed else 0
+
+
+def make_report(ctx, results, big, memscale, have_pocl, have_oclgrind):
+    out = []
+    w = out.append
+    w("# spvi benchmark results\n")
+    w("| machine | |")
+    w("|---|---|")
+    for key, val in machine_info(ctx):
+        w("| %s | %s |" % (key, val.replace("|", "/")))
+    w("")
+    single = []
+    if ctx.taskset:
+        single.append("every process pinned to CPU 0 with `taskset -c 0`")
+    if ctx.spvi_threads:
+        single.append("spvi `--threads 1`")
+    if have_pocl:
+        single.append("PoCL `POCL_MAX_PTHREAD_COUNT=1`")
+    if have_oclgrind:
+        single.append("Oclgrind `--num-threads 1`")
+    w("Single core: %s. Times are kernel execution only: spvi `exec_s` from `--stats`%s; median of %d run%s "
+      "unless noted.\n" % (", ".join(single), ", PoCL and Oclgrind enqueue + `clFinish` of the NDRange (after one "
+                            "warm-up launch for PoCL)" if have_pocl or have_oclgrind else "",
+                            ctx.runs, "s" if ctx.runs > 1 else ""))
+    w("| kernel | spvi exec s | instr/s | peak RSS MB (buffers MB) | PoCL s | Oclgrind s | spvi/PoCL | "
+      "Oclgrind/spvi | check |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    ratios = []
+    notes = []
+    for k, s, p, g in results:
+        bufmb = k["bytes"] / MIB
+        if s["status"] == "ok":
+            cols = [fmt_s(s["exec_s"]) + ("" if s["runs"] == ctx.runs else " (%d runs)" % s["runs"]),
+                    "%.3g" % (s["instructions"] / s["exec_s"]) if s["exec_s"] > 0 else "—",
+                    "%.1f (%.1f)" % (s["rss_mb"], bufmb)]
+        else:
+            cols = ["unsupported by spvi" if s["status"] == "unsupported" else "**FAIL**", "—", "— (%.1f)" % bufmb]
+            notes.append("%s: spvi %s — %s" % (k["name"], "unsupported" if s["status"] == "unsupported"
+                                              else "FAILED", s["msg"]))
+        ps = p["seconds"] if p and p["status"] == "ok" else None
+        gs = g["scaled"] if g and g["status"] == "ok" else None
+        cols.append(fmt_s(ps) if p is None or ps is not None else p["status"])
+        cols.append(("%s*" % fmt_s(gs)) if gs is not None else ("—" if g is None else g["status"]))
+        if p and p["status"] != "ok":
+            notes.append("%s: PoCL %s — %s" % (k["name"], p["status"], p["msg"]))
+        if g and g["status"] != "ok":
+            notes.append("%s: Oclgrind %s — %s" % (k["name"], g["status"], g["msg"]))
+        sx = s.get("exec_s") if s["status"] == "ok" else None
+        if sx and ps:
+            ratios.append(sx / ps)
+            cols.append("%.1f" % (sx / ps))
+        else:
+            cols.append("—")
+        cols.append("%.1f" % (gs / sx) if sx and gs else "—")
+        checks = ["spvi " + ("ok" if s["status"] == "ok" else s["status"])]
+        if p:
+            checks.append("PoCL " + p["status"])
+        if g:
+            checks.append("Oclgrind " + g["status"])
+        cols.append(", ".join(checks))
+        w("| %s | %s |" % (k["name"], " | ".join(cols)))
+    w("")
+    if ratios:
+        gm = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        w("**Geometric mean spvi/PoCL: %.1fx** (over %d kernels that both ran).\n" % (gm, len(ratios)))
+    else:
+        gm = None
+    w("Kernels:\n")
+    for k, s, p, g in results:
+        w("- `%s`: %s; global %s, local %s." % (k["name"], k["what"], ",".join(str(v) for v in k["global"][:k["dims"]]),
+                                              k["local"] if k["dims"] == 2 else k["local"].split(",")[0]))
+    w("")
+    if have_oclgrind:
+        w("\\* Oclgrind (one run, no warm-up) executes a reduced NDRange — the first work-items / rows only, "
+          "checked against the same reference — and its time is scaled to the full problem:\n")
+        for k, s, p, g in results:
+            if g and g["status"] == "ok":
+                w("- `%s`: %d of %d along the last dimension, %.3f s measured, x%.2f (ratio of %s, full/reduced)." %
+                  (k["name"], k["reduced_rows"], k["rows"], g["seconds"], g["scale"],
+                   "SPIR-V instructions spvi executes" if g["how"] == "instructions" else "work-items"))
+        w("")
+    if notes:
+        w("Notes:\n")
+        for n in notes:
+            w("- " + n.replace("|", "/"))
+        w("")
+
+    w("## Targets\n")
+    w("| target | result | |")
+    w("|---|---|---|")
+    for name in ("sgemm", "mandelbrot"):
+        for k, s, p, g in results:
+            if k["name"] == name:
+                if s["status"] == "ok":
+                    ips = s["instructions"] / s["exec_s"]
+                    w("| >= 1e9 SPIR-V instr/s on %s | %.3g instr/s | %s |" % (name, ips, "met" if ips >= 1e9 else "**missed**"))
+                else:
+                    w("| >= 1e9 SPIR-V instr/s on %s | %s | **missed** |" % (name, s["status"]))
+    if have_oclgrind:
+        sp = [(k["name"], g["scaled"] / s["exec_s"]) for k, s, p, g in results
+              if s["status"] == "ok" and g and g["status"] == "ok"]
+        if sp:
+            worst = min(sp, key=lambda t: t[1])
+            allk = len(sp) == len(results)
+            w("| every kernel >= 100x faster than Oclgrind | min %.1fx (%s); %d of %d kernels >= 100x%s | %s |" %
+              (worst[1], worst[0], sum(1 for _, x in sp if x >= 100), len(sp),
+               "" if allk else " (of those both ran)", "met" if worst[1] >= 100 and allk else "**missed**"))
+    if gm is not None:
+        w("| geometric mean within 5x of PoCL | %.1fx | %s |" % (gm, "met" if gm <= 5 else "**missed**"))
+    mem = [(k["name"], s["rss_mb"] - k["bytes"] / MIB) for k, s, p, g in results if s["status"] == "ok"]
+    if mem:
+        worst = max(mem, key=lambda t: t[1])
+        w("| peak RSS <= buffers + 32 MB (suite) | worst: buffers + %.1f MB (%s) | %s |" %
+          (worst[1], worst[0], "met" if worst[1] <= 32 else "**missed**"))
+    if memscale:
+        if "error" in memscale:
+            w("| peak RSS <= buffers + 32 MB (vadd_sin, 16M items) | %s | **missed** |"
+              % memscale["error"].replace("|", "/"))
+        else:
+            extra = memscale["rss_mb"] - memscale["buffers_mb"]
+            w("| peak RSS <= buffers + 32 MB (vadd_sin, %dM items) | %.1f MB for %.0f MB of buffers: buffers + %.1f MB "
+              "(%.2fx the buffers) | %s |" % (memscale["items"] >> 20, memscale["rss_mb"], memscale["buffers_mb"], extra,
+                                              memscale["rss_mb"] / memscale["buffers_mb"],
+                                              "met" if extra <= 32 else "**missed**"))
+    if big:
+        if "error" in big:
+            w("| load a 1 MB module in < 100 ms | %s | **missed** |" % big["error"].replace("|", "/"))
+        else:
+            w("| load a 1 MB module in < 100 ms | %.1f ms for %.2f MiB (%.1f ms/MiB) | %s |" %
+              (big["load_s"] * 1e3, big["size"] / MIB, big["load_s"] * 1e3 / (big["size"] / MIB),
+               "met" if big["load_s"] < 0.1 else "**missed**"))
+    w("")
+    if big and "error" not in big:
+        w("Module loading: `spvi run` with `--stats` on a generated module (`bench/gen_big_module.py`: 320 kernels "
+          "with loops, switches and arithmetic, clang-14 -O0) of %d bytes, one work-item of `k0`; `load_s` covers "
+          "parsing, SPIRV-Tools validation (%s), IR building and preparing every function (median of %d runs).\n"
+          % (big["size"], "the module passes it" if big["valid"] else "spvi printed validation warnings",
+             ctx.runs))
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

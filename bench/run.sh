@@ -1,0 +1,57 @@
+#!/bin/sh
+# bench/run.sh — spvi's benchmark suite (`make bench`): compiles the kernels in bench/kernels/ with
+# clang-14 + llvm-spirv-14, the checking helper (bench_tool) and, when the OpenCL headers and
+# library are present, the OpenCL host program (ocl_host) for PoCL and Oclgrind, generates the
+# >= 1 MiB module of the loading benchmark, then runs bench/bench.py, which prints the table and
+# writes it in markdown to $BUILD/bench/results.md.
+#
+# Environment: BUILD (default build), SPVI (default $BUILD/spvi), CC (default cc).
+# Arguments are passed to bench.py: --runs N, --only k1,k2, --no-pocl, --no-oclgrind.
+set -eu
+BUILD=${BUILD:-build}
+SPVI=${SPVI:-$BUILD/spvi}
+CC=${CC:-cc}
+HERE=$(dirname "$0")
+OUT=$BUILD/bench
+mkdir -p "$OUT/spv"
+
+[ -x "$SPVI" ] || { echo "bench: $SPVI not found (run make first)" >&2; exit 2; }
+for t in clang-14 llvm-spirv-14 python3; do
+  command -v "$t" >/dev/null 2>&1 || { echo "bench: $t is required (sh tools/setup.sh)" >&2; exit 2; }
+done
+
+compile_cl() { # source.cl out.spv [optimisation level, default -O2]
+  clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c "${3:--O2}" -Xclang -finclude-default-header "$1" -o "$2.bc"
+  llvm-spirv-14 "$2.bc" -o "$2"
+  rm -f "$2.bc"
+}
+
+echo "bench: compiling kernels" >&2
+for cl in "$HERE"/kernels/*.cl; do
+  compile_cl "$cl" "$OUT/spv/$(basename "$cl" .cl).spv"
+done
+
+# -ffp-contract=off: the references round every float operation once, as the kernels do.
+CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fno-strict-aliasing -O2 -ffp-contract=off"
+COMMON="$HERE/bench_spec.c $HERE/bench_gen.c $HERE/bench_ref.c $HERE/bench_npy.c"
+echo "bench: compiling bench_tool" >&2
+# shellcheck disable=SC2086
+$CC $CFLAGS_BENCH "$HERE/bench_tool.c" $COMMON -lm -o "$OUT/bench_tool"
+
+OCL_HOST=""
+# shellcheck disable=SC2086
+if $CC $CFLAGS_BENCH "$HERE/ocl_host.c" $COMMON -lOpenCL -lm -o "$OUT/ocl_host" 2>"$OUT/ocl_host.log"; then
+  OCL_HOST=$OUT/ocl_host
+else
+  echo "bench: no OpenCL development files (ocl-icd-opencl-dev, opencl-headers): PoCL and Oclgrind skipped" \
+       "(sh tools/setup.sh --bench installs them); see $OUT/ocl_host.log" >&2
+fi
+
+# The module-loading benchmark: 320 generated kernels at -O0 give about 1.03 MiB of SPIR-V that
+# passes SPIRV-Tools validation (see gen_big_module.py for why -O0).
+echo "bench: generating the >= 1 MiB module" >&2
+python3 "$HERE/gen_big_module.py" 320 "$OUT/big.cl"
+compile_cl "$OUT/big.cl" "$OUT/big.spv" -O0
+
+exec python3 "$HERE/bench.py" --spvi "$SPVI" --tool "$OUT/bench_tool" --ocl-host "$OCL_HOST" \
+  --spv-dir "$OUT/spv" --cl-dir "$HERE/kernels" --big-spv "$OUT/big.spv" --outdir "$OUT" --cc "$CC" "$@"
