@@ -67,6 +67,7 @@ typedef struct ld_ctx {
   char *err;
   size_t errlen;
   bool failed;
+  struct ld_valjob *val;    /* the validator's run (ld_validate.c), NULL when not started */
 } ld_ctx;
 
 /* Record the load's single error: "<path>: word <at>: <message>" (at == LD_NONE: no word part).
@@ -159,7 +160,12 @@ bool ld_func_build(ld_ctx *c, uint32_t *i);
 bool ld_func_is_terminator(uint32_t opcode);
 
 /* ---- validation (ld_validate.c) ------------------------------------------------------------ */
-/* Run the SPIRV-Tools validator. A failure is an error when opt->strict, else a warning. */
-bool ld_validate(ld_ctx *c);
+/* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
+ * words): ld_validate_start launches it (or runs it in place when no thread can be created),
+ * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
+ * any other error, as the validator's verdict comes first), else a warning. `ok` is whether the
+ * rest of loading succeeded; the result is the load's final verdict. */
+bool ld_validate_start(ld_ctx *c);
+bool ld_validate_finish(ld_ctx *c, bool ok);
 
 #endif

@@ -167,6 +167,8 @@ typedef struct ld_module {
   const char **extensions; uint32_t nextensions;
   ld_insn *debug_insns; uint32_t ndebug_insns; /* module-level OpExtInst of OpenCL.DebugInfo.100 */
   uint32_t source_language, source_version;
+  const uint32_t *words;    /* the whole module in host byte order (disassembly for the debugger) */
+  uint32_t nwords;
 
   void *arena;              /* owner of every allocation above (ld_free releases it) */
 } ld_module;

@@ -4,7 +4,7 @@
  * Reads the physical layout (SPIR-V 2.3): the five-word header in either byte order, then the
  * instruction stream, checking every instruction's word count against the grammar before anything
  * looks inside it. Then, in order:
- *   1. the SPIRV-Tools validator (ld_validate.c),
+ *   1. the SPIRV-Tools validator (ld_validate.c, on a thread beside the passes below),
  *   2. pass A over the module-level declarations that everything else depends on wherever they sit
  *      (capabilities, imports, strings, names, decorations, entry points: ld_module.c, ld_decor.c),
  *   3. pass B in module order over types, constants, module-scope variables, module-level debug
@@ -178,6 +178,8 @@ static bool read_header(ld_ctx *c, const void *bytes, size_t nbytes) {
     for (uint32_t i = 0; i < nw; i++) w[i] = swap32(w[i]);
   c->w = w;
   c->nw = nw;
+  c->m->words = w;
+  c->m->nwords = nw;
 
   ld_module *m = c->m;
   m->version = w[1];
@@ -401,13 +403,14 @@ ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_
   bool ok = p ? true : ld_oom(&c);
   ok = ok && read_header(&c, bytes ? bytes : "", nbytes);
   ok = ok && scan(&c);
-  ok = ok && ld_validate(&c);
+  ok = ok && ld_validate_start(&c);
   ok = ok && alloc_tables(&c);
   ok = ok && pass_a(&c);
   ok = ok && pass_b(&c);
   ok = ok && ld_module_finish(&c);
   ok = ok && ld_decor_check_targets(&c);
   ok = ok && check_spec_ids(&c);
+  ok = ld_validate_finish(&c, ok);
   ld_arena_free(c.tmp);
   if (!ok) {
     if (!c.failed) ld_errf(&c, LD_NONE, "internal error: load failed without a message");

@@ -15,6 +15,7 @@
  * the load error.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,36 +63,75 @@ static void one_line(const char *in, char *out, size_t len) {
   out[o] = '\0';
 }
 
-bool ld_validate(ld_ctx *c) {
-  spv_context ctx = spvContextCreate(env_for(c->m->version));
+struct ld_valjob {
+  const uint32_t *w;
+  uint32_t nw, version;
+  pthread_t thread;
+  bool threaded;
+  bool oom;
+  spv_result_t res;
+  char msg[768];
+  size_t index;             /* the diagnostic's instruction ordinal (header = 0), 0 when none */
+};
+
+static void *validate_main(void *arg) {
+  struct ld_valjob *j = arg;
+  spv_context ctx = spvContextCreate(env_for(j->version));
   spv_validator_options vopt = spvValidatorOptionsCreate();
   if (!ctx || !vopt) {
     if (ctx) spvContextDestroy(ctx);
     if (vopt) spvValidatorOptionsDestroy(vopt);
-    return ld_oom(c);
+    j->oom = true;
+    return NULL;
   }
-  spv_const_binary_t bin = {c->w, c->nw};
+  /* Friendly names (OpName-based ids in messages) cost a name map over the whole module — most of
+   * the validator's time on large modules; spvi's own messages name ids and opcodes anyway. */
+  spvValidatorOptionsSetFriendlyNames(vopt, false);
+  spv_const_binary_t bin = {j->w, j->nw};
   spv_diagnostic diag = NULL;
-  spv_result_t res = spvValidateWithOptions(ctx, vopt, &bin, &diag);
-  char msg[768] = "";
-  uint32_t at = LD_NONE;
-  if (res != SPV_SUCCESS) {
-    if (diag && diag->error) one_line(diag->error, msg, sizeof msg);
-    else snprintf(msg, sizeof msg, "the validator failed with code %d", (int)res);
+  j->res = spvValidateWithOptions(ctx, vopt, &bin, &diag);
+  if (j->res != SPV_SUCCESS) {
+    if (diag && diag->error) one_line(diag->error, j->msg, sizeof j->msg);
+    else snprintf(j->msg, sizeof j->msg, "the validator failed with code %d", (int)j->res);
     /* For binary input the diagnostic position's index is the instruction's ordinal, counting the
      * header as instruction 0 (so the first instruction is 1). */
-    if (diag && !diag->isTextSource && diag->position.index >= 1 && diag->position.index <= c->ninsn)
-      at = c->insn_at[diag->position.index - 1];
+    if (diag && !diag->isTextSource) j->index = diag->position.index;
   }
   spvDiagnosticDestroy(diag);
   spvValidatorOptionsDestroy(vopt);
   spvContextDestroy(ctx);
-  if (res == SPV_SUCCESS) return true;
-  if (c->opt && c->opt->strict) {
-    if (at != LD_NONE) return ld_errf(c, LD_NONE, "validation: word %u: %s", at, msg);
-    return ld_errf(c, LD_NONE, "validation: %s", msg);
-  }
-  if (at != LD_NONE) ld_warnf(c, "validation: word %u: %s", at, msg);
-  else ld_warnf(c, "validation: %s", msg);
+  return NULL;
+}
+
+bool ld_validate_start(ld_ctx *c) {
+  struct ld_valjob *j = ld_arena_alloc(c->tmp, sizeof *j);
+  if (!j) return ld_oom(c);
+  memset(j, 0, sizeof *j);
+  j->w = c->w;
+  j->nw = c->nw;
+  j->version = c->m->version;
+  c->val = j;
+  j->threaded = pthread_create(&j->thread, NULL, validate_main, j) == 0;
+  if (!j->threaded) validate_main(j);
   return true;
+}
+
+bool ld_validate_finish(ld_ctx *c, bool ok) {
+  struct ld_valjob *j = c->val;
+  if (!j) return ok;
+  if (j->threaded) pthread_join(j->thread, NULL);
+  c->val = NULL;
+  if (j->oom) return ld_oom(c);
+  if (j->res == SPV_SUCCESS) return ok;
+  uint32_t at = j->index >= 1 && j->index <= c->ninsn ? c->insn_at[j->index - 1] : LD_NONE;
+  if (c->opt && c->opt->strict) {
+    /* the validator's verdict is the load's error, whatever else went wrong */
+    c->failed = false;
+    if (c->err && c->errlen) c->err[0] = '\0';
+    if (at != LD_NONE) return ld_errf(c, LD_NONE, "validation: word %u: %s", at, j->msg);
+    return ld_errf(c, LD_NONE, "validation: %s", j->msg);
+  }
+  if (at != LD_NONE) ld_warnf(c, "validation: word %u: %s", at, j->msg);
+  else ld_warnf(c, "validation: %s", j->msg);
+  return ok;
 }
