@@ -50,8 +50,10 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# -ledit (libedit: line editing and history for `spvi debug` on a terminal) is the command's alone;
+# the library does not need it.
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -ledit -o $@
 
 # Unit tests: one cmocka program per tests/unit/test_*.c. A test may reach into the library's
 # internal headers (it links the static library) and may own helper sources named

@@ -1,10 +1,11 @@
 /*
- * main.c — the `spvi` command: dispatches `run`, `info`, --help and --version, drives the public
+ * main.c — the `spvi` command: dispatches `run`, `debug`, `info`, `merge`, --help and --version, drives the public
  * API (include/spvi.h, nothing else) and maps outcomes to exit statuses: 0 success, 1 the kernel
  * faulted, 2 bad usage, bad argument or unusable module.
  */
 #include "cli_args.h"
 #include "cli_cmdline.h"
+#include "cli_debug.h"
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_print.h"
@@ -25,15 +26,18 @@ static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
+    "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
-    "       spvi --help | spvi run --help | spvi info --help | spvi --version\n"
+    "       spvi --help | spvi run --help | spvi debug --help | spvi info --help | spvi --version\n"
     "\n"
     "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
     "\n"
     "commands:\n"
     "  run    run one kernel over an NDRange; print its buffers or save them as .npy files\n"
     "         (spvi run --help describes the arguments)\n"
+    "  debug  run it under a gdb-like debugger: breakpoints, stepping, watchpoints, variables,\n"
+    "         work-item focus (spvi debug --help)\n"
     "  info   list the module's kernels with their parameters (index, address space, type,\n"
     "         name), its capabilities, addressing model and SPIR-V version\n"
     "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
@@ -129,6 +133,28 @@ static const char usage_run[] =
     "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
     "exit status: 0 success, 1 the kernel faulted (report on stderr), 2 bad usage, bad argument\n"
     "             or unusable module\n";
+
+static const char usage_debug[] =
+    "usage: spvi debug MODULE.spv [-x FILE] [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+    "                  [--out DIR] [--print] [--strict] [--flush-denormals] [--groups START:END]\n"
+    "                  [--spec ID=VALUE]... ARG...\n"
+    "\n"
+    "Runs the kernel like `spvi run` (same options and ARGs; see spvi run --help) under a debugger\n"
+    "with gdb's commands, stopped at the first source line of work-item 0 (the first instruction\n"
+    "without line information). Work-items run one at a time (warp width 1, one thread: --warp and\n"
+    "--threads are ignored), so the results are those of `spvi run`; --print and --out write them\n"
+    "when the kernel has finished.\n"
+    "\n"
+    "  -x FILE   read commands from FILE first, then from standard input\n"
+    "\n"
+    "Commands come from a terminal with line editing and history, or line by line from a file or a\n"
+    "pipe (echoed after the prompt). `help` lists them: break tbreak delete disable enable watch\n"
+    "continue step next stepi nexti finish print display undisplay x backtrace frame up down list\n"
+    "disassemble info workitem workgroup help quit. Compile kernels with -g for source lines and\n"
+    "variables; without, everything works on SPIR-V instructions and %ID values.\n"
+    "\n"
+    "exit status: 0 the kernel finished or the session ended before it did, 1 the kernel faulted,\n"
+    "             2 bad usage, bad argument or unusable module\n";
 
 static void say_error(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -368,18 +394,35 @@ static double now_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Peak resident memory of this process in MB: VmHWM from /proc/self/status (getrusage's ru_maxrss
+ * is inherited across execve on Linux, so a large parent would show through); ru_maxrss elsewhere. */
+static double peak_rss_mb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+      unsigned long kb;
+      if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) { fclose(f); return (double)kb / 1024.0; }
+    }
+    fclose(f);
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / 1024.0;
+}
+
 /* --stats: one machine-readable line, the last on stderr. ru_maxrss is in KiB on Linux. */
 static void print_stats(const spvi_launch *l) {
   spvi_run_stats st;
   spvi_launch_stats(l, &st);
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
   double ips = st.exec_seconds > 0 ? (double)st.instructions / st.exec_seconds : 0;
   fprintf(stderr, "load_s=%.6f exec_s=%.6f instructions=%llu instr_per_s=%.0f peak_rss_mb=%.1f\n", load_seconds,
-          st.exec_seconds, (unsigned long long)st.instructions, ips, (double)ru.ru_maxrss / 1024.0);
+          st.exec_seconds, (unsigned long long)st.instructions, ips, peak_rss_mb());
 }
 
-static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *args) {
+/* Sets the arguments and the NDRange, then runs the kernel, or debugs it when `debug` (commands
+ * from `script`, then standard input); returns the exit status. */
+static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bool debug, const char *script) {
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, k, &err);
   if (!l) {
@@ -389,7 +432,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
   int status = EXIT_BAD;
   fflush(stdout);
   for (int i = 0; i < c->nargs; i++) {
-    const cli_arg *a = &args[i];
+    cli_arg *a = &args[i];
     spvi_status s = a->kind == CLI_ARG_VALUE    ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
                     : a->kind == CLI_ARG_BUFFER ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
                                                 : spvi_set_arg_local(l, i, a->bytes, &err);
@@ -397,6 +440,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
       say_error("arg%d `%s`: %s", i, c->args[i], err.message);
       goto done;
     }
+    /* the library holds its own copy now: keep one copy of each buffer in memory, not two */
+    if (a->kind != CLI_ARG_LOCAL) cli_arg_free(a);
   }
   if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL,
                        c->offset.n ? c->offset.v : NULL, &err) != SPVI_OK) {
@@ -411,6 +456,16 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, const cli_arg *ar
   ro.threads = c->threads;
   ro.group_begin = c->group_begin;
   ro.group_end = c->group_end;
+  if (debug) {
+    int st = cli_debug_session(l, &ro, script);
+    fflush(stdout);
+    if (st < 0) status = EXIT_BAD;
+    else if (st == SPVI_DEBUG_FAULTED) status = EXIT_FAULT;
+    else if (st == SPVI_DEBUG_FINISHED) status = write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
+    else status = EXIT_OK;
+    if (c->stats && st >= 0) print_stats(l);
+    goto done;
+  }
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
   spvi_status s = spvi_run(l, &ro, &fault, &err);
@@ -433,16 +488,21 @@ done:
   return status;
 }
 
-static int cmd_run(int argc, char **argv) {
+static int run_or_debug(int argc, char **argv, bool debug) {
   cli_run_cmd c;
   cli_error e;
+  const char *script = NULL;
+  if (debug && (argc = cli_debug_take_script(argc, argv, &script)) < 0) {
+    say_error("-x needs a FILE of debugger commands");
+    return EXIT_BAD;
+  }
   if (!cli_parse_run(argc, argv, &c, &e)) {
     say_error("%s", e.msg);
     cli_run_cmd_free(&c);
     return EXIT_BAD;
   }
   if (c.help) {
-    fputs(usage_run, stdout);
+    fputs(debug ? usage_debug : usage_run, stdout);
     cli_run_cmd_free(&c);
     return EXIT_OK;
   }
@@ -471,7 +531,7 @@ static int cmd_run(int argc, char **argv) {
       goto done;
     }
   }
-  status = launch(&c, m, k, args);
+  status = launch(&c, m, k, args, debug, script);
 done:
   for (int i = 0; i < parsed; i++) cli_arg_free(&args[i]);
   free(args);
@@ -480,6 +540,9 @@ done:
   return status;
 }
 
+static int cmd_run(int argc, char **argv) { return run_or_debug(argc, argv, false); }
+static int cmd_debug(int argc, char **argv) { return run_or_debug(argc, argv, true); }
+
 /* ---- entry ----------------------------------------------------------------------------------- */
 
 static const struct {
@@ -487,13 +550,14 @@ static const struct {
   int (*fn)(int argc, char **argv);
 } commands[] = {
   {"run", cmd_run},
+  {"debug", cmd_debug},
   {"info", cmd_info},
   {"merge", cli_merge_main},
 };
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    say_error("missing command: run, info or merge (see spvi --help)");
+    say_error("missing command: run, debug, info or merge (see spvi --help)");
     return EXIT_BAD;
   }
   const char *cmd = argv[1];
@@ -507,6 +571,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
-  say_error("unknown command `%s`: expected run, info or merge (see spvi --help)", cmd);
+  say_error("unknown command `%s`: expected run, debug, info or merge (see spvi --help)", cmd);
   return EXIT_BAD;
 }

@@ -194,6 +194,43 @@ const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes);
 /* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
 
+/* ---- debugging ------------------------------------------------------------------------------
+ * A session runs a launch one work-item at a time under gdb-like commands (`spvi debug`; the
+ * README's "Debugging" section lists them). The kernel runs with warp width 1 on the calling thread,
+ * so its results (spvi_arg_buffer after the kernel finished) are those of spvi_run. Work-groups run
+ * in order; within one, the focused work-item runs and the others only as far as barriers require.
+ *
+ *   spvi_debug *d = spvi_debug_new(l, &run_opts, print_text, NULL, &err);  // stopped at the first line
+ *   while (spvi_debug_command(d, line)) ...                                // "break k.cl:14", "continue"
+ *   spvi_debug_state st = spvi_debug_get_state(d, &fault);
+ *   spvi_debug_free(d);
+ */
+typedef struct spvi_debug spvi_debug;
+
+typedef enum spvi_debug_state {
+  SPVI_DEBUG_STOPPED,    /* the kernel is stopped somewhere and can continue */
+  SPVI_DEBUG_FINISHED,   /* every work-item finished: the buffers hold the results */
+  SPVI_DEBUG_FAULTED     /* a work-item faulted: see the spvi_fault */
+} spvi_debug_state;
+
+/* Start a session on a launch whose arguments and NDRange are set. `out` receives everything the
+ * debugger prints, several lines at a time (NULL: nothing is printed); opts (may be NULL):
+ * on_printf receives kernel printf output at the end of each work-group, flush_denormals and the
+ * group range apply, warp_width and threads are ignored (one work-item per warp, one thread). The
+ * launch must outlive the session. */
+spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
+                           void (*out)(void *user, const char *text, size_t len), void *user, spvi_error *err);
+/* Run one command line (gdb syntax: `help` lists the commands). Returns false after `quit`. */
+bool spvi_debug_command(spvi_debug *d, const char *line);
+/* The prompt for the next command, naming the focused work-item and where it is:
+ * "(spvi 3,0,0 k.cl:14) ". */
+const char *spvi_debug_prompt(const spvi_debug *d);
+/* Ask a running command to stop at the next instruction (async-signal-safe: for a SIGINT handler). */
+void spvi_debug_interrupt(spvi_debug *d);
+/* Where the kernel is; fills *fault (may be NULL) when it faulted. */
+spvi_debug_state spvi_debug_get_state(const spvi_debug *d, spvi_fault *fault);
+void spvi_debug_free(spvi_debug *d);
+
 /* IEEE binary16 conversions (round to nearest even), exact and host-independent, for tools that
  * prepare half inputs or print half outputs. */
 uint16_t spvi_half_from_double(double v);

@@ -120,6 +120,10 @@ typedef struct ex_program {
   /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
   struct ex_builtin_var { uint32_t alloc, builtin, elem_bytes, ncomp; } *builtins;
   uint32_t nbuiltins;
+  /* per SPIR-V id (ld->bound entries): the absolute per-lane register offset of its value, LD_NONE
+   * when it has none (types, labels, constants never used as operands); the debugger reads values
+   * through it */
+  uint32_t *id_reg;
 } ex_program;
 
 /* Build the program; on failure writes a message naming the function, instruction and source line. */

@@ -13,6 +13,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "ex.h"
+#include "ex_debug.h"
 #include "gen_spv_tables.h"
 #include "spvi.h"
 
@@ -446,13 +447,11 @@ void spvi_launch_local_size(const spvi_launch *l, size_t local[3]) {
   for (int d = 0; d < 3; d++) local[d] = l ? l->l.local[d] : 0;
 }
 
-spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err) {
-  clear_err(err);
-  spvi_fault scratch;
-  if (!fault) fault = &scratch;
-  memset(fault, 0, sizeof *fault);
-  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return SPVI_E_USAGE; }
-  if (!l->l.dims) { set_err(err, SPVI_E_USAGE, "no NDRange set (spvi_set_ndrange)"); return SPVI_E_USAGE; }
+/* The checks and settings spvi_run and spvi_debug_new share: every argument set, an NDRange, the
+ * run options. Returns the warp width, 0 after an error. */
+static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
+  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return 0; }
+  if (!l->l.dims) { set_err(err, SPVI_E_USAGE, "no NDRange set (spvi_set_ndrange)"); return 0; }
   for (uint32_t i = 0; i < l->l.nargs; i++) {
     if (!l->l.args[i].set) {
       char d[300];
@@ -462,24 +461,46 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
         set_err(err, SPVI_E_USAGE, "%s of kernel `%s` has a type spvi cannot pass yet", d, spvi_kernel_name(l->m, l->kernel));
       else
         set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not set", d, spvi_kernel_name(l->m, l->kernel));
-      return SPVI_E_USAGE;
+      return 0;
     }
   }
   unsigned W = opts && opts->warp_width ? opts->warp_width : EX_DEFAULT_WARP;
-  if (W > EX_MAX_WARP) { set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP); return SPVI_E_USAGE; }
-  char msg[1024] = "";
+  if (W > EX_MAX_WARP) { set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP); return 0; }
   l->l.on_printf = opts ? opts->on_printf : NULL;
   l->l.printf_user = opts ? opts->printf_user : NULL;
   l->l.ftz = opts && opts->flush_denormals;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);
-  if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return SPVI_E_USAGE; }
+  if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return 0; }
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
+  return W;
+}
+
+spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err) {
+  clear_err(err);
+  spvi_fault scratch;
+  if (!fault) fault = &scratch;
+  memset(fault, 0, sizeof *fault);
+  unsigned W = prepare_run(l, opts, err);
+  if (!W) return SPVI_E_USAGE;
+  char msg[1024] = "";
   spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
   if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
   return s;
+}
+
+spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
+                           void (*out)(void *user, const char *text, size_t len), void *user, spvi_error *err) {
+  clear_err(err);
+  if (!prepare_run(l, opts, err)) return NULL;
+  l->l.threads = 1;
+  char msg[1024] = "";
+  spvi_status st = SPVI_OK;
+  spvi_debug *d = ex_debug_new(&l->l, out, user, &st, msg, sizeof msg);
+  if (!d) set_err(err, st, "%s", msg[0] ? msg : "cannot start the debugger");
+  return d;
 }
 
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes) {

@@ -498,6 +498,10 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const uint8_t *c_ = REG(ip->a);                                                                \
     const size_t n_ = ip->n;                                                                       \
     const bool sc_ = ip->flags & 1;                                                                \
+    if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */    \
+      for (unsigned l = 0; l < W; l++) d_[l] = c_[l] ? a_[l] : b_[l];                              \
+      NEXT;                                                                                        \
+    }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
       bool t_ = sc_ ? c_[l] : c_[l * n_ + i_];                                                     \
       d_[l * n_ + i_] = t_ ? a_[l * n_ + i_] : b_[l * n_ + i_];                                    \
@@ -608,7 +612,15 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_ADDR_)
 #undef LABEL_ADDR_
   };
-  const void *const *const labels = cx->ftz ? ftz_labels : normal_labels;
+  /* Under the debugger every entry leads to the hook (L_DEBUG_HOOK below), which then dispatches
+   * through base_labels; a normal run never touches it, so it costs nothing there. */
+  static const void *const debug_labels[EX_OP_COUNT] = {
+#define LABEL_DEBUG_(name) &&L_DEBUG_HOOK,
+    EX_OP_LIST(LABEL_DEBUG_)
+#undef LABEL_DEBUG_
+  };
+  const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
+  const void *const *const labels = cx->dbg ? debug_labels : base_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -1170,6 +1182,16 @@ resched:
     ex_fault(cx, SPVI_FAULT_UNREACHABLE, w, lanes[0], 0, 0, 0, "OpUnreachable was executed");
     return;
   }
+
+L_DEBUG_HOOK:
+  /* Before every instruction under the debugger: pause here (the frame resumes at ip: the block,
+   * active lanes and registers are already explicit state), or run the instruction. */
+  if (ex_dbg_stop(cx, w, f, ip)) {
+    f->ip = (uint32_t)(ip - f->fn->code);
+    w->state = EX_W_PAUSED;
+    return;
+  }
+  goto *base_labels[ip->op];
 
 fault:
   /* the faulting instruction is ip; ex_mem already recorded everything else */

@@ -46,7 +46,9 @@ typedef struct ex_frame {
   uint32_t ret_dst;              /* caller's register for the return value, LD_NONE if void */
 } ex_frame;
 
-enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE };
+/* EX_W_PAUSED: stopped by the debugger before the instruction at the top frame's ip (debug runs
+ * only); ex_exec_warp resumes there. */
+enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE, EX_W_PAUSED };
 
 typedef struct ex_warp {
   unsigned nlanes;               /* work-items in this warp (the last warp of a group may be partial) */
@@ -58,7 +60,11 @@ typedef struct ex_warp {
   unsigned depth;
   int state;
   const ex_insn *barrier_at;     /* the barrier it waits at */
+  bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
+                                    the debugger must not stop at again */
 } ex_warp;
+
+struct spvi_debug;
 
 typedef struct ex_ctx {
   const ex_program *prog;
@@ -69,6 +75,7 @@ typedef struct ex_ctx {
   uint64_t off_mask, bias, ptr_mask;
   uint8_t *local;                /* the current group's local arena */
   uint64_t group[3], group_size[3];
+  uint64_t ngroups[3];           /* work-groups per dimension of the launch */
   /* the fault, when one happened */
   bool faulted;
   spvi_fault_kind fkind;
@@ -93,6 +100,8 @@ typedef struct ex_ctx {
   uint8_t **written;             /* per allocation id: a byte mask of what the launch wrote, or NULL
                                     (only buffer arguments, only when a group range runs) */
   uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
+  struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
+                                    instruction is dispatched through ex_dbg_stop first */
 } ex_ctx;
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
@@ -131,8 +140,37 @@ void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool 
 /* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
 
-/* Run warp w until it finishes, waits at a barrier or faults (cx->faulted). */
+/* Run warp w until it finishes, waits at a barrier, faults (cx->faulted) or, under the debugger,
+ * pauses (EX_W_PAUSED). */
 void ex_exec_warp(ex_ctx *cx, ex_warp *w);
+
+/* The debugger's check before instruction ip of the top frame f of warp w (ex_debug.c): true when
+ * the warp must pause there. Called only when cx->dbg is set. */
+bool ex_dbg_stop(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
+
+/* ---- a launch driven one step at a time (ex_sched.c; the debugger's scheduler) ---------------
+ * One worker, the whole NDRange's allocations, warps for the largest work-group. The caller starts
+ * work-groups in order, runs their warps with ex_exec_warp and, once none can run, lets
+ * ex_runner_sync release a barrier or a collective. */
+typedef struct ex_runner ex_runner;
+enum { EX_SYNC_RELEASED, EX_SYNC_DONE, EX_SYNC_FAULT };
+ex_runner *ex_runner_new(ex_launch *l, unsigned warp_width, spvi_status *st, char *err, size_t errlen);
+void ex_runner_free(ex_runner *r);
+ex_ctx *ex_runner_ctx(ex_runner *r);
+ex_warp *ex_runner_warps(ex_runner *r);
+/* Start work-group `linear` (x fastest): zeroes its local memory, starts its warps; returns their number. */
+unsigned ex_runner_start_group(ex_runner *r, uint64_t linear);
+/* Every warp of the group is finished or waiting: release the barrier/collective they all wait at
+ * (EX_SYNC_RELEASED, warps set running), report that the group is finished (EX_SYNC_DONE), or record
+ * barrier divergence (EX_SYNC_FAULT). */
+int ex_runner_sync(ex_runner *r, unsigned nwarps);
+/* The group is finished: hand its printf output over. */
+void ex_runner_end_group(ex_runner *r);
+/* The fault report of the fault recorded in the runner's context. */
+void ex_runner_report(const ex_runner *r, spvi_fault *f);
+/* Local id of lane `lane` of warp w in the current group. */
+void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
+
 
 /* The builtins' type description of an IR type (false when it has none). */
 bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out);

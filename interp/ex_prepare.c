@@ -1374,6 +1374,8 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
       if (ok && d > p->max_depth) p->max_depth = d;
     }
     free(mark); free(memo);
+    p->id_reg = s.reg;
+    s.reg = NULL;
   }
   free(s.reg); free(s.code); free(s.aux); free(s.cinit); free(s.cslots); free(s.bis);
   if (!ok) { ex_program_free(p); return NULL; }
@@ -1388,6 +1390,7 @@ void ex_program_free(ex_program *p) {
   }
   free(p->funcs); free(p->static_allocs); free(p->const_init); free(p->addr_reg); free(p->addr_alloc);
   free(p->builtins); free(p->cslots); free(p->bis); free(p->global_alloc); free(p->bi_types);
+  free(p->id_reg);
   free(p);
 }
 

@@ -104,7 +104,7 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   return "fault";
 }
 
-static void lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
+void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
   uint64_t lin = w->first_linear + lane;
   lid[0] = lin % cx->group_size[0];
   lid[1] = (lin / cx->group_size[0]) % cx->group_size[1];
@@ -146,7 +146,7 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   f->arg_index = -1;
   snprintf(f->kernel, sizeof f->kernel, "%s", m->entries[cx->l->kernel].name);
   uint64_t lid[3] = {0, 0, 0};
-  if (cx->fwarp) lane_ids(cx, cx->fwarp, cx->flane, lid);
+  if (cx->fwarp) ex_lane_ids(cx, cx->fwarp, cx->flane, lid);
   for (int d = 0; d < 3; d++) {
     f->local_id[d] = lid[d];
     f->group_id[d] = cx->group[d];
@@ -382,12 +382,10 @@ static void init_lane(run *r, ex_warp *w, unsigned lane) {
   const ex_launch *l = cx->l;
   uint8_t *priv = w->priv + (size_t)lane * p->private_size;
   memset(priv, 0, p->private_size);
-  uint64_t lid[3], gid[3], ngroups[3], one[3];
-  lane_ids(cx, w, lane, lid);
-  for (int d = 0; d < 3; d++) {
-    gid[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
-    ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
-  }
+  uint64_t lid[3], gid[3], one[3];
+  const uint64_t *ngroups = cx->ngroups;
+  ex_lane_ids(cx, w, lane, lid);
+  for (int d = 0; d < 3; d++) gid[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
   for (uint32_t b = 0; b < p->nbuiltins; b++) {
     const struct ex_builtin_var *bv = &p->builtins[b];
     uint8_t *dst = priv + cx->allocs[bv->alloc].offset;
@@ -472,10 +470,8 @@ static void printf_flush(ex_ctx *cx) {
   }
 }
 
-static void run_group_warps(run *r, unsigned nw);
-
-/* Run one work-group to completion. */
-static void run_group(run *r) {
+/* Zero the group's local memory and start its warps; returns their number. */
+static unsigned start_group(run *r) {
   ex_ctx *cx = &r->cx;
   const unsigned W = cx->W;
   uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
@@ -485,8 +481,39 @@ static void run_group(run *r) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
   }
-  run_group_warps(r, nw);
-  printf_flush(cx);
+  return nw;
+}
+
+/* Every warp of the group has stopped: finished, or waiting at a barrier or collective. Either the
+ * group is done, or all wait at the same instruction, which is then released (a collective's
+ * results computed first), or that is barrier divergence. */
+static int group_sync(run *r, unsigned nw) {
+  ex_ctx *cx = &r->cx;
+  unsigned done = 0, waiting = 0;
+  const ex_insn *at = NULL;
+  ex_warp *first_wait = NULL;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *w = &r->warps[k];
+    if (w->state == EX_W_DONE) done++;
+    else if (w->state == EX_W_BARRIER) {
+      waiting++;
+      if (!at) { at = w->barrier_at; first_wait = w; }
+      else if (w->barrier_at != at) {
+        group_fault(cx, w, "work-items of one work-group wait at different barriers or collectives");
+        return EX_SYNC_FAULT;
+      }
+    }
+  }
+  if (done == nw) return EX_SYNC_DONE;
+  if (done) {
+    group_fault(cx, first_wait, at->op == EX_GROUP
+                                    ? "some work-items of the work-group finished the kernel while others wait at this work-group collective"
+                                    : "some work-items of the work-group finished the kernel while others wait at this barrier");
+    return EX_SYNC_FAULT;
+  }
+  if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
+  for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
+  return EX_SYNC_RELEASED;
 }
 
 static void run_group_warps(run *r, unsigned nw) {
@@ -494,32 +521,14 @@ static void run_group_warps(run *r, unsigned nw) {
   for (;;) {
     for (unsigned k = 0; k < nw && !cx->faulted; k++)
       if (r->warps[k].state == EX_W_RUN) ex_exec_warp(cx, &r->warps[k]);
-    if (cx->faulted) return;
-    unsigned done = 0, waiting = 0;
-    const ex_insn *at = NULL;
-    ex_warp *first_wait = NULL;
-    for (unsigned k = 0; k < nw; k++) {
-      ex_warp *w = &r->warps[k];
-      if (w->state == EX_W_DONE) done++;
-      else if (w->state == EX_W_BARRIER) {
-        waiting++;
-        if (!at) { at = w->barrier_at; first_wait = w; }
-        else if (w->barrier_at != at) {
-          group_fault(cx, w, "work-items of one work-group wait at different barriers or collectives");
-          return;
-        }
-      }
-    }
-    if (done == nw) return;
-    if (done) {
-      group_fault(cx, first_wait, at->op == EX_GROUP
-                                      ? "some work-items of the work-group finished the kernel while others wait at this work-group collective"
-                                      : "some work-items of the work-group finished the kernel while others wait at this barrier");
-      return;
-    }
-    if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
-    for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
+    if (cx->faulted || group_sync(r, nw) != EX_SYNC_RELEASED) return;
   }
+}
+
+/* Run one work-group to completion. */
+static void run_group(run *r) {
+  run_group_warps(r, start_group(r));
+  printf_flush(&r->cx);
 }
 
 /* ---- work distribution --------------------------------------------------------------------
@@ -550,21 +559,26 @@ static void group_coords(const job *j, uint64_t lin, uint64_t g[3]) {
   g[2] = lin / (j->ngroups[0] * j->ngroups[1]);
 }
 
+/* Make work-group `lin` the context's current group (the last one of a dimension may be smaller). */
+static void set_group(ex_ctx *cx, const job *j, uint64_t lin) {
+  const ex_launch *l = j->l;
+  uint64_t g[3];
+  group_coords(j, lin, g);
+  for (int d = 0; d < 3; d++) {
+    cx->group[d] = g[d];
+    uint64_t rest = l->global[d] - g[d] * l->local[d];
+    cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
+  }
+}
+
 static void *worker_main(void *arg) {
   worker *wk = arg;
   job *j = wk->j;
   ex_ctx *cx = &wk->r.cx;
-  const ex_launch *l = j->l;
   for (;;) {
     uint64_t lin = atomic_fetch_add(&j->next, 1);
     if (lin >= j->end || lin >= atomic_load(&j->stop)) break;
-    uint64_t g[3];
-    group_coords(j, lin, g);
-    for (int d = 0; d < 3; d++) {
-      cx->group[d] = g[d];
-      uint64_t rest = l->global[d] - g[d] * l->local[d];
-      cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
-    }
+    set_group(cx, j, lin);
     run_group(&wk->r);
     if (cx->faulted) {
       wk->fault_group = lin;
@@ -619,35 +633,34 @@ uint64_t ex_group_count(const ex_launch *l) {
   return n;
 }
 
-spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
-  run base;
-  memset(&base, 0, sizeof base);
-  ex_ctx *cx = &base.cx;
+/* The launch-wide part of a run: context, group range, allocations, written-byte masks. */
+static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_width, char *err, size_t errlen) {
+  memset(base, 0, sizeof *base);
+  ex_ctx *cx = &base->cx;
   cx->prog = l->prog;
   cx->l = l;
   cx->W = warp_width;
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
-  job j;
-  memset(&j, 0, sizeof j);
-  j.l = l;
-  for (int d = 0; d < 3; d++) j.ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
-  uint64_t total = j.ngroups[0] * j.ngroups[1] * j.ngroups[2];
-  j.begin = l->group_begin;
-  j.end = l->group_end ? l->group_end : total;
-  if (j.end > total || j.begin >= j.end) {
+  memset(j, 0, sizeof *j);
+  j->l = l;
+  for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
+  uint64_t total = j->ngroups[0] * j->ngroups[1] * j->ngroups[2];
+  j->begin = l->group_begin;
+  j->end = l->group_end ? l->group_end : total;
+  if (j->end > total || j->begin >= j->end) {
     snprintf(err, errlen, "work-group range %llu:%llu is outside the launch's %llu work-groups (or empty)",
              (unsigned long long)l->group_begin, (unsigned long long)l->group_end, (unsigned long long)total);
     return SPVI_E_USAGE;
   }
-  atomic_init(&j.next, j.begin);
-  atomic_init(&j.stop, UINT64_MAX);
-  spvi_status st = setup_allocs(&base, err, errlen);
+  atomic_init(&j->next, j->begin);
+  atomic_init(&j->stop, UINT64_MAX);
+  spvi_status st = setup_allocs(base, err, errlen);
   /* written-byte masks of the buffer arguments when only part of the NDRange runs */
   free(l->written_all);
   l->written_all = NULL;
-  if (st == SPVI_OK && (j.begin != 0 || j.end != total)) {
+  if (st == SPVI_OK && (j->begin != 0 || j->end != total)) {
     cx->written = calloc(cx->nallocs, sizeof *cx->written);
     if (!cx->written) st = SPVI_E_NOMEM;
     for (uint32_t i = 1; st == SPVI_OK && i < cx->nallocs; i++) {
@@ -659,6 +672,19 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
     }
     l->written_all = (uint8_t *)cx->written;  /* freed with the launch's masks */
   }
+  return st;
+}
+
+static void launch_end(run *base) {
+  for (uint32_t i = 0; i < base->nowned; i++) free(base->owned[i]);
+  free(base->owned);
+  free(base->cx.allocs);
+}
+
+spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
+  run base;
+  job j;
+  spvi_status st = launch_begin(&base, &j, l, warp_width, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
   unsigned nthreads = l->threads ? l->threads : 1;
   if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
@@ -697,11 +723,56 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   }
   for (unsigned t = 0; t < ninit; t++) worker_free(&wk[t]);
   free(wk);
-  for (uint32_t i = 0; i < base.nowned; i++) free(base.owned[i]);
-  free(base.owned);
-  free(cx->allocs);
+  launch_end(&base);
   return st;
 }
+
+/* ---- a launch driven step by step (the debugger) ------------------------------------------ */
+struct ex_runner {
+  run base;
+  job j;
+  worker wk;
+  bool wk_ready;
+};
+
+ex_runner *ex_runner_new(ex_launch *l, unsigned warp_width, spvi_status *st, char *err, size_t errlen) {
+  ex_runner *r = calloc(1, sizeof *r);
+  if (!r) { *st = SPVI_E_NOMEM; snprintf(err, errlen, "out of memory setting up the launch"); return NULL; }
+  *st = launch_begin(&r->base, &r->j, l, warp_width, err, errlen);
+  if (*st == SPVI_OK) {
+    r->wk.j = &r->j;
+    r->wk_ready = true;
+    if (!worker_init(&r->wk, &r->base, l->local[0] * l->local[1] * l->local[2])) *st = SPVI_E_NOMEM;
+  }
+  if (*st != SPVI_OK) {
+    if (*st == SPVI_E_NOMEM && !err[0]) snprintf(err, errlen, "out of memory setting up the launch");
+    ex_runner_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void ex_runner_free(ex_runner *r) {
+  if (!r) return;
+  if (r->wk_ready) {
+    r->j.l->instructions = r->wk.r.cx.instructions;
+    worker_free(&r->wk);
+  }
+  launch_end(&r->base);
+  free(r);
+}
+
+ex_ctx *ex_runner_ctx(ex_runner *r) { return &r->wk.r.cx; }
+ex_warp *ex_runner_warps(ex_runner *r) { return r->wk.r.warps; }
+
+unsigned ex_runner_start_group(ex_runner *r, uint64_t linear) {
+  set_group(&r->wk.r.cx, &r->j, linear);
+  return start_group(&r->wk.r);
+}
+
+int ex_runner_sync(ex_runner *r, unsigned nwarps) { return group_sync(&r->wk.r, nwarps); }
+void ex_runner_end_group(ex_runner *r) { printf_flush(&r->wk.r.cx); }
+void ex_runner_report(const ex_runner *r, spvi_fault *f) { build_report(&r->wk.r.cx, f); }
 
 /* ---- work-group collectives ------------------------------------------------------------------
  * Every work-item's value is read from its warp's register, the reduction or scan is computed in

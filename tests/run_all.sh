@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the whole test suite against $BUILD (default build): the OpenCL C test kernels are compiled
-# first, then every cmocka program in $BUILD/tests, then the .spvasm cases and the CLI tests.
+# first, then every cmocka program in $BUILD/tests, then the .spvasm cases, the CLI tests and the
+# debugger sessions.
 # Ends with one line "N passed, N failed" counting test programs and script cases.
 set -u
 BUILD=${BUILD:-build}
@@ -24,7 +25,7 @@ for t in "$BUILD"/tests/test_*; do
   result "$(basename "$t")" $?
 done
 
-for s in tests/spvasm/run.sh tests/cli/run.sh; do
+for s in tests/spvasm/run.sh tests/cli/run.sh tests/debug/run.sh; do
   [ -f "$s" ] || continue
   note "== $s"
   sh "$s"

@@ -3,7 +3,7 @@
 # Safe to run repeatedly; needs root (or sudo) only when something is missing.
 # --bench: also the OpenCL implementations and headers `make bench` compares against (PoCL, Oclgrind).
 set -e
-PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind"
+PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind libedit-dev"
 for arg in "$@"; do
   case $arg in
   --bench) PKGS="$PKGS pocl-opencl-icd oclgrind ocl-icd-opencl-dev opencl-headers" ;;

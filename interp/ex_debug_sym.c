@@ -1,0 +1,746 @@
+/*
+ * ex_debug_sym.c — the debugger's symbols: what it knows about the source behind a module.
+ *
+ * Owns: debugger types (from OpenCL.DebugInfo.100 when present: source names, signedness, typedefs,
+ * struct member names; from the SPIR-V types otherwise), function names and prologues, variables
+ * (DebugLocalVariable with DebugDeclare/DebugValue, DebugGlobalVariable, or OpName on values and
+ * variables), lexical scopes (DebugScope inside function bodies), source files read for `list`,
+ * and the module's disassembly (SPIRV-Tools' spvBinaryToText, one line per instruction).
+ *
+ * OpenCL.DebugInfo.100 operands, as the ld instruction sees them: ops[0] is the set, ops[1] the
+ * instruction, ops[2..] the operands in the order of the extended instruction set's grammar.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, an external definition
+ * in C that would clash with every other file including it: rename ours, as ld_validate.c does. */
+#define kDefaultMaxIdBound ex_debug_sym_kDefaultMaxIdBound
+#include <spirv-tools/libspirv.h>
+#undef kDefaultMaxIdBound
+#include <spirv/unified1/spirv.h>
+
+#include "ex_debug.h"
+#include "gen_spv_tables.h"
+
+static void *xcalloc(size_t n, size_t s) {
+  void *p = calloc(n ? n : 1, s ? s : 1);
+  if (!p) abort();  /* out of memory building symbols: nothing sensible to continue with */
+  return p;
+}
+
+/* ---- types ------------------------------------------------------------------------------------ */
+
+static dbg_type *new_type(dbg_syms *y, dbg_kind kind) {
+  dbg_type *t = xcalloc(1, sizeof *t);
+  t->kind = kind;
+  t->next = y->types;
+  y->types = t;
+  return t;
+}
+
+static uint64_t pow2_at_least(uint64_t n) {
+  uint64_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+const dbg_type *dbg_scalar_type(dbg_syms *y, dbg_kind kind, uint32_t bits, bool is_signed) {
+  for (const dbg_type *t = y->types; t; t = t->next)
+    if (t->kind == kind && !t->name && t->bits == bits && t->is_signed == is_signed) return t;
+  dbg_type *t = new_type(y, kind);
+  t->bits = bits;
+  t->is_signed = is_signed;
+  t->size = bits / 8;
+  return t;
+}
+
+const dbg_type *dbg_pointer_type(dbg_syms *y, const dbg_type *to, int space) {
+  for (const dbg_type *t = y->types; t; t = t->next)
+    if (t->kind == DK_POINTER && !t->name && t->elem == to && t->space == space) return t;
+  dbg_type *t = new_type(y, DK_POINTER);
+  t->elem = to;
+  t->space = space;
+  t->size = y->m->pointer_bytes;
+  t->bits = y->m->pointer_bytes * 8;
+  return t;
+}
+
+const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
+  for (const dbg_type *t = y->types; t; t = t->next)
+    if (t->kind == DK_VECTOR && !t->name && t->elem == elem && t->count == n) return t;
+  dbg_type *t = new_type(y, DK_VECTOR);
+  t->elem = elem;
+  t->count = n;
+  t->size = pow2_at_least(n) * elem->size;  /* OpenCL: 3 components take 4 slots */
+  return t;
+}
+
+static int space_of_storage(uint32_t sc) {
+  switch (sc) {
+  case SpvStorageClassCrossWorkgroup: return EX_AS_GLOBAL;
+  case SpvStorageClassUniformConstant: return EX_AS_CONSTANT;
+  case SpvStorageClassWorkgroup: return EX_AS_LOCAL;
+  case SpvStorageClassGeneric: return DBG_AS_GENERIC;
+  default: return EX_AS_PRIVATE;
+  }
+}
+
+/* SPIR-V integers carry no sign in what llvm-spirv emits: they are shown signed, as in `spvi info`. */
+const dbg_type *dbg_spv_type(dbg_syms *y, uint32_t id) {
+  const ld_module *m = y->m;
+  if (id == 0 || id >= m->bound) return dbg_scalar_type(y, DK_VOID, 0, false);
+  if (y->spv_cache[id]) return y->spv_cache[id];
+  const ld_type *lt = ld_type_of(m, id);
+  dbg_type *t;
+  if (!lt) return dbg_scalar_type(y, DK_VOID, 0, false);
+  switch (lt->kind) {
+  case LD_TY_VOID: return y->spv_cache[id] = dbg_scalar_type(y, DK_VOID, 0, false);
+  case LD_TY_BOOL: return y->spv_cache[id] = dbg_scalar_type(y, DK_BOOL, 8, false);
+  case LD_TY_INT: return y->spv_cache[id] = dbg_scalar_type(y, DK_INT, lt->bits, true);
+  case LD_TY_FLOAT: return y->spv_cache[id] = dbg_scalar_type(y, DK_FLOAT, lt->bits, false);
+  case LD_TY_VECTOR: return y->spv_cache[id] = dbg_vector_type(y, dbg_spv_type(y, lt->elem), lt->count);
+  case LD_TY_POINTER: {
+    /* set the cache first: a struct may point to itself */
+    t = new_type(y, DK_POINTER);
+    y->spv_cache[id] = t;
+    t->space = space_of_storage(lt->storage);
+    t->size = m->pointer_bytes;
+    t->bits = m->pointer_bytes * 8;
+    const ld_type *pt = lt->elem ? ld_type_of(m, lt->elem) : NULL;
+    t->elem = pt && pt->kind != LD_TY_VOID ? dbg_spv_type(y, lt->elem) : NULL;
+    return t;
+  }
+  case LD_TY_ARRAY: case LD_TY_RUNTIME_ARRAY:
+    t = new_type(y, DK_ARRAY);
+    y->spv_cache[id] = t;
+    t->elem = dbg_spv_type(y, lt->elem);
+    t->count = lt->kind == LD_TY_ARRAY ? lt->count : 0;
+    t->size = (uint64_t)t->count * t->elem->size;
+    return t;
+  case LD_TY_STRUCT: {
+    t = new_type(y, DK_STRUCT);
+    y->spv_cache[id] = t;
+    const char *n = m->ids[id].name;
+    /* llvm-spirv names struct types "struct.S" */
+    t->name = n ? (strncmp(n, "struct.", 7) == 0 ? n + 7 : n) : "struct";
+    t->count = lt->count;
+    t->mnames = xcalloc(lt->count, sizeof *t->mnames);
+    t->members = xcalloc(lt->count, sizeof *t->members);
+    t->offsets = xcalloc(lt->count, sizeof *t->offsets);
+    for (uint32_t i = 0; i < lt->count; i++) {
+      static const char *const names[] = {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
+                                          "m10", "m11", "m12", "m13", "m14", "m15"};
+      t->mnames[i] = i < 16 ? names[i] : "m";
+      t->members[i] = dbg_spv_type(y, lt->members[i]);
+      t->offsets[i] = lt->offsets[i];
+    }
+    t->size = lt->size;
+    return t;
+  }
+  default:
+    t = new_type(y, DK_OPAQUE);
+    y->spv_cache[id] = t;
+    t->name = lt->kind == LD_TY_OPAQUE && lt->opaque ? lt->opaque : "function";
+    t->size = lt->size;
+    return t;
+  }
+}
+
+void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
+  static const char *const spaces[] = {"private", "global", "constant", "local", "generic"};
+  char e[200];
+  if (!t) { snprintf(buf, cap, "void"); return; }
+  if (t->name) { snprintf(buf, cap, "%s", t->name); return; }
+  switch (t->kind) {
+  case DK_VOID: snprintf(buf, cap, "void"); return;
+  case DK_BOOL: snprintf(buf, cap, "bool"); return;
+  case DK_INT: {
+    const char *n = t->bits == 8 ? "char" : t->bits == 16 ? "short" : t->bits == 32 ? "int" : "long";
+    snprintf(buf, cap, "%s%s", t->is_signed ? "" : "u", n);
+    return;
+  }
+  case DK_FLOAT: snprintf(buf, cap, "%s", t->bits == 16 ? "half" : t->bits == 32 ? "float" : "double"); return;
+  case DK_VECTOR: dbg_type_name(t->elem, e, sizeof e); snprintf(buf, cap, "%s%u", e, t->count); return;
+  case DK_ARRAY: dbg_type_name(t->elem, e, sizeof e); snprintf(buf, cap, "%s[%u]", e, t->count); return;
+  case DK_POINTER:
+    dbg_type_name(t->elem, e, sizeof e);
+    snprintf(buf, cap, "%s %s *", t->space >= 0 && t->space <= 4 ? spaces[t->space] : "?", e);
+    return;
+  case DK_STRUCT: snprintf(buf, cap, "struct"); return;
+  default: snprintf(buf, cap, "?"); return;
+  }
+}
+
+/* ---- OpenCL.DebugInfo.100 --------------------------------------------------------------------- */
+
+/* The module-level DebugInfo instruction with result `id`, or NULL. */
+static const ld_insn *di_insn(const dbg_syms *y, uint32_t id) {
+  const ld_module *m = y->m;
+  if (id == 0 || id >= m->bound || m->ids[id].kind != LD_ID_DEBUG) return NULL;
+  const ld_insn *d = &m->debug_insns[m->ids[id].index];
+  if (d->nops < 2 || d->ops[0] >= m->bound || m->ids[d->ops[0]].index != LD_EXT_DEBUGINFO) return NULL;
+  return d;
+}
+static uint32_t di_op(const ld_insn *d) { return d->ops[1]; }
+/* Operand k (0-based after the instruction number), 0 when absent. */
+static uint32_t di_arg(const ld_insn *d, unsigned k) { return 2u + k < d->nops ? d->ops[2 + k] : 0; }
+static const char *di_string(const dbg_syms *y, uint32_t id) {
+  return id && id < y->m->bound && y->m->ids[id].kind == LD_ID_STRING ? y->m->ids[id].name : NULL;
+}
+/* A size/offset/count operand: the id of an integer constant (llvm-spirv), else a literal. */
+static uint64_t di_number(const dbg_syms *y, uint32_t v) {
+  const ld_module *m = y->m;
+  if (v && v < m->bound && m->ids[v].kind == LD_ID_CONST) {
+    const ld_const *c = &m->consts[m->ids[v].index];
+    const ld_type *t = ld_type_of(m, c->type);
+    uint64_t x = 0;
+    if (t && t->kind == LD_TY_INT) memcpy(&x, c->bytes, t->bits / 8 < 8 ? t->bits / 8 : 8);
+    return x;
+  }
+  return v;
+}
+
+/* DebugTypeBasic encodings (OpenCL.DebugInfo.100 3.4). */
+enum { DI_ENC_BOOLEAN = 2, DI_ENC_FLOAT = 3, DI_ENC_SIGNED = 4, DI_ENC_SIGNED_CHAR = 5 };
+
+static const dbg_type *di_type(dbg_syms *y, uint32_t id);
+
+/* A copy to rename (typedefs, enums); never of a struct, which owns its member arrays. */
+static dbg_type *copy_type(dbg_syms *y, const dbg_type *base) {
+  dbg_type *t = new_type(y, base->kind);
+  dbg_type *keep = t->next;
+  *t = *base;
+  t->next = keep;
+  return t;
+}
+
+static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) {
+  dbg_type *t = new_type(y, DK_STRUCT);
+  y->di_cache[id] = t;
+  const char *n = di_string(y, di_arg(d, 0));
+  t->name = n && n[0] ? n : NULL;
+  t->size = di_number(y, di_arg(d, 7)) / 8;
+  uint32_t nm = d->nops > 11 ? d->nops - 11u : 0;
+  t->mnames = xcalloc(nm, sizeof *t->mnames);
+  t->members = xcalloc(nm, sizeof *t->members);
+  t->offsets = xcalloc(nm, sizeof *t->offsets);
+  for (uint32_t i = 0; i < nm; i++) {
+    const ld_insn *mb = di_insn(y, d->ops[11 + i]);
+    if (!mb || di_op(mb) != DI_DebugTypeMember) continue;  /* member functions, inheritance: not data */
+    const char *mn = di_string(y, di_arg(mb, 0));
+    t->mnames[t->count] = mn ? mn : "?";
+    t->members[t->count] = di_type(y, di_arg(mb, 1));
+    t->offsets[t->count] = di_number(y, di_arg(mb, 6)) / 8;
+    t->count++;
+  }
+  return t;
+}
+
+static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
+  const ld_insn *d = di_insn(y, id);
+  if (!d) return NULL;
+  if (y->di_cache[id]) return y->di_cache[id];
+  const dbg_type *r = NULL;
+  dbg_type *t;
+  switch (di_op(d)) {
+  case DI_DebugTypeBasic: {
+    uint32_t bits = (uint32_t)di_number(y, di_arg(d, 1)), enc = di_arg(d, 2);
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64) break;
+    dbg_kind k = enc == DI_ENC_FLOAT ? DK_FLOAT : enc == DI_ENC_BOOLEAN ? DK_BOOL : DK_INT;
+    bool sgn = enc == DI_ENC_SIGNED || enc == DI_ENC_SIGNED_CHAR;
+    /* spelled the OpenCL way (uint, ulong, uchar), not with the C names clang records */
+    r = dbg_scalar_type(y, k, bits, k == DK_INT && sgn);
+    break;
+  }
+  case DI_DebugTypePointer: {
+    t = new_type(y, DK_POINTER);
+    y->di_cache[id] = t;
+    t->space = space_of_storage(di_arg(d, 1));
+    t->size = y->m->pointer_bytes;
+    t->bits = t->size * 8;
+    const ld_insn *b = di_insn(y, di_arg(d, 0));
+    t->elem = b && di_op(b) != DI_DebugInfoNone ? di_type(y, di_arg(d, 0)) : NULL;
+    return t;
+  }
+  case DI_DebugTypeQualifier: r = di_type(y, di_arg(d, 0)); break;
+  case DI_DebugTypeVector: {
+    const dbg_type *e = di_type(y, di_arg(d, 0));
+    if (e) r = dbg_vector_type(y, e, di_arg(d, 1));
+    break;
+  }
+  case DI_DebugTypeArray: {
+    const dbg_type *e = di_type(y, di_arg(d, 0));
+    /* counts outermost first: int a[2][3] has counts 2, 3 */
+    for (uint32_t k = d->nops; e && k > 3; k--) {
+      t = new_type(y, DK_ARRAY);
+      t->elem = e;
+      t->count = (uint32_t)di_number(y, d->ops[k - 1]);
+      t->size = (uint64_t)t->count * e->size;
+      e = t;
+    }
+    r = e;
+    break;
+  }
+  case DI_DebugTypedef: {
+    const dbg_type *b = di_type(y, di_arg(d, 1));
+    if (!b) break;
+    if (b->kind == DK_STRUCT) {
+      /* `typedef struct {...} S`: the struct takes the name; it is shared, not copied (it may
+       * still be under construction when it contains a pointer to itself) */
+      if (!b->name) ((dbg_type *)b)->name = di_string(y, di_arg(d, 0));
+      r = b;
+      break;
+    }
+    t = copy_type(y, b);
+    t->name = di_string(y, di_arg(d, 0));
+    r = t;
+    break;
+  }
+  case DI_DebugTypeComposite: return di_composite(y, id, d);
+  case DI_DebugTypeEnum: {
+    const dbg_type *b = di_type(y, di_arg(d, 1));
+    if (!b) b = dbg_scalar_type(y, DK_INT, 32, true);
+    t = copy_type(y, b);
+    t->name = di_string(y, di_arg(d, 0));
+    r = t;
+    break;
+  }
+  default: break;
+  }
+  y->di_cache[id] = r;
+  return r;
+}
+
+/* Is `id` an in-function OpExtInst of OpenCL.DebugInfo.100? Returns its instruction or -1. */
+static int fn_di_op(const ld_module *m, const ld_insn *in) {
+  if (in->opcode != SpvOpExtInst || in->nops < 2 || in->ops[0] >= m->bound) return -1;
+  if (m->ids[in->ops[0]].kind != LD_ID_EXTINST_SET || m->ids[in->ops[0]].index != LD_EXT_DEBUGINFO) return -1;
+  return (int)in->ops[1];
+}
+
+/* The ld function a DebugInfo scope belongs to (walking parents to its DebugFunction). */
+static uint32_t scope_function(const dbg_syms *y, uint32_t scope, const uint32_t *di_fn_of) {
+  for (int guard = 0; guard < 1000; guard++) {
+    const ld_insn *d = di_insn(y, scope);
+    if (!d) return LD_NONE;
+    switch (di_op(d)) {
+    case DI_DebugFunction: return di_fn_of[scope];
+    case DI_DebugLexicalBlock: scope = di_arg(d, 3); break;
+    case DI_DebugLexicalBlockDiscriminator: scope = di_arg(d, 2); break;
+    default: return LD_NONE;
+    }
+  }
+  return LD_NONE;
+}
+
+static dbg_var *add_var(dbg_syms *y) {
+  if (y->nvars == y->capvars) {
+    y->capvars = y->capvars ? y->capvars * 2 : 16;
+    y->vars = realloc(y->vars, y->capvars * sizeof *y->vars);
+    if (!y->vars) abort();
+  }
+  dbg_var *v = &y->vars[y->nvars++];
+  memset(v, 0, sizeof *v);
+  v->func = LD_NONE;
+  return v;
+}
+
+static void add_loc(dbg_var *v, uint32_t insn, uint32_t id, bool declare) {
+  if (v->nlocs == v->caplocs) {
+    v->caplocs = v->caplocs ? v->caplocs * 2 : 4;
+    v->locs = realloc(v->locs, v->caplocs * sizeof *v->locs);
+    if (!v->locs) abort();
+  }
+  v->locs[v->nlocs++] = (dbg_loc){insn, id, declare};
+}
+
+static void build_debuginfo(dbg_syms *y) {
+  const ld_module *m = y->m;
+  uint32_t *di_fn_of = xcalloc(m->bound, sizeof *di_fn_of);  /* DebugFunction id -> ld function */
+  uint32_t *var_of = xcalloc(m->bound, sizeof *var_of);      /* DebugLocalVariable id -> var index + 1 */
+  for (uint32_t i = 0; i < m->bound; i++) di_fn_of[i] = LD_NONE;
+  for (uint32_t i = 0; i < m->ndebug_insns; i++) {
+    const ld_insn *d = &m->debug_insns[i];
+    if (!di_insn(y, d->result) || di_op(d) != DI_DebugFunction) continue;
+    uint32_t fid = di_arg(d, 9);
+    if (fid >= m->bound || m->ids[fid].kind != LD_ID_FUNCTION) continue;
+    uint32_t fi = m->ids[fid].index;
+    di_fn_of[d->result] = fi;
+    y->funcs[fi].scope = d->result;
+    y->funcs[fi].decl_line = di_arg(d, 3);
+    const char *n = di_string(y, di_arg(d, 0));
+    if (n && n[0]) y->funcs[fi].name = n;
+    y->funcs[fi].is_entry_wrapper = false;
+  }
+  for (uint32_t i = 0; i < m->ndebug_insns; i++) {
+    const ld_insn *d = &m->debug_insns[i];
+    if (!di_insn(y, d->result)) continue;
+    if (di_op(d) == DI_DebugLocalVariable) {
+      dbg_var *v = add_var(y);
+      v->name = di_string(y, di_arg(d, 0));
+      v->type = di_type(y, di_arg(d, 1));
+      v->line = di_arg(d, 3);
+      v->scope = di_arg(d, 5);
+      v->argno = d->nops > 9 ? d->ops[9] : 0;
+      v->func = scope_function(y, v->scope, di_fn_of);
+      if (!v->name || v->func == LD_NONE) { y->nvars--; continue; }
+      var_of[d->result] = y->nvars;
+      y->has_debuginfo = true;
+    } else if (di_op(d) == DI_DebugGlobalVariable) {
+      uint32_t var = di_arg(d, 7);
+      const char *n = di_string(y, di_arg(d, 0));
+      if (!n || var >= m->bound || m->ids[var].kind != LD_ID_GLOBAL) continue;
+      dbg_var *v = add_var(y);
+      v->name = n;
+      v->type = di_type(y, di_arg(d, 1));
+      v->line = di_arg(d, 3);
+      v->global_id = var;
+      y->has_debuginfo = true;
+    }
+  }
+  /* where each variable lives: DebugDeclare / DebugValue in the function bodies */
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ld_function *fn = &m->funcs[fi];
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+      const ld_insn *in = &fn->insns[i];
+      int op = fn_di_op(m, in);
+      if ((op != DI_DebugDeclare && op != DI_DebugValue) || in->nops < 4) continue;
+      uint32_t vid = in->ops[2], id = in->ops[3];
+      if (vid >= m->bound || !var_of[vid] || id >= m->bound) continue;
+      dbg_var *v = &y->vars[var_of[vid] - 1];
+      /* a DebugValue of a variable's address is a declaration (clang at -O0 emits either) */
+      bool declare = op == DI_DebugDeclare;
+      if (!declare && m->ids[id].kind == LD_ID_VALUE) {
+        const ld_insn *def = &fn->insns[m->ids[id].insn];
+        const ld_type *pt = ld_type_of(m, def->type);
+        if (def->opcode == SpvOpVariable && pt && v->type && v->type->kind != DK_POINTER) declare = true;
+      }
+      add_loc(v, i, id, declare);
+    }
+  }
+  free(di_fn_of);
+  free(var_of);
+}
+
+/* Without DebugInfo: OpName'd parameters, values and function variables are the variables. */
+static void build_opnames(dbg_syms *y) {
+  const ld_module *m = y->m;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ld_function *fn = &m->funcs[fi];
+    for (uint32_t i = 0; i < fn->nparams; i++) {
+      const char *n = m->ids[fn->params[i]].name;
+      if (!n || !n[0]) continue;
+      dbg_var *v = add_var(y);
+      v->name = n;
+      v->func = fi;
+      v->argno = i + 1;
+      add_loc(v, 0, fn->params[i], false);
+    }
+    for (uint32_t i = 0; i < fn->ninsns; i++) {
+      const ld_insn *in = &fn->insns[i];
+      const char *n = in->result ? m->ids[in->result].name : NULL;
+      if (!n || !n[0] || !in->type || in->opcode == SpvOpLabel) continue;
+      const ld_type *rt = ld_type_of(m, in->type);
+      if (!rt || rt->kind == LD_TY_VOID) continue;
+      dbg_var *v = add_var(y);
+      v->name = n;
+      v->func = fi;
+      /* a variable's name names the object; a value's name names the value */
+      add_loc(v, in->opcode == SpvOpVariable ? 0 : i, in->result, in->opcode == SpvOpVariable);
+    }
+  }
+  for (uint32_t g = 0; g < m->nglobals; g++) {
+    const char *n = m->ids[m->globals[g].id].name;
+    if (!n || !n[0] || m->globals[g].builtin != LD_NONE) continue;
+    bool dup = false;
+    for (uint32_t i = 0; i < y->nvars && !dup; i++) dup = y->vars[i].func == LD_NONE && strcmp(y->vars[i].name, n) == 0;
+    if (dup) continue;
+    dbg_var *v = add_var(y);
+    v->name = n;
+    v->global_id = m->globals[g].id;
+  }
+}
+
+bool dbg_syms_build(dbg_syms *y, const ex_program *p) {
+  memset(y, 0, sizeof *y);
+  const ld_module *m = p->ld;
+  y->m = m;
+  y->p = p;
+  y->spv_cache = xcalloc(m->bound, sizeof *y->spv_cache);
+  y->di_cache = xcalloc(m->bound, sizeof *y->di_cache);
+  y->funcs = xcalloc(m->nfuncs, sizeof *y->funcs);
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ld_function *fn = &m->funcs[fi];
+    y->funcs[fi].name = m->ids[fn->id].name;
+    for (uint32_t e = 0; e < m->nentries && !y->funcs[fi].name; e++)
+      if (m->entries[e].func == fn->id) {
+        y->funcs[fi].name = m->entries[e].name;
+        y->funcs[fi].is_entry_wrapper = true;
+      }
+    for (uint32_t i = 0; i < fn->ninsns; i++)
+      if (fn->insns[i].line) y->funcs[fi].has_lines = y->any_lines = true;
+  }
+  build_debuginfo(y);
+  build_opnames(y);
+  /* prologue: the instructions before the first one with a line other than the function's own
+   * (clang puts the parameters' stores on the declaration line) */
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+    const ex_func *xf = &p->funcs[fi];
+    dbg_func *df = &y->funcs[fi];
+    df->body_start = 0;
+    if (!df->has_lines) continue;
+    uint32_t first_line = LD_NONE;
+    for (uint32_t i = 0; i < xf->ncode; i++) {
+      const ld_insn *in = &xf->ld->insns[xf->code[i].src];
+      if (!in->line) continue;
+      if (first_line == LD_NONE) first_line = i;
+      if (in->line != df->decl_line) { df->body_start = i; first_line = LD_NONE; break; }
+    }
+    if (first_line != LD_NONE) df->body_start = first_line;
+  }
+  return true;
+}
+
+void dbg_syms_free(dbg_syms *y) {
+  for (dbg_type *t = y->types, *n; t; t = n) {
+    n = t->next;
+    if (t->kind == DK_STRUCT) { free(t->mnames); free(t->members); free(t->offsets); }
+    free(t);
+  }
+  free(y->spv_cache);
+  free(y->di_cache);
+  free(y->funcs);
+  for (uint32_t i = 0; i < y->nvars; i++) free(y->vars[i].locs);
+  free(y->vars);
+  for (uint32_t i = 0; i < y->nsrcs; i++) { free(y->srcs[i].text); free(y->srcs[i].lines); }
+  free(y->srcs);
+  free(y->dis_text);
+  free(y->dis_lines);
+  free(y->dis_at);
+  memset(y, 0, sizeof *y);
+}
+
+/* ---- names, files, scopes ------------------------------------------------------------------- */
+
+const char *dbg_func_name(const dbg_syms *y, uint32_t fi, char *buf, size_t cap) {
+  if (fi < y->m->nfuncs && y->funcs[fi].name) return y->funcs[fi].name;
+  snprintf(buf, cap, "%%%u", fi < y->m->nfuncs ? y->m->funcs[fi].id : 0);
+  return buf;
+}
+
+const char *dbg_file_name(const dbg_syms *y, uint32_t file, bool base) {
+  const char *n = file && file < y->m->bound ? y->m->ids[file].name : NULL;
+  if (!n) return "?";
+  const char *sl = base ? strrchr(n, '/') : NULL;
+  return sl ? sl + 1 : n;
+}
+
+bool dbg_file_matches(const dbg_syms *y, uint32_t file, const char *spec) {
+  const char *full = dbg_file_name(y, file, false);
+  size_t lf = strlen(full), ls = strlen(spec);
+  if (strcmp(full, spec) == 0) return true;
+  return ls < lf && strcmp(full + lf - ls, spec) == 0 && full[lf - ls - 1] == '/';
+}
+
+const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
+  for (uint32_t i = 0; i < y->nsrcs; i++)
+    if (y->srcs[i].file == file) return y->srcs[i].text ? &y->srcs[i] : NULL;
+  y->srcs = realloc(y->srcs, (y->nsrcs + 1) * sizeof *y->srcs);
+  if (!y->srcs) abort();
+  dbg_src *s = &y->srcs[y->nsrcs++];
+  memset(s, 0, sizeof *s);
+  s->file = file;
+  FILE *f = fopen(dbg_file_name(y, file, false), "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *t = malloc(cap);
+  for (size_t got; t && (got = fread(t + n, 1, cap - 1 - n, f)) > 0;) {
+    n += got;
+    if (n + 1 == cap) {
+      char *g = realloc(t, cap * 2);
+      if (!g) { free(t); t = NULL; break; }
+      t = g;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (!t) return NULL;
+  t[n] = 0;
+  s->text = t;
+  uint32_t nl = 1;
+  for (size_t i = 0; i < n; i++) nl += t[i] == '\n';
+  s->lines = xcalloc(nl, sizeof *s->lines);
+  char *p = t;
+  while (*p || p == t) {
+    s->lines[s->nlines++] = p;
+    char *e = strchr(p, '\n');
+    if (!e) break;
+    *e = 0;
+    if (e > p && e[-1] == '\r') e[-1] = 0;
+    p = e + 1;
+    if (!*p) break;
+  }
+  return s;
+}
+
+uint32_t dbg_scope_at(const dbg_syms *y, uint32_t fi, uint32_t insn) {
+  const ld_module *m = y->m;
+  const ld_function *fn = &m->funcs[fi];
+  uint32_t first = 0;
+  for (uint32_t b = 0; b < fn->nblocks; b++)
+    if (fn->blocks[b].first <= insn) first = fn->blocks[b].first;
+  /* a DebugScope holds until the next DebugScope/DebugNoScope or the end of its block */
+  for (uint32_t i = insn + 1; i-- > first;) {
+    int op = fn_di_op(m, &fn->insns[i]);
+    if (op == DI_DebugScope && fn->insns[i].nops > 2) return fn->insns[i].ops[2];
+    if (op == DI_DebugNoScope) break;
+  }
+  return y->funcs[fi].scope;
+}
+
+/* The parent of a lexical scope, 0 at the top. */
+static uint32_t scope_parent(const dbg_syms *y, uint32_t scope) {
+  const ld_insn *d = di_insn(y, scope);
+  if (!d) return 0;
+  switch (di_op(d)) {
+  case DI_DebugLexicalBlock: return di_arg(d, 3);
+  case DI_DebugLexicalBlockDiscriminator: return di_arg(d, 2);
+  default: return 0;
+  }
+}
+
+const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, const char *name) {
+  uint32_t scope = fi != LD_NONE ? dbg_scope_at(y, fi, insn) : 0;
+  for (int guard = 0; scope && guard < 1000; guard++, scope = scope_parent(y, scope))
+    for (uint32_t i = 0; i < y->nvars; i++)
+      if (y->vars[i].func == fi && y->vars[i].scope == scope && strcmp(y->vars[i].name, name) == 0)
+        return &y->vars[i];
+  /* OpName'd values have no scope; DebugInfo variables of another block of this function come last */
+  for (uint32_t i = 0; fi != LD_NONE && i < y->nvars; i++)
+    if (y->vars[i].func == fi && !y->vars[i].scope && strcmp(y->vars[i].name, name) == 0) return &y->vars[i];
+  for (uint32_t i = 0; i < y->nvars; i++)
+    if (y->vars[i].func == LD_NONE && strcmp(y->vars[i].name, name) == 0) return &y->vars[i];
+  for (uint32_t i = 0; fi != LD_NONE && i < y->nvars; i++)
+    if (y->vars[i].func == fi && strcmp(y->vars[i].name, name) == 0) return &y->vars[i];
+  return NULL;
+}
+
+uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out,
+                          uint32_t cap) {
+  uint32_t n = 0;
+  if (args) {
+    /* parameters in parameter order */
+    for (uint32_t a = 1; a < 256 && n < cap; a++)
+      for (uint32_t i = 0; i < y->nvars; i++)
+        if (y->vars[i].func == fi && y->vars[i].argno == a) { out[n++] = &y->vars[i]; break; }
+    return n;
+  }
+  uint32_t scope = dbg_scope_at(y, fi, insn);
+  for (int guard = 0; scope && guard < 1000; guard++, scope = scope_parent(y, scope))
+    for (uint32_t i = 0; i < y->nvars && n < cap; i++)
+      if (y->vars[i].func == fi && y->vars[i].scope == scope && !y->vars[i].argno) out[n++] = &y->vars[i];
+  for (uint32_t i = 0; i < y->nvars && n < cap; i++)
+    if (y->vars[i].func == fi && !y->vars[i].scope && !y->vars[i].argno) out[n++] = &y->vars[i];
+  return n;
+}
+
+bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out) {
+  const dbg_loc *best = NULL;
+  for (uint32_t i = 0; i < v->nlocs; i++)
+    if (v->locs[i].declare) { *out = v->locs[i]; return true; }
+  /* the value that was set last before this instruction in module order */
+  for (uint32_t i = 0; i < v->nlocs; i++)
+    if (v->locs[i].insn <= insn && (!best || v->locs[i].insn > best->insn)) best = &v->locs[i];
+  if (!best) return false;
+  *out = *best;
+  return true;
+}
+
+/* ---- disassembly ------------------------------------------------------------------------------ */
+
+static spv_target_env env_for(uint32_t version) {
+  switch ((version >> 8) & 0xFF) {
+  case 0: return SPV_ENV_UNIVERSAL_1_0;
+  case 1: return SPV_ENV_UNIVERSAL_1_1;
+  case 2: return SPV_ENV_UNIVERSAL_1_2;
+  case 3: return SPV_ENV_UNIVERSAL_1_3;
+  case 4: return SPV_ENV_UNIVERSAL_1_4;
+  case 5: return SPV_ENV_UNIVERSAL_1_5;
+  default: return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
+static bool build_disasm(dbg_syms *y) {
+  if (y->dis_tried) return y->dis_lines != NULL;
+  y->dis_tried = true;
+  const ld_module *m = y->m;
+  if (!m->words || m->nwords < 5) return false;
+  spv_context ctx = spvContextCreate(env_for(m->version));
+  if (!ctx) return false;
+  spv_text text = NULL;
+  spv_diagnostic diag = NULL;
+  spv_result_t r = spvBinaryToText(ctx, m->words, m->nwords,
+                                   SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES,
+                                   &text, &diag);
+  spvDiagnosticDestroy(diag);
+  spvContextDestroy(ctx);
+  if (r != SPV_SUCCESS || !text) { spvTextDestroy(text); return false; }
+  y->dis_text = malloc(text->length + 1);
+  if (!y->dis_text) abort();
+  memcpy(y->dis_text, text->str, text->length);
+  y->dis_text[text->length] = 0;
+  spvTextDestroy(text);
+  /* one line per instruction, in binary order */
+  uint32_t ninsn = 0;
+  for (uint32_t at = 5; at < m->nwords && (m->words[at] >> 16); at += m->words[at] >> 16) ninsn++;
+  y->dis_lines = xcalloc(ninsn, sizeof *y->dis_lines);
+  y->dis_at = xcalloc(ninsn, sizeof *y->dis_at);
+  char *p = y->dis_text;
+  uint32_t at = 5;
+  while (*p && y->ndis < ninsn) {
+    char *e = strchr(p, '\n');
+    if (e) *e = 0;
+    while (*p == ' ') p++;
+    y->dis_lines[y->ndis] = p;
+    y->dis_at[y->ndis++] = at;
+    at += m->words[at] >> 16;
+    if (!e) break;
+    p = e + 1;
+  }
+  return true;
+}
+
+int dbg_dis_line(dbg_syms *y, uint32_t at) {
+  if (!build_disasm(y)) return -1;
+  uint32_t lo = 0, hi = y->ndis;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (y->dis_at[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < y->ndis && y->dis_at[lo] == at ? (int)lo : -1;
+}
+
+void dbg_insn_text(dbg_syms *y, const ld_insn *in, char *buf, size_t cap) {
+  int k = dbg_dis_line(y, in->word_offset);
+  if (k >= 0) { snprintf(buf, cap, "%s", y->dis_lines[k]); return; }
+  const char *on = spv_op_name(in->opcode);
+  if (in->result) snprintf(buf, cap, "%%%u = %s", in->result, on ? on : "?");
+  else snprintf(buf, cap, "%s", on ? on : "?");
+}
+
+uint32_t dbg_id_by_name(dbg_syms *y, const char *name) {
+  const ld_module *m = y->m;
+  if (!build_disasm(y)) return 0;
+  size_t n = strlen(name);
+  for (uint32_t i = 0; i < y->ndis; i++) {
+    const char *l = y->dis_lines[i];
+    if (l[0] != '%' || strncmp(l + 1, name, n) != 0 || strncmp(l + 1 + n, " = ", 3) != 0) continue;
+    const spv_opinfo *info = spv_op_info(m->words[y->dis_at[i]] & 0xFFFFu);
+    /* the result id follows the result type, when there is one (SPIR-V 2.3) */
+    if (info && info->has_result) return m->words[y->dis_at[i] + 1 + info->has_type];
+  }
+  return 0;
+}
