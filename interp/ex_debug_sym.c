@@ -660,24 +660,12 @@ bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out) {
 
 /* ---- disassembly ------------------------------------------------------------------------------ */
 
-static spv_target_env env_for(uint32_t version) {
-  switch ((version >> 8) & 0xFF) {
-  case 0: return SPV_ENV_UNIVERSAL_1_0;
-  case 1: return SPV_ENV_UNIVERSAL_1_1;
-  case 2: return SPV_ENV_UNIVERSAL_1_2;
-  case 3: return SPV_ENV_UNIVERSAL_1_3;
-  case 4: return SPV_ENV_UNIVERSAL_1_4;
-  case 5: return SPV_ENV_UNIVERSAL_1_5;
-  default: return SPV_ENV_UNIVERSAL_1_6;
-  }
-}
-
 static bool build_disasm(dbg_syms *y) {
   if (y->dis_tried) return y->dis_lines != NULL;
   y->dis_tried = true;
   const ld_module *m = y->m;
   if (!m->words || m->nwords < 5) return false;
-  spv_context ctx = spvContextCreate(env_for(m->version));
+  spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(m->version));
   if (!ctx) return false;
   spv_text text = NULL;
   spv_diagnostic diag = NULL;

@@ -195,6 +195,9 @@ typedef struct ld_options {
 ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt,
                    char *err, size_t errlen);
 void ld_free(ld_module *m);
+/* The SPIRV-Tools target environment (an spv_target_env) for a module's SPIR-V version word:
+ * SPV_ENV_UNIVERSAL_1_x (ld_validate.c). */
+int ld_target_env(uint32_t version);
 
 /* Lookups. */
 static inline const ld_type *ld_type_of(const ld_module *m, uint32_t type_id) {

@@ -28,7 +28,7 @@
 
 #include "ld_internal.h"
 
-static spv_target_env env_for(uint32_t version) {
+int ld_target_env(uint32_t version) {
   switch ((version >> 8) & 0xFFu) {
   case 0: return SPV_ENV_UNIVERSAL_1_0;
   case 1: return SPV_ENV_UNIVERSAL_1_1;
@@ -76,7 +76,7 @@ struct ld_valjob {
 
 static void *validate_main(void *arg) {
   struct ld_valjob *j = arg;
-  spv_context ctx = spvContextCreate(env_for(j->version));
+  spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(j->version));
   spv_validator_options vopt = spvValidatorOptionsCreate();
   if (!ctx || !vopt) {
     if (ctx) spvContextDestroy(ctx);
