@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -33,6 +33,7 @@ static const struct {
   {NULL, "--threads", OPT_THREADS, true},
   {NULL, "--groups", OPT_GROUPS, true},
   {NULL, "--spec", OPT_SPEC, true},
+  {NULL, "--trace", OPT_TRACE, false},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -90,6 +91,7 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     c->threads = (unsigned)v.mag;
     return true;
   }
+  case OPT_TRACE: c->trace = value ? value : "all"; return true;
   case OPT_SPEC: {
     /* ID=VALUE: the value's text is checked by the loader against the constant's type */
     const char *eq = strchr(value, '=');
@@ -153,7 +155,8 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
       const char *s = cmd_opts[k].short_name, *l = cmd_opts[k].long_name;
       size_t ll = strlen(l);
       if (strcmp(a, l) == 0 || (s && strcmp(a, s) == 0)) break;
-      if (cmd_opts[k].takes_value && strncmp(a, l, ll) == 0 && a[ll] == '=') {
+      /* --trace takes an optional value, only as --trace=FILTER */
+      if ((cmd_opts[k].takes_value || cmd_opts[k].id == OPT_TRACE) && strncmp(a, l, ll) == 0 && a[ll] == '=') {
         value = a + ll + 1;
         name = l;
         break;

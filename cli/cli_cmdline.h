@@ -24,6 +24,7 @@ typedef struct cli_run_cmd {
   unsigned threads;          /* --threads, 0 when not given */
   uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
   unsigned warp;             /* --warp, 0 when not given */
+  const char *trace;         /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
   int nspecs;                /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
   const char **spec_values;  /* pointers into argv */

@@ -81,6 +81,9 @@ static const char usage_run[] =
     "                      and `spvi merge` combines the outputs of several such runs\n"
     "  --spec ID=VALUE     the value of the specialization constant with SpecId ID (bool:\n"
     "                      true/false, integers, floats; read per the constant's type)\n"
+    "  --trace[=FILTER]    print every executed instruction with its value on stderr, for\n"
+    "                      FILTER = all (default), gid=X[,Y[,Z]] or group=X[,Y[,Z]]; runs at\n"
+    "                      warp width 1 on one thread, each work-item in program order\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
     "\n"
@@ -380,6 +383,12 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
 }
 
 /* Sets the arguments, the NDRange and runs; returns the exit status. */
+/* --trace lines go to standard error, so standard output keeps --print and printf output. */
+static void print_trace_line(void *user, const char *line) {
+  (void)user;
+  fprintf(stderr, "%s\n", line);
+}
+
 /* Kernel printf output goes to standard output as the kernel produces it (work-item order). */
 static void print_kernel_output(void *user, const char *text, size_t len) {
   (void)user;
@@ -453,6 +462,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.warp_width = c->warp;
   ro.on_printf = print_kernel_output;
   ro.flush_denormals = c->flush_denormals;
+  ro.on_trace = c->trace ? print_trace_line : NULL;
+  ro.trace_filter = c->trace;
   ro.threads = c->threads;
   ro.group_begin = c->group_begin;
   ro.group_end = c->group_end;

@@ -147,6 +147,13 @@ typedef struct spvi_run_options {
   /* Run only work-groups whose linear id (x fastest) is in [group_begin, group_end); both 0: all.
    * After such a run spvi_arg_written() tells which bytes of each buffer the run wrote. */
   uint64_t group_begin, group_end;
+  /* Tracing (spvi run --trace): when on_trace is set, every executed instruction of the selected
+   * work-items is reported as one line of text ("gid=(5,0,0) k.cl:12 %42 = OpIAdd uint 7"), in
+   * execution order; the run then uses one thread and warp width 1, so each work-item's lines come
+   * in program order. trace_filter: "all" (or NULL), "gid=X[,Y[,Z]]" or "group=X[,Y[,Z]]". */
+  void (*on_trace)(void *user, const char *line);
+  void *trace_user;
+  const char *trace_filter;
 } spvi_run_options;
 
 typedef enum spvi_fault_kind {

@@ -154,6 +154,10 @@ typedef struct ex_launch {
   void *printf_user;
   bool ftz;               /* spvi_run_options.flush_denormals */
   unsigned threads;       /* worker threads (>= 1) */
+  void (*on_trace)(void *user, const char *line);  /* spvi_run_options.on_trace (ex_trace.c) */
+  void *trace_user;
+  int trace_kind;         /* 0 all work-items, 1 one global id, 2 one work-group */
+  uint64_t trace_id[3];
   uint64_t group_begin, group_end;  /* linear work-group ids to run, [begin, end); end 0: all */
   uint8_t *written_all;   /* the per-allocation mask table of the last run (owned) */
   /* statistics of the last run */

@@ -472,6 +472,24 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);
   if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return 0; }
+  l->l.on_trace = opts ? opts->on_trace : NULL;
+  l->l.trace_user = opts ? opts->trace_user : NULL;
+  l->l.trace_kind = 0;
+  if (l->l.on_trace) {
+    W = 1;  /* each work-item's instructions in program order */
+    const char *tf = opts->trace_filter;
+    if (tf && *tf && strcmp(tf, "all") != 0) {
+      const char *v = !strncmp(tf, "gid=", 4) ? tf + 4 : !strncmp(tf, "group=", 6) ? tf + 6 : NULL;
+      unsigned long long x[3] = {0, 0, 0};
+      int n = v ? sscanf(v, "%llu,%llu,%llu", &x[0], &x[1], &x[2]) : 0;
+      if (n < 1) {
+        set_err(err, SPVI_E_USAGE, "trace filter `%s`: expects all, gid=X[,Y[,Z]] or group=X[,Y[,Z]]", tf);
+        return 0;
+      }
+      l->l.trace_kind = tf[0] == 'g' && tf[1] == 'i' ? 1 : 2;
+      for (int d = 0; d < 3; d++) l->l.trace_id[d] = x[d];
+    }
+  }
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }

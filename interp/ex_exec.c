@@ -620,7 +620,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
 #undef LABEL_DEBUG_
   };
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const void *const *const labels = cx->dbg ? debug_labels : base_labels;
+  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : base_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -1185,7 +1185,12 @@ resched:
 
 L_DEBUG_HOOK:
   /* Before every instruction under the debugger: pause here (the frame resumes at ip: the block,
-   * active lanes and registers are already explicit state), or run the instruction. */
+   * active lanes and registers are already explicit state), or run the instruction. Tracing uses
+   * the same hook to report each instruction once it has run. */
+  if (cx->l->on_trace) {
+    ex_trace_step(cx, w, f, ip);
+    goto *base_labels[ip->op];
+  }
   if (ex_dbg_stop(cx, w, f, ip)) {
     f->ip = (uint32_t)(ip - f->fn->code);
     w->state = EX_W_PAUSED;

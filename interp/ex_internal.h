@@ -60,6 +60,8 @@ typedef struct ex_warp {
   unsigned depth;
   int state;
   const ex_insn *barrier_at;     /* the barrier it waits at */
+  const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
+  const ex_func *trace_fn;
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
                                     the debugger must not stop at again */
 } ex_warp;
@@ -136,6 +138,14 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
 
 /* bi_mem.access for builtins: ex_mem for the warp being run. */
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+
+/* Tracing (ex_trace.c): called before every instruction when cx->l->on_trace is set; reports the
+ * instruction executed just before by this warp (with its result), then remembers ip. */
+void ex_trace_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
+/* Report the warp's last instruction (at a pause, barrier or the end of the warp's run). */
+void ex_trace_flush(ex_ctx *cx, ex_warp *w);
+/* The global id of lane `lane` of warp w. */
+void ex_lane_global_id(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t gid[3]);
 
 /* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);

@@ -520,7 +520,10 @@ static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
     for (unsigned k = 0; k < nw && !cx->faulted; k++)
-      if (r->warps[k].state == EX_W_RUN) ex_exec_warp(cx, &r->warps[k]);
+      if (r->warps[k].state == EX_W_RUN) {
+        ex_exec_warp(cx, &r->warps[k]);
+        ex_trace_flush(cx, &r->warps[k]);  /* the instruction it stopped after (tracing only) */
+      }
     if (cx->faulted || group_sync(r, nw) != EX_SYNC_RELEASED) return;
   }
 }
@@ -686,7 +689,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   job j;
   spvi_status st = launch_begin(&base, &j, l, warp_width, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
-  unsigned nthreads = l->threads ? l->threads : 1;
+  unsigned nthreads = l->on_trace ? 1 : l->threads ? l->threads : 1;  /* a trace keeps program order */
   if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
   /* printf output is emitted group by group in order: one thread keeps that order */
   if (l->on_printf && l->prog->uses_printf) nthreads = 1;

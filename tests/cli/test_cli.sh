@@ -259,5 +259,29 @@ else
   fail "cannot assemble spec.spvasm: $(cat "$TMP/err")"
 fi
 
+# ---- --trace: every executed instruction of the selected work-items with its value ------------
+# Work-item 1: the built-in vector (1,0,0); component 0 = 1; 1 * 3 = 3; the pointer to out[1]:
+# allocation 2 (1 is the built-in variable) << 40 | (2^39 bias + 4 bytes) = 0x28000000004.
+if spirv-as --preserve-numeric-ids "$HERE/trace.spvasm" -o "$TMP/trace.spv" 2>"$TMP/err"; then
+  if run 0 run "$TMP/trace.spv" -g 2 'uint[2]' --trace=gid=1 --print; then
+    expect_out 'arg0 uint[2]: 0 3'
+    printf '%s\n' 'gid=(1,0,0) %23 = OpLoad (1,0,0)' 'gid=(1,0,0) %24 = OpCompositeExtract 1' \
+      'gid=(1,0,0) %25 = OpUConvert 1' 'gid=(1,0,0) %26 = OpIMul 3' \
+      'gid=(1,0,0) %27 = OpInBoundsPtrAccessChain 0x28000000004' 'gid=(1,0,0) OpStore' \
+      'gid=(1,0,0) OpReturn' >"$TMP/want_err"
+    if cmp -s "$TMP/want_err" "$TMP/err"; then ok; else fail "--trace=gid=1 printed: $(cat "$TMP/err")"; fi
+  fi
+  # both work-items, one after the other (warp width 1): 14 lines, work-item 0 first
+  if run 0 run "$TMP/trace.spv" -g 2 'uint[2]' --trace; then
+    if [ "$(wc -l <"$TMP/err")" -eq 14 ] && [ "$(head -n 1 "$TMP/err")" = 'gid=(0,0,0) %23 = OpLoad (0,0,0)' ]; then ok
+    else fail "--trace of two work-items: $(cat "$TMP/err")"; fi
+  fi
+  if run 2 run "$TMP/trace.spv" -g 2 'uint[2]' --trace=lane=3; then
+    expect_err 'trace filter `lane=3`: expects all, gid=X[,Y[,Z]] or group=X[,Y[,Z]]'
+  fi
+else
+  fail "cannot assemble trace.spvasm: $(cat "$TMP/err")"
+fi
+
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
