@@ -468,6 +468,11 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.group_begin = c->group_begin;
   ro.group_end = c->group_end;
   if (debug) {
+    /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
+    if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)
+      fprintf(stderr, "spvi: note: under the debugger the kernel runs with warp width 1 on one thread; "
+                      "--warp, --threads, --trace and --stats do not apply\n");
+    ro.on_trace = NULL;
     int st = cli_debug_session(l, &ro, script);
     fflush(stdout);
     if (st < 0) status = EXIT_BAD;

@@ -437,6 +437,28 @@ arg0[1] = (int) 6
 arg0 uint[4]: 11 13 15 17
 EOF
 
+# display and nexti: the displayed %33 (gid 0: 0) is shown after every stop; nexti runs the call to
+# twice_one in one step: %36 = twice_one(in[0] = 5) = 5 * 2 + 1 = 11.
+session spirv_nexti 0 "$TMP/twice.spv" -g 4 'uint[4]=range(5)' <<'EOF'
+display %33
+stepi 3
+nexti
+nexti
+print %36
+quit
+EOF
+expect spirv_nexti "display and nexti at SPIR-V level" <<'EOF'
+1: %33 = (long) 0
+=> %35 = OpLoad %uint %34
+(spvi 0,0,0 twice %31+3) nexti
+=> %36 = OpFunctionCall %uint %twice_one %35
+1: %33 = (long) 0
+(spvi 0,0,0 twice %31+4) nexti
+twice (%30=... <arg0+0>) at %31+5
+=> OpStore %34 %36
+%36 = (int) 11
+EOF
+
 # ---- commands from a file, help, mistakes ------------------------------------------------------------
 printf 'break 19\ncontinue\nprint gid\n' >"$TMP/script.gdb"
 session script 0 "$TMP/calls.spv" -x "$TMP/script.gdb" -g 2 'int[2]' 'float4[2]' int:1 <<'EOF'
@@ -513,6 +535,15 @@ same_results collectives "$TMP/collectives.spv" -g 100 -l 50 'int[100]=random(5,
   'int[100]' 'int[100]' 'float[100]' 'int[100]' 'int[100]'
 same_results printf "$TMP/printf.spv" -g 6 -l 3 'int[6]=range(-2)'
 same_results twice "$TMP/twice.spv" -g 40 -l 8 'uint[40]=random(6,0,1000)'
+
+# the interactive prompt through a pseudo-terminal (libedit: prompt, history recall, quit)
+if timeout 60 python3 "$HERE/pty_session.py" "$SPVI" "$TMP/calls.spv" -g 4 -l 2 'int[4]' 'float4[4]=range(0)' int:3 \
+    >"$TMP/pty.out" 2>&1; then
+  passed=$((passed + 1))
+else
+  echo "FAIL pty session: $(cat "$TMP/pty.out")"
+  failed=$((failed + 1))
+fi
 
 echo "debug tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
