@@ -164,7 +164,6 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
     char tn[256];
     pi->name = kstrdup(k, m->ids[pid].name ? m->ids[pid].name : "");
     pi->space = SPVI_AS_NONE;
-    const ld_decoration *d = ld_find_decoration(m, pid, SpvDecorationFuncParamAttr);
     bool byval = false, nowrite = false;
     for (uint32_t di = 0; di < m->ndecos; di++) {
       const ld_decoration *x = &m->decos[di];
@@ -173,7 +172,6 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
         if (x->args[0] == SpvFunctionParameterAttributeNoWrite) nowrite = true;
       }
     }
-    (void)d;
     if (t && t->kind == LD_TY_POINTER && byval) {
       pi->kind = SPVI_PARAM_VALUE;
       describe_value_type(m, t->elem, pi);

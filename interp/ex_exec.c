@@ -566,6 +566,18 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   }
 }
 
+/* OpCopyMemory(Sized) for one lane: `n` bytes from the pointer in register src_reg to the one in
+ * dst_reg, both bounds-checked (overlap allowed). false after recording a fault. */
+static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_reg, const uint8_t *src_reg,
+                        unsigned pb, uint64_t n) {
+  uint8_t *src = ex_mem(cx, w, l, rd_ptr(src_reg, pb), n, false);
+  if (!src) return false;
+  uint8_t *dst = ex_mem(cx, w, l, rd_ptr(dst_reg, pb), n, true);
+  if (!dst) return false;
+  memmove(dst, src, n);
+  return true;
+}
+
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   unsigned n = 0;
   while (m) {
@@ -893,13 +905,8 @@ resched:
     NEXT;
   }
   H(COPYMEM) {
-    const size_t s = ip->c;
     LANES_BEGIN
-      uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(ip->b) + (size_t)l * pb, pb), s, false);
-      if (!src) goto fault;
-      uint8_t *dst = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
-      if (!dst) goto fault;
-      memmove(dst, src, s);
+      if (!copy_memory(cx, w, l, REG(ip->a) + (size_t)l * pb, REG(ip->b) + (size_t)l * pb, pb, ip->c)) goto fault;
     LANES_END
     NEXT;
   }
@@ -907,13 +914,7 @@ resched:
     const unsigned is = ip->flags;
     LANES_BEGIN
       uint64_t s = rd_uint(REG(ip->c) + (size_t)l * is, is);
-      if (s) {
-        uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(ip->b) + (size_t)l * pb, pb), s, false);
-        if (!src) goto fault;
-        uint8_t *dst = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
-        if (!dst) goto fault;
-        memmove(dst, src, s);
-      }
+      if (s && !copy_memory(cx, w, l, REG(ip->a) + (size_t)l * pb, REG(ip->b) + (size_t)l * pb, pb, s)) goto fault;
     LANES_END
     NEXT;
   }

@@ -201,7 +201,6 @@ typedef struct run {
   ex_ctx cx;
   ex_warp *warps;
   unsigned nwarps;
-  uint8_t *lanes_regs_init;  /* one lane's constant area, with address constants patched */
   uint8_t **owned;           /* host memory of module-scope globals */
   uint32_t nowned;
   uint64_t local_bytes;
