@@ -165,7 +165,11 @@ typedef enum spvi_fault_kind {
   SPVI_FAULT_BARRIER_DIVERGENCE,/* a barrier not reached by every work-item of the group */
   SPVI_FAULT_UNREACHABLE,       /* OpUnreachable executed */
   SPVI_FAULT_UNSUPPORTED,       /* an operation reached at run time that spvi cannot execute */
-  SPVI_FAULT_MISALIGNED         /* an atomic operation on an address not aligned to its size */
+  SPVI_FAULT_MISALIGNED,        /* an atomic operation on an address not aligned to its size */
+  SPVI_FAULT_ASYNC_COPY         /* misuse of an async work-group copy or its event that OpenCL C leaves
+                                   undefined: a zero stride, waiting for an event no async copy of the
+                                   work-group returned or one already waited for, a work-group that
+                                   finishes without waiting for a copy's event */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {

@@ -1159,7 +1159,10 @@ resched:
     ip = f->fn->code + f->ip;
     goto *labels[ip->op];
   }
-  H(GROUP) /* a collective waits like a barrier; ex_sched computes it when the group is there */
+  /* collectives wait like a barrier; ex_sched performs them when the whole group is there */
+  H(GROUP)
+  H(ASYNC_COPY)
+  H(WAIT_EVENTS)
   H(BARRIER) {
     /* Every work-item of the warp must be here (OpenCL C 6.15.8: all work-items of a work-group
      * must execute the barrier). Lanes elsewhere cannot reach this barrier instance later: they
@@ -1168,9 +1171,10 @@ resched:
       uint64_t missing = w->all & ~f->active;
       unsigned lane = (unsigned)__builtin_ctzll(missing);
       cx->cur_ip = ip;
-      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0,
-               ip->op == EX_GROUP ? "this work-item did not reach the work-group collective that others of its work-group are at"
-                                  : "this work-item did not reach the barrier that others of its work-group are waiting at");
+      char detail[160];
+      snprintf(detail, sizeof detail, "this work-item did not reach the %s that others of its work-group are at",
+               ex_sync_name(ip->op));
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0, detail);
       return;
     }
     f->ip = (uint32_t)(ip - f->fn->code) + 1;

@@ -35,6 +35,23 @@ enum {
 };
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 
+/* EX_ASYNC_COPY: d = the event result, a = Destination, b = aux index of (Source, Num Elements,
+ * Stride, Event, num bytes | stride bytes << 8), c = element bytes; flags: EX_ASYNC_STRIDE_DST when
+ * the stride applies to the destination (a local-to-global copy). EX_WAIT_EVENTS: a = Num Events,
+ * n = its bytes, b = Events List, c = bytes of one event in memory. */
+#define EX_ASYNC_STRIDE_DST 1u
+
+/* Instructions every work-item of a work-group must reach together; the warps wait there like at a
+ * barrier and ex_sched releases them once the whole group is there. */
+static inline bool ex_is_collective(unsigned op) {
+  return op == EX_GROUP || op == EX_ASYNC_COPY || op == EX_WAIT_EVENTS;
+}
+/* What a work-item waits at, for messages: "barrier", "work-group collective", ... */
+static inline const char *ex_sync_name(unsigned op) {
+  return op == EX_GROUP ? "work-group collective" : op == EX_ASYNC_COPY ? "async work-group copy"
+         : op == EX_WAIT_EVENTS ? "wait_group_events" : "barrier";
+}
+
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;
@@ -102,6 +119,14 @@ typedef struct ex_ctx {
   uint8_t **written;             /* per allocation id: a byte mask of what the launch wrote, or NULL
                                     (only buffer arguments, only when a group range runs) */
   uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
+  /* async copies of the current work-group (ex_async.c): event handles are 1, 2, ... in the order
+   * the group's copies created them; `open` lists those not yet waited for, with the copy that
+   * created each (for the report when the group ends without waiting) */
+  struct ex_async {
+    uint64_t next;                 /* the next event handle */
+    struct ex_event { uint64_t handle; const ex_insn *at; const ex_func *fn; } *open;
+    uint32_t nopen, cap;
+  } async;
   struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
                                     instruction is dispatched through ex_dbg_stop first */
 } ex_ctx;
@@ -149,6 +174,15 @@ void ex_lane_global_id(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64
 
 /* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
+
+/* Perform the async copy or event wait ip that every warp of the group waits at (ex_async.c);
+ * false after recording a fault (divergent arguments, out-of-bounds, a bad event). */
+bool ex_async_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
+/* The group finished: forget its events (false after recording a fault when a copy's event was
+ * never waited for). ex_async_reset before the next group. */
+bool ex_async_group_end(ex_ctx *cx, ex_warp *warps);
+void ex_async_reset(ex_ctx *cx);
+void ex_async_free(ex_ctx *cx);
 
 /* Run warp w until it finishes, waits at a barrier, faults (cx->faulted) or, under the debugger,
  * pauses (EX_W_PAUSED). */

@@ -538,6 +538,81 @@ static bool translate_group(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* The constant execution scope operand of a group instruction, LD_NONE when it is not a constant. */
+static uint32_t scope_of(prep *s, uint32_t id) {
+  uint32_t scope = LD_NONE;
+  if (id < s->m->bound && s->m->ids[id].kind == LD_ID_CONST) memcpy(&scope, s->m->consts[s->m->ids[id].index].bytes, 4);
+  return scope;
+}
+
+/* Byte width of an integer operand (size_t: 4 or 8; num_events: 4). */
+static bool int_operand(prep *s, uint32_t id, const char *what, uint32_t *reg, uint32_t *bytes) {
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.kind != 'i' || e.n != 1) return fail(s, "%s is not an integer scalar", what);
+  *bytes = e.bits / 8;
+  return true;
+}
+
+/* OpGroupAsyncCopy (SPIR-V 3.32.21; OpenCL C 6.15.11 async_work_group_[strided_]copy) and
+ * OpGroupWaitEvents (wait_group_events): work-group collectives like the others (every work-item
+ * must reach them, with the same arguments); ex_async.c performs them once the group is there. The
+ * SPIR-V environment (validation rules) allows only the Workgroup execution scope for both. Copies
+ * go between local memory and global memory: the stride operand applies to the global side
+ * (Source when Destination is Workgroup, else Destination). */
+static bool translate_async(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  const bool copy = in->opcode == SpvOpGroupAsyncCopy;
+  const char *name = copy ? "OpGroupAsyncCopy" : "OpGroupWaitEvents";
+  if (in->nops < (copy ? 6u : 3u)) return fail(s, "%s with too few operands", name);
+  uint32_t scope = scope_of(s, in->ops[0]);
+  if (scope != SpvScopeWorkgroup)
+    return fail(s, "%s with execution scope %s%u is not supported (the OpenCL environment allows only Workgroup)", name,
+                scope == LD_NONE ? "operand %" : "", scope == LD_NONE ? in->ops[0] : scope);
+  if (!copy) {
+    uint32_t num, nbytes, list;
+    if (!int_operand(s, in->ops[1], "OpGroupWaitEvents Num Events", &num, &nbytes) || !operand(s, in->ops[2], &list))
+      return false;
+    const ld_type *pt = ty(s, m->ids[in->ops[2]].type);
+    const ld_type *et = pt && pt->kind == LD_TY_POINTER ? ty(s, pt->elem) : NULL;
+    if (!et || et->kind != LD_TY_OPAQUE || !et->opaque || strcmp(et->opaque, "OpTypeEvent") != 0)
+      return fail(s, "OpGroupWaitEvents Events List is not a pointer to OpTypeEvent");
+    emit(s, (ex_insn){.op = EX_WAIT_EVENTS, .n = (uint8_t)nbytes, .a = num, .b = list, .c = et->size});
+    return true;
+  }
+  const ld_type *dt = ty(s, m->ids[in->ops[1]].type), *st = ty(s, m->ids[in->ops[2]].type);
+  if (!dt || dt->kind != LD_TY_POINTER || !st || st->kind != LD_TY_POINTER)
+    return fail(s, "OpGroupAsyncCopy Destination and Source must be pointers");
+  const ld_type *et = ty(s, dt->elem);
+  if (!et || et->size == 0 || et->kind == LD_TY_OPAQUE) return fail(s, "OpGroupAsyncCopy copies elements of a type without a size");
+  if (dt->elem != st->elem) {
+    const ld_type *se = ty(s, st->elem);
+    if (!se || se->size != et->size) return fail(s, "OpGroupAsyncCopy Destination and Source point to different types");
+  }
+  const bool src_global = st->storage == SpvStorageClassCrossWorkgroup || st->storage == SpvStorageClassUniformConstant;
+  bool to_local = dt->storage == SpvStorageClassWorkgroup && src_global;
+  bool to_global = dt->storage == SpvStorageClassCrossWorkgroup && st->storage == SpvStorageClassWorkgroup;
+  if (!to_local && !to_global)
+    return fail(s, "OpGroupAsyncCopy between storage classes %u and %u: only Workgroup <-> CrossWorkgroup copies are supported",
+                st->storage, dt->storage);
+  uint32_t dst, src, num, nbytes, stride, sbytes, event;
+  if (!operand(s, in->ops[1], &dst) || !operand(s, in->ops[2], &src) ||
+      !int_operand(s, in->ops[3], "OpGroupAsyncCopy Num Elements", &num, &nbytes) ||
+      !int_operand(s, in->ops[4], "OpGroupAsyncCopy Stride", &stride, &sbytes) || !operand(s, in->ops[5], &event))
+    return false;
+  const ld_type *evt = ty(s, m->ids[in->ops[5]].type);
+  if (!evt || evt->kind != LD_TY_OPAQUE || !evt->opaque || strcmp(evt->opaque, "OpTypeEvent") != 0)
+    return fail(s, "OpGroupAsyncCopy Event is not an OpTypeEvent value");
+  uint32_t x = aux_push(s, src);
+  aux_push(s, num);
+  aux_push(s, stride);
+  aux_push(s, event);
+  aux_push(s, nbytes | sbytes << 8);
+  emit(s, (ex_insn){.op = EX_ASYNC_COPY, .flags = to_global ? EX_ASYNC_STRIDE_DST : 0, .d = dst_reg(s, in), .a = dst,
+                    .b = x, .c = et->size});
+  return true;
+}
+
 static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   const ld_module *m = s->m;
   uint32_t r[4];
@@ -1004,6 +1079,8 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin: case SpvOpGroupSMax: case SpvOpGroupUMax:
   case SpvOpGroupFMax:
     return translate_group(s, in);
+  case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
+    return translate_async(s, in);
   case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
   case SpvOpAtomicCompareExchangeWeak: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax:

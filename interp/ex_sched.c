@@ -100,6 +100,7 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
   case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
   case SPVI_FAULT_MISALIGNED: return "misaligned atomic access";
+  case SPVI_FAULT_ASYNC_COPY: return "async copy misuse";
   }
   return "fault";
 }
@@ -476,6 +477,7 @@ static unsigned start_group(run *r) {
   uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
+  ex_async_reset(cx);
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
@@ -503,14 +505,17 @@ static int group_sync(run *r, unsigned nw) {
       }
     }
   }
-  if (done == nw) return EX_SYNC_DONE;
+  if (done == nw) return ex_async_group_end(cx, r->warps) ? EX_SYNC_DONE : EX_SYNC_FAULT;
   if (done) {
-    group_fault(cx, first_wait, at->op == EX_GROUP
-                                    ? "some work-items of the work-group finished the kernel while others wait at this work-group collective"
-                                    : "some work-items of the work-group finished the kernel while others wait at this barrier");
+    char detail[160];
+    snprintf(detail, sizeof detail, "some work-items of the work-group finished the kernel while others wait at this %s",
+             ex_sync_name(at->op));
+    group_fault(cx, first_wait, detail);
     return EX_SYNC_FAULT;
   }
   if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
+  else if ((at->op == EX_ASYNC_COPY || at->op == EX_WAIT_EVENTS) && !ex_async_collective(cx, r->warps, nw, at))
+    return EX_SYNC_FAULT;
   for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
   return EX_SYNC_RELEASED;
 }
@@ -603,6 +608,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   cx->local = NULL;
   cx->printf_buf = NULL;
   cx->ftz_scratch = NULL;
+  memset(&cx->async, 0, sizeof cx->async);
   wk->fault_group = UINT64_MAX;
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
@@ -627,6 +633,7 @@ static void worker_free(worker *wk) {
   for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
   free(r->cx.printf_buf);
   free(r->cx.ftz_scratch);
+  ex_async_free(&r->cx);
 }
 
 uint64_t ex_group_count(const ex_launch *l) {
