@@ -118,6 +118,39 @@ const char *spvi_module_capability(const spvi_module *m, int i);
 /* SPIR-V version of the module, e.g. 0x00010400 for 1.4. */
 uint32_t spvi_module_version(const spvi_module *m);
 
+/* ---- program-scope variables ----------------------------------------------------------------
+ * Variables declared at program scope (or `static` inside functions) in the global or constant
+ * address space (OpenCL C 2.0: `global int counter = 0;`, `constant float k[4] = {...};`) belong
+ * to the module, as OpenCL C says ("the same lifetime as the program, and their values persist
+ * between calls to any of the kernels in the program"): they are initialised once, when the module
+ * is loaded (from their initializers, zero without one), and every launch of the module reads and
+ * changes the same bytes, so a launch sees what earlier launches left — also after a fault (writes
+ * made before it stay). The bytes of a pointer-valued variable are spvi's pointer encoding: a
+ * pointer to a program-scope variable stays valid in later launches; one into a launch's buffer
+ * argument means nothing after that launch (OpenCL guarantees such pointers only with shared
+ * virtual memory).
+ *
+ * Thread safety: launches of one module that has such variables in global memory run one at a
+ * time. spvi_run and spvi_debug_new return SPVI_E_USAGE ("another launch of this module is
+ * running") while another launch of the same module runs or a debug session of one is open, and
+ * spvi_set_global_data fails then too. Launches of different modules, and of modules with only
+ * constant ones, are independent. */
+typedef struct spvi_global_info {
+  const char *name;         /* OpName of the variable ("" when it has none; `static` variables
+                               inside functions are typically named "function.variable") */
+  const char *type_name;    /* OpenCL C spelling: "int", "float4[16]", "struct S", "int*" */
+  spvi_addr_space space;    /* SPVI_AS_GLOBAL or SPVI_AS_CONSTANT */
+  size_t size;              /* bytes */
+} spvi_global_info;
+
+int spvi_global_count(const spvi_module *m);
+const spvi_global_info *spvi_global(const spvi_module *m, int index);  /* NULL for a bad index */
+int spvi_find_global(const spvi_module *m, const char *name);           /* -1 when absent */
+/* The variable's current bytes (valid until the module is freed; read them between launches). */
+const void *spvi_global_data(const spvi_module *m, int index, size_t *bytes);
+/* Replace a global-memory variable's bytes (`bytes` must be its size); constant ones are read-only. */
+spvi_status spvi_set_global_data(spvi_module *m, int index, const void *data, size_t bytes, spvi_error *err);
+
 /* ---- launching ------------------------------------------------------------------------------ */
 spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err);
 void spvi_launch_free(spvi_launch *l);

@@ -25,6 +25,7 @@
 #ifndef EX_H
 #define EX_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,7 +84,7 @@ typedef struct ex_alloc {
   uint32_t var_id;        /* SPIR-V id of the variable it came from, 0 otherwise */
 } ex_alloc;
 
-/* A module-scope variable's allocation, created per launch from the program's description. */
+/* A module-scope variable's allocation (global and constant ones live in the ex_pstate). */
 typedef struct ex_global_var {
   uint32_t id;            /* SPIR-V id */
   uint32_t alloc;         /* allocation id (fixed at prepare: 1 + index) */
@@ -132,6 +133,26 @@ void ex_program_free(ex_program *p);
 /* Find the ex_func of a SPIR-V function id (NULL if absent). */
 const ex_func *ex_find_func(const ex_program *p, uint32_t id);
 
+/* ---- program state ------------------------------------------------------------------------- */
+/* What a module keeps between launches (ex_globals.c): the bytes of its program-scope variables in
+ * global and constant memory, and the pointer encoding of all its launches. */
+typedef struct ex_pstate {
+  const ex_program *prog;
+  uint8_t **mem;          /* per static allocation id: host bytes of a GLOBAL/CONSTANT module
+                             variable, NULL for the others */
+  unsigned shift;         /* pointer = (id << shift) | (offset + bias), see "Pointers" above */
+  uint64_t off_mask, bias, ptr_mask;
+  bool writable;          /* some variable is in global (writable) memory */
+  _Atomic bool busy;      /* a launch holds the state (only tracked when writable) */
+} ex_pstate;
+
+/* Allocate and initialise the variables; NULL with a message in err (or err empty: no memory). */
+ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen);
+void ex_pstate_free(ex_pstate *ps);
+/* A launch takes the state for its run; false while another launch holds it. */
+bool ex_pstate_acquire(ex_pstate *ps);
+void ex_pstate_release(ex_pstate *ps);
+
 /* ---- launches ------------------------------------------------------------------------------ */
 typedef struct ex_arg {
   bool set;
@@ -143,6 +164,7 @@ typedef struct ex_arg {
 
 typedef struct ex_launch {
   const ex_program *prog;
+  ex_pstate *pstate;      /* the module's program state (program-scope variables) */
   uint32_t kernel;        /* index into ld->entries */
   const ex_func *entry;
   ex_arg *args; uint32_t nargs;

@@ -28,12 +28,22 @@ typedef struct kinfo {
   int nstrings;
 } kinfo;
 
+/* A program-scope variable in global or constant memory, as spvi_global_info describes it. */
+typedef struct ginfo {
+  spvi_global_info info;
+  uint32_t alloc;             /* its static allocation id (the bytes are pstate->mem[alloc]) */
+  char *name, *type_name;     /* owned */
+} ginfo;
+
 struct spvi_module {
   ld_module *ld;
   ex_program *prog;
+  ex_pstate *pstate;          /* program-scope variables: they outlive launches */
   kinfo *kernels;
   int nkernels;
   const char **caps;
+  ginfo *globals;
+  int nglobals;
 };
 
 struct spvi_launch {
@@ -202,6 +212,35 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
   return true;
 }
 
+static char *xstrdup(const char *t) {
+  char *d = malloc(strlen(t) + 1);
+  if (!d) abort();
+  return strcpy(d, t);
+}
+
+/* The program-scope variables the API shows: those in global and constant memory, in module order. */
+static void describe_globals(spvi_module *mod) {
+  const ld_module *m = mod->ld;
+  mod->globals = calloc(m->nglobals + 1, sizeof *mod->globals);
+  if (!mod->globals) abort();
+  for (uint32_t g = 0; g < m->nglobals; g++) {
+    const uint32_t alloc = mod->prog->global_alloc[g];
+    if (!mod->pstate->mem[alloc]) continue;
+    const ld_global *gv = &m->globals[g];
+    ginfo *gi = &mod->globals[mod->nglobals++];
+    char tn[256];
+    const ld_type *pt = ld_type_of(m, gv->type);
+    type_spelling(m, pt ? pt->elem : 0, tn, sizeof tn);
+    gi->alloc = alloc;
+    gi->name = xstrdup(m->ids[gv->id].name ? m->ids[gv->id].name : "");
+    gi->type_name = xstrdup(tn);
+    gi->info.name = gi->name;
+    gi->info.type_name = gi->type_name;
+    gi->info.space = mod->prog->static_allocs[alloc].space == EX_AS_CONSTANT ? SPVI_AS_CONSTANT : SPVI_AS_GLOBAL;
+    gi->info.size = mod->prog->static_allocs[alloc].size;
+  }
+}
+
 spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
                               spvi_error *err) {
   clear_err(err);
@@ -245,6 +284,14 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
     spvi_module_free(m);
     return NULL;
   }
+  msg[0] = 0;
+  m->pstate = ex_pstate_new(prog, msg, sizeof msg);
+  if (!m->pstate) {
+    set_err(err, msg[0] ? SPVI_E_MODULE : SPVI_E_NOMEM, "%s", msg[0] ? msg : "out of memory for program-scope variables");
+    spvi_module_free(m);
+    return NULL;
+  }
+  describe_globals(m);
   return m;
 }
 
@@ -257,6 +304,9 @@ void spvi_module_free(spvi_module *m) {
   }
   free(m->kernels);
   free(m->caps);
+  for (int i = 0; i < m->nglobals; i++) { free(m->globals[i].name); free(m->globals[i].type_name); }
+  free(m->globals);
+  ex_pstate_free(m->pstate);
   ex_program_free(m->prog);
   ld_free(m->ld);
   free(m);
@@ -289,6 +339,48 @@ const char *spvi_module_capability(const spvi_module *m, int i) {
 }
 uint32_t spvi_module_version(const spvi_module *m) { return m ? m->ld->version : 0; }
 
+/* ---- program-scope variables -------------------------------------------------------------- */
+
+int spvi_global_count(const spvi_module *m) { return m ? m->nglobals : 0; }
+const spvi_global_info *spvi_global(const spvi_module *m, int i) {
+  return m && i >= 0 && i < m->nglobals ? &m->globals[i].info : NULL;
+}
+int spvi_find_global(const spvi_module *m, const char *name) {
+  for (int i = 0; m && name && i < m->nglobals; i++)
+    if (strcmp(m->globals[i].name, name) == 0) return i;
+  return -1;
+}
+
+const void *spvi_global_data(const spvi_module *m, int i, size_t *bytes) {
+  if (!m || i < 0 || i >= m->nglobals) return NULL;
+  if (bytes) *bytes = m->globals[i].info.size;
+  return m->pstate->mem[m->globals[i].alloc];
+}
+
+spvi_status spvi_set_global_data(spvi_module *m, int i, const void *data, size_t bytes, spvi_error *err) {
+  clear_err(err);
+  if (!m || i < 0 || i >= m->nglobals) {
+    set_err(err, SPVI_E_USAGE, "no program-scope variable with index %d (the module has %d)", i, m ? m->nglobals : 0);
+    return SPVI_E_USAGE;
+  }
+  const ginfo *g = &m->globals[i];
+  if (g->info.space == SPVI_AS_CONSTANT) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` is in constant memory: kernels and the host only read it", g->name);
+    return SPVI_E_USAGE;
+  }
+  if (bytes != g->info.size) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` (%s) has %zu bytes, got %zu", g->name, g->type_name, g->info.size, bytes);
+    return SPVI_E_USAGE;
+  }
+  if (!ex_pstate_acquire(m->pstate)) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s`: a launch of the module is running", g->name);
+    return SPVI_E_USAGE;
+  }
+  if (bytes) memcpy(m->pstate->mem[g->alloc], data, bytes);
+  ex_pstate_release(m->pstate);
+  return SPVI_OK;
+}
+
 /* ---- launches ----------------------------------------------------------------------------- */
 
 spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
@@ -302,6 +394,7 @@ spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
   l->m = m;
   l->kernel = kernel;
   l->l.prog = m->prog;
+  l->l.pstate = m->pstate;
   l->l.kernel = m->kernels[kernel].entry;
   l->l.entry = m->kernels[kernel].fn;
   l->l.nargs = (uint32_t)m->kernels[kernel].nparams;

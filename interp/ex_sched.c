@@ -202,37 +202,25 @@ typedef struct run {
   ex_ctx cx;
   ex_warp *warps;
   unsigned nwarps;
-  uint8_t **owned;           /* host memory of module-scope globals */
-  uint32_t nowned;
+  bool holds_pstate;         /* launch_begin acquired the module's program state */
   uint64_t local_bytes;
 } run;
-
-static int bits_for(uint64_t n) {
-  int b = 0;
-  while (((uint64_t)1 << b) < n) b++;
-  return b;
-}
-
-static void init_globals(ex_ctx *cx);
 
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
   const ld_module *m = p->ld;
   const ex_launch *l = cx->l;
+  const ex_pstate *ps = l->pstate;
   uint32_t n = 1 + p->nstatic + l->nargs;
   cx->allocs = calloc(n, sizeof *cx->allocs);
-  r->owned = calloc(p->nstatic + 1, sizeof *r->owned);
-  if (!cx->allocs || !r->owned) return SPVI_E_NOMEM;
+  if (!cx->allocs) return SPVI_E_NOMEM;
   cx->nallocs = 1 + p->nstatic;
   for (uint32_t i = 1; i <= p->nstatic; i++) {
     ex_alloc *a = &cx->allocs[i];
     *a = p->static_allocs[i];
-    if (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT) {
-      a->base = calloc(a->size ? a->size : 1, 1);
-      if (!a->base) return SPVI_E_NOMEM;
-      r->owned[r->nowned++] = a->base;
-    }
+    /* program-scope variables in global and constant memory live with the module (ex_globals.c) */
+    if (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT) a->base = ps->mem[i];
   }
   r->local_bytes = p->local_static;
   for (uint32_t i = 0; i < l->nargs; i++) {
@@ -254,18 +242,11 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     }
     cx->nallocs++;
   }
-  /* pointer encoding (see ex.h) */
-  if (p->ptr_bytes == 8) {
-    cx->shift = 40;
-    cx->ptr_mask = ~(uint64_t)0;
-  } else {
-    int idbits = bits_for(cx->nallocs);
-    if (idbits < 1) idbits = 1;
-    cx->shift = 32u - (unsigned)idbits;
-    cx->ptr_mask = 0xFFFFFFFFu;
-  }
-  cx->off_mask = ((uint64_t)1 << cx->shift) - 1;
-  cx->bias = (uint64_t)1 << (cx->shift - 1);
+  /* the module's pointer encoding (see ex.h), the same for all its launches */
+  cx->shift = ps->shift;
+  cx->ptr_mask = ps->ptr_mask;
+  cx->off_mask = ps->off_mask;
+  cx->bias = ps->bias;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     if (cx->allocs[i].size >= cx->bias) {
       snprintf(err, errlen, "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations",
@@ -273,7 +254,6 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       return SPVI_E_USAGE;
     }
   }
-  init_globals(cx);
   return SPVI_OK;
 }
 
@@ -283,33 +263,6 @@ static void relocate(const ex_ctx *cx, uint8_t *dst, uint32_t alloc) {
   memcpy(&v, dst, cx->prog->ptr_bytes);  /* little-endian host: the low bytes */
   v += ex_ptr_of(cx, alloc);
   memcpy(dst, &v, cx->prog->ptr_bytes);
-}
-
-/* Initializers of module-scope variables (SPIR-V 3.32.8): a constant, whose pointers to other
- * variables are relocated, or the address of another variable. */
-static void init_globals(ex_ctx *cx) {
-  const ex_program *p = cx->prog;
-  const ld_module *m = p->ld;
-  for (uint32_t gi = 0; gi < m->nglobals; gi++) {
-    const ld_global *g = &m->globals[gi];
-    ex_alloc *a = &cx->allocs[p->global_alloc[gi]];
-    if (!g->init || !a->base || g->init >= m->bound) continue;
-    const ld_id *e = &m->ids[g->init];
-    if (e->kind == LD_ID_GLOBAL) {
-      if (a->size >= p->ptr_bytes) relocate(cx, a->base, p->global_alloc[e->index]);
-      continue;
-    }
-    if (e->kind != LD_ID_CONST) continue;
-    const ld_const *c = &m->consts[e->index];
-    const ld_type *ct = ld_type_of(m, c->type);
-    if (!ct) continue;
-    memcpy(a->base, c->bytes, ct->reg_size < a->size ? ct->reg_size : a->size);
-    for (uint32_t k = 0; k < c->nrelocs; k++) {
-      const ld_reloc *rl = &c->relocs[k];
-      if (rl->global < m->bound && m->ids[rl->global].kind == LD_ID_GLOBAL && rl->offset + p->ptr_bytes <= a->size)
-        relocate(cx, a->base + rl->offset, p->global_alloc[m->ids[rl->global].index]);
-    }
-  }
 }
 
 static uint32_t arg_alloc_id(const run *r, uint32_t index) {
@@ -665,6 +618,12 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   }
   atomic_init(&j->next, j->begin);
   atomic_init(&j->stop, UINT64_MAX);
+  if (!ex_pstate_acquire(l->pstate)) {
+    snprintf(err, errlen, "%s: another launch of this module is running (or a debug session of one is open); launches of a "
+             "module with program-scope variables in global memory run one at a time", l->prog->ld->path);
+    return SPVI_E_USAGE;
+  }
+  base->holds_pstate = true;
   spvi_status st = setup_allocs(base, err, errlen);
   /* written-byte masks of the buffer arguments when only part of the NDRange runs */
   free(l->written_all);
@@ -685,9 +644,9 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
 }
 
 static void launch_end(run *base) {
-  for (uint32_t i = 0; i < base->nowned; i++) free(base->owned[i]);
-  free(base->owned);
   free(base->cx.allocs);
+  if (base->holds_pstate) ex_pstate_release(base->cx.l->pstate);
+  base->holds_pstate = false;
 }
 
 spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
