@@ -26,6 +26,7 @@ static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
+    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
@@ -49,9 +50,10 @@ static const char usage_main[] =
 static const char usage_info[] =
     "usage: spvi info MODULE.spv\n"
     "\n"
-    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities\n"
-    "and, for every kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs\n"
-    "in), address space, type and name, plus reqd_work_group_size when the kernel declares it.\n"
+    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
+    "program-scope variables in global and constant memory (type, name, size) and, for every\n"
+    "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
+    "space, type and name, plus reqd_work_group_size when the kernel declares it.\n"
     "Validation warnings go to stderr as `spvi: warning: ...`.\n"
     "exit status: 0 success, 2 bad usage or unusable module\n";
 
@@ -59,6 +61,7 @@ static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
+    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -86,6 +89,12 @@ static const char usage_run[] =
     "                      warp width 1 on one thread, each work-item in program order\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
+    "  --then              start another launch of the same module, run after this one: its own\n"
+    "                      -k, -g, -l, --offset, ARGs and run options (--print, --out, --warp,\n"
+    "                      ...); --strict and --spec only before the first --then. Program-scope\n"
+    "                      variables keep their values from one launch to the next; buffers do not\n"
+    "                      (each launch has its own ARGs). The first launch that faults or fails\n"
+    "                      ends the command with its exit status\n"
     "\n"
     "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
     "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
@@ -253,6 +262,16 @@ static int cmd_info(int argc, char **argv) {
   printf("capabilities:");
   for (int i = 0; i < spvi_module_capability_count(m); i++) printf(" %s", spvi_module_capability(m, i));
   printf("\n");
+  /* program-scope variables: the module's state between the launches of one `spvi run --then` */
+  int ng = spvi_global_count(m);
+  if (ng) printf("program-scope variables:\n");
+  for (int i = 0; i < ng; i++) {
+    const spvi_global_info *g = spvi_global(m, i);
+    char decl[320];
+    snprintf(decl, sizeof decl, "%s %s %s", g->space == SPVI_AS_CONSTANT ? "constant" : "global", g->type_name,
+             g->name[0] ? g->name : "(unnamed)");
+    printf("  %-46s (%zu bytes)\n", decl, g->size);
+  }
   int nk = spvi_kernel_count(m);
   printf("kernels:      %d\n", nk);
   for (int k = 0; k < nk; k++) {
@@ -323,7 +342,7 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
   return -1;
 }
 
-static bool check_arg_count(const spvi_module *m, int k, int nargs) {
+static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *label) {
   int np = spvi_kernel_param_count(m, k);
   if (np == nargs) return true;
   char list[2048] = "";
@@ -333,7 +352,7 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs) {
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                             cli_param_desc(spvi_kernel_param(m, k, i), desc, sizeof desc));
   }
-  say_error("kernel `%s` takes %d argument%s (%s), got %d", spvi_kernel_name(m, k), np,
+  say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np,
             np == 1 ? "" : "s", list, nargs);
   return false;
 }
@@ -504,55 +523,138 @@ done:
   return status;
 }
 
-static int run_or_debug(int argc, char **argv, bool debug) {
+/* One launch of `spvi run`: its options and ARGs (the part of the command line before, between or
+ * after `--then` separators), the kernel they name and the parsed arguments. */
+typedef struct run_seg {
   cli_run_cmd c;
+  bool parsed_ok;
+  int kernel;
+  cli_arg *args;
+  int nparsed;
+} run_seg;
+
+/* Message prefix naming the launch when there are several. */
+static const char *seg_label(int i, int n, char *buf, size_t cap) {
+  if (n == 1) return "";
+  snprintf(buf, cap, "launch %d of %d: ", i + 1, n);
+  return buf;
+}
+
+/* Parses launch i's options (argv of `run` after splitting at --then; the module is named once,
+ * before the first --then, and put in front of the later launches' words) and checks the options
+ * that belong to the whole command. */
+static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, const char *module, bool *help) {
   cli_error e;
+  char lb[48];
+  const char *label = seg_label(i, n, lb, sizeof lb);
+  char **v = argv;
+  char **owned = NULL;
+  if (i > 0) {
+    owned = malloc(sizeof *owned * (size_t)(argc + 1));
+    if (!owned) { say_error("out of memory"); return false; }
+    owned[0] = (char *)module;
+    memcpy(owned + 1, argv, sizeof *owned * (size_t)argc);
+    v = owned;
+    argc++;
+  }
+  bool ok = cli_parse_run(argc, v, &sg->c, &e);
+  if (ok && sg->c.help) *help = true;
+  if (!ok) say_error("%s%s", label, e.msg);
+  else if (i > 0 && (sg->c.strict || sg->c.nspecs)) {
+    say_error("%s%s applies to loading the module: give it before the first --then", label,
+              sg->c.strict ? "--strict" : "--spec");
+    ok = false;
+  }
+  free(owned);
+  sg->parsed_ok = ok;
+  return ok;
+}
+
+/* The kernel and the ARGs of one launch, checked against the module. */
+static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
+  char lb[48];
+  const char *label = seg_label(i, n, lb, sizeof lb);
+  if (n > 1 && !sg->c.kernel && spvi_kernel_count(m) != 1) {
+    say_error("%s`%s` has %d kernels: choose one with -k", label, sg->c.module, spvi_kernel_count(m));
+    return false;
+  }
+  sg->kernel = choose_kernel(m, sg->c.module, sg->c.kernel);
+  if (sg->kernel < 0 || !check_arg_count(m, sg->kernel, sg->c.nargs, label)) return false;
+  sg->args = calloc((size_t)sg->c.nargs + 1, sizeof *sg->args);
+  if (!sg->args) { say_error("out of memory"); return false; }
+  cli_error e;
+  for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
+    const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
+    if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
+      char desc[256];
+      say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
+                cli_param_desc(p, desc, sizeof desc), e.msg);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int run_or_debug(int argc, char **argv, bool debug) {
   const char *script = NULL;
   if (debug && (argc = cli_debug_take_script(argc, argv, &script)) < 0) {
     say_error("-x needs a FILE of debugger commands");
     return EXIT_BAD;
   }
-  if (!cli_parse_run(argc, argv, &c, &e)) {
-    say_error("%s", e.msg);
-    cli_run_cmd_free(&c);
+  /* `--then` separates launches run one after the other on the same module (spvi run only) */
+  int nseg = 1;
+  for (int i = 0; i < argc; i++) nseg += strcmp(argv[i], "--then") == 0;
+  if (debug && nseg > 1) {
+    say_error("--then runs several launches: it is for spvi run, not spvi debug");
     return EXIT_BAD;
   }
-  if (c.help) {
-    fputs(debug ? usage_debug : usage_run, stdout);
-    cli_run_cmd_free(&c);
-    return EXIT_OK;
+  run_seg *segs = calloc((size_t)nseg, sizeof *segs);
+  if (!segs) {
+    say_error("out of memory");
+    return EXIT_BAD;
   }
   int status = EXIT_BAD;
   spvi_module *m = NULL;
-  cli_arg *args = calloc((size_t)c.nargs + 1, sizeof *args);
-  int parsed = 0;
-  if (!args) {
-    say_error("out of memory");
+  bool help = false, ok = true;
+  for (int i = 0, start = 0, k = 0; i <= argc && ok; i++) {
+    if (i < argc && strcmp(argv[i], "--then") != 0) continue;
+    ok = parse_segment(&segs[k], k, nseg, i - start, argv + start, segs[0].c.module, &help);
+    if (ok && k == 0 && help) break;
+    k++;
+    start = i + 1;
+  }
+  if (help) {
+    fputs(debug ? usage_debug : usage_run, stdout);
+    status = EXIT_OK;
     goto done;
   }
-  /* Create DIR first, so a bad --out is reported before a long run. */
-  if (c.out_dir && !make_dirs(c.out_dir)) goto done;
+  if (!ok) goto done;
+  /* Create every DIR first, so a bad --out is reported before a long run. */
+  for (int k = 0; k < nseg; k++)
+    if (segs[k].c.out_dir && !make_dirs(segs[k].c.out_dir)) goto done;
   double t_load = now_seconds();
-  m = load_module(c.module, c.strict, &c);
+  m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c);
   load_seconds = now_seconds() - t_load;
   if (!m) goto done;
-  int k = choose_kernel(m, c.module, c.kernel);
-  if (k < 0 || !check_arg_count(m, k, c.nargs)) goto done;
-  for (; parsed < c.nargs; parsed++) {
-    const spvi_param_info *p = spvi_kernel_param(m, k, parsed);
-    if (!cli_arg_for_param(c.args[parsed], p, &args[parsed], &e)) {
-      char desc[256];
-      say_error("arg%d `%s` for parameter `%s`: %s", parsed, c.args[parsed],
-                cli_param_desc(p, desc, sizeof desc), e.msg);
-      goto done;
+  for (int k = 0; k < nseg; k++)
+    if (!prepare_segment(&segs[k], k, nseg, m)) goto done;
+  /* the launches in order; the first that does not succeed ends the command with its status */
+  for (int k = 0; k < nseg; k++) {
+    status = launch(&segs[k].c, m, segs[k].kernel, segs[k].args, debug, script);
+    if (status != EXIT_OK) {
+      if (nseg > 1 && k + 1 < nseg)
+        fprintf(stderr, "spvi: note: launch %d of %d did not succeed; the launches after it did not run\n", k + 1, nseg);
+      break;
     }
   }
-  status = launch(&c, m, k, args, debug, script);
 done:
-  for (int i = 0; i < parsed; i++) cli_arg_free(&args[i]);
-  free(args);
+  for (int k = 0; k < nseg; k++) {
+    for (int i = 0; i < segs[k].nparsed; i++) cli_arg_free(&segs[k].args[i]);
+    free(segs[k].args);
+    cli_run_cmd_free(&segs[k].c);
+  }
+  free(segs);
   if (m) spvi_module_free(m);
-  cli_run_cmd_free(&c);
   return status;
 }
 

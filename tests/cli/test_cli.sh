@@ -27,7 +27,9 @@ fi
 
 for cl in "$HERE"/*.cl; do
   name=$(basename "$cl" .cl)
-  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 \
+  # language version: CL1.2 unless the first line says `// cl-std: CL2.0`
+  std=$(sed -n '1s|^// cl-std: *\([A-Za-z0-9.]*\).*|\1|p' "$cl")
+  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std="${std:-CL1.2}" -finclude-default-header -O0 \
       -emit-llvm-bc "$cl" -o "$TMP/$name.bc" || ! "$LLVM_SPIRV" "$TMP/$name.bc" -o "$TMP/$name.spv"; then
     echo "test_cli: cannot compile $cl" >&2
     exit 1
@@ -281,6 +283,45 @@ if spirv-as --preserve-numeric-ids "$HERE/trace.spvasm" -o "$TMP/trace.spv" 2>"$
   fi
 else
   fail "cannot assemble trace.spvasm: $(cat "$TMP/err")"
+fi
+
+# ---- --then: launches in sequence on one module; program-scope variables carry over ----------
+# total starts at 100 (its initializer); add adds 1+2+3+4 = 10 per launch; get reads total + gid.
+GL=$TMP/globals.spv
+if run 0 run "$GL" -k add -g 4 'int[4]=range(1)' --then -k add -g 4 'int[4]=range(1)' \
+    --then -k get -g 2 'int[2]' --print; then
+  expect_out 'arg0 int[2]: 120 121'
+fi
+# each launch prints its own buffers, when it has --print, right after it runs
+if run 0 run "$GL" -k get -g 1 'int[1]' --print --then -k add -g 2 'int[2]=fill(5)' --then -k get -g 1 'int[1]' --print; then
+  expect_out 'arg0 int[1]: 100
+arg0 int[1]: 110'
+fi
+# without --then every command starts from the initializer again (a new module each time)
+if run 0 run "$GL" -k get -g 1 'int[1]' --print; then expect_out 'arg0 int[1]: 100'; fi
+# a faulting launch ends the command: the later ones do not run
+if run 1 run "$GL" -k add -g 8 'int[4]=range(1)' --then -k get -g 1 'int[1]' --print; then
+  if [ -s "$TMP/out" ]; then fail "a launch after the fault ran: $(cat "$TMP/out")"; else ok; fi
+  expect_err 'launch 1 of 2 did not succeed; the launches after it did not run'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then --spec 1=2 -k get -g 1 'int[1]'; then
+  expect_err 'launch 2 of 2: --spec applies to loading the module: give it before the first --then'
+  expect_err_lines 1
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -k get 'int[1]'; then
+  expect_err 'launch 2 of 2: missing -g X[,Y[,Z]] (the global size)'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -g 1 'int[1]'; then
+  expect_err 'launch 2 of 2: `'"$GL"'` has 2 kernels: choose one with -k'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -k get -g 1; then
+  expect_err 'launch 2 of 2: kernel `get` takes 1 argument'
+fi
+if run 2 debug "$GL" -k add -g 4 'int[4]' --then -k get -g 1 'int[1]'; then
+  expect_err '--then runs several launches: it is for spvi run, not spvi debug'
+fi
+if run 0 info "$GL"; then
+  if grep -q '^  global int total  *(4 bytes)$' "$TMP/out"; then ok; else fail "info lacks the variable: $(cat "$TMP/out")"; fi
 fi
 
 echo "test_cli: $passed passed, $failed failed"
