@@ -401,6 +401,21 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     }                                                                                              \
   } while (0)
 
+/* After an integer division or remainder: report lanes that divided by zero or, when signed, the
+ * minimum value by -1 (SPIR-V 3.52.13 leaves both undefined; spvi gives them the defined results of
+ * DEF_DIV above and reports them). One pass over the operands; reporting is out of line. */
+#define DIV_CHECK(UT, SIGNED)                                                                      \
+  do {                                                                                             \
+    const UT *a_ = (const UT *)REG(ip->a), *b_ = (const UT *)REG(ip->b);                           \
+    const size_t n_ = ip->n;                                                                       \
+    const UT min_ = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                           \
+    bool bad_ = false;                                                                             \
+    LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++)                                  \
+      bad_ |= b_[i_] == 0 || (SIGNED && b_[i_] == (UT)~(UT)0 && a_[i_] == min_);                   \
+    LANES_END                                                                                      \
+    if (bad_) div_report(cx, w, f->fn, ip, (const uint8_t *)a_, (const uint8_t *)b_, sizeof(UT), SIGNED, lanes, nl, W); \
+  } while (0)
+
 #define NEXT do { ip++; goto *labels[ip->op]; } while (0)
 /* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
  * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
@@ -415,11 +430,11 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
   H(IADD_##S) ELEMWISE2(UT, UT, (UT)((WT)x + (WT)y)); NEXT;                                          \
   H(ISUB_##S) ELEMWISE2(UT, UT, (UT)((WT)x - (WT)y)); NEXT;                                          \
   H(IMUL_##S) ELEMWISE2(UT, UT, (UT)((WT)x * (WT)y)); NEXT;                                          \
-  H(UDIV_##S) ELEMWISE2(UT, UT, udiv_##S(x, y)); NEXT;                                               \
-  H(SDIV_##S) ELEMWISE2(UT, UT, sdiv_##S(x, y)); NEXT;                                               \
-  H(UMOD_##S) ELEMWISE2(UT, UT, umod_##S(x, y)); NEXT;                                               \
-  H(SREM_##S) ELEMWISE2(UT, UT, srem_##S(x, y)); NEXT;                                               \
-  H(SMOD_##S) ELEMWISE2(UT, UT, smod_##S(x, y)); NEXT;                                               \
+  H(UDIV_##S) ELEMWISE2(UT, UT, udiv_##S(x, y)); DIV_CHECK(UT, 0); NEXT;                             \
+  H(SDIV_##S) ELEMWISE2(UT, UT, sdiv_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
+  H(UMOD_##S) ELEMWISE2(UT, UT, umod_##S(x, y)); DIV_CHECK(UT, 0); NEXT;                             \
+  H(SREM_##S) ELEMWISE2(UT, UT, srem_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
+  H(SMOD_##S) ELEMWISE2(UT, UT, smod_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
   H(SHL_##S) ELEMWISE2(UT, UT, (UT)((WT)x << (y & (sizeof(UT) * 8 - 1)))); NEXT;                     \
   H(SHRL_##S) ELEMWISE2(UT, UT, (UT)(x >> (y & (sizeof(UT) * 8 - 1)))); NEXT;                        \
   H(SHRA_##S) ELEMWISE2(UT, UT, sra_##S(x, y)); NEXT;                                                \
@@ -576,6 +591,29 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
   if (!dst) return false;
   memmove(dst, src, n);
   return true;
+}
+
+/* The reports of DIV_CHECK: one per lane, for its first bad component. */
+static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
+                                                       const uint8_t *a, const uint8_t *b, unsigned bytes, bool is_signed,
+                                                       const uint16_t *lanes, unsigned nl, unsigned W) {
+  (void)W;
+  const uint64_t min = (uint64_t)1 << (bytes * 8 - 1), all = bytes == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (bytes * 8)) - 1;
+  for (unsigned k = 0; k < nl; k++) {
+    const unsigned l = lanes[k];
+    for (unsigned i = l * ip->n; i < (l + 1u) * ip->n; i++) {
+      uint64_t x = rd_uint(a + (size_t)i * bytes, bytes), y = rd_uint(b + (size_t)i * bytes, bytes);
+      bool zero = y == 0, overflow = is_signed && y == all && x == min;
+      if (!zero && !overflow) continue;
+      ex_check_event e = {.kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
+                          .at = ex_site_of(cx, w, l, fn, ip),
+                          .detail = zero ? "the divisor is 0; spvi's result: see README, \"Undefined behaviour\""
+                                         : "the minimum value divided by -1 overflows; spvi's result: see README, "
+                                           "\"Undefined behaviour\""};
+      ex_check_report(cx, &e);
+      break;
+    }
+  }
 }
 
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {

@@ -99,7 +99,24 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
   case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
   case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
-  case SPVI_FAULT_MISALIGNED: return "misaligned atomic access";
+  case SPVI_FAULT_MISALIGNED: return "misaligned access";
+  case SPVI_FAULT_STEP_LIMIT: return "step limit exceeded";
+  }
+  return "fault";
+}
+
+const char *spvi_fault_kind_id(spvi_fault_kind k) {
+  switch (k) {
+  case SPVI_FAULT_NONE: return "none";
+  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds";
+  case SPVI_FAULT_NULL_POINTER: return "null-pointer";
+  case SPVI_FAULT_BAD_POINTER: return "bad-pointer";
+  case SPVI_FAULT_READ_ONLY: return "read-only-write";
+  case SPVI_FAULT_BARRIER_DIVERGENCE: return "divergence";
+  case SPVI_FAULT_UNREACHABLE: return "unreachable";
+  case SPVI_FAULT_UNSUPPORTED: return "unsupported";
+  case SPVI_FAULT_MISALIGNED: return "misaligned";
+  case SPVI_FAULT_STEP_LIMIT: return "step-limit";
   }
   return "fault";
 }
@@ -111,7 +128,7 @@ void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid
   lid[2] = lin / (cx->group_size[0] * cx->group_size[1]);
 }
 
-static void describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
+void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
   const ld_module *m = cx->prog->ld;
   const ex_alloc *a = &cx->allocs[id];
   char nb[96];
@@ -169,7 +186,7 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   if (cx->falloc) {
     const ex_alloc *a = &cx->allocs[cx->falloc];
     f->arg_index = a->arg_index;
-    describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
+    ex_describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
     f->offset = cx->foff;
     f->access_size = cx->fsize;
     f->memory_size = a->size;
@@ -184,8 +201,8 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   char src[300];
   if (f->line) snprintf(src, sizeof src, "%s:%u%s", f->file[0] ? f->file : "?", f->line, "");
   else snprintf(src, sizeof src, "no source line information");
-  char fname[96];
-  const char *fnn = cx->ffn ? ld_id_name(m, cx->ffn->ld->id, fname, sizeof fname) : "?";
+  if (cx->ffn) ld_id_name(m, cx->ffn->ld->id, f->function, sizeof f->function);
+  const char *fnn = f->function[0] ? f->function : "?";
   /* the report may be cut at sizeof f->message; the fields above keep every detail */
   format_into(f->message, sizeof f->message,
            "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
@@ -645,6 +662,10 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
+  cx->checks = l->checks;
+  cx->max_steps = l->max_steps;
+  ex_reports_clear(l->reports);
+  cx->reports = l->reports;
   memset(j, 0, sizeof *j);
   j->l = l;
   for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
@@ -723,6 +744,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   } else if (st == SPVI_E_NOMEM && err && !err[0]) {
     snprintf(err, errlen, "out of memory setting up the launch");
   }
+  ex_reports_finish(l->reports, &base.cx);
   for (unsigned t = 0; t < ninit; t++) worker_free(&wk[t]);
   free(wk);
   launch_end(&base);
