@@ -1111,6 +1111,19 @@ resched:
     NEXT;
   }
   H(NOP) NEXT;
+  H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
+    uint8_t *d = REG(ip->d);
+    const size_t s = (size_t)ip->n * ip->c;
+    LANES_BEGIN
+      uint64_t v[3];
+      ex_builtin_value(cx, w, l, ip->a, v);
+      for (unsigned i = 0; i < ip->n && i < 3; i++) {
+        if (ip->c == 8) memcpy(d + l * s + 8 * i, &v[i], 8);
+        else { uint32_t x = (uint32_t)v[i]; memcpy(d + l * s + 4 * i, &x, 4); }
+      }
+    LANES_END
+    NEXT;
+  }
 
   /* ---- control ---- */
   H(BR) {
