@@ -376,6 +376,13 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
 #define LANES_BEGIN for (unsigned k_ = 0; k_ < nl; k_++) { const unsigned l = lanes[k_];
 #define LANES_END }
 
+/* Partial warps (divergent code): a scalar operation is computed for all W lanes and blended into
+ * the destination for the active ones (act[l] != 0), a straight loop the compiler vectorises, when
+ * at least a quarter of the lanes are active; otherwise lane by lane. Only for pure expressions that
+ * cannot trap on whatever an inactive lane's registers hold (integer division is guarded, see
+ * DEF_DIV; float operations raise no traps). */
+#define BLEND_OK(n) ((n) == 1 && nl * 4 >= W)
+
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
     RT *d_ = (RT *)REG(ip->d);                                                                     \
@@ -383,6 +390,10 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const size_t n_ = ip->n;                                                                       \
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
+    } else if (BLEND_OK(n_)) {                                                                     \
+      for (size_t i_ = 0; i_ < W; i_++) {                                                          \
+        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_];      \
+      }                                                                                            \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_], y = b_[i_]; d_[i_] = (expr);                                           \
@@ -396,6 +407,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const size_t n_ = ip->n;                                                                       \
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
+    } else if (BLEND_OK(n_)) {                                                                     \
+      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_]; } \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_]; d_[i_] = (expr);                                                       \
@@ -527,6 +540,10 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const bool sc_ = ip->flags & 1;                                                                \
     if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */    \
       for (unsigned l = 0; l < W; l++) d_[l] = c_[l] ? a_[l] : b_[l];                              \
+      NEXT;                                                                                        \
+    }                                                                                              \
+    if (BLEND_OK(n_)) {                                                                            \
+      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act[l] ? r_ : d_[l]; } \
       NEXT;                                                                                        \
     }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
@@ -665,6 +682,11 @@ static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, c
   }
 }
 
+/* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
+static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
+  for (unsigned l = 0; l < W; l++) act[l] = (uint8_t)((m >> l) & 1);
+}
+
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   unsigned n = 0;
   while (m) {
@@ -727,6 +749,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
+  uint8_t act[EX_MAX_WARP];  /* partial warps: 1 for the active lanes (BLEND_OK paths) */
   ex_frame *f;
   const ex_insn *ip;
 
@@ -743,6 +766,7 @@ resched:
   }
   nl = mask_lanes(f->active, lanes);
   full = nl == W;
+  if (!full) lane_flags(f->active, W, act);
   if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -1254,6 +1278,7 @@ resched:
       ip = f->fn->code + f->ip;
       nl = mask_lanes(f->active, lanes);
       full = nl == W;
+      if (!full) lane_flags(f->active, W, act);
       cx->cur_fn = f->fn;
       goto *labels[ip->op];
     }
