@@ -16,7 +16,7 @@ kernel void reduce_ok(global const int *in, global int *out, local int *tmp) {
   if (lid == 0) out[get_group_id(0)] = tmp[0];
 }
 
-// Race (line 23): the barrier between the steps is missing: work-item lid+s reads tmp[lid+s]
+// Race (line 26): the barrier between the steps is missing: work-item lid+s reads tmp[lid+s]
 // that another work-item writes in the same interval, and the reverse.
 kernel void reduce_race(global const int *in, global int *out, local int *tmp) {
   size_t lid = get_local_id(0), n = get_local_size(0);
@@ -29,7 +29,7 @@ kernel void reduce_race(global const int *in, global int *out, local int *tmp) {
   if (lid == 0) out[get_group_id(0)] = tmp[0];
 }
 
-// Race (line 33): every work-item writes out[0] (write-write, within and between work-groups).
+// Race (line 34): every work-item writes out[0] (write-write, within and between work-groups).
 kernel void global_ww(global int *out) {
   out[0] = (int)get_global_id(0);
 }
@@ -39,7 +39,7 @@ kernel void atomic_ok(global int *count) {
   atomic_inc(count);
 }
 
-// Race (line 44 against line 43): atomic increments, and a plain read by work-item 0.
+// Race (line 44 against line 45): atomic increments, and a plain read by work-item 0.
 kernel void atomic_mixed(global int *count, global int *out) {
   atomic_inc(count);
   if (get_global_id(0) == 0) out[0] = *count;
@@ -50,7 +50,7 @@ kernel void disjoint_chars(global char *out) {
   out[get_global_id(0)] = (char)get_global_id(0);
 }
 
-// Race between work-groups (line 55 against line 57): work-item g reads buf[g + n], which the
+// Race between work-groups (line 59 against line 57): work-item g reads buf[g + n], which the
 // next work-group writes; the barrier orders only the work-items of one group.
 kernel void neighbour(global int *buf) {
   size_t g = get_global_id(0);
@@ -59,7 +59,7 @@ kernel void neighbour(global int *buf) {
   buf[g] = v + 1;
 }
 
-// Same value written by every work-item (line 64): a race by OpenCL's definition even though
+// Same value written by every work-item (line 65): a race by OpenCL's definition even though
 // the bytes end up the same; spvi reports it (spec-notes/checks.md).
 kernel void same_value(global int *out, local int *flag) {
   *flag = 1;

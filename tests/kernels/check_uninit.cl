@@ -49,12 +49,12 @@ kernel void partial_struct(global int *out, int v) {
   out[get_global_id(0)] = q.a;
 }
 
-// Reported (line 53, forms an address): an index read from never-written local memory.
+// Reported (line 54, forms an address): an index read from never-written local memory.
 kernel void local_index(global int *out, local int *idx) {
   out[idx[0] & 15] = 1;
 }
 
-// Reported (line 58, printed): printf of a never-written private slot.
+// Reported (line 61, printed): printf of a never-written private slot.
 kernel void print_uninit(int n) {
   int a[4];
   volatile int *va = a;
