@@ -4,7 +4,7 @@
 // in this launch, when it decides a branch, forms an address, is written to a buffer or printed
 // (spec-notes/checks.md). Lines are referenced by the test: keep them where they are.
 
-// Reported (line 12, written to a buffer): work-items 8..15 read local slots that only
+// Reported (line 13, written to a buffer): work-items 8..15 read local slots that only
 // work-items 0..7 wrote.
 kernel void local_half(global int *out, local int *tmp) {
   size_t lid = get_local_id(0);
