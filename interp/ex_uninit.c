@@ -190,7 +190,13 @@ void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
 /* ---- per instruction ------------------------------------------------------------------------ */
 
 static inline bool any(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    memcpy(&v, p + i, 8);
+    if (v) return true;
+  }
+  for (; i < n; i++)
     if (p[i]) return true;
   return false;
 }
