@@ -418,6 +418,16 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
   } while (0)
 
 #define NEXT do { ip++; goto *labels[ip->op]; } while (0)
+
+/* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
+ * lane for --stats and once for the warp's step count, which the step limit checks. */
+#define ENTER_BLOCK(fn_, b_)                                                                       \
+  do {                                                                                             \
+    const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                               \
+    cx->instructions += (uint64_t)n_ * nl;                                                         \
+    w->steps += n_;                                                                                \
+    if (__builtin_expect(w->steps > cx->max_steps, 0)) goto step_limit;                            \
+  } while (0)
 /* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
  * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
  * twice: plain, and with inputs and results flushed (HN / HFTZ below). */
@@ -594,6 +604,17 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
   return true;
 }
 
+/* A load or store whose address passed the bounds check (m != NULL) but not the alignment check:
+ * record the fault (a failed bounds check has recorded its own). */
+static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *m, uint64_t p,
+                                                       uint64_t n, uint64_t amask, bool write) {
+  if (!m) return;
+  char d[96];
+  snprintf(d, sizeof d, "%s (alignment %llu)", write ? "write" : "read", (unsigned long long)amask + 1);
+  ex_fault(cx, SPVI_FAULT_MISALIGNED, w, l, (uint32_t)((p & cx->ptr_mask) >> cx->shift),
+           (int64_t)((p & cx->off_mask) - cx->bias), n, d);
+}
+
 /* The reports of DIV_CHECK: one per lane, for its first bad component. */
 static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
                                                        const uint8_t *a, const uint8_t *b, unsigned bytes, bool is_signed,
@@ -608,9 +629,9 @@ static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, c
       if (!zero && !overflow) continue;
       ex_check_event e = {.kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
                           .at = ex_site_of(cx, w, l, fn, ip),
-                          .detail = zero ? "the divisor is 0; spvi's result: see README, \"Undefined behaviour\""
-                                         : "the minimum value divided by -1 overflows; spvi's result: see README, "
-                                           "\"Undefined behaviour\""};
+                          .detail = zero ? "the divisor is 0 (spvi goes on with quotient all ones, remainder the dividend)"
+                                         : "the minimum value divided by -1 overflows (spvi goes on with quotient the "
+                                           "minimum value, remainder 0)"};
       ex_check_report(cx, &e);
       break;
     }
@@ -714,8 +735,8 @@ resched:
     fresh = false;
   }
   nl = mask_lanes(f->active, lanes);
-  if (fresh) cx->instructions += (uint64_t)f->fn->blocks[f->cur].spv_count * nl;
   full = nl == W;
+  if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
   cx->cur_fn = f->fn;
@@ -891,11 +912,15 @@ resched:
     LANES_END
     NEXT;
   }
+  /* Loads and stores: ip->flags is log2 of the alignment the access needs (its Aligned operand, or
+   * its type's); the pointer's low bits are the offset's, as allocations start at offset 0. */
   H(LOAD) {
     const size_t s = ip->c;
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, false);
-      if (!m) goto fault;
+      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint8_t *m = ex_mem(cx, w, l, p, s, false);
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, false); goto fault; }
       memcpy(REG(ip->d) + l * s, m, s);
     LANES_END
     NEXT;
@@ -905,9 +930,11 @@ resched:
   H(LOAD_##N) {                                                                                    \
     T *d_ = (T *)REG(ip->d);                                                                       \
     const uint8_t *pa_ = REG(ip->a);                                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
     LANES_BEGIN                                                                                    \
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, false);                   \
-      if (!m) goto fault;                                                                          \
+      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                                  \
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, false); goto fault; }          \
       memcpy(&d_[l], m, N);                                                                        \
     LANES_END                                                                                      \
     NEXT;                                                                                          \
@@ -915,9 +942,11 @@ resched:
   H(STORE_##N) {                                                                                   \
     const T *v_ = (const T *)REG(ip->b);                                                           \
     const uint8_t *pa_ = REG(ip->a);                                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
     LANES_BEGIN                                                                                    \
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, true);                    \
-      if (!m) goto fault;                                                                          \
+      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                                   \
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, true); goto fault; }           \
       memcpy(m, &v_[l], N);                                                                        \
     LANES_END                                                                                      \
     NEXT;                                                                                          \
@@ -956,9 +985,11 @@ resched:
   H(TRUNC_I64_I32) ELEMWISE1(uint64_t, uint32_t, (uint32_t)x); NEXT;
   H(STORE) {
     const size_t s = ip->c;
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
-      if (!m) goto fault;
+      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint8_t *m = ex_mem(cx, w, l, p, s, true);
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, true); goto fault; }
       memcpy(m, REG(ip->b) + l * s, s);
     LANES_END
     NEXT;
@@ -1111,7 +1142,7 @@ resched:
     if (f->active == f->live) {
       f->cur = (int32_t)ip->a;
       f->ip = f->fn->blocks[ip->a].first;
-      cx->instructions += (uint64_t)f->fn->blocks[ip->a].spv_count * nl;
+      ENTER_BLOCK(f->fn, ip->a);
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
@@ -1134,7 +1165,7 @@ resched:
       uint32_t b = tm ? x[0] : x[2];
       f->cur = (int32_t)b;
       f->ip = f->fn->blocks[b].first;
-      cx->instructions += (uint64_t)f->fn->blocks[b].spv_count * nl;
+      ENTER_BLOCK(f->fn, b);
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
@@ -1212,7 +1243,7 @@ resched:
     LANES_BEGIN g->next[l] = 0; LANES_END
     g->cur = 0;
     g->ip = callee->blocks[0].first;
-    cx->instructions += (uint64_t)callee->blocks[0].spv_count * nl;
+    ENTER_BLOCK(callee, 0);
     f = g;
     cx->cur_fn = f->fn;
     ip = f->fn->code + f->ip;
@@ -1263,6 +1294,17 @@ L_DEBUG_HOOK:
 L_CHECK_HOOK:
   ex_chk_step(cx, w, f, ip, lanes, nl);
   goto *base_labels[ip->op];
+
+step_limit: {
+  /* reported at the first instruction of the block about to run, for its first active lane */
+  char d[160];
+  snprintf(d, sizeof d, "this work-item executed more than %llu SPIR-V instructions (--max-steps); an endless loop?",
+           (unsigned long long)cx->max_steps);
+  cx->cur_ip = f->fn->code + f->ip;
+  cx->cur_fn = f->fn;
+  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, lanes[0], 0, 0, 0, d);
+  return;
+}
 
 fault:
   /* the faulting instruction is ip; ex_mem already recorded everything else */

@@ -61,6 +61,9 @@ typedef struct ex_warp {
   unsigned depth;
   int state;
   const ex_insn *barrier_at;     /* the barrier it waits at */
+  uint64_t steps;                /* SPIR-V instructions of the blocks this warp ran (each block once,
+                                    whatever its active lanes): bounds each lane's own count, so
+                                    the step limit compares it (exact at warp width 1) */
   const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
   const ex_func *trace_fn;
   uint8_t *ureg;                 /* --check uninit: per register byte, 1 = computed from memory

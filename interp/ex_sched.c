@@ -232,6 +232,18 @@ static int bits_for(uint64_t n) {
 
 static void init_globals(ex_ctx *cx);
 
+/* Whether kernel parameter `pid` carries FuncParamAttr NoWrite (OpenCL C `const` pointers): the
+ * kernel promises not to write through it (SPIR-V 3.21), so its buffer is read-only memory. */
+static bool param_nowrite(const ld_module *m, uint32_t pid) {
+  for (uint32_t i = 0; i < m->ndecos; i++) {
+    const ld_decoration *d = &m->decos[i];
+    if (d->target == pid && d->decoration == SpvDecorationFuncParamAttr && d->nargs &&
+        d->args[0] == SpvFunctionParameterAttributeNoWrite)
+      return true;
+  }
+  return false;
+}
+
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
@@ -266,7 +278,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       r->local_bytes += a->size;
     } else {
       a->space = pt->storage == SpvStorageClassUniformConstant ? EX_AS_CONSTANT : EX_AS_GLOBAL;
-      a->read_only = a->space == EX_AS_CONSTANT;
+      a->read_only = a->space == EX_AS_CONSTANT || param_nowrite(m, l->entry->ld->params[i]);
       a->base = l->args[i].bytes;
     }
     cx->nallocs++;
@@ -444,6 +456,7 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   w->depth = 1;
   w->state = EX_W_RUN;
   w->barrier_at = NULL;
+  w->steps = 0;
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
   f->live = w->all;

@@ -1,4 +1,4 @@
-// clang-flags: -gline-tables-only
+// cflags: -gline-tables-only
 // Kernels for the data-race checker (tests/unit/test_checks.c). Each comment says what
 // `--check races` must report and why (OpenCL C 6.15.8: a barrier orders the accesses of the
 // work-items of one work-group to the memory of its fence; 3.3.6: nothing but atomics orders

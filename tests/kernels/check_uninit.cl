@@ -1,4 +1,4 @@
-// clang-flags: -gline-tables-only
+// cflags: -gline-tables-only
 // Kernels for the uninitialized-value checker (tests/unit/test_checks.c). Each comment says what
 // `--check uninit` must report: a value computed from private or local memory that nothing wrote
 // in this launch, when it decides a branch, forms an address, is written to a buffer or printed
