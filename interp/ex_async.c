@@ -16,7 +16,9 @@
  * as the accessor, so an out-of-bounds copy is reported like any access, against the buffer or
  * variable it overran. A contiguous copy checks each side as one range; a strided one checks and
  * copies element by element (source and destination are in different address spaces, so they
- * cannot overlap). A fault leaves the elements before the faulting one copied.
+ * cannot overlap). A fault leaves the elements before the faulting one copied. Under
+ * --check uninit the copy carries definedness from source to destination (ex_chk_group_copy); the
+ * padding slot of 3-component vectors is not looked at.
  *
  * Events. An event is an 8-byte handle (ld_types.c gives OpTypeEvent 8 bytes). A copy with a zero
  * Event operand returns a new handle 1, 2, ... (per work-group, in the order of the group's copies);
@@ -36,6 +38,7 @@
 #include <string.h>
 
 #include "ex_internal.h"
+#include "ex_shadow.h"
 
 static uint64_t rd_u(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
@@ -126,6 +129,9 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
     const uint8_t *s = ex_mem(cx, w0, 0, src, bytes, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dst, bytes, true) : NULL;
     if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
+    if (cx->chk && x[5] == es) ex_chk_group_copy(cx, w0, fn, ip, dst, src, bytes);
+    else if (cx->chk)
+      for (uint64_t i = 0; i < num; i++) ex_chk_group_copy(cx, w0, fn, ip, dst + i * es, src + i * es, x[5]);
     memmove(d, s, bytes);
     return true;
   }
@@ -134,6 +140,7 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
     const uint8_t *s = ex_mem(cx, w0, 0, sp, es, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dp, es, true) : NULL;
     if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
+    if (cx->chk) ex_chk_group_copy(cx, w0, fn, ip, dp, sp, x[5]);
     memmove(d, s, es);
   }
   return true;

@@ -28,6 +28,7 @@
 
 #include "bi_half.h"
 #include "ex_internal.h"
+#include "ex_shadow.h"
 
 typedef uint16_t h16;  /* half values are kept as their bit patterns */
 
@@ -740,8 +741,28 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_DEBUG_)
 #undef LABEL_DEBUG_
   };
+  /* With --check races/uninit every entry leads to the checks' hook (L_CHECK_HOOK), which updates
+   * the shadow state before the instruction runs; without checks it is never selected. */
+  static const void *const check_labels[EX_OP_COUNT] = {
+#define LABEL_CHECK_(name) &&L_CHECK_HOOK,
+    EX_OP_LIST(LABEL_CHECK_)
+#undef LABEL_CHECK_
+  };
+  /* --check races alone needs the hook only before memory accesses (and before builtins, which
+   * name the instruction their accesses belong to). */
+#define RACE_HOOKED_(name)                                                                         \
+  (EX_##name == EX_LOAD || EX_##name == EX_LOAD_4 || EX_##name == EX_LOAD_8 || EX_##name == EX_STORE ||  \
+   EX_##name == EX_STORE_4 || EX_##name == EX_STORE_8 || EX_##name == EX_ATOMIC || EX_##name == EX_COPYMEM || \
+   EX_##name == EX_COPYMEM_SIZED || EX_##name == EX_CALL || EX_##name == EX_EXTINST)
+  static const void *const race_labels[EX_OP_COUNT] = {
+#define LABEL_RACE_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_##name,
+    EX_OP_LIST(LABEL_RACE_)
+#undef LABEL_RACE_
+  };
+#undef RACE_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : base_labels;
+  const void *const *const chk_labels = cx->ftz || (cx->checks & SPVI_CHECK_UNINIT) ? check_labels : race_labels;
+  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : cx->chk ? chk_labels : base_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -1357,6 +1378,7 @@ L_DEBUG_HOOK:
    * the same hook to report each instruction once it has run. */
   if (cx->l->on_trace) {
     ex_trace_step(cx, w, f, ip);
+    if (cx->chk) goto L_CHECK_HOOK;
     goto *base_labels[ip->op];
   }
   if (ex_dbg_stop(cx, w, f, ip)) {
@@ -1364,6 +1386,11 @@ L_DEBUG_HOOK:
     w->state = EX_W_PAUSED;
     return;
   }
+  if (cx->chk) goto L_CHECK_HOOK;
+  goto *base_labels[ip->op];
+
+L_CHECK_HOOK:
+  ex_chk_step(cx, w, f, ip, lanes, nl);
   goto *base_labels[ip->op];
 
 step_limit: {

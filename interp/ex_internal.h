@@ -37,7 +37,7 @@ enum {
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 
 /* EX_ASYNC_COPY: d = the event result, a = Destination, b = aux index of (Source, Num Elements,
- * Stride, Event, num bytes | stride bytes << 8), c = element bytes; flags: EX_ASYNC_STRIDE_DST when
+ * Stride, Event, num bytes | stride bytes << 8, data bytes of an element), c = element bytes; flags: EX_ASYNC_STRIDE_DST when
  * the stride applies to the destination (a local-to-global copy). EX_WAIT_EVENTS: a = Num Events,
  * n = its bytes, b = Events List, c = bytes of one event in memory. */
 #define EX_ASYNC_STRIDE_DST 1u
@@ -83,6 +83,9 @@ typedef struct ex_warp {
                                     the step limit compares it (exact at warp width 1) */
   const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
   const ex_func *trace_fn;
+  uint8_t *ureg;                 /* --check uninit: per register byte, 1 = computed from memory
+                                    never written (same layout as regs), or NULL */
+  uint8_t *upriv;                /* --check uninit: per private byte, 1 = never written, or NULL */
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
                                     the debugger must not stop at again */
 } ex_warp;
@@ -134,6 +137,9 @@ typedef struct ex_ctx {
   struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
                                     instruction is dispatched through ex_dbg_stop first */
   struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
+  struct ex_chk *chk;            /* shadow checks of this worker (ex_shadow.h), NULL when off: then
+                                    no checked code path is ever taken */
+  struct ex_chkl *chkl;          /* their launch-wide state (shared by the workers) */
   unsigned checks;               /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
 } ex_ctx;

@@ -645,6 +645,10 @@ static bool translate_async(prep *s, const ld_insn *in) {
   aux_push(s, stride);
   aux_push(s, event);
   aux_push(s, nbytes | sbytes << 8);
+  /* bytes of an element that hold data: a 3-component vector's fourth slot is padding (the
+   * uninitialised-memory check ignores it) */
+  const ld_type *ct = et->kind == LD_TY_VECTOR && et->count == 3 ? ty(s, et->elem) : NULL;
+  aux_push(s, ct ? 3 * ct->size : et->size);
   emit(s, (ex_insn){.op = EX_ASYNC_COPY, .flags = to_global ? EX_ASYNC_STRIDE_DST : 0, .d = dst_reg(s, in), .a = dst,
                     .b = x, .c = et->size});
   return true;

@@ -57,3 +57,11 @@ kernel void waited_twice(global const int *src, local int *tmp) {
   wait_group_events(1, &e);
   wait_group_events(1, &e);
 }
+
+// not a fault: copies two never-written local ints to global memory, which --check uninit reports
+kernel void uninit_copy(global int *out, local int *tmp) {
+  if (get_local_id(0) < 2) tmp[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e = async_work_group_copy(out, tmp, 4, 0);
+  wait_group_events(1, &e);
+}
