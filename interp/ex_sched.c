@@ -33,6 +33,10 @@ static const uint32_t supported_builtins[] = {
   SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInEnqueuedWorkgroupSize,
   SpvBuiltInGlobalSize, SpvBuiltInGlobalOffset, SpvBuiltInWorkDim, SpvBuiltInGlobalLinearId,
   SpvBuiltInLocalInvocationIndex,
+  /* sub-groups (cl_khr_subgroups; masks: cl_khr_subgroup_ballot) */
+  SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize, SpvBuiltInNumSubgroups, SpvBuiltInNumEnqueuedSubgroups,
+  SpvBuiltInSubgroupId, SpvBuiltInSubgroupLocalInvocationId, SpvBuiltInSubgroupEqMask, SpvBuiltInSubgroupGeMask,
+  SpvBuiltInSubgroupGtMask, SpvBuiltInSubgroupLeMask, SpvBuiltInSubgroupLtMask,
 };
 
 bool ex_builtin_supported(uint32_t builtin) {
@@ -374,6 +378,39 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
   }
 }
 
+/* Sub-group built-ins of the work-item with local linear id `lin` (OpenCL C 6.15.1 "Built-in
+ * Work-Item Functions for Sub-Groups", cl_khr_subgroup_ballot masks): sub-groups are S consecutive
+ * local linear ids, the last one of a work-group holding the remainder. */
+static void init_subgroup_builtin(const ex_ctx *cx, const struct ex_builtin_var *bv, uint8_t *dst, uint64_t lin) {
+  const uint64_t S = cx->sg_size;
+  const uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  const uint64_t enq = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
+  const uint64_t id = lin / S, lid = lin % S;
+  uint64_t one[3] = {0, 0, 0};
+  switch (bv->builtin) {
+  case SpvBuiltInSubgroupSize: one[0] = items - id * S < S ? items - id * S : S; break;
+  case SpvBuiltInSubgroupMaxSize: one[0] = cx->sg_max; break;
+  case SpvBuiltInNumSubgroups: one[0] = (items + S - 1) / S; break;
+  case SpvBuiltInNumEnqueuedSubgroups: one[0] = (enq + S - 1) / S; break;
+  case SpvBuiltInSubgroupId: one[0] = id; break;
+  case SpvBuiltInSubgroupLocalInvocationId: one[0] = lid; break;
+  case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
+  case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask: {
+    /* uint4 bit masks over sub-group local ids; Ge/Gt stop below SubgroupMaxSize */
+    const uint64_t below_max = cx->sg_max >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << cx->sg_max) - 1);
+    const uint64_t eq = (uint64_t)1 << lid, lt = eq - 1, le = lt | eq;
+    uint64_t m = bv->builtin == SpvBuiltInSubgroupEqMask ? eq : bv->builtin == SpvBuiltInSubgroupLtMask ? lt
+               : bv->builtin == SpvBuiltInSubgroupLeMask ? le : bv->builtin == SpvBuiltInSubgroupGeMask ? ~lt & below_max
+               : ~le & below_max;
+    uint32_t words[4] = {(uint32_t)m, (uint32_t)(m >> 32), 0, 0};
+    memcpy(dst, words, bv->ncomp * bv->elem_bytes <= 16 ? bv->ncomp * bv->elem_bytes : 16);
+    return;
+  }
+  default: return;
+  }
+  write_vec(dst, bv->elem_bytes, 1, one);
+}
+
 /* Zero a lane's private arena and fill its built-ins and by-value argument copies. */
 static void init_lane(run *r, ex_warp *w, unsigned lane) {
   ex_ctx *cx = &r->cx;
@@ -406,7 +443,9 @@ static void init_lane(run *r, ex_warp *w, unsigned lane) {
       one[0] = w->first_linear + lane;
       write_vec(dst, bv->elem_bytes, 1, one);
       break;
-    default: break;
+    default:
+      init_subgroup_builtin(cx, bv, dst, w->first_linear + lane);
+      break;
     }
   }
   const ex_func *e = l->entry;
@@ -476,6 +515,7 @@ static unsigned start_group(run *r) {
   uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
+  if (cx->prog->nnamed_barriers) memset(cx->nbar, 0, cx->prog->nnamed_barriers * sizeof *cx->nbar);
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
@@ -491,6 +531,18 @@ static int group_sync(run *r, unsigned nw) {
   unsigned done = 0, waiting = 0;
   const ex_insn *at = NULL;
   ex_warp *first_wait = NULL;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *w = &r->warps[k];
+    if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT) {
+      /* nothing can run and this phase of the named barrier is still short of sub-groups */
+      const ex_named_barrier *nb = &cx->nbar[w->nbar - 1];
+      char msg[200];
+      snprintf(msg, sizeof msg, "this sub-group waits at a named barrier for %u sub-groups, but only %u arrived and "
+               "the others finished or wait elsewhere", nb->count, nb->waiting);
+      group_fault(cx, w, msg);
+      return EX_SYNC_FAULT;
+    }
+  }
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *w = &r->warps[k];
     if (w->state == EX_W_DONE) done++;
@@ -515,14 +567,36 @@ static int group_sync(run *r, unsigned nw) {
   return EX_SYNC_RELEASED;
 }
 
+/* Warp w (one sub-group) arrived at a named barrier (cl_khr_subgroup_named_barrier): once the
+ * barrier's sub-group count has arrived, every sub-group waiting at it is released and its wait
+ * count starts again from 0 (the next phase). */
+static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
+  ex_named_barrier *nb = &r->cx.nbar[w->nbar - 1];
+  if (++nb->waiting < nb->count) return false;
+  nb->waiting = 0;
+  const uint32_t h = w->nbar;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *x = &r->warps[k];
+    if (x->state == EX_W_BARRIER && x->barrier_at->op == EX_NBAR_WAIT && x->nbar == h) x->state = EX_W_RUN;
+  }
+  return true;
+}
+
 static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
-    for (unsigned k = 0; k < nw && !cx->faulted; k++)
-      if (r->warps[k].state == EX_W_RUN) {
-        ex_exec_warp(cx, &r->warps[k]);
-        ex_trace_flush(cx, &r->warps[k]);  /* the instruction it stopped after (tracing only) */
-      }
+    bool again = true;
+    while (again && !cx->faulted) {  /* until every warp finished or waits */
+      again = false;
+      for (unsigned k = 0; k < nw && !cx->faulted; k++)
+        if (r->warps[k].state == EX_W_RUN) {
+          ex_warp *w = &r->warps[k];
+          ex_exec_warp(cx, w);
+          ex_trace_flush(cx, w);  /* the instruction it stopped after (tracing only) */
+          if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
+            again = true;
+        }
+    }
     if (cx->faulted || group_sync(r, nw) != EX_SYNC_RELEASED) return;
   }
 }
@@ -603,6 +677,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   cx->local = NULL;
   cx->printf_buf = NULL;
   cx->ftz_scratch = NULL;
+  cx->nbar = NULL;
   wk->fault_group = UINT64_MAX;
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
@@ -616,6 +691,8 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
     cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
     if (!cx->ftz_scratch) return false;
   }
+  cx->nbar = calloc(cx->prog->nnamed_barriers + 1, sizeof *cx->nbar);
+  if (!cx->nbar) return false;
   return true;
 }
 
@@ -627,6 +704,7 @@ static void worker_free(worker *wk) {
   for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
   free(r->cx.printf_buf);
   free(r->cx.ftz_scratch);
+  free(r->cx.nbar);
 }
 
 uint64_t ex_group_count(const ex_launch *l) {
@@ -645,6 +723,9 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
+  cx->sg_size = l->subgroup_size ? l->subgroup_size : SPVI_DEFAULT_SUBGROUP_SIZE;
+  const uint64_t enq = l->local[0] * l->local[1] * l->local[2];
+  cx->sg_max = (unsigned)(enq < cx->sg_size ? enq : cx->sg_size);
   memset(j, 0, sizeof *j);
   j->l = l;
   for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
@@ -800,7 +881,7 @@ static int64_t gr_signed(uint64_t v, unsigned bytes) {
 }
 
 /* The identity of each operation (OpenCL C 6.15.16: exclusive scans start from it). */
-static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
+uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -809,11 +890,14 @@ static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   case EX_GR_UMIN: return mask;
   case EX_GR_FMIN: return gr_from_float(INFINITY, bytes);
   case EX_GR_FMAX: return gr_from_float(-INFINITY, bytes);
+  case EX_GR_IMUL: case EX_GR_LAND: return 1;
+  case EX_GR_FMUL: return gr_from_float(1.0, bytes);
+  case EX_GR_AND: return mask;                              /* ~0 (OpenCL C non-uniform and-scan) */
   default: return kind == EX_GK_FLOAT ? gr_from_float(0.0, bytes) : 0;
   }
 }
 
-static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
+uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -827,6 +911,15 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
     if (bytes == 4) { float x = (float)gr_float(a, 4) + (float)gr_float(b, 4); return gr_from_float(x, 4); }
     return gr_from_float(gr_float(a, bytes) + gr_float(b, bytes), bytes);
   }
+  case EX_GR_IMUL: return (a * b) & mask;
+  case EX_GR_FMUL: {
+    /* one rounding per product; half: the float product of two halves is exact, then one rounding */
+    if (bytes == 4) { float x = (float)gr_float(a, 4) * (float)gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(gr_float(a, bytes) * gr_float(b, bytes), bytes);
+  }
+  case EX_GR_AND: case EX_GR_LAND: return a & b;
+  case EX_GR_OR: case EX_GR_LOR: return a | b;
+  case EX_GR_XOR: case EX_GR_LXOR: return a ^ b;
   case EX_GR_FMIN: case EX_GR_FMAX: {
     double x = gr_float(a, bytes), y = gr_float(b, bytes);
     if (isnan(x)) return b;   /* fmin/fmax: a NaN operand is ignored */
@@ -841,7 +934,7 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip) {
   const unsigned W = cx->W, bytes = ip->c & 0xFF, kind = ip->c >> 8, op = ip->flags, gop = ip->n;
   const uint32_t *x = warps[0].stack[warps[0].depth - 1].fn->aux + ip->b;
-  uint64_t acc = gr_identity(op, kind, bytes);
+  uint64_t acc = ex_gr_identity(op, kind, bytes);
   if (op == EX_GR_ALL || op == EX_GR_ANY || op == EX_GR_BROADCAST) {
     uint64_t res = op == EX_GR_ALL ? 1 : 0;
     if (op == EX_GR_BROADCAST) {
@@ -868,7 +961,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   if (gop == 0) {  /* reduce */
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
-        acc = gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
+        acc = ex_gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &acc, bytes);
     return;
@@ -876,7 +969,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   for (unsigned k = 0; k < nw; k++)  /* scans, in local linear id order */
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
       uint64_t v = gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
-      uint64_t next = gr_combine(op, bytes, acc, v);
+      uint64_t next = ex_gr_combine(op, bytes, acc, v);
       uint64_t out = gop == 1 ? next : acc;
       memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &out, bytes);
       acc = next;
