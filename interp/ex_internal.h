@@ -90,6 +90,7 @@ typedef struct ex_warp {
   uint32_t nbar;                 /* at an EX_NBAR_WAIT: the named barrier (index + 1) */
   const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
   const ex_func *trace_fn;
+  uint64_t trace_active;         /* the lanes that ran trace_ip (warps wider than 1: sub-groups) */
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
                                     the debugger must not stop at again */
 } ex_warp;
