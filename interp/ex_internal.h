@@ -231,6 +231,10 @@ void ex_runner_report(const ex_runner *r, spvi_fault *f);
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
 
 
+/* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
+ * 64-bit components (ex_sched.c). */
+void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);
+
 /* The builtins' type description of an IR type (false when it has none). */
 bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out);
 /* Whether the scheduler provides built-in variable `builtin` (SpvBuiltIn). */
