@@ -118,6 +118,8 @@ typedef struct ex_program {
   bool uses_printf;       /* some function calls OpenCL.std printf */
   bool uses_subgroups;    /* some function has a sub-group operation: warps then hold whole
                              sub-groups (launch warp width a multiple of the sub-group size) */
+  bool uses_subgroup_sync;/* a sub-group barrier or a named barrier: synchronisation the race
+                             checker does not model (spvi_run refuses --check races then) */
   uint32_t nnamed_barriers;  /* OpNamedBarrierInitialize instructions; when non-zero, one warp per
                                 sub-group (the warp waits at OpMemoryNamedBarrier as a unit) */
   uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */

@@ -582,6 +582,7 @@ static bool sg_emit(prep *s, const ld_insn *in, unsigned kind, unsigned n, uint3
   uint32_t d = rt && rt->kind != LD_TY_VOID ? dst_reg(s, in) : LD_NONE;
   emit(s, (ex_insn){.op = EX_SUBGROUP, .flags = (uint8_t)kind, .n = (uint8_t)n, .d = d, .a = a, .b = x, .c = c});
   s->p->uses_subgroups = true;
+  if (kind == EX_SG_BARRIER) s->p->uses_subgroup_sync = true;
   return true;
 }
 
@@ -728,7 +729,7 @@ static bool translate_nonuniform(prep *s, const ld_insn *in) {
  * each OpNamedBarrierInitialize names one barrier per work-group (its handle is index + 1). */
 static bool translate_named_barrier(prep *s, const ld_insn *in) {
   uint32_t r, bytes;
-  s->p->uses_subgroups = true;
+  s->p->uses_subgroups = s->p->uses_subgroup_sync = true;
   if (in->opcode == SpvOpNamedBarrierInitialize) {
     if (in->nops < 1 || !sg_int_operand(s, in->ops[0], "the Subgroup Count", &r, &bytes)) return in->nops < 1 ? fail(s, "missing Subgroup Count") : false;
     const ld_type *rt = ty(s, in->type);
