@@ -31,7 +31,7 @@ static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
     "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
@@ -60,7 +60,8 @@ static const char usage_info[] =
     "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
     "program-scope variables in global and constant memory (type, name, size) and, for every\n"
     "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
-    "space, type and name, plus reqd_work_group_size when the kernel declares it.\n"
+    "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
+    "kernel declares them, and the sub-group extensions spvi implements.\n"
     "Validation warnings go to stderr as `spvi: warning: ...`.\n"
     "exit status: 0 success, 2 bad usage or unusable module\n";
 
@@ -68,7 +69,7 @@ static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
     "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
@@ -82,7 +83,10 @@ static const char usage_run[] =
     "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)` (3-element\n"
     "                      vectors without their padding slot); floats with enough digits\n"
     "                      to read back exactly\n"
-    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it)\n"
+    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it; kernels\n"
+    "                      with sub-group operations use a multiple of the sub-group size)\n"
+    "  --subgroup-size N   work-items per sub-group, 1..64 (default 32; a kernel's\n"
+    "                      reqd_sub_group_size decides, and a different N is an error)\n"
     "  --strict            a SPIR-V validation failure is an error, not a warning\n"
     "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
     "                      results of float arithmetic, conversions and math builtins)\n"
@@ -278,6 +282,8 @@ static int cmd_info(int argc, char **argv) {
   printf("capabilities:");
   for (int i = 0; i < spvi_module_capability_count(m); i++) printf(" %s", spvi_module_capability(m, i));
   printf("\n");
+  printf("sub-groups:   %s\n", spvi_subgroup_extensions());
+  printf("              (size: spvi run --subgroup-size N, 1..64, default %u)\n", SPVI_DEFAULT_SUBGROUP_SIZE);
   /* program-scope variables: the module's state between the launches of one `spvi run --then` */
   int ng = spvi_global_count(m);
   if (ng) printf("program-scope variables:\n");
@@ -297,6 +303,10 @@ static int cmd_info(int argc, char **argv) {
     spvi_kernel_reqd_local_size(m, k, reqd);
     if (reqd[0] || reqd[1] || reqd[2])
       printf("  reqd_work_group_size: %zu,%zu,%zu\n", reqd[0], reqd[1], reqd[2]);
+    unsigned sgs, sgn;
+    spvi_kernel_subgroup_modes(m, k, &sgs, &sgn);
+    if (sgs) printf("  reqd_sub_group_size: %u\n", sgs);
+    if (sgn) printf("  sub-groups per work-group: %u\n", sgn);
     for (int i = 0; i < np; i++) {
       const spvi_param_info *p = spvi_kernel_param(m, k, i);
       char desc[256], note[96];
@@ -504,6 +514,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.group_end = c->group_end;
   ro.checks = c->checks;
   ro.max_steps = c->max_steps;
+  ro.subgroup_size = c->subgroup_size;
   if (debug) {
     /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
     if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)

@@ -110,6 +110,11 @@ int spvi_kernel_param_count(const spvi_module *m, int kernel);
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int kernel, int index);
 /* reqd_work_group_size (all zero when absent). */
 void spvi_kernel_reqd_local_size(const spvi_module *m, int kernel, size_t local[3]);
+/* Sub-group execution modes of a kernel: SubgroupSize (reqd_sub_group_size / intel_reqd_sub_group_size)
+ * and SubgroupsPerWorkgroup; 0 when absent. */
+void spvi_kernel_subgroup_modes(const spvi_module *m, int kernel, unsigned *reqd_size, unsigned *per_workgroup);
+/* The OpenCL sub-group extensions spvi implements, space-separated ("cl_khr_subgroups ..."). */
+const char *spvi_subgroup_extensions(void);
 /* Addressing model bits: 32 or 64. */
 unsigned spvi_module_pointer_bits(const spvi_module *m);
 /* Declared capabilities, by name ("Addresses", "Kernel", ...). */
@@ -187,6 +192,13 @@ typedef struct spvi_run_options {
   void (*on_trace)(void *user, const char *line);
   void *trace_user;
   const char *trace_filter;
+  /* Sub-group size: 1..64 work-items (consecutive local linear ids; the last sub-group of a
+   * work-group may be smaller); 0 = SPVI_DEFAULT_SUBGROUP_SIZE. A kernel's SubgroupSize execution
+   * mode (reqd_sub_group_size) decides the size and a different value here is an error; with a
+   * SubgroupsPerWorkgroup mode the size must give that many sub-groups (0: spvi picks one that does).
+   * Kernels with sub-group operations run at a warp width that is a multiple of the sub-group size
+   * (see README, "Sub-groups"); results never depend on warp_width. */
+  unsigned subgroup_size;
   /* Optional checks (SPVI_CHECK_* flags, see "checks and reports" below); 0 = none. Bounds,
    * alignment, read-only, divergence and division checks are always on. */
   unsigned checks;
@@ -196,6 +208,7 @@ typedef struct spvi_run_options {
 } spvi_run_options;
 
 #define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000)  /* 10^9 instructions per work-item */
+#define SPVI_DEFAULT_SUBGROUP_SIZE 32
 
 typedef enum spvi_fault_kind {
   SPVI_FAULT_NONE = 0,

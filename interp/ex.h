@@ -117,6 +117,12 @@ typedef struct ex_program {
   uint32_t reg_bytes;     /* per-lane bytes of the whole register file */
   uint32_t max_depth;     /* deepest call chain from any kernel, in frames */
   bool uses_printf;       /* some function calls OpenCL.std printf */
+  bool uses_subgroups;    /* some function has a sub-group operation: warps then hold whole
+                             sub-groups (launch warp width a multiple of the sub-group size) */
+  bool uses_subgroup_sync;/* a sub-group barrier or a named barrier: synchronisation the race
+                             checker does not model (spvi_run refuses --check races then) */
+  uint32_t nnamed_barriers;  /* OpNamedBarrierInitialize instructions; when non-zero, one warp per
+                                sub-group (the warp waits at OpMemoryNamedBarrier as a unit) */
   uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */
   /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
   /* materialize: some instruction other than a whole OpLoad uses the variable (an access chain
@@ -178,6 +184,7 @@ typedef struct ex_launch {
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
   bool ftz;               /* spvi_run_options.flush_denormals */
+  unsigned subgroup_size; /* sub-group size S (1..64) chosen for the launch */
   unsigned threads;       /* worker threads (>= 1) */
   void (*on_trace)(void *user, const char *line);  /* spvi_run_options.on_trace (ex_trace.c) */
   void *trace_user;

@@ -333,6 +333,16 @@ void spvi_kernel_reqd_local_size(const spvi_module *m, int k, size_t local[3]) {
   for (int d = 0; d < 3; d++)
     local[d] = m && k >= 0 && k < m->nkernels ? m->ld->entries[m->kernels[k].entry].reqd_local[d] : 0;
 }
+void spvi_kernel_subgroup_modes(const spvi_module *m, int k, unsigned *reqd_size, unsigned *per_workgroup) {
+  const ld_entry *e = m && k >= 0 && k < m->nkernels ? &m->ld->entries[m->kernels[k].entry] : NULL;
+  if (reqd_size) *reqd_size = e ? e->subgroup_size : 0;
+  if (per_workgroup) *per_workgroup = e ? e->subgroups_per_wg : 0;
+}
+const char *spvi_subgroup_extensions(void) {
+  return "cl_khr_subgroups cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote cl_khr_subgroup_ballot "
+         "cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
+         "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_named_barrier cl_intel_subgroups (shuffles only)";
+}
 unsigned spvi_module_pointer_bits(const spvi_module *m) { return m ? m->ld->pointer_bytes * 8 : 0; }
 int spvi_module_capability_count(const spvi_module *m) { return m ? (int)m->ld->ncaps : 0; }
 const char *spvi_module_capability(const spvi_module *m, int i) {
@@ -541,6 +551,46 @@ void spvi_launch_local_size(const spvi_launch *l, size_t local[3]) {
   for (int d = 0; d < 3; d++) local[d] = l ? l->l.local[d] : 0;
 }
 
+/* The sub-group size of the launch (l->l.subgroup_size): the kernel's SubgroupSize execution mode
+ * (reqd_sub_group_size), else the run option, else SPVI_DEFAULT_SUBGROUP_SIZE; with a
+ * SubgroupsPerWorkgroup mode, a size that splits the work-group into that many sub-groups. A run
+ * option that contradicts the kernel is an error, never overridden. */
+static bool choose_subgroup_size(spvi_launch *l, unsigned opt, spvi_error *err) {
+  const ld_entry *e = &l->m->ld->entries[l->m->kernels[l->kernel].entry];
+  const char *kn = spvi_kernel_name(l->m, l->kernel);
+  const uint64_t items = l->l.local[0] * l->l.local[1] * l->l.local[2];
+  if (opt > 64) {
+    set_err(err, SPVI_E_USAGE, "sub-group size %u is not supported (spvi's sub-groups hold 1 to 64 work-items)", opt);
+    return false;
+  }
+  unsigned S = opt ? opt : SPVI_DEFAULT_SUBGROUP_SIZE;
+  if (e->subgroup_size) {
+    if (e->subgroup_size > 64) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode); spvi's sub-groups hold 1 to 64 work-items",
+              kn, e->subgroup_size);
+      return false;
+    }
+    if (opt && opt != e->subgroup_size) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode), not %u",
+              kn, e->subgroup_size, opt);
+      return false;
+    }
+    S = e->subgroup_size;
+  }
+  if (e->subgroups_per_wg) {
+    const uint64_t n = e->subgroups_per_wg;
+    if (!opt && !e->subgroup_size) S = (unsigned)((items + n - 1) / n < 64 ? (items + n - 1) / n : 64);
+    if (S == 0 || (items + S - 1) / S != n) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires %llu sub-groups per work-group (SubgroupsPerWorkgroup execution mode), "
+              "but a work-group of %llu work-items has %llu sub-groups of %u", kn, (unsigned long long)n,
+              (unsigned long long)items, (unsigned long long)(S ? (items + S - 1) / S : 0), S);
+      return false;
+    }
+  }
+  l->l.subgroup_size = S;
+  return true;
+}
+
 /* The checks and settings spvi_run and spvi_debug_new share: every argument set, an NDRange, the
  * run options. Returns the warp width, 0 after an error. */
 static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
@@ -593,6 +643,20 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
+  if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
+  if ((l->l.checks & SPVI_CHECK_RACES) && l->l.prog->uses_subgroup_sync) {
+    /* the race checker orders work-items by work-group barriers only: reporting the accesses a
+     * sub-group or named barrier orders as races would be wrong */
+    set_err(err, SPVI_E_USAGE, "--check races does not support kernel `%s`: its module uses sub-group barriers or named "
+            "barriers, which the race checker does not model yet", spvi_kernel_name(l->m, l->kernel));
+    return 0;
+  }
+  /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
+   * the sub-group size — the largest one within the requested width, or S itself — and with named
+   * barriers exactly S, one sub-group per warp. Results do not depend on it. */
+  const unsigned S = l->l.subgroup_size;
+  if (l->l.prog->nnamed_barriers) W = S;
+  else if (l->l.prog->uses_subgroups) W = W < S ? S : W / S * S;
   return W;
 }
 
@@ -613,6 +677,13 @@ spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
                            void (*out)(void *user, const char *text, size_t len), void *user, spvi_error *err) {
   clear_err(err);
   if (!prepare_run(l, opts, err)) return NULL;
+  if (l->l.prog->uses_subgroups) {
+    /* the debugger runs one work-item per warp; sub-group operations need a sub-group in lock-step */
+    set_err(err, SPVI_E_USAGE, "spvi debug cannot run kernel `%s`: its module uses sub-group operations or named barriers, "
+            "which need the work-items of a sub-group in lock-step, while the debugger runs one work-item at a time "
+            "(use spvi run, or --trace)", spvi_kernel_name(l->m, l->kernel));
+    return NULL;
+  }
   l->l.threads = 1;
   char msg[1024] = "";
   spvi_status st = SPVI_OK;

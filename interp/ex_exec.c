@@ -1213,9 +1213,10 @@ resched:
     LANES_BEGIN
       uint64_t v[3];
       ex_builtin_value(cx, w, l, ip->a, v);
-      for (unsigned i = 0; i < ip->n && i < 3; i++) {
-        if (ip->c == 8) memcpy(d + l * s + 8 * i, &v[i], 8);
-        else { uint32_t x = (uint32_t)v[i]; memcpy(d + l * s + 4 * i, &x, 4); }
+      for (unsigned i = 0; i < ip->n; i++) {  /* a uint4 sub-group mask: component 3 is 0 */
+        const uint64_t c = i < 3 ? v[i] : 0;
+        if (ip->c == 8) memcpy(d + l * s + 8 * i, &c, 8);
+        else { uint32_t x = (uint32_t)c; memcpy(d + l * s + 4 * i, &x, 4); }
       }
     LANES_END
     NEXT;
@@ -1348,6 +1349,51 @@ resched:
     cx->cur_fn = f->fn;
     ip = f->fn->code + f->ip;
     goto *labels[ip->op];
+  }
+  H(SUBGROUP) {
+    /* runs inside the warp: warps hold whole sub-groups (ex_subgroup.c) */
+    cx->cur_ip = ip;
+    if (!ex_subgroup_exec(cx, w, f, ip)) return;
+    NEXT;
+  }
+  H(NBAR_INIT) {
+    cx->cur_ip = ip;
+    if (!ex_named_barrier_init(cx, w, f, ip)) return;
+    NEXT;
+  }
+  H(NBAR_WAIT) {
+    /* OpMemoryNamedBarrier: the warp is one sub-group (a program with named barriers runs at warp
+     * width = sub-group size), which waits as a unit until the barrier's sub-group count arrived;
+     * ex_sched counts the arrival and releases the phase. Every work-item of the sub-group must be
+     * here (cl_khr_subgroup_named_barrier: "must be encountered by all work-items in a sub-group"). */
+    cx->cur_ip = ip;
+    if (f->active != w->all) {
+      unsigned lane = (unsigned)__builtin_ctzll(w->all & ~f->active);
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0,
+               "this work-item did not reach the named barrier that others of its sub-group wait at");
+      return;
+    }
+    uint64_t h = 0;
+    memcpy(&h, REG(ip->a), 8);
+    for (unsigned k = 1; k < nl; k++) {
+      uint64_t o = 0;
+      memcpy(&o, REG(ip->a) + (size_t)lanes[k] * 8, 8);
+      if (o != h) {
+        ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lanes[k], 0, 0, 0,
+                 "work-items of one sub-group wait at different named barriers");
+        return;
+      }
+    }
+    if (h == 0 || h > prog->nnamed_barriers || cx->nbar[h - 1].count == 0) {
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lanes[0], 0, 0, 0,
+               "the named barrier was not initialised by OpNamedBarrierInitialize in this work-group");
+      return;
+    }
+    f->ip = (uint32_t)(ip - f->fn->code) + 1;
+    w->state = EX_W_BARRIER;
+    w->barrier_at = ip;
+    w->nbar = (uint32_t)h;
+    return;
   }
   /* collectives wait like a barrier; ex_sched performs them when the whole group is there */
   H(GROUP)

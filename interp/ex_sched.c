@@ -34,6 +34,10 @@ static const uint32_t supported_builtins[] = {
   SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInEnqueuedWorkgroupSize,
   SpvBuiltInGlobalSize, SpvBuiltInGlobalOffset, SpvBuiltInWorkDim, SpvBuiltInGlobalLinearId,
   SpvBuiltInLocalInvocationIndex,
+  /* sub-groups (cl_khr_subgroups; masks: cl_khr_subgroup_ballot) */
+  SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize, SpvBuiltInNumSubgroups, SpvBuiltInNumEnqueuedSubgroups,
+  SpvBuiltInSubgroupId, SpvBuiltInSubgroupLocalInvocationId, SpvBuiltInSubgroupEqMask, SpvBuiltInSubgroupGeMask,
+  SpvBuiltInSubgroupGtMask, SpvBuiltInSubgroupLeMask, SpvBuiltInSubgroupLtMask,
 };
 
 bool ex_builtin_supported(uint32_t builtin) {
@@ -361,6 +365,38 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
   }
 }
 
+/* Sub-group built-ins of the work-item with local linear id `lin` (OpenCL C 6.15.1 "Built-in
+ * Work-Item Functions for Sub-Groups", cl_khr_subgroup_ballot masks): sub-groups are S consecutive
+ * local linear ids, the last one of a work-group holding the remainder. A uint4 mask comes as its
+ * low and high 32 bits in v[0] and v[1] (sub-groups have at most 64 work-items). */
+static void subgroup_builtin_value(const ex_ctx *cx, uint64_t lin, uint32_t builtin, uint64_t v[3]) {
+  const uint64_t S = cx->sg_size;
+  const uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  const uint64_t enq = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
+  const uint64_t id = lin / S, lid = lin % S;
+  switch (builtin) {
+  case SpvBuiltInSubgroupSize: v[0] = items - id * S < S ? items - id * S : S; return;
+  case SpvBuiltInSubgroupMaxSize: v[0] = cx->sg_max; return;
+  case SpvBuiltInNumSubgroups: v[0] = (items + S - 1) / S; return;
+  case SpvBuiltInNumEnqueuedSubgroups: v[0] = (enq + S - 1) / S; return;
+  case SpvBuiltInSubgroupId: v[0] = id; return;
+  case SpvBuiltInSubgroupLocalInvocationId: v[0] = lid; return;
+  case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
+  case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask: {
+    /* bit masks over sub-group local ids; Ge/Gt stop below SubgroupMaxSize */
+    const uint64_t below_max = cx->sg_max >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << cx->sg_max) - 1);
+    const uint64_t eq = (uint64_t)1 << lid, lt = eq - 1, le = lt | eq;
+    const uint64_t m = builtin == SpvBuiltInSubgroupEqMask ? eq : builtin == SpvBuiltInSubgroupLtMask ? lt
+                     : builtin == SpvBuiltInSubgroupLeMask ? le : builtin == SpvBuiltInSubgroupGeMask ? ~lt & below_max
+                     : ~le & below_max;
+    v[0] = (uint32_t)m;
+    v[1] = m >> 32;
+    return;
+  }
+  default: return;
+  }
+}
+
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]) {
   const ex_launch *l = cx->l;
   uint64_t lid[3];
@@ -384,7 +420,7 @@ void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_
   case SpvBuiltInGlobalOffset: memcpy(v, l->offset, sizeof l->offset); return;
   case SpvBuiltInWorkDim: v[0] = l->dims; return;
   case SpvBuiltInLocalInvocationIndex: v[0] = w->first_linear + lane; return;
-  default: return;
+  default: subgroup_builtin_value(cx, w->first_linear + lane, builtin, v); return;
   }
 }
 
@@ -474,6 +510,7 @@ static unsigned start_group(run *r) {
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
   ex_async_reset(cx);
+  if (cx->prog->nnamed_barriers) memset(cx->nbar, 0, cx->prog->nnamed_barriers * sizeof *cx->nbar);
   /* whether init_lane has anything to write (decided per group: the debugger attaches after setup) */
   const ex_program *p = cx->prog;
   r->lane_init = false;
@@ -495,6 +532,18 @@ static int group_sync(run *r, unsigned nw) {
   unsigned done = 0, waiting = 0;
   const ex_insn *at = NULL;
   ex_warp *first_wait = NULL;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *w = &r->warps[k];
+    if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT) {
+      /* nothing can run and this phase of the named barrier is still short of sub-groups */
+      const ex_named_barrier *nb = &cx->nbar[w->nbar - 1];
+      char msg[200];
+      snprintf(msg, sizeof msg, "this sub-group waits at a named barrier for %u sub-groups, but only %u arrived and "
+               "the others finished or wait elsewhere", nb->count, nb->waiting);
+      group_fault(cx, w, msg);
+      return EX_SYNC_FAULT;
+    }
+  }
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *w = &r->warps[k];
     if (w->state == EX_W_DONE) done++;
@@ -523,14 +572,36 @@ static int group_sync(run *r, unsigned nw) {
   return EX_SYNC_RELEASED;
 }
 
+/* Warp w (one sub-group) arrived at a named barrier (cl_khr_subgroup_named_barrier): once the
+ * barrier's sub-group count has arrived, every sub-group waiting at it is released and its wait
+ * count starts again from 0 (the next phase). */
+static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
+  ex_named_barrier *nb = &r->cx.nbar[w->nbar - 1];
+  if (++nb->waiting < nb->count) return false;
+  nb->waiting = 0;
+  const uint32_t h = w->nbar;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *x = &r->warps[k];
+    if (x->state == EX_W_BARRIER && x->barrier_at->op == EX_NBAR_WAIT && x->nbar == h) x->state = EX_W_RUN;
+  }
+  return true;
+}
+
 static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
-    for (unsigned k = 0; k < nw && !cx->faulted; k++)
-      if (r->warps[k].state == EX_W_RUN) {
-        ex_exec_warp(cx, &r->warps[k]);
-        ex_trace_flush(cx, &r->warps[k]);  /* the instruction it stopped after (tracing only) */
-      }
+    bool again = true;
+    while (again && !cx->faulted) {  /* until every warp finished or waits */
+      again = false;
+      for (unsigned k = 0; k < nw && !cx->faulted; k++)
+        if (r->warps[k].state == EX_W_RUN) {
+          ex_warp *w = &r->warps[k];
+          ex_exec_warp(cx, w);
+          ex_trace_flush(cx, w);  /* the instruction it stopped after (tracing only) */
+          if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
+            again = true;
+        }
+    }
     if (cx->faulted || group_sync(r, nw) != EX_SYNC_RELEASED) return;
   }
 }
@@ -613,6 +684,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   cx->printf_buf = NULL;
   cx->ftz_scratch = NULL;
   memset(&cx->async, 0, sizeof cx->async);
+  cx->nbar = NULL;
   wk->fault_group = UINT64_MAX;
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
@@ -627,6 +699,8 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
     cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
     if (!cx->ftz_scratch) return false;
   }
+  cx->nbar = calloc(cx->prog->nnamed_barriers + 1, sizeof *cx->nbar);
+  if (!cx->nbar) return false;
   return true;
 }
 
@@ -640,6 +714,7 @@ static void worker_free(worker *wk) {
   free(r->cx.printf_buf);
   free(r->cx.ftz_scratch);
   ex_async_free(&r->cx);
+  free(r->cx.nbar);
 }
 
 uint64_t ex_group_count(const ex_launch *l) {
@@ -658,6 +733,9 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
+  cx->sg_size = l->subgroup_size ? l->subgroup_size : SPVI_DEFAULT_SUBGROUP_SIZE;
+  const uint64_t enq = l->local[0] * l->local[1] * l->local[2];
+  cx->sg_max = (unsigned)(enq < cx->sg_size ? enq : cx->sg_size);
   cx->checks = l->checks;
   cx->max_steps = l->max_steps;
   ex_reports_clear(l->reports);
@@ -831,7 +909,7 @@ static int64_t gr_signed(uint64_t v, unsigned bytes) {
 }
 
 /* The identity of each operation (OpenCL C 6.15.16: exclusive scans start from it). */
-static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
+uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -840,11 +918,14 @@ static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   case EX_GR_UMIN: return mask;
   case EX_GR_FMIN: return gr_from_float(INFINITY, bytes);
   case EX_GR_FMAX: return gr_from_float(-INFINITY, bytes);
+  case EX_GR_IMUL: case EX_GR_LAND: return 1;
+  case EX_GR_FMUL: return gr_from_float(1.0, bytes);
+  case EX_GR_AND: return mask;                              /* ~0 (OpenCL C non-uniform and-scan) */
   default: return kind == EX_GK_FLOAT ? gr_from_float(0.0, bytes) : 0;
   }
 }
 
-static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
+uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -858,6 +939,15 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
     if (bytes == 4) { float x = (float)gr_float(a, 4) + (float)gr_float(b, 4); return gr_from_float(x, 4); }
     return gr_from_float(gr_float(a, bytes) + gr_float(b, bytes), bytes);
   }
+  case EX_GR_IMUL: return (a * b) & mask;
+  case EX_GR_FMUL: {
+    /* one rounding per product; half: the float product of two halves is exact, then one rounding */
+    if (bytes == 4) { float x = (float)gr_float(a, 4) * (float)gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(gr_float(a, bytes) * gr_float(b, bytes), bytes);
+  }
+  case EX_GR_AND: case EX_GR_LAND: return a & b;
+  case EX_GR_OR: case EX_GR_LOR: return a | b;
+  case EX_GR_XOR: case EX_GR_LXOR: return a ^ b;
   case EX_GR_FMIN: case EX_GR_FMAX: {
     double x = gr_float(a, bytes), y = gr_float(b, bytes);
     if (isnan(x)) return b;   /* fmin/fmax: a NaN operand is ignored */
@@ -872,7 +962,7 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip) {
   const unsigned W = cx->W, bytes = ip->c & 0xFF, kind = ip->c >> 8, op = ip->flags, gop = ip->n;
   const uint32_t *x = warps[0].stack[warps[0].depth - 1].fn->aux + ip->b;
-  uint64_t acc = gr_identity(op, kind, bytes);
+  uint64_t acc = ex_gr_identity(op, kind, bytes);
   if (op == EX_GR_ALL || op == EX_GR_ANY || op == EX_GR_BROADCAST) {
     uint64_t res = op == EX_GR_ALL ? 1 : 0;
     if (op == EX_GR_BROADCAST) {
@@ -899,7 +989,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   if (gop == 0) {  /* reduce */
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
-        acc = gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
+        acc = ex_gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &acc, bytes);
     return;
@@ -907,7 +997,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   for (unsigned k = 0; k < nw; k++)  /* scans, in local linear id order */
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
       uint64_t v = gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
-      uint64_t next = gr_combine(op, bytes, acc, v);
+      uint64_t next = ex_gr_combine(op, bytes, acc, v);
       uint64_t out = gop == 1 ? next : acc;
       memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &out, bytes);
       acc = next;

@@ -127,6 +127,8 @@ typedef struct ld_entry {
   uint32_t local_hint[3];   /* LocalSizeHint, zero when absent */
   uint32_t vec_type_hint;   /* VecTypeHint literal, 0 when absent */
   bool contraction_off;     /* ContractionOff execution mode */
+  uint32_t subgroup_size;   /* SubgroupSize execution mode (reqd_sub_group_size), 0 when absent */
+  uint32_t subgroups_per_wg;/* SubgroupsPerWorkgroup[Id] execution mode, 0 when absent */
 } ld_entry;
 
 typedef enum ld_id_kind {

@@ -27,7 +27,11 @@ static const uint32_t supported_caps[] = {
   SpvCapabilityAddresses, SpvCapabilityLinkage, SpvCapabilityKernel, SpvCapabilityVector16,
   SpvCapabilityFloat16Buffer, SpvCapabilityFloat16, SpvCapabilityFloat64, SpvCapabilityInt64,
   SpvCapabilityInt16, SpvCapabilityInt8, SpvCapabilityGenericPointer, SpvCapabilityInt64Atomics,
-  SpvCapabilityGroups,
+  SpvCapabilityGroups, SpvCapabilitySubgroupDispatch, SpvCapabilityNamedBarrier,
+  SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote, SpvCapabilityGroupNonUniformArithmetic,
+  SpvCapabilityGroupNonUniformBallot, SpvCapabilityGroupNonUniformShuffle,
+  SpvCapabilityGroupNonUniformShuffleRelative, SpvCapabilityGroupNonUniformClustered,
+  SpvCapabilitySubgroupShuffleINTEL,
 };
 
 /* The opcodes pass A handles. */
@@ -257,6 +261,22 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
     if (r->nwords != 3)
       return ld_errf(c, r->at, "ContractionOff has %u operand words, expects none", (unsigned)r->nwords - 3);
     break;
+  case SpvExecutionModeSubgroupSize: case SpvExecutionModeSubgroupsPerWorkgroup:
+  case SpvExecutionModeSubgroupsPerWorkgroupId: {
+    /* SPIR-V 3.6: one literal (or, for SubgroupsPerWorkgroupId, one constant id), at least 1 */
+    bool want_id = mode == SpvExecutionModeSubgroupsPerWorkgroupId;
+    if (want_id != id_form)
+      return ld_errf(c, r->at, "%s takes %s operand (%s)", mname, want_id ? "an id" : "a literal",
+                     want_id ? "OpExecutionModeId" : "OpExecutionMode");
+    if (r->nwords != 4)
+      return ld_errf(c, r->at, "%s has %u operand words, expects 1", mname, (unsigned)r->nwords - 3);
+    uint64_t v = r->w[3];
+    if (want_id && !ld_const_uint(c, r, r->w[3], "SubgroupsPerWorkgroupId operand", &v)) return false;
+    if (v == 0 || v > UINT32_MAX)
+      return ld_errf(c, r->at, "%s is %llu (must be 1 to %u)", mname, (unsigned long long)v, UINT32_MAX);
+    sizes[0] = (uint32_t)v;
+    break;
+  }
   default:
     break;  /* other modes carry nothing spvi uses */
   }
@@ -277,6 +297,10 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
       break;
     case SpvExecutionModeVecTypeHint: e->vec_type_hint = r->w[3]; break;
     case SpvExecutionModeContractionOff: e->contraction_off = true; break;
+    case SpvExecutionModeSubgroupSize: e->subgroup_size = sizes[0]; break;
+    case SpvExecutionModeSubgroupsPerWorkgroup: case SpvExecutionModeSubgroupsPerWorkgroupId:
+      e->subgroups_per_wg = sizes[0];
+      break;
     default: break;
     }
   }

@@ -285,6 +285,34 @@ else
   fail "cannot assemble trace.spvasm: $(cat "$TMP/err")"
 fi
 
+# ---- sub-groups: --subgroup-size, spvi info, the debugger's refusal ----------------------------
+# Sub-groups of 4 consecutive work-items over inputs 1..10: sums 1+2+3+4 = 10, 5+..+8 = 26 and the
+# partial last sub-group 9+10 = 19; out = 100*sum + sub-group local id.
+G=$TMP/subgroups.spv
+for w in 1 3 64; do
+  if run 0 run "$G" -g 10 -l 10 --subgroup-size 4 --warp $w 'int[10]=range(1)' 'int[10]' --print; then
+    expect_out 'arg0 int[10]: 1 2 3 4 5 6 7 8 9 10
+arg1 int[10]: 1000 1001 1002 1003 2600 2601 2602 2603 1900 1901'
+  fi
+done
+for bad in 0 65 x; do
+  if run 2 run "$G" -g 10 --subgroup-size $bad 'int[10]' 'int[10]'; then
+    expect_err "--subgroup-size \`$bad\`: the sub-group size must be 1..64"
+    expect_err_lines 1
+  fi
+done
+if run 0 info "$G"; then
+  if grep -qF 'cl_khr_subgroup_ballot' "$TMP/out" && grep -qF 'cl_khr_subgroup_named_barrier' "$TMP/out"; then ok
+  else fail "spvi info does not list the sub-group extensions: $(cat "$TMP/out")"; fi
+fi
+if run 2 debug "$G" -g 10 'int[10]' 'int[10]'; then
+  expect_err 'spvi debug cannot run kernel `sgsum`: its module uses sub-group operations'
+fi
+# --trace runs the sub-group in lock-step: work-item 9 still sees its partner's value
+if run 0 run "$G" -g 10 -l 10 --subgroup-size 4 'int[10]=range(1)' 'int[10]' --trace=gid=9; then
+  if grep -q '^gid=(9,0,0) %[0-9]* = OpGroupIAdd 19$' "$TMP/err" && ! grep -qv '^gid=(9,0,0)' "$TMP/err"; then ok
+  else fail "--trace of a sub-group kernel: $(cat "$TMP/err")"; fi
+fi
 # ---- checks and reports: --report JSON lines, --check, --max-steps ----------------------------
 C=$TMP/checks.spv
 # 9/0 and 11/0: two division-by-zero occurrences at one instruction, one grouped report; the run
