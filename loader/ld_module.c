@@ -34,14 +34,6 @@ static const uint32_t supported_caps[] = {
   SpvCapabilitySubgroupShuffleINTEL,
 };
 
-/* The opcodes pass A handles. */
-static const uint16_t preamble_ops[] = {
-  SpvOpCapability, SpvOpExtension, SpvOpExtInstImport, SpvOpMemoryModel, SpvOpEntryPoint,
-  SpvOpExecutionMode, SpvOpExecutionModeId, SpvOpString, SpvOpSource, SpvOpSourceContinued,
-  SpvOpSourceExtension, SpvOpName, SpvOpMemberName, SpvOpModuleProcessed, SpvOpDecorate,
-  SpvOpMemberDecorate, SpvOpDecorationGroup, SpvOpGroupDecorate, SpvOpGroupMemberDecorate,
-  SpvOpDecorateId, SpvOpDecorateString, SpvOpMemberDecorateString,
-};
 
 /* Extended instruction sets (OpExtInstImport). OpenCL.std is the set every OpenCL environment
  * supports (env spec "Extended Instruction Sets"); OpenCL.DebugInfo.100 and NonSemantic.* sets
@@ -54,10 +46,19 @@ static const struct { const char *name; bool prefix; ld_extset set; } ext_sets[]
   {"NonSemantic.", true, LD_EXT_NONSEMANTIC},
 };
 
+/* The opcodes pass A handles (a switch: the loader asks for every instruction). */
 bool ld_module_is_preamble(uint32_t opcode) {
-  for (size_t i = 0; i < sizeof preamble_ops / sizeof preamble_ops[0]; i++)
-    if (preamble_ops[i] == opcode) return true;
-  return false;
+  switch (opcode) {
+  case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
+  case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId: case SpvOpString:
+  case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension: case SpvOpName:
+  case SpvOpMemberName: case SpvOpModuleProcessed: case SpvOpDecorate: case SpvOpMemberDecorate:
+  case SpvOpDecorationGroup: case SpvOpGroupDecorate: case SpvOpGroupMemberDecorate:
+  case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
+    return true;
+  default:
+    return false;
+  }
 }
 
 static bool capability(ld_ctx *c, const ld_raw *r) {

@@ -39,8 +39,8 @@ static const uint16_t opaque_ops[] = {
 };
 
 bool ld_types_is_type_opcode(uint32_t opcode) {
-  const char *n = spv_op_name(opcode);
-  return n && strncmp(n, "OpType", 6) == 0;
+  const spv_opinfo *i = spv_op_info(opcode);
+  return i && i->is_type;
 }
 
 bool ld_type_is_scalar(const ld_type *t) {
