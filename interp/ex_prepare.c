@@ -1154,8 +1154,13 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     s->aux[a + 2] = nterms;
     if (nterms == 1 && coff == 0 && (s->aux[a + 4] == 4 || s->aux[a + 4] == 8)) {
       /* the common shape p + i (pointer plus one index): base, index register, element size */
-      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .d = dst_reg(s, in), .a = r[0],
-                        .b = s->aux[a + 3], .c = s->aux[a + 5]});
+      /* flags: log2 of the element size when it is a power of two (a shift vectorises; a 64-bit
+       * multiply does not without AVX-512), else 0xFF */
+      const uint32_t es = s->aux[a + 5];
+      uint8_t sh = 0xFF;
+      if (es && !(es & (es - 1))) sh = (uint8_t)__builtin_ctz(es);
+      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .flags = sh, .d = dst_reg(s, in),
+                        .a = r[0], .b = s->aux[a + 3], .c = es});
       return true;
     }
     emit(s, (ex_insn){.op = EX_ACCESS, .d = dst_reg(s, in), .a = r[0], .b = a});
