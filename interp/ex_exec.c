@@ -1041,6 +1041,11 @@ resched:
     LANES_END
     NEXT;
   }
+  H(IMAGE) {
+    cx->cur_ip = ip;
+    if (!ex_image_exec(cx, w, f->fn, ip, lanes, nl)) goto fault;
+    NEXT;
+  }
   H(NOP) NEXT;
 
   /* ---- control ---- */
