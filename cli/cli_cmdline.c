@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_CHECK, OPT_REPORT, OPT_MAX_STEPS, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -34,6 +34,9 @@ static const struct {
   {NULL, "--groups", OPT_GROUPS, true},
   {NULL, "--spec", OPT_SPEC, true},
   {NULL, "--trace", OPT_TRACE, false},
+  {NULL, "--check", OPT_CHECK, true},
+  {NULL, "--report", OPT_REPORT, true},
+  {NULL, "--max-steps", OPT_MAX_STEPS, true},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -92,6 +95,35 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     return true;
   }
   case OPT_TRACE: c->trace = value ? value : "all"; return true;
+  case OPT_CHECK: {
+    /* a comma-separated list of check names */
+    static const struct { const char *name; unsigned flag; } names[] = {
+      {"races", CLI_CHECK_RACES}, {"uninit", CLI_CHECK_UNINIT}, {"all", CLI_CHECK_ALL},
+    };
+    const char *p = value;
+    for (;;) {
+      size_t len = strcspn(p, ",");
+      size_t k = 0;
+      while (k < sizeof names / sizeof names[0] && (strlen(names[k].name) != len || strncmp(p, names[k].name, len))) k++;
+      if (k == sizeof names / sizeof names[0])
+        return cli_fail(e, "%s `%s`: unknown check `%.*s` (races, uninit or all)", opt, value, (int)len, p);
+      c->checks |= names[k].flag;
+      if (!p[len]) return true;
+      p += len + 1;
+    }
+  }
+  case OPT_REPORT:
+    if (value[0] == 0) return cli_fail(e, "%s: empty file name", opt);
+    c->report = value;
+    return true;
+  case OPT_MAX_STEPS: {
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(value, strlen(value), "--max-steps", &v, &inner) || v.neg || v.mag < 1)
+      return cli_fail(e, "%s `%s`: expects a positive number of instructions", opt, value);
+    c->max_steps = v.mag;
+    return true;
+  }
   case OPT_SPEC: {
     /* ID=VALUE: the value's text is checked by the loader against the constant's type */
     const char *eq = strchr(value, '=');

@@ -1,5 +1,6 @@
 /*
- * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals --stats --threads --groups --spec),
+ * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
+ * --stats --threads --groups --spec --trace --check --report --max-steps),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -25,12 +26,19 @@ typedef struct cli_run_cmd {
   uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
   unsigned warp;             /* --warp, 0 when not given */
   const char *trace;         /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
+  unsigned checks;           /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
+  const char *report;        /* --report FILE: reports and faults as JSON lines, or NULL */
+  uint64_t max_steps;        /* --max-steps N, 0 when not given */
   int nspecs;                /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
   const char **spec_values;  /* pointers into argv */
   int nargs;
   const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
 } cli_run_cmd;
+
+/* The --check names and their flags (the same values as SPVI_CHECK_*; this file does not include
+ * spvi.h, so cli/main.c checks that they agree). */
+enum { CLI_CHECK_RACES = 1u << 0, CLI_CHECK_UNINIT = 1u << 1, CLI_CHECK_ALL = 3u };
 
 /* argv holds what follows `run`. Options may come before, between or after the positional
  * words; `--` ends the options. With --help nothing else is checked. */

@@ -10,6 +10,7 @@
 #include "cli_npy.h"
 #include "cli_print.h"
 #include "cli_num.h"
+#include "cli_report.h"
 #include "spvi.h"
 
 #include <errno.h>
@@ -23,10 +24,15 @@
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
+_Static_assert((unsigned)CLI_CHECK_RACES == (unsigned)SPVI_CHECK_RACES &&
+                   (unsigned)CLI_CHECK_UNINIT == (unsigned)SPVI_CHECK_UNINIT &&
+                   (unsigned)CLI_CHECK_ALL == (unsigned)SPVI_CHECK_ALL, "cli_cmdline.h's check flags must be spvi.h's");
+
 static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
+    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
@@ -44,7 +50,8 @@ static const char usage_main[] =
     "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
     "         every byte comes from the shard that wrote it, or is the initial value\n"
     "\n"
-    "exit status: 0 success, 1 the kernel faulted (the fault report goes to stderr),\n"
+    "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports go to\n"
+    "             stderr),\n"
     "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
 
 static const char usage_info[] =
@@ -59,7 +66,8 @@ static const char usage_info[] =
 static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... ARG...\n"
+    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -87,6 +95,13 @@ static const char usage_run[] =
     "                      warp width 1 on one thread, each work-item in program order\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
+    "  --check LIST        also run these checks (comma-separated): races (data races on\n"
+    "                      local and global memory), uninit (uses of never-written private\n"
+    "                      or local memory), all. Bounds, alignment, read-only, divergence\n"
+    "                      and integer-division checks are always on\n"
+    "  --report FILE       also write every report and fault to FILE as JSON lines\n"
+    "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
+    "                      (default 1000000000), so an infinite loop ends in a report\n"
     "\n"
     "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
     "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
@@ -145,8 +160,9 @@ static const char usage_run[] =
     "  Outputs are written only when the kernel did not fault.\n"
     "\n"
     "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
-    "exit status: 0 success, 1 the kernel faulted (report on stderr), 2 bad usage, bad argument\n"
-    "             or unusable module\n";
+    "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports on\n"
+    "             stderr; the outputs are still written when it did not fault), 2 bad usage,\n"
+    "             bad argument or unusable module\n";
 
 static const char usage_debug[] =
     "usage: spvi debug MODULE.spv [-x FILE] [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
@@ -504,6 +520,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.threads = c->threads;
   ro.group_begin = c->group_begin;
   ro.group_end = c->group_end;
+  ro.checks = c->checks;
+  ro.max_steps = c->max_steps;
   if (debug) {
     /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
     if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)
@@ -519,18 +537,36 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     if (c->stats && st >= 0) print_stats(l);
     goto done;
   }
+  FILE *report = NULL;
+  if (c->report && !(report = fopen(c->report, "w"))) {
+    say_error("--report %s: %s", c->report, strerror(errno));
+    goto done;
+  }
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
   spvi_status s = spvi_run(l, &ro, &fault, &err);
+  size_t nreports = s == SPVI_OK || s == SPVI_FAULT ? spvi_report_count(l) : 0;
+  fflush(stdout);
+  for (size_t i = 0; i < nreports; i++) {
+    const spvi_report *r = spvi_report_get(l, i);
+    fprintf(stderr, "spvi: report: %s\n", r->message);
+    if (report) cli_report_json(report, r);
+  }
   if (s == SPVI_FAULT) {
     size_t n = strlen(fault.message);
     fprintf(stderr, "spvi: fault: %s%s", fault.message[0] ? fault.message : spvi_fault_kind_name(fault.kind),
             n && fault.message[n - 1] == '\n' ? "" : "\n");
+    if (report) cli_fault_json(report, &fault);
     status = EXIT_FAULT;
   } else if (s != SPVI_OK) {
     say_error("%s", err.message);
   } else if (write_outputs(c, l, args)) {
-    status = EXIT_OK;
+    /* the outputs are written either way: they are what the kernel computed */
+    status = nreports ? EXIT_FAULT : EXIT_OK;
+  }
+  if (report && fclose(report) != 0) {
+    say_error("--report %s: %s", c->report, strerror(errno));
+    status = EXIT_BAD;
   }
   if (c->stats && (s == SPVI_OK || s == SPVI_FAULT)) {
     fflush(stdout);

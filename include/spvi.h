@@ -229,7 +229,15 @@ typedef struct spvi_run_options {
   void (*on_trace)(void *user, const char *line);
   void *trace_user;
   const char *trace_filter;
+  /* Optional checks (SPVI_CHECK_* flags, see "checks and reports" below); 0 = none. Bounds,
+   * alignment, read-only, divergence and division checks are always on. */
+  unsigned checks;
+  /* A work-item that executes more than this many SPIR-V instructions stops the run with
+   * SPVI_FAULT_STEP_LIMIT (an infinite loop ends in a report); 0 = SPVI_DEFAULT_MAX_STEPS. */
+  uint64_t max_steps;
 } spvi_run_options;
+
+#define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000)  /* 10^9 instructions per work-item */
 
 typedef enum spvi_fault_kind {
   SPVI_FAULT_NONE = 0,
@@ -240,7 +248,9 @@ typedef enum spvi_fault_kind {
   SPVI_FAULT_BARRIER_DIVERGENCE,/* a barrier not reached by every work-item of the group */
   SPVI_FAULT_UNREACHABLE,       /* OpUnreachable executed */
   SPVI_FAULT_UNSUPPORTED,       /* an operation reached at run time that spvi cannot execute */
-  SPVI_FAULT_MISALIGNED,        /* an atomic operation on an address not aligned to its size */
+  SPVI_FAULT_MISALIGNED,        /* a load, store or atomic on an address not aligned as its type or
+                                   Aligned operand requires */
+  SPVI_FAULT_STEP_LIMIT,        /* a work-item executed more than spvi_run_options.max_steps instructions */
   SPVI_FAULT_IMAGE              /* an image operation the specs leave undefined: NaN coordinates, a
                                    sampler or result type the image's format does not allow ... */
 } spvi_fault_kind;
@@ -251,6 +261,7 @@ typedef struct spvi_fault {
   size_t global_id[3], local_id[3], group_id[3];
   uint32_t result_id;          /* SPIR-V result id of the faulting instruction, 0 if none */
   char opcode[48];             /* "OpLoad" */
+  char function[96];           /* function name (OpName) or %id, "" when unknown */
   char file[256];              /* source file from OpLine / DebugInfo, "" when unknown */
   unsigned line, column;       /* 0 when unknown */
   int arg_index;               /* kernel parameter the memory belongs to, -1 if none */
@@ -262,6 +273,63 @@ typedef struct spvi_fault {
 } spvi_fault;
 
 spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err);
+
+/* ---- checks and reports ----------------------------------------------------------------------
+ * A fault stops the run. A report does not: the kernel goes on (with the defined result spvi gives
+ * undefined operations, README "Undefined behaviour") and every report of the run is kept. Reports of
+ * the same kind at the same instruction(s) are grouped into one with a count. After spvi_run,
+ * spvi_report_count / spvi_report_get list them in a deterministic order (by the work-item of their
+ * first occurrence, then instruction), whatever the threads. */
+enum {
+  SPVI_CHECK_RACES = 1u << 0,   /* data races on local and global memory */
+  SPVI_CHECK_UNINIT = 1u << 1,  /* uses of private or local memory never written in the launch */
+  SPVI_CHECK_ALL = SPVI_CHECK_RACES | SPVI_CHECK_UNINIT
+};
+
+typedef enum spvi_report_kind {
+  SPVI_REPORT_RACE,             /* two work-items access the same bytes without synchronisation (checks) */
+  SPVI_REPORT_UNINIT,           /* a value read from never-written memory decides a branch, forms an
+                                   address or is written to a buffer (checks) */
+  SPVI_REPORT_DIV_BY_ZERO,      /* integer division or remainder by zero (always on) */
+  SPVI_REPORT_DIV_OVERFLOW      /* signed division or remainder of the minimum value by -1 (always on) */
+} spvi_report_kind;
+
+/* One work-item at one instruction. */
+typedef struct spvi_site {
+  size_t global_id[3], local_id[3], group_id[3];
+  uint32_t result_id;          /* SPIR-V result id of the instruction, 0 if none */
+  char opcode[48];             /* "OpStore" */
+  char function[96];           /* function name (OpName) or %id */
+  char file[256];              /* "" when unknown */
+  unsigned line, column;       /* 0 when unknown */
+  bool write, atomic;          /* memory reports: what the access did */
+} spvi_site;
+
+typedef struct spvi_report {
+  spvi_report_kind kind;
+  char kernel[128];
+  spvi_site at;                /* the first occurrence (in global linear work-item order) */
+  bool has_other;
+  spvi_site other;             /* races: the conflicting access of another work-item */
+  /* the memory concerned (memory[0] == 0 when none) */
+  int arg_index;               /* kernel parameter it belongs to, -1 if none */
+  char memory[128];
+  int64_t offset;              /* byte range [offset, offset + access_size) of the first occurrence */
+  uint64_t access_size;
+  uint64_t memory_size;
+  uint64_t count;              /* occurrences grouped into this report */
+  char message[2048];          /* the whole report, several lines, ready to print */
+} spvi_report;
+
+/* Reports of the last spvi_run of a launch (valid until the next run or spvi_launch_free). */
+size_t spvi_report_count(const spvi_launch *l);
+const spvi_report *spvi_report_get(const spvi_launch *l, size_t index);
+/* "data race", "use of uninitialized memory", ... */
+const char *spvi_report_kind_name(spvi_report_kind k);
+/* Short stable identifiers for machine-readable output: "race", "uninit", "div-by-zero",
+ * "div-overflow"; for faults "out-of-bounds", "null-pointer", ... */
+const char *spvi_report_kind_id(spvi_report_kind k);
+const char *spvi_fault_kind_id(spvi_fault_kind k);
 
 /* Statistics of the last spvi_run of a launch. */
 typedef struct spvi_run_stats {

@@ -165,6 +165,9 @@ typedef struct ex_launch {
   uint64_t trace_id[3];
   uint64_t group_begin, group_end;  /* linear work-group ids to run, [begin, end); end 0: all */
   uint8_t *written_all;   /* the per-allocation mask table of the last run (owned) */
+  unsigned checks;        /* spvi_run_options.checks */
+  uint64_t max_steps;     /* spvi_run_options.max_steps (never 0 here) */
+  struct ex_reports *reports;  /* reports of the last run (owned; ex_check.h) */
   /* statistics of the last run */
   uint64_t instructions;  /* SPIR-V instructions executed, summed over work-items */
   double exec_seconds;

@@ -13,6 +13,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "ex.h"
+#include "ex_check.h"
 #include "ex_debug.h"
 #include "gen_spv_tables.h"
 #include "spvi.h"
@@ -336,7 +337,8 @@ spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
   l->l.entry = m->kernels[kernel].fn;
   l->l.nargs = (uint32_t)m->kernels[kernel].nparams;
   l->l.args = calloc(l->l.nargs + 1, sizeof *l->l.args);
-  if (!l->l.args) abort();
+  l->l.reports = ex_reports_new();
+  if (!l->l.args || !l->l.reports) abort();
   return l;
 }
 
@@ -345,6 +347,7 @@ void spvi_launch_free(spvi_launch *l) {
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].bytes); free(l->l.args[i].written); }
   free(l->l.written_all);
   free(l->l.args);
+  ex_reports_free(l->l.reports);
   free(l);
 }
 
@@ -644,6 +647,12 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   l->l.on_printf = opts ? opts->on_printf : NULL;
   l->l.printf_user = opts ? opts->printf_user : NULL;
   l->l.ftz = opts && opts->flush_denormals;
+  l->l.checks = opts ? opts->checks : 0;
+  if (l->l.checks & ~(unsigned)SPVI_CHECK_ALL) {
+    set_err(err, SPVI_E_USAGE, "unknown check flags 0x%x", l->l.checks & ~(unsigned)SPVI_CHECK_ALL);
+    return 0;
+  }
+  l->l.max_steps = opts && opts->max_steps ? opts->max_steps : SPVI_DEFAULT_MAX_STEPS;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);
   if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return 0; }
@@ -709,6 +718,11 @@ void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out) {
   if (!l) return;
   out->exec_seconds = l->l.exec_seconds;
   out->instructions = l->l.instructions;
+}
+
+size_t spvi_report_count(const spvi_launch *l) { return l ? ex_reports_count(l->l.reports) : 0; }
+const spvi_report *spvi_report_get(const spvi_launch *l, size_t index) {
+  return l ? ex_reports_get(l->l.reports, index) : NULL;
 }
 
 uint64_t spvi_launch_group_count(const spvi_launch *l) { return l && l->l.dims ? ex_group_count(&l->l) : 0; }

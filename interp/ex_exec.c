@@ -401,7 +401,32 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     }                                                                                              \
   } while (0)
 
+/* After an integer division or remainder: report lanes that divided by zero or, when signed, the
+ * minimum value by -1 (SPIR-V 3.52.13 leaves both undefined; spvi gives them the defined results of
+ * DEF_DIV above and reports them). One pass over the operands; reporting is out of line. */
+#define DIV_CHECK(UT, SIGNED)                                                                      \
+  do {                                                                                             \
+    const UT *a_ = (const UT *)REG(ip->a), *b_ = (const UT *)REG(ip->b);                           \
+    const size_t n_ = ip->n;                                                                       \
+    const UT min_ = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                           \
+    bool bad_ = false;                                                                             \
+    LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++)                                  \
+      bad_ |= b_[i_] == 0 || (SIGNED && b_[i_] == (UT)~(UT)0 && a_[i_] == min_);                   \
+    LANES_END                                                                                      \
+    if (bad_) div_report(cx, w, f->fn, ip, (const uint8_t *)a_, (const uint8_t *)b_, sizeof(UT), SIGNED, lanes, nl, W); \
+  } while (0)
+
 #define NEXT do { ip++; goto *labels[ip->op]; } while (0)
+
+/* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
+ * lane for --stats and once for the warp's step count, which the step limit checks. */
+#define ENTER_BLOCK(fn_, b_)                                                                       \
+  do {                                                                                             \
+    const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                               \
+    cx->instructions += (uint64_t)n_ * nl;                                                         \
+    w->steps += n_;                                                                                \
+    if (__builtin_expect(w->steps > cx->max_steps, 0)) goto step_limit;                            \
+  } while (0)
 /* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
  * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
  * twice: plain, and with inputs and results flushed (HN / HFTZ below). */
@@ -415,11 +440,11 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
   H(IADD_##S) ELEMWISE2(UT, UT, (UT)((WT)x + (WT)y)); NEXT;                                          \
   H(ISUB_##S) ELEMWISE2(UT, UT, (UT)((WT)x - (WT)y)); NEXT;                                          \
   H(IMUL_##S) ELEMWISE2(UT, UT, (UT)((WT)x * (WT)y)); NEXT;                                          \
-  H(UDIV_##S) ELEMWISE2(UT, UT, udiv_##S(x, y)); NEXT;                                               \
-  H(SDIV_##S) ELEMWISE2(UT, UT, sdiv_##S(x, y)); NEXT;                                               \
-  H(UMOD_##S) ELEMWISE2(UT, UT, umod_##S(x, y)); NEXT;                                               \
-  H(SREM_##S) ELEMWISE2(UT, UT, srem_##S(x, y)); NEXT;                                               \
-  H(SMOD_##S) ELEMWISE2(UT, UT, smod_##S(x, y)); NEXT;                                               \
+  H(UDIV_##S) ELEMWISE2(UT, UT, udiv_##S(x, y)); DIV_CHECK(UT, 0); NEXT;                             \
+  H(SDIV_##S) ELEMWISE2(UT, UT, sdiv_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
+  H(UMOD_##S) ELEMWISE2(UT, UT, umod_##S(x, y)); DIV_CHECK(UT, 0); NEXT;                             \
+  H(SREM_##S) ELEMWISE2(UT, UT, srem_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
+  H(SMOD_##S) ELEMWISE2(UT, UT, smod_##S(x, y)); DIV_CHECK(UT, 1); NEXT;                             \
   H(SHL_##S) ELEMWISE2(UT, UT, (UT)((WT)x << (y & (sizeof(UT) * 8 - 1)))); NEXT;                     \
   H(SHRL_##S) ELEMWISE2(UT, UT, (UT)(x >> (y & (sizeof(UT) * 8 - 1)))); NEXT;                        \
   H(SHRA_##S) ELEMWISE2(UT, UT, sra_##S(x, y)); NEXT;                                                \
@@ -578,6 +603,40 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
   return true;
 }
 
+/* A load or store whose address passed the bounds check (m != NULL) but not the alignment check:
+ * record the fault (a failed bounds check has recorded its own). */
+static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *m, uint64_t p,
+                                                       uint64_t n, uint64_t amask, bool write) {
+  if (!m) return;
+  char d[96];
+  snprintf(d, sizeof d, "%s (alignment %llu)", write ? "write" : "read", (unsigned long long)amask + 1);
+  ex_fault(cx, SPVI_FAULT_MISALIGNED, w, l, (uint32_t)((p & cx->ptr_mask) >> cx->shift),
+           (int64_t)((p & cx->off_mask) - cx->bias), n, d);
+}
+
+/* The reports of DIV_CHECK: one per lane, for its first bad component. */
+static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
+                                                       const uint8_t *a, const uint8_t *b, unsigned bytes, bool is_signed,
+                                                       const uint16_t *lanes, unsigned nl, unsigned W) {
+  (void)W;
+  const uint64_t min = (uint64_t)1 << (bytes * 8 - 1), all = bytes == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (bytes * 8)) - 1;
+  for (unsigned k = 0; k < nl; k++) {
+    const unsigned l = lanes[k];
+    for (unsigned i = l * ip->n; i < (l + 1u) * ip->n; i++) {
+      uint64_t x = rd_uint(a + (size_t)i * bytes, bytes), y = rd_uint(b + (size_t)i * bytes, bytes);
+      bool zero = y == 0, overflow = is_signed && y == all && x == min;
+      if (!zero && !overflow) continue;
+      ex_check_event e = {.kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
+                          .at = ex_site_of(cx, w, l, fn, ip),
+                          .detail = zero ? "the divisor is 0 (spvi goes on with quotient all ones, remainder the dividend)"
+                                         : "the minimum value divided by -1 overflows (spvi goes on with quotient the "
+                                           "minimum value, remainder 0)"};
+      ex_check_report(cx, &e);
+      break;
+    }
+  }
+}
+
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   unsigned n = 0;
   while (m) {
@@ -655,8 +714,8 @@ resched:
     fresh = false;
   }
   nl = mask_lanes(f->active, lanes);
-  if (fresh) cx->instructions += (uint64_t)f->fn->blocks[f->cur].spv_count * nl;
   full = nl == W;
+  if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
   cx->cur_fn = f->fn;
@@ -832,11 +891,15 @@ resched:
     LANES_END
     NEXT;
   }
+  /* Loads and stores: ip->flags is log2 of the alignment the access needs (its Aligned operand, or
+   * its type's); the pointer's low bits are the offset's, as allocations start at offset 0. */
   H(LOAD) {
     const size_t s = ip->c;
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, false);
-      if (!m) goto fault;
+      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint8_t *m = ex_mem(cx, w, l, p, s, false);
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, false); goto fault; }
       memcpy(REG(ip->d) + l * s, m, s);
     LANES_END
     NEXT;
@@ -846,9 +909,11 @@ resched:
   H(LOAD_##N) {                                                                                    \
     T *d_ = (T *)REG(ip->d);                                                                       \
     const uint8_t *pa_ = REG(ip->a);                                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
     LANES_BEGIN                                                                                    \
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, false);                   \
-      if (!m) goto fault;                                                                          \
+      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                                  \
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, false); goto fault; }          \
       memcpy(&d_[l], m, N);                                                                        \
     LANES_END                                                                                      \
     NEXT;                                                                                          \
@@ -856,9 +921,11 @@ resched:
   H(STORE_##N) {                                                                                   \
     const T *v_ = (const T *)REG(ip->b);                                                           \
     const uint8_t *pa_ = REG(ip->a);                                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
     LANES_BEGIN                                                                                    \
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(pa_ + (size_t)l * pb, pb), N, true);                    \
-      if (!m) goto fault;                                                                          \
+      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                                   \
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, true); goto fault; }           \
       memcpy(m, &v_[l], N);                                                                        \
     LANES_END                                                                                      \
     NEXT;                                                                                          \
@@ -897,9 +964,11 @@ resched:
   H(TRUNC_I64_I32) ELEMWISE1(uint64_t, uint32_t, (uint32_t)x); NEXT;
   H(STORE) {
     const size_t s = ip->c;
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      uint8_t *m = ex_mem(cx, w, l, rd_ptr(REG(ip->a) + (size_t)l * pb, pb), s, true);
-      if (!m) goto fault;
+      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint8_t *m = ex_mem(cx, w, l, p, s, true);
+      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, true); goto fault; }
       memcpy(m, REG(ip->b) + l * s, s);
     LANES_END
     NEXT;
@@ -1057,7 +1126,7 @@ resched:
     if (f->active == f->live) {
       f->cur = (int32_t)ip->a;
       f->ip = f->fn->blocks[ip->a].first;
-      cx->instructions += (uint64_t)f->fn->blocks[ip->a].spv_count * nl;
+      ENTER_BLOCK(f->fn, ip->a);
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
@@ -1080,7 +1149,7 @@ resched:
       uint32_t b = tm ? x[0] : x[2];
       f->cur = (int32_t)b;
       f->ip = f->fn->blocks[b].first;
-      cx->instructions += (uint64_t)f->fn->blocks[b].spv_count * nl;
+      ENTER_BLOCK(f->fn, b);
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
@@ -1158,7 +1227,7 @@ resched:
     LANES_BEGIN g->next[l] = 0; LANES_END
     g->cur = 0;
     g->ip = callee->blocks[0].first;
-    cx->instructions += (uint64_t)callee->blocks[0].spv_count * nl;
+    ENTER_BLOCK(callee, 0);
     f = g;
     cx->cur_fn = f->fn;
     ip = f->fn->code + f->ip;
@@ -1203,6 +1272,17 @@ L_DEBUG_HOOK:
     return;
   }
   goto *base_labels[ip->op];
+
+step_limit: {
+  /* reported at the first instruction of the block about to run, for its first active lane */
+  char d[160];
+  snprintf(d, sizeof d, "this work-item executed more than %llu SPIR-V instructions (--max-steps); an endless loop?",
+           (unsigned long long)cx->max_steps);
+  cx->cur_ip = f->fn->code + f->ip;
+  cx->cur_fn = f->fn;
+  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, lanes[0], 0, 0, 0, d);
+  return;
+}
 
 fault:
   /* the faulting instruction is ip; ex_mem already recorded everything else */

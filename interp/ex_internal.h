@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ex.h"
+#include "ex_check.h"
 
 /* EX_CONVERT: operand kinds in the b (source) and c (destination) fields: (kind << 8) | bits. */
 enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
@@ -65,6 +66,9 @@ typedef struct ex_warp {
   unsigned depth;
   int state;
   const ex_insn *barrier_at;     /* the barrier it waits at */
+  uint64_t steps;                /* SPIR-V instructions of the blocks this warp ran (each block once,
+                                    whatever its active lanes): bounds each lane's own count, so
+                                    the step limit compares it (exact at warp width 1) */
   const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
   const ex_func *trace_fn;
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
@@ -109,6 +113,9 @@ typedef struct ex_ctx {
   uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
   struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
                                     instruction is dispatched through ex_dbg_stop first */
+  struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
+  unsigned checks;               /* SPVI_CHECK_* flags of the run */
+  uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
 } ex_ctx;
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
@@ -140,6 +147,9 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
   default: return a->base + off;
   }
 }
+
+/* "argument 2 `out` (global buffer of 64 bytes)", "private variable `tmp` (16 bytes)" ... */
+void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len);
 
 /* bi_mem.access for builtins: ex_mem for the warp being run. */
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);

@@ -144,6 +144,19 @@ static uint32_t type_reg_size(prep *s, uint32_t type_id) {
   return t ? t->reg_size : 0;
 }
 
+/* log2 of the alignment an OpLoad/OpStore needs: its Aligned memory operand (SPIR-V 3.26: the
+ * literal right after the MemoryAccess mask at ops[mask_at]) when present, else the alignment of the
+ * accessed type (OpenCL C 6.1.5: scalars and vectors are aligned to their size, 3-vectors as
+ * 4-vectors). An access that breaks it is reported as misaligned. */
+static uint8_t access_align_log2(prep *s, const ld_insn *in, unsigned mask_at, uint32_t type_id) {
+  uint64_t a = 1;
+  if (in->nops > mask_at + 1 && (in->ops[mask_at] & SpvMemoryAccessAlignedMask)) a = in->ops[mask_at + 1];
+  else if (ty(s, type_id)) a = ty(s, type_id)->align;
+  uint8_t k = 0;
+  while (k < 31 && ((uint64_t)2 << k) <= a) k++;
+  return k;
+}
+
 /* Element description of a scalar or vector type: kind 'i' int, 'f' float, 'b' bool, 'p' pointer. */
 typedef struct elem { char kind; uint32_t bits, n; } elem;
 static bool elem_of(prep *s, uint32_t type_id, elem *e) {
@@ -248,6 +261,13 @@ static bool walk_literal(prep *s, uint32_t type_id, const uint32_t *idx, unsigne
   return true;
 }
 
+/* An OpExtInst of a debug-information set (OpenCL.DebugInfo.100, NonSemantic.*): no run-time effect. */
+static bool is_debug_extinst(const ld_module *m, const ld_insn *in) {
+  if (in->opcode != SpvOpExtInst || in->nops < 1 || in->ops[0] >= m->bound) return false;
+  const ld_id *x = &m->ids[in->ops[0]];
+  return x->kind == LD_ID_EXTINST_SET && (x->index == LD_EXT_DEBUGINFO || x->index == LD_EXT_NONSEMANTIC);
+}
+
 /* Phi moves of the edge pred -> succ: returns the aux index of the move list. */
 static bool edge_moves(prep *s, uint32_t pred_label, uint32_t succ_block, uint32_t *edge) {
   const ld_function *fn = s->fn;
@@ -258,6 +278,8 @@ static bool edge_moves(prep *s, uint32_t pred_label, uint32_t succ_block, uint32
   const ld_insn *save = s->cur;
   for (uint32_t i = 0; i < b->count; i++) {
     const ld_insn *ph = &fn->insns[b->first + i];
+    /* llvm-spirv-14 -g puts a DebugScope before a block's phis (the validator warns): look past it */
+    if (is_debug_extinst(s->m, ph)) continue;
     if (ph->opcode != SpvOpPhi) break;
     s->cur = ph;
     bool found = false;
@@ -956,13 +978,16 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   case SpvOpLoad: {
     if (!op_regs(s, in, 1, r)) return false;
     uint32_t sz = type_reg_size(s, in->type);
-    emit(s, (ex_insn){.op = sz == 4 ? EX_LOAD_4 : sz == 8 ? EX_LOAD_8 : EX_LOAD, .d = dst_reg(s, in), .a = r[0], .c = sz});
+    emit(s, (ex_insn){.op = sz == 4 ? EX_LOAD_4 : sz == 8 ? EX_LOAD_8 : EX_LOAD, .flags = access_align_log2(s, in, 1, in->type),
+                      .d = dst_reg(s, in), .a = r[0], .c = sz});
     return true;
   }
   case SpvOpStore: {
     if (!op_regs(s, in, 2, r)) return false;
-    uint32_t sz = type_reg_size(s, m->ids[in->ops[1]].type);
-    emit(s, (ex_insn){.op = sz == 4 ? EX_STORE_4 : sz == 8 ? EX_STORE_8 : EX_STORE, .a = r[0], .b = r[1], .c = sz});
+    uint32_t vt = m->ids[in->ops[1]].type;
+    uint32_t sz = type_reg_size(s, vt);
+    emit(s, (ex_insn){.op = sz == 4 ? EX_STORE_4 : sz == 8 ? EX_STORE_8 : EX_STORE, .flags = access_align_log2(s, in, 2, vt),
+                      .a = r[0], .b = r[1], .c = sz});
     return true;
   }
   case SpvOpCopyMemory: {

@@ -99,8 +99,26 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
   case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
   case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
-  case SPVI_FAULT_MISALIGNED: return "misaligned atomic access";
+  case SPVI_FAULT_MISALIGNED: return "misaligned access";
+  case SPVI_FAULT_STEP_LIMIT: return "step limit exceeded";
   case SPVI_FAULT_IMAGE: return "undefined image operation";
+  }
+  return "fault";
+}
+
+const char *spvi_fault_kind_id(spvi_fault_kind k) {
+  switch (k) {
+  case SPVI_FAULT_NONE: return "none";
+  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds";
+  case SPVI_FAULT_NULL_POINTER: return "null-pointer";
+  case SPVI_FAULT_BAD_POINTER: return "bad-pointer";
+  case SPVI_FAULT_READ_ONLY: return "read-only-write";
+  case SPVI_FAULT_BARRIER_DIVERGENCE: return "divergence";
+  case SPVI_FAULT_UNREACHABLE: return "unreachable";
+  case SPVI_FAULT_UNSUPPORTED: return "unsupported";
+  case SPVI_FAULT_MISALIGNED: return "misaligned";
+  case SPVI_FAULT_STEP_LIMIT: return "step-limit";
+  case SPVI_FAULT_IMAGE: return "image";
   }
   return "fault";
 }
@@ -112,7 +130,7 @@ void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid
   lid[2] = lin / (cx->group_size[0] * cx->group_size[1]);
 }
 
-static void describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
+void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
   const ld_module *m = cx->prog->ld;
   const ex_alloc *a = &cx->allocs[id];
   char nb[96];
@@ -178,7 +196,7 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   if (cx->falloc) {
     const ex_alloc *a = &cx->allocs[cx->falloc];
     f->arg_index = a->arg_index;
-    describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
+    ex_describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
     f->offset = cx->foff;
     f->access_size = cx->fsize;
     f->memory_size = a->size;
@@ -196,8 +214,8 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   char src[300];
   if (f->line) snprintf(src, sizeof src, "%s:%u%s", f->file[0] ? f->file : "?", f->line, "");
   else snprintf(src, sizeof src, "no source line information");
-  char fname[96];
-  const char *fnn = cx->ffn ? ld_id_name(m, cx->ffn->ld->id, fname, sizeof fname) : "?";
+  if (cx->ffn) ld_id_name(m, cx->ffn->ld->id, f->function, sizeof f->function);
+  const char *fnn = f->function[0] ? f->function : "?";
   /* the report may be cut at sizeof f->message; the fields above keep every detail */
   format_into(f->message, sizeof f->message,
            "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
@@ -225,6 +243,18 @@ static int bits_for(uint64_t n) {
 }
 
 static void init_globals(ex_ctx *cx);
+
+/* Whether kernel parameter `pid` carries FuncParamAttr NoWrite (OpenCL C `const` pointers): the
+ * kernel promises not to write through it (SPIR-V 3.21), so its buffer is read-only memory. */
+static bool param_nowrite(const ld_module *m, uint32_t pid) {
+  for (uint32_t i = 0; i < m->ndecos; i++) {
+    const ld_decoration *d = &m->decos[i];
+    if (d->target == pid && d->decoration == SpvDecorationFuncParamAttr && d->nargs &&
+        d->args[0] == SpvFunctionParameterAttributeNoWrite)
+      return true;
+  }
+  return false;
+}
 
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
@@ -271,7 +301,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       r->local_bytes += a->size;
     } else {
       a->space = pt->storage == SpvStorageClassUniformConstant ? EX_AS_CONSTANT : EX_AS_GLOBAL;
-      a->read_only = a->space == EX_AS_CONSTANT;
+      a->read_only = a->space == EX_AS_CONSTANT || param_nowrite(m, l->entry->ld->params[i]);
       a->base = l->args[i].bytes;
     }
     cx->nallocs++;
@@ -448,6 +478,7 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   w->depth = 1;
   w->state = EX_W_RUN;
   w->barrier_at = NULL;
+  w->steps = 0;
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
   f->live = w->all;
@@ -668,6 +699,10 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
+  cx->checks = l->checks;
+  cx->max_steps = l->max_steps;
+  ex_reports_clear(l->reports);
+  cx->reports = l->reports;
   memset(j, 0, sizeof *j);
   j->l = l;
   for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
@@ -746,6 +781,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   } else if (st == SPVI_E_NOMEM && err && !err[0]) {
     snprintf(err, errlen, "out of memory setting up the launch");
   }
+  ex_reports_finish(l->reports, &base.cx);
   for (unsigned t = 0; t < ninit; t++) worker_free(&wk[t]);
   free(wk);
   launch_end(&base);

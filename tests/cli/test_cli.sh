@@ -316,5 +316,50 @@ if run 2 run "$IM" -g 2,2 'image2d:r:unorm8:2,2' 'float[4]' 'sampler:normalized,
   expect_err 'an image parameter (write_only image2d_t) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]'
 fi
 
+# ---- checks and reports: --report JSON lines, --check, --max-steps ----------------------------
+C=$TMP/checks.spv
+# 9/0 and 11/0: two division-by-zero occurrences at one instruction, one grouped report; the run
+# goes on (x/0 = -1) and the outputs are printed; exit status 1.
+if run 1 run "$C" -k divide -g 4 'int[4]=8,9,10,11' 'int[4]=2,0,5,0' 'int[4]' --print --report "$TMP/r.json"; then
+  expect_out 'arg0 int[4]: 8 9 10 11
+arg1 int[4]: 2 0 5 0
+arg2 int[4]: 4 -1 2 -1'
+  expect_err 'spvi: report: integer division by zero in kernel `divide`'
+  expect_err 'work-item global (1,0,0) local (1,0,0) group (0,0,0)'
+  expect_err '(2 occurrences at the same instruction; the first work-item is shown)'
+  if python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+r = json.loads(lines[0])
+assert r["type"] == "report" and r["check"] == "div-by-zero" and r["count"] == 2, r
+assert r["kernel"] == "divide" and r["at"]["global_id"] == [1, 0, 0] and r["at"]["instruction"] == "OpSDiv", r
+assert r["other"] is None and r["memory"] is None and r["message"].startswith("integer division by zero"), r
+' "$TMP/r.json" 2>"$TMP/py"; then ok; else fail "--report JSON: $(cat "$TMP/py")"; fi
+fi
+# a clean run with every check on: exit 0, an empty report file
+if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --check all --report "$TMP/r2.json"; then
+  if [ -f "$TMP/r2.json" ] && [ ! -s "$TMP/r2.json" ]; then ok; else fail "--report of a clean run is not an empty file"; fi
+fi
+# an endless work-item ends in a step-limit fault, also in the JSON lines
+if run 1 run "$C" -k count_to -g 1 'int[1]' int:7 --max-steps 5000 --report "$TMP/r3.json"; then
+  expect_err 'spvi: fault: step limit exceeded in kernel `count_to`'
+  expect_err 'this work-item executed more than 5000 SPIR-V instructions (--max-steps)'
+  if grep -qF '"type":"fault","check":"step-limit"' "$TMP/r3.json"; then ok; else fail "step-limit JSON: $(cat "$TMP/r3.json")"; fi
+fi
+if run 0 run "$C" -k count_to -g 1 'int[1]' int:8 --max-steps 5000 --print; then
+  expect_out 'arg0 int[1]: 4'
+fi
+if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --check races,bogus; then
+  expect_err '--check `races,bogus`: unknown check `bogus` (races, uninit or all)'
+  expect_err_lines 1
+fi
+if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --max-steps 0; then
+  expect_err '--max-steps `0`: expects a positive number of instructions'
+fi
+if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --report "$TMP/no/such/dir/r.json"; then
+  expect_err "--report $TMP/no/such/dir/r.json: No such file or directory"
+fi
+
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,6 +15,7 @@
 #   // cl-std: CL1.2             language version (default CL2.0)
 #   // spirv: skip-O2 <reason>   do not build the -O2 variant (the reason goes into NAME.O2.skip)
 #   // also: spir32              also build NAME.O0.spir32.spv
+#   // cflags: FLAGS             extra clang flags for every variant (e.g. -g: source lines in reports)
 #
 # Exit status: non-zero when clang fails on any kernel (a kernel that does not compile is a bug in
 # the test suite); a translator rejection is reported but is not an error.
@@ -52,6 +53,7 @@ build_one() {
   skip_o2=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2[[:space:]]*\(.*\)|\1|p' | head -n 1)
   o2_marked=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2')
   spir32=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*also:.*spir32')
+  cflags=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*cflags:[[:space:]]*\(.*\)|\1|p' | head -n 1)
 
   failed=0
   variants="O0 O2"
@@ -69,7 +71,8 @@ build_one() {
       echo "build.sh: $name.$v: not built ($(cat "$base.skip"))"
       continue
     fi
-    if ! "$CLANG" -cl-std="$std" -target "$target" -emit-llvm -c "$opt" -Xclang -finclude-default-header \
+    # shellcheck disable=SC2086 # cflags is a list of words
+    if ! "$CLANG" -cl-std="$std" -target "$target" -emit-llvm -c "$opt" $cflags -Xclang -finclude-default-header \
          "$src" -o "$base.bc" 2> "$base.log"; then
       echo "build.sh: $name.$v: clang failed:" >&2
       cat "$base.log" >&2

@@ -235,9 +235,9 @@ static void run_samplers(const spvi_image_desc *d, const void *px, size_t bytes)
         for (int i = 0; i < NC; i++) m_sample(&m, &s, &g_coords[2 * i], &want[4 * i]);
         kt_image ki = {*d, px};
         exp_f4 e = {want, NC * 4};
-        kt_case c = {"images", "sample2d",
-                     {KT_IMAGE(&ki, bytes), KT_SAMPLER(&s), KT_BUF_IN(g_coords, sizeof g_coords), KT_BUF_IN(NULL, NC * 16)},
-                     {1, {NC, 0, 0}, {0}, {0}}, check_f4, &e, false};
+        kt_case c = {.file = "images", .kernel = "sample2d",
+                     .args = {KT_IMAGE(&ki, bytes), KT_SAMPLER(&s), KT_BUF_IN(g_coords, sizeof g_coords), KT_BUF_IN(NULL, NC * 16)},
+                     .range = {1, {NC, 0, 0}, {0}, {0}}, .check = check_f4, .user = &e, .expect_fault = false};
         kt_run_case(&c);
         kt_teardown(NULL);
       }
@@ -319,14 +319,16 @@ static void test_srgb_roundtrip(void **state) {
   for (int i = 0; i < 256; i++) m_texel(&m, i % 16, i / 16, 0, &want[4 * i]);
   kt_image ki = {d, px};
   exp_f4 e = {want, 256 * 4};
-  kt_case c = {"images", "read_plain", {KT_IMAGE(&ki, sizeof px), KT_BUF_IN(NULL, sizeof want)}, {2, {16, 16, 0}, {0}, {0}},
-               check_read_plain, &e, false};
+  kt_case c = {.file = "images", .kernel = "read_plain",
+               .args = {KT_IMAGE(&ki, sizeof px), KT_BUF_IN(NULL, sizeof want)},
+               .range = {2, {16, 16, 0}, {0}, {0}}, .check = check_read_plain, .user = &e, .expect_fault = false};
   kt_run_case(&c);
   /* write the linear values back: every sRGB code must come back exactly */
   kt_image out = {d, NULL};
   exp_f4 eb = {(const float *)px, sizeof px};
-  kt_case w = {"images", "write_f", {KT_BUF_IN(want, sizeof want), KT_IMAGE(&out, sizeof px)}, {2, {16, 16, 0}, {0}, {0}},
-               check_img0, &eb, false};
+  kt_case w = {.file = "images", .kernel = "write_f",
+               .args = {KT_BUF_IN(want, sizeof want), KT_IMAGE(&out, sizeof px)},
+               .range = {2, {16, 16, 0}, {0}, {0}}, .check = check_img0, .user = &eb, .expect_fault = false};
   kt_run_case(&w);
 }
 
@@ -350,8 +352,9 @@ static void test_read_formats(void **state) {
     for (int i = 0; i < 21; i++) m_texel(&m, i % 7, i / 7, 0, &want[4 * i]);
     kt_image ki = {d, px};
     exp_f4 e = {want, 21 * 4};
-    kt_case c = {"images", "read_plain", {KT_IMAGE(&ki, bytes), KT_BUF_IN(NULL, 21 * 16)}, {2, {7, 3, 0}, {0}, {0}},
-                 check_read_plain, &e, false};
+    kt_case c = {.file = "images", .kernel = "read_plain",
+                 .args = {KT_IMAGE(&ki, bytes), KT_BUF_IN(NULL, 21 * 16)},
+                 .range = {2, {7, 3, 0}, {0}, {0}}, .check = check_read_plain, .user = &e, .expect_fault = false};
     kt_run_case(&c);
     kt_teardown(NULL);
   }
@@ -369,16 +372,18 @@ static void test_write_conversions(void **state) {
   spvi_image_desc d = {SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_UNORM_INT8, 2, 2, 0, 0};
   kt_image ki = {d, NULL};
   exp_f4 e = {(const float *)hand, 16};
-  kt_case c = {"images", "write_f", {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ki, 16)}, {2, {2, 2, 0}, {0}, {0}}, check_img0, &e,
-               false};
+  kt_case c = {.file = "images", .kernel = "write_f",
+               .args = {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ki, 16)},
+               .range = {2, {2, 2, 0}, {0}, {0}}, .check = check_img0, .user = &e, .expect_fault = false};
   kt_run_case(&c);
   /* snorm8: round_to_even(127 v) clamped to [-128, 127] */
   static const uint8_t hand_s[16] = {64, 127, (uint8_t)-32, 0, 1, 0, 127, (uint8_t)-128, 64, 25, 76, 127, 1, 95, 32, 126};
   d.channel_type = SPVI_SNORM_INT8;
   kt_image ks = {d, NULL};
   exp_f4 es = {(const float *)hand_s, 16};
-  kt_case cs = {"images", "write_f", {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ks, 16)}, {2, {2, 2, 0}, {0}, {0}}, check_img0,
-                &es, false};
+  kt_case cs = {.file = "images", .kernel = "write_f",
+               .args = {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ks, 16)},
+               .range = {2, {2, 2, 0}, {0}, {0}}, .check = check_img0, .user = &es, .expect_fault = false};
   kt_run_case(&cs);
 }
 
@@ -399,14 +404,16 @@ static void test_int_images(void **state) {
   spvi_image_desc d = {SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_SIGNED_INT8, 2, 1, 0, 0};
   kt_image ki = {d, NULL};
   exp_f4 e = {(const float *)hand, 8};
-  kt_case c = {"images", "write_i", {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ki, 8)}, {2, {2, 1, 0}, {0}, {0}}, check_u8_arg1,
-               &e, false};
+  kt_case c = {.file = "images", .kernel = "write_i",
+               .args = {KT_BUF_IN(in, sizeof in), KT_IMAGE(&ki, 8)},
+               .range = {2, {2, 1, 0}, {0}, {0}}, .check = check_u8_arg1, .user = &e, .expect_fault = false};
   kt_run_case(&c);
   static const int32_t back[8] = {-128, -128, 127, 127, 5, -5, 127, -128};
   kt_image kr = {d, hand};
   exp_f4 eb = {(const float *)back, 8};
-  kt_case cr = {"images", "read_plain_i", {KT_IMAGE(&kr, 8), KT_BUF_IN(NULL, 32)}, {2, {2, 1, 0}, {0}, {0}}, check_i4, &eb,
-                false};
+  kt_case cr = {.file = "images", .kernel = "read_plain_i",
+               .args = {KT_IMAGE(&kr, 8), KT_BUF_IN(NULL, 32)},
+               .range = {2, {2, 1, 0}, {0}, {0}}, .check = check_i4, .user = &eb, .expect_fault = false};
   kt_run_case(&cr);
   /* write_imageui to uint16: clamp(x, 0, 65535) */
   static const uint32_t uin[4] = {0, 65535, 65536, UINT32_MAX};
@@ -414,8 +421,9 @@ static void test_int_images(void **state) {
   spvi_image_desc du = {SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_UNSIGNED_INT16, 1, 1, 0, 0};
   kt_image ku = {du, NULL};
   exp_f4 eu = {(const float *)uhand, 8};
-  kt_case cu = {"images", "write_ui", {KT_BUF_IN(uin, sizeof uin), KT_IMAGE(&ku, 8)}, {2, {1, 1, 0}, {0}, {0}},
-                check_u8_arg1, &eu, false};
+  kt_case cu = {.file = "images", .kernel = "write_ui",
+               .args = {KT_BUF_IN(uin, sizeof uin), KT_IMAGE(&ku, 8)},
+               .range = {2, {1, 1, 0}, {0}, {0}}, .check = check_u8_arg1, .user = &eu, .expect_fault = false};
   kt_run_case(&cu);
 }
 
@@ -459,9 +467,9 @@ static void test_sample_dims(void **state) {
       size_t bytes = d->width * (d->height ? d->height : 1) * (d->depth ? d->depth : 1) * (d->array_size ? d->array_size : 1) * 16;
       kt_image ki = {*d, px};
       exp_f4 e = {want, 32 * 4};
-      kt_case c = {"images", cases[ci].kernel,
-                   {KT_IMAGE(&ki, bytes), KT_SAMPLER(&samplers[si]), KT_BUF_IN(coords, 32 * (size_t)nc * 4), KT_BUF_IN(NULL, 32 * 16)},
-                   {1, {32, 0, 0}, {0}, {0}}, check_3d, &e, false};
+      kt_case c = {.file = "images", .kernel = cases[ci].kernel,
+                   .args = {KT_IMAGE(&ki, bytes), KT_SAMPLER(&samplers[si]), KT_BUF_IN(coords, 32 * (size_t)nc * 4), KT_BUF_IN(NULL, 32 * 16)},
+                   .range = {1, {32, 0, 0}, {0}, {0}}, .check = check_3d, .user = &e, .expect_fault = false};
       kt_run_case(&c);
       kt_teardown(NULL);
     }
@@ -483,8 +491,9 @@ static void test_const_sampler_values(void **state) {
   for (int i = 0; i < NC; i++) m_sample(&m, &s, &g_coords[2 * i], &want[4 * i]);
   kt_image ki = {D_U8, g_u8};
   exp_f4 e = {want, NC * 4};
-  kt_case c = {"images", "const_sampler", {KT_IMAGE(&ki, sizeof g_u8), KT_BUF_IN(g_coords, sizeof g_coords), KT_BUF_IN(NULL, NC * 16)},
-               {1, {NC, 0, 0}, {0}, {0}}, check_const_sampler, &e, false};
+  kt_case c = {.file = "images", .kernel = "const_sampler",
+               .args = {KT_IMAGE(&ki, sizeof g_u8), KT_BUF_IN(g_coords, sizeof g_coords), KT_BUF_IN(NULL, NC * 16)},
+               .range = {1, {NC, 0, 0}, {0}, {0}}, .check = check_const_sampler, .user = &e, .expect_fault = false};
   kt_run_case(&c);
 }
 
@@ -504,9 +513,9 @@ static void test_int_coords(void **state) {
   }
   kt_image ki = {D_U8, g_u8};
   exp_f4 e = {want, NC * 4};
-  kt_case c = {"images", "sample2d_int",
-               {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(ic, sizeof ic), KT_BUF_IN(NULL, NC * 16)},
-               {1, {NC, 0, 0}, {0}, {0}}, check_f4, &e, false};
+  kt_case c = {.file = "images", .kernel = "sample2d_int",
+               .args = {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(ic, sizeof ic), KT_BUF_IN(NULL, NC * 16)},
+               .range = {1, {NC, 0, 0}, {0}, {0}}, .check = check_f4, .user = &e, .expect_fault = false};
   kt_run_case(&c);
 }
 
@@ -538,8 +547,9 @@ static void test_read_imageui_sampler(void **state) {
   }
   kt_image ki = {d, px};
   exp_f4 e = {(const float *)want, 16};
-  kt_case cs = {"images", "sample2d_ui", {KT_IMAGE(&ki, sizeof px), KT_SAMPLER(&s), KT_BUF_IN(c, sizeof c), KT_BUF_IN(NULL, 64)},
-                {1, {4, 0, 0}, {0}, {0}}, check_u32_3, &e, false};
+  kt_case cs = {.file = "images", .kernel = "sample2d_ui",
+               .args = {KT_IMAGE(&ki, sizeof px), KT_SAMPLER(&s), KT_BUF_IN(c, sizeof c), KT_BUF_IN(NULL, 64)},
+               .range = {1, {4, 0, 0}, {0}, {0}}, .check = check_u32_3, .user = &e, .expect_fault = false};
   kt_run_case(&cs);
 }
 
@@ -558,8 +568,9 @@ static void test_read_imageh(void **state) {
   const spvi_sampler s = {false, SPVI_ADDRESS_NONE, SPVI_FILTER_NEAREST};
   static const float c[2] = {0.5f, 0.5f};
   kt_image ki = {d, px};
-  kt_case cs = {"images", "sample2d_h", {KT_IMAGE(&ki, 4), KT_SAMPLER(&s), KT_BUF_IN(c, sizeof c), KT_BUF_IN(NULL, 8)},
-                {1, {1, 0, 0}, {0}, {0}}, check_h, NULL, false};
+  kt_case cs = {.file = "images", .kernel = "sample2d_h",
+               .args = {KT_IMAGE(&ki, 4), KT_SAMPLER(&s), KT_BUF_IN(c, sizeof c), KT_BUF_IN(NULL, 8)},
+               .range = {1, {1, 0, 0}, {0}, {0}}, .check = check_h, .user = NULL, .expect_fault = false};
   kt_run_case(&cs);
 }
 
@@ -590,16 +601,22 @@ static void test_writes_arrays_3d(void **state) {
   (void)state;
   const spvi_image_desc d = {SPVI_IMAGE_2D_ARRAY, SPVI_ORDER_RGBA, SPVI_FLOAT, 4, 2, 0, 3};
   kt_image ki = {d, NULL};
-  kt_case c = {"images", "write_2d_array", {KT_IMAGE(&ki, 4 * 2 * 3 * 16)}, {3, {4, 2, 3}, {0}, {0}}, check_arrays, NULL, false};
+  kt_case c = {.file = "images", .kernel = "write_2d_array",
+               .args = {KT_IMAGE(&ki, 4 * 2 * 3 * 16)},
+               .range = {3, {4, 2, 3}, {0}, {0}}, .check = check_arrays, .user = NULL, .expect_fault = false};
   kt_run_case(&c);
   const spvi_image_desc d1 = {SPVI_IMAGE_1D_ARRAY, SPVI_ORDER_RGBA, SPVI_UNSIGNED_INT8, 5, 0, 0, 3};
   kt_image k1 = {d1, NULL};
-  kt_case c1 = {"images", "write_1d_array", {KT_IMAGE(&k1, 5 * 3 * 4)}, {2, {5, 3, 0}, {0}, {0}}, check_1d_array, NULL, false};
+  kt_case c1 = {.file = "images", .kernel = "write_1d_array",
+               .args = {KT_IMAGE(&k1, 5 * 3 * 4)},
+               .range = {2, {5, 3, 0}, {0}, {0}}, .check = check_1d_array, .user = NULL, .expect_fault = false};
   kt_run_case(&c1);
   static float in[12] = {1, -2, 3.5f, 0.25f, 8, 9, -10, 11, 1e-3f, 13, 14, 15};
   const spvi_image_desc d3 = {SPVI_IMAGE_3D, SPVI_ORDER_R, SPVI_FLOAT, 2, 2, 3, 0};
   kt_image k3 = {d3, in};
-  kt_case c3 = {"images", "rw3d", {KT_IMAGE(&k3, sizeof in)}, {3, {2, 2, 3}, {0}, {0}}, check_rw3d, in, false};
+  kt_case c3 = {.file = "images", .kernel = "rw3d",
+               .args = {KT_IMAGE(&k3, sizeof in)},
+               .range = {3, {2, 2, 3}, {0}, {0}}, .check = check_rw3d, .user = in, .expect_fault = false};
   kt_run_case(&c3);
 }
 
@@ -616,9 +633,9 @@ static void test_queries(void **state) {
   kt_image b = {{SPVI_IMAGE_3D, SPVI_ORDER_R, SPVI_UNORM_INT8, 4, 2, 6, 0}, NULL};
   kt_image c = {{SPVI_IMAGE_1D_BUFFER, SPVI_ORDER_RGBA, SPVI_UNSIGNED_INT32, 9, 0, 0, 0}, NULL};
   kt_image d = {{SPVI_IMAGE_1D_ARRAY, SPVI_ORDER_RG, SPVI_HALF_FLOAT, 11, 0, 0, 2}, NULL};
-  kt_case k = {"images", "queries",
-               {KT_IMAGE(&a, 7 * 3 * 5 * 16), KT_IMAGE(&b, 4 * 2 * 6), KT_IMAGE(&c, 9 * 16), KT_IMAGE(&d, 11 * 2 * 4), KT_BUF_IN(NULL, 64)},
-               {1, {1, 0, 0}, {0}, {0}}, check_queries, NULL, false};
+  kt_case k = {.file = "images", .kernel = "queries",
+               .args = {KT_IMAGE(&a, 7 * 3 * 5 * 16), KT_IMAGE(&b, 4 * 2 * 6), KT_IMAGE(&c, 9 * 16), KT_IMAGE(&d, 11 * 2 * 4), KT_BUF_IN(NULL, 64)},
+               .range = {1, {1, 0, 0}, {0}, {0}}, .check = check_queries, .user = NULL, .expect_fault = false};
   kt_run_case(&k);
 }
 
@@ -631,7 +648,9 @@ static void test_image_buffer(void **state) {
   (void)state;
   static const uint8_t px[4] = {1, 2, 3, 4};
   kt_image ki = {{SPVI_IMAGE_1D_BUFFER, SPVI_ORDER_RG, SPVI_UNSIGNED_INT8, 2, 0, 0, 0}, px};
-  kt_case c = {"images", "read_buffer", {KT_IMAGE(&ki, 4), KT_BUF_IN(NULL, 32)}, {1, {2, 0, 0}, {0}, {0}}, check_buffer, NULL, false};
+  kt_case c = {.file = "images", .kernel = "read_buffer",
+               .args = {KT_IMAGE(&ki, 4), KT_BUF_IN(NULL, 32)},
+               .range = {1, {2, 0, 0}, {0}, {0}}, .check = check_buffer, .user = NULL, .expect_fault = false};
   kt_run_case(&c);
 }
 
@@ -651,15 +670,17 @@ static void test_fault_out_of_range(void **state) {
   fixtures();
   kt_image ki = {D_U8, g_u8};
   want_fault wf = {SPVI_FAULT_OUT_OF_BOUNDS, "coordinate x = 5 is outside the image (0 <= x < 5)"};
-  kt_case c = {"images", "read_plain", {KT_IMAGE(&ki, sizeof g_u8), KT_BUF_IN(NULL, 6 * 4 * 16)}, {2, {6, 4, 0}, {0}, {0}},
-               check_fault, &wf, true};
+  kt_case c = {.file = "images", .kernel = "read_plain",
+               .args = {KT_IMAGE(&ki, sizeof g_u8), KT_BUF_IN(NULL, 6 * 4 * 16)},
+               .range = {2, {6, 4, 0}, {0}, {0}}, .check = check_fault, .user = &wf, .expect_fault = true};
   kt_run_case(&c);
   /* addressing mode none with a sampler: also a fault */
   const spvi_sampler s = {false, SPVI_ADDRESS_NONE, SPVI_FILTER_NEAREST};
   static const float co[2] = {2.0f, -0.5f};
   want_fault wf2 = {SPVI_FAULT_OUT_OF_BOUNDS, "coordinate y = -0.5 is outside the image"};
-  kt_case c2 = {"images", "sample2d", {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(co, sizeof co), KT_BUF_IN(NULL, 16)},
-                {1, {1, 0, 0}, {0}, {0}}, check_fault, &wf2, true};
+  kt_case c2 = {.file = "images", .kernel = "sample2d",
+               .args = {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(co, sizeof co), KT_BUF_IN(NULL, 16)},
+               .range = {1, {1, 0, 0}, {0}, {0}}, .check = check_fault, .user = &wf2, .expect_fault = true};
   kt_run_case(&c2);
 }
 
@@ -670,20 +691,24 @@ static void test_fault_undefined(void **state) {
   const spvi_sampler s = {true, SPVI_ADDRESS_CLAMP, SPVI_FILTER_LINEAR};
   static const float nanco[2] = {NAN, 0.5f};
   want_fault wf = {SPVI_FAULT_IMAGE, "coordinate x is NaN"};
-  kt_case c = {"images", "sample2d", {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(nanco, sizeof nanco), KT_BUF_IN(NULL, 16)},
-               {1, {1, 0, 0}, {0}, {0}}, check_fault, &wf, true};
+  kt_case c = {.file = "images", .kernel = "sample2d",
+               .args = {KT_IMAGE(&ki, sizeof g_u8), KT_SAMPLER(&s), KT_BUF_IN(nanco, sizeof nanco), KT_BUF_IN(NULL, 16)},
+               .range = {1, {1, 0, 0}, {0}, {0}}, .check = check_fault, .user = &wf, .expect_fault = true};
   kt_run_case(&c);
   /* read_imagef of an integer image */
   static const uint8_t ipx[4] = {1, 2, 3, 4};
   kt_image kint = {{SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_UNSIGNED_INT8, 1, 1, 0, 0}, ipx};
   want_fault wf2 = {SPVI_FAULT_IMAGE, "a float read from an image with unsigned integer channels (uint8)"};
-  kt_case c2 = {"images", "read_plain", {KT_IMAGE(&kint, 4), KT_BUF_IN(NULL, 16)}, {2, {1, 1, 0}, {0}, {0}}, check_fault, &wf2, true};
+  kt_case c2 = {.file = "images", .kernel = "read_plain",
+               .args = {KT_IMAGE(&kint, 4), KT_BUF_IN(NULL, 16)},
+               .range = {2, {1, 1, 0}, {0}, {0}}, .check = check_fault, .user = &wf2, .expect_fault = true};
   kt_run_case(&c2);
   /* read_imageui with linear filtering */
   static const float co[2] = {0.5f, 0.5f};
   want_fault wf3 = {SPVI_FAULT_IMAGE, "linear filtering with an integer read"};
-  kt_case c3 = {"images", "sample2d_ui", {KT_IMAGE(&kint, 4), KT_SAMPLER(&s), KT_BUF_IN(co, sizeof co), KT_BUF_IN(NULL, 16)},
-                {1, {1, 0, 0}, {0}, {0}}, check_fault, &wf3, true};
+  kt_case c3 = {.file = "images", .kernel = "sample2d_ui",
+               .args = {KT_IMAGE(&kint, 4), KT_SAMPLER(&s), KT_BUF_IN(co, sizeof co), KT_BUF_IN(NULL, 16)},
+               .range = {1, {1, 0, 0}, {0}, {0}}, .check = check_fault, .user = &wf3, .expect_fault = true};
   kt_run_case(&c3);
 }
 

@@ -89,6 +89,10 @@ typedef struct kt_case {
   void *user;
   bool expect_fault;            /* the run may fault: `check` looks at status and fault, and
                                    buffers are not compared across warp widths */
+  bool expect_reports;          /* the run may produce check reports (spvi_report_get); otherwise
+                                   any report fails the test */
+  unsigned checks;              /* spvi_run_options.checks */
+  uint64_t max_steps;           /* spvi_run_options.max_steps (0: the default) */
 } kt_case;
 
 /* ---- state freed by the teardown even when a check fails ------------------------------------ */
@@ -388,6 +392,8 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
     spvi_run_options ro;
     memset(&ro, 0, sizeof ro);
     ro.warp_width = KT_WARPS[w];
+    ro.checks = c->checks;
+    ro.max_steps = c->max_steps;
     spvi_fault fault;
     memset(&fault, 0, sizeof fault);
     memset(&err, 0, sizeof err);
@@ -399,6 +405,8 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
       if (r.status == SPVI_FAULT) kt_fail(&r, "spvi_run faulted:\n%s", fault.message);
       kt_require(&r, r.status == SPVI_OK, "spvi_run returned status %d: %s", (int)r.status, err.message);
     }
+    if (!c->expect_reports && spvi_report_count(kt_g.l))
+      kt_fail(&r, "unexpected report (%zu in all):\n%s", spvi_report_count(kt_g.l), spvi_report_get(kt_g.l, 0)->message);
     for (int i = 0; i < nargs; ++i) {
       if (c->args[i].kind != KT_BUF && c->args[i].kind != KT_IMG) continue;
       r.buf[i] = c->args[i].kind == KT_IMG ? spvi_arg_image(kt_g.l, i, NULL, &r.bytes[i])

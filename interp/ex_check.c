@@ -1,0 +1,283 @@
+/*
+ * ex_check.c — the collection of a launch's non-fatal reports: grouping of occurrences by kind and
+ * instruction(s), the deterministic choice of the occurrence shown, and the text users read.
+ *
+ * Checkers run on every worker thread, so ex_check_report takes a mutex; a group is keyed by (kind,
+ * instruction, other instruction) and keeps the occurrence with the lowest (work-group, local id,
+ * other work-group, other local id), which is the same whatever the threads or warp width.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ex_check.h"
+#include "ex_internal.h"
+#include "gen_spv_tables.h"
+
+typedef struct group_entry {
+  ex_check_event first;          /* the occurrence shown (detail kept as a pointer to static text) */
+  uint64_t count;
+} group_entry;
+
+struct ex_reports {
+  pthread_mutex_t mu;
+  group_entry *groups; size_t ngroups, cap;
+  size_t *slots; size_t nslots;  /* open-addressing hash of group indexes + 1 (0 = empty) */
+  spvi_report *out; size_t nout; /* built by ex_reports_finish */
+  bool oom;                      /* an occurrence could not be recorded (said in the first report) */
+};
+
+ex_reports *ex_reports_new(void) {
+  ex_reports *r = calloc(1, sizeof *r);
+  if (r && pthread_mutex_init(&r->mu, NULL)) { free(r); return NULL; }
+  return r;
+}
+
+void ex_reports_clear(ex_reports *r) {
+  if (!r) return;
+  free(r->groups); free(r->slots); free(r->out);
+  r->groups = NULL; r->ngroups = r->cap = 0;
+  r->slots = NULL; r->nslots = 0;
+  r->out = NULL; r->nout = 0;
+  r->oom = false;
+}
+
+void ex_reports_free(ex_reports *r) {
+  if (!r) return;
+  ex_reports_clear(r);
+  pthread_mutex_destroy(&r->mu);
+  free(r);
+}
+
+size_t ex_reports_count(const ex_reports *r) { return r ? r->nout : 0; }
+const spvi_report *ex_reports_get(const ex_reports *r, size_t i) { return r && i < r->nout ? &r->out[i] : NULL; }
+
+ex_site ex_site_of(const ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_func *fn, const ex_insn *ip) {
+  ex_site s;
+  memset(&s, 0, sizeof s);
+  s.group = cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]);
+  s.item = w->first_linear + lane;
+  s.fn = fn;
+  s.insn = ip;
+  return s;
+}
+
+static size_t hash_key(const ex_check_event *e) {
+  uint64_t h = (uint64_t)e->kind * 0x9e3779b97f4a7c15ull;
+  h ^= (uint64_t)(uintptr_t)e->at.insn * 0xbf58476d1ce4e5b9ull;
+  h ^= (uint64_t)(uintptr_t)(e->has_other ? e->other.insn : NULL) * 0x94d049bb133111ebull;
+  return (size_t)(h ^ (h >> 31));
+}
+
+static bool same_key(const ex_check_event *a, const ex_check_event *b) {
+  return a->kind == b->kind && a->at.insn == b->at.insn && a->has_other == b->has_other &&
+         (!a->has_other || a->other.insn == b->other.insn);
+}
+
+static int site_cmp(const ex_site *a, const ex_site *b) {
+  if (a->group != b->group) return a->group < b->group ? -1 : 1;
+  if (a->item != b->item) return a->item < b->item ? -1 : 1;
+  return 0;
+}
+
+/* Which occurrence represents a group: the lowest work-item, then the lowest other work-item. */
+static bool better(const ex_check_event *a, const ex_check_event *b) {
+  int c = site_cmp(&a->at, &b->at);
+  if (c) return c < 0;
+  if (a->has_other && b->has_other) {
+    c = site_cmp(&a->other, &b->other);
+    if (c) return c < 0;
+  }
+  return a->offset < b->offset;
+}
+
+static bool grow_slots(ex_reports *r) {
+  size_t n = r->nslots ? r->nslots * 2 : 64;
+  size_t *s = calloc(n, sizeof *s);
+  if (!s) return false;
+  for (size_t g = 0; g < r->ngroups; g++) {
+    size_t h = hash_key(&r->groups[g].first) & (n - 1);
+    while (s[h]) h = (h + 1) & (n - 1);
+    s[h] = g + 1;
+  }
+  free(r->slots);
+  r->slots = s;
+  r->nslots = n;
+  return true;
+}
+
+void ex_check_report(ex_ctx *cx, const ex_check_event *e) {
+  ex_reports *r = cx->reports;
+  if (!r) return;
+  pthread_mutex_lock(&r->mu);
+  if (r->ngroups * 2 >= r->nslots && !grow_slots(r)) { r->oom = true; goto out; }
+  size_t h = hash_key(e) & (r->nslots - 1);
+  while (r->slots[h]) {
+    group_entry *g = &r->groups[r->slots[h] - 1];
+    if (same_key(&g->first, e)) {
+      g->count++;
+      if (better(e, &g->first)) g->first = *e;
+      goto out;
+    }
+    h = (h + 1) & (r->nslots - 1);
+  }
+  if (r->ngroups == r->cap) {
+    size_t nc = r->cap ? r->cap * 2 : 16;
+    group_entry *ng = realloc(r->groups, nc * sizeof *ng);
+    if (!ng) { r->oom = true; goto out; }
+    r->groups = ng;
+    r->cap = nc;
+  }
+  r->groups[r->ngroups].first = *e;
+  r->groups[r->ngroups].count = 1;
+  r->slots[h] = ++r->ngroups;
+out:
+  pthread_mutex_unlock(&r->mu);
+}
+
+/* ---- building the public reports ------------------------------------------------------------ */
+
+const char *spvi_report_kind_name(spvi_report_kind k) {
+  switch (k) {
+  case SPVI_REPORT_RACE: return "data race";
+  case SPVI_REPORT_UNINIT: return "use of uninitialized memory";
+  case SPVI_REPORT_DIV_BY_ZERO: return "integer division by zero";
+  case SPVI_REPORT_DIV_OVERFLOW: return "integer division overflow";
+  }
+  return "report";
+}
+
+const char *spvi_report_kind_id(spvi_report_kind k) {
+  switch (k) {
+  case SPVI_REPORT_RACE: return "race";
+  case SPVI_REPORT_UNINIT: return "uninit";
+  case SPVI_REPORT_DIV_BY_ZERO: return "div-by-zero";
+  case SPVI_REPORT_DIV_OVERFLOW: return "div-overflow";
+  }
+  return "report";
+}
+
+/* The ids, instruction and source position of a site. */
+static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
+  const ld_module *m = cx->prog->ld;
+  const ex_launch *l = cx->l;
+  memset(o, 0, sizeof *o);
+  uint64_t g[3] = {s->group % cx->ngroups[0], (s->group / cx->ngroups[0]) % cx->ngroups[1],
+                   s->group / (cx->ngroups[0] * cx->ngroups[1])};
+  uint64_t gs[3];  /* that group's size: the last one of a dimension may be smaller */
+  for (int d = 0; d < 3; d++) {
+    uint64_t rest = l->global[d] - g[d] * l->local[d];
+    gs[d] = rest < l->local[d] ? rest : l->local[d];
+  }
+  uint64_t lid[3] = {s->item % gs[0], (s->item / gs[0]) % gs[1], s->item / (gs[0] * gs[1])};
+  for (int d = 0; d < 3; d++) {
+    o->group_id[d] = g[d];
+    o->local_id[d] = lid[d];
+    o->global_id[d] = g[d] * l->local[d] + lid[d] + l->offset[d];
+  }
+  o->write = s->write;
+  o->atomic = s->atomic;
+  if (!s->fn) return;
+  ld_id_name(m, s->fn->ld->id, o->function, sizeof o->function);
+  if (!s->insn) return;
+  const ld_insn *li = &s->fn->ld->insns[s->insn->src];
+  o->result_id = li->result;
+  const char *on = spv_op_name(li->opcode);
+  snprintf(o->opcode, sizeof o->opcode, "%s", on ? on : "?");
+  if (li->line) {
+    const char *file = li->file < m->bound ? m->ids[li->file].name : NULL;
+    snprintf(o->file, sizeof o->file, "%s", file ? file : "");
+    o->line = li->line;
+    o->column = li->column;
+  }
+}
+
+/* A report's text is built by appending to a fixed buffer; what does not fit is cut. */
+typedef struct text { char *p; size_t cap, n; } text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...) {
+  if (t->n + 1 >= t->cap) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+  va_end(ap);
+  if (k > 0) t->n = t->n + (size_t)k < t->cap ? t->n + (size_t)k : t->cap - 1;
+}
+
+/* "work-item global (5,0,0) local (5,0,0) group (0,0,0)\n    at OpStore %42 in function `k` (k.cl:12)" */
+static void add_site(text *t, const spvi_site *s) {
+  add(t, "work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n    at %s %%%u in function `%s` ",
+      s->global_id[0], s->global_id[1], s->global_id[2], s->local_id[0], s->local_id[1], s->local_id[2],
+      s->group_id[0], s->group_id[1], s->group_id[2], s->opcode[0] ? s->opcode : "?", s->result_id,
+      s->function[0] ? s->function : "?");
+  if (s->line) add(t, "(%s:%u)", s->file[0] ? s->file : "?", s->line);
+  else add(t, "(no source line information)");
+}
+
+static const char *access_word(const spvi_site *s) {
+  return s->atomic ? (s->write ? "atomic write" : "atomic read") : s->write ? "write" : "read";
+}
+
+static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
+  const ex_check_event *e = &g->first;
+  memset(o, 0, sizeof *o);
+  o->kind = e->kind;
+  o->count = g->count;
+  o->arg_index = -1;
+  snprintf(o->kernel, sizeof o->kernel, "%s", cx->prog->ld->entries[cx->l->kernel].name);
+  fill_site(cx, &e->at, &o->at);
+  o->has_other = e->has_other;
+  if (e->has_other) fill_site(cx, &e->other, &o->other);
+  if (e->alloc && e->alloc < cx->nallocs) {
+    const ex_alloc *a = &cx->allocs[e->alloc];
+    o->arg_index = a->arg_index;
+    ex_describe_alloc(cx, e->alloc, o->memory, sizeof o->memory);
+    o->offset = e->offset;
+    o->access_size = e->size;
+    o->memory_size = a->size;
+  }
+  text t = {o->message, sizeof o->message, 0};
+  add(&t, "%s in kernel `%s`\n  ", spvi_report_kind_name(o->kind), o->kernel);
+  add_site(&t, &o->at);
+  if (o->memory[0])
+    add(&t, "\n  %s of %llu bytes at offset %lld of %s", e->has_other ? access_word(&o->at) : "access",
+        (unsigned long long)o->access_size, (long long)o->offset, o->memory);
+  if (o->has_other) {
+    add(&t, "\n  conflicts with the %s by ", access_word(&o->other));
+    add_site(&t, &o->other);
+  }
+  if (e->detail) add(&t, "\n  %s", e->detail);
+  if (g->count > 1)
+    add(&t, "\n  (%llu occurrences at the same instruction%s; the first work-item is shown)",
+        (unsigned long long)g->count, o->has_other ? "s" : "");
+}
+
+static int report_cmp(const void *pa, const void *pb) {
+  const spvi_report *a = pa, *b = pb;
+  for (int d = 2; d >= 0; d--)
+    if (a->at.group_id[d] != b->at.group_id[d]) return a->at.group_id[d] < b->at.group_id[d] ? -1 : 1;
+  for (int d = 2; d >= 0; d--)
+    if (a->at.local_id[d] != b->at.local_id[d]) return a->at.local_id[d] < b->at.local_id[d] ? -1 : 1;
+  if (a->at.result_id != b->at.result_id) return a->at.result_id < b->at.result_id ? -1 : 1;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  if (a->other.result_id != b->other.result_id) return a->other.result_id < b->other.result_id ? -1 : 1;
+  return 0;
+}
+
+void ex_reports_finish(ex_reports *r, const ex_ctx *cx) {
+  if (!r || !r->ngroups) return;
+  free(r->out);
+  r->nout = 0;
+  r->out = calloc(r->ngroups, sizeof *r->out);
+  if (!r->out) return;  /* out of memory: the run's reports are lost, the run itself is not */
+  for (size_t g = 0; g < r->ngroups; g++) build_one(cx, &r->groups[g], &r->out[g]);
+  r->nout = r->ngroups;
+  qsort(r->out, r->nout, sizeof *r->out, report_cmp);
+  if (r->oom) {
+    text t = {r->out[0].message, sizeof r->out[0].message, strlen(r->out[0].message)};
+    add(&t, "\n  (spvi ran out of memory while recording reports: some occurrences are not counted)");
+  }
+}

@@ -1,0 +1,12 @@
+// Kernels for the CLI tests of checks and reports (test_cli.sh).
+kernel void divide(global const int *a, global const int *b, global int *q) {
+  size_t g = get_global_id(0);
+  q[g] = a[g] / b[g];
+}
+
+// counts by 2 from 0 to n: endless for an odd n (volatile: the loop may not be assumed to end)
+kernel void count_to(volatile global int *out, int n) {
+  out[0] = 0;
+  for (int x = 0; x != n; x += 2)
+    out[0] += 1;
+}
