@@ -121,7 +121,10 @@ typedef struct ex_program {
   bool uses_printf;       /* some function calls OpenCL.std printf */
   uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */
   /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
-  struct ex_builtin_var { uint32_t alloc, builtin, elem_bytes, ncomp; } *builtins;
+  /* materialize: some instruction other than a whole OpLoad uses the variable (an access chain
+   * into it, a pointer passed on), so its private memory must hold the values; otherwise every
+   * OpLoad of it is an EX_BUILTIN instruction computing them in registers */
+  struct ex_builtin_var { uint32_t alloc, builtin, elem_bytes, ncomp; bool materialize; } *builtins;
   uint32_t nbuiltins;
   /* per SPIR-V id (ld->bound entries): the absolute per-lane register offset of its value, LD_NONE
    * when it has none (types, labels, constants never used as operands); the debugger reads values

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "bi_half.h"
 #include "ex_internal.h"
 
@@ -603,6 +605,32 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
   return true;
 }
 
+/* The full-warp fast path of 4- and 8-byte loads and stores: when every lane's pointer is into the
+ * same global, constant or local allocation, in bounds and aligned (the common case), the
+ * allocation is looked up once and the host address of lane k is base + offs[k]. NULL: take the
+ * per-lane path (which reports whatever is wrong). Not taken when a group range records written
+ * bytes. */
+static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
+                                                                   unsigned W, uint64_t n, uint64_t amask, bool write,
+                                                                   uint64_t *offs) {
+  if (cx->written) return NULL;
+  const uint64_t id = (rd_ptr(pa, pb) & cx->ptr_mask) >> cx->shift;
+  if (id == 0 || id >= cx->nallocs) return NULL;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
+  const uint64_t lim = a->size - n, shift = cx->shift, off_mask = cx->off_mask, bias = cx->bias,
+                 ptr_mask = cx->ptr_mask;
+  uint64_t bad = 0;
+  for (unsigned k = 0; k < W; k++) {
+    const uint64_t p = rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask;
+    const uint64_t off = (p & off_mask) - bias;  /* below the allocation: wraps to a huge value */
+    offs[k] = off;
+    bad |= ((p >> shift) ^ id) | (uint64_t)(off > lim) | (p & amask);
+  }
+  if (bad) return NULL;
+  return a->space == EX_AS_LOCAL ? cx->local + a->offset : a->base;
+}
+
 /* A load or store whose address passed the bounds check (m != NULL) but not the alignment check:
  * record the fault (a failed bounds check has recorded its own). */
 static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *m, uint64_t p,
@@ -910,6 +938,14 @@ resched:
     T *d_ = (T *)REG(ip->d);                                                                       \
     const uint8_t *pa_ = REG(ip->a);                                                               \
     const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
+    if (full) {                                                                                    \
+      uint64_t offs_[EX_MAX_WARP];                                                                 \
+      const uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, false, offs_);                 \
+      if (base_) {                                                                                 \
+        for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);                      \
+        NEXT;                                                                                      \
+      }                                                                                            \
+    }                                                                                              \
     LANES_BEGIN                                                                                    \
       const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
       uint8_t *m = ex_mem(cx, w, l, p, N, false);                                                  \
@@ -922,6 +958,14 @@ resched:
     const T *v_ = (const T *)REG(ip->b);                                                           \
     const uint8_t *pa_ = REG(ip->a);                                                               \
     const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
+    if (full) {                                                                                    \
+      uint64_t offs_[EX_MAX_WARP];                                                                 \
+      uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, true, offs_);                        \
+      if (base_) {                                                                                 \
+        for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);                      \
+        NEXT;                                                                                      \
+      }                                                                                            \
+    }                                                                                              \
     LANES_BEGIN                                                                                    \
       const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
       uint8_t *m = ex_mem(cx, w, l, p, N, true);                                                   \
@@ -1116,6 +1160,29 @@ resched:
     NEXT;
   }
   H(NOP) NEXT;
+  H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
+    uint8_t *d = REG(ip->d);
+    const size_t s = (size_t)ip->n * ip->c;
+    if (ip->a == SpvBuiltInGlobalInvocationId && ip->c == 8 && ip->n == 3 && cx->group_size[1] == 1 &&
+        cx->group_size[2] == 1) {
+      /* get_global_id in a one-dimensional work-group: local id = (local linear id, 0, 0) */
+      const ex_launch *la = cx->l;
+      const uint64_t x0 = cx->group[0] * la->local[0] + la->offset[0] + w->first_linear;
+      const uint64_t y = cx->group[1] * la->local[1] + la->offset[1], z = cx->group[2] * la->local[2] + la->offset[2];
+      uint64_t *v = (uint64_t *)d;
+      LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
+      NEXT;
+    }
+    LANES_BEGIN
+      uint64_t v[3];
+      ex_builtin_value(cx, w, l, ip->a, v);
+      for (unsigned i = 0; i < ip->n && i < 3; i++) {
+        if (ip->c == 8) memcpy(d + l * s + 8 * i, &v[i], 8);
+        else { uint32_t x = (uint32_t)v[i]; memcpy(d + l * s + 4 * i, &x, 4); }
+      }
+    LANES_END
+    NEXT;
+  }
 
   /* ---- control ---- */
   H(BR) {
@@ -1216,7 +1283,9 @@ resched:
         LANES_END
         continue;
       }
-      LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END
+      /* a full warp's lanes of a value are contiguous: one copy */
+      if (full) memcpy(REG(callee->param_reg[i]), REG(x[1 + i]), s * W);
+      else { LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END }
     }
     f->ip = (uint32_t)(ip - f->fn->code) + 1;   /* resume after the call */
     ex_frame *g = &w->stack[w->depth++];

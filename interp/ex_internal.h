@@ -201,6 +201,9 @@ void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid
 bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
 /* "image2d of 4 x 4 rgba unorm8" (an image allocation's description for reports). */
 void ex_image_describe(const bi_image *img, char *buf, size_t len);
+/* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
+ * 64-bit components (ex_sched.c). */
+void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);
 
 /* The builtins' type description of an IR type (false when it has none). */
 bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out);

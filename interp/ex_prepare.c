@@ -118,8 +118,23 @@ static const ld_type *ty(prep *s, uint32_t id) { return ld_type_of(s->m, id); }
 static void addr_patch(prep *s, uint32_t reg, uint32_t alloc);
 
 /* Register of an operand id; constants are materialised on first use. */
+/* The entry of p->builtins for built-in variable `id`, or NULL. */
+static struct ex_builtin_var *builtin_var(prep *s, uint32_t id) {
+  const ld_id *e = &s->m->ids[id];
+  if (e->kind != LD_ID_GLOBAL || s->m->globals[e->index].builtin == LD_NONE) return NULL;
+  for (uint32_t b = 0; b < s->p->nbuiltins; b++)
+    if (s->p->builtins[b].alloc == s->p->global_alloc[e->index]) return &s->p->builtins[b];
+  return NULL;
+}
+
 static bool operand(prep *s, uint32_t id, uint32_t *out) {
   if (id == 0 || id >= s->m->bound) return fail(s, "operand %%%u is not a valid id", id);
+  /* a built-in variable's address used as a value: its memory must hold the values (whole OpLoads
+   * of it do not come here, see SpvOpLoad) */
+  if (s->m->ids[id].kind == LD_ID_GLOBAL) {
+    struct ex_builtin_var *bv = builtin_var(s, id);
+    if (bv) bv->materialize = true;
+  }
   if (s->reg[id] != LD_NONE) { *out = s->reg[id]; return true; }
   const ld_id *e = &s->m->ids[id];
   if (e->kind == LD_ID_CONST) {
@@ -976,6 +991,12 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   }
 
   case SpvOpLoad: {
+    /* a whole built-in variable: computed in registers (EX_BUILTIN; flags unused, a = the builtin) */
+    const struct ex_builtin_var *bv = in->nops >= 1 && in->ops[0] < m->bound ? builtin_var(s, in->ops[0]) : NULL;
+    if (bv && type_reg_size(s, in->type) == bv->elem_bytes * bv->ncomp) {
+      emit(s, (ex_insn){.op = EX_BUILTIN, .n = (uint8_t)bv->ncomp, .d = dst_reg(s, in), .a = bv->builtin, .c = bv->elem_bytes});
+      return true;
+    }
     if (!op_regs(s, in, 1, r)) return false;
     uint32_t sz = type_reg_size(s, in->type);
     emit(s, (ex_insn){.op = sz == 4 ? EX_LOAD_4 : sz == 8 ? EX_LOAD_8 : EX_LOAD, .flags = access_align_log2(s, in, 1, in->type),
@@ -1494,7 +1515,7 @@ static bool prepare_globals(prep *s) {
       if (!pt || !elem_of(s, pt->elem, &e)) return false;
       ex_program *p = s->p;
       p->builtins = xrealloc(p->builtins, (p->nbuiltins + 1) * sizeof *p->builtins);
-      p->builtins[p->nbuiltins++] = (struct ex_builtin_var){alloc, gv->builtin, e.bits / 8, e.n};
+      p->builtins[p->nbuiltins++] = (struct ex_builtin_var){alloc, gv->builtin, e.bits / 8, e.n, false};
       if (!ex_builtin_supported(gv->builtin)) {
         const char *bn = spv_builtin_name(gv->builtin);
         snprintf(s->err, s->errlen, "%s: built-in variable %s is not supported", m->path, bn ? bn : "?");

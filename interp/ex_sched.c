@@ -231,6 +231,7 @@ typedef struct run {
   ex_ctx cx;
   ex_warp *warps;
   unsigned nwarps;
+  bool lane_init;            /* init_lane has something to write (built-ins in memory, by-value copies) */
   uint8_t **owned;           /* host memory of module-scope globals */
   uint32_t nowned;
   uint64_t local_bytes;
@@ -427,40 +428,47 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
   }
 }
 
-/* Zero a lane's private arena and fill its built-ins and by-value argument copies. */
+void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]) {
+  const ex_launch *l = cx->l;
+  uint64_t lid[3];
+  v[0] = v[1] = v[2] = 0;
+  switch (builtin) {
+  case SpvBuiltInGlobalInvocationId:
+  case SpvBuiltInGlobalLinearId:
+    ex_lane_ids(cx, w, lane, lid);
+    for (int d = 0; d < 3; d++) v[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
+    if (builtin == SpvBuiltInGlobalLinearId) {
+      v[0] = ((v[2] - l->offset[2]) * l->global[1] + (v[1] - l->offset[1])) * l->global[0] + (v[0] - l->offset[0]);
+      v[1] = v[2] = 0;
+    }
+    return;
+  case SpvBuiltInLocalInvocationId: ex_lane_ids(cx, w, lane, v); return;
+  case SpvBuiltInWorkgroupId: memcpy(v, cx->group, sizeof cx->group); return;
+  case SpvBuiltInNumWorkgroups: memcpy(v, cx->ngroups, sizeof cx->ngroups); return;
+  case SpvBuiltInWorkgroupSize: memcpy(v, cx->group_size, sizeof cx->group_size); return;
+  case SpvBuiltInEnqueuedWorkgroupSize: memcpy(v, l->local, sizeof l->local); return;
+  case SpvBuiltInGlobalSize: memcpy(v, l->global, sizeof l->global); return;
+  case SpvBuiltInGlobalOffset: memcpy(v, l->offset, sizeof l->offset); return;
+  case SpvBuiltInWorkDim: v[0] = l->dims; return;
+  case SpvBuiltInLocalInvocationIndex: v[0] = w->first_linear + lane; return;
+  default: return;
+  }
+}
+
+/* Fill a lane's built-ins and by-value argument copies (its private arena is zeroed). Built-ins
+ * only ever loaded whole are computed by EX_BUILTIN instead (ex.h, ex_builtin_var), except under
+ * the debugger, which shows them from memory. */
 static void init_lane(run *r, ex_warp *w, unsigned lane) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
   const ex_launch *l = cx->l;
   uint8_t *priv = w->priv + (size_t)lane * p->private_size;
-  memset(priv, 0, p->private_size);
-  uint64_t lid[3], gid[3], one[3];
-  const uint64_t *ngroups = cx->ngroups;
-  ex_lane_ids(cx, w, lane, lid);
-  for (int d = 0; d < 3; d++) gid[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
   for (uint32_t b = 0; b < p->nbuiltins; b++) {
     const struct ex_builtin_var *bv = &p->builtins[b];
-    uint8_t *dst = priv + cx->allocs[bv->alloc].offset;
-    switch (bv->builtin) {
-    case SpvBuiltInGlobalInvocationId: write_vec(dst, bv->elem_bytes, bv->ncomp, gid); break;
-    case SpvBuiltInLocalInvocationId: write_vec(dst, bv->elem_bytes, bv->ncomp, lid); break;
-    case SpvBuiltInWorkgroupId: write_vec(dst, bv->elem_bytes, bv->ncomp, cx->group); break;
-    case SpvBuiltInNumWorkgroups: write_vec(dst, bv->elem_bytes, bv->ncomp, ngroups); break;
-    case SpvBuiltInWorkgroupSize: write_vec(dst, bv->elem_bytes, bv->ncomp, cx->group_size); break;
-    case SpvBuiltInEnqueuedWorkgroupSize: write_vec(dst, bv->elem_bytes, bv->ncomp, l->local); break;
-    case SpvBuiltInGlobalSize: write_vec(dst, bv->elem_bytes, bv->ncomp, l->global); break;
-    case SpvBuiltInGlobalOffset: write_vec(dst, bv->elem_bytes, bv->ncomp, l->offset); break;
-    case SpvBuiltInWorkDim: one[0] = l->dims; write_vec(dst, bv->elem_bytes, 1, one); break;
-    case SpvBuiltInGlobalLinearId:
-      one[0] = ((gid[2] - l->offset[2]) * l->global[1] + (gid[1] - l->offset[1])) * l->global[0] + (gid[0] - l->offset[0]);
-      write_vec(dst, bv->elem_bytes, 1, one);
-      break;
-    case SpvBuiltInLocalInvocationIndex:
-      one[0] = w->first_linear + lane;
-      write_vec(dst, bv->elem_bytes, 1, one);
-      break;
-    default: break;
-    }
+    if (!bv->materialize && !cx->dbg) continue;
+    uint64_t v[3];
+    ex_builtin_value(cx, w, lane, bv->builtin, v);
+    write_vec(priv + cx->allocs[bv->alloc].offset, bv->elem_bytes, bv->ncomp, v);
   }
   const ex_func *e = l->entry;
   for (uint32_t i = 0; i < e->nparams; i++) {
@@ -486,7 +494,9 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->active = 0;
   f->ret_dst = LD_NONE;
   for (unsigned lane = 0; lane < EX_MAX_WARP; lane++) f->next[lane] = 0;
-  for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
+  memset(w->priv, 0, (size_t)nlanes * cx->prog->private_size);
+  if (r->lane_init)
+    for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
 }
 
 static void group_fault(ex_ctx *cx, ex_warp *w, const char *detail) {
@@ -530,6 +540,11 @@ static unsigned start_group(run *r) {
   uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
+  /* whether init_lane has anything to write (decided per group: the debugger attaches after setup) */
+  const ex_program *p = cx->prog;
+  r->lane_init = false;
+  for (uint32_t b = 0; b < p->nbuiltins; b++) r->lane_init |= p->builtins[b].materialize || cx->dbg;
+  for (uint32_t i = 0; i < cx->l->entry->nparams; i++) r->lane_init |= cx->l->entry->param_byval[i] != 0;
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
@@ -661,7 +676,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
   if (!cx->local) return false;
-  if (cx->l->on_printf) {
+  if (cx->l->on_printf && cx->prog->uses_printf) {
     cx->printf_items = max_group;
     cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
     if (!cx->printf_buf) return false;
