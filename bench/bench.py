@@ -63,26 +63,31 @@ def pin(ctx):
 FRESH_RSS = ["sh", "-c", '"$@"; exit $?', "sh"]
 
 
-def spvi_cmd(ctx, name, rows, outdir):
+def spvi_cmd(ctx, name, rows, outdir, extra=()):
     rc, out, err = run([ctx.tool, "args", name, str(rows)])
     if rc != 0:
         raise RuntimeError("bench_tool args failed: " + err)
     cmd = pin(ctx) + FRESH_RSS + [ctx.spvi, "run", os.path.join(ctx.spv_dir, name + ".spv")] + out.splitlines()
-    cmd += ctx.spvi_threads + ["--stats", "--out", outdir]
+    cmd += ctx.spvi_threads + list(extra) + ["--stats", "--out", outdir]
     return cmd
 
 
-def spvi_once(ctx, name, rows):
-    """One checked spvi run: dict with status ok/unsupported/FAIL and the --stats figures."""
+def spvi_once(ctx, name, rows, extra=()):
+    """One checked spvi run: dict with status ok/unsupported/FAIL and the --stats figures. extra:
+    more spvi options (--check ...); a run with --check that reports something is status
+    "reports" (the bench kernels are race-free and initialise what they use)."""
     outdir = os.path.join(ctx.outdir, "out-" + name)
     shutil.rmtree(outdir, ignore_errors=True)
-    rc, out, err = run(spvi_cmd(ctx, name, rows, outdir))
+    rc, out, err = run(spvi_cmd(ctx, name, rows, outdir, extra))
     lines = err.strip().splitlines()
     r = {"status": "ok", "msg": ""}
     if rc == 2 and UNSUPPORTED_RE.search(err):
         r.update(status="unsupported", msg=lines[0] if lines else "")
         return r
     m = STATS_RE.search(lines[-1]) if lines else None
+    if rc == 1 and m and extra and "spvi: report:" in err:
+        r.update(status="reports", msg=lines[0], exec_s=float(m.group(2)), rss_mb=float(m.group(5)))
+        return r
     if rc != 0 or not m:
         r.update(status="FAIL", msg="spvi exit %d: %s" % (rc, " / ".join(lines[:3])))
         return r
@@ -253,6 +258,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--no-pocl", action="store_true")
     ap.add_argument("--no-oclgrind", action="store_true")
+    ap.add_argument("--no-checks", action="store_true", help="skip the --check overhead runs")
     ctx = ap.parse_args(namespace=Ctx())
     ctx.runs = max(1, ctx.runs)
     os.makedirs(ctx.outdir, exist_ok=True)
@@ -310,12 +316,15 @@ def main():
         print(flush=True)
         results.append((k, s, p, g))
 
+    checks = checks_overhead(ctx, results) if not ctx.no_checks else None
     big = big_module(ctx)
     memscale = memory_at_scale(ctx) if not ctx.only or "vadd_sin" in ctx.only.split(",") else None
     after = loadavg()
     busy = max(float(x) for x in (ctx.loadavg, after) if x != "?") if after != "?" else 0
     ctx.loadavg += " / " + after + (" (other processes were running: timings are disturbed)" if busy > 1.5 else "")
     report = make_report(ctx, results, big, memscale, have_pocl, have_oclgrind)
+    if checks:
+        report += checks_section(ctx, checks)
     path = os.path.join(ctx.outdir, "results.md")
     with open(path, "w") as f:
         f.write(report)
@@ -325,6 +334,53 @@ def main():
     if failed:
         print("bench: FAILED — spvi produced a wrong result or faulted (see the table)")
     return 1 if failed else 0
+
+
+CHECKS = ("races", "uninit", "all")
+
+
+def checks_overhead(ctx, results):
+    """Each kernel once with --check races, uninit, all: exec_s, its ratio to the unchecked median
+    exec_s, and peak RSS (the outputs are checked as for the unchecked runs)."""
+    rows = []
+    for k, s, _, _ in results:
+        if s["status"] != "ok":
+            continue
+        row = {"name": k["name"], "base": s["exec_s"], "base_rss": s["rss_mb"]}
+        print("bench: %-10s checks:" % k["name"], end="", flush=True)
+        for c in CHECKS:
+            r = spvi_once(ctx, k["name"], k["rows"], ["--check", c])
+            row[c] = r
+            print(" %s %s" % (c, ("%.2fx" % (r["exec_s"] / s["exec_s"])) if "exec_s" in r else r["status"]),
+                  end="", flush=True)
+        print(flush=True)
+        rows.append(row)
+    return rows
+
+
+def checks_section(ctx, rows):
+    out = ["", "### Checks overhead", "",
+           "`spvi run --check races|uninit|all` (one run each, same inputs and single-core setup), exec time "
+           "relative to the unchecked median; peak RSS in MB. Goal: races and uninit together (`all`) at most 3x.", "",
+           "| kernel | unchecked s (RSS) | races | uninit | all |", "|---|---:|---:|---:|---:|"]
+    for row in rows:
+        cells = []
+        for c in CHECKS:
+            r = row[c]
+            if "exec_s" not in r:
+                cells.append(r["status"])
+                continue
+            note = "" if r["status"] == "ok" else " (%s)" % r["status"]
+            cells.append("%.2fx (%.1f)%s" % (r["exec_s"] / row["base"], r["rss_mb"], note))
+        out.append("| %s | %s (%.1f) | %s |" % (row["name"], fmt_s(row["base"]), row["base_rss"], " | ".join(cells)))
+    ratios = [row["all"]["exec_s"] / row["base"] for row in rows if "exec_s" in row["all"]]
+    if ratios:
+        gm = 1.0
+        for x in ratios:
+            gm *= x
+        gm **= 1.0 / len(ratios)
+        out += ["", "**`--check all`: geometric mean %.2fx, worst %.2fx** (goal <= 3x)." % (gm, max(ratios))]
+    return "\n".join(out) + "\n"
 
 
 def make_report(ctx, results, big, memscale, have_pocl, have_oclgrind):

@@ -6,7 +6,8 @@
 # writes it in markdown to $BUILD/bench/results.md.
 #
 # Environment: BUILD (default build), SPVI (default $BUILD/spvi), CC (default cc).
-# Arguments are passed to bench.py: --runs N, --only k1,k2, --no-pocl, --no-oclgrind.
+# Arguments are passed to bench.py: --runs N, --only k1,k2, --no-pocl, --no-oclgrind, --no-checks
+# (skip the "checks overhead" section: each kernel once with --check races, uninit and all).
 set -eu
 BUILD=${BUILD:-build}
 SPVI=${SPVI:-$BUILD/spvi}

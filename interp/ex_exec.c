@@ -28,6 +28,7 @@
 
 #include "bi_half.h"
 #include "ex_internal.h"
+#include "ex_shadow.h"
 
 typedef uint16_t h16;  /* half values are kept as their bit patterns */
 
@@ -376,6 +377,13 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
 #define LANES_BEGIN for (unsigned k_ = 0; k_ < nl; k_++) { const unsigned l = lanes[k_];
 #define LANES_END }
 
+/* Partial warps (divergent code): a scalar operation is computed for all W lanes and blended into
+ * the destination for the active ones (act[l] != 0), a straight loop the compiler vectorises, when
+ * at least a quarter of the lanes are active; otherwise lane by lane. Only for pure expressions that
+ * cannot trap on whatever an inactive lane's registers hold (integer division is guarded, see
+ * DEF_DIV; float operations raise no traps). */
+#define BLEND_OK(n) ((n) == 1 && nl * 4 >= W)
+
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
     RT *d_ = (RT *)REG(ip->d);                                                                     \
@@ -383,6 +391,10 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const size_t n_ = ip->n;                                                                       \
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
+    } else if (BLEND_OK(n_)) {                                                                     \
+      for (size_t i_ = 0; i_ < W; i_++) {                                                          \
+        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_];      \
+      }                                                                                            \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_], y = b_[i_]; d_[i_] = (expr);                                           \
@@ -396,6 +408,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const size_t n_ = ip->n;                                                                       \
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
+    } else if (BLEND_OK(n_)) {                                                                     \
+      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_]; } \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_]; d_[i_] = (expr);                                                       \
@@ -527,6 +541,10 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     const bool sc_ = ip->flags & 1;                                                                \
     if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */    \
       for (unsigned l = 0; l < W; l++) d_[l] = c_[l] ? a_[l] : b_[l];                              \
+      NEXT;                                                                                        \
+    }                                                                                              \
+    if (BLEND_OK(n_)) {                                                                            \
+      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act[l] ? r_ : d_[l]; } \
       NEXT;                                                                                        \
     }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
@@ -665,6 +683,11 @@ static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, c
   }
 }
 
+/* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
+static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
+  for (unsigned l = 0; l < W; l++) act[l] = (uint8_t)((m >> l) & 1);
+}
+
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   unsigned n = 0;
   while (m) {
@@ -718,8 +741,28 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_DEBUG_)
 #undef LABEL_DEBUG_
   };
+  /* With --check races/uninit every entry leads to the checks' hook (L_CHECK_HOOK), which updates
+   * the shadow state before the instruction runs; without checks it is never selected. */
+  static const void *const check_labels[EX_OP_COUNT] = {
+#define LABEL_CHECK_(name) &&L_CHECK_HOOK,
+    EX_OP_LIST(LABEL_CHECK_)
+#undef LABEL_CHECK_
+  };
+  /* --check races alone needs the hook only before memory accesses (and before builtins, which
+   * name the instruction their accesses belong to). */
+#define RACE_HOOKED_(name)                                                                         \
+  (EX_##name == EX_LOAD || EX_##name == EX_LOAD_4 || EX_##name == EX_LOAD_8 || EX_##name == EX_STORE ||  \
+   EX_##name == EX_STORE_4 || EX_##name == EX_STORE_8 || EX_##name == EX_ATOMIC || EX_##name == EX_COPYMEM || \
+   EX_##name == EX_COPYMEM_SIZED || EX_##name == EX_CALL || EX_##name == EX_EXTINST)
+  static const void *const race_labels[EX_OP_COUNT] = {
+#define LABEL_RACE_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_##name,
+    EX_OP_LIST(LABEL_RACE_)
+#undef LABEL_RACE_
+  };
+#undef RACE_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : base_labels;
+  const void *const *const chk_labels = cx->ftz || (cx->checks & SPVI_CHECK_UNINIT) ? check_labels : race_labels;
+  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : cx->chk ? chk_labels : base_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -727,6 +770,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
+  uint8_t act[EX_MAX_WARP];  /* partial warps: 1 for the active lanes (BLEND_OK paths) */
   ex_frame *f;
   const ex_insn *ip;
 
@@ -743,6 +787,7 @@ resched:
   }
   nl = mask_lanes(f->active, lanes);
   full = nl == W;
+  if (!full) lane_flags(f->active, W, act);
   if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -1259,6 +1304,7 @@ resched:
       ip = f->fn->code + f->ip;
       nl = mask_lanes(f->active, lanes);
       full = nl == W;
+      if (!full) lane_flags(f->active, W, act);
       cx->cur_fn = f->fn;
       goto *labels[ip->op];
     }
@@ -1333,6 +1379,7 @@ L_DEBUG_HOOK:
    * the same hook to report each instruction once it has run. */
   if (cx->l->on_trace) {
     ex_trace_step(cx, w, f, ip);
+    if (cx->chk) goto L_CHECK_HOOK;
     goto *base_labels[ip->op];
   }
   if (ex_dbg_stop(cx, w, f, ip)) {
@@ -1340,6 +1387,11 @@ L_DEBUG_HOOK:
     w->state = EX_W_PAUSED;
     return;
   }
+  if (cx->chk) goto L_CHECK_HOOK;
+  goto *base_labels[ip->op];
+
+L_CHECK_HOOK:
+  ex_chk_step(cx, w, f, ip, lanes, nl);
   goto *base_labels[ip->op];
 
 step_limit: {

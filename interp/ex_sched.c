@@ -26,6 +26,7 @@
 
 #include "bi_half.h"
 #include "ex_internal.h"
+#include "ex_shadow.h"
 #include "gen_spv_tables.h"
 
 static const uint32_t supported_builtins[] = {
@@ -327,6 +328,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     }
   }
   init_globals(cx);
+  if (cx->checks && !ex_chk_launch_begin(cx)) return SPVI_E_NOMEM;
   return SPVI_OK;
 }
 
@@ -549,6 +551,7 @@ static unsigned start_group(run *r) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
   }
+  if (cx->chk) ex_chk_group_start(cx, r->warps, nw);
   return nw;
 }
 
@@ -579,6 +582,7 @@ static int group_sync(run *r, unsigned nw) {
                                     : "some work-items of the work-group finished the kernel while others wait at this barrier");
     return EX_SYNC_FAULT;
   }
+  if (cx->chk) ex_chk_barrier(cx, first_wait->stack[first_wait->depth - 1].fn, at);
   if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
   for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
   return EX_SYNC_RELEASED;
@@ -599,6 +603,7 @@ static void run_group_warps(run *r, unsigned nw) {
 /* Run one work-group to completion. */
 static void run_group(run *r) {
   run_group_warps(r, start_group(r));
+  if (r->cx.chk && !r->cx.faulted) ex_chk_group_end(&r->cx);
   printf_flush(&r->cx);
 }
 
@@ -676,6 +681,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
   if (!cx->local) return false;
+  if (cx->checks && !ex_chk_worker_init(cx, wk->r.local_bytes, wk->r.warps, wk->r.nwarps)) return false;
   if (cx->l->on_printf && cx->prog->uses_printf) {
     cx->printf_items = max_group;
     cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
@@ -690,6 +696,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
 
 static void worker_free(worker *wk) {
   run *r = &wk->r;
+  ex_chk_worker_free(&r->cx, r->warps, r->nwarps);
   for (unsigned k = 0; k < r->nwarps; k++) { free(r->warps[k].regs); free(r->warps[k].priv); free(r->warps[k].stack); }
   free(r->warps);
   free(r->cx.local);
@@ -751,6 +758,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
 }
 
 static void launch_end(run *base) {
+  ex_chk_launch_end(&base->cx);
   for (uint32_t i = 0; i < base->nowned; i++) free(base->owned[i]);
   free(base->owned);
   free(base->cx.allocs);
@@ -765,6 +773,9 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
   /* printf output is emitted group by group in order: one thread keeps that order */
   if (l->on_printf && l->prog->uses_printf) nthreads = 1;
+  /* races between work-groups are found by comparing each group with the groups before it, which
+   * must have finished: work-groups run in order on one thread (spec-notes/checks.md) */
+  if (l->checks & SPVI_CHECK_RACES) nthreads = 1;
   worker *wk = calloc(nthreads, sizeof *wk);
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;
@@ -847,7 +858,10 @@ unsigned ex_runner_start_group(ex_runner *r, uint64_t linear) {
 }
 
 int ex_runner_sync(ex_runner *r, unsigned nwarps) { return group_sync(&r->wk.r, nwarps); }
-void ex_runner_end_group(ex_runner *r) { printf_flush(&r->wk.r.cx); }
+void ex_runner_end_group(ex_runner *r) {
+  if (r->wk.r.cx.chk && !r->wk.r.cx.faulted) ex_chk_group_end(&r->wk.r.cx);
+  printf_flush(&r->wk.r.cx);
+}
 void ex_runner_report(const ex_runner *r, spvi_fault *f) { build_report(&r->wk.r.cx, f); }
 
 /* ---- work-group collectives ------------------------------------------------------------------

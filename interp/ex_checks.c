@@ -1,0 +1,195 @@
+/*
+ * ex_checks.c — the optional shadow checks' plumbing: launch/worker/group life cycle, numbering of
+ * instructions ("sites") so that shadow memory can name them in 31 bits, and the per-instruction
+ * hook of the checked dispatch table, which hands memory accesses to the race detector (ex_race.c)
+ * and every instruction to the uninitialized-value tracker (ex_uninit.c).
+ *
+ * The hook runs BEFORE the instruction, when its operands are in their registers: it recomputes the
+ * addresses an access will use (without faulting: an invalid access is left to the handler, which
+ * faults) and the shadow of the result from the shadows of the operands.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ex_shadow.h"
+
+static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
+  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
+  uint32_t v; memcpy(&v, p, 4); return v;
+}
+
+uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip) {
+  if (!fn || !ip) return 0;
+  return cx->chkl->fbase[fn->index] + (uint32_t)(ip - fn->code);
+}
+
+void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip) {
+  *fn = NULL;
+  *ip = NULL;
+  const ex_chkl *L = cx->chkl;
+  if (!site || site >= L->nsites) return;
+  uint32_t lo = 0, hi = L->nfuncs;  /* the last function whose base is <= site */
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (L->fbase[mid] <= site) lo = mid; else hi = mid;
+  }
+  *fn = &cx->prog->funcs[lo];
+  *ip = (*fn)->code + (site - L->fbase[lo]);
+}
+
+bool ex_chk_launch_begin(ex_ctx *cx) {
+  ex_chkl *L = calloc(1, sizeof *L);
+  if (!L) return false;
+  cx->chkl = L;
+  const ex_program *p = cx->prog;
+  L->nfuncs = p->nfuncs;
+  L->fbase = calloc(p->nfuncs + 1, sizeof *L->fbase);
+  if (!L->fbase) return false;
+  uint32_t n = 1;  /* site 0 is "unknown" */
+  for (uint32_t i = 0; i < p->nfuncs; i++) {
+    L->fbase[i] = n;
+    n += p->funcs[i].ncode;
+  }
+  L->nsites = n;
+  if ((cx->checks & SPVI_CHECK_RACES) && !ex_race_launch_begin(L, cx)) return false;
+  if ((cx->checks & SPVI_CHECK_UNINIT) && !ex_uninit_launch_begin(L, cx)) return false;
+  return true;
+}
+
+void ex_chk_launch_end(ex_ctx *cx) {
+  ex_chkl *L = cx->chkl;
+  if (!L) return;
+  ex_race_launch_end(L, cx);
+  ex_uninit_launch_end(L);
+  free(L->fbase);
+  free(L);
+  cx->chkl = NULL;
+}
+
+bool ex_chk_worker_init(ex_ctx *cx, uint64_t local_bytes, ex_warp *warps, unsigned nwarps) {
+  struct ex_chk *c = calloc(1, sizeof *c);
+  if (!c) return false;
+  cx->chk = c;
+  c->L = cx->chkl;
+  cx->bimem.access = ex_chk_bi_access;
+  if ((cx->checks & SPVI_CHECK_RACES) && !(c->race = ex_race_new(cx, local_bytes))) return false;
+  if (cx->checks & SPVI_CHECK_UNINIT) {
+    if (!(c->un = ex_uninit_new(cx, local_bytes))) return false;
+    for (unsigned k = 0; k < nwarps; k++)
+      if (!ex_uninit_warp_init(cx, &warps[k])) return false;
+  }
+  return true;
+}
+
+void ex_chk_worker_free(ex_ctx *cx, ex_warp *warps, unsigned nwarps) {
+  struct ex_chk *c = cx->chk;
+  for (unsigned k = 0; k < nwarps; k++) ex_uninit_warp_free(&warps[k]);
+  if (!c) return;
+  ex_race_free(c->race);
+  ex_uninit_free(c->un);
+  free(c);
+  cx->chk = NULL;
+}
+
+void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
+  if (cx->chk->un) ex_uninit_group_start(cx, warps, nw);
+}
+
+/* OpControlBarrier's memory semantics (SPIR-V 3.32.20): WorkgroupMemory orders local memory,
+ * CrossWorkgroupMemory global memory, between the work-items of the group (OpenCL C 6.15.8:
+ * barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)). A barrier whose semantics are not a
+ * constant orders both. */
+void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
+  if (!cx->chk->race || at->op != EX_BARRIER) return;  /* collectives are not memory fences */
+  const ld_module *m = cx->prog->ld;
+  const ld_insn *li = &fn->ld->insns[at->src];
+  uint32_t sem = 0x100u | 0x200u;
+  if (li->opcode == SpvOpControlBarrier && li->nops >= 3 && li->ops[2] < m->bound &&
+      m->ids[li->ops[2]].kind == LD_ID_CONST)
+    memcpy(&sem, m->consts[m->ids[li->ops[2]].index].bytes, 4);
+  ex_race_interval_end(cx, (sem & 0x100u) != 0, (sem & 0x200u) != 0);
+}
+
+void ex_chk_group_end(ex_ctx *cx) {
+  if (cx->chk->race) ex_race_group_end(cx);
+}
+
+void *ex_chk_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write) {
+  ex_ctx *cx = ctx;
+  if (cx->chk->race)
+    ex_race_access(cx, cx->cur_warp, lane, ex_chk_site(cx, cx->cur_fn, cx->cur_ip), ptr, bytes, write, false);
+  if (cx->chk->un) ex_uninit_bi_access(cx, lane, ptr, bytes, write);
+  return ex_mem(cx, cx->cur_warp, lane, ptr, bytes, write);
+}
+
+/* The memory accesses of one instruction, for the race detector. */
+static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                      unsigned nl) {
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  const uint8_t *R = w->regs;
+#define RG(r) (R + (size_t)(r) * W)
+  uint32_t site;
+  switch (ip->op) {
+  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
+    site = ex_chk_site(cx, f->fn, ip);
+    for (unsigned k = 0; k < nl; k++)
+      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, false, false);
+    return;
+  case EX_STORE: case EX_STORE_4: case EX_STORE_8:
+    site = ex_chk_site(cx, f->fn, ip);
+    for (unsigned k = 0; k < nl; k++)
+      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, true, false);
+    return;
+  case EX_ATOMIC: {
+    const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
+    const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
+    site = ex_chk_site(cx, f->fn, ip);
+    for (unsigned k = 0; k < nl; k++)
+      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), msize,
+                     kind != EX_AT_LOAD, true);
+    return;
+  }
+  case EX_COPYMEM: case EX_COPYMEM_SIZED:
+    site = ex_chk_site(cx, f->fn, ip);
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      uint64_t n = ip->c;
+      if (ip->op == EX_COPYMEM_SIZED) {
+        n = 0;
+        memcpy(&n, RG(ip->c) + (size_t)l * ip->flags, ip->flags);  /* little-endian host */
+      }
+      if (!n) continue;
+      ex_race_access(cx, w, l, site, rd_ptr(RG(ip->b) + (size_t)l * pb, pb), n, false, false);
+      ex_race_access(cx, w, l, site, rd_ptr(RG(ip->a) + (size_t)l * pb, pb), n, true, false);
+    }
+    return;
+  case EX_CALL: {
+    /* by-value aggregates are read from the caller's object */
+    const ex_func *callee = &cx->prog->funcs[ip->a];
+    const uint32_t *x = f->fn->aux + ip->b;
+    site = ex_chk_site(cx, f->fn, ip);
+    for (uint32_t i = 0; i < callee->nparams; i++) {
+      const uint32_t bv = callee->param_byval[i];
+      if (!bv) continue;
+      for (unsigned k = 0; k < nl; k++)
+        ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(x[1 + i]) + (size_t)lanes[k] * pb, pb), cx->allocs[bv].size,
+                       false, false);
+    }
+    return;
+  }
+  case EX_EXTINST:
+    cx->cur_ip = ip;  /* builtins' accesses come through ex_chk_bi_access, which reads it */
+    return;
+  default:
+    return;
+  }
+#undef RG
+}
+
+void ex_chk_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+  struct ex_chk *c = cx->chk;
+  if (c->race) race_step(cx, w, f, ip, lanes, nl);
+  if (c->un) ex_uninit_step(cx, w, f, ip, lanes, nl);
+}

@@ -1,0 +1,340 @@
+/*
+ * ex_race.c — `--check races`: conflicting accesses to local memory between two barriers of a
+ * work-group, and to global memory between work-items of the launch (spec-notes/checks.md).
+ *
+ * OpenCL C 6.15.8 / 3.3.6 (memory model): within a work-group, only a barrier (with the fence of
+ * the memory's address space) orders the accesses of different work-items; work-groups are never
+ * ordered with each other, except through atomics. Two accesses conflict when they touch a common
+ * byte, come from different work-items, at least one writes, and they are not both atomic.
+ *
+ * The result must not depend on the warp width or on the order in which work-items run, so nothing
+ * is decided from "the last access" as it happens:
+ *  - Within a group, every byte keeps for the current barrier interval a summary that is the same
+ *    for every order: for writes and for reads, the two smallest distinct work-items by the key
+ *    (atomic, local id) — plain before atomic — each with its smallest instruction. At the end of
+ *    the interval (a barrier, the end of the group) the summary says whether a conflicting pair
+ *    exists (if any pair conflicts, one among these four entries does; plain-first keys keep a
+ *    plain access whenever one exists), and which one is shown.
+ *  - Between groups (global memory only): groups run in increasing linear id on one thread when
+ *    races are checked, and every byte keeps a summary of the EARLIER groups (smallest writer and
+ *    reader by (atomic, group, local id)); it changes only when a group ends, so each access of a
+ *    group is compared with a fixed summary, whatever the order within the group.
+ * Shadow memory is allocated in pages of 256 bytes on first touch: per touched byte of global
+ * memory 16 bytes for the launch, plus 48 bytes for bytes the running group touches (recycled).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ex_shadow.h"
+
+#define PG_SHIFT 8u
+#define PG_BYTES (1u << PG_SHIFT)
+#define ATOMIC_BIT 0x80000000u
+
+/* One access summary: local linear id + 1 (0: none) and site | ATOMIC_BIT when atomic. */
+typedef struct ent { uint32_t item, site; } ent;
+/* Earlier groups: group + 1 (0: none), then item (12 bits) | atomic (1) | site (19 bits, 0 when the
+ * program has more instructions than that). */
+typedef struct eent { uint32_t group, packed; } eent;
+
+typedef struct ipage {               /* the running group's bytes of one page */
+  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary */
+  ent gw[PG_BYTES], gr[PG_BYTES];    /* the group's summary so far (global pages) */
+  uint32_t alloc;                    /* allocation id; 0: the local arena */
+  uint64_t page;                     /* page index in it */
+  uint32_t lo, hi;                   /* bytes touched in the interval: [lo, hi) */
+  bool glob;
+  struct ipage *next;                /* the group's pages, or the free list */
+} ipage;
+
+typedef struct epage { eent w[PG_BYTES], r[PG_BYTES]; } epage;
+
+struct ex_race_global {              /* per allocation: page tables */
+  epage ***ep;                       /* earlier groups */
+  ipage ***ip;                       /* the running group */
+  uint32_t nallocs;
+};
+
+struct ex_race {
+  ipage **lp;                        /* the local arena's pages */
+  uint64_t nlp;
+  ipage *group_pages, *free_pages;
+};
+
+static inline uint64_t key(const ent *e) { return ((uint64_t)(e->site >> 31) << 32) | e->item; }
+
+/* Add an access to a top-2 summary (distinct items, smallest keys first; per item the smallest
+ * site, plain before atomic). */
+static inline void top2_add(ent s[2], uint32_t item, uint32_t site) {
+  if (s[0].item == item) { if (site < s[0].site) s[0].site = site; return; }
+  if (s[1].item == item) {
+    if (site < s[1].site) s[1].site = site;
+    if (key(&s[1]) < key(&s[0])) { ent t = s[0]; s[0] = s[1]; s[1] = t; }
+    return;
+  }
+  ent x = {item, site};
+  if (!s[0].item || key(&x) < key(&s[0])) { s[1] = s[0]; s[0] = x; }
+  else if (!s[1].item || key(&x) < key(&s[1])) s[1] = x;
+}
+
+/* A one-entry summary: the smallest key, then the smallest site. */
+static inline void min_add(ent *s, const ent *x) {
+  if (!x->item) return;
+  if (!s->item || key(x) < key(s) || (key(x) == key(s) && x->site < s->site)) *s = *x;
+}
+
+bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx) {
+  struct ex_race_global *g = calloc(1, sizeof *g);
+  if (!g) return false;
+  L->rg = g;
+  g->nallocs = cx->nallocs;
+  g->ep = calloc(cx->nallocs, sizeof *g->ep);
+  g->ip = calloc(cx->nallocs, sizeof *g->ip);
+  if (!g->ep || !g->ip) return false;
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    const ex_alloc *a = &cx->allocs[i];
+    if (a->space != EX_AS_GLOBAL) continue;  /* constant memory cannot be written */
+    uint64_t np = (a->size + PG_BYTES - 1) >> PG_SHIFT;
+    g->ep[i] = calloc(np ? np : 1, sizeof **g->ep);
+    g->ip[i] = calloc(np ? np : 1, sizeof **g->ip);
+    if (!g->ep[i] || !g->ip[i]) return false;
+  }
+  return true;
+}
+
+void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx) {
+  struct ex_race_global *g = L->rg;
+  if (!g) return;
+  for (uint32_t i = 1; i < g->nallocs; i++) {
+    if (g->ep && g->ep[i]) {
+      uint64_t np = (cx->allocs[i].size + PG_BYTES - 1) >> PG_SHIFT;
+      for (uint64_t k = 0; k < np; k++) free(g->ep[i][k]);
+      free(g->ep[i]);
+    }
+    if (g->ip) free(g->ip[i]);  /* the pages themselves belong to the worker */
+  }
+  free(g->ep);
+  free(g->ip);
+  free(g);
+  L->rg = NULL;
+}
+
+ex_race *ex_race_new(const ex_ctx *cx, uint64_t local_bytes) {
+  (void)cx;
+  ex_race *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->nlp = (local_bytes + PG_BYTES - 1) >> PG_SHIFT;
+  r->lp = calloc(r->nlp + 1, sizeof *r->lp);
+  if (!r->lp) { free(r); return NULL; }
+  return r;
+}
+
+void ex_race_free(ex_race *r) {
+  if (!r) return;
+  for (ipage *p = r->group_pages, *n; p; p = n) { n = p->next; free(p); }
+  for (ipage *p = r->free_pages, *n; p; p = n) { n = p->next; free(p); }
+  free(r->lp);
+  free(r);
+}
+
+static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob) {
+  if (*slot) return *slot;
+  ipage *p = r->free_pages;
+  if (p) r->free_pages = p->next;
+  else if (!(p = malloc(sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
+  memset(p, 0, sizeof *p);
+  p->alloc = alloc;
+  p->page = page;
+  p->glob = glob;
+  p->lo = PG_BYTES;
+  p->hi = 0;
+  p->next = r->group_pages;
+  r->group_pages = p;
+  *slot = p;
+  return p;
+}
+
+static uint32_t group_linear(const ex_ctx *cx) {
+  return (uint32_t)(cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]));
+}
+
+static ex_site make_site(const ex_ctx *cx, uint64_t group, uint32_t item, uint32_t site, bool write) {
+  ex_site s;
+  memset(&s, 0, sizeof s);
+  s.group = group;
+  s.item = item;
+  ex_chk_site_decode(cx, site & ~ATOMIC_BIT, &s.fn, &s.insn);
+  s.write = write;
+  s.atomic = (site & ATOMIC_BIT) != 0;
+  return s;
+}
+
+/* The local allocation holding arena offset `o` (for the report), 0 when none. */
+static uint32_t local_alloc_at(const ex_ctx *cx, uint64_t o, uint64_t *off) {
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    const ex_alloc *a = &cx->allocs[i];
+    if (a->space == EX_AS_LOCAL && o >= a->offset && o < a->offset + a->size) { *off = o - a->offset; return i; }
+  }
+  *off = o;
+  return 0;
+}
+
+static eent pack(uint32_t group, const ent *e) {
+  uint32_t s = e->site & ~ATOMIC_BIT;
+  if (s >= (1u << 19)) s = 0;
+  eent x = {group + 1, ((e->item - 1) & 0xFFFu) << 20 | ((e->site & ATOMIC_BIT) ? 1u << 19 : 0) | s};
+  return x;
+}
+static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
+/* Earlier-group summary order: plain first, then group, then item. */
+static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
+
+void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
+                    bool atomic) {
+  uint32_t id;
+  uint64_t off;
+  if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  const uint32_t item = w->first_linear + lane + 1, s = site | (atomic ? ATOMIC_BIT : 0);
+  uint64_t base = glob ? off : a->offset + off;  /* byte index in the allocation or the local arena */
+  /* inter-group conflicts of this access: the first conflicting byte and the run after it that
+   * conflicts with the same earlier access */
+  eent other = {0, 0};
+  uint64_t rstart = 0, rlen = 0;
+  bool other_write = false;
+  for (uint64_t b = base; b < base + n;) {
+    const uint64_t pg = b >> PG_SHIFT;
+    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob);
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    uint32_t i = (uint32_t)(b & (PG_BYTES - 1));
+    const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
+    for (; i < end; i++, b++) {
+      if (p) {
+        top2_add(write ? p->w[i] : p->r[i], item, s);
+        if (i < p->lo) p->lo = i;
+        if (i + 1 > p->hi) p->hi = i + 1;
+      }
+      if (!ep) continue;
+      eent ew = ep->w[i], er = ep->r[i], o = {0, 0};
+      bool ow = true;
+      if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
+      else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
+      else if (!atomic) { if (ew.group) o = ew; }
+      else if (ew.group && !e_atomic(ew)) o = ew;
+      if (!o.group) continue;
+      if (!rlen) { other = o; other_write = ow; rstart = b; rlen = 1; }
+      else if (rstart + rlen == b && o.group == other.group && o.packed == other.packed) rlen++;
+    }
+  }
+  if (rlen) {
+    ex_check_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = SPVI_REPORT_RACE;
+    e.at = make_site(cx, group_linear(cx), item - 1, s, write);
+    e.has_other = true;
+    e.other = make_site(cx, other.group - 1, other.packed >> 20,
+                        (other.packed & ((1u << 19) - 1)) | (e_atomic(other) ? ATOMIC_BIT : 0), other_write);
+    e.alloc = id;
+    e.offset = (int64_t)rstart;
+    e.size = rlen;
+    e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
+    ex_check_report(cx, &e);
+  }
+}
+
+/* Conflicting pair of a byte's interval summary: the write shown first (`at`), the access it
+ * conflicts with second. false when the accesses of the interval do not conflict. */
+static bool byte_conflict(const ent w[2], const ent r[2], ent *at, ent *other, bool *other_write) {
+  const ent *pairs[5][2] = {{&w[1], &w[0]}, {&w[0], &r[0]}, {&w[0], &r[1]}, {&w[1], &r[0]}, {&w[1], &r[1]}};
+  for (int k = 0; k < 5; k++) {
+    const ent *x = pairs[k][0], *y = pairs[k][1];
+    if (!x->item || !y->item || x->item == y->item || ((x->site & y->site) & ATOMIC_BIT)) continue;
+    *at = *x;
+    *other = *y;
+    *other_write = k == 0;
+    return true;
+  }
+  return false;
+}
+
+static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len, ent at, ent other, bool ow) {
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = SPVI_REPORT_RACE;
+  const uint64_t grp = group_linear(cx);
+  e.at = make_site(cx, grp, at.item - 1, at.site, true);
+  e.has_other = true;
+  e.other = make_site(cx, grp, other.item - 1, other.site, ow);
+  uint64_t o = (p->page << PG_SHIFT) + start;
+  if (p->glob) { e.alloc = p->alloc; e.offset = (int64_t)o; }
+  else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
+  e.size = len;
+  e.detail = p->glob ? "no barrier with the global memory fence orders the two accesses (OpenCL C 6.15.8)"
+                     : "no barrier with the local memory fence orders the two accesses (OpenCL C 6.15.8)";
+  ex_check_report(cx, &e);
+}
+
+/* Evaluate and clear one page's interval summary; global pages keep the group's summary. */
+static void close_interval(ex_ctx *cx, ipage *p) {
+  if (p->lo >= p->hi) return;
+  bool open = false;
+  uint32_t start = 0, len = 0;
+  ent rat = {0, 0}, rother = {0, 0};
+  bool row = false;
+  for (uint32_t i = p->lo; i < p->hi; i++) {
+    ent at, other;
+    bool ow;
+    bool c = byte_conflict(p->w[i], p->r[i], &at, &other, &ow);
+    if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
+                 other.site != rother.site || ow != row)) {
+      report_run(cx, p, start, len, rat, rother, row);
+      open = false;
+    }
+    if (c) {
+      if (!open) { open = true; start = i; len = 0; rat = at; rother = other; row = ow; }
+      len++;
+    }
+    if (p->glob) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
+  }
+  if (open) report_run(cx, p, start, len, rat, rother, row);
+  memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
+  memset(&p->r[p->lo], 0, (p->hi - p->lo) * sizeof p->r[0]);
+  p->lo = PG_BYTES;
+  p->hi = 0;
+}
+
+void ex_race_interval_end(ex_ctx *cx, bool local, bool global) {
+  for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
+    if (p->glob ? global : local) close_interval(cx, p);
+}
+
+void ex_race_group_end(ex_ctx *cx) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const uint32_t grp = group_linear(cx);
+  for (ipage *p = r->group_pages; p; p = p->next) close_interval(cx, p);
+  while (r->group_pages) {
+    ipage *p = r->group_pages;
+    r->group_pages = p->next;
+    if (p->glob) {
+      /* the group's summary joins the earlier groups' */
+      epage **es = &g->ep[p->alloc][p->page];
+      if (!*es) *es = calloc(1, sizeof **es);  /* out of memory: later groups are not compared with it */
+      if (*es)
+        for (uint32_t i = 0; i < PG_BYTES; i++) {
+          if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!(*es)->w[i].group || ekey(x) < ekey((*es)->w[i])) (*es)->w[i] = x; }
+          if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!(*es)->r[i].group || ekey(x) < ekey((*es)->r[i])) (*es)->r[i] = x; }
+        }
+      g->ip[p->alloc][p->page] = NULL;
+    } else {
+      r->lp[p->page] = NULL;
+    }
+    p->next = r->free_pages;
+    r->free_pages = p;
+  }
+}

@@ -1,0 +1,96 @@
+/*
+ * ex_shadow.h — the optional checks that keep shadow state beside the kernel's memory and registers:
+ * `--check races` (ex_race.c) and `--check uninit` (ex_uninit.c), and the entry points the executor
+ * and the scheduler call when checks are on (ex_checks.c dispatches them).
+ *
+ * Nothing here runs when no check is asked for: ex_exec_warp then never selects its checked label
+ * table, the scheduler's calls are behind `cx->chk != NULL`, and builtins keep the unchecked
+ * bi_mem.access. See spec-notes/checks.md for what is reported and when.
+ */
+#ifndef EX_SHADOW_H
+#define EX_SHADOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ex_internal.h"
+
+/* ---- launch, worker, group life cycle (ex_sched.c) ------------------------------------------ */
+/* Launch-wide shared state (site numbering, uninit plans, race shadow of global memory), after the
+ * allocations exist. false: out of memory. */
+bool ex_chk_launch_begin(ex_ctx *cx);
+void ex_chk_launch_end(ex_ctx *cx);
+/* Per-worker state: the local arena's shadow, the warps' register and private shadows. */
+bool ex_chk_worker_init(ex_ctx *cx, uint64_t local_bytes, ex_warp *warps, unsigned nwarps);
+void ex_chk_worker_free(ex_ctx *cx, ex_warp *warps, unsigned nwarps);
+/* A work-group's warps were just started (private memory and local memory are fresh). */
+void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
+/* Every warp of the group waits at barrier `at` (of function fn) and is about to be released. */
+void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at);
+/* The group finished. */
+void ex_chk_group_end(ex_ctx *cx);
+
+/* ---- execution (ex_exec.c) ------------------------------------------------------------------ */
+/* Before instruction ip of frame f of warp w runs for `lanes`. */
+void ex_chk_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
+/* bi_mem.access under checks: the shadow bookkeeping of a builtin's access, then ex_mem. */
+void *ex_chk_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+
+/* ---- shared between the check modules ------------------------------------------------------- */
+typedef struct ex_race ex_race;       /* ex_race.c, per worker */
+typedef struct ex_uninit ex_uninit;   /* ex_uninit.c, per worker */
+
+/* Launch-wide, shared by the workers (read-only once built, except the race shadow of global
+ * memory, which is used only with one worker). */
+typedef struct ex_chkl {
+  uint32_t *fbase;                    /* per function: site index of its first instruction */
+  uint32_t nfuncs, nsites;
+  struct ex_race_global *rg;          /* ex_race.c */
+  struct ex_uninit_plans *up;         /* ex_uninit.c */
+} ex_chkl;
+
+struct ex_chk {
+  ex_chkl *L;
+  ex_race *race;                      /* NULL unless SPVI_CHECK_RACES */
+  ex_uninit *un;                      /* NULL unless SPVI_CHECK_UNINIT */
+};
+
+/* A memory access resolved without faulting: the allocation, offset and space, or false when the
+ * access is invalid (the instruction itself then faults). */
+static inline bool ex_chk_resolve(const ex_ctx *cx, uint64_t p, uint64_t n, uint32_t *id, uint64_t *off) {
+  uint64_t a = (p & cx->ptr_mask) >> cx->shift;
+  if (a == 0 || a >= cx->nallocs) return false;
+  int64_t o = (int64_t)((p & cx->off_mask) - cx->bias);
+  if (o < 0 || (uint64_t)o > cx->allocs[a].size || n > cx->allocs[a].size - (uint64_t)o) return false;
+  *id = (uint32_t)a;
+  *off = (uint64_t)o;
+  return true;
+}
+
+/* Site numbering: every prepared instruction of the program has an index >= 1 (0: unknown). */
+uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip);
+/* The function and instruction of a site index (fn NULL for 0). */
+void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip);
+
+/* ex_race.c */
+ex_race *ex_race_new(const ex_ctx *cx, uint64_t local_bytes);
+void ex_race_free(ex_race *r);
+bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx);
+void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx);
+void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
+                    bool atomic);
+void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
+void ex_race_group_end(ex_ctx *cx);
+
+/* ex_uninit.c */
+ex_uninit *ex_uninit_new(const ex_ctx *cx, uint64_t local_bytes);
+void ex_uninit_free(ex_uninit *u);
+bool ex_uninit_launch_begin(ex_chkl *L, const ex_ctx *cx);
+void ex_uninit_launch_end(ex_chkl *L);
+bool ex_uninit_warp_init(const ex_ctx *cx, ex_warp *w);
+void ex_uninit_warp_free(ex_warp *w);
+void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
+void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
+void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+
+#endif

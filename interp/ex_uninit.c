@@ -1,0 +1,499 @@
+/*
+ * ex_uninit.c — `--check uninit`: values computed from private or local memory that no work-item
+ * wrote in this launch (or from OpUndef), reported when such a value decides a branch, forms an
+ * address, is written to global memory, or is printed (spec-notes/checks.md).
+ *
+ * Shadow state, one byte per byte, 1 = "undefined": every private arena (per lane) and the group's
+ * local arena start undefined at the start of each work-group (except the built-in variables and
+ * by-value kernel arguments, which spvi writes), every register starts defined except those of
+ * OpUndef values. A store copies the stored register's shadow into the memory shadow and a load
+ * copies it back, byte for byte, so copying a partly written struct or array is not a use; other
+ * instructions mark their result undefined when any operand byte is (composite extract, insert and
+ * construct, moves and phi moves keep byte precision). Global and constant memory is always defined
+ * (the host or the program initialised it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ex_shadow.h"
+
+#define OCL_PRINTF 184u  /* OpenCL.std printf */
+
+struct ex_uninit_plans {
+  uint32_t *plan;        /* per site: index into data of its generic plan, 0 when none */
+  uint32_t *data;        /* [out_reg, out_size, flags, nin, (reg, size) x nin] */
+  uint32_t ndata, cap;
+  uint32_t *undef;       /* (reg, size) of OpUndef values */
+  uint32_t nundef;
+};
+enum { PLAN_PRINTF = 1 };
+
+struct ex_uninit {
+  uint8_t *ulocal;       /* the local arena's shadow */
+  uint64_t local_bytes;
+  /* a builtin that read undefined memory: its result is marked at the warp's next instruction */
+  ex_warp *pw;
+  uint32_t pd, psize;
+  uint64_t pmask;
+  uint64_t in_taint;     /* lanes whose builtin operands are undefined (the running EXTINST) */
+};
+
+static bool push(struct ex_uninit_plans *u, uint32_t v) {
+  if (u->ndata == u->cap) {
+    uint32_t nc = u->cap ? u->cap * 2 : 1024;
+    uint32_t *n = realloc(u->data, nc * sizeof *n);
+    if (!n) return false;
+    u->data = n;
+    u->cap = nc;
+  }
+  u->data[u->ndata++] = v;
+  return true;
+}
+
+static uint32_t reg_size_of(const ld_module *m, uint32_t type) {
+  const ld_type *t = ld_type_of(m, type);
+  return t ? t->reg_size : 0;
+}
+
+/* Which operand words of a generic instruction are value ids (the others are literals). */
+static void id_operands(const ld_insn *li, uint32_t *first, uint32_t *count) {
+  *first = 0;
+  *count = li->nops;
+  switch (li->opcode) {
+  case SpvOpExtInst: *first = 2; *count = li->nops > 2 ? li->nops - 2u : 0; break;
+  case SpvOpVectorShuffle: *count = li->nops < 2 ? li->nops : 2; break;
+  case SpvOpCompositeExtract: *count = li->nops < 1 ? li->nops : 1; break;
+  case SpvOpCompositeInsert: *count = li->nops < 2 ? li->nops : 2; break;
+  default: break;
+  }
+}
+
+bool ex_uninit_launch_begin(ex_chkl *L, const ex_ctx *cx) {
+  const ex_program *p = cx->prog;
+  const ld_module *m = p->ld;
+  struct ex_uninit_plans *u = calloc(1, sizeof *u);
+  if (!u) return false;
+  L->up = u;
+  u->plan = calloc(L->nsites, sizeof *u->plan);
+  if (!u->plan || !push(u, 0)) return false;
+  for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+    const ex_func *fn = &p->funcs[fi];
+    for (uint32_t k = 0; k < fn->ncode; k++) {
+      const ex_insn *ip = &fn->code[k];
+      const ld_insn *li = &fn->ld->insns[ip->src];
+      u->plan[L->fbase[fi] + k] = u->ndata;
+      uint32_t out = li->result && li->result < m->bound ? p->id_reg[li->result] : LD_NONE;
+      uint32_t first, count, nin = 0;
+      id_operands(li, &first, &count);
+      bool pf = li->opcode == SpvOpExtInst && li->nops >= 3 && li->ops[1] == OCL_PRINTF;
+      if (!push(u, out) || !push(u, out == LD_NONE ? 0 : reg_size_of(m, li->type)) || !push(u, pf ? PLAN_PRINTF : 0) ||
+          !push(u, 0))
+        return false;
+      uint32_t at = u->ndata - 1;
+      for (uint32_t i = first; i < first + count; i++) {
+        uint32_t id = li->ops[i];
+        if (id == 0 || id >= m->bound || p->id_reg[id] == LD_NONE) continue;
+        const ld_id *e = &m->ids[id];
+        if (e->kind != LD_ID_VALUE && e->kind != LD_ID_PARAM && e->kind != LD_ID_CONST) continue;
+        if (pf && i == 2) continue;  /* printf's format string is in constant memory */
+        if (!push(u, p->id_reg[id]) || !push(u, reg_size_of(m, e->type))) return false;
+        nin++;
+      }
+      u->data[at] = nin;
+    }
+  }
+  /* OpUndef values: module-scope constants and function-level instructions */
+  uint32_t cap = 0;
+  for (uint32_t id = 1; id < m->bound; id++) {
+    const ld_id *e = &m->ids[id];
+    bool undef = (e->kind == LD_ID_CONST && m->consts[e->index].is_undef) ||
+                 (e->kind == LD_ID_VALUE && m->funcs[e->index].insns[e->insn].opcode == SpvOpUndef);
+    if (!undef || p->id_reg[id] == LD_NONE) continue;
+    if (u->nundef + 1 > cap) {
+      cap = cap ? cap * 2 : 16;
+      uint32_t *n = realloc(u->undef, 2 * cap * sizeof *n);
+      if (!n) return false;
+      u->undef = n;
+    }
+    u->undef[2 * u->nundef] = p->id_reg[id];
+    u->undef[2 * u->nundef + 1] = reg_size_of(m, e->type);
+    u->nundef++;
+  }
+  return true;
+}
+
+void ex_uninit_launch_end(ex_chkl *L) {
+  struct ex_uninit_plans *u = L->up;
+  if (!u) return;
+  free(u->plan);
+  free(u->data);
+  free(u->undef);
+  free(u);
+  L->up = NULL;
+}
+
+ex_uninit *ex_uninit_new(const ex_ctx *cx, uint64_t local_bytes) {
+  (void)cx;
+  ex_uninit *u = calloc(1, sizeof *u);
+  if (!u) return NULL;
+  u->local_bytes = local_bytes;
+  u->ulocal = calloc(local_bytes + 8, 1);
+  if (!u->ulocal) { free(u); return NULL; }
+  return u;
+}
+
+void ex_uninit_free(ex_uninit *u) {
+  if (!u) return;
+  free(u->ulocal);
+  free(u);
+}
+
+bool ex_uninit_warp_init(const ex_ctx *cx, ex_warp *w) {
+  w->ureg = calloc((size_t)cx->prog->reg_bytes * cx->W + 8, 1);
+  w->upriv = calloc((size_t)cx->prog->private_size * cx->W + 8, 1);
+  return w->ureg && w->upriv;
+}
+
+void ex_uninit_warp_free(ex_warp *w) {
+  free(w->ureg);
+  free(w->upriv);
+  w->ureg = w->upriv = NULL;
+}
+
+void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
+  const ex_program *p = cx->prog;
+  const struct ex_uninit_plans *up = cx->chkl->up;
+  const unsigned W = cx->W;
+  ex_uninit *u = cx->chk->un;
+  memset(u->ulocal, 1, u->local_bytes);
+  u->pmask = 0;
+  const ex_func *e = cx->l->entry;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *w = &warps[k];
+    memset(w->ureg, 0, (size_t)p->reg_bytes * W);
+    for (uint32_t i = 0; i < up->nundef; i++) memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
+    memset(w->upriv, 1, (size_t)p->private_size * W);
+    for (unsigned lane = 0; lane < W; lane++) {
+      uint8_t *s = w->upriv + (size_t)lane * p->private_size;
+      for (uint32_t b = 0; b < p->nbuiltins; b++) {
+        const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
+        memset(s + a->offset, 0, a->size);
+      }
+      for (uint32_t i = 0; i < e->nparams; i++)
+        if (e->param_byval[i]) memset(s + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
+    }
+  }
+}
+
+/* ---- per instruction ------------------------------------------------------------------------ */
+
+static inline bool any(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    memcpy(&v, p + i, 8);
+    if (v) return true;
+  }
+  for (; i < n; i++)
+    if (p[i]) return true;
+  return false;
+}
+
+static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
+  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
+  uint32_t v; memcpy(&v, p, 4); return v;
+}
+
+enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
+static const char *const why_text[] = {
+    "the branch condition is computed from memory never written in this launch (or from OpUndef)",
+    "the address is computed from memory never written in this launch (or from OpUndef)",
+    "the value written is computed from memory never written in this launch (or from OpUndef)",
+    "a printf argument is computed from memory never written in this launch (or from OpUndef)",
+};
+
+static void __attribute__((cold)) report(ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_func *fn,
+                                         const ex_insn *ip, int why, uint32_t alloc, uint64_t off, uint64_t size) {
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = SPVI_REPORT_UNINIT;
+  e.at = ex_site_of(cx, w, lane, fn, ip);
+  e.at.write = why == WHY_WRITE;
+  e.alloc = alloc;
+  e.offset = (int64_t)off;
+  e.size = size;
+  e.detail = why_text[why];
+  ex_check_report(cx, &e);
+}
+
+/* The shadow of `n` bytes at pointer p for lane l, or NULL for defined memory (global, constant,
+ * or an invalid access, which the instruction itself reports as a fault). */
+static uint8_t *mem_shadow(ex_ctx *cx, ex_warp *w, unsigned l, uint64_t p, uint64_t n, uint32_t *id, uint64_t *off) {
+  if (!ex_chk_resolve(cx, p, n, id, off)) { *id = 0; return NULL; }
+  const ex_alloc *a = &cx->allocs[*id];
+  if (a->space == EX_AS_PRIVATE) return w->upriv + (size_t)l * cx->prog->private_size + a->offset + *off;
+  if (a->space == EX_AS_LOCAL) return cx->chk->un->ulocal + a->offset + *off;
+  return NULL;
+}
+
+/* Phi moves of an edge for one lane: a parallel copy of the registers' shadows. */
+static void edge_lane(const ex_ctx *cx, uint8_t *U, const uint32_t *e, unsigned l) {
+  const unsigned W = cx->W;
+  uint32_t nm = e[0] & 0x7FFFFFFFu;
+  if (!nm) return;
+  uint8_t tmp[512];
+  size_t total = 0;
+  for (uint32_t i = 0; i < nm; i++) total += e[1 + 3 * i + 2];
+  uint8_t *t = total <= sizeof tmp ? tmp : malloc(total);
+  if (!t) return;
+  size_t o = 0;
+  for (uint32_t i = 0; i < nm; i++) {
+    const uint32_t *mv = e + 1 + 3 * i;
+    memcpy(t + o, U + (size_t)mv[1] * W + (size_t)l * mv[2], mv[2]);
+    o += mv[2];
+  }
+  o = 0;
+  for (uint32_t i = 0; i < nm; i++) {
+    const uint32_t *mv = e + 1 + 3 * i;
+    memcpy(U + (size_t)mv[0] * W + (size_t)l * mv[2], t + o, mv[2]);
+    o += mv[2];
+  }
+  if (t != tmp) free(t);
+}
+
+static void generic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl,
+                    uint64_t *tainted_lanes) {
+  const struct ex_uninit_plans *up = cx->chkl->up;
+  const uint32_t *pl = up->data + up->plan[ex_chk_site(cx, f->fn, ip)];
+  const unsigned W = cx->W;
+  uint8_t *U = w->ureg;
+  const uint32_t out = pl[0], osz = pl[1], nin = pl[3];
+  const uint32_t *in = pl + 4;
+  bool dirty = false;
+  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = any(U + (size_t)in[2 * i] * W, (size_t)in[2 * i + 1] * W);
+  *tainted_lanes = 0;
+  if (!dirty) {
+    if (out == LD_NONE) return;
+    if (nl == W) memset(U + (size_t)out * W, 0, (size_t)osz * W);
+    else for (unsigned k = 0; k < nl; k++) memset(U + (size_t)out * W + (size_t)lanes[k] * osz, 0, osz);
+    return;
+  }
+  for (unsigned k = 0; k < nl; k++) {
+    const unsigned l = lanes[k];
+    bool t = false;
+    for (uint32_t i = 0; i < nin && !t; i++) t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1], in[2 * i + 1]);
+    if (t) *tainted_lanes |= (uint64_t)1 << l;
+    if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz, t, osz);
+  }
+  if ((pl[2] & PLAN_PRINTF) && *tainted_lanes)
+    for (unsigned k = 0; k < nl; k++)
+      if (*tainted_lanes >> lanes[k] & 1) report(cx, w, lanes[k], f->fn, ip, WHY_PRINTF, 0, 0, 0);
+}
+
+void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+  ex_uninit *u = cx->chk->un;
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  uint8_t *U = w->ureg;
+  const uint32_t *aux = f->fn->aux;
+#define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
+#define PTR(r, l) rd_ptr(w->regs + (size_t)(r) * W + (size_t)(l) * pb, pb)
+  if (u->pmask) {  /* the builtin run just before read undefined memory */
+    for (unsigned l = 0; l < EX_MAX_WARP; l++)
+      if (u->pmask >> l & 1) memset(u->pw->ureg + (size_t)u->pd * W + (size_t)l * u->psize, 1, u->psize);
+    u->pmask = 0;
+  }
+  switch (ip->op) {
+  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+      uint32_t id;
+      uint64_t off;
+      const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
+      if (s) memcpy(UT(ip->d, l, ip->c), s, ip->c);
+      else memset(UT(ip->d, l, ip->c), 0, ip->c);
+    }
+    return;
+  case EX_STORE: case EX_STORE_4: case EX_STORE_8:
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+      uint32_t id;
+      uint64_t off;
+      uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
+      if (s) memcpy(s, UT(ip->b, l, ip->c), ip->c);
+      else if (id && any(UT(ip->b, l, ip->c), ip->c)) report(cx, w, l, f->fn, ip, WHY_WRITE, id, off, ip->c);
+    }
+    return;
+  case EX_ATOMIC: {
+    const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
+    const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+      bool vt = (ip->b != LD_NONE && any(UT(ip->b, l, size), size)) ||
+                (kind == EX_AT_CMPXCHG && any(UT(ip->c, l, size), size));
+      uint32_t id;
+      uint64_t off;
+      uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), msize, &id, &off);
+      bool old = s && any(s, msize);
+      if (ip->d != LD_NONE) memset(UT(ip->d, l, kind == EX_AT_FLAG_SET ? 1 : size), old, kind == EX_AT_FLAG_SET ? 1 : size);
+      if (s && kind != EX_AT_LOAD) {
+        /* a plain exchange or store replaces the value; the other operations combine with it */
+        bool replace = kind == EX_AT_STORE || kind == EX_AT_XCHG || kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR;
+        memset(s, vt || (!replace && old), msize);
+      } else if (!s && id && vt && kind != EX_AT_LOAD) {
+        report(cx, w, l, f->fn, ip, WHY_WRITE, id, off, msize);
+      }
+    }
+    return;
+  }
+  case EX_COPYMEM: case EX_COPYMEM_SIZED:
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      uint64_t n = ip->c;
+      if (ip->op == EX_COPYMEM_SIZED) {
+        n = 0;
+        memcpy(&n, w->regs + (size_t)ip->c * W + (size_t)l * ip->flags, ip->flags);
+      }
+      if (any(UT(ip->a, l, pb), pb) || any(UT(ip->b, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+      if (!n) continue;
+      uint32_t sid, did;
+      uint64_t soff, doff;
+      const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->b, l), n, &sid, &soff);
+      uint8_t *d = mem_shadow(cx, w, l, PTR(ip->a, l), n, &did, &doff);
+      if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
+      else if (did && s && any(s, n)) report(cx, w, l, f->fn, ip, WHY_WRITE, did, doff, n);
+    }
+    return;
+  case EX_CALL: {
+    const ex_func *callee = &cx->prog->funcs[ip->a];
+    const uint32_t *x = aux + ip->b;
+    for (uint32_t i = 0; i < callee->nparams; i++) {
+      const uint32_t bv = callee->param_byval[i];
+      const size_t s = callee->param_size[i];
+      for (unsigned k = 0; k < nl; k++) {
+        const unsigned l = lanes[k];
+        if (bv) {
+          const ex_alloc *a = &cx->allocs[bv];
+          uint8_t *d = w->upriv + (size_t)l * cx->prog->private_size + a->offset;
+          uint32_t id;
+          uint64_t off;
+          const uint8_t *src = mem_shadow(cx, w, l, PTR(x[1 + i], l), a->size, &id, &off);
+          if (src) memmove(d, src, a->size); else memset(d, 0, a->size);
+          memset(UT(callee->param_reg[i], l, pb), 0, pb);
+        } else {
+          memcpy(UT(callee->param_reg[i], l, s), UT(x[1 + i], l, s), s);
+        }
+      }
+    }
+    return;
+  }
+  case EX_RETV:
+    if (w->depth > 1 && f->ret_dst != LD_NONE)
+      for (unsigned k = 0; k < nl; k++) memcpy(UT(f->ret_dst, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
+    return;
+  case EX_BR:
+    for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + ip->b, lanes[k]);
+    return;
+  case EX_BRC: {
+    const uint32_t *x = aux + ip->b;
+    const uint8_t *c = w->regs + (size_t)ip->a * W;
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      if (U[(size_t)ip->a * W + l]) report(cx, w, l, f->fn, ip, WHY_BRANCH, 0, 0, 0);
+      edge_lane(cx, U, aux + (c[l] ? x[1] : x[3]), l);
+    }
+    return;
+  }
+  case EX_SWITCH: {
+    const uint32_t *x = aux + ip->b;
+    const unsigned ss = ip->n;
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      if (any(UT(ip->a, l, ss), ss)) report(cx, w, l, f->fn, ip, WHY_BRANCH, 0, 0, 0);
+      uint64_t v = 0;
+      memcpy(&v, w->regs + (size_t)ip->a * W + (size_t)l * ss, ss);
+      uint32_t edge = x[2];
+      for (uint32_t j = 0; j < x[0]; j++) {
+        const uint32_t *cs = x + 3 + 4 * j;
+        uint64_t cv = (uint64_t)cs[0] | ((uint64_t)cs[1] << 32);
+        if (ss < 8) cv &= ((uint64_t)1 << (ss * 8)) - 1;
+        if (cv == v) { edge = cs[3]; break; }
+      }
+      edge_lane(cx, U, aux + edge, l);
+    }
+    return;
+  }
+  case EX_MOVE:
+    for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
+    return;
+  case EX_EXTRACT: {
+    const uint32_t off = aux[ip->b], ssz = aux[ip->b + 1];
+    for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ssz) + off, ip->c);
+    return;
+  }
+  case EX_INSERT: {
+    const uint32_t off = aux[ip->c], osz = aux[ip->c + 1], tsz = aux[ip->c + 2];
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      memmove(UT(ip->d, l, tsz), UT(ip->a, l, tsz), tsz);
+      memmove(UT(ip->d, l, tsz) + off, UT(ip->b, l, osz), osz);
+    }
+    return;
+  }
+  case EX_CONSTRUCT: {
+    const uint32_t *x = aux + ip->a;
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      uint8_t *d = UT(ip->d, l, ip->c);
+      memset(d, 0, ip->c);
+      uint32_t run = 0;
+      for (uint32_t i = 0; i < x[0]; i++) {
+        const uint32_t reg = x[1 + 3 * i], sz = x[2 + 3 * i], o = x[3 + 3 * i];
+        const uint32_t at = o == LD_NONE ? run : o;
+        if (at + sz <= ip->c) memcpy(d + at, UT(reg, l, sz), sz);
+        run = at + sz;
+      }
+    }
+    return;
+  }
+  case EX_EXTINST: {
+    uint64_t t;
+    generic(cx, w, f, ip, lanes, nl, &t);
+    u->in_taint = t;
+    const struct ex_uninit_plans *up = cx->chkl->up;
+    const uint32_t *pl = up->data + up->plan[ex_chk_site(cx, f->fn, ip)];
+    u->pw = w;
+    u->pd = pl[0];
+    u->psize = pl[1];
+    return;
+  }
+  case EX_BARRIER: case EX_NOP: case EX_RET: case EX_UNREACHABLE:
+    return;
+  default: {
+    uint64_t t;
+    generic(cx, w, f, ip, lanes, nl, &t);
+    return;
+  }
+  }
+#undef UT
+#undef PTR
+}
+
+void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write) {
+  ex_uninit *u = cx->chk->un;
+  ex_warp *w = cx->cur_warp;
+  uint32_t id;
+  uint64_t off;
+  uint8_t *s = mem_shadow(cx, w, lane, ptr, bytes, &id, &off);
+  const bool t = (u->in_taint >> lane) & 1;
+  if (write) {
+    if (s) memset(s, t, bytes);
+    else if (id && t) report(cx, w, lane, cx->cur_fn, cx->cur_ip, WHY_WRITE, id, off, bytes);
+  } else if (s && any(s, bytes) && u->pw == w && u->pd != LD_NONE) {
+    u->pmask |= (uint64_t)1 << lane;
+  }
+}

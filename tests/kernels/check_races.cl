@@ -1,0 +1,76 @@
+// cflags: -gline-tables-only
+// Kernels for the data-race checker (tests/unit/test_checks.c). Each comment says what
+// `--check races` must report and why (OpenCL C 6.15.8: a barrier orders the accesses of the
+// work-items of one work-group to the memory of its fence; 3.3.6: nothing but atomics orders
+// work-groups with each other). Lines are referenced by the test: keep them where they are.
+
+// Correct: tree reduction in local memory, a barrier between the steps.
+kernel void reduce_ok(global const int *in, global int *out, local int *tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = n / 2; s > 0; s /= 2) {
+    if (lid < s) tmp[lid] += tmp[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = tmp[0];
+}
+
+// Race (line 26): the barrier between the steps is missing: work-item lid+s reads tmp[lid+s]
+// that another work-item writes in the same interval, and the reverse.
+kernel void reduce_race(global const int *in, global int *out, local int *tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = n / 2; s > 0; s /= 2) {
+    if (lid < s) tmp[lid] += tmp[lid + s];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) out[get_group_id(0)] = tmp[0];
+}
+
+// Race (line 34): every work-item writes out[0] (write-write, within and between work-groups).
+kernel void global_ww(global int *out) {
+  out[0] = (int)get_global_id(0);
+}
+
+// Correct: atomics on one counter from every work-item of every group.
+kernel void atomic_ok(global int *count) {
+  atomic_inc(count);
+}
+
+// Race (line 44 against line 45): atomic increments, and a plain read by work-item 0.
+kernel void atomic_mixed(global int *count, global int *out) {
+  atomic_inc(count);
+  if (get_global_id(0) == 0) out[0] = *count;
+}
+
+// Correct: disjoint writes of single bytes.
+kernel void disjoint_chars(global char *out) {
+  out[get_global_id(0)] = (char)get_global_id(0);
+}
+
+// Race between work-groups (line 59 against line 57): work-item g reads buf[g + n], which the
+// next work-group writes; the barrier orders only the work-items of one group.
+kernel void neighbour(global int *buf) {
+  size_t g = get_global_id(0);
+  int v = buf[g + get_local_size(0)];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  buf[g] = v + 1;
+}
+
+// Same value written by every work-item (line 65): a race by OpenCL's definition even though
+// the bytes end up the same; spvi reports it (spec-notes/checks.md).
+kernel void same_value(global int *out, local int *flag) {
+  *flag = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = *flag;
+}
+
+// Correct: the local barrier orders the write and the reads of the neighbour's slot.
+kernel void local_shift_ok(global int *out, local int *tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  tmp[lid] = (int)lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[(lid + 1) % n];
+}
