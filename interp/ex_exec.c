@@ -1213,6 +1213,11 @@ resched:
     LANES_END
     NEXT;
   }
+  H(IMAGE) {
+    cx->cur_ip = ip;
+    if (!ex_image_exec(cx, w, f->fn, ip, lanes, nl)) goto fault;
+    NEXT;
+  }
   H(NOP) NEXT;
   H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
     uint8_t *d = REG(ip->d);
