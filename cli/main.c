@@ -9,6 +9,7 @@
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_print.h"
+#include "cli_num.h"
 #include "cli_report.h"
 #include "spvi.h"
 
@@ -130,6 +131,14 @@ static const char usage_run[] =
     "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
     "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
     "  __local       local:BYTES      bytes of local memory per work-group\n"
+    "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
+    "                  IMAGETYPE image1d image1d_buffer image1d_array image2d image2d_array image3d\n"
+    "                  ORDER r a rg ra rgba bgra argb abgr intensity luminance srgba sbgra\n"
+    "                  CHANNELTYPE unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16\n"
+    "                  int32 half float; DIMS W | W,N | W,H | W,H,N | W,H,D; INIT as for buffers,\n"
+    "                  over the raw channel values in memory order (.npy: the --out shape)\n"
+    "  sampler       sampler:NORM,ADDRESS,FILTER   NORM normalized|unnormalized, ADDRESS none|\n"
+    "                  clamp_to_edge|clamp|repeat|mirrored_repeat, FILTER nearest|linear\n"
     "\n"
     "TYPE: char uchar short ushort int uint long ulong half float double, optionally with a\n"
     "  vector width 2 3 4 8 16 (float4, int3, ...). 3-element vectors take 4 slots in memory\n"
@@ -159,7 +168,9 @@ static const char usage_run[] =
     "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
     "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
     "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
-    "  for 3-element vectors. Outputs are written only when the kernel did not fault.\n"
+    "  for 3-element vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
+    "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
+    "  Outputs are written only when the kernel did not fault.\n"
     "\n"
     "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
     "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports on\n"
@@ -241,6 +252,12 @@ static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t c
     break;
   case SPVI_PARAM_LOCAL:
     snprintf(buf, cap, "local memory, give local:BYTES");
+    break;
+  case SPVI_PARAM_IMAGE:
+    snprintf(buf, cap, "image, give %s:ORDER:CHANNELTYPE:DIMS[=INIT]", spvi_image_type_name(p->image_type));
+    break;
+  case SPVI_PARAM_SAMPLER:
+    snprintf(buf, cap, "sampler, give sampler:NORM,ADDRESS,FILTER");
     break;
   case SPVI_PARAM_OPAQUE:
     snprintf(buf, cap, "not supported by spvi run");
@@ -385,17 +402,36 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *
 
 static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args) {
   for (int i = 0; i < c->nargs; i++) {
-    if (args[i].kind != CLI_ARG_BUFFER) continue;
+    if (args[i].kind != CLI_ARG_BUFFER && args[i].kind != CLI_ARG_IMAGE) continue;
+    const bool image = args[i].kind == CLI_ARG_IMAGE;
     size_t bytes = 0;
-    const unsigned char *data = spvi_arg_buffer(l, i, &bytes);
+    const unsigned char *data = image ? spvi_arg_image(l, i, NULL, &bytes) : spvi_arg_buffer(l, i, &bytes);
     if (!data || bytes != args[i].bytes) {
       say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
                 args[i].bytes);
       return false;
     }
-    if (c->print) cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+    if (c->print && image) {
+      /* the channel values in memory order, after a header naming the image */
+      const spvi_image_desc *d = &args[i].image;
+      size_t shape[4];
+      unsigned nd = cli_image_shape(d, shape);
+      printf("arg%d %s %s %s (", i, spvi_image_type_name(d->type), spvi_channel_order_name(d->order),
+             spvi_channel_type_name(d->channel_type));
+      for (unsigned k = 0; k < nd; k++) printf("%s%zu", k ? ", " : "", shape[k]);
+      printf("):");
+      char num[40];
+      size_t es = args[i].elem.scalar->bits / 8;
+      for (size_t k = 0; k < args[i].count; k++)
+        printf(" %s", cli_format_component(args[i].elem.scalar, cli_load_le(data + k * es, (unsigned)es), num, sizeof num));
+      printf("\n");
+    } else if (c->print) {
+      cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+    }
     if (c->out_dir) {
-      size_t shape[2] = {args[i].count, cli_elem_slots(args[i].elem)};
+      size_t shape[4] = {args[i].count, cli_elem_slots(args[i].elem), 0, 0};
+      unsigned ndim = args[i].elem.width == 1 ? 1 : 2;
+      if (image) ndim = cli_image_shape(&args[i].image, shape);
       char *path = malloc(strlen(c->out_dir) + 32);
       if (!path) {
         say_error("out of memory");
@@ -403,8 +439,7 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       }
       sprintf(path, "%s/arg%d.npy", c->out_dir, i);
       cli_error e;
-      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, args[i].elem.width == 1 ? 1 : 2, shape,
-                              data, bytes, &e);
+      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, shape, data, bytes, &e);
       size_t wbytes = 0;
       const uint8_t *written = spvi_arg_written(l, i, &wbytes);
       if (ok && written) {
@@ -487,9 +522,11 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   fflush(stdout);
   for (int i = 0; i < c->nargs; i++) {
     cli_arg *a = &args[i];
-    spvi_status s = a->kind == CLI_ARG_VALUE    ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
-                    : a->kind == CLI_ARG_BUFFER ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
-                                                : spvi_set_arg_local(l, i, a->bytes, &err);
+    spvi_status s = a->kind == CLI_ARG_VALUE     ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_BUFFER  ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_IMAGE   ? spvi_set_arg_image(l, i, &a->image, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_SAMPLER ? spvi_set_arg_sampler(l, i, &a->sampler, &err)
+                                                 : spvi_set_arg_local(l, i, a->bytes, &err);
     if (s != SPVI_OK) {
       say_error("arg%d `%s`: %s", i, c->args[i], err.message);
       goto done;

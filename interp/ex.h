@@ -32,6 +32,7 @@
 
 #include "ld_ir.h"
 #include "bi.h"
+#include "bi_image.h"
 #include "spvi.h"
 
 #define EX_MAX_WARP 64          /* lane masks are uint64_t */
@@ -82,6 +83,8 @@ typedef struct ex_alloc {
   uint64_t offset;        /* PRIVATE: offset in a lane's private arena; LOCAL: in the group's arena */
   int arg_index;          /* kernel parameter it came from, -1 otherwise */
   uint32_t var_id;        /* SPIR-V id of the variable it came from, 0 otherwise */
+  const bi_image *image;  /* an image argument's pixels (base) and format; NULL for other memory.
+                             An image value in a register is the pointer to this allocation. */
 } ex_alloc;
 
 /* A module-scope variable's allocation (global and constant ones live in the ex_pstate). */
@@ -168,6 +171,8 @@ typedef struct ex_arg {
   uint8_t *bytes;         /* by-value bytes or buffer contents */
   uint64_t size;
   bool is_local;          /* size-only local allocation */
+  bool is_image;          /* an image: `bytes` holds its pixels, `image` describes them */
+  bi_image image;
   uint8_t *written;       /* after a run over a group range: 1 for every byte the run wrote */
 } ex_arg;
 

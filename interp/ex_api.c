@@ -106,6 +106,14 @@ static char *kstrdup(kinfo *k, const char *s) {
   return d;
 }
 
+/* The spvi_image_type of an OpTypeImage (the loader admits only these dimensionalities). */
+static spvi_image_type image_type(const ld_type *t) {
+  if (t->img_dim == SpvDimBuffer) return SPVI_IMAGE_1D_BUFFER;
+  if (t->img_dim == SpvDim1D) return t->img_arrayed ? SPVI_IMAGE_1D_ARRAY : SPVI_IMAGE_1D;
+  if (t->img_dim == SpvDim2D) return t->img_arrayed ? SPVI_IMAGE_2D_ARRAY : SPVI_IMAGE_2D;
+  return SPVI_IMAGE_3D;
+}
+
 /* OpenCL C spelling of a type (signedness is not in SPIR-V: integers are spelled signed). */
 static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t len) {
   const ld_type *t = ld_type_of(m, tid);
@@ -139,7 +147,16 @@ static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t le
     snprintf(buf, len, "%s[%u]", e, t->count);
     return;
   }
-  case LD_TY_OPAQUE: snprintf(buf, len, "%s", t->opaque ? t->opaque : "opaque"); return;
+  case LD_TY_OPAQUE:
+    if (strcmp(t->opaque, "OpTypeImage") == 0) {
+      static const char *const acc[] = {"read_only", "write_only", "read_write"};
+      snprintf(buf, len, "%s %s_t", acc[t->img_access <= 2 ? t->img_access : 0], spvi_image_type_name(image_type(t)));
+    } else if (strcmp(t->opaque, "OpTypeSampler") == 0) {
+      snprintf(buf, len, "sampler_t");
+    } else {
+      snprintf(buf, len, "%s", t->opaque ? t->opaque : "opaque");
+    }
+    return;
   default: snprintf(buf, len, "?"); return;
   }
 }
@@ -200,6 +217,19 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       default: pi->kind = SPVI_PARAM_OPAQUE; pi->space = SPVI_AS_PRIVATE; break;
       }
       if (nowrite) pi->is_const = true;
+    } else if (t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeImage") == 0) {
+      pi->kind = SPVI_PARAM_IMAGE;
+      pi->elem_kind = SPVI_S_OTHER;
+      pi->size = t->size;
+      pi->image_type = image_type(t);
+      pi->access = (spvi_image_access)t->img_access;
+      pi->is_const = t->img_access == SpvAccessQualifierReadOnly;
+      type_spelling(m, tid, tn, sizeof tn);
+    } else if (t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeSampler") == 0) {
+      pi->kind = SPVI_PARAM_SAMPLER;
+      pi->elem_kind = SPVI_S_OTHER;
+      pi->size = t->size;
+      type_spelling(m, tid, tn, sizeof tn);
     } else if (t && (t->kind == LD_TY_OPAQUE)) {
       pi->kind = SPVI_PARAM_OPAQUE;
       type_spelling(m, tid, tn, sizeof tn);
@@ -451,6 +481,7 @@ spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size
   a->size = bytes;
   a->set = true;
   a->is_local = false;
+  a->is_image = false;
   return SPVI_OK;
 }
 
@@ -469,6 +500,7 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
   a->size = bytes;
   a->set = true;
   a->is_local = false;
+  a->is_image = false;
   return SPVI_OK;
 }
 
@@ -486,7 +518,152 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
   a->size = bytes;
   a->set = true;
   a->is_local = true;
+  a->is_image = false;
   return SPVI_OK;
+}
+
+/* ---- images and samplers ---------------------------------------------------------------------- */
+
+static const char *const image_type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d",
+                                               "image2d_array", "image3d"};
+const char *spvi_image_type_name(spvi_image_type t) {
+  return (unsigned)t < sizeof image_type_names / sizeof image_type_names[0] ? image_type_names[t] : NULL;
+}
+const char *spvi_channel_order_name(spvi_channel_order o) { return bi_image_order_name((unsigned)o); }
+const char *spvi_channel_type_name(spvi_channel_type t) { return bi_image_ctype_name((unsigned)t); }
+unsigned spvi_image_channels(spvi_channel_order o) { return bi_image_nchan((unsigned)o); }
+unsigned spvi_channel_type_bytes(spvi_channel_type t) { return bi_image_csize((unsigned)t); }
+
+/* Sizes above 2^24 are refused: the sampling formulas multiply coordinates by the size in float,
+ * which must hold it exactly (and no device allows images that large). */
+#define MAX_IMAGE_SIZE ((size_t)1 << 24)
+
+size_t spvi_image_bytes(const spvi_image_desc *d, spvi_error *err) {
+  clear_err(err);
+  if (!d) { set_err(err, SPVI_E_USAGE, "no image description"); return 0; }
+  const char *tn = spvi_image_type_name(d->type);
+  if (!tn) { set_err(err, SPVI_E_USAGE, "image type %d is not an image type", (int)d->type); return 0; }
+  const char *on = spvi_channel_order_name(d->order), *cn = spvi_channel_type_name(d->channel_type);
+  if (!on) { set_err(err, SPVI_E_USAGE, "channel order %d is not supported", (int)d->order); return 0; }
+  if (!cn) { set_err(err, SPVI_E_USAGE, "channel type %d is not supported", (int)d->channel_type); return 0; }
+  if (!bi_image_format_ok((unsigned)d->order, (unsigned)d->channel_type)) {
+    set_err(err, SPVI_E_USAGE, "channel order %s does not allow channel type %s (%s)", on, cn,
+            d->order == SPVI_ORDER_SRGBA || d->order == SPVI_ORDER_SBGRA ? "sRGB images are unorm8"
+            : d->order == SPVI_ORDER_INTENSITY || d->order == SPVI_ORDER_LUMINANCE
+                ? "intensity and luminance take unorm8, unorm16, snorm8, snorm16, half or float"
+                : "bgra, argb and abgr take 8-bit channel types");
+    return 0;
+  }
+  /* which sizes the type uses: width; height; depth; array size */
+  static const bool uses[6][3] = {{false, false, false}, {false, false, false}, {false, false, true},
+                                  {true, false, false},  {true, false, true},   {true, true, false}};
+  const size_t sz[3] = {d->height, d->depth, d->array_size};
+  static const char *const sname[3] = {"height", "depth", "array size"};
+  if (d->width == 0 || d->width > MAX_IMAGE_SIZE) {
+    set_err(err, SPVI_E_USAGE, "%s width %zu is not in 1..%zu", tn, d->width, MAX_IMAGE_SIZE);
+    return 0;
+  }
+  size_t n = d->width;
+  for (int i = 0; i < 3; i++) {
+    if (!uses[d->type][i]) {
+      if (sz[i] > 1) { set_err(err, SPVI_E_USAGE, "an %s has no %s (got %zu)", tn, sname[i], sz[i]); return 0; }
+      continue;
+    }
+    if (sz[i] == 0 || sz[i] > MAX_IMAGE_SIZE) {
+      set_err(err, SPVI_E_USAGE, "%s %s %zu is not in 1..%zu", tn, sname[i], sz[i], MAX_IMAGE_SIZE);
+      return 0;
+    }
+    if (n > SIZE_MAX / sz[i]) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+    n *= sz[i];
+  }
+  size_t px = (size_t)spvi_image_channels(d->order) * spvi_channel_type_bytes(d->channel_type);
+  if (n > (SIZE_MAX / 2) / px) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+  return n * px;
+}
+
+spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data, size_t bytes,
+                               spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_IMAGE) { set_err(err, SPVI_E_USAGE, "%s is not an image", d); return SPVI_E_USAGE; }
+  spvi_error e2;
+  size_t need = spvi_image_bytes(desc, &e2);
+  if (!need) { set_err(err, SPVI_E_USAGE, "%s: %s", d, e2.message); return SPVI_E_USAGE; }
+  if (desc->type != p->image_type) {
+    set_err(err, SPVI_E_USAGE, "%s takes an %s, got an %s", d, spvi_image_type_name(p->image_type),
+            spvi_image_type_name(desc->type));
+    return SPVI_E_USAGE;
+  }
+  if (bytes != need) {
+    set_err(err, SPVI_E_USAGE, "%s: the image's pixels take %zu bytes, got %zu", d, need, bytes);
+    return SPVI_E_USAGE;
+  }
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = calloc(bytes, 1);
+  if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte image", bytes); return SPVI_E_NOMEM; }
+  if (data) memcpy(a->bytes, data, bytes);
+  a->size = bytes;
+  a->set = true;
+  a->is_local = false;
+  a->is_image = true;
+  bi_image_init(&a->image, a->bytes, (unsigned)desc->type, (unsigned)desc->order, (unsigned)desc->channel_type,
+                desc->width, desc->height, desc->depth, desc->array_size);
+  return SPVI_OK;
+}
+
+spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *smp, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_SAMPLER) { set_err(err, SPVI_E_USAGE, "%s is not a sampler", d); return SPVI_E_USAGE; }
+  if (!smp || (unsigned)smp->addressing > SPVI_ADDRESS_MIRRORED_REPEAT || (unsigned)smp->filter > SPVI_FILTER_LINEAR) {
+    set_err(err, SPVI_E_USAGE, "%s: not a valid sampler (addressing mode or filter out of range)", d);
+    return SPVI_E_USAGE;
+  }
+  if (!smp->normalized && (smp->addressing == SPVI_ADDRESS_REPEAT || smp->addressing == SPVI_ADDRESS_MIRRORED_REPEAT)) {
+    set_err(err, SPVI_E_USAGE, "%s: %s addressing needs normalized coordinates (OpenCL C 6.15.15.1)", d,
+            smp->addressing == SPVI_ADDRESS_REPEAT ? "repeat" : "mirrored_repeat");
+    return SPVI_E_USAGE;
+  }
+  uint64_t bits = ld_sampler_bits((uint32_t)smp->addressing, smp->normalized, smp->filter == SPVI_FILTER_LINEAR);
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = malloc(8);
+  if (!a->bytes) abort();
+  memcpy(a->bytes, &bits, 8);
+  a->size = 8;
+  a->set = true;
+  a->is_local = false;
+  a->is_image = false;
+  return SPVI_OK;
+}
+
+const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *desc, size_t *bytes) {
+  if (!l || index < 0 || (uint32_t)index >= l->l.nargs || !l->l.args[index].is_image) return NULL;
+  const ex_arg *a = &l->l.args[index];
+  if (desc) {
+    const bi_image *im = &a->image;
+    memset(desc, 0, sizeof *desc);
+    desc->type = (spvi_image_type)im->type;
+    desc->order = (spvi_channel_order)im->order;
+    desc->channel_type = (spvi_channel_type)im->ctype;
+    desc->width = im->size[0];
+    switch (desc->type) {
+    case SPVI_IMAGE_1D_ARRAY: desc->array_size = im->size[1]; break;
+    case SPVI_IMAGE_2D: desc->height = im->size[1]; break;
+    case SPVI_IMAGE_2D_ARRAY: desc->height = im->size[1]; desc->array_size = im->size[2]; break;
+    case SPVI_IMAGE_3D: desc->height = im->size[1]; desc->depth = im->size[2]; break;
+    default: break;
+    }
+  }
+  if (bytes) *bytes = a->size;
+  return a->bytes;
 }
 
 /* Default local size: in each dimension the largest divisor of the global size that keeps the

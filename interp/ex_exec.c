@@ -1023,6 +1023,17 @@ resched:
   H(ACCESS1_I32) {
     const int32_t *ix = (const int32_t *)REG(ip->b);
     const uint64_t es = ip->c;
+    if (pb == 8 && full) {
+      uint64_t *d = (uint64_t *)REG(ip->d);
+      const uint64_t *base = (const uint64_t *)REG(ip->a);
+      if (ip->flags != 0xFF) {
+        const unsigned sh = ip->flags;
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ((uint64_t)(int64_t)ix[k] << sh);
+      } else {
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (uint64_t)(int64_t)ix[k] * es;
+      }
+      NEXT;
+    }
     LANES_BEGIN
       uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
@@ -1035,8 +1046,14 @@ resched:
     if (pb == 8) {
       uint64_t *d = (uint64_t *)REG(ip->d);
       const uint64_t *base = (const uint64_t *)REG(ip->a);
-      if (full) { for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es; }
-      else { LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END }
+      if (full && ip->flags != 0xFF) {
+        const unsigned sh = ip->flags;
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (ix[k] << sh);
+      } else if (full) {
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es;
+      } else {
+        LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END
+      }
       NEXT;
     }
     LANES_BEGIN
@@ -1194,6 +1211,11 @@ resched:
         else wr_uint(REG(ip->d) + (size_t)l * size, size, old);
       }
     LANES_END
+    NEXT;
+  }
+  H(IMAGE) {
+    cx->cur_ip = ip;
+    if (!ex_image_exec(cx, w, f->fn, ip, lanes, nl)) goto fault;
     NEXT;
   }
   H(NOP) NEXT;

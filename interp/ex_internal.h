@@ -79,6 +79,10 @@ static inline const char *ex_sync_name(unsigned op) {
   return op == EX_GROUP ? "work-group collective" : op == EX_ASYNC_COPY ? "async work-group copy"
          : op == EX_WAIT_EVENTS ? "wait_group_events" : "barrier";
 }
+/* EX_IMAGE (ex_image.c): ex_insn.flags is the operation; d the result, a the image (or sampled
+ * image) register, b the coordinate register, c an aux index (see ex_image.c). */
+enum { EX_IMG_READ, EX_IMG_SAMPLE, EX_IMG_WRITE, EX_IMG_QUERY };
+enum { EX_IQ_FORMAT, EX_IQ_ORDER, EX_IQ_SIZE, EX_IQ_LEVELS };
 
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
@@ -271,6 +275,10 @@ void ex_runner_report(const ex_runner *r, spvi_fault *f);
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
 
 
+/* Run an EX_IMAGE instruction for the given lanes of warp w (ex_image.c); false after a fault. */
+bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
+/* "image2d of 4 x 4 rgba unorm8" (an image allocation's description for reports). */
+void ex_image_describe(const bi_image *img, char *buf, size_t len);
 /* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
  * 64-bit components (ex_sched.c). */
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);

@@ -893,6 +893,185 @@ static bool translate_async(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* ---- images (SPIR-V 3.32.10; OpenCL SPIR-V environment "Image Addressing and Filtering") ------ */
+
+/* The OpTypeImage of an image operand, or of a sampled image's image. */
+static const ld_type *image_type_of(prep *s, uint32_t id, bool sampled) {
+  const ld_type *t = ty(s, s->m->ids[id].type);
+  if (sampled) {
+    if (!t || t->kind != LD_TY_OPAQUE || strcmp(t->opaque, "OpTypeSampledImage") != 0) return NULL;
+    t = ty(s, t->elem);
+  }
+  return t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeImage") == 0 ? t : NULL;
+}
+
+/* Coordinate components an image type needs: its dimensions plus the array layer. */
+static unsigned image_coords(const ld_type *it) {
+  unsigned n = it->img_dim == SpvDim2D ? 2 : it->img_dim == SpvDim3D ? 3 : 1;
+  return n + (it->img_arrayed ? 1 : 0);
+}
+
+/* aux word 0: a coordinate operand of 32-bit integer or float components, at least `need` of them */
+static bool image_coord(prep *s, uint32_t id, unsigned need, bool int_only, uint32_t *reg, uint32_t *desc) {
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.bits != 32 || (e.kind != 'i' && (e.kind != 'f' || int_only)))
+    return fail(s, "image coordinates must be 32-bit %s (env spec, \"Coordinate Format for Reading and Writing Images\")",
+                int_only ? "integers" : "integers or floats");
+  if (e.n < need) return fail(s, "image coordinate has %u components, the image needs %u", e.n, need);
+  *desc = (e.kind == 'i' ? 1u : 0u) | (e.n << 8);
+  return true;
+}
+
+/* A 4-component vector of float, half or 32-bit integers: the result of a read, a written texel. */
+static bool image_texel_kind(prep *s, uint32_t type_id, const char *what, uint32_t *kind) {
+  elem e;
+  if (!elem_of(s, type_id, &e)) return false;
+  if (e.n == 4 && e.kind == 'f' && e.bits == 32) *kind = BI_IMG_R_F32;
+  else if (e.n == 4 && e.kind == 'f' && e.bits == 16) *kind = BI_IMG_R_F16;
+  else if (e.n == 4 && e.kind == 'i' && e.bits == 32) *kind = BI_IMG_R_I32;
+  else return fail(s, "%s must be a 4-component vector of float, half or 32-bit integers", what);
+  return true;
+}
+
+/* Image Operands after `at` (SPIR-V 3.14): SignExtend/ZeroExtend are kept (aux word 2), Lod gives
+ * its operand when `lod` is not NULL; anything else (gradients, offsets, samples) is unsupported. */
+static bool image_operands(prep *s, const ld_insn *in, unsigned at, uint32_t *extend, uint32_t *lod) {
+  *extend = 0;
+  if (lod) *lod = LD_NONE;
+  if (in->nops <= at) {
+    if (lod) return fail(s, "OpImageSampleExplicitLod without a Lod operand");
+    return true;
+  }
+  uint32_t mask = in->ops[at];
+  uint32_t allowed = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask | (lod ? SpvImageOperandsLodMask : 0);
+  if (mask & ~allowed) return fail(s, "image operands 0x%x are not supported (only Lod 0, SignExtend and ZeroExtend)", mask);
+  if (lod) {
+    if (!(mask & SpvImageOperandsLodMask) || in->nops <= at + 1) return fail(s, "OpImageSampleExplicitLod without a Lod operand");
+    *lod = in->ops[at + 1];
+  }
+  if ((mask & SpvImageOperandsSignExtendMask) && (mask & SpvImageOperandsZeroExtendMask))
+    return fail(s, "image operands SignExtend and ZeroExtend together");
+  if (mask & SpvImageOperandsSignExtendMask) *extend = 1;
+  if (mask & SpvImageOperandsZeroExtendMask) *extend = 2;
+  return true;
+}
+
+/* A Lod operand (aux words 3, 4): checked to be 0 at run time. */
+static bool image_lod(prep *s, uint32_t id, uint32_t *reg, uint32_t *kind) {
+  *reg = LD_NONE;
+  *kind = 0;
+  if (id == LD_NONE) return true;
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.n != 1 || (e.kind == 'f' && e.bits != 32) || (e.kind == 'i' && e.bits != 32 && e.bits != 64) ||
+      (e.kind != 'f' && e.kind != 'i'))
+    return fail(s, "the Lod operand must be a 32-bit float or a 32/64-bit integer");
+  *kind = e.kind == 'f' ? 1 : e.bits == 32 ? 2 : 3;
+  return true;
+}
+
+static bool translate_image(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  const uint32_t op = in->opcode;
+  uint32_t r[2];
+  if (op == SpvOpSampledImage) {
+    /* 16 bytes: the image handle, then the sampler */
+    if (!op_regs(s, in, 2, r)) return false;
+    if (!image_type_of(s, in->ops[0], false)) return fail(s, "OpSampledImage of a value that is not an image");
+    const ld_type *st = ty(s, m->ids[in->ops[1]].type);
+    if (!st || st->kind != LD_TY_OPAQUE || strcmp(st->opaque, "OpTypeSampler") != 0)
+      return fail(s, "OpSampledImage with a value that is not a sampler");
+    uint32_t a = aux_push(s, 2);
+    aux_push(s, r[0]); aux_push(s, 8); aux_push(s, 0);
+    aux_push(s, r[1]); aux_push(s, 8); aux_push(s, 8);
+    emit(s, (ex_insn){.op = EX_CONSTRUCT, .d = dst_reg(s, in), .a = a, .c = 16});
+    return true;
+  }
+  if (op == SpvOpImage) {
+    if (!op_regs(s, in, 1, r)) return false;
+    if (!image_type_of(s, in->ops[0], true)) return fail(s, "OpImage of a value that is not a sampled image");
+    uint32_t a = aux_push(s, 0);
+    aux_push(s, 16);
+    emit(s, (ex_insn){.op = EX_EXTRACT, .d = dst_reg(s, in), .a = r[0], .b = a, .c = 8});
+    return true;
+  }
+  if (op == SpvOpImageQuerySamples)
+    return fail(s, "OpImageQuerySamples: multi-sampled images are not supported");
+  const bool sampled = op == SpvOpImageSampleExplicitLod;
+  if (in->nops < 1) return fail(s, "image instruction without an image");
+  const ld_type *it = image_type_of(s, in->ops[0], sampled);
+  if (!it) return fail(s, "the first operand is not %s", sampled ? "a sampled image" : "an image");
+  uint32_t img;
+  if (!operand(s, in->ops[0], &img)) return false;
+  uint32_t cdesc = 0, creg = 0, extend = 0, lod = LD_NONE, lreg = LD_NONE, lkind = 0;
+  const unsigned need = image_coords(it);
+  switch (op) {
+  case SpvOpImageRead: case SpvOpImageSampleExplicitLod: {
+    if (it->img_access == SpvAccessQualifierWriteOnly)
+      return fail(s, "%s of a write_only image (OpenCL C 6.15.15: write_only images cannot be read)",
+                  sampled ? "OpImageSampleExplicitLod" : "OpImageRead");
+    if (sampled && it->img_dim == SpvDimBuffer)
+      return fail(s, "OpImageSampleExplicitLod of a buffer image (image1d_buffer_t takes no sampler)");
+    if (in->nops < 2 || !image_coord(s, in->ops[1], need, false, &creg, &cdesc)) return in->nops >= 2 ? false : fail(s, "image read without a coordinate");
+    uint32_t kind;
+    if (!image_texel_kind(s, in->type, "the result of an image read", &kind)) return false;
+    if (!image_operands(s, in, 2, &extend, sampled ? &lod : NULL)) return false;
+    if (extend && kind != BI_IMG_R_I32) return fail(s, "SignExtend/ZeroExtend on a read that is not of integers");
+    if (!image_lod(s, lod, &lreg, &lkind)) return false;
+    uint32_t a = aux_push(s, cdesc);
+    aux_push(s, kind); aux_push(s, extend); aux_push(s, lreg); aux_push(s, lkind);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = sampled ? EX_IMG_SAMPLE : EX_IMG_READ, .d = dst_reg(s, in), .a = img,
+                      .b = creg, .c = a});
+    return true;
+  }
+  case SpvOpImageWrite: {
+    if (it->img_access == SpvAccessQualifierReadOnly)
+      return fail(s, "OpImageWrite to a read_only image (OpenCL C 6.15.15: read_only images cannot be written)");
+    if (in->nops < 3) return fail(s, "OpImageWrite needs an image, a coordinate and a texel");
+    if (!image_coord(s, in->ops[1], need, true, &creg, &cdesc)) return false;
+    uint32_t kind, treg;
+    if (!image_texel_kind(s, m->ids[in->ops[2]].type, "the texel of an image write", &kind)) return false;
+    if (!operand(s, in->ops[2], &treg)) return false;
+    if (!image_operands(s, in, 3, &extend, NULL)) return false;
+    if (extend && kind != BI_IMG_R_I32) return fail(s, "SignExtend/ZeroExtend on a write that is not of integers");
+    uint32_t a = aux_push(s, cdesc);
+    aux_push(s, kind); aux_push(s, extend); aux_push(s, treg); aux_push(s, 0);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_WRITE, .a = img, .b = creg, .c = a});
+    return true;
+  }
+  default: {  /* the queries */
+    elem e;
+    if (!elem_of(s, in->type, &e) || e.kind != 'i' || (e.bits != 32 && e.bits != 64))
+      return fail(s, "image query with a result that is not a 32- or 64-bit integer");
+    uint32_t q, want = 1;
+    switch (op) {
+    case SpvOpImageQueryFormat: q = EX_IQ_FORMAT; break;
+    case SpvOpImageQueryOrder: q = EX_IQ_ORDER; break;
+    case SpvOpImageQueryLevels:
+      if (it->img_dim == SpvDimBuffer) return fail(s, "OpImageQueryLevels of a buffer image");
+      q = EX_IQ_LEVELS;
+      break;
+    case SpvOpImageQuerySizeLod:
+      if (it->img_dim == SpvDimBuffer) return fail(s, "OpImageQuerySizeLod of a buffer image (use OpImageQuerySize)");
+      if (in->nops < 2) return fail(s, "OpImageQuerySizeLod without a Lod");
+      lod = in->ops[1];
+      q = EX_IQ_SIZE;
+      want = need;
+      break;
+    default: q = EX_IQ_SIZE; want = need; break;  /* OpImageQuerySize */
+    }
+    if (e.n != want) return fail(s, "image query result has %u components, the image type gives %u", e.n, want);
+    if (!image_lod(s, lod, &lreg, &lkind)) return false;
+    uint32_t a = aux_push(s, 0);
+    aux_push(s, q); aux_push(s, 0); aux_push(s, lreg); aux_push(s, lkind);
+    aux_push(s, e.bits / 8); aux_push(s, e.n);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_QUERY, .d = dst_reg(s, in), .a = img, .c = a});
+    return true;
+  }
+  }
+}
+
 static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
   const ld_module *m = s->m;
   uint32_t r[4];
@@ -1233,8 +1412,13 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     s->aux[a + 2] = nterms;
     if (nterms == 1 && coff == 0 && (s->aux[a + 4] == 4 || s->aux[a + 4] == 8)) {
       /* the common shape p + i (pointer plus one index): base, index register, element size */
-      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .d = dst_reg(s, in), .a = r[0],
-                        .b = s->aux[a + 3], .c = s->aux[a + 5]});
+      /* flags: log2 of the element size when it is a power of two (a shift vectorises; a 64-bit
+       * multiply does not without AVX-512), else 0xFF */
+      const uint32_t es = s->aux[a + 5];
+      uint8_t sh = 0xFF;
+      if (es && !(es & (es - 1))) sh = (uint8_t)__builtin_ctz(es);
+      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .flags = sh, .d = dst_reg(s, in),
+                        .a = r[0], .b = s->aux[a + 3], .c = es});
       return true;
     }
     emit(s, (ex_insn){.op = EX_ACCESS, .d = dst_reg(s, in), .a = r[0], .b = a});
@@ -1380,6 +1564,10 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     return translate_nonuniform(s, in);
   case SpvOpExtInst:
     return translate_extinst(s, in);
+  case SpvOpSampledImage: case SpvOpImage: case SpvOpImageRead: case SpvOpImageWrite:
+  case SpvOpImageSampleExplicitLod: case SpvOpImageQueryFormat: case SpvOpImageQueryOrder:
+  case SpvOpImageQuerySizeLod: case SpvOpImageQuerySize: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
+    return translate_image(s, in);
   case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd: case SpvOpGroupFAdd:
   case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin: case SpvOpGroupSMax: case SpvOpGroupUMax:
   case SpvOpGroupFMax:

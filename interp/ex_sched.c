@@ -107,6 +107,7 @@ const char *spvi_fault_kind_name(spvi_fault_kind k) {
   case SPVI_FAULT_MISALIGNED: return "misaligned access";
   case SPVI_FAULT_STEP_LIMIT: return "step limit exceeded";
   case SPVI_FAULT_ASYNC_COPY: return "async copy misuse";
+  case SPVI_FAULT_IMAGE: return "undefined image operation";
   }
   return "fault";
 }
@@ -124,6 +125,7 @@ const char *spvi_fault_kind_id(spvi_fault_kind k) {
   case SPVI_FAULT_MISALIGNED: return "misaligned";
   case SPVI_FAULT_STEP_LIMIT: return "step-limit";
   case SPVI_FAULT_ASYNC_COPY: return "async-copy";
+  case SPVI_FAULT_IMAGE: return "image";
   }
   return "fault";
 }
@@ -141,7 +143,15 @@ void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
   char nb[96];
   static const char *const space_names[] = {"private", "global", "constant", "local"};
   const char *sp = a->space < 4 ? space_names[a->space] : "?";
-  if (a->arg_index >= 0) {
+  if (a->arg_index >= 0 && a->image) {
+    uint32_t pid = cx->l->entry->ld->params[a->arg_index];
+    const char *nm = m->ids[pid].name;
+    char d[160];
+    ex_image_describe(a->image, d, sizeof d);
+    /* cut at len on purpose (the report's field is fixed-size) */
+    if (snprintf(buf, len, "argument %d%s%s%s (%s)", a->arg_index, nm ? " `" : "", nm ? nm : "", nm ? "`" : "", d) < 0)
+      buf[0] = 0;
+  } else if (a->arg_index >= 0) {
     uint32_t pid = cx->l->entry->ld->params[a->arg_index];
     const char *nm = m->ids[pid].name;
     snprintf(buf, len, "argument %d%s%s%s (%s buffer of %llu bytes)", a->arg_index, nm ? " `" : "", nm ? nm : "",
@@ -197,8 +207,11 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
     f->offset = cx->foff;
     f->access_size = cx->fsize;
     f->memory_size = a->size;
-    snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
-             (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
+    if (a->image)  /* image accesses say where in pixel coordinates */
+      snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
+    else
+      snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
+               (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
@@ -261,6 +274,17 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   r->local_bytes = p->local_static;
   for (uint32_t i = 0; i < l->nargs; i++) {
     const ld_type *pt = ld_type_of(m, m->ids[l->entry->ld->params[i]].type);
+    if (l->args[i].is_image) {
+      /* an image: global memory holding its pixels, which image instructions alone access */
+      ex_alloc *a = &cx->allocs[cx->nallocs++];
+      memset(a, 0, sizeof *a);
+      a->arg_index = (int)i;
+      a->size = l->args[i].size;
+      a->space = EX_AS_GLOBAL;
+      a->base = l->args[i].bytes;
+      a->image = &l->args[i].image;
+      continue;
+    }
     if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER) continue;
     ex_alloc *a = &cx->allocs[cx->nallocs];
     memset(a, 0, sizeof *a);

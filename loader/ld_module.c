@@ -19,10 +19,13 @@
 /* Capabilities spvi executes. The OpenCL SPIR-V environment (required_capabilities, "SPIR-V 1.0")
  * requires Addresses, Float16Buffer, Int16, Int8, Kernel, Linkage, Vector16 and, per device
  * feature, Int64, Float64, GenericPointer and Groups; Float16 and Int64Atomics come with
- * cl_khr_fp16 and cl_khr_int64_{base,extended}_atomics. Images (ImageBasic and the image
- * capabilities it implies), Pipes, DeviceEnqueue, LiteralSampler and SubgroupDispatch are device
- * features spvi does not implement, so a module declaring them is refused at load time rather
- * than failing half-way through a run. */
+ * cl_khr_fp16 and cl_khr_int64_{base,extended}_atomics. Images: ImageBasic, with ImageReadWrite
+ * (read_write images), LiteralSampler (OpConstantSampler), Image1D/Sampled1D and
+ * ImageBuffer/SampledBuffer (1D and buffer images) and ImageQuery (size queries). Sub-groups:
+ * the GroupNonUniform* family, SubgroupShuffleINTEL and NamedBarrier; SubgroupDispatch is accepted
+ * for its execution modes (its device-enqueue queries are refused per instruction). Pipes,
+ * DeviceEnqueue and ImageMipmap are device features spvi does not implement, so a module declaring
+ * them is refused at load time rather than failing half-way through a run. */
 static const uint32_t supported_caps[] = {
   SpvCapabilityAddresses, SpvCapabilityLinkage, SpvCapabilityKernel, SpvCapabilityVector16,
   SpvCapabilityFloat16Buffer, SpvCapabilityFloat16, SpvCapabilityFloat64, SpvCapabilityInt64,
@@ -32,6 +35,9 @@ static const uint32_t supported_caps[] = {
   SpvCapabilityGroupNonUniformBallot, SpvCapabilityGroupNonUniformShuffle,
   SpvCapabilityGroupNonUniformShuffleRelative, SpvCapabilityGroupNonUniformClustered,
   SpvCapabilitySubgroupShuffleINTEL,
+  SpvCapabilityImageBasic, SpvCapabilityImageReadWrite, SpvCapabilityLiteralSampler,
+  SpvCapabilityImage1D, SpvCapabilitySampled1D, SpvCapabilityImageBuffer, SpvCapabilitySampledBuffer,
+  SpvCapabilityImageQuery,
 };
 
 

@@ -78,7 +78,8 @@ h.write('/* Opcode info, or NULL for an opcode the grammar does not know. */\n')
 h.write('const spv_opinfo *spv_op_info(uint32_t opcode);\n')
 h.write('/* Name of an opcode ("OpIAdd"), or NULL. */\nconst char *spv_op_name(uint32_t opcode);\n')
 for kind, fn in (('Capability', 'capability'), ('StorageClass', 'storage_class'), ('Decoration', 'decoration'),
-                 ('BuiltIn', 'builtin'), ('ExecutionMode', 'execution_mode'), ('AddressingModel', 'addressing_model')):
+                 ('BuiltIn', 'builtin'), ('ExecutionMode', 'execution_mode'), ('AddressingModel', 'addressing_model'),
+                 ('Dim', 'dim')):
     h.write('const char *spv_%s_name(uint32_t value); /* NULL when unknown */\n' % fn)
 h.write('\n/* OpenCL.std extended instructions (extinst.opencl.std.100.grammar.json). */\nenum {\n')
 for i in ocl['instructions']:
@@ -135,7 +136,8 @@ static const char *find_named(const named_value *t, size_t n, uint32_t v) {
 }
 ''')
 for kind, fn in (('Capability', 'capability'), ('StorageClass', 'storage_class'), ('Decoration', 'decoration'),
-                 ('BuiltIn', 'builtin'), ('ExecutionMode', 'execution_mode'), ('AddressingModel', 'addressing_model')):
+                 ('BuiltIn', 'builtin'), ('ExecutionMode', 'execution_mode'), ('AddressingModel', 'addressing_model'),
+                 ('Dim', 'dim')):
     c.write('static const named_value %s_names[] = {\n' % fn)
     for v, n in enum_names(kind):
         c.write('  {%du, "%s"},\n' % (v, n))

@@ -313,6 +313,39 @@ if run 0 run "$G" -g 10 -l 10 --subgroup-size 4 'int[10]=range(1)' 'int[10]' --t
   if grep -q '^gid=(9,0,0) %[0-9]* = OpGroupIAdd 19$' "$TMP/err" && ! grep -qv '^gid=(9,0,0)' "$TMP/err"; then ok
   else fail "--trace of a sub-group kernel: $(cat "$TMP/err")"; fi
 fi
+# --- images and samplers ------------------------------------------------------------------------
+# src r unorm8 2x2 = 10 20 30 200; dst = round(255 * (v / 255 * 0.5)) = 5 10 15 100 (by hand)
+IM=$TMP/image.spv
+if run 0 run "$IM" -g 2,2 'image2d:r:unorm8:2,2=10,20,30,200' 'image2d:r:unorm8:2,2' 'sampler:unnormalized,clamp_to_edge,nearest' --print --out "$TMP/img"; then
+  expect_out 'arg0 image2d r unorm8 (2, 2, 1): 10 20 30 200
+arg1 image2d r unorm8 (2, 2, 1): 5 10 15 100'
+  if head -c 80 "$TMP/img/arg1.npy" | grep -qF "'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 1)"; then ok; else fail "arg1.npy header: $(head -c 80 "$TMP/img/arg1.npy")"; fi
+  # the output as the next input (.npy of the image's shape): 5 10 15 100 halved; (float)(5/255) and
+  # (float)(15/255) lie above 5/255 and 15/255, so 255 * v / 2 is just above 2.5 and 7.5: 3 and 8
+  if run 0 run "$IM" -g 2,2 "image2d:r:unorm8:2,2=@$TMP/img/arg1.npy" 'image2d:r:unorm8:2,2' 'sampler:unnormalized,clamp,nearest' --print; then
+    expect_out 'arg0 image2d r unorm8 (2, 2, 1): 5 10 15 100
+arg1 image2d r unorm8 (2, 2, 1): 3 5 8 50'
+  fi
+fi
+if run 0 info "$IM"; then
+  if grep -qF 'arg0   read_only image2d_t' "$TMP/out" && grep -qF 'arg2   sampler_t' "$TMP/out"; then ok; else fail "info: $(cat "$TMP/out")"; fi
+fi
+# addressing mode none outside the image: an out-of-bounds fault naming the argument
+if run 1 run "$IM" -g 3,2 'image2d:r:unorm8:2,2' 'image2d:r:unorm8:3,2' 'sampler:unnormalized,none,nearest'; then
+  expect_err 'coordinate x = 2.5 is outside the image (0 <= x < 2) with addressing mode none'
+  expect_err 'image: argument 0 `src` (image2d of 2 x 2 r unorm8)'
+fi
+if run 2 run "$IM" -g 2,2 'image2d:rgb:unorm8:2,2' 'image2d:r:unorm8:2,2' 'sampler:normalized,repeat,linear'; then
+  expect_err '`rgb` is not a channel order'
+  expect_err_lines 1
+fi
+if run 2 run "$IM" -g 2,2 'image2d:r:unorm8:2,2' 'image2d:r:unorm8:2,2' 'sampler:unnormalized,repeat,linear'; then
+  expect_err 'repeat addressing needs normalized coordinates'
+fi
+if run 2 run "$IM" -g 2,2 'image2d:r:unorm8:2,2' 'float[4]' 'sampler:normalized,repeat,linear'; then
+  expect_err 'an image parameter (write_only image2d_t) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]'
+fi
+
 # ---- checks and reports: --report JSON lines, --check, --max-steps ----------------------------
 C=$TMP/checks.spv
 # 9/0 and 11/0: two division-by-zero occurrences at one instruction, one grouped report; the run
