@@ -103,6 +103,8 @@ typedef struct ex_program {
   /* static allocations: ids 1..nstatic are module variables and function variables */
   ex_alloc *static_allocs; uint32_t nstatic;
   uint64_t private_size;  /* bytes of one lane's private arena (function variables + built-ins) */
+  uint64_t private_builtins_end;  /* the arena's first bytes, [0, this), hold only built-in
+                                     variables (0 when other module variables are private) */
   uint64_t local_static;  /* bytes of Workgroup module variables in a group's arena */
   /* constants area: per-lane offset and bytes, its contents for one lane (indexed from const_base),
    * and the (register, size) slots to replicate into every lane */

@@ -684,6 +684,22 @@ static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, c
   }
 }
 
+/* The lane mask of W bool registers (0 or 1 each, as every bool-producing handler writes; other
+ * non-zero bytes take the byte-wise path): 8 lanes per multiply, the multiplier gathering byte i's
+ * low bit into bit i of the top byte. */
+static inline uint64_t bool_mask(const uint8_t *c, unsigned W) {
+  uint64_t m = 0;
+  unsigned l = 0;
+  for (; l + 8 <= W; l += 8) {
+    uint64_t x;
+    memcpy(&x, c + l, 8);
+    if (x & ~0x0101010101010101ull) break;
+    m |= ((x * 0x0102040810204080ull) >> 56) << l;
+  }
+  for (; l < W; l++) m |= (uint64_t)(c[l] != 0) << l;
+  return m;
+}
+
 /* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
 static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
   for (unsigned l = 0; l < W; l++) act[l] = (uint8_t)((m >> l) & 1);
@@ -1248,8 +1264,9 @@ resched:
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
     if (e[0]) edge_moves(cx, R, e, lanes, nl, full);
-    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
-    /* uniform fast path: every live lane is here and goes to the same block */
+    /* uniform fast path: every live lane is here and goes to the same block. f->next is only read
+     * by pick_block, and the block entered now rewrites it for all these lanes at its terminator
+     * before any pick (barriers, calls and pauses resume at f->cur/f->ip), so it is not written. */
     if (f->active == f->live) {
       f->cur = (int32_t)ip->a;
       f->ip = f->fn->blocks[ip->a].first;
@@ -1257,6 +1274,7 @@ resched:
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
+    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
     f->cur = -1;
     goto resched;
   }
@@ -1264,12 +1282,19 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
-    if (full) { for (unsigned l = 0; l < W; l++) tm |= (uint64_t)(c[l] != 0) << l; }
+    if (full) tm = bool_mask(c, W);
     else { LANES_BEGIN tm |= (uint64_t)(c[l] != 0) << l; LANES_END }
     if (tm == f->active || tm == 0) {
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
       edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full);
+      if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
+        f->cur = (int32_t)b;
+        f->ip = f->fn->blocks[b].first;
+        ENTER_BLOCK(f->fn, b);
+        ip = f->fn->code + f->ip;
+        goto *labels[ip->op];
+      }
       LANES_BEGIN f->next[l] = (int32_t)b; LANES_END
     } else {
       uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
@@ -1280,14 +1305,6 @@ resched:
       LANES_END
       edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false);
       edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false);
-    }
-    if (f->active == f->live && (tm == f->active || tm == 0)) {
-      uint32_t b = tm ? x[0] : x[2];
-      f->cur = (int32_t)b;
-      f->ip = f->fn->blocks[b].first;
-      ENTER_BLOCK(f->fn, b);
-      ip = f->fn->code + f->ip;
-      goto *labels[ip->op];
     }
     f->cur = -1;
     goto resched;

@@ -1864,7 +1864,10 @@ static bool prepare_globals(prep *s) {
       }
     }
     s->reg[gv->id] = addr_const(s, alloc);
+    if (space == EX_AS_PRIVATE && gv->builtin == LD_NONE) s->p->private_builtins_end = UINT64_MAX;
   }
+  /* the private arena starts with the built-ins (the only private module variables OpenCL has) */
+  s->p->private_builtins_end = s->p->private_builtins_end == UINT64_MAX ? 0 : s->p->private_size;
   return true;
 }
 

@@ -487,7 +487,11 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->active = 0;
   f->ret_dst = LD_NONE;
   for (unsigned lane = 0; lane < EX_MAX_WARP; lane++) f->next[lane] = 0;
-  memset(w->priv, 0, (size_t)nlanes * cx->prog->private_size);
+  /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
+  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
+  else if (P > skip)
+    for (unsigned lane = 0; lane < nlanes; lane++) memset(w->priv + (size_t)lane * P + skip, 0, P - skip);
   if (r->lane_init)
     for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
 }
