@@ -912,8 +912,14 @@ resched:
   H(EXTRACT) {
     const uint32_t *x = f->fn->aux + ip->b;
     const size_t s = ip->c, ss = x[1];
-    LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * ss + x[0], s); LANES_END
-    NEXT;
+    /* fixed-size copies for the common scalar pieces (get_global_id(0) out of the id vector) */
+    const uint8_t *src = REG(ip->a) + x[0];
+    uint8_t *dst = REG(ip->d);
+    switch (s) {
+    case 4: LANES_BEGIN memcpy(dst + l * 4, src + l * ss, 4); LANES_END NEXT;
+    case 8: LANES_BEGIN memcpy(dst + l * 8, src + l * ss, 8); LANES_END NEXT;
+    default: LANES_BEGIN memcpy(dst + l * s, src + l * ss, s); LANES_END NEXT;
+    }
   }
   H(INSERT) {
     const uint32_t *x = f->fn->aux + ip->c;
@@ -1238,15 +1244,32 @@ resched:
   H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
     uint8_t *d = REG(ip->d);
     const size_t s = (size_t)ip->n * ip->c;
-    if (ip->a == SpvBuiltInGlobalInvocationId && ip->c == 8 && ip->n == 3 && cx->group_size[1] == 1 &&
-        cx->group_size[2] == 1) {
-      /* get_global_id in a one-dimensional work-group: local id = (local linear id, 0, 0) */
-      const ex_launch *la = cx->l;
-      const uint64_t x0 = cx->group[0] * la->local[0] + la->offset[0] + w->first_linear;
-      const uint64_t y = cx->group[1] * la->local[1] + la->offset[1], z = cx->group[2] * la->local[2] + la->offset[2];
+    if (ip->c == 8 && ip->n == 3) {
       uint64_t *v = (uint64_t *)d;
-      LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
-      NEXT;
+      switch (ip->a) {
+      case SpvBuiltInGlobalInvocationId:
+      case SpvBuiltInLocalInvocationId:
+        if (cx->group_size[1] == 1 && cx->group_size[2] == 1) {
+          /* a one-dimensional work-group: local id = (local linear id, 0, 0) */
+          const ex_launch *la = cx->l;
+          const bool global = ip->a == SpvBuiltInGlobalInvocationId;
+          const uint64_t x0 = (global ? cx->group[0] * la->local[0] + la->offset[0] : 0) + w->first_linear;
+          const uint64_t y = global ? cx->group[1] * la->local[1] + la->offset[1] : 0;
+          const uint64_t z = global ? cx->group[2] * la->local[2] + la->offset[2] : 0;
+          LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
+          NEXT;
+        }
+        break;
+      case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
+      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset: {
+        /* the same for every work-item of the group */
+        uint64_t u[3];
+        ex_builtin_value(cx, w, 0, ip->a, u);
+        LANES_BEGIN v[3 * l] = u[0]; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        NEXT;
+      }
+      default: break;
+      }
     }
     LANES_BEGIN
       uint64_t v[3];
