@@ -383,6 +383,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
  * cannot trap on whatever an inactive lane's registers hold (integer division is guarded, see
  * DEF_DIV; float operations raise no traps). */
 #define BLEND_OK(n) ((n) == 1 && nl * 4 >= W)
+/* The active-lane flags of the current block, computed once per block that needs them. */
+#define ACT() (act_ok ? act : (lane_flags(f->active, W, act), act_ok = true, act))
 
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
@@ -392,8 +394,9 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
     } else if (BLEND_OK(n_)) {                                                                     \
+      const uint8_t *act_ = ACT();                                                                 \
       for (size_t i_ = 0; i_ < W; i_++) {                                                          \
-        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_];      \
+        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_];     \
       }                                                                                            \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
@@ -409,7 +412,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
     } else if (BLEND_OK(n_)) {                                                                     \
-      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_]; } \
+      const uint8_t *act_ = ACT();                                                                 \
+      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_]; } \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_]; d_[i_] = (expr);                                                       \
@@ -544,7 +548,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
       NEXT;                                                                                        \
     }                                                                                              \
     if (BLEND_OK(n_)) {                                                                            \
-      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act[l] ? r_ : d_[l]; } \
+      const uint8_t *act_ = ACT();                                                                 \
+      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act_[l] ? r_ : d_[l]; } \
       NEXT;                                                                                        \
     }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
@@ -585,9 +590,23 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
 
 /* Copy one value (size bytes per lane) from register src to dst for the given lanes. Whole-warp
  * copies are one memcpy (a value's lanes are contiguous); common sizes get typed stores. */
+/* Copy one value's registers for the given lanes. act (may be NULL): the flags of exactly these
+ * lanes, when enough are set for a blend over the whole warp to be cheaper. */
 static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, const uint16_t *lanes, unsigned nl,
-                              bool full, unsigned W) {
+                              bool full, unsigned W, const uint8_t *act) {
   if (full) { memcpy(dst, src, size * W); return; }
+  if (act && size == 4) {
+    uint32_t *d = (uint32_t *)(void *)dst;
+    const uint32_t *s = (const uint32_t *)(const void *)src;
+    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
+    return;
+  }
+  if (act && size == 8) {
+    uint64_t *d = (uint64_t *)(void *)dst;
+    const uint64_t *s = (const uint64_t *)(const void *)src;
+    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
+    return;
+  }
   switch (size) {
   case 1: for (unsigned k = 0; k < nl; k++) dst[lanes[k]] = src[lanes[k]]; return;
   case 4: for (unsigned k = 0; k < nl; k++) memcpy(dst + 4 * (size_t)lanes[k], src + 4 * (size_t)lanes[k], 4); return;
@@ -597,7 +616,8 @@ static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, con
 }
 
 /* An edge's phi moves for a set of lanes taking it. */
-static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full) {
+static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full,
+                       const uint8_t *act) {
   const unsigned W = cx->W;
   uint32_t nm = e[0] & 0x7FFFFFFFu;
   if (!nm || !nl) return;
@@ -607,7 +627,7 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   }
   for (uint32_t i = 0; i < nm; i++) {
     const uint32_t *mv = e + 1 + 3 * i;
-    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W);
+    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W, act);
   }
 }
 
@@ -702,7 +722,13 @@ static inline uint64_t bool_mask(const uint8_t *c, unsigned W) {
 
 /* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
 static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
-  for (unsigned l = 0; l < W; l++) act[l] = (uint8_t)((m >> l) & 1);
+  /* 8 lanes at a time: the byte of mask bits is copied into every byte, each byte keeps its own
+   * bit, and adding 0x7F per byte moves a set bit to bit 7 */
+  for (unsigned l = 0; l < W; l += 8) {
+    uint64_t x = (((m >> l) & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+    x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+    memcpy(act + l, &x, 8);  /* act has EX_MAX_WARP + 8 bytes: the last store may overrun W */
+  }
 }
 
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
@@ -783,7 +809,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
-  uint8_t act[EX_MAX_WARP];  /* partial warps: 1 for the active lanes (BLEND_OK paths) */
+  uint8_t act[EX_MAX_WARP + 8];  /* partial warps: 1 for the active lanes (BLEND_OK paths; filled
+                                    on first use after the active set changed, see ACT) */
+  bool act_ok = false;
   ex_frame *f;
   const ex_insn *ip;
 
@@ -800,7 +828,7 @@ resched:
   }
   nl = mask_lanes(f->active, lanes);
   full = nl == W;
-  if (!full) lane_flags(f->active, W, act);
+  act_ok = false;
   if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -912,8 +940,14 @@ resched:
   H(EXTRACT) {
     const uint32_t *x = f->fn->aux + ip->b;
     const size_t s = ip->c, ss = x[1];
-    LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * ss + x[0], s); LANES_END
-    NEXT;
+    /* fixed-size copies for the common scalar pieces (get_global_id(0) out of the id vector) */
+    const uint8_t *src = REG(ip->a) + x[0];
+    uint8_t *dst = REG(ip->d);
+    switch (s) {
+    case 4: LANES_BEGIN memcpy(dst + l * 4, src + l * ss, 4); LANES_END NEXT;
+    case 8: LANES_BEGIN memcpy(dst + l * 8, src + l * ss, 8); LANES_END NEXT;
+    default: LANES_BEGIN memcpy(dst + l * s, src + l * ss, s); LANES_END NEXT;
+    }
   }
   H(INSERT) {
     const uint32_t *x = f->fn->aux + ip->c;
@@ -1238,15 +1272,32 @@ resched:
   H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
     uint8_t *d = REG(ip->d);
     const size_t s = (size_t)ip->n * ip->c;
-    if (ip->a == SpvBuiltInGlobalInvocationId && ip->c == 8 && ip->n == 3 && cx->group_size[1] == 1 &&
-        cx->group_size[2] == 1) {
-      /* get_global_id in a one-dimensional work-group: local id = (local linear id, 0, 0) */
-      const ex_launch *la = cx->l;
-      const uint64_t x0 = cx->group[0] * la->local[0] + la->offset[0] + w->first_linear;
-      const uint64_t y = cx->group[1] * la->local[1] + la->offset[1], z = cx->group[2] * la->local[2] + la->offset[2];
+    if (ip->c == 8 && ip->n == 3) {
       uint64_t *v = (uint64_t *)d;
-      LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
-      NEXT;
+      switch (ip->a) {
+      case SpvBuiltInGlobalInvocationId:
+      case SpvBuiltInLocalInvocationId:
+        if (cx->group_size[1] == 1 && cx->group_size[2] == 1) {
+          /* a one-dimensional work-group: local id = (local linear id, 0, 0) */
+          const ex_launch *la = cx->l;
+          const bool global = ip->a == SpvBuiltInGlobalInvocationId;
+          const uint64_t x0 = (global ? cx->group[0] * la->local[0] + la->offset[0] : 0) + w->first_linear;
+          const uint64_t y = global ? cx->group[1] * la->local[1] + la->offset[1] : 0;
+          const uint64_t z = global ? cx->group[2] * la->local[2] + la->offset[2] : 0;
+          LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
+          NEXT;
+        }
+        break;
+      case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
+      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset: {
+        /* the same for every work-item of the group */
+        uint64_t u[3];
+        ex_builtin_value(cx, w, 0, ip->a, u);
+        LANES_BEGIN v[3 * l] = u[0]; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        NEXT;
+      }
+      default: break;
+      }
     }
     LANES_BEGIN
       uint64_t v[3];
@@ -1263,7 +1314,7 @@ resched:
   /* ---- control ---- */
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
-    if (e[0]) edge_moves(cx, R, e, lanes, nl, full);
+    if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
     /* uniform fast path: every live lane is here and goes to the same block. f->next is only read
      * by pick_block, and the block entered now rewrites it for all these lanes at its terminator
      * before any pick (barriers, calls and pauses resume at f->cur/f->ip), so it is not written. */
@@ -1282,12 +1333,12 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
-    if (full) tm = bool_mask(c, W);
+    if (full || nl * 4 >= W) tm = bool_mask(c, W) & f->active;  /* inactive lanes' bytes masked off */
     else { LANES_BEGIN tm |= (uint64_t)(c[l] != 0) << l; LANES_END }
     if (tm == f->active || tm == 0) {
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
-      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full);
+      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
       if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
         f->cur = (int32_t)b;
         f->ip = f->fn->blocks[b].first;
@@ -1303,8 +1354,8 @@ resched:
         if ((tm >> l) & 1) { tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
         else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
       LANES_END
-      edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false);
-      edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false);
+      edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false, NULL);
+      edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false, NULL);
     }
     f->cur = -1;
     goto resched;
@@ -1345,7 +1396,7 @@ resched:
       ip = f->fn->code + f->ip;
       nl = mask_lanes(f->active, lanes);
       full = nl == W;
-      if (!full) lane_flags(f->active, W, act);
+      act_ok = false;
       cx->cur_fn = f->fn;
       goto *labels[ip->op];
     }
