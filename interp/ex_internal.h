@@ -39,6 +39,9 @@ enum {
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 /* The identity of a group operation for values of `bytes` bytes, and one combining step `a op b`
  * (ex_sched.c): the arithmetic shared by work-group and sub-group collectives. */
+/* A register value of `bytes` bytes as an integer, and a float of 2, 4 or 8 bytes as a double. */
+uint64_t ex_gr_read(const uint8_t *p, unsigned bytes);
+double ex_gr_float(uint64_t v, unsigned bytes);
 uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes);
 uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b);
 

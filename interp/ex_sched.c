@@ -94,40 +94,28 @@ void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_
   return NULL;
 }
 
+/* Each fault kind's name in reports and its identifier in JSON lines (--report). */
+static const struct { const char *name, *id; } fault_kinds[] = {
+  [SPVI_FAULT_NONE] = {"no fault", "none"},
+  [SPVI_FAULT_OUT_OF_BOUNDS] = {"out-of-bounds access", "out-of-bounds"},
+  [SPVI_FAULT_NULL_POINTER] = {"null pointer dereference", "null-pointer"},
+  [SPVI_FAULT_BAD_POINTER] = {"invalid pointer dereference", "bad-pointer"},
+  [SPVI_FAULT_READ_ONLY] = {"write to read-only memory", "read-only-write"},
+  [SPVI_FAULT_BARRIER_DIVERGENCE] = {"barrier divergence", "divergence"},
+  [SPVI_FAULT_UNREACHABLE] = {"unreachable code reached", "unreachable"},
+  [SPVI_FAULT_UNSUPPORTED] = {"unsupported operation", "unsupported"},
+  [SPVI_FAULT_MISALIGNED] = {"misaligned access", "misaligned"},
+  [SPVI_FAULT_STEP_LIMIT] = {"step limit exceeded", "step-limit"},
+  [SPVI_FAULT_ASYNC_COPY] = {"async copy misuse", "async-copy"},
+  [SPVI_FAULT_IMAGE] = {"undefined image operation", "image"},
+};
+
 const char *spvi_fault_kind_name(spvi_fault_kind k) {
-  switch (k) {
-  case SPVI_FAULT_NONE: return "no fault";
-  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds access";
-  case SPVI_FAULT_NULL_POINTER: return "null pointer dereference";
-  case SPVI_FAULT_BAD_POINTER: return "invalid pointer dereference";
-  case SPVI_FAULT_READ_ONLY: return "write to read-only memory";
-  case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
-  case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
-  case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
-  case SPVI_FAULT_MISALIGNED: return "misaligned access";
-  case SPVI_FAULT_STEP_LIMIT: return "step limit exceeded";
-  case SPVI_FAULT_ASYNC_COPY: return "async copy misuse";
-  case SPVI_FAULT_IMAGE: return "undefined image operation";
-  }
-  return "fault";
+  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].name ? fault_kinds[k].name : "fault";
 }
 
 const char *spvi_fault_kind_id(spvi_fault_kind k) {
-  switch (k) {
-  case SPVI_FAULT_NONE: return "none";
-  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds";
-  case SPVI_FAULT_NULL_POINTER: return "null-pointer";
-  case SPVI_FAULT_BAD_POINTER: return "bad-pointer";
-  case SPVI_FAULT_READ_ONLY: return "read-only-write";
-  case SPVI_FAULT_BARRIER_DIVERGENCE: return "divergence";
-  case SPVI_FAULT_UNREACHABLE: return "unreachable";
-  case SPVI_FAULT_UNSUPPORTED: return "unsupported";
-  case SPVI_FAULT_MISALIGNED: return "misaligned";
-  case SPVI_FAULT_STEP_LIMIT: return "step-limit";
-  case SPVI_FAULT_ASYNC_COPY: return "async-copy";
-  case SPVI_FAULT_IMAGE: return "image";
-  }
-  return "fault";
+  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].id ? fault_kinds[k].id : "fault";
 }
 
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
@@ -917,12 +905,12 @@ void ex_runner_report(const ex_runner *r, spvi_fault *f) { build_report(&r->wk.r
  * Every work-item's value is read from its warp's register, the reduction or scan is computed in
  * local linear id order (float operations rounded after each step, so the result is the same at
  * every warp width), and each work-item's result is written back. */
-static uint64_t gr_read(const uint8_t *p, unsigned bytes) {
+uint64_t ex_gr_read(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
   memcpy(&v, p, bytes);  /* little-endian host */
   return v;
 }
-static double gr_float(uint64_t v, unsigned bytes) {
+double ex_gr_float(uint64_t v, unsigned bytes) {
   if (bytes == 8) { double d; memcpy(&d, &v, 8); return d; }
   if (bytes == 4) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
   return bi_half_to_double((uint16_t)v);
@@ -964,20 +952,20 @@ uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
   case EX_GR_UMAX: return b > a ? b : a;
   case EX_GR_FADD: {
     /* one rounding per addition in the element type */
-    if (bytes == 4) { float x = (float)gr_float(a, 4) + (float)gr_float(b, 4); return gr_from_float(x, 4); }
-    return gr_from_float(gr_float(a, bytes) + gr_float(b, bytes), bytes);
+    if (bytes == 4) { float x = (float)ex_gr_float(a, 4) + (float)ex_gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(ex_gr_float(a, bytes) + ex_gr_float(b, bytes), bytes);
   }
   case EX_GR_IMUL: return (a * b) & mask;
   case EX_GR_FMUL: {
     /* one rounding per product; half: the float product of two halves is exact, then one rounding */
-    if (bytes == 4) { float x = (float)gr_float(a, 4) * (float)gr_float(b, 4); return gr_from_float(x, 4); }
-    return gr_from_float(gr_float(a, bytes) * gr_float(b, bytes), bytes);
+    if (bytes == 4) { float x = (float)ex_gr_float(a, 4) * (float)ex_gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(ex_gr_float(a, bytes) * ex_gr_float(b, bytes), bytes);
   }
   case EX_GR_AND: case EX_GR_LAND: return a & b;
   case EX_GR_OR: case EX_GR_LOR: return a | b;
   case EX_GR_XOR: case EX_GR_LXOR: return a ^ b;
   case EX_GR_FMIN: case EX_GR_FMAX: {
-    double x = gr_float(a, bytes), y = gr_float(b, bytes);
+    double x = ex_gr_float(a, bytes), y = ex_gr_float(b, bytes);
     if (isnan(x)) return b;   /* fmin/fmax: a NaN operand is ignored */
     if (isnan(y)) return a;
     if (x == y) return (op == EX_GR_FMIN) == (signbit(y) != 0) ? b : a;  /* -0 < +0 */
@@ -997,12 +985,12 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
       /* the local id of the source work-item, from work-item 0 (all must pass the same one) */
       const unsigned lb = x[1] & 0xFF, ln = x[1] >> 8;
       uint64_t id[3] = {0, 0, 0};
-      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = gr_read(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
+      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = ex_gr_read(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
       uint64_t lin = (id[2] * cx->group_size[1] + id[1]) * cx->group_size[0] + id[0];
       uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
       if (lin >= items) lin = 0;  /* out of range: undefined in OpenCL; spvi takes work-item 0 */
       const ex_warp *src = &warps[lin / W];
-      res = gr_read(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
+      res = ex_gr_read(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
     } else {
       for (unsigned k = 0; k < nw; k++)
         for (unsigned l = 0; l < warps[k].nlanes; l++) {
@@ -1017,14 +1005,14 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   if (gop == 0) {  /* reduce */
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
-        acc = ex_gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
+        acc = ex_gr_combine(op, bytes, acc, ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &acc, bytes);
     return;
   }
   for (unsigned k = 0; k < nw; k++)  /* scans, in local linear id order */
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
-      uint64_t v = gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
+      uint64_t v = ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
       uint64_t next = ex_gr_combine(op, bytes, acc, v);
       uint64_t out = gop == 1 ? next : acc;
       memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &out, bytes);
