@@ -369,6 +369,23 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
   }
 }
 
+/* The same operations when no other thread can touch the memory (local and private memory, which
+ * one work-group's thread owns, and global memory when the launch runs on one thread): plain
+ * accesses give the same results as the atomic ones in the order work-items run, without locked
+ * instructions. */
+static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uint64_t v, uint64_t cmp) {
+  const uint64_t old = rd_uint(m, size);
+  switch (kind) {
+  case EX_AT_LOAD: return old;
+  case EX_AT_STORE: wr_uint(m, size, v); return 0;
+  case EX_AT_FLAG_CLEAR: wr_uint(m, size, 0); return 0;
+  case EX_AT_CMPXCHG:
+    if (old == cmp) wr_uint(m, size, v);
+    return old;
+  default: wr_uint(m, size, atomic_new(kind, fl, size, old, v)); return old;
+  }
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 /* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
@@ -1255,7 +1272,9 @@ resched:
       }
       uint64_t v = ip->b != LD_NONE ? rd_uint(REG(ip->b) + (size_t)l * size, size) : 0;
       uint64_t cmp = kind == EX_AT_CMPXCHG ? rd_uint(REG(ip->c) + (size_t)l * size, size) : 0;
-      uint64_t old = atomic_rmw(m, msize, kind, fl, v, cmp);
+      const uint8_t space = cx->allocs[(p & cx->ptr_mask) >> cx->shift].space;
+      uint64_t old = cx->threads > 1 && (space == EX_AS_GLOBAL || space == EX_AS_CONSTANT)
+                         ? atomic_rmw(m, msize, kind, fl, v, cmp) : plain_rmw(m, msize, kind, fl, v, cmp);
       if (ip->d != LD_NONE) {
         if (kind == EX_AT_FLAG_SET) REG(ip->d)[l] = old != 0;
         else wr_uint(REG(ip->d) + (size_t)l * size, size, old);

@@ -182,6 +182,8 @@ typedef struct ex_ctx {
   struct ex_chkl *chkl;          /* their launch-wide state (shared by the workers) */
   unsigned checks;               /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
+  unsigned threads;              /* worker threads of the launch: atomics on global memory need
+                                    locked instructions only when there are several */
 } ex_ctx;
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */

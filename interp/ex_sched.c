@@ -816,6 +816,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   worker *wk = calloc(nthreads, sizeof *wk);
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;
+  base.cx.threads = nthreads;
   for (; st == SPVI_OK && ninit < nthreads; ninit++) {
     wk[ninit].j = &j;
     if (!worker_init(&wk[ninit], &base, max_group)) { ninit++; st = SPVI_E_NOMEM; }
