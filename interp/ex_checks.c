@@ -20,11 +20,6 @@ static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
   uint32_t v; memcpy(&v, p, 4); return v;
 }
 
-uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip) {
-  if (!fn || !ip) return 0;
-  return cx->chkl->fbase[fn->index] + (uint32_t)(ip - fn->code);
-}
-
 void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip) {
   *fn = NULL;
   *ip = NULL;

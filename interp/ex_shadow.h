@@ -68,7 +68,10 @@ static inline bool ex_chk_resolve(const ex_ctx *cx, uint64_t p, uint64_t n, uint
 }
 
 /* Site numbering: every prepared instruction of the program has an index >= 1 (0: unknown). */
-uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip);
+static inline uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip) {
+  if (!fn || !ip) return 0;
+  return cx->chkl->fbase[fn->index] + (uint32_t)(ip - fn->code);
+}
 /* The function and instruction of a site index (fn NULL for 0). */
 void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip);
 
