@@ -43,8 +43,10 @@ typedef struct ipage {               /* the running group's bytes of one page */
   uint32_t alloc;                    /* allocation id; 0: the local arena */
   uint64_t page;                     /* page index in it */
   uint32_t lo, hi;                   /* bytes touched in the interval: [lo, hi) */
+  uint32_t glo, ghi;                 /* bytes of gw/gr filled by earlier intervals: [glo, ghi) */
   bool glob;
-  struct ipage *next;                /* the group's pages, or the free list */
+  struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
+                                        empty: the interval's and group's ends clear what they used) */
 } ipage;
 
 typedef struct epage { eent w[PG_BYTES], r[PG_BYTES]; } epage;
@@ -66,6 +68,7 @@ static inline uint64_t key(const ent *e) { return ((uint64_t)(e->site >> 31) << 
 /* Add an access to a top-2 summary (distinct items, smallest keys first; per item the smallest
  * site, plain before atomic). */
 static inline void top2_add(ent s[2], uint32_t item, uint32_t site) {
+  if (!s[0].item) { s[0].item = item; s[0].site = site; return; }  /* first access in the interval */
   if (s[0].item == item) { if (site < s[0].site) s[0].site = site; return; }
   if (s[1].item == item) {
     if (site < s[1].site) s[1].site = site;
@@ -141,13 +144,12 @@ static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, 
   if (*slot) return *slot;
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
-  else if (!(p = malloc(sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
-  memset(p, 0, sizeof *p);
+  else if (!(p = calloc(1, sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
   p->alloc = alloc;
   p->page = page;
   p->glob = glob;
-  p->lo = PG_BYTES;
-  p->hi = 0;
+  p->lo = p->glo = PG_BYTES;
+  p->hi = p->ghi = 0;
   p->next = r->group_pages;
   r->group_pages = p;
   *slot = p;
@@ -189,6 +191,68 @@ static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
 /* Earlier-group summary order: plain first, then group, then item. */
 static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
 
+/* The accesses of `count` work-items with consecutive local ids from item (+ 1), each of n bytes,
+ * at consecutive places from byte `base` of allocation id (of the local arena for local memory):
+ * one lane's access, or a whole warp's contiguous one. */
+static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint64_t n, uint32_t item, unsigned count,
+                         uint32_t site, bool write, bool atomic) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
+  for (unsigned k = 0; k < count; k++, item++, base += n) {
+    /* inter-group conflicts of this access: the first conflicting byte and the run after it that
+     * conflicts with the same earlier access */
+    eent other = {0, 0};
+    uint64_t rstart = 0, rlen = 0;
+    bool other_write = false;
+    for (uint64_t b = base; b < base + n;) {
+      const uint64_t pg = b >> PG_SHIFT;
+      ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+      ipage *p = page_get(r, slot, glob ? id : 0, pg, glob);
+      const epage *ep = glob ? g->ep[id][pg] : NULL;
+      const uint32_t i0 = (uint32_t)(b & (PG_BYTES - 1));
+      const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
+      if (p) {
+        ent (*sum)[2] = write ? p->w : p->r;
+        for (uint32_t i = i0; i < end; i++) top2_add(sum[i], item, s);
+        if (i0 < p->lo) p->lo = i0;
+        if (end > p->hi) p->hi = end;
+      }
+      if (ep) {
+        for (uint32_t i = i0; i < end; i++) {
+          const eent ew = ep->w[i], er = ep->r[i];
+          if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
+          eent o = {0, 0};
+          bool ow = true;
+          if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
+          else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
+          else if (!atomic) { if (ew.group) o = ew; }
+          else if (ew.group && !e_atomic(ew)) o = ew;
+          if (!o.group) continue;
+          const uint64_t at = (pg << PG_SHIFT) + i;
+          if (!rlen) { other = o; other_write = ow; rstart = at; rlen = 1; }
+          else if (rstart + rlen == at && o.group == other.group && o.packed == other.packed) rlen++;
+        }
+      }
+      b = (pg << PG_SHIFT) + end;
+    }
+    if (rlen) {
+      ex_check_event e;
+      memset(&e, 0, sizeof e);
+      e.kind = SPVI_REPORT_RACE;
+      e.at = make_site(cx, group_linear(cx), item - 1, s, write);
+      e.has_other = true;
+      e.other = make_site(cx, other.group - 1, other.packed >> 20,
+                          (other.packed & ((1u << 19) - 1)) | (e_atomic(other) ? ATOMIC_BIT : 0), other_write);
+      e.alloc = id;
+      e.offset = (int64_t)rstart;
+      e.size = rlen;
+      e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
+      ex_check_report(cx, &e);
+    }
+  }
+}
+
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
                     bool atomic) {
   uint32_t id;
@@ -196,55 +260,21 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
   const bool glob = a->space == EX_AS_GLOBAL;
-  const uint32_t item = w->first_linear + lane + 1, s = site | (atomic ? ATOMIC_BIT : 0);
-  uint64_t base = glob ? off : a->offset + off;  /* byte index in the allocation or the local arena */
-  /* inter-group conflicts of this access: the first conflicting byte and the run after it that
-   * conflicts with the same earlier access */
-  eent other = {0, 0};
-  uint64_t rstart = 0, rlen = 0;
-  bool other_write = false;
-  for (uint64_t b = base; b < base + n;) {
-    const uint64_t pg = b >> PG_SHIFT;
-    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
-    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob);
-    const epage *ep = glob ? g->ep[id][pg] : NULL;
-    uint32_t i = (uint32_t)(b & (PG_BYTES - 1));
-    const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
-    for (; i < end; i++, b++) {
-      if (p) {
-        top2_add(write ? p->w[i] : p->r[i], item, s);
-        if (i < p->lo) p->lo = i;
-        if (i + 1 > p->hi) p->hi = i + 1;
-      }
-      if (!ep) continue;
-      eent ew = ep->w[i], er = ep->r[i], o = {0, 0};
-      bool ow = true;
-      if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
-      else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
-      else if (!atomic) { if (ew.group) o = ew; }
-      else if (ew.group && !e_atomic(ew)) o = ew;
-      if (!o.group) continue;
-      if (!rlen) { other = o; other_write = ow; rstart = b; rlen = 1; }
-      else if (rstart + rlen == b && o.group == other.group && o.packed == other.packed) rlen++;
-    }
-  }
-  if (rlen) {
-    ex_check_event e;
-    memset(&e, 0, sizeof e);
-    e.kind = SPVI_REPORT_RACE;
-    e.at = make_site(cx, group_linear(cx), item - 1, s, write);
-    e.has_other = true;
-    e.other = make_site(cx, other.group - 1, other.packed >> 20,
-                        (other.packed & ((1u << 19) - 1)) | (e_atomic(other) ? ATOMIC_BIT : 0), other_write);
-    e.alloc = id;
-    e.offset = (int64_t)rstart;
-    e.size = rlen;
-    e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
-    ex_check_report(cx, &e);
-  }
+  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, 1, site, write, atomic);
+}
+
+bool ex_race_access_warp(ex_ctx *cx, const ex_warp *w, uint32_t site, uint64_t ptr, uint64_t n, bool write,
+                         bool atomic) {
+  const unsigned W = cx->W;
+  uint32_t id;
+  uint64_t off;
+  if (!n || !ex_chk_resolve(cx, ptr, n * W, &id, &off)) return false;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + 1, W, site, write, atomic);
+  return true;
 }
 
 /* Conflicting pair of a byte's interval summary: the write shown first (`at`), the access it
@@ -289,7 +319,11 @@ static void close_interval(ex_ctx *cx, ipage *p) {
   for (uint32_t i = p->lo; i < p->hi; i++) {
     ent at, other;
     bool ow;
-    bool c = byte_conflict(p->w[i], p->r[i], &at, &other, &ow);
+    /* a conflict needs a writer and another work-item (a second writer or reader, or a reader
+     * other than the writer): most bytes have neither */
+    const ent *pw = p->w[i], *pr = p->r[i];
+    bool c = pw[0].item && (pw[1].item || pr[1].item || (pr[0].item && pr[0].item != pw[0].item)) &&
+             byte_conflict(pw, pr, &at, &other, &ow);
     if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
                  other.site != rother.site || ow != row)) {
       report_run(cx, p, start, len, rat, rother, row);
@@ -299,7 +333,11 @@ static void close_interval(ex_ctx *cx, ipage *p) {
       if (!open) { open = true; start = i; len = 0; rat = at; rother = other; row = ow; }
       len++;
     }
-    if (p->glob) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
+    if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
+  }
+  if (p->glob) {
+    if (p->lo < p->glo) p->glo = p->lo;
+    if (p->hi > p->ghi) p->ghi = p->hi;
   }
   if (open) report_run(cx, p, start, len, rat, rother, row);
   memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
@@ -326,10 +364,14 @@ void ex_race_group_end(ex_ctx *cx) {
       epage **es = &g->ep[p->alloc][p->page];
       if (!*es) *es = calloc(1, sizeof **es);  /* out of memory: later groups are not compared with it */
       if (*es)
-        for (uint32_t i = 0; i < PG_BYTES; i++) {
+        for (uint32_t i = p->glo; i < p->ghi; i++) {
           if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!(*es)->w[i].group || ekey(x) < ekey((*es)->w[i])) (*es)->w[i] = x; }
           if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!(*es)->r[i].group || ekey(x) < ekey((*es)->r[i])) (*es)->r[i] = x; }
         }
+      if (p->glo < p->ghi) {  /* back to empty for the free list */
+        memset(&p->gw[p->glo], 0, (p->ghi - p->glo) * sizeof p->gw[0]);
+        memset(&p->gr[p->glo], 0, (p->ghi - p->glo) * sizeof p->gr[0]);
+      }
       g->ip[p->alloc][p->page] = NULL;
     } else {
       r->lp[p->page] = NULL;

@@ -82,6 +82,10 @@ bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx);
 void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx);
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
                     bool atomic);
+/* A full warp's access where lane l accesses n bytes at ptr + l * n: as ex_race_access for every
+ * lane. false (nothing done) when the range is not valid as a whole: then lane by lane. */
+bool ex_race_access_warp(ex_ctx *cx, const ex_warp *w, uint32_t site, uint64_t ptr, uint64_t n, bool write,
+                         bool atomic);
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
 void ex_race_group_end(ex_ctx *cx);
 
