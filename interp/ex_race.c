@@ -37,19 +37,68 @@ typedef struct ent { uint32_t item, site; } ent;
  * program has more instructions than that). */
 typedef struct eent { uint32_t group, packed; } eent;
 
-typedef struct ipage {               /* the running group's bytes of one page */
-  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary */
+/* Summaries are kept per slot: a slot is one byte, or (GS_WORD) an aligned 4-byte word whose four
+ * bytes have the same summary because every access to the page so far covered whole words. Most
+ * kernels access 4-byte or larger aligned elements, so the shadow work and memory are a quarter of
+ * per-byte summaries; the first access to a page that covers part of a word splits every slot
+ * into four identical bytes, which is exact, so results do not depend on the slot size. */
+#define GS_WORD 2u
+
+typedef struct ipage ipage;
+struct ipage {               /* the running group's bytes of one page */
+  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary, per slot */
   ent gw[PG_BYTES], gr[PG_BYTES];    /* the group's summary so far (global pages) */
   uint32_t alloc;                    /* allocation id; 0: the local arena */
   uint64_t page;                     /* page index in it */
-  uint32_t lo, hi;                   /* bytes touched in the interval: [lo, hi) */
-  uint32_t glo, ghi;                 /* bytes of gw/gr filled by earlier intervals: [glo, ghi) */
+  uint32_t lo, hi;                   /* slots touched in the interval: [lo, hi) */
+  uint32_t glo, ghi;                 /* slots of gw/gr filled by earlier intervals: [glo, ghi) */
+  unsigned gs;                       /* slot = 1 << gs bytes (0 or GS_WORD) */
   bool glob;
   struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
                                         empty: the interval's and group's ends clear what they used) */
-} ipage;
+};
 
-typedef struct epage { eent w[PG_BYTES], r[PG_BYTES]; } epage;
+typedef struct epage {               /* per slot of 1 << gs bytes: w[PG_BYTES >> gs], then r[] */
+  unsigned gs;
+  eent e[];
+} epage;
+#define EP_W(p, i) ((p)->e[(i)])
+#define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
+
+static epage *ep_new(unsigned gs) {
+  epage *p = calloc(1, sizeof *p + 2 * (PG_BYTES >> gs) * sizeof(eent));
+  if (p) p->gs = gs;
+  return p;
+}
+
+/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). */
+static bool ep_split(epage **slot) {
+  epage *o = *slot, *n = ep_new(0);
+  if (!n) return false;
+  for (uint32_t i = 0; i < PG_BYTES; i++) {
+    EP_W(n, i) = EP_W(o, i >> GS_WORD);
+    EP_R(n, i) = EP_R(o, i >> GS_WORD);
+  }
+  free(o);
+  *slot = n;
+  return true;
+}
+
+/* A word-slot page of the running group as byte slots: backwards, so no slot is overwritten
+ * before it is copied (slot j goes to 4j .. 4j + 3, all >= j). */
+static void ip_split(struct ipage *p) {
+  for (uint32_t j = PG_BYTES >> GS_WORD; j-- > 0;)
+    for (uint32_t k = 0; k < 4; k++) {
+      const uint32_t d = 4 * j + 3 - k;
+      p->w[d][0] = p->w[j][0]; p->w[d][1] = p->w[j][1];
+      p->r[d][0] = p->r[j][0]; p->r[d][1] = p->r[j][1];
+      p->gw[d] = p->gw[j];
+      p->gr[d] = p->gr[j];
+    }
+  if (p->lo < p->hi) { p->lo <<= GS_WORD; p->hi <<= GS_WORD; }
+  if (p->glo < p->ghi) { p->glo <<= GS_WORD; p->ghi <<= GS_WORD; }
+  p->gs = 0;
+}
 
 struct ex_race_global {              /* per allocation: page tables */
   epage ***ep;                       /* earlier groups */
@@ -140,7 +189,7 @@ void ex_race_free(ex_race *r) {
   free(r);
 }
 
-static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob) {
+static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
   if (*slot) return *slot;
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
@@ -148,6 +197,7 @@ static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, 
   p->alloc = alloc;
   p->page = page;
   p->glob = glob;
+  p->gs = ep && !ep->gs ? 0 : GS_WORD;  /* never coarser than the earlier groups' page */
   p->lo = p->glo = PG_BYTES;
   p->hi = p->ghi = 0;
   p->next = r->group_pages;
@@ -208,19 +258,24 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
     for (uint64_t b = base; b < base + n;) {
       const uint64_t pg = b >> PG_SHIFT;
       ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
-      ipage *p = page_get(r, slot, glob ? id : 0, pg, glob);
       const epage *ep = glob ? g->ep[id][pg] : NULL;
+      ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
       const uint32_t i0 = (uint32_t)(b & (PG_BYTES - 1));
       const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
+      const bool whole_words = !((i0 | end) & ((1u << GS_WORD) - 1));
       if (p) {
+        if (p->gs && !whole_words) ip_split(p);
         ent (*sum)[2] = write ? p->w : p->r;
-        for (uint32_t i = i0; i < end; i++) top2_add(sum[i], item, s);
-        if (i0 < p->lo) p->lo = i0;
-        if (end > p->hi) p->hi = end;
+        const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
+        for (uint32_t j = j0; j < j1; j++) top2_add(sum[j], item, s);
+        if (j0 < p->lo) p->lo = j0;
+        if (j1 > p->hi) p->hi = j1;
       }
       if (ep) {
-        for (uint32_t i = i0; i < end; i++) {
-          const eent ew = ep->w[i], er = ep->r[i];
+        /* by word slots when the page has them and the access covers whole words, else by byte */
+        const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
+        for (uint32_t i = i0; i < end; i += step) {
+          const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
           if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
           eent o = {0, 0};
           bool ow = true;
@@ -230,8 +285,8 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
           else if (ew.group && !e_atomic(ew)) o = ew;
           if (!o.group) continue;
           const uint64_t at = (pg << PG_SHIFT) + i;
-          if (!rlen) { other = o; other_write = ow; rstart = at; rlen = 1; }
-          else if (rstart + rlen == at && o.group == other.group && o.packed == other.packed) rlen++;
+          if (!rlen) { other = o; other_write = ow; rstart = at; rlen = step; }
+          else if (rstart + rlen == at && o.group == other.group && o.packed == other.packed) rlen += step;
         }
       }
       b = (pg << PG_SHIFT) + end;
@@ -330,8 +385,8 @@ static void close_interval(ex_ctx *cx, ipage *p) {
       open = false;
     }
     if (c) {
-      if (!open) { open = true; start = i; len = 0; rat = at; rother = other; row = ow; }
-      len++;
+      if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; }
+      len += 1u << p->gs;
     }
     if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
   }
@@ -362,11 +417,13 @@ void ex_race_group_end(ex_ctx *cx) {
     if (p->glob) {
       /* the group's summary joins the earlier groups' */
       epage **es = &g->ep[p->alloc][p->page];
-      if (!*es) *es = calloc(1, sizeof **es);  /* out of memory: later groups are not compared with it */
-      if (*es)
+      if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
+      else if ((*es)->gs > p->gs) ep_split(es);  /* out of memory: not merged, as above */
+      if (*es && (*es)->gs < p->gs) ip_split(p);
+      if (*es && (*es)->gs == p->gs)
         for (uint32_t i = p->glo; i < p->ghi; i++) {
-          if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!(*es)->w[i].group || ekey(x) < ekey((*es)->w[i])) (*es)->w[i] = x; }
-          if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!(*es)->r[i].group || ekey(x) < ekey((*es)->r[i])) (*es)->r[i] = x; }
+          if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!EP_W(*es, i).group || ekey(x) < ekey(EP_W(*es, i))) EP_W(*es, i) = x; }
+          if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!EP_R(*es, i).group || ekey(x) < ekey(EP_R(*es, i))) EP_R(*es, i) = x; }
         }
       if (p->glo < p->ghi) {  /* back to empty for the free list */
         memset(&p->gw[p->glo], 0, (p->ghi - p->glo) * sizeof p->gw[0]);
