@@ -241,71 +241,90 @@ static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
 /* Earlier-group summary order: plain first, then group, then item. */
 static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
 
+/* An inter-group conflict being collected for one access: its first conflicting byte, and the run
+ * of bytes after it that conflict with the same earlier access. */
+typedef struct xrun {
+  eent other;
+  uint64_t start, len;
+  bool other_write;
+} xrun;
+
+static void __attribute__((cold)) xrun_report(ex_ctx *cx, const xrun *x, uint32_t id, uint32_t item, uint32_t s,
+                                              bool write) {
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = SPVI_REPORT_RACE;
+  e.at = make_site(cx, group_linear(cx), item - 1, s, write);
+  e.has_other = true;
+  e.other = make_site(cx, x->other.group - 1, x->other.packed >> 20,
+                      (x->other.packed & ((1u << 19) - 1)) | (e_atomic(x->other) ? ATOMIC_BIT : 0), x->other_write);
+  e.alloc = id;
+  e.offset = (int64_t)x->start;
+  e.size = x->len;
+  e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
+  ex_check_report(cx, &e);
+}
+
 /* The accesses of `count` work-items with consecutive local ids from item (+ 1), each of n bytes,
  * at consecutive places from byte `base` of allocation id (of the local arena for local memory):
- * one lane's access, or a whole warp's contiguous one. */
+ * one lane's access, or a whole warp's contiguous one, handled page by page. */
 static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint64_t n, uint32_t item, unsigned count,
                          uint32_t site, bool write, bool atomic) {
   ex_race *r = cx->chk->race;
   struct ex_race_global *g = cx->chkl->rg;
   const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
-  for (unsigned k = 0; k < count; k++, item++, base += n) {
-    /* inter-group conflicts of this access: the first conflicting byte and the run after it that
-     * conflicts with the same earlier access */
-    eent other = {0, 0};
-    uint64_t rstart = 0, rlen = 0;
-    bool other_write = false;
-    for (uint64_t b = base; b < base + n;) {
-      const uint64_t pg = b >> PG_SHIFT;
-      ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
-      const epage *ep = glob ? g->ep[id][pg] : NULL;
-      ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
-      const uint32_t i0 = (uint32_t)(b & (PG_BYTES - 1));
-      const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
-      const bool whole_words = !((i0 | end) & ((1u << GS_WORD) - 1));
-      if (p) {
-        if (p->gs && !whole_words) ip_split(p);
-        ent (*sum)[2] = write ? p->w : p->r;
-        const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
-        for (uint32_t j = j0; j < j1; j++) top2_add(sum[j], item, s);
-        if (j0 < p->lo) p->lo = j0;
-        if (j1 > p->hi) p->hi = j1;
+  const uint64_t lim = base + n * count;
+  /* every work-item's bytes are whole words: word slots stay */
+  const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
+  xrun x = {{0, 0}, 0, 0, false};
+  uint32_t xitem = 0;  /* the work-item whose access x belongs to */
+  for (uint64_t b = base; b < lim;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = lim - pbase < PG_BYTES ? (uint32_t)(lim - pbase) : PG_BYTES;
+    /* the work-item of byte b, and how many of its bytes are left from b */
+    const uint64_t k0 = (b - base) / n, rem0 = n - (b - base) % n;
+    if (p) {
+      if (p->gs && !whole_words) ip_split(p);
+      ent (*sum)[2] = write ? p->w : p->r;
+      const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs, ss = 1u << p->gs;
+      uint32_t it = item + (uint32_t)k0;
+      uint64_t rem = rem0;
+      for (uint32_t j = j0; j < j1; j++) {
+        top2_add(sum[j], it, s);
+        if (!(rem -= ss)) { it++; rem = n; }
       }
-      if (ep) {
-        /* by word slots when the page has them and the access covers whole words, else by byte */
-        const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
-        for (uint32_t i = i0; i < end; i += step) {
-          const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
-          if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
-          eent o = {0, 0};
-          bool ow = true;
-          if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
-          else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
-          else if (!atomic) { if (ew.group) o = ew; }
-          else if (ew.group && !e_atomic(ew)) o = ew;
-          if (!o.group) continue;
-          const uint64_t at = (pg << PG_SHIFT) + i;
-          if (!rlen) { other = o; other_write = ow; rstart = at; rlen = step; }
-          else if (rstart + rlen == at && o.group == other.group && o.packed == other.packed) rlen += step;
-        }
+      if (j0 < p->lo) p->lo = j0;
+      if (j1 > p->hi) p->hi = j1;
+    }
+    if (ep) {
+      /* by word slots when the page has them and the accesses cover whole words, else by byte */
+      const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
+      uint32_t it = item + (uint32_t)k0;
+      uint64_t rem = rem0;
+      for (uint32_t i = i0; i < end; i += step, rem -= step) {
+        if (!rem) { it++; rem = n; }
+        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
+        eent o = {0, 0};
+        bool ow = true;
+        if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
+        else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
+        else if (!atomic) { if (ew.group) o = ew; }
+        else if (ew.group && !e_atomic(ew)) o = ew;
+        if (!o.group) continue;
+        const uint64_t at = pbase + i;
+        if (x.len && xitem != it) { xrun_report(cx, &x, id, xitem, s, write); x.len = 0; }
+        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; xitem = it; }
+        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
       }
-      b = (pg << PG_SHIFT) + end;
     }
-    if (rlen) {
-      ex_check_event e;
-      memset(&e, 0, sizeof e);
-      e.kind = SPVI_REPORT_RACE;
-      e.at = make_site(cx, group_linear(cx), item - 1, s, write);
-      e.has_other = true;
-      e.other = make_site(cx, other.group - 1, other.packed >> 20,
-                          (other.packed & ((1u << 19) - 1)) | (e_atomic(other) ? ATOMIC_BIT : 0), other_write);
-      e.alloc = id;
-      e.offset = (int64_t)rstart;
-      e.size = rlen;
-      e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
-      ex_check_report(cx, &e);
-    }
+    b = pbase + end;
   }
+  if (x.len) xrun_report(cx, &x, id, xitem, s, write);
 }
 
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
