@@ -636,14 +636,15 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
   if (id == 0 || id >= cx->nallocs) return NULL;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
-  const uint64_t lim = a->size - n, shift = cx->shift, off_mask = cx->off_mask, bias = cx->bias,
-                 ptr_mask = cx->ptr_mask;
+  /* p - (the allocation's pointer) is the offset for a pointer into it; for one into another
+   * allocation it is at least 2^shift - bias = bias, or negative (a huge unsigned value), and
+   * every allocation is smaller than bias (setup_allocs): one compare checks id and bounds. */
+  const uint64_t lim = a->size - n, start = ex_ptr_of(cx, (uint32_t)id), ptr_mask = cx->ptr_mask;
   uint64_t bad = 0;
   for (unsigned k = 0; k < W; k++) {
-    const uint64_t p = rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask;
-    const uint64_t off = (p & off_mask) - bias;  /* below the allocation: wraps to a huge value */
+    const uint64_t off = (rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask) - start;
     offs[k] = off;
-    bad |= ((p >> shift) ^ id) | (uint64_t)(off > lim) | (p & amask);
+    bad |= (uint64_t)(off > lim) | (off & amask);
   }
   if (bad) return NULL;
   return a->space == EX_AS_LOCAL ? cx->local + a->offset : a->base;
@@ -699,24 +700,20 @@ static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
 
 /* Pick the next block of frame f: the smallest RPO among its live lanes. false when none is left. */
 static bool pick_block(ex_frame *f) {
+  /* one pass: the lanes at the best block so far (block order indexes are unique per block) */
   uint32_t best = UINT32_MAX;
   int32_t bb = -1;
-  uint64_t m = f->live;
+  uint64_t act = 0, m = f->live;
+  const ex_block *blocks = f->fn->blocks;
   while (m) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     m &= m - 1;
     int32_t b = f->next[l];
-    uint32_t r = f->fn->blocks[b].rpo;
-    if (r < best) { best = r; bb = b; }
+    if (b == bb) { act |= (uint64_t)1 << l; continue; }
+    uint32_t r = blocks[b].rpo;
+    if (r < best) { best = r; bb = b; act = (uint64_t)1 << l; }
   }
   if (bb < 0) return false;
-  uint64_t act = 0;
-  m = f->live;
-  while (m) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    m &= m - 1;
-    if (f->next[l] == bb) act |= (uint64_t)1 << l;
-  }
   f->cur = bb;
   f->active = act;
   f->ip = f->fn->blocks[bb].first;
@@ -1244,14 +1241,23 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
-    uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
-    unsigned nt = 0, nf = 0;
-    LANES_BEGIN
-      if (c[l]) { tm |= (uint64_t)1 << l; tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
-      else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
-    LANES_END
-    edge_moves(cx, R, f->fn->aux + x[1], tl, nt, full && nt == nl);
-    edge_moves(cx, R, f->fn->aux + x[3], fl, nf, full && nf == nl);
+    if (full) { for (unsigned l = 0; l < W; l++) tm |= (uint64_t)(c[l] != 0) << l; }
+    else { LANES_BEGIN tm |= (uint64_t)(c[l] != 0) << l; LANES_END }
+    if (tm == f->active || tm == 0) {
+      /* every active lane goes the same way: its moves for all of them */
+      const uint32_t b = tm ? x[0] : x[2];
+      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full);
+      LANES_BEGIN f->next[l] = (int32_t)b; LANES_END
+    } else {
+      uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
+      unsigned nt = 0, nf = 0;
+      LANES_BEGIN
+        if ((tm >> l) & 1) { tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
+        else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
+      LANES_END
+      edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false);
+      edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false);
+    }
     if (f->active == f->live && (tm == f->active || tm == 0)) {
       uint32_t b = tm ? x[0] : x[2];
       f->cur = (int32_t)b;
