@@ -119,28 +119,31 @@ void *ex_chk_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, b
   return ex_mem(cx, cx->cur_warp, lane, ptr, bytes, write);
 }
 
-/* Whether lane l's pointer in P is *p0 + l * n for every lane of a full warp (then the warp's
- * accesses are one range, recorded with one lookup). */
-static bool contiguous(const uint8_t *P, unsigned W, unsigned pb, uint64_t n, uint64_t *p0) {
-  uint64_t bad = 0;
-  if (pb == 8) {
-    memcpy(p0, P, 8);
-    for (unsigned l = 0; l < W; l++) {
-      uint64_t v;
-      memcpy(&v, P + 8 * (size_t)l, 8);
-      bad |= v ^ (*p0 + l * n);
+/* A load's or store's lanes for the race detector, in segments of consecutive lanes whose pointers
+ * are consecutive elements (lane + k at p + k * n: a warp reading a row) or the same (a broadcast):
+ * each segment is recorded with one lookup per page instead of one per lane. */
+static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t *lanes, unsigned nl, uint32_t site,
+                       uint64_t n, bool write) {
+  const unsigned pb = cx->prog->ptr_bytes;
+  unsigned k = 0;
+  while (k < nl) {
+    const uint64_t p0 = rd_ptr(P + (size_t)lanes[k] * pb, pb);
+    unsigned e = k + 1;
+    uint64_t stride = 0;
+    if (e < nl && lanes[e] == lanes[k] + 1) {
+      stride = rd_ptr(P + (size_t)lanes[e] * pb, pb) - p0;
+      if (stride == n || stride == 0)
+        while (e < nl && lanes[e] == lanes[e - 1] + 1 && rd_ptr(P + (size_t)lanes[e] * pb, pb) == p0 + (e - k) * stride) e++;
+      else
+        e = k + 1;
     }
-  } else {
-    uint32_t v0;
-    memcpy(&v0, P, 4);
-    for (unsigned l = 0; l < W; l++) {
-      uint32_t v;
-      memcpy(&v, P + 4 * (size_t)l, 4);
-      bad |= v ^ (uint32_t)(v0 + l * n);
-    }
-    *p0 = v0;
+    const unsigned cnt = e - k;
+    if (cnt == 1 || !(stride ? ex_race_access_run(cx, w, lanes[k], cnt, site, p0, n, write, false)
+                             : ex_race_access_uniform(cx, w, lanes[k], cnt, site, p0, n, write, false)))
+      for (unsigned j = k; j < e; j++)
+        ex_race_access(cx, w, lanes[j], site, rd_ptr(P + (size_t)lanes[j] * pb, pb), n, write, false);
+    k = e;
   }
-  return !bad;
 }
 
 /* The memory accesses of one instruction, for the race detector. */
@@ -151,24 +154,12 @@ static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
 #define RG(r) (R + (size_t)(r) * W)
   uint32_t site;
   switch (ip->op) {
-  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8: {
-    uint64_t p0;
-    site = ex_chk_site(cx, f->fn, ip);
-    if (nl == W && contiguous(RG(ip->a), W, pb, ip->c, &p0) && ex_race_access_warp(cx, w, site, p0, ip->c, false, false))
-      return;
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, false, false);
+  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
+    race_lanes(cx, w, RG(ip->a), lanes, nl, ex_chk_site(cx, f->fn, ip), ip->c, false);
     return;
-  }
-  case EX_STORE: case EX_STORE_4: case EX_STORE_8: {
-    uint64_t p0;
-    site = ex_chk_site(cx, f->fn, ip);
-    if (nl == W && contiguous(RG(ip->a), W, pb, ip->c, &p0) && ex_race_access_warp(cx, w, site, p0, ip->c, true, false))
-      return;
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, true, false);
+  case EX_STORE: case EX_STORE_4: case EX_STORE_8:
+    race_lanes(cx, w, RG(ip->a), lanes, nl, ex_chk_site(cx, f->fn, ip), ip->c, true);
     return;
-  }
   case EX_ATOMIC: {
     const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
     const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;

@@ -338,16 +338,78 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, 1, site, write, atomic);
 }
 
-bool ex_race_access_warp(ex_ctx *cx, const ex_warp *w, uint32_t site, uint64_t ptr, uint64_t n, bool write,
-                         bool atomic) {
-  const unsigned W = cx->W;
+bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                        uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (!n || !ex_chk_resolve(cx, ptr, n * W, &id, &off)) return false;
+  if (!n || !ex_chk_resolve(cx, ptr, n * count, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
   const bool glob = a->space == EX_AS_GLOBAL;
-  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + 1, W, site, write, atomic);
+  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, count, site, write, atomic);
+  return true;
+}
+
+bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                            uint64_t n, bool write, bool atomic) {
+  uint32_t id;
+  uint64_t off;
+  if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return false;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  const uint64_t base = glob ? off : a->offset + off;
+  const uint32_t item0 = w->first_linear + lane + 1, nitems = count, s = site | (atomic ? ATOMIC_BIT : 0);
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
+  xrun x = {{0, 0}, 0, 0, false};
+  for (uint64_t b = base; b < base + n;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = base + n - pbase < PG_BYTES ? (uint32_t)(base + n - pbase) : PG_BYTES;
+    if (p) {
+      if (p->gs && !whole_words) ip_split(p);
+      ent (*sum)[2] = write ? p->w : p->r;
+      const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
+      for (uint32_t j = j0; j < j1; j++) {
+        /* The summary is the two smallest keys of the set of accesses, per work-item its smallest
+         * site: of the warp's work-items (same site, same atomicity) only the two smallest can be
+         * in it, and the ones it already holds (whose site may get smaller). */
+        const uint32_t had0 = sum[j][0].item, had1 = sum[j][1].item;
+        top2_add(sum[j], item0, s);
+        if (nitems > 1) top2_add(sum[j], item0 + 1, s);
+        if (had0 >= item0 + 2 && had0 < item0 + nitems) top2_add(sum[j], had0, s);
+        if (had1 >= item0 + 2 && had1 < item0 + nitems) top2_add(sum[j], had1, s);
+      }
+      if (j0 < p->lo) p->lo = j0;
+      if (j1 > p->hi) p->hi = j1;
+    }
+    if (ep) {
+      /* the same bytes for every work-item: compared once, reported for each below */
+      const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
+      for (uint32_t i = i0; i < end; i += step) {
+        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        if (!(ew.group | er.group)) continue;
+        eent o = {0, 0};
+        bool ow = true;
+        if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
+        else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
+        else if (!atomic) { if (ew.group) o = ew; }
+        else if (ew.group && !e_atomic(ew)) o = ew;
+        if (!o.group) continue;
+        const uint64_t at = pbase + i;
+        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; }
+        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
+      }
+    }
+    b = pbase + end;
+  }
+  if (x.len)
+    for (uint32_t k = 0; k < nitems; k++) xrun_report(cx, &x, id, item0 + k, s, write);
   return true;
 }
 

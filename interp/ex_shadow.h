@@ -82,10 +82,13 @@ bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx);
 void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx);
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
                     bool atomic);
-/* A full warp's access where lane l accesses n bytes at ptr + l * n: as ex_race_access for every
+/* The accesses of `count` consecutive lanes from `lane` where lane + k accesses n bytes at
+ * ptr + k * n (_run) or all access the same n bytes at ptr (_uniform): as ex_race_access for each
  * lane. false (nothing done) when the range is not valid as a whole: then lane by lane. */
-bool ex_race_access_warp(ex_ctx *cx, const ex_warp *w, uint32_t site, uint64_t ptr, uint64_t n, bool write,
-                         bool atomic);
+bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                        uint64_t n, bool write, bool atomic);
+bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                            uint64_t n, bool write, bool atomic);
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
 void ex_race_group_end(ex_ctx *cx);
 
