@@ -35,10 +35,9 @@ enum { PLAN_PRINTF = 1 };
 struct ex_uninit {
   uint8_t *ulocal;       /* the local arena's shadow */
   uint64_t local_bytes;
-  /* a builtin that read undefined memory: its result is marked at the warp's next instruction */
+  /* the running builtin's result register: undefined in a lane where it reads undefined memory */
   ex_warp *pw;
   uint32_t pd, psize;
-  uint64_t pmask;
   uint64_t in_taint;     /* lanes whose builtin operands are undefined (the running EXTINST) */
 };
 
@@ -190,12 +189,13 @@ void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   const unsigned W = cx->W;
   ex_uninit *u = cx->chk->un;
   memset(u->ulocal, 1, u->local_bytes);
-  u->pmask = 0;
+  u->pw = NULL;
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *w = &warps[k];
     /* only flagged registers can hold nonzero shadow bytes */
     for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
       if (w->uflag[c]) { memset(w->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); w->uflag[c] = 0; }
+    w->uflags_set = 0;
     for (uint32_t i = 0; i < up->nundef; i++) {
       memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
       fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
@@ -238,12 +238,19 @@ static inline bool fl_any(const ex_warp *w, uint32_t r, uint32_t s) {
 static void fl_refresh(const ex_ctx *cx, ex_warp *w, uint32_t r, uint32_t s) {
   if (!s || r == LD_NONE) return;
   const size_t W = cx->W;
-  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) w->uflag[c] = any(w->ureg + (size_t)c * 8 * W, 8 * W);
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
+    const uint8_t v = any(w->ureg + (size_t)c * 8 * W, 8 * W);
+    w->uflags_set += (uint32_t)v - w->uflag[c];
+    w->uflag[c] = v;
+  }
 }
 
 static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s) {
   if (!s || r == LD_NONE) return;
-  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) w->uflag[c] = 1;
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
+    w->uflags_set += 1u - w->uflag[c];
+    w->uflag[c] = 1;
+  }
 }
 
 /* Whether an edge's phi moves have anything to copy: a source or a destination flagged. */
@@ -386,12 +393,6 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
   const uint32_t *aux = f->fn->aux;
 #define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
 #define PTR(r, l) rd_ptr(w->regs + (size_t)(r) * W + (size_t)(l) * pb, pb)
-  if (u->pmask) {  /* the builtin run just before read undefined memory */
-    for (unsigned l = 0; l < EX_MAX_WARP; l++)
-      if (u->pmask >> l & 1) memset(u->pw->ureg + (size_t)u->pd * W + (size_t)l * u->psize, 1, u->psize);
-    fl_set(u->pw, u->pd, u->psize);
-    u->pmask = 0;
-  }
   switch (ip->op) {
   case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
     if (fl_any(w, ip->a, pb))
@@ -625,6 +626,8 @@ void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes
     if (s) memset(s, t, bytes);
     else if (id && t) report(cx, w, lane, cx->cur_fn, cx->cur_ip, WHY_WRITE, id, off, bytes);
   } else if (s && any(s, bytes) && u->pw == w && u->pd != LD_NONE) {
-    u->pmask |= (uint64_t)1 << lane;
+    /* the hook (before the builtin) has written the result's shadow already */
+    memset(w->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
+    fl_set(w, u->pd, u->psize);
   }
 }
