@@ -119,57 +119,40 @@ void *ex_chk_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, b
   return ex_mem(cx, cx->cur_warp, lane, ptr, bytes, write);
 }
 
-/* Whether lane l's pointer in P is *p0 + l * n for every lane of a full warp. */
-static bool whole_warp(const uint8_t *P, unsigned W, unsigned pb, uint64_t n, uint64_t *p0) {
-  uint64_t bad = 0;
-  if (pb == 8) {
-    memcpy(p0, P, 8);
-    for (unsigned l = 0; l < W; l++) {
-      uint64_t v;
-      memcpy(&v, P + 8 * (size_t)l, 8);
-      bad |= v ^ (*p0 + l * n);
-    }
-  } else {
-    uint32_t v0;
-    memcpy(&v0, P, 4);
-    for (unsigned l = 0; l < W; l++) {
-      uint32_t v;
-      memcpy(&v, P + 4 * (size_t)l, 4);
-      bad |= v ^ (uint32_t)(v0 + l * n);
-    }
-    *p0 = v0;
-  }
-  return !bad;
-}
-
 /* A load's or store's lanes for the race detector, in segments of consecutive lanes whose pointers
  * are consecutive elements (lane + k at p + k * n: a warp reading a row) or the same (a broadcast):
  * each segment is recorded with one lookup per page instead of one per lane. */
 static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t *lanes, unsigned nl, uint32_t site,
                        uint64_t n, bool write) {
-  const unsigned pb = cx->prog->ptr_bytes, W = cx->W;
-  if (nl == W) {  /* the usual whole warp in one segment: a vectorisable test first */
-    uint64_t p0;
-    if (whole_warp(P, W, pb, n, &p0) && ex_race_access_run(cx, w, 0, W, site, p0, n, write, false)) return;
-    if (whole_warp(P, W, pb, 0, &p0) && ex_race_access_uniform(cx, w, 0, W, site, p0, n, write, false)) return;
+  uint64_t pt[EX_MAX_WARP];
+  const bool full = nl == cx->W;  /* lanes[k] == k */
+  if (cx->prog->ptr_bytes == 8) {
+    if (full) memcpy(pt, P, 8 * (size_t)nl);
+    else for (unsigned k = 0; k < nl; k++) memcpy(&pt[k], P + 8 * (size_t)lanes[k], 8);
+  } else {
+    for (unsigned k = 0; k < nl; k++) {
+      uint32_t v;
+      memcpy(&v, P + 4 * (size_t)lanes[k], 4);
+      pt[k] = v;
+    }
   }
   unsigned k = 0;
   while (k < nl) {
-    const uint64_t p0 = rd_ptr(P + (size_t)lanes[k] * pb, pb);
     unsigned e = k + 1;
     uint64_t stride = 0;
-    if (e < nl && lanes[e] == lanes[k] + 1) {
-      stride = rd_ptr(P + (size_t)lanes[e] * pb, pb) - p0;
-      if (stride == n || stride == 0)
-        while (e < nl && lanes[e] == lanes[e - 1] + 1 && rd_ptr(P + (size_t)lanes[e] * pb, pb) == p0 + (e - k) * stride) e++;
+    if (e < nl && (full || lanes[e] == lanes[k] + 1)) {
+      stride = pt[e] - pt[k];
+      if (stride == n || stride == 0) {
+        if (full) while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
+      }
       else
         e = k + 1;
     }
     const unsigned cnt = e - k;
-    if (cnt == 1 || !(stride ? ex_race_access_run(cx, w, lanes[k], cnt, site, p0, n, write, false)
-                             : ex_race_access_uniform(cx, w, lanes[k], cnt, site, p0, n, write, false)))
-      for (unsigned j = k; j < e; j++)
-        ex_race_access(cx, w, lanes[j], site, rd_ptr(P + (size_t)lanes[j] * pb, pb), n, write, false);
+    if (cnt == 1 || !(stride ? ex_race_access_run(cx, w, lanes[k], cnt, site, pt[k], n, write, false)
+                             : ex_race_access_uniform(cx, w, lanes[k], cnt, site, pt[k], n, write, false)))
+      for (unsigned j = k; j < e; j++) ex_race_access(cx, w, lanes[j], site, pt[j], n, write, false);
     k = e;
   }
 }

@@ -60,6 +60,7 @@ struct ipage {               /* the running group's bytes of one page */
 
 typedef struct epage {               /* per slot of 1 << gs bytes: w[PG_BYTES >> gs], then r[] */
   unsigned gs;
+  bool written;                      /* some w[] entry is set: reads can conflict only with those */
   eent e[];
 } epage;
 #define EP_W(p, i) ((p)->e[(i)])
@@ -75,6 +76,7 @@ static epage *ep_new(unsigned gs) {
 static bool ep_split(epage **slot) {
   epage *o = *slot, *n = ep_new(0);
   if (!n) return false;
+  n->written = o->written;
   for (uint32_t i = 0; i < PG_BYTES; i++) {
     EP_W(n, i) = EP_W(o, i >> GS_WORD);
     EP_R(n, i) = EP_R(o, i >> GS_WORD);
@@ -300,7 +302,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep) {
+    if (ep && (write || ep->written)) {
       /* by word slots when the page has them and the accesses cover whole words, else by byte */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       uint32_t it = item + (uint32_t)k0;
@@ -388,7 +390,7 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep) {
+    if (ep && (write || ep->written)) {
       /* the same bytes for every work-item: compared once, reported for each below */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       for (uint32_t i = i0; i < end; i += step) {
@@ -503,7 +505,11 @@ void ex_race_group_end(ex_ctx *cx) {
       if (*es && (*es)->gs < p->gs) ip_split(p);
       if (*es && (*es)->gs == p->gs)
         for (uint32_t i = p->glo; i < p->ghi; i++) {
-          if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!EP_W(*es, i).group || ekey(x) < ekey(EP_W(*es, i))) EP_W(*es, i) = x; }
+          if (p->gw[i].item) {
+            eent x = pack(grp, &p->gw[i]);
+            if (!EP_W(*es, i).group || ekey(x) < ekey(EP_W(*es, i))) EP_W(*es, i) = x;
+            (*es)->written = true;
+          }
           if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!EP_R(*es, i).group || ekey(x) < ekey(EP_R(*es, i))) EP_R(*es, i) = x; }
         }
       if (p->glo < p->ghi) {  /* back to empty for the free list */
