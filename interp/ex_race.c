@@ -288,7 +288,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
     const uint32_t i0 = (uint32_t)(b - pbase);
     const uint32_t end = lim - pbase < PG_BYTES ? (uint32_t)(lim - pbase) : PG_BYTES;
     /* the work-item of byte b, and how many of its bytes are left from b */
-    const uint64_t k0 = (b - base) / n, rem0 = n - (b - base) % n;
+    const uint64_t k0 = b == base ? 0 : (b - base) / n, rem0 = b == base ? n : n - (b - base) % n;
     if (p) {
       if (p->gs && !whole_words) ip_split(p);
       ent (*sum)[2] = write ? p->w : p->r;

@@ -297,6 +297,25 @@ static bool lanes_unshadowed(const ex_ctx *cx, const ex_warp *w, uint32_t r, con
   return !hit;
 }
 
+/* The local-memory shadow of a full warp's access where lane l accesses n bytes at p0 + l * n (the
+ * lanes' shadows are then as contiguous as the register's), or NULL. */
+static uint8_t *local_run(ex_ctx *cx, const ex_warp *w, uint32_t r, uint64_t n) {
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  if (pb != 8) return NULL;
+  const uint8_t *P = w->regs + (size_t)r * W;
+  uint64_t p0, bad = 0;
+  memcpy(&p0, P, 8);
+  for (unsigned l = 0; l < W; l++) {
+    uint64_t v;
+    memcpy(&v, P + 8 * (size_t)l, 8);
+    bad |= v ^ (p0 + l * n);
+  }
+  uint32_t id;
+  uint64_t off;
+  if (bad || !ex_chk_resolve(cx, p0, n * W, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
+  return cx->chk->un->ulocal + cx->allocs[id].offset + off;
+}
+
 enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
 static const char *const why_text[] = {
     "the branch condition is computed from memory never written in this launch (or from OpUndef)",
@@ -398,9 +417,12 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
     if (fl_any(w, ip->a, pb))
       for (unsigned k = 0; k < nl; k++)
         if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+    uint8_t *run;
     if (lanes_unshadowed(cx, w, ip->a, lanes, nl)) {  /* global or constant memory: defined */
       if (!fl_any(w, ip->d, ip->c)) return;
       for (unsigned k = 0; k < nl; k++) memset(UT(ip->d, lanes[k], ip->c), 0, ip->c);
+    } else if (nl == W && (run = local_run(cx, w, ip->a, ip->c))) {
+      memcpy(UT(ip->d, 0, ip->c), run, (size_t)ip->c * W);
     } else {
       for (unsigned k = 0; k < nl; k++) {
         const unsigned l = lanes[k];
@@ -419,6 +441,12 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
         if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
     /* a defined value stored to unshadowed memory changes nothing and reports nothing */
     if (!fl_any(w, ip->b, ip->c) && lanes_unshadowed(cx, w, ip->a, lanes, nl)) return;
+    uint8_t *srun;
+    if (nl == W && (srun = local_run(cx, w, ip->a, ip->c))) {
+      if (fl_any(w, ip->b, ip->c)) memcpy(srun, UT(ip->b, 0, ip->c), (size_t)ip->c * W);
+      else memset(srun, 0, (size_t)ip->c * W);
+      return;
+    }
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       uint32_t id;
