@@ -243,6 +243,15 @@ static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
 /* Earlier-group summary order: plain first, then group, then item. */
 static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
 
+/* The earlier groups' access that an access conflicts with, given the byte's earlier writer and
+ * reader: a write conflicts with both, a read with the writer, never two atomics. */
+static inline bool earlier_conflict(eent ew, eent er, bool write, bool atomic, eent *o, bool *ow) {
+  *ow = true;
+  if (ew.group && !(atomic && e_atomic(ew))) { *o = ew; return true; }
+  if (write && er.group && !(atomic && e_atomic(er))) { *o = er; *ow = false; return true; }
+  return false;
+}
+
 /* An inter-group conflict being collected for one access: its first conflicting byte, and the run
  * of bytes after it that conflict with the same earlier access. */
 typedef struct xrun {
@@ -311,13 +320,9 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
         if (!rem) { it++; rem = n; }
         const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
         if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
-        eent o = {0, 0};
-        bool ow = true;
-        if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
-        else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
-        else if (!atomic) { if (ew.group) o = ew; }
-        else if (ew.group && !e_atomic(ew)) o = ew;
-        if (!o.group) continue;
+        eent o;
+        bool ow;
+        if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
         const uint64_t at = pbase + i;
         if (x.len && xitem != it) { xrun_report(cx, &x, id, xitem, s, write); x.len = 0; }
         if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; xitem = it; }
@@ -337,7 +342,29 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
   const bool glob = a->space == EX_AS_GLOBAL;
-  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, 1, site, write, atomic);
+  const uint64_t base = glob ? off : a->offset + off;
+  const uint32_t item = w->first_linear + lane + 1;
+  if (n == 4 && !(base & 3)) {  /* one word slot (an int or float, e.g. an atomic counter): directly */
+    ex_race *r = cx->chk->race;
+    struct ex_race_global *g = cx->chkl->rg;
+    const uint64_t pg = base >> PG_SHIFT;
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    ipage *p = page_get(r, glob ? &g->ip[id][pg] : &r->lp[pg], glob ? id : 0, pg, glob, ep);
+    if (p && p->gs && (!ep || ep->gs)) {
+      const uint32_t j = (uint32_t)(base & (PG_BYTES - 1)) >> GS_WORD, s = site | (atomic ? ATOMIC_BIT : 0);
+      top2_add(write ? p->w[j] : p->r[j], item, s);
+      if (j < p->lo) p->lo = j;
+      if (j + 1 > p->hi) p->hi = j + 1;
+      xrun x;
+      if (ep && (write || ep->written) && earlier_conflict(EP_W(ep, j), EP_R(ep, j), write, atomic, &x.other, &x.other_write)) {
+        x.start = base;
+        x.len = 4;
+        xrun_report(cx, &x, id, item, s, write);
+      }
+      return;
+    }
+  }
+  access_items(cx, id, glob, base, n, item, 1, site, write, atomic);
 }
 
 bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
@@ -396,13 +423,9 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
       for (uint32_t i = i0; i < end; i += step) {
         const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
         if (!(ew.group | er.group)) continue;
-        eent o = {0, 0};
-        bool ow = true;
-        if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
-        else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
-        else if (!atomic) { if (ew.group) o = ew; }
-        else if (ew.group && !e_atomic(ew)) o = ew;
-        if (!o.group) continue;
+        eent o;
+        bool ow;
+        if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
         const uint64_t at = pbase + i;
         if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; }
         else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
@@ -447,8 +470,24 @@ static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len,
   ex_check_report(cx, &e);
 }
 
-/* Evaluate and clear one page's interval summary; global pages keep the group's summary. */
-static void close_interval(ex_ctx *cx, ipage *p) {
+/* The running group's summary of one slot (its smallest writer and reader) joins the earlier
+ * groups' page. */
+static inline void merge_slot(epage *es, uint32_t i, uint32_t grp, const ent *w, const ent *r) {
+  if (w->item) {
+    eent x = pack(grp, w);
+    if (!EP_W(es, i).group || ekey(x) < ekey(EP_W(es, i))) EP_W(es, i) = x;
+    es->written = true;
+  }
+  if (r->item) {
+    eent x = pack(grp, r);
+    if (!EP_R(es, i).group || ekey(x) < ekey(EP_R(es, i))) EP_R(es, i) = x;
+  }
+}
+
+/* Evaluate and clear one page's interval summary; global pages keep the group's summary, or with
+ * es (the group's end, when no earlier interval of the group filled that summary) merge it into
+ * the earlier groups' page at once. */
+static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
   if (p->lo >= p->hi) return;
   bool open = false;
   uint32_t start = 0, len = 0;
@@ -471,9 +510,10 @@ static void close_interval(ex_ctx *cx, ipage *p) {
       if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; }
       len += 1u << p->gs;
     }
-    if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
+    if (es) merge_slot(es, i, grp, &pw[0], &pr[0]);
+    else if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
   }
-  if (p->glob) {
+  if (p->glob && !es) {
     if (p->lo < p->glo) p->glo = p->lo;
     if (p->hi > p->ghi) p->ghi = p->hi;
   }
@@ -486,32 +526,32 @@ static void close_interval(ex_ctx *cx, ipage *p) {
 
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global) {
   for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
-    if (p->glob ? global : local) close_interval(cx, p);
+    if (p->glob ? global : local) close_interval(cx, p, NULL, 0);
 }
 
 void ex_race_group_end(ex_ctx *cx) {
   ex_race *r = cx->chk->race;
   struct ex_race_global *g = cx->chkl->rg;
   const uint32_t grp = group_linear(cx);
-  for (ipage *p = r->group_pages; p; p = p->next) close_interval(cx, p);
+  for (ipage *p = r->group_pages; p; p = p->next) {
+    if (!p->glob) { close_interval(cx, p, NULL, 0); continue; }
+    /* the group's summary joins the earlier groups' */
+    epage **es = &g->ep[p->alloc][p->page];
+    if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
+    else if ((*es)->gs > p->gs) ep_split(es);  /* out of memory: not merged, as above */
+    if (*es && (*es)->gs < p->gs) ip_split(p);
+    const bool same = *es && (*es)->gs == p->gs;
+    /* a page of a single interval (no barrier with the global fence since it was first touched):
+     * that interval's summary is the group's */
+    const bool direct = same && p->glo >= p->ghi;
+    close_interval(cx, p, direct ? *es : NULL, grp);
+    if (same && !direct)
+      for (uint32_t i = p->glo; i < p->ghi; i++) merge_slot(*es, i, grp, &p->gw[i], &p->gr[i]);
+  }
   while (r->group_pages) {
     ipage *p = r->group_pages;
     r->group_pages = p->next;
     if (p->glob) {
-      /* the group's summary joins the earlier groups' */
-      epage **es = &g->ep[p->alloc][p->page];
-      if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
-      else if ((*es)->gs > p->gs) ep_split(es);  /* out of memory: not merged, as above */
-      if (*es && (*es)->gs < p->gs) ip_split(p);
-      if (*es && (*es)->gs == p->gs)
-        for (uint32_t i = p->glo; i < p->ghi; i++) {
-          if (p->gw[i].item) {
-            eent x = pack(grp, &p->gw[i]);
-            if (!EP_W(*es, i).group || ekey(x) < ekey(EP_W(*es, i))) EP_W(*es, i) = x;
-            (*es)->written = true;
-          }
-          if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!EP_R(*es, i).group || ekey(x) < ekey(EP_R(*es, i))) EP_R(*es, i) = x; }
-        }
       if (p->glo < p->ghi) {  /* back to empty for the free list */
         memset(&p->gw[p->glo], 0, (p->ghi - p->glo) * sizeof p->gw[0]);
         memset(&p->gr[p->glo], 0, (p->ghi - p->glo) * sizeof p->gr[0]);
