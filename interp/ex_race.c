@@ -191,8 +191,7 @@ void ex_race_free(ex_race *r) {
   free(r);
 }
 
-static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
-  if (*slot) return *slot;
+static ipage *page_new(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
   else if (!(p = calloc(1, sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
@@ -206,6 +205,10 @@ static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, 
   r->group_pages = p;
   *slot = p;
   return p;
+}
+
+static inline ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
+  return *slot ? *slot : page_new(r, slot, alloc, page, glob, ep);
 }
 
 static uint32_t group_linear(const ex_ctx *cx) {
@@ -496,10 +499,13 @@ static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
   for (uint32_t i = p->lo; i < p->hi; i++) {
     ent at, other;
     bool ow;
-    /* a conflict needs a writer and another work-item (a second writer or reader, or a reader
-     * other than the writer): most bytes have neither */
+    /* a conflict needs a writer and another work-item: a second writer (not both atomic), or a
+     * reader with a second writer, a second reader, or other than the writer. Most bytes have
+     * none: read only, written by one work-item, or atomic counters. */
     const ent *pw = p->w[i], *pr = p->r[i];
-    bool c = pw[0].item && (pw[1].item || pr[1].item || (pr[0].item && pr[0].item != pw[0].item)) &&
+    bool c = pw[0].item &&
+             ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
+              (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
              byte_conflict(pw, pr, &at, &other, &ow);
     if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
                  other.site != rother.site || ow != row)) {
