@@ -163,7 +163,7 @@ bool cli_parse_value(const char *text, cli_arg *out, cli_error *e) {
     }
     args_store(data, t, k, bits);
   }
-  *out = (cli_arg){CLI_ARG_VALUE, true, t, 1, data, cli_elem_size(t)};
+  *out = (cli_arg){.kind = CLI_ARG_VALUE, .typed = true, .elem = t, .count = 1, .data = data, .bytes = cli_elem_size(t)};
   return true;
 }
 
@@ -199,7 +199,7 @@ bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e) {
     for (size_t i = 0; i < size; i++)
       data[i] = (unsigned char)(args_hex(body[2 * i]) << 4 | args_hex(body[2 * i + 1]));
   }
-  *out = (cli_arg){CLI_ARG_VALUE, false, {NULL, 0}, 1, data, size};
+  *out = (cli_arg){.kind = CLI_ARG_VALUE, .typed = false, .elem = {NULL, 0}, .count = 1, .data = data, .bytes = size};
   return true;
 }
 
@@ -211,7 +211,7 @@ bool cli_parse_local(const char *text, cli_arg *out, cli_error *e) {
   if (!cli_int_parse(body, strlen(body), "a size", &v, &inner)) return cli_fail(e, "%s", inner.msg);
   if (v.neg || v.mag == 0 || v.mag > SIZE_MAX)
     return cli_fail(e, "`%s` is not a size of at least 1 byte", body);
-  *out = (cli_arg){CLI_ARG_LOCAL, false, {NULL, 0}, 0, NULL, (size_t)v.mag};
+  *out = (cli_arg){.kind = CLI_ARG_LOCAL, .typed = false, .elem = {NULL, 0}, .count = 0, .data = NULL, .bytes = (size_t)v.mag};
   return true;
 }
 
@@ -223,6 +223,8 @@ typedef struct args_buf {
   size_t count, comps;
   unsigned char *data;
   size_t bytes;
+  const size_t *shape;   /* images: the .npy shape a file must have (or the flat (comps,)) */
+  unsigned ndim;
 } args_buf;
 
 static bool args_init_list(args_buf *b, args_span list, cli_error *e) {
@@ -403,6 +405,18 @@ static bool args_init_npy(args_buf *b, const char *path, const unsigned char *fi
   }
   if (h.fortran_order && h.ndim > 1)
     return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
+  if (b->shape) {
+    bool same = h.ndim == b->ndim;
+    for (unsigned i = 0; same && i < h.ndim; i++) same = h.shape[i] == b->shape[i];
+    if (!same && !(h.ndim == 1 && h.shape[0] == b->comps)) {
+      char got[160], want[160];
+      return cli_fail(e, "`%s` has shape %s but the image needs %s (or (%zu,))", path,
+                      args_shape_str(h.shape, h.ndim, got, sizeof got), args_shape_str(b->shape, b->ndim, want, sizeof want),
+                      b->comps);
+    }
+    memcpy(b->data, file + h.data_offset, b->bytes);
+    return true;
+  }
   unsigned slots = cli_elem_slots(b->t);
   /* Accepted shapes: (COUNT,) for scalars; for vectors (COUNT, slots) and the flat memory image
    * (COUNT*slots,); for 3-element vectors also (COUNT, 3), which gets the zero padding slot. */
@@ -502,13 +516,161 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
   b.count = (size_t)count.mag;
   b.comps = b.count * b.t.width;
   b.bytes = b.count * es;
+  b.shape = NULL;
+  b.ndim = 0;
   b.data = calloc(b.count, es);  /* zero-filled: the default, and the 3-vector padding */
   if (!b.data) return cli_fail(e, "cannot allocate %zu bytes", b.bytes);
   if (rb[1] == '=' && !args_init(&b, rb + 2, e)) {
     free(b.data);
     return false;
   }
-  *out = (cli_arg){CLI_ARG_BUFFER, true, b.t, b.count, b.data, b.bytes};
+  *out = (cli_arg){.kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = b.bytes};
+  return true;
+}
+
+
+/* ---- images and samplers ----------------------------------------------------------------------- */
+
+static const struct { const char *name; spvi_image_type type; unsigned nsizes; } args_image_types[] = {
+  {"image1d", SPVI_IMAGE_1D, 1},             {"image1d_buffer", SPVI_IMAGE_1D_BUFFER, 1},
+  {"image1d_array", SPVI_IMAGE_1D_ARRAY, 2}, {"image2d", SPVI_IMAGE_2D, 2},
+  {"image2d_array", SPVI_IMAGE_2D_ARRAY, 3}, {"image3d", SPVI_IMAGE_3D, 3},
+};
+static const spvi_channel_order args_orders[] = {
+  SPVI_ORDER_R, SPVI_ORDER_A, SPVI_ORDER_RG, SPVI_ORDER_RA, SPVI_ORDER_RGBA, SPVI_ORDER_BGRA, SPVI_ORDER_ARGB,
+  SPVI_ORDER_ABGR, SPVI_ORDER_INTENSITY, SPVI_ORDER_LUMINANCE, SPVI_ORDER_SRGBA, SPVI_ORDER_SBGRA,
+};
+/* Channel types and the scalar type their raw values are written in. */
+static const struct { spvi_channel_type type; const char *scalar; } args_ctypes[] = {
+  {SPVI_UNORM_INT8, "uchar"},   {SPVI_UNORM_INT16, "ushort"},   {SPVI_SNORM_INT8, "char"},
+  {SPVI_SNORM_INT16, "short"},  {SPVI_UNSIGNED_INT8, "uchar"},  {SPVI_UNSIGNED_INT16, "ushort"},
+  {SPVI_UNSIGNED_INT32, "uint"}, {SPVI_SIGNED_INT8, "char"},    {SPVI_SIGNED_INT16, "short"},
+  {SPVI_SIGNED_INT32, "int"},   {SPVI_HALF_FLOAT, "half"},      {SPVI_FLOAT, "float"},
+};
+#define ARGS_N(a) (sizeof a / sizeof a[0])
+
+static bool args_span_is(args_span sp, const char *word) { return strlen(word) == sp.len && memcmp(sp.s, word, sp.len) == 0; }
+
+unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]) {
+  size_t c = spvi_image_channels(d->order);
+  switch (d->type) {
+  case SPVI_IMAGE_1D_ARRAY: shape[0] = d->array_size; shape[1] = d->width; shape[2] = c; return 3;
+  case SPVI_IMAGE_2D: shape[0] = d->height; shape[1] = d->width; shape[2] = c; return 3;
+  case SPVI_IMAGE_2D_ARRAY: shape[0] = d->array_size; shape[1] = d->height; shape[2] = d->width; shape[3] = c; return 4;
+  case SPVI_IMAGE_3D: shape[0] = d->depth; shape[1] = d->height; shape[2] = d->width; shape[3] = c; return 4;
+  default: shape[0] = d->width; shape[1] = c; return 2;
+  }
+}
+
+bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
+  /* IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT] */
+  const char *eq = strchr(text, '=');
+  size_t head_len = eq ? (size_t)(eq - text) : strlen(text);
+  args_span part[4];
+  size_t pos = 0;
+  for (int i = 0; i < 4; i++) {
+    size_t end = pos;
+    while (end < head_len && (text[end] != ':' || i == 3)) end++;
+    if (i < 3 && end >= head_len)
+      return cli_fail(e, "an image takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT] (e.g. image2d:rgba:unorm8:64,32)");
+    part[i] = (args_span){text + pos, end - pos};
+    pos = end + 1;
+  }
+  spvi_image_desc d;
+  memset(&d, 0, sizeof d);
+  size_t ti = 0;
+  while (ti < ARGS_N(args_image_types) && !args_span_is(part[0], args_image_types[ti].name)) ti++;
+  if (ti == ARGS_N(args_image_types))
+    return cli_fail(e, "`%.*s` is not an image type (image1d image1d_buffer image1d_array image2d image2d_array image3d)",
+                    args_q(part[0].len), part[0].s);
+  d.type = args_image_types[ti].type;
+  size_t oi = 0;
+  while (oi < ARGS_N(args_orders) && !args_span_is(part[1], spvi_channel_order_name(args_orders[oi]))) oi++;
+  if (oi == ARGS_N(args_orders))
+    return cli_fail(e, "`%.*s` is not a channel order (r a rg ra rgba bgra argb abgr intensity luminance srgba sbgra)",
+                    args_q(part[1].len), part[1].s);
+  d.order = args_orders[oi];
+  size_t ci = 0;
+  while (ci < ARGS_N(args_ctypes) && !args_span_is(part[2], spvi_channel_type_name(args_ctypes[ci].type))) ci++;
+  if (ci == ARGS_N(args_ctypes))
+    return cli_fail(e, "`%.*s` is not a channel type (unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16 int32 "
+                    "half float)", args_q(part[2].len), part[2].s);
+  d.channel_type = args_ctypes[ci].type;
+  /* DIMS: W | W,H | W,H,D | W,N | W,H,N, as many as the type has */
+  size_t want = args_image_types[ti].nsizes, got = args_count_items(part[3]);
+  static const char *const forms[] = {"", "W", "W,N or W,H", "W,H,N or W,H,D"};
+  if (got != want)
+    return cli_fail(e, "%s takes %zu size%s (%s), got `%.*s`", args_image_types[ti].name, want, args_plural(want),
+                    d.type == SPVI_IMAGE_1D_ARRAY ? "W,N" : d.type == SPVI_IMAGE_2D ? "W,H"
+                    : d.type == SPVI_IMAGE_2D_ARRAY ? "W,H,N" : d.type == SPVI_IMAGE_3D ? "W,H,D" : forms[1],
+                    args_q(part[3].len), part[3].s);
+  size_t sizes[3] = {0, 0, 0};
+  pos = 0;
+  for (size_t i = 0; i < want; i++) {
+    args_span item = args_next_item(part[3], &pos);
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(item.s, item.len, "a size", &v, &inner)) return cli_fail(e, "image size %zu: %s", i + 1, inner.msg);
+    if (v.neg || v.mag == 0 || v.mag > SIZE_MAX) return cli_fail(e, "image size %zu: `%.*s` is not at least 1", i + 1, args_q(item.len), item.s);
+    sizes[i] = (size_t)v.mag;
+  }
+  d.width = sizes[0];
+  switch (d.type) {
+  case SPVI_IMAGE_1D_ARRAY: d.array_size = sizes[1]; break;
+  case SPVI_IMAGE_2D: d.height = sizes[1]; break;
+  case SPVI_IMAGE_2D_ARRAY: d.height = sizes[1]; d.array_size = sizes[2]; break;
+  case SPVI_IMAGE_3D: d.height = sizes[1]; d.depth = sizes[2]; break;
+  default: break;
+  }
+  spvi_error serr;
+  size_t bytes = spvi_image_bytes(&d, &serr);
+  if (!bytes) return cli_fail(e, "%s", serr.message);
+  args_buf b;
+  b.t = (cli_elem){cli_scalar_by_name(args_ctypes[ci].scalar, strlen(args_ctypes[ci].scalar)), 1};
+  b.bytes = bytes;
+  b.count = b.comps = bytes / (b.t.scalar->bits / 8);
+  size_t shape[4];
+  b.ndim = cli_image_shape(&d, shape);
+  b.shape = shape;
+  b.data = calloc(bytes, 1);
+  if (!b.data) return cli_fail(e, "cannot allocate %zu bytes", bytes);
+  if (eq && !args_init(&b, eq + 1, e)) {
+    free(b.data);
+    return false;
+  }
+  *out = (cli_arg){.kind = CLI_ARG_IMAGE, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = bytes, .image = d};
+  return true;
+}
+
+bool cli_parse_sampler(const char *text, cli_arg *out, cli_error *e) {
+  static const char usage[] = "a sampler takes sampler:NORM,ADDRESS,FILTER (NORM normalized|unnormalized, ADDRESS "
+                              "none|clamp_to_edge|clamp|repeat|mirrored_repeat, FILTER nearest|linear)";
+  if (!args_starts(text, "sampler:")) return cli_fail(e, "%s", usage);
+  args_span body = {text + 8, strlen(text + 8)};
+  if (args_count_items(body) != 3) return cli_fail(e, "%s", usage);
+  size_t pos = 0;
+  args_span norm = args_next_item(body, &pos), addr = args_next_item(body, &pos), filt = args_next_item(body, &pos);
+  spvi_sampler smp;
+  if (args_span_is(norm, "normalized")) smp.normalized = true;
+  else if (args_span_is(norm, "unnormalized")) smp.normalized = false;
+  else return cli_fail(e, "`%.*s` is not normalized or unnormalized", args_q(norm.len), norm.s);
+  static const char *const modes[] = {"none", "clamp_to_edge", "clamp", "repeat", "mirrored_repeat"};
+  size_t mi = 0;
+  while (mi < ARGS_N(modes) && !args_span_is(addr, modes[mi])) mi++;
+  if (mi == ARGS_N(modes))
+    return cli_fail(e, "`%.*s` is not an addressing mode (none clamp_to_edge clamp repeat mirrored_repeat)", args_q(addr.len),
+                    addr.s);
+  smp.addressing = (spvi_addressing)mi;
+  if (args_span_is(filt, "nearest")) smp.filter = SPVI_FILTER_NEAREST;
+  else if (args_span_is(filt, "linear")) smp.filter = SPVI_FILTER_LINEAR;
+  else return cli_fail(e, "`%.*s` is not a filter mode (nearest linear)", args_q(filt.len), filt.s);
+  if (!smp.normalized && mi >= 3)
+    return cli_fail(e, "%s addressing needs normalized coordinates (OpenCL C 6.15.15.1)", modes[mi]);
+  cli_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = CLI_ARG_SAMPLER;
+  a.sampler = smp;
+  *out = a;
   return true;
 }
 
@@ -608,6 +770,22 @@ bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out,
   case SPVI_PARAM_LOCAL:
     if (!args_starts(text, "local:")) return cli_fail(e, "a __local pointer parameter takes local:BYTES");
     return cli_parse_local(text, out, e);
+  case SPVI_PARAM_IMAGE: {
+    if (!strchr(text, ':') || args_starts(text, "sampler:") || !args_starts(text, "image"))
+      return cli_fail(e, "an image parameter (%s) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT], e.g. %s:rgba:unorm8:%s",
+                      args_type_of(p), spvi_image_type_name(p->image_type),
+                      p->image_type == SPVI_IMAGE_1D_ARRAY || p->image_type == SPVI_IMAGE_2D ? "16,16"
+                      : p->image_type == SPVI_IMAGE_2D_ARRAY || p->image_type == SPVI_IMAGE_3D ? "16,16,4" : "16");
+    if (!cli_parse_image(text, out, e)) return false;
+    if (out->image.type != p->image_type) {
+      spvi_image_type got = out->image.type;
+      cli_arg_free(out);
+      return cli_fail(e, "the parameter is %s, the argument an %s", args_type_of(p), spvi_image_type_name(got));
+    }
+    return true;
+  }
+  case SPVI_PARAM_SAMPLER:
+    return cli_parse_sampler(text, out, e);
   case SPVI_PARAM_OPAQUE:
     break;
   }

@@ -7,6 +7,9 @@
  *              INIT: V,V,...  fill(V) | fill(V1,...,Vw)  range(START[,STEP])
  *                    random(SEED[,LO,HI])  @PATH (.npy or raw little-endian bytes)
  *   __local    local:BYTES
+ *   image      IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32=@pixels.npy
+ *              (INIT as for buffers, over the raw channel values in memory order)
+ *   sampler    sampler:NORM,ADDRESS,FILTER               e.g. sampler:normalized,repeat,linear
  * Pure functions (the library is only needed for spvi_param_info's definition), so that the unit
  * test can exercise them without a working interpreter.
  */
@@ -16,7 +19,7 @@
 #include "cli_types.h"
 #include "spvi.h"
 
-typedef enum cli_arg_kind { CLI_ARG_VALUE, CLI_ARG_BUFFER, CLI_ARG_LOCAL } cli_arg_kind;
+typedef enum cli_arg_kind { CLI_ARG_VALUE, CLI_ARG_BUFFER, CLI_ARG_LOCAL, CLI_ARG_IMAGE, CLI_ARG_SAMPLER } cli_arg_kind;
 
 typedef struct cli_arg {
   cli_arg_kind kind;
@@ -25,6 +28,8 @@ typedef struct cli_arg {
   size_t count;          /* buffer elements; 1 for a value */
   unsigned char *data;   /* malloc'd: value bytes or initial buffer contents; NULL for local */
   size_t bytes;          /* size of data; for local, the requested size */
+  spvi_image_desc image; /* CLI_ARG_IMAGE (elem: the channel's scalar type, count: channel values) */
+  spvi_sampler sampler;  /* CLI_ARG_SAMPLER */
 } cli_arg;
 
 /* The individual forms (text is the whole argument). On failure *out holds nothing to free. */
@@ -32,6 +37,10 @@ bool cli_parse_value(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_local(const char *text, cli_arg *out, cli_error *e);
+bool cli_parse_image(const char *text, cli_arg *out, cli_error *e);
+bool cli_parse_sampler(const char *text, cli_arg *out, cli_error *e);
+/* The shape of an image's --out .npy: (W, C), (N, W, C), (H, W, C), (N, H, W, C) or (D, H, W, C). */
+unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]);
 
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
  * written agrees with p's (see README.md, "Kernel arguments", for the rules). */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_CHECK, OPT_REPORT, OPT_MAX_STEPS, OPT_HELP
+  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_CHECK, OPT_REPORT, OPT_MAX_STEPS, OPT_SUBGROUP, OPT_HELP
 } cmd_opt_id;
 
 static const struct {
@@ -37,6 +37,7 @@ static const struct {
   {NULL, "--check", OPT_CHECK, true},
   {NULL, "--report", OPT_REPORT, true},
   {NULL, "--max-steps", OPT_MAX_STEPS, true},
+  {NULL, "--subgroup-size", OPT_SUBGROUP, true},
   {"-h", "--help",   OPT_HELP,   false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -80,6 +81,14 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     if (!cli_int_parse(value, strlen(value), "--warp", &v, &inner) || v.neg || v.mag < 1 || v.mag > 64)
       return cli_fail(e, "%s `%s`: the warp width must be 1..64", opt, value);
     c->warp = (unsigned)v.mag;
+    return true;
+  }
+  case OPT_SUBGROUP: {
+    cli_int v;
+    cli_error inner;
+    if (!cli_int_parse(value, strlen(value), "--subgroup-size", &v, &inner) || v.neg || v.mag < 1 || v.mag > 64)
+      return cli_fail(e, "%s `%s`: the sub-group size must be 1..64", opt, value);
+    c->subgroup_size = (unsigned)v.mag;
     return true;
   }
   case OPT_PRINT: c->print = true; return true;

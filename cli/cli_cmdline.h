@@ -1,6 +1,7 @@
 /*
  * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
- * --stats --threads --groups --spec --trace --check --report --max-steps),
+ * --stats --threads --groups --spec --trace --check --report --max-steps
+ * --subgroup-size),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -25,6 +26,7 @@ typedef struct cli_run_cmd {
   unsigned threads;          /* --threads, 0 when not given */
   uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
   unsigned warp;             /* --warp, 0 when not given */
+  unsigned subgroup_size;    /* --subgroup-size, 0 when not given */
   const char *trace;         /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
   unsigned checks;           /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
   const char *report;        /* --report FILE: reports and faults as JSON lines, or NULL */

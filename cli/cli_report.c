@@ -75,15 +75,21 @@ void cli_report_json(FILE *f, const spvi_report *r) {
 void cli_fault_json(FILE *f, const spvi_fault *x) {
   fprintf(f, "{\"type\":\"fault\",\"check\":\"%s\",\"severity\":\"error\",\"kernel\":", spvi_fault_kind_id(x->kind));
   json_str(f, x->kernel);
-  fputs(",\"count\":1,\"at\":{", f);
-  json_ids(f, "global_id", x->global_id);
-  fputc(',', f);
-  json_ids(f, "local_id", x->local_id);
-  fputc(',', f);
-  json_ids(f, "group_id", x->group_id);
-  fputc(',', f);
-  json_where(f, x->opcode, x->result_id, x->function, x->file, x->line, x->column);
-  fputs("},\"other\":null", f);
+  /* the faulting work-item as a site, so both kinds of line have the same "at" object */
+  spvi_site at;
+  memset(&at, 0, sizeof at);
+  memcpy(at.global_id, x->global_id, sizeof at.global_id);
+  memcpy(at.local_id, x->local_id, sizeof at.local_id);
+  memcpy(at.group_id, x->group_id, sizeof at.group_id);
+  at.result_id = x->result_id;
+  snprintf(at.opcode, sizeof at.opcode, "%s", x->opcode);
+  snprintf(at.function, sizeof at.function, "%s", x->function);
+  snprintf(at.file, sizeof at.file, "%s", x->file);
+  at.line = x->line;
+  at.column = x->column;
+  fputs(",\"count\":1,\"at\":", f);
+  json_site(f, &at, false);
+  fputs(",\"other\":null", f);
   json_memory(f, x->memory, x->arg_index, x->offset, x->access_size, x->memory_size);
   fputs(",\"message\":", f);
   json_str(f, x->message);

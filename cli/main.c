@@ -9,6 +9,7 @@
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_print.h"
+#include "cli_num.h"
 #include "cli_report.h"
 #include "spvi.h"
 
@@ -31,7 +32,8 @@ static const char usage_main[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
@@ -56,9 +58,11 @@ static const char usage_main[] =
 static const char usage_info[] =
     "usage: spvi info MODULE.spv\n"
     "\n"
-    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities\n"
-    "and, for every kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs\n"
-    "in), address space, type and name, plus reqd_work_group_size when the kernel declares it.\n"
+    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
+    "program-scope variables in global and constant memory (type, name, size) and, for every\n"
+    "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
+    "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
+    "kernel declares them, and the sub-group extensions spvi implements.\n"
     "Validation warnings go to stderr as `spvi: warning: ...`.\n"
     "exit status: 0 success, 2 bad usage or unusable module\n";
 
@@ -66,7 +70,8 @@ static const char usage_run[] =
     "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
     "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
     "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] ARG...\n"
+    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "\n"
     "options (anywhere on the line; `--` ends them):\n"
     "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
@@ -79,7 +84,10 @@ static const char usage_run[] =
     "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)` (3-element\n"
     "                      vectors without their padding slot); floats with enough digits\n"
     "                      to read back exactly\n"
-    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it)\n"
+    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it; kernels\n"
+    "                      with sub-group operations use a multiple of the sub-group size)\n"
+    "  --subgroup-size N   work-items per sub-group, 1..64 (default 32; a kernel's\n"
+    "                      reqd_sub_group_size decides, and a different N is an error)\n"
     "  --strict            a SPIR-V validation failure is an error, not a warning\n"
     "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
     "                      results of float arithmetic, conversions and math builtins)\n"
@@ -94,6 +102,12 @@ static const char usage_run[] =
     "                      warp width 1 on one thread, each work-item in program order\n"
     "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
     "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
+    "  --then              start another launch of the same module, run after this one: its own\n"
+    "                      -k, -g, -l, --offset, ARGs and run options (--print, --out, --warp,\n"
+    "                      ...); --strict and --spec only before the first --then. Program-scope\n"
+    "                      variables keep their values from one launch to the next; buffers do not\n"
+    "                      (each launch has its own ARGs). The first launch that faults or fails\n"
+    "                      ends the command with its exit status\n"
     "  --check LIST        also run these checks (comma-separated): races (data races on\n"
     "                      local and global memory), uninit (uses of never-written private\n"
     "                      or local memory), all. Bounds, alignment, read-only, divergence\n"
@@ -117,6 +131,14 @@ static const char usage_run[] =
     "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
     "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
     "  __local       local:BYTES      bytes of local memory per work-group\n"
+    "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
+    "                  IMAGETYPE image1d image1d_buffer image1d_array image2d image2d_array image3d\n"
+    "                  ORDER r a rg ra rgba bgra argb abgr intensity luminance srgba sbgra\n"
+    "                  CHANNELTYPE unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16\n"
+    "                  int32 half float; DIMS W | W,N | W,H | W,H,N | W,H,D; INIT as for buffers,\n"
+    "                  over the raw channel values in memory order (.npy: the --out shape)\n"
+    "  sampler       sampler:NORM,ADDRESS,FILTER   NORM normalized|unnormalized, ADDRESS none|\n"
+    "                  clamp_to_edge|clamp|repeat|mirrored_repeat, FILTER nearest|linear\n"
     "\n"
     "TYPE: char uchar short ushort int uint long ulong half float double, optionally with a\n"
     "  vector width 2 3 4 8 16 (float4, int3, ...). 3-element vectors take 4 slots in memory\n"
@@ -146,7 +168,9 @@ static const char usage_run[] =
     "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
     "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
     "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
-    "  for 3-element vectors. Outputs are written only when the kernel did not fault.\n"
+    "  for 3-element vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
+    "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
+    "  Outputs are written only when the kernel did not fault.\n"
     "\n"
     "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
     "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports on\n"
@@ -229,6 +253,12 @@ static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t c
   case SPVI_PARAM_LOCAL:
     snprintf(buf, cap, "local memory, give local:BYTES");
     break;
+  case SPVI_PARAM_IMAGE:
+    snprintf(buf, cap, "image, give %s:ORDER:CHANNELTYPE:DIMS[=INIT]", spvi_image_type_name(p->image_type));
+    break;
+  case SPVI_PARAM_SAMPLER:
+    snprintf(buf, cap, "sampler, give sampler:NORM,ADDRESS,FILTER");
+    break;
   case SPVI_PARAM_OPAQUE:
     snprintf(buf, cap, "not supported by spvi run");
     break;
@@ -269,6 +299,18 @@ static int cmd_info(int argc, char **argv) {
   printf("capabilities:");
   for (int i = 0; i < spvi_module_capability_count(m); i++) printf(" %s", spvi_module_capability(m, i));
   printf("\n");
+  printf("sub-groups:   %s\n", spvi_subgroup_extensions());
+  printf("              (size: spvi run --subgroup-size N, 1..64, default %u)\n", SPVI_DEFAULT_SUBGROUP_SIZE);
+  /* program-scope variables: the module's state between the launches of one `spvi run --then` */
+  int ng = spvi_global_count(m);
+  if (ng) printf("program-scope variables:\n");
+  for (int i = 0; i < ng; i++) {
+    const spvi_global_info *g = spvi_global(m, i);
+    char decl[320];
+    snprintf(decl, sizeof decl, "%s %s %s", g->space == SPVI_AS_CONSTANT ? "constant" : "global", g->type_name,
+             g->name[0] ? g->name : "(unnamed)");
+    printf("  %-46s (%zu bytes)\n", decl, g->size);
+  }
   int nk = spvi_kernel_count(m);
   printf("kernels:      %d\n", nk);
   for (int k = 0; k < nk; k++) {
@@ -278,6 +320,10 @@ static int cmd_info(int argc, char **argv) {
     spvi_kernel_reqd_local_size(m, k, reqd);
     if (reqd[0] || reqd[1] || reqd[2])
       printf("  reqd_work_group_size: %zu,%zu,%zu\n", reqd[0], reqd[1], reqd[2]);
+    unsigned sgs, sgn;
+    spvi_kernel_subgroup_modes(m, k, &sgs, &sgn);
+    if (sgs) printf("  reqd_sub_group_size: %u\n", sgs);
+    if (sgn) printf("  sub-groups per work-group: %u\n", sgn);
     for (int i = 0; i < np; i++) {
       const spvi_param_info *p = spvi_kernel_param(m, k, i);
       char desc[256], note[96];
@@ -339,7 +385,7 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
   return -1;
 }
 
-static bool check_arg_count(const spvi_module *m, int k, int nargs) {
+static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *label) {
   int np = spvi_kernel_param_count(m, k);
   if (np == nargs) return true;
   char list[2048] = "";
@@ -349,24 +395,43 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs) {
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                             cli_param_desc(spvi_kernel_param(m, k, i), desc, sizeof desc));
   }
-  say_error("kernel `%s` takes %d argument%s (%s), got %d", spvi_kernel_name(m, k), np,
+  say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np,
             np == 1 ? "" : "s", list, nargs);
   return false;
 }
 
 static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args) {
   for (int i = 0; i < c->nargs; i++) {
-    if (args[i].kind != CLI_ARG_BUFFER) continue;
+    if (args[i].kind != CLI_ARG_BUFFER && args[i].kind != CLI_ARG_IMAGE) continue;
+    const bool image = args[i].kind == CLI_ARG_IMAGE;
     size_t bytes = 0;
-    const unsigned char *data = spvi_arg_buffer(l, i, &bytes);
+    const unsigned char *data = image ? spvi_arg_image(l, i, NULL, &bytes) : spvi_arg_buffer(l, i, &bytes);
     if (!data || bytes != args[i].bytes) {
       say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
                 args[i].bytes);
       return false;
     }
-    if (c->print) cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+    if (c->print && image) {
+      /* the channel values in memory order, after a header naming the image */
+      const spvi_image_desc *d = &args[i].image;
+      size_t shape[4];
+      unsigned nd = cli_image_shape(d, shape);
+      printf("arg%d %s %s %s (", i, spvi_image_type_name(d->type), spvi_channel_order_name(d->order),
+             spvi_channel_type_name(d->channel_type));
+      for (unsigned k = 0; k < nd; k++) printf("%s%zu", k ? ", " : "", shape[k]);
+      printf("):");
+      char num[40];
+      size_t es = args[i].elem.scalar->bits / 8;
+      for (size_t k = 0; k < args[i].count; k++)
+        printf(" %s", cli_format_component(args[i].elem.scalar, cli_load_le(data + k * es, (unsigned)es), num, sizeof num));
+      printf("\n");
+    } else if (c->print) {
+      cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+    }
     if (c->out_dir) {
-      size_t shape[2] = {args[i].count, cli_elem_slots(args[i].elem)};
+      size_t shape[4] = {args[i].count, cli_elem_slots(args[i].elem), 0, 0};
+      unsigned ndim = args[i].elem.width == 1 ? 1 : 2;
+      if (image) ndim = cli_image_shape(&args[i].image, shape);
       char *path = malloc(strlen(c->out_dir) + 32);
       if (!path) {
         say_error("out of memory");
@@ -374,8 +439,7 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       }
       sprintf(path, "%s/arg%d.npy", c->out_dir, i);
       cli_error e;
-      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, args[i].elem.width == 1 ? 1 : 2, shape,
-                              data, bytes, &e);
+      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, shape, data, bytes, &e);
       size_t wbytes = 0;
       const uint8_t *written = spvi_arg_written(l, i, &wbytes);
       if (ok && written) {
@@ -458,9 +522,11 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   fflush(stdout);
   for (int i = 0; i < c->nargs; i++) {
     cli_arg *a = &args[i];
-    spvi_status s = a->kind == CLI_ARG_VALUE    ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
-                    : a->kind == CLI_ARG_BUFFER ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
-                                                : spvi_set_arg_local(l, i, a->bytes, &err);
+    spvi_status s = a->kind == CLI_ARG_VALUE     ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_BUFFER  ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_IMAGE   ? spvi_set_arg_image(l, i, &a->image, a->data, a->bytes, &err)
+                    : a->kind == CLI_ARG_SAMPLER ? spvi_set_arg_sampler(l, i, &a->sampler, &err)
+                                                 : spvi_set_arg_local(l, i, a->bytes, &err);
     if (s != SPVI_OK) {
       say_error("arg%d `%s`: %s", i, c->args[i], err.message);
       goto done;
@@ -485,6 +551,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.group_end = c->group_end;
   ro.checks = c->checks;
   ro.max_steps = c->max_steps;
+  ro.subgroup_size = c->subgroup_size;
   if (debug) {
     /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
     if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)
@@ -540,55 +607,138 @@ done:
   return status;
 }
 
-static int run_or_debug(int argc, char **argv, bool debug) {
+/* One launch of `spvi run`: its options and ARGs (the part of the command line before, between or
+ * after `--then` separators), the kernel they name and the parsed arguments. */
+typedef struct run_seg {
   cli_run_cmd c;
+  bool parsed_ok;
+  int kernel;
+  cli_arg *args;
+  int nparsed;
+} run_seg;
+
+/* Message prefix naming the launch when there are several. */
+static const char *seg_label(int i, int n, char *buf, size_t cap) {
+  if (n == 1) return "";
+  snprintf(buf, cap, "launch %d of %d: ", i + 1, n);
+  return buf;
+}
+
+/* Parses launch i's options (argv of `run` after splitting at --then; the module is named once,
+ * before the first --then, and put in front of the later launches' words) and checks the options
+ * that belong to the whole command. */
+static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, const char *module, bool *help) {
   cli_error e;
+  char lb[48];
+  const char *label = seg_label(i, n, lb, sizeof lb);
+  char **v = argv;
+  char **owned = NULL;
+  if (i > 0) {
+    owned = malloc(sizeof *owned * (size_t)(argc + 1));
+    if (!owned) { say_error("out of memory"); return false; }
+    owned[0] = (char *)module;
+    memcpy(owned + 1, argv, sizeof *owned * (size_t)argc);
+    v = owned;
+    argc++;
+  }
+  bool ok = cli_parse_run(argc, v, &sg->c, &e);
+  if (ok && sg->c.help) *help = true;
+  if (!ok) say_error("%s%s", label, e.msg);
+  else if (i > 0 && (sg->c.strict || sg->c.nspecs)) {
+    say_error("%s%s applies to loading the module: give it before the first --then", label,
+              sg->c.strict ? "--strict" : "--spec");
+    ok = false;
+  }
+  free(owned);
+  sg->parsed_ok = ok;
+  return ok;
+}
+
+/* The kernel and the ARGs of one launch, checked against the module. */
+static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
+  char lb[48];
+  const char *label = seg_label(i, n, lb, sizeof lb);
+  if (n > 1 && !sg->c.kernel && spvi_kernel_count(m) != 1) {
+    say_error("%s`%s` has %d kernels: choose one with -k", label, sg->c.module, spvi_kernel_count(m));
+    return false;
+  }
+  sg->kernel = choose_kernel(m, sg->c.module, sg->c.kernel);
+  if (sg->kernel < 0 || !check_arg_count(m, sg->kernel, sg->c.nargs, label)) return false;
+  sg->args = calloc((size_t)sg->c.nargs + 1, sizeof *sg->args);
+  if (!sg->args) { say_error("out of memory"); return false; }
+  cli_error e;
+  for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
+    const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
+    if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
+      char desc[256];
+      say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
+                cli_param_desc(p, desc, sizeof desc), e.msg);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int run_or_debug(int argc, char **argv, bool debug) {
   const char *script = NULL;
   if (debug && (argc = cli_debug_take_script(argc, argv, &script)) < 0) {
     say_error("-x needs a FILE of debugger commands");
     return EXIT_BAD;
   }
-  if (!cli_parse_run(argc, argv, &c, &e)) {
-    say_error("%s", e.msg);
-    cli_run_cmd_free(&c);
+  /* `--then` separates launches run one after the other on the same module (spvi run only) */
+  int nseg = 1;
+  for (int i = 0; i < argc; i++) nseg += strcmp(argv[i], "--then") == 0;
+  if (debug && nseg > 1) {
+    say_error("--then runs several launches: it is for spvi run, not spvi debug");
     return EXIT_BAD;
   }
-  if (c.help) {
-    fputs(debug ? usage_debug : usage_run, stdout);
-    cli_run_cmd_free(&c);
-    return EXIT_OK;
+  run_seg *segs = calloc((size_t)nseg, sizeof *segs);
+  if (!segs) {
+    say_error("out of memory");
+    return EXIT_BAD;
   }
   int status = EXIT_BAD;
   spvi_module *m = NULL;
-  cli_arg *args = calloc((size_t)c.nargs + 1, sizeof *args);
-  int parsed = 0;
-  if (!args) {
-    say_error("out of memory");
+  bool help = false, ok = true;
+  for (int i = 0, start = 0, k = 0; i <= argc && ok; i++) {
+    if (i < argc && strcmp(argv[i], "--then") != 0) continue;
+    ok = parse_segment(&segs[k], k, nseg, i - start, argv + start, segs[0].c.module, &help);
+    if (ok && k == 0 && help) break;
+    k++;
+    start = i + 1;
+  }
+  if (help) {
+    fputs(debug ? usage_debug : usage_run, stdout);
+    status = EXIT_OK;
     goto done;
   }
-  /* Create DIR first, so a bad --out is reported before a long run. */
-  if (c.out_dir && !make_dirs(c.out_dir)) goto done;
+  if (!ok) goto done;
+  /* Create every DIR first, so a bad --out is reported before a long run. */
+  for (int k = 0; k < nseg; k++)
+    if (segs[k].c.out_dir && !make_dirs(segs[k].c.out_dir)) goto done;
   double t_load = now_seconds();
-  m = load_module(c.module, c.strict, &c);
+  m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c);
   load_seconds = now_seconds() - t_load;
   if (!m) goto done;
-  int k = choose_kernel(m, c.module, c.kernel);
-  if (k < 0 || !check_arg_count(m, k, c.nargs)) goto done;
-  for (; parsed < c.nargs; parsed++) {
-    const spvi_param_info *p = spvi_kernel_param(m, k, parsed);
-    if (!cli_arg_for_param(c.args[parsed], p, &args[parsed], &e)) {
-      char desc[256];
-      say_error("arg%d `%s` for parameter `%s`: %s", parsed, c.args[parsed],
-                cli_param_desc(p, desc, sizeof desc), e.msg);
-      goto done;
+  for (int k = 0; k < nseg; k++)
+    if (!prepare_segment(&segs[k], k, nseg, m)) goto done;
+  /* the launches in order; the first that does not succeed ends the command with its status */
+  for (int k = 0; k < nseg; k++) {
+    status = launch(&segs[k].c, m, segs[k].kernel, segs[k].args, debug, script);
+    if (status != EXIT_OK) {
+      if (nseg > 1 && k + 1 < nseg)
+        fprintf(stderr, "spvi: note: launch %d of %d did not succeed; the launches after it did not run\n", k + 1, nseg);
+      break;
     }
   }
-  status = launch(&c, m, k, args, debug, script);
 done:
-  for (int i = 0; i < parsed; i++) cli_arg_free(&args[i]);
-  free(args);
+  for (int k = 0; k < nseg; k++) {
+    for (int i = 0; i < segs[k].nparsed; i++) cli_arg_free(&segs[k].args[i]);
+    free(segs[k].args);
+    cli_run_cmd_free(&segs[k].c);
+  }
+  free(segs);
   if (m) spvi_module_free(m);
-  cli_run_cmd_free(&c);
   return status;
 }
 

@@ -87,8 +87,74 @@ typedef enum spvi_param_kind {
   SPVI_PARAM_VALUE,    /* passed by value: scalar, vector, struct (spvi_set_arg_value) */
   SPVI_PARAM_BUFFER,   /* __global or __constant pointer (spvi_set_arg_buffer) */
   SPVI_PARAM_LOCAL,    /* __local pointer: size only (spvi_set_arg_local) */
-  SPVI_PARAM_OPAQUE    /* image, sampler, queue ...: not supported yet */
+  SPVI_PARAM_OPAQUE,   /* queue, pipe, event ...: not supported */
+  SPVI_PARAM_IMAGE,    /* image1d_t ... image3d_t (spvi_set_arg_image); see image_type, access */
+  SPVI_PARAM_SAMPLER   /* sampler_t (spvi_set_arg_sampler) */
 } spvi_param_kind;
+
+/* ---- images and samplers ---------------------------------------------------------------------
+ * An image argument is a description (spvi_image_desc) plus its pixels: channels of one pixel
+ * contiguous in the order's memory order (bgra: B, G, R, A), pixels x fastest, then y, then the
+ * slice (3D depth or array layer), no padding. Reads, writes, sampling and format conversions follow
+ * the OpenCL SPIR-V environment spec, "Image Addressing and Filtering"; spec-notes/images.md lists
+ * spvi's definitions of what the specs leave undefined (out-of-range coordinates fault, ...). */
+typedef enum spvi_image_type {
+  SPVI_IMAGE_1D, SPVI_IMAGE_1D_BUFFER, SPVI_IMAGE_1D_ARRAY, SPVI_IMAGE_2D, SPVI_IMAGE_2D_ARRAY, SPVI_IMAGE_3D
+} spvi_image_type;
+
+/* Access qualifier of an image parameter (values of SPIR-V's AccessQualifier). */
+typedef enum spvi_image_access {
+  SPVI_ACCESS_READ_ONLY = 0, SPVI_ACCESS_WRITE_ONLY = 1, SPVI_ACCESS_READ_WRITE = 2
+} spvi_image_access;
+
+/* Channel orders spvi supports; the values are SPIR-V's ImageChannelOrder (what OpImageQueryOrder,
+ * i.e. get_image_channel_order() - CLK_R, returns). */
+typedef enum spvi_channel_order {
+  SPVI_ORDER_R = 0, SPVI_ORDER_A = 1, SPVI_ORDER_RG = 2, SPVI_ORDER_RA = 3, SPVI_ORDER_RGBA = 5,
+  SPVI_ORDER_BGRA = 6, SPVI_ORDER_ARGB = 7, SPVI_ORDER_INTENSITY = 8, SPVI_ORDER_LUMINANCE = 9,
+  SPVI_ORDER_SRGBA = 17, SPVI_ORDER_SBGRA = 18, SPVI_ORDER_ABGR = 19
+} spvi_channel_order;
+
+/* Channel data types; the values are SPIR-V's ImageChannelDataType (OpImageQueryFormat, i.e.
+ * get_image_channel_data_type() - CLK_SNORM_INT8). */
+typedef enum spvi_channel_type {
+  SPVI_SNORM_INT8 = 0, SPVI_SNORM_INT16 = 1, SPVI_UNORM_INT8 = 2, SPVI_UNORM_INT16 = 3,
+  SPVI_SIGNED_INT8 = 7, SPVI_SIGNED_INT16 = 8, SPVI_SIGNED_INT32 = 9, SPVI_UNSIGNED_INT8 = 10,
+  SPVI_UNSIGNED_INT16 = 11, SPVI_UNSIGNED_INT32 = 12, SPVI_HALF_FLOAT = 13, SPVI_FLOAT = 14
+} spvi_channel_type;
+
+typedef struct spvi_image_desc {
+  spvi_image_type type;
+  spvi_channel_order order;
+  spvi_channel_type channel_type;  /* the combinations OpenCL allows (README, "Images") */
+  size_t width;                    /* every type */
+  size_t height;                   /* 2D, 2D array, 3D; 0 or 1 otherwise */
+  size_t depth;                    /* 3D; 0 or 1 otherwise */
+  size_t array_size;               /* 1D array, 2D array; 0 or 1 otherwise */
+} spvi_image_desc;
+
+/* Sampler state (values of SPIR-V's SamplerAddressingMode and SamplerFilterMode). */
+typedef enum spvi_addressing {
+  SPVI_ADDRESS_NONE = 0, SPVI_ADDRESS_CLAMP_TO_EDGE = 1, SPVI_ADDRESS_CLAMP = 2, SPVI_ADDRESS_REPEAT = 3,
+  SPVI_ADDRESS_MIRRORED_REPEAT = 4
+} spvi_addressing;
+typedef enum spvi_filter { SPVI_FILTER_NEAREST = 0, SPVI_FILTER_LINEAR = 1 } spvi_filter;
+typedef struct spvi_sampler {
+  bool normalized;             /* CLK_NORMALIZED_COORDS_TRUE */
+  spvi_addressing addressing;  /* repeat and mirrored_repeat need normalized coordinates */
+  spvi_filter filter;
+} spvi_sampler;
+
+/* Channels stored per pixel (rgba: 4, r: 1), bytes per channel, and bytes of a whole image's pixels;
+ * 0 when the description is not valid (spvi_image_bytes then says why in err: an order/type pair
+ * OpenCL does not allow, a size of 0, a size a type does not use, or too many bytes). */
+unsigned spvi_image_channels(spvi_channel_order order);
+unsigned spvi_channel_type_bytes(spvi_channel_type type);
+size_t spvi_image_bytes(const spvi_image_desc *desc, spvi_error *err);
+/* Names as the command line spells them ("rgba", "unorm8", "image2d_array"), or NULL. */
+const char *spvi_channel_order_name(spvi_channel_order order);
+const char *spvi_channel_type_name(spvi_channel_type type);
+const char *spvi_image_type_name(spvi_image_type type);
 
 typedef struct spvi_param_info {
   const char *name;         /* OpName of the parameter, or "" */
@@ -101,6 +167,9 @@ typedef struct spvi_param_info {
   unsigned vec_width;       /* 1 for scalars, 2,3,4,8,16 for vectors, 0 for aggregates */
   size_t size;              /* by value: bytes passed; pointer: bytes of one pointee (float3: 16) */
   bool is_const;            /* FuncParamAttr NoWrite or __constant */
+  /* SPVI_PARAM_IMAGE only: */
+  spvi_image_type image_type;
+  spvi_image_access access;
 } spvi_param_info;
 
 int spvi_kernel_count(const spvi_module *m);
@@ -110,6 +179,11 @@ int spvi_kernel_param_count(const spvi_module *m, int kernel);
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int kernel, int index);
 /* reqd_work_group_size (all zero when absent). */
 void spvi_kernel_reqd_local_size(const spvi_module *m, int kernel, size_t local[3]);
+/* Sub-group execution modes of a kernel: SubgroupSize (reqd_sub_group_size / intel_reqd_sub_group_size)
+ * and SubgroupsPerWorkgroup; 0 when absent. */
+void spvi_kernel_subgroup_modes(const spvi_module *m, int kernel, unsigned *reqd_size, unsigned *per_workgroup);
+/* The OpenCL sub-group extensions spvi implements, space-separated ("cl_khr_subgroups ..."). */
+const char *spvi_subgroup_extensions(void);
 /* Addressing model bits: 32 or 64. */
 unsigned spvi_module_pointer_bits(const spvi_module *m);
 /* Declared capabilities, by name ("Addresses", "Kernel", ...). */
@@ -117,6 +191,39 @@ int spvi_module_capability_count(const spvi_module *m);
 const char *spvi_module_capability(const spvi_module *m, int i);
 /* SPIR-V version of the module, e.g. 0x00010400 for 1.4. */
 uint32_t spvi_module_version(const spvi_module *m);
+
+/* ---- program-scope variables ----------------------------------------------------------------
+ * Variables declared at program scope (or `static` inside functions) in the global or constant
+ * address space (OpenCL C 2.0: `global int counter = 0;`, `constant float k[4] = {...};`) belong
+ * to the module, as OpenCL C says ("the same lifetime as the program, and their values persist
+ * between calls to any of the kernels in the program"): they are initialised once, when the module
+ * is loaded (from their initializers, zero without one), and every launch of the module reads and
+ * changes the same bytes, so a launch sees what earlier launches left — also after a fault (writes
+ * made before it stay). The bytes of a pointer-valued variable are spvi's pointer encoding: a
+ * pointer to a program-scope variable stays valid in later launches; one into a launch's buffer
+ * argument means nothing after that launch (OpenCL guarantees such pointers only with shared
+ * virtual memory).
+ *
+ * Thread safety: launches of one module that has such variables in global memory run one at a
+ * time. spvi_run and spvi_debug_new return SPVI_E_USAGE ("another launch of this module is
+ * running") while another launch of the same module runs or a debug session of one is open, and
+ * spvi_set_global_data fails then too. Launches of different modules, and of modules with only
+ * constant ones, are independent. */
+typedef struct spvi_global_info {
+  const char *name;         /* OpName of the variable ("" when it has none; `static` variables
+                               inside functions are typically named "function.variable") */
+  const char *type_name;    /* OpenCL C spelling: "int", "float4[16]", "struct S", "int*" */
+  spvi_addr_space space;    /* SPVI_AS_GLOBAL or SPVI_AS_CONSTANT */
+  size_t size;              /* bytes */
+} spvi_global_info;
+
+int spvi_global_count(const spvi_module *m);
+const spvi_global_info *spvi_global(const spvi_module *m, int index);  /* NULL for a bad index */
+int spvi_find_global(const spvi_module *m, const char *name);           /* -1 when absent */
+/* The variable's current bytes (valid until the module is freed; read them between launches). */
+const void *spvi_global_data(const spvi_module *m, int index, size_t *bytes);
+/* Replace a global-memory variable's bytes (`bytes` must be its size); constant ones are read-only. */
+spvi_status spvi_set_global_data(spvi_module *m, int index, const void *data, size_t bytes, spvi_error *err);
 
 /* ---- launching ------------------------------------------------------------------------------ */
 spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err);
@@ -128,6 +235,12 @@ spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size
 spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err);
 /* __local pointer argument of `bytes` bytes per work-group. */
 spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_error *err);
+/* Image argument: `desc` must be valid (spvi_image_bytes), its type must be the parameter's, and
+ * `bytes` equal to spvi_image_bytes(desc); spvi copies the pixels (data may be NULL: zero-filled). */
+spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data,
+                               size_t bytes, spvi_error *err);
+/* Sampler argument. */
+spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *sampler, spvi_error *err);
 /* dims 1..3; local may be NULL (spvi picks); offset may be NULL (zero). Unused dimensions are 1 (0 offset). */
 spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
                              const size_t offset[], spvi_error *err);
@@ -154,6 +267,13 @@ typedef struct spvi_run_options {
   void (*on_trace)(void *user, const char *line);
   void *trace_user;
   const char *trace_filter;
+  /* Sub-group size: 1..64 work-items (consecutive local linear ids; the last sub-group of a
+   * work-group may be smaller); 0 = SPVI_DEFAULT_SUBGROUP_SIZE. A kernel's SubgroupSize execution
+   * mode (reqd_sub_group_size) decides the size and a different value here is an error; with a
+   * SubgroupsPerWorkgroup mode the size must give that many sub-groups (0: spvi picks one that does).
+   * Kernels with sub-group operations run at a warp width that is a multiple of the sub-group size
+   * (see README, "Sub-groups"); results never depend on warp_width. */
+  unsigned subgroup_size;
   /* Optional checks (SPVI_CHECK_* flags, see "checks and reports" below); 0 = none. Bounds,
    * alignment, read-only, divergence and division checks are always on. */
   unsigned checks;
@@ -163,6 +283,7 @@ typedef struct spvi_run_options {
 } spvi_run_options;
 
 #define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000)  /* 10^9 instructions per work-item */
+#define SPVI_DEFAULT_SUBGROUP_SIZE 32
 
 typedef enum spvi_fault_kind {
   SPVI_FAULT_NONE = 0,
@@ -175,7 +296,13 @@ typedef enum spvi_fault_kind {
   SPVI_FAULT_UNSUPPORTED,       /* an operation reached at run time that spvi cannot execute */
   SPVI_FAULT_MISALIGNED,        /* a load, store or atomic on an address not aligned as its type or
                                    Aligned operand requires */
-  SPVI_FAULT_STEP_LIMIT         /* a work-item executed more than spvi_run_options.max_steps instructions */
+  SPVI_FAULT_STEP_LIMIT,        /* a work-item executed more than spvi_run_options.max_steps instructions */
+  SPVI_FAULT_ASYNC_COPY,        /* misuse of an async work-group copy or its event that OpenCL C leaves
+                                   undefined: a zero stride, waiting for an event no async copy of the
+                                   work-group returned or one already waited for, a work-group that
+                                   finishes without waiting for a copy's event */
+  SPVI_FAULT_IMAGE              /* an image operation the specs leave undefined: NaN coordinates, a
+                                   sampler or result type the image's format does not allow ... */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {
@@ -268,6 +395,9 @@ const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes);
 
 /* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
+/* Pixels of an image argument after the run (layout as for spvi_set_arg_image), its description in
+ * *desc (may be NULL); NULL for other parameters. */
+const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *desc, size_t *bytes);
 
 /* ---- debugging ------------------------------------------------------------------------------
  * A session runs a launch one work-item at a time under gdb-like commands (`spvi debug`; the

@@ -25,12 +25,14 @@
 #ifndef EX_H
 #define EX_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ld_ir.h"
 #include "bi.h"
+#include "bi_image.h"
 #include "spvi.h"
 
 #define EX_MAX_WARP 64          /* lane masks are uint64_t */
@@ -81,9 +83,11 @@ typedef struct ex_alloc {
   uint64_t offset;        /* PRIVATE: offset in a lane's private arena; LOCAL: in the group's arena */
   int arg_index;          /* kernel parameter it came from, -1 otherwise */
   uint32_t var_id;        /* SPIR-V id of the variable it came from, 0 otherwise */
+  const bi_image *image;  /* an image argument's pixels (base) and format; NULL for other memory.
+                             An image value in a register is the pointer to this allocation. */
 } ex_alloc;
 
-/* A module-scope variable's allocation, created per launch from the program's description. */
+/* A module-scope variable's allocation (global and constant ones live in the ex_pstate). */
 typedef struct ex_global_var {
   uint32_t id;            /* SPIR-V id */
   uint32_t alloc;         /* allocation id (fixed at prepare: 1 + index) */
@@ -99,6 +103,8 @@ typedef struct ex_program {
   /* static allocations: ids 1..nstatic are module variables and function variables */
   ex_alloc *static_allocs; uint32_t nstatic;
   uint64_t private_size;  /* bytes of one lane's private arena (function variables + built-ins) */
+  uint64_t private_builtins_end;  /* the arena's first bytes, [0, this), hold only built-in
+                                     variables (0 when other module variables are private) */
   uint64_t local_static;  /* bytes of Workgroup module variables in a group's arena */
   /* constants area: per-lane offset and bytes, its contents for one lane (indexed from const_base),
    * and the (register, size) slots to replicate into every lane */
@@ -116,6 +122,12 @@ typedef struct ex_program {
   uint32_t reg_bytes;     /* per-lane bytes of the whole register file */
   uint32_t max_depth;     /* deepest call chain from any kernel, in frames */
   bool uses_printf;       /* some function calls OpenCL.std printf */
+  bool uses_subgroups;    /* some function has a sub-group operation: warps then hold whole
+                             sub-groups (launch warp width a multiple of the sub-group size) */
+  bool uses_subgroup_sync;/* a sub-group barrier or a named barrier: synchronisation the race
+                             checker does not model (spvi_run refuses --check races then) */
+  uint32_t nnamed_barriers;  /* OpNamedBarrierInitialize instructions; when non-zero, one warp per
+                                sub-group (the warp waits at OpMemoryNamedBarrier as a unit) */
   uint32_t scratch_reg;   /* per-lane scratch for parallel phi moves */
   /* built-in input variables: alloc id, SpvBuiltIn, element bytes (4/8), components */
   /* materialize: some instruction other than a whole OpLoad uses the variable (an access chain
@@ -135,17 +147,40 @@ void ex_program_free(ex_program *p);
 /* Find the ex_func of a SPIR-V function id (NULL if absent). */
 const ex_func *ex_find_func(const ex_program *p, uint32_t id);
 
+/* ---- program state ------------------------------------------------------------------------- */
+/* What a module keeps between launches (ex_globals.c): the bytes of its program-scope variables in
+ * global and constant memory, and the pointer encoding of all its launches. */
+typedef struct ex_pstate {
+  const ex_program *prog;
+  uint8_t **mem;          /* per static allocation id: host bytes of a GLOBAL/CONSTANT module
+                             variable, NULL for the others */
+  unsigned shift;         /* pointer = (id << shift) | (offset + bias), see "Pointers" above */
+  uint64_t off_mask, bias, ptr_mask;
+  bool writable;          /* some variable is in global (writable) memory */
+  _Atomic bool busy;      /* a launch holds the state (only tracked when writable) */
+} ex_pstate;
+
+/* Allocate and initialise the variables; NULL with a message in err (or err empty: no memory). */
+ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen);
+void ex_pstate_free(ex_pstate *ps);
+/* A launch takes the state for its run; false while another launch holds it. */
+bool ex_pstate_acquire(ex_pstate *ps);
+void ex_pstate_release(ex_pstate *ps);
+
 /* ---- launches ------------------------------------------------------------------------------ */
 typedef struct ex_arg {
   bool set;
   uint8_t *bytes;         /* by-value bytes or buffer contents */
   uint64_t size;
   bool is_local;          /* size-only local allocation */
+  bool is_image;          /* an image: `bytes` holds its pixels, `image` describes them */
+  bi_image image;
   uint8_t *written;       /* after a run over a group range: 1 for every byte the run wrote */
 } ex_arg;
 
 typedef struct ex_launch {
   const ex_program *prog;
+  ex_pstate *pstate;      /* the module's program state (program-scope variables) */
   uint32_t kernel;        /* index into ld->entries */
   const ex_func *entry;
   ex_arg *args; uint32_t nargs;
@@ -156,6 +191,7 @@ typedef struct ex_launch {
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
   bool ftz;               /* spvi_run_options.flush_denormals */
+  unsigned subgroup_size; /* sub-group size S (1..64) chosen for the launch */
   unsigned threads;       /* worker threads (>= 1) */
   void (*on_trace)(void *user, const char *line);  /* spvi_run_options.on_trace (ex_trace.c) */
   void *trace_user;

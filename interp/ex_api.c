@@ -29,12 +29,22 @@ typedef struct kinfo {
   int nstrings;
 } kinfo;
 
+/* A program-scope variable in global or constant memory, as spvi_global_info describes it. */
+typedef struct ginfo {
+  spvi_global_info info;
+  uint32_t alloc;             /* its static allocation id (the bytes are pstate->mem[alloc]) */
+  char *name, *type_name;     /* owned */
+} ginfo;
+
 struct spvi_module {
   ld_module *ld;
   ex_program *prog;
+  ex_pstate *pstate;          /* program-scope variables: they outlive launches */
   kinfo *kernels;
   int nkernels;
   const char **caps;
+  ginfo *globals;
+  int nglobals;
 };
 
 struct spvi_launch {
@@ -96,6 +106,14 @@ static char *kstrdup(kinfo *k, const char *s) {
   return d;
 }
 
+/* The spvi_image_type of an OpTypeImage (the loader admits only these dimensionalities). */
+static spvi_image_type image_type(const ld_type *t) {
+  if (t->img_dim == SpvDimBuffer) return SPVI_IMAGE_1D_BUFFER;
+  if (t->img_dim == SpvDim1D) return t->img_arrayed ? SPVI_IMAGE_1D_ARRAY : SPVI_IMAGE_1D;
+  if (t->img_dim == SpvDim2D) return t->img_arrayed ? SPVI_IMAGE_2D_ARRAY : SPVI_IMAGE_2D;
+  return SPVI_IMAGE_3D;
+}
+
 /* OpenCL C spelling of a type (signedness is not in SPIR-V: integers are spelled signed). */
 static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t len) {
   const ld_type *t = ld_type_of(m, tid);
@@ -129,7 +147,16 @@ static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t le
     snprintf(buf, len, "%s[%u]", e, t->count);
     return;
   }
-  case LD_TY_OPAQUE: snprintf(buf, len, "%s", t->opaque ? t->opaque : "opaque"); return;
+  case LD_TY_OPAQUE:
+    if (strcmp(t->opaque, "OpTypeImage") == 0) {
+      static const char *const acc[] = {"read_only", "write_only", "read_write"};
+      snprintf(buf, len, "%s %s_t", acc[t->img_access <= 2 ? t->img_access : 0], spvi_image_type_name(image_type(t)));
+    } else if (strcmp(t->opaque, "OpTypeSampler") == 0) {
+      snprintf(buf, len, "sampler_t");
+    } else {
+      snprintf(buf, len, "%s", t->opaque ? t->opaque : "opaque");
+    }
+    return;
   default: snprintf(buf, len, "?"); return;
   }
 }
@@ -190,6 +217,19 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       default: pi->kind = SPVI_PARAM_OPAQUE; pi->space = SPVI_AS_PRIVATE; break;
       }
       if (nowrite) pi->is_const = true;
+    } else if (t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeImage") == 0) {
+      pi->kind = SPVI_PARAM_IMAGE;
+      pi->elem_kind = SPVI_S_OTHER;
+      pi->size = t->size;
+      pi->image_type = image_type(t);
+      pi->access = (spvi_image_access)t->img_access;
+      pi->is_const = t->img_access == SpvAccessQualifierReadOnly;
+      type_spelling(m, tid, tn, sizeof tn);
+    } else if (t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeSampler") == 0) {
+      pi->kind = SPVI_PARAM_SAMPLER;
+      pi->elem_kind = SPVI_S_OTHER;
+      pi->size = t->size;
+      type_spelling(m, tid, tn, sizeof tn);
     } else if (t && (t->kind == LD_TY_OPAQUE)) {
       pi->kind = SPVI_PARAM_OPAQUE;
       type_spelling(m, tid, tn, sizeof tn);
@@ -201,6 +241,35 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
     pi->type_name = kstrdup(k, tn);
   }
   return true;
+}
+
+static char *xstrdup(const char *t) {
+  char *d = malloc(strlen(t) + 1);
+  if (!d) abort();
+  return strcpy(d, t);
+}
+
+/* The program-scope variables the API shows: those in global and constant memory, in module order. */
+static void describe_globals(spvi_module *mod) {
+  const ld_module *m = mod->ld;
+  mod->globals = calloc(m->nglobals + 1, sizeof *mod->globals);
+  if (!mod->globals) abort();
+  for (uint32_t g = 0; g < m->nglobals; g++) {
+    const uint32_t alloc = mod->prog->global_alloc[g];
+    if (!mod->pstate->mem[alloc]) continue;
+    const ld_global *gv = &m->globals[g];
+    ginfo *gi = &mod->globals[mod->nglobals++];
+    char tn[256];
+    const ld_type *pt = ld_type_of(m, gv->type);
+    type_spelling(m, pt ? pt->elem : 0, tn, sizeof tn);
+    gi->alloc = alloc;
+    gi->name = xstrdup(m->ids[gv->id].name ? m->ids[gv->id].name : "");
+    gi->type_name = xstrdup(tn);
+    gi->info.name = gi->name;
+    gi->info.type_name = gi->type_name;
+    gi->info.space = mod->prog->static_allocs[alloc].space == EX_AS_CONSTANT ? SPVI_AS_CONSTANT : SPVI_AS_GLOBAL;
+    gi->info.size = mod->prog->static_allocs[alloc].size;
+  }
 }
 
 spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
@@ -246,6 +315,14 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
     spvi_module_free(m);
     return NULL;
   }
+  msg[0] = 0;
+  m->pstate = ex_pstate_new(prog, msg, sizeof msg);
+  if (!m->pstate) {
+    set_err(err, msg[0] ? SPVI_E_MODULE : SPVI_E_NOMEM, "%s", msg[0] ? msg : "out of memory for program-scope variables");
+    spvi_module_free(m);
+    return NULL;
+  }
+  describe_globals(m);
   return m;
 }
 
@@ -258,6 +335,9 @@ void spvi_module_free(spvi_module *m) {
   }
   free(m->kernels);
   free(m->caps);
+  for (int i = 0; i < m->nglobals; i++) { free(m->globals[i].name); free(m->globals[i].type_name); }
+  free(m->globals);
+  ex_pstate_free(m->pstate);
   ex_program_free(m->prog);
   ld_free(m->ld);
   free(m);
@@ -283,12 +363,64 @@ void spvi_kernel_reqd_local_size(const spvi_module *m, int k, size_t local[3]) {
   for (int d = 0; d < 3; d++)
     local[d] = m && k >= 0 && k < m->nkernels ? m->ld->entries[m->kernels[k].entry].reqd_local[d] : 0;
 }
+void spvi_kernel_subgroup_modes(const spvi_module *m, int k, unsigned *reqd_size, unsigned *per_workgroup) {
+  const ld_entry *e = m && k >= 0 && k < m->nkernels ? &m->ld->entries[m->kernels[k].entry] : NULL;
+  if (reqd_size) *reqd_size = e ? e->subgroup_size : 0;
+  if (per_workgroup) *per_workgroup = e ? e->subgroups_per_wg : 0;
+}
+const char *spvi_subgroup_extensions(void) {
+  return "cl_khr_subgroups cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote cl_khr_subgroup_ballot "
+         "cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
+         "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_named_barrier cl_intel_subgroups (shuffles only)";
+}
 unsigned spvi_module_pointer_bits(const spvi_module *m) { return m ? m->ld->pointer_bytes * 8 : 0; }
 int spvi_module_capability_count(const spvi_module *m) { return m ? (int)m->ld->ncaps : 0; }
 const char *spvi_module_capability(const spvi_module *m, int i) {
   return m && i >= 0 && (uint32_t)i < m->ld->ncaps ? m->caps[i] : NULL;
 }
 uint32_t spvi_module_version(const spvi_module *m) { return m ? m->ld->version : 0; }
+
+/* ---- program-scope variables -------------------------------------------------------------- */
+
+int spvi_global_count(const spvi_module *m) { return m ? m->nglobals : 0; }
+const spvi_global_info *spvi_global(const spvi_module *m, int i) {
+  return m && i >= 0 && i < m->nglobals ? &m->globals[i].info : NULL;
+}
+int spvi_find_global(const spvi_module *m, const char *name) {
+  for (int i = 0; m && name && i < m->nglobals; i++)
+    if (strcmp(m->globals[i].name, name) == 0) return i;
+  return -1;
+}
+
+const void *spvi_global_data(const spvi_module *m, int i, size_t *bytes) {
+  if (!m || i < 0 || i >= m->nglobals) return NULL;
+  if (bytes) *bytes = m->globals[i].info.size;
+  return m->pstate->mem[m->globals[i].alloc];
+}
+
+spvi_status spvi_set_global_data(spvi_module *m, int i, const void *data, size_t bytes, spvi_error *err) {
+  clear_err(err);
+  if (!m || i < 0 || i >= m->nglobals) {
+    set_err(err, SPVI_E_USAGE, "no program-scope variable with index %d (the module has %d)", i, m ? m->nglobals : 0);
+    return SPVI_E_USAGE;
+  }
+  const ginfo *g = &m->globals[i];
+  if (g->info.space == SPVI_AS_CONSTANT) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` is in constant memory: kernels and the host only read it", g->name);
+    return SPVI_E_USAGE;
+  }
+  if (bytes != g->info.size) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` (%s) has %zu bytes, got %zu", g->name, g->type_name, g->info.size, bytes);
+    return SPVI_E_USAGE;
+  }
+  if (!ex_pstate_acquire(m->pstate)) {
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s`: a launch of the module is running", g->name);
+    return SPVI_E_USAGE;
+  }
+  if (bytes) memcpy(m->pstate->mem[g->alloc], data, bytes);
+  ex_pstate_release(m->pstate);
+  return SPVI_OK;
+}
 
 /* ---- launches ----------------------------------------------------------------------------- */
 
@@ -303,6 +435,7 @@ spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
   l->m = m;
   l->kernel = kernel;
   l->l.prog = m->prog;
+  l->l.pstate = m->pstate;
   l->l.kernel = m->kernels[kernel].entry;
   l->l.entry = m->kernels[kernel].fn;
   l->l.nargs = (uint32_t)m->kernels[kernel].nparams;
@@ -348,6 +481,7 @@ spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size
   a->size = bytes;
   a->set = true;
   a->is_local = false;
+  a->is_image = false;
   return SPVI_OK;
 }
 
@@ -366,6 +500,7 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
   a->size = bytes;
   a->set = true;
   a->is_local = false;
+  a->is_image = false;
   return SPVI_OK;
 }
 
@@ -383,7 +518,152 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
   a->size = bytes;
   a->set = true;
   a->is_local = true;
+  a->is_image = false;
   return SPVI_OK;
+}
+
+/* ---- images and samplers ---------------------------------------------------------------------- */
+
+static const char *const image_type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d",
+                                               "image2d_array", "image3d"};
+const char *spvi_image_type_name(spvi_image_type t) {
+  return (unsigned)t < sizeof image_type_names / sizeof image_type_names[0] ? image_type_names[t] : NULL;
+}
+const char *spvi_channel_order_name(spvi_channel_order o) { return bi_image_order_name((unsigned)o); }
+const char *spvi_channel_type_name(spvi_channel_type t) { return bi_image_ctype_name((unsigned)t); }
+unsigned spvi_image_channels(spvi_channel_order o) { return bi_image_nchan((unsigned)o); }
+unsigned spvi_channel_type_bytes(spvi_channel_type t) { return bi_image_csize((unsigned)t); }
+
+/* Sizes above 2^24 are refused: the sampling formulas multiply coordinates by the size in float,
+ * which must hold it exactly (and no device allows images that large). */
+#define MAX_IMAGE_SIZE ((size_t)1 << 24)
+
+size_t spvi_image_bytes(const spvi_image_desc *d, spvi_error *err) {
+  clear_err(err);
+  if (!d) { set_err(err, SPVI_E_USAGE, "no image description"); return 0; }
+  const char *tn = spvi_image_type_name(d->type);
+  if (!tn) { set_err(err, SPVI_E_USAGE, "image type %d is not an image type", (int)d->type); return 0; }
+  const char *on = spvi_channel_order_name(d->order), *cn = spvi_channel_type_name(d->channel_type);
+  if (!on) { set_err(err, SPVI_E_USAGE, "channel order %d is not supported", (int)d->order); return 0; }
+  if (!cn) { set_err(err, SPVI_E_USAGE, "channel type %d is not supported", (int)d->channel_type); return 0; }
+  if (!bi_image_format_ok((unsigned)d->order, (unsigned)d->channel_type)) {
+    set_err(err, SPVI_E_USAGE, "channel order %s does not allow channel type %s (%s)", on, cn,
+            d->order == SPVI_ORDER_SRGBA || d->order == SPVI_ORDER_SBGRA ? "sRGB images are unorm8"
+            : d->order == SPVI_ORDER_INTENSITY || d->order == SPVI_ORDER_LUMINANCE
+                ? "intensity and luminance take unorm8, unorm16, snorm8, snorm16, half or float"
+                : "bgra, argb and abgr take 8-bit channel types");
+    return 0;
+  }
+  /* which sizes the type uses: width; height; depth; array size */
+  static const bool uses[6][3] = {{false, false, false}, {false, false, false}, {false, false, true},
+                                  {true, false, false},  {true, false, true},   {true, true, false}};
+  const size_t sz[3] = {d->height, d->depth, d->array_size};
+  static const char *const sname[3] = {"height", "depth", "array size"};
+  if (d->width == 0 || d->width > MAX_IMAGE_SIZE) {
+    set_err(err, SPVI_E_USAGE, "%s width %zu is not in 1..%zu", tn, d->width, MAX_IMAGE_SIZE);
+    return 0;
+  }
+  size_t n = d->width;
+  for (int i = 0; i < 3; i++) {
+    if (!uses[d->type][i]) {
+      if (sz[i] > 1) { set_err(err, SPVI_E_USAGE, "an %s has no %s (got %zu)", tn, sname[i], sz[i]); return 0; }
+      continue;
+    }
+    if (sz[i] == 0 || sz[i] > MAX_IMAGE_SIZE) {
+      set_err(err, SPVI_E_USAGE, "%s %s %zu is not in 1..%zu", tn, sname[i], sz[i], MAX_IMAGE_SIZE);
+      return 0;
+    }
+    if (n > SIZE_MAX / sz[i]) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+    n *= sz[i];
+  }
+  size_t px = (size_t)spvi_image_channels(d->order) * spvi_channel_type_bytes(d->channel_type);
+  if (n > (SIZE_MAX / 2) / px) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+  return n * px;
+}
+
+spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data, size_t bytes,
+                               spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_IMAGE) { set_err(err, SPVI_E_USAGE, "%s is not an image", d); return SPVI_E_USAGE; }
+  spvi_error e2;
+  size_t need = spvi_image_bytes(desc, &e2);
+  if (!need) { set_err(err, SPVI_E_USAGE, "%s: %s", d, e2.message); return SPVI_E_USAGE; }
+  if (desc->type != p->image_type) {
+    set_err(err, SPVI_E_USAGE, "%s takes an %s, got an %s", d, spvi_image_type_name(p->image_type),
+            spvi_image_type_name(desc->type));
+    return SPVI_E_USAGE;
+  }
+  if (bytes != need) {
+    set_err(err, SPVI_E_USAGE, "%s: the image's pixels take %zu bytes, got %zu", d, need, bytes);
+    return SPVI_E_USAGE;
+  }
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = calloc(bytes, 1);
+  if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte image", bytes); return SPVI_E_NOMEM; }
+  if (data) memcpy(a->bytes, data, bytes);
+  a->size = bytes;
+  a->set = true;
+  a->is_local = false;
+  a->is_image = true;
+  bi_image_init(&a->image, a->bytes, (unsigned)desc->type, (unsigned)desc->order, (unsigned)desc->channel_type,
+                desc->width, desc->height, desc->depth, desc->array_size);
+  return SPVI_OK;
+}
+
+spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *smp, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_SAMPLER) { set_err(err, SPVI_E_USAGE, "%s is not a sampler", d); return SPVI_E_USAGE; }
+  if (!smp || (unsigned)smp->addressing > SPVI_ADDRESS_MIRRORED_REPEAT || (unsigned)smp->filter > SPVI_FILTER_LINEAR) {
+    set_err(err, SPVI_E_USAGE, "%s: not a valid sampler (addressing mode or filter out of range)", d);
+    return SPVI_E_USAGE;
+  }
+  if (!smp->normalized && (smp->addressing == SPVI_ADDRESS_REPEAT || smp->addressing == SPVI_ADDRESS_MIRRORED_REPEAT)) {
+    set_err(err, SPVI_E_USAGE, "%s: %s addressing needs normalized coordinates (OpenCL C 6.15.15.1)", d,
+            smp->addressing == SPVI_ADDRESS_REPEAT ? "repeat" : "mirrored_repeat");
+    return SPVI_E_USAGE;
+  }
+  uint64_t bits = ld_sampler_bits((uint32_t)smp->addressing, smp->normalized, smp->filter == SPVI_FILTER_LINEAR);
+  ex_arg *a = &l->l.args[index];
+  free(a->bytes);
+  a->bytes = malloc(8);
+  if (!a->bytes) abort();
+  memcpy(a->bytes, &bits, 8);
+  a->size = 8;
+  a->set = true;
+  a->is_local = false;
+  a->is_image = false;
+  return SPVI_OK;
+}
+
+const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *desc, size_t *bytes) {
+  if (!l || index < 0 || (uint32_t)index >= l->l.nargs || !l->l.args[index].is_image) return NULL;
+  const ex_arg *a = &l->l.args[index];
+  if (desc) {
+    const bi_image *im = &a->image;
+    memset(desc, 0, sizeof *desc);
+    desc->type = (spvi_image_type)im->type;
+    desc->order = (spvi_channel_order)im->order;
+    desc->channel_type = (spvi_channel_type)im->ctype;
+    desc->width = im->size[0];
+    switch (desc->type) {
+    case SPVI_IMAGE_1D_ARRAY: desc->array_size = im->size[1]; break;
+    case SPVI_IMAGE_2D: desc->height = im->size[1]; break;
+    case SPVI_IMAGE_2D_ARRAY: desc->height = im->size[1]; desc->array_size = im->size[2]; break;
+    case SPVI_IMAGE_3D: desc->height = im->size[1]; desc->depth = im->size[2]; break;
+    default: break;
+    }
+  }
+  if (bytes) *bytes = a->size;
+  return a->bytes;
 }
 
 /* Default local size: in each dimension the largest divisor of the global size that keeps the
@@ -448,6 +728,46 @@ void spvi_launch_local_size(const spvi_launch *l, size_t local[3]) {
   for (int d = 0; d < 3; d++) local[d] = l ? l->l.local[d] : 0;
 }
 
+/* The sub-group size of the launch (l->l.subgroup_size): the kernel's SubgroupSize execution mode
+ * (reqd_sub_group_size), else the run option, else SPVI_DEFAULT_SUBGROUP_SIZE; with a
+ * SubgroupsPerWorkgroup mode, a size that splits the work-group into that many sub-groups. A run
+ * option that contradicts the kernel is an error, never overridden. */
+static bool choose_subgroup_size(spvi_launch *l, unsigned opt, spvi_error *err) {
+  const ld_entry *e = &l->m->ld->entries[l->m->kernels[l->kernel].entry];
+  const char *kn = spvi_kernel_name(l->m, l->kernel);
+  const uint64_t items = l->l.local[0] * l->l.local[1] * l->l.local[2];
+  if (opt > 64) {
+    set_err(err, SPVI_E_USAGE, "sub-group size %u is not supported (spvi's sub-groups hold 1 to 64 work-items)", opt);
+    return false;
+  }
+  unsigned S = opt ? opt : SPVI_DEFAULT_SUBGROUP_SIZE;
+  if (e->subgroup_size) {
+    if (e->subgroup_size > 64) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode); spvi's sub-groups hold 1 to 64 work-items",
+              kn, e->subgroup_size);
+      return false;
+    }
+    if (opt && opt != e->subgroup_size) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode), not %u",
+              kn, e->subgroup_size, opt);
+      return false;
+    }
+    S = e->subgroup_size;
+  }
+  if (e->subgroups_per_wg) {
+    const uint64_t n = e->subgroups_per_wg;
+    if (!opt && !e->subgroup_size) S = (unsigned)((items + n - 1) / n < 64 ? (items + n - 1) / n : 64);
+    if (S == 0 || (items + S - 1) / S != n) {
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires %llu sub-groups per work-group (SubgroupsPerWorkgroup execution mode), "
+              "but a work-group of %llu work-items has %llu sub-groups of %u", kn, (unsigned long long)n,
+              (unsigned long long)items, (unsigned long long)(S ? (items + S - 1) / S : 0), S);
+      return false;
+    }
+  }
+  l->l.subgroup_size = S;
+  return true;
+}
+
 /* The checks and settings spvi_run and spvi_debug_new share: every argument set, an NDRange, the
  * run options. Returns the warp width, 0 after an error. */
 static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
@@ -500,6 +820,20 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
+  if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
+  if ((l->l.checks & SPVI_CHECK_RACES) && l->l.prog->uses_subgroup_sync) {
+    /* the race checker orders work-items by work-group barriers only: reporting the accesses a
+     * sub-group or named barrier orders as races would be wrong */
+    set_err(err, SPVI_E_USAGE, "--check races does not support kernel `%s`: its module uses sub-group barriers or named "
+            "barriers, which the race checker does not model yet", spvi_kernel_name(l->m, l->kernel));
+    return 0;
+  }
+  /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
+   * the sub-group size — the largest one within the requested width, or S itself — and with named
+   * barriers exactly S, one sub-group per warp. Results do not depend on it. */
+  const unsigned S = l->l.subgroup_size;
+  if (l->l.prog->nnamed_barriers) W = S;
+  else if (l->l.prog->uses_subgroups) W = W < S ? S : W / S * S;
   return W;
 }
 
@@ -520,6 +854,13 @@ spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
                            void (*out)(void *user, const char *text, size_t len), void *user, spvi_error *err) {
   clear_err(err);
   if (!prepare_run(l, opts, err)) return NULL;
+  if (l->l.prog->uses_subgroups) {
+    /* the debugger runs one work-item per warp; sub-group operations need a sub-group in lock-step */
+    set_err(err, SPVI_E_USAGE, "spvi debug cannot run kernel `%s`: its module uses sub-group operations or named barriers, "
+            "which need the work-items of a sub-group in lock-step, while the debugger runs one work-item at a time "
+            "(use spvi run, or --trace)", spvi_kernel_name(l->m, l->kernel));
+    return NULL;
+  }
   l->l.threads = 1;
   char msg[1024] = "";
   spvi_status st = SPVI_OK;

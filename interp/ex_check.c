@@ -139,24 +139,20 @@ out:
 
 /* ---- building the public reports ------------------------------------------------------------ */
 
+/* Each report kind's name in reports and its identifier in JSON lines (--report). */
+static const struct { const char *name, *id; } report_kinds[] = {
+  [SPVI_REPORT_RACE] = {"data race", "race"},
+  [SPVI_REPORT_UNINIT] = {"use of uninitialized memory", "uninit"},
+  [SPVI_REPORT_DIV_BY_ZERO] = {"integer division by zero", "div-by-zero"},
+  [SPVI_REPORT_DIV_OVERFLOW] = {"integer division overflow", "div-overflow"},
+};
+
 const char *spvi_report_kind_name(spvi_report_kind k) {
-  switch (k) {
-  case SPVI_REPORT_RACE: return "data race";
-  case SPVI_REPORT_UNINIT: return "use of uninitialized memory";
-  case SPVI_REPORT_DIV_BY_ZERO: return "integer division by zero";
-  case SPVI_REPORT_DIV_OVERFLOW: return "integer division overflow";
-  }
-  return "report";
+  return (unsigned)k < sizeof report_kinds / sizeof report_kinds[0] ? report_kinds[k].name : "report";
 }
 
 const char *spvi_report_kind_id(spvi_report_kind k) {
-  switch (k) {
-  case SPVI_REPORT_RACE: return "race";
-  case SPVI_REPORT_UNINIT: return "uninit";
-  case SPVI_REPORT_DIV_BY_ZERO: return "div-by-zero";
-  case SPVI_REPORT_DIV_OVERFLOW: return "div-overflow";
-  }
-  return "report";
+  return (unsigned)k < sizeof report_kinds / sizeof report_kinds[0] ? report_kinds[k].id : "report";
 }
 
 /* The ids, instruction and source position of a site. */

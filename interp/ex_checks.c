@@ -107,6 +107,15 @@ void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
   ex_race_interval_end(cx, (sem & 0x100u) != 0, (sem & 0x200u) != 0);
 }
 
+/* Async copies (ex_async.c): the destination's definedness follows the source's. The race detector
+ * does not see them: the copy is done for the whole group, and only wait_group_events orders it
+ * with the work-items' own accesses, which the interval model of barriers does not express (see
+ * spec-notes/async-and-program-state.md). */
+void ex_chk_group_copy(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
+                       uint64_t n) {
+  if (cx->chk->un) ex_uninit_copy(cx, w, 0, fn, ip, dst, src, n);
+}
+
 void ex_chk_group_end(ex_ctx *cx) {
   if (cx->chk->race) ex_race_group_end(cx);
 }

@@ -774,7 +774,7 @@ static void info_workitems(dbg_session *s, const char *args) {
     snprintf(g, sizeof g, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1], (unsigned long long)gid[2]);
     snprintf(l, sizeof l, "(%llu,%llu,%llu)", (unsigned long long)lid[0], (unsigned long long)lid[1], (unsigned long long)lid[2]);
     const bool waits = w->state == EX_W_BARRIER;
-    const bool collective = waits && w->barrier_at && w->barrier_at->op == EX_GROUP;
+    const bool collective = waits && w->barrier_at && ex_is_collective(w->barrier_at->op);
     if (waits) {
       waiting++;
       at = w->barrier_at;
@@ -808,7 +808,7 @@ static void info_workitems(dbg_session *s, const char *args) {
     if (in->line) snprintf(loc, sizeof loc, "%s:%u", dbg_file_name(&s->sym, in->file, true), in->line);
     else dbg_insn_text(&s->sym, in, loc, sizeof loc);
     dbg_printf(s, "%u of %u work-items wait at the %s at %s.\n", waiting, s->nw,
-               at->op == EX_GROUP ? "work-group collective" : "barrier", loc);
+               ex_sync_name(at->op), loc);
   }
 }
 

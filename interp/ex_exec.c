@@ -383,6 +383,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
  * cannot trap on whatever an inactive lane's registers hold (integer division is guarded, see
  * DEF_DIV; float operations raise no traps). */
 #define BLEND_OK(n) ((n) == 1 && nl * 4 >= W)
+/* The active-lane flags of the current block, computed once per block that needs them. */
+#define ACT() (act_ok ? act : (lane_flags(f->active, W, act), act_ok = true, act))
 
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
@@ -392,8 +394,9 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
     } else if (BLEND_OK(n_)) {                                                                     \
+      const uint8_t *act_ = ACT();                                                                 \
       for (size_t i_ = 0; i_ < W; i_++) {                                                          \
-        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_];      \
+        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_];     \
       }                                                                                            \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
@@ -409,7 +412,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
     } else if (BLEND_OK(n_)) {                                                                     \
-      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act[i_] ? r_ : d_[i_]; } \
+      const uint8_t *act_ = ACT();                                                                 \
+      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_]; } \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_]; d_[i_] = (expr);                                                       \
@@ -544,7 +548,8 @@ static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, ui
       NEXT;                                                                                        \
     }                                                                                              \
     if (BLEND_OK(n_)) {                                                                            \
-      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act[l] ? r_ : d_[l]; } \
+      const uint8_t *act_ = ACT();                                                                 \
+      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act_[l] ? r_ : d_[l]; } \
       NEXT;                                                                                        \
     }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
@@ -585,9 +590,23 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
 
 /* Copy one value (size bytes per lane) from register src to dst for the given lanes. Whole-warp
  * copies are one memcpy (a value's lanes are contiguous); common sizes get typed stores. */
+/* Copy one value's registers for the given lanes. act (may be NULL): the flags of exactly these
+ * lanes, when enough are set for a blend over the whole warp to be cheaper. */
 static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, const uint16_t *lanes, unsigned nl,
-                              bool full, unsigned W) {
+                              bool full, unsigned W, const uint8_t *act) {
   if (full) { memcpy(dst, src, size * W); return; }
+  if (act && size == 4) {
+    uint32_t *d = (uint32_t *)(void *)dst;
+    const uint32_t *s = (const uint32_t *)(const void *)src;
+    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
+    return;
+  }
+  if (act && size == 8) {
+    uint64_t *d = (uint64_t *)(void *)dst;
+    const uint64_t *s = (const uint64_t *)(const void *)src;
+    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
+    return;
+  }
   switch (size) {
   case 1: for (unsigned k = 0; k < nl; k++) dst[lanes[k]] = src[lanes[k]]; return;
   case 4: for (unsigned k = 0; k < nl; k++) memcpy(dst + 4 * (size_t)lanes[k], src + 4 * (size_t)lanes[k], 4); return;
@@ -597,7 +616,8 @@ static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, con
 }
 
 /* An edge's phi moves for a set of lanes taking it. */
-static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full) {
+static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full,
+                       const uint8_t *act) {
   const unsigned W = cx->W;
   uint32_t nm = e[0] & 0x7FFFFFFFu;
   if (!nm || !nl) return;
@@ -607,7 +627,7 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   }
   for (uint32_t i = 0; i < nm; i++) {
     const uint32_t *mv = e + 1 + 3 * i;
-    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W);
+    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W, act);
   }
 }
 
@@ -684,9 +704,31 @@ static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, c
   }
 }
 
+/* The lane mask of W bool registers (0 or 1 each, as every bool-producing handler writes; other
+ * non-zero bytes take the byte-wise path): 8 lanes per multiply, the multiplier gathering byte i's
+ * low bit into bit i of the top byte. */
+static inline uint64_t bool_mask(const uint8_t *c, unsigned W) {
+  uint64_t m = 0;
+  unsigned l = 0;
+  for (; l + 8 <= W; l += 8) {
+    uint64_t x;
+    memcpy(&x, c + l, 8);
+    if (x & ~0x0101010101010101ull) break;
+    m |= ((x * 0x0102040810204080ull) >> 56) << l;
+  }
+  for (; l < W; l++) m |= (uint64_t)(c[l] != 0) << l;
+  return m;
+}
+
 /* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
 static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
-  for (unsigned l = 0; l < W; l++) act[l] = (uint8_t)((m >> l) & 1);
+  /* 8 lanes at a time: the byte of mask bits is copied into every byte, each byte keeps its own
+   * bit, and adding 0x7F per byte moves a set bit to bit 7 */
+  for (unsigned l = 0; l < W; l += 8) {
+    uint64_t x = (((m >> l) & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
+    x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+    memcpy(act + l, &x, 8);  /* act has EX_MAX_WARP + 8 bytes: the last store may overrun W */
+  }
 }
 
 static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
@@ -774,7 +816,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
-  uint8_t act[EX_MAX_WARP];  /* partial warps: 1 for the active lanes (BLEND_OK paths) */
+  uint8_t act[EX_MAX_WARP + 8];  /* partial warps: 1 for the active lanes (BLEND_OK paths; filled
+                                    on first use after the active set changed, see ACT) */
+  bool act_ok = false;
   ex_frame *f;
   const ex_insn *ip;
 
@@ -791,7 +835,7 @@ resched:
   }
   nl = mask_lanes(f->active, lanes);
   full = nl == W;
-  if (!full) lane_flags(f->active, W, act);
+  act_ok = false;
   if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -903,8 +947,14 @@ resched:
   H(EXTRACT) {
     const uint32_t *x = f->fn->aux + ip->b;
     const size_t s = ip->c, ss = x[1];
-    LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * ss + x[0], s); LANES_END
-    NEXT;
+    /* fixed-size copies for the common scalar pieces (get_global_id(0) out of the id vector) */
+    const uint8_t *src = REG(ip->a) + x[0];
+    uint8_t *dst = REG(ip->d);
+    switch (s) {
+    case 4: LANES_BEGIN memcpy(dst + l * 4, src + l * ss, 4); LANES_END NEXT;
+    case 8: LANES_BEGIN memcpy(dst + l * 8, src + l * ss, 8); LANES_END NEXT;
+    default: LANES_BEGIN memcpy(dst + l * s, src + l * ss, s); LANES_END NEXT;
+    }
   }
   H(INSERT) {
     const uint32_t *x = f->fn->aux + ip->c;
@@ -1030,6 +1080,17 @@ resched:
   H(ACCESS1_I32) {
     const int32_t *ix = (const int32_t *)REG(ip->b);
     const uint64_t es = ip->c;
+    if (pb == 8 && full) {
+      uint64_t *d = (uint64_t *)REG(ip->d);
+      const uint64_t *base = (const uint64_t *)REG(ip->a);
+      if (ip->flags != 0xFF) {
+        const unsigned sh = ip->flags;
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ((uint64_t)(int64_t)ix[k] << sh);
+      } else {
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (uint64_t)(int64_t)ix[k] * es;
+      }
+      NEXT;
+    }
     LANES_BEGIN
       uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
@@ -1042,8 +1103,14 @@ resched:
     if (pb == 8) {
       uint64_t *d = (uint64_t *)REG(ip->d);
       const uint64_t *base = (const uint64_t *)REG(ip->a);
-      if (full) { for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es; }
-      else { LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END }
+      if (full && ip->flags != 0xFF) {
+        const unsigned sh = ip->flags;
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (ix[k] << sh);
+      } else if (full) {
+        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es;
+      } else {
+        LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END
+      }
       NEXT;
     }
     LANES_BEGIN
@@ -1203,26 +1270,49 @@ resched:
     LANES_END
     NEXT;
   }
+  H(IMAGE) {
+    cx->cur_ip = ip;
+    if (!ex_image_exec(cx, w, f->fn, ip, lanes, nl)) goto fault;
+    NEXT;
+  }
   H(NOP) NEXT;
   H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
     uint8_t *d = REG(ip->d);
     const size_t s = (size_t)ip->n * ip->c;
-    if (ip->a == SpvBuiltInGlobalInvocationId && ip->c == 8 && ip->n == 3 && cx->group_size[1] == 1 &&
-        cx->group_size[2] == 1) {
-      /* get_global_id in a one-dimensional work-group: local id = (local linear id, 0, 0) */
-      const ex_launch *la = cx->l;
-      const uint64_t x0 = cx->group[0] * la->local[0] + la->offset[0] + w->first_linear;
-      const uint64_t y = cx->group[1] * la->local[1] + la->offset[1], z = cx->group[2] * la->local[2] + la->offset[2];
+    if (ip->c == 8 && ip->n == 3) {
       uint64_t *v = (uint64_t *)d;
-      LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
-      NEXT;
+      switch (ip->a) {
+      case SpvBuiltInGlobalInvocationId:
+      case SpvBuiltInLocalInvocationId:
+        if (cx->group_size[1] == 1 && cx->group_size[2] == 1) {
+          /* a one-dimensional work-group: local id = (local linear id, 0, 0) */
+          const ex_launch *la = cx->l;
+          const bool global = ip->a == SpvBuiltInGlobalInvocationId;
+          const uint64_t x0 = (global ? cx->group[0] * la->local[0] + la->offset[0] : 0) + w->first_linear;
+          const uint64_t y = global ? cx->group[1] * la->local[1] + la->offset[1] : 0;
+          const uint64_t z = global ? cx->group[2] * la->local[2] + la->offset[2] : 0;
+          LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
+          NEXT;
+        }
+        break;
+      case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
+      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset: {
+        /* the same for every work-item of the group */
+        uint64_t u[3];
+        ex_builtin_value(cx, w, 0, ip->a, u);
+        LANES_BEGIN v[3 * l] = u[0]; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        NEXT;
+      }
+      default: break;
+      }
     }
     LANES_BEGIN
       uint64_t v[3];
       ex_builtin_value(cx, w, l, ip->a, v);
-      for (unsigned i = 0; i < ip->n && i < 3; i++) {
-        if (ip->c == 8) memcpy(d + l * s + 8 * i, &v[i], 8);
-        else { uint32_t x = (uint32_t)v[i]; memcpy(d + l * s + 4 * i, &x, 4); }
+      for (unsigned i = 0; i < ip->n; i++) {  /* a uint4 sub-group mask: component 3 is 0 */
+        const uint64_t c = i < 3 ? v[i] : 0;
+        if (ip->c == 8) memcpy(d + l * s + 8 * i, &c, 8);
+        else { uint32_t x = (uint32_t)c; memcpy(d + l * s + 4 * i, &x, 4); }
       }
     LANES_END
     NEXT;
@@ -1231,9 +1321,10 @@ resched:
   /* ---- control ---- */
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
-    if (e[0]) edge_moves(cx, R, e, lanes, nl, full);
-    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
-    /* uniform fast path: every live lane is here and goes to the same block */
+    if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
+    /* uniform fast path: every live lane is here and goes to the same block. f->next is only read
+     * by pick_block, and the block entered now rewrites it for all these lanes at its terminator
+     * before any pick (barriers, calls and pauses resume at f->cur/f->ip), so it is not written. */
     if (f->active == f->live) {
       f->cur = (int32_t)ip->a;
       f->ip = f->fn->blocks[ip->a].first;
@@ -1241,6 +1332,7 @@ resched:
       ip = f->fn->code + f->ip;
       goto *labels[ip->op];
     }
+    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
     f->cur = -1;
     goto resched;
   }
@@ -1248,12 +1340,19 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
-    if (full) { for (unsigned l = 0; l < W; l++) tm |= (uint64_t)(c[l] != 0) << l; }
+    if (full || nl * 4 >= W) tm = bool_mask(c, W) & f->active;  /* inactive lanes' bytes masked off */
     else { LANES_BEGIN tm |= (uint64_t)(c[l] != 0) << l; LANES_END }
     if (tm == f->active || tm == 0) {
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
-      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full);
+      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
+      if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
+        f->cur = (int32_t)b;
+        f->ip = f->fn->blocks[b].first;
+        ENTER_BLOCK(f->fn, b);
+        ip = f->fn->code + f->ip;
+        goto *labels[ip->op];
+      }
       LANES_BEGIN f->next[l] = (int32_t)b; LANES_END
     } else {
       uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
@@ -1262,16 +1361,8 @@ resched:
         if ((tm >> l) & 1) { tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
         else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
       LANES_END
-      edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false);
-      edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false);
-    }
-    if (f->active == f->live && (tm == f->active || tm == 0)) {
-      uint32_t b = tm ? x[0] : x[2];
-      f->cur = (int32_t)b;
-      f->ip = f->fn->blocks[b].first;
-      ENTER_BLOCK(f->fn, b);
-      ip = f->fn->code + f->ip;
-      goto *labels[ip->op];
+      edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false, NULL);
+      edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false, NULL);
     }
     f->cur = -1;
     goto resched;
@@ -1312,7 +1403,7 @@ resched:
       ip = f->fn->code + f->ip;
       nl = mask_lanes(f->active, lanes);
       full = nl == W;
-      if (!full) lane_flags(f->active, W, act);
+      act_ok = false;
       cx->cur_fn = f->fn;
       goto *labels[ip->op];
     }
@@ -1356,7 +1447,55 @@ resched:
     ip = f->fn->code + f->ip;
     goto *labels[ip->op];
   }
-  H(GROUP) /* a collective waits like a barrier; ex_sched computes it when the group is there */
+  H(SUBGROUP) {
+    /* runs inside the warp: warps hold whole sub-groups (ex_subgroup.c) */
+    cx->cur_ip = ip;
+    if (!ex_subgroup_exec(cx, w, f, ip)) return;
+    NEXT;
+  }
+  H(NBAR_INIT) {
+    cx->cur_ip = ip;
+    if (!ex_named_barrier_init(cx, w, f, ip)) return;
+    NEXT;
+  }
+  H(NBAR_WAIT) {
+    /* OpMemoryNamedBarrier: the warp is one sub-group (a program with named barriers runs at warp
+     * width = sub-group size), which waits as a unit until the barrier's sub-group count arrived;
+     * ex_sched counts the arrival and releases the phase. Every work-item of the sub-group must be
+     * here (cl_khr_subgroup_named_barrier: "must be encountered by all work-items in a sub-group"). */
+    cx->cur_ip = ip;
+    if (f->active != w->all) {
+      unsigned lane = (unsigned)__builtin_ctzll(w->all & ~f->active);
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0,
+               "this work-item did not reach the named barrier that others of its sub-group wait at");
+      return;
+    }
+    uint64_t h = 0;
+    memcpy(&h, REG(ip->a), 8);
+    for (unsigned k = 1; k < nl; k++) {
+      uint64_t o = 0;
+      memcpy(&o, REG(ip->a) + (size_t)lanes[k] * 8, 8);
+      if (o != h) {
+        ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lanes[k], 0, 0, 0,
+                 "work-items of one sub-group wait at different named barriers");
+        return;
+      }
+    }
+    if (h == 0 || h > prog->nnamed_barriers || cx->nbar[h - 1].count == 0) {
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lanes[0], 0, 0, 0,
+               "the named barrier was not initialised by OpNamedBarrierInitialize in this work-group");
+      return;
+    }
+    f->ip = (uint32_t)(ip - f->fn->code) + 1;
+    w->state = EX_W_BARRIER;
+    w->barrier_at = ip;
+    w->nbar = (uint32_t)h;
+    return;
+  }
+  /* collectives wait like a barrier; ex_sched performs them when the whole group is there */
+  H(GROUP)
+  H(ASYNC_COPY)
+  H(WAIT_EVENTS)
   H(BARRIER) {
     /* Every work-item of the warp must be here (OpenCL C 6.15.8: all work-items of a work-group
      * must execute the barrier). Lanes elsewhere cannot reach this barrier instance later: they
@@ -1365,9 +1504,10 @@ resched:
       uint64_t missing = w->all & ~f->active;
       unsigned lane = (unsigned)__builtin_ctzll(missing);
       cx->cur_ip = ip;
-      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0,
-               ip->op == EX_GROUP ? "this work-item did not reach the work-group collective that others of its work-group are at"
-                                  : "this work-item did not reach the barrier that others of its work-group are waiting at");
+      char detail[160];
+      snprintf(detail, sizeof detail, "this work-item did not reach the %s that others of its work-group are at",
+               ex_sync_name(ip->op));
+      ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, lane, 0, 0, 0, detail);
       return;
     }
     f->ip = (uint32_t)(ip - f->fn->code) + 1;

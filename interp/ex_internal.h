@@ -32,9 +32,60 @@ enum {
  * (0 reduce, 1 inclusive scan, 2 exclusive scan), c = element kind << 8 | element bytes. */
 enum {
   EX_GR_ALL, EX_GR_ANY, EX_GR_BROADCAST, EX_GR_IADD, EX_GR_FADD, EX_GR_SMIN, EX_GR_UMIN, EX_GR_FMIN,
-  EX_GR_SMAX, EX_GR_UMAX, EX_GR_FMAX
+  EX_GR_SMAX, EX_GR_UMAX, EX_GR_FMAX,
+  /* only in sub-group (non-uniform) arithmetic */
+  EX_GR_IMUL, EX_GR_FMUL, EX_GR_AND, EX_GR_OR, EX_GR_XOR, EX_GR_LAND, EX_GR_LOR, EX_GR_LXOR
 };
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
+/* The identity of a group operation for values of `bytes` bytes, and one combining step `a op b`
+ * (ex_sched.c): the arithmetic shared by work-group and sub-group collectives. */
+/* A register value of `bytes` bytes as an integer, and a float of 2, 4 or 8 bytes as a double. */
+uint64_t ex_gr_read(const uint8_t *p, unsigned bytes);
+double ex_gr_float(uint64_t v, unsigned bytes);
+uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes);
+uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b);
+
+/* EX_SUBGROUP (sub-group operations, ex_subgroup.c): ex_insn.flags is the EX_SG_* kind; ex_insn.n
+ * holds the group operation (bits 0..1: 0 reduce, 1 inclusive scan, 2 exclusive scan, 3 clustered
+ * reduce), EX_SG_UNIFORM (every work-item of the sub-group must be there) and, in bits 3..7, the
+ * EX_GR_* arithmetic; d the result, a the value operand; b indexes ex_func.aux: [second operand
+ * register, third operand register or cluster size, second operand bytes];
+ * c = value register bytes << 16 | element kind << 8 | element bytes. */
+enum {
+  EX_SG_BARRIER, EX_SG_ARITH, EX_SG_ALL, EX_SG_ANY, EX_SG_ALL_EQUAL, EX_SG_ELECT, EX_SG_BROADCAST,
+  EX_SG_BROADCAST_FIRST, EX_SG_BALLOT, EX_SG_INVERSE_BALLOT, EX_SG_BIT_EXTRACT, EX_SG_BIT_COUNT,
+  EX_SG_FIND_LSB, EX_SG_FIND_MSB, EX_SG_SHUFFLE, EX_SG_SHUFFLE_XOR, EX_SG_SHUFFLE_UP, EX_SG_SHUFFLE_DOWN,
+  EX_SG_INTEL_DOWN, EX_SG_INTEL_UP
+};
+#define EX_SG_UNIFORM 4u
+#define EX_SG_GOP(n) ((n) & 3u)
+#define EX_SG_ARITH_OP(n) ((unsigned)(n) >> 3)
+
+/* A work-group's named barriers (cl_khr_subgroup_named_barrier), one per OpNamedBarrierInitialize
+ * of the program: the sub-group count it was initialised with (0: not yet) and how many sub-groups
+ * wait at it in the current phase. */
+typedef struct ex_named_barrier { uint32_t count, waiting; } ex_named_barrier;
+
+/* EX_ASYNC_COPY: d = the event result, a = Destination, b = aux index of (Source, Num Elements,
+ * Stride, Event, num bytes | stride bytes << 8, data bytes of an element), c = element bytes; flags: EX_ASYNC_STRIDE_DST when
+ * the stride applies to the destination (a local-to-global copy). EX_WAIT_EVENTS: a = Num Events,
+ * n = its bytes, b = Events List, c = bytes of one event in memory. */
+#define EX_ASYNC_STRIDE_DST 1u
+
+/* Instructions every work-item of a work-group must reach together; the warps wait there like at a
+ * barrier and ex_sched releases them once the whole group is there. */
+static inline bool ex_is_collective(unsigned op) {
+  return op == EX_GROUP || op == EX_ASYNC_COPY || op == EX_WAIT_EVENTS;
+}
+/* What a work-item waits at, for messages: "barrier", "work-group collective", ... */
+static inline const char *ex_sync_name(unsigned op) {
+  return op == EX_GROUP ? "work-group collective" : op == EX_ASYNC_COPY ? "async work-group copy"
+         : op == EX_WAIT_EVENTS ? "wait_group_events" : "barrier";
+}
+/* EX_IMAGE (ex_image.c): ex_insn.flags is the operation; d the result, a the image (or sampled
+ * image) register, b the coordinate register, c an aux index (see ex_image.c). */
+enum { EX_IMG_READ, EX_IMG_SAMPLE, EX_IMG_WRITE, EX_IMG_QUERY };
+enum { EX_IQ_FORMAT, EX_IQ_ORDER, EX_IQ_SIZE, EX_IQ_LEVELS };
 
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
@@ -61,11 +112,13 @@ typedef struct ex_warp {
   unsigned depth;
   int state;
   const ex_insn *barrier_at;     /* the barrier it waits at */
+  uint32_t nbar;                 /* at an EX_NBAR_WAIT: the named barrier (index + 1) */
   uint64_t steps;                /* SPIR-V instructions of the blocks this warp ran (each block once,
                                     whatever its active lanes): bounds each lane's own count, so
                                     the step limit compares it (exact at warp width 1) */
   const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
   const ex_func *trace_fn;
+  uint64_t trace_active;         /* the lanes that ran trace_ip (warps wider than 1: sub-groups) */
   uint8_t *ureg;                 /* --check uninit: per register byte, 1 = computed from memory
                                     never written (same layout as regs), or NULL */
   uint8_t *upriv;                /* --check uninit: per private byte, 1 = never written, or NULL */
@@ -112,6 +165,18 @@ typedef struct ex_ctx {
   uint8_t **written;             /* per allocation id: a byte mask of what the launch wrote, or NULL
                                     (only buffer arguments, only when a group range runs) */
   uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
+  /* async copies of the current work-group (ex_async.c): event handles are 1, 2, ... in the order
+   * the group's copies created them; `open` lists those not yet waited for, with the copy that
+   * created each (for the report when the group ends without waiting) */
+  struct ex_async {
+    uint64_t next;                 /* the next event handle */
+    struct ex_event { uint64_t handle; const ex_insn *at; const ex_func *fn; } *open;
+    uint32_t nopen, cap;
+  } async;
+  unsigned sg_size;              /* sub-group size S (warps hold whole sub-groups when the program
+                                    uses sub-group operations: W is then a multiple of S) */
+  unsigned sg_max;               /* SubgroupMaxSize: min(S, enqueued work-group size) */
+  ex_named_barrier *nbar;        /* the current work-group's named barriers (prog->nnamed_barriers) */
   struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
                                     instruction is dispatched through ex_dbg_stop first */
   struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
@@ -166,8 +231,23 @@ void ex_trace_flush(ex_ctx *cx, ex_warp *w);
 /* The global id of lane `lane` of warp w. */
 void ex_lane_global_id(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t gid[3]);
 
+/* Run sub-group operation ip (EX_SUBGROUP) for the active lanes of top frame f of warp w
+ * (ex_subgroup.c). False after recording a fault. */
+bool ex_subgroup_exec(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
+/* OpNamedBarrierInitialize (EX_NBAR_INIT) for the active lanes of f. False after a fault. */
+bool ex_named_barrier_init(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
+
 /* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
+
+/* Perform the async copy or event wait ip that every warp of the group waits at (ex_async.c);
+ * false after recording a fault (divergent arguments, out-of-bounds, a bad event). */
+bool ex_async_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
+/* The group finished: forget its events (false after recording a fault when a copy's event was
+ * never waited for). ex_async_reset before the next group. */
+bool ex_async_group_end(ex_ctx *cx, ex_warp *warps);
+void ex_async_reset(ex_ctx *cx);
+void ex_async_free(ex_ctx *cx);
 
 /* Run warp w until it finishes, waits at a barrier, faults (cx->faulted) or, under the debugger,
  * pauses (EX_W_PAUSED). */
@@ -201,6 +281,10 @@ void ex_runner_report(const ex_runner *r, spvi_fault *f);
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
 
 
+/* Run an EX_IMAGE instruction for the given lanes of warp w (ex_image.c); false after a fault. */
+bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
+/* "image2d of 4 x 4 rgba unorm8" (an image allocation's description for reports). */
+void ex_image_describe(const bi_image *img, char *buf, size_t len);
 /* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
  * 64-bit components (ex_sched.c). */
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);

@@ -528,9 +528,230 @@ static bool translate_atomic(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* The value of a constant scope operand (execution or memory scope), or false with a message. */
+static bool const_scope(prep *s, uint32_t id, const char *what, uint32_t *out) {
+  const ld_module *m = s->m;
+  if (id >= m->bound || m->ids[id].kind != LD_ID_CONST) return fail(s, "%s must be a constant", what);
+  memcpy(out, m->consts[m->ids[id].index].bytes, 4);
+  return true;
+}
+
+/* ---- sub-group operations ----------------------------------------------------------------------
+ * SPIR-V 3.32.21 Group instructions at Subgroup scope (cl_khr_subgroups), 3.32.24 Non-Uniform
+ * instructions (cl_khr_subgroup_{non_uniform_vote,ballot,non_uniform_arithmetic,shuffle,
+ * shuffle_relative,clustered_reduce}; the env spec's "Extensions" lists the valid types), and
+ * SPV_INTEL_subgroups' shuffles. They run inside a warp (warps hold whole sub-groups, see
+ * ex_subgroup.c); here the operands are checked and encoded (ex_internal.h, EX_SUBGROUP). */
+
+/* An integer scalar operand (an id, delta, mask or index): its register and bytes. */
+static bool sg_int_operand(prep *s, uint32_t id, const char *what, uint32_t *reg, uint32_t *bytes) {
+  elem e;
+  if (!operand(s, id, reg)) return false;
+  if (!elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.kind != 'i' || e.n != 1) return fail(s, "%s must be an integer scalar", what);
+  *bytes = e.bits / 8;
+  return true;
+}
+
+/* Is type_id a vector of four 32-bit integers (a ballot, env spec cl_khr_subgroup_ballot)? */
+static bool is_uint4(prep *s, uint32_t type_id) {
+  elem e;
+  const ld_type *t = ty(s, type_id);
+  return t && t->kind == LD_TY_VECTOR && elem_of(s, type_id, &e) && e.kind == 'i' && e.bits == 32 && e.n == 4;
+}
+
+/* Emit one EX_SUBGROUP. val: the value operand id (0: none); op2/op3: further operand ids (0: none);
+ * lit: a literal in aux[1] when op3 is absent (the cluster size). */
+static bool sg_emit(prep *s, const ld_insn *in, unsigned kind, unsigned n, uint32_t val, uint32_t op2, uint32_t op3,
+                    uint32_t lit) {
+  const ld_module *m = s->m;
+  uint32_t a = LD_NONE, r2 = LD_NONE, r3 = lit, b2 = 0, c = 0;
+  if (val) {
+    elem e;
+    if (!operand(s, val, &a) || !elem_of(s, m->ids[val].type, &e)) return false;
+    const ld_type *vt = ty(s, m->ids[val].type);
+    uint32_t k = e.kind == 'f' ? EX_GK_FLOAT : e.kind == 'b' ? EX_GK_BOOL : EX_GK_INT;
+    c = (vt->reg_size << 16) | (k << 8) | (e.bits / 8);
+  }
+  if (op2 && !sg_int_operand(s, op2, "the id, delta, mask or index operand", &r2, &b2)) return false;
+  if (op3 && !operand(s, op3, &r3)) return false;
+  uint32_t x = aux_push(s, r2);
+  aux_push(s, r3);
+  aux_push(s, b2);
+  const ld_type *rt = in->type ? ty(s, in->type) : NULL;
+  uint32_t d = rt && rt->kind != LD_TY_VOID ? dst_reg(s, in) : LD_NONE;
+  emit(s, (ex_insn){.op = EX_SUBGROUP, .flags = (uint8_t)kind, .n = (uint8_t)n, .d = d, .a = a, .b = x, .c = c});
+  s->p->uses_subgroups = true;
+  if (kind == EX_SG_BARRIER) s->p->uses_subgroup_sync = true;
+  return true;
+}
+
+/* The value of operand `id` must be a scalar of the given kinds ("i", "f", "b" or combinations). */
+static bool sg_scalar(prep *s, uint32_t id, const char *kinds, const char *what) {
+  elem e;
+  if (!elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.n != 1 || !strchr(kinds, e.kind))
+    return fail(s, "%s must be a %s scalar", what,
+                !strcmp(kinds, "b") ? "boolean" : !strcmp(kinds, "i") ? "integer" : !strcmp(kinds, "f") ? "floating-point"
+                                                                                              : "integer or floating-point");
+  return true;
+}
+
+/* OpGroupNonUniform* arithmetic and the Subgroup-scope OpGroup{I,F}Add/{S,U,F}{Min,Max}:
+ * Operation (Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce with a constant power-of-two
+ * ClusterSize, SPIR-V 3.32.24). */
+static bool sg_arith(prep *s, const ld_insn *in, unsigned gr, bool uniform, unsigned vi) {
+  const ld_module *m = s->m;
+  uint32_t gop = in->ops[vi - 1], lit = 0;
+  static const char *const kinds[] = {
+    [EX_GR_IADD] = "i", [EX_GR_IMUL] = "i", [EX_GR_SMIN] = "i", [EX_GR_UMIN] = "i", [EX_GR_SMAX] = "i",
+    [EX_GR_UMAX] = "i", [EX_GR_AND] = "i", [EX_GR_OR] = "i", [EX_GR_XOR] = "i", [EX_GR_FADD] = "f",
+    [EX_GR_FMUL] = "f", [EX_GR_FMIN] = "f", [EX_GR_FMAX] = "f", [EX_GR_LAND] = "b", [EX_GR_LOR] = "b",
+    [EX_GR_LXOR] = "b",
+  };
+  if (in->nops <= vi) return fail(s, "group instruction without a value");
+  if (!sg_scalar(s, in->ops[vi], kinds[gr], "the value")) return false;
+  if (gop == SpvGroupOperationClusteredReduce && !uniform) {
+    if (in->nops <= vi + 1) return fail(s, "ClusteredReduce without a ClusterSize");
+    uint32_t cid = in->ops[vi + 1];
+    uint64_t cs = 0;
+    if (cid >= m->bound || m->ids[cid].kind != LD_ID_CONST) return fail(s, "ClusterSize must be a constant (SPIR-V 3.32.24)");
+    const ld_type *ct = ty(s, m->consts[m->ids[cid].index].type);
+    if (!ct || ct->kind != LD_TY_INT) return fail(s, "ClusterSize must be an integer constant");
+    memcpy(&cs, m->consts[m->ids[cid].index].bytes, ct->reg_size < 8 ? ct->reg_size : 8);
+    if (cs == 0 || (cs & (cs - 1)) || cs > 0xFFFFFFFFu)
+      return fail(s, "ClusterSize %llu is not a power of two (SPIR-V 3.32.24)", (unsigned long long)cs);
+    lit = (uint32_t)cs;
+    gop = 3;
+  } else if (gop > SpvGroupOperationExclusiveScan) {
+    return fail(s, "group operation %u is not supported", gop);
+  } else if (in->nops > vi + 1) {
+    return fail(s, "a ClusterSize operand needs the ClusteredReduce operation");
+  }
+  return sg_emit(s, in, EX_SG_ARITH, gop | (uniform ? EX_SG_UNIFORM : 0) | (gr << 3), in->ops[vi], 0, 0, lit);
+}
+
+static bool translate_nonuniform(prep *s, const ld_insn *in) {
+  const uint32_t op = in->opcode;
+  static const struct { uint16_t op; uint8_t gr; } arith[] = {
+    {SpvOpGroupNonUniformIAdd, EX_GR_IADD}, {SpvOpGroupNonUniformFAdd, EX_GR_FADD},
+    {SpvOpGroupNonUniformIMul, EX_GR_IMUL}, {SpvOpGroupNonUniformFMul, EX_GR_FMUL},
+    {SpvOpGroupNonUniformSMin, EX_GR_SMIN}, {SpvOpGroupNonUniformUMin, EX_GR_UMIN},
+    {SpvOpGroupNonUniformFMin, EX_GR_FMIN}, {SpvOpGroupNonUniformSMax, EX_GR_SMAX},
+    {SpvOpGroupNonUniformUMax, EX_GR_UMAX}, {SpvOpGroupNonUniformFMax, EX_GR_FMAX},
+    {SpvOpGroupNonUniformBitwiseAnd, EX_GR_AND}, {SpvOpGroupNonUniformBitwiseOr, EX_GR_OR},
+    {SpvOpGroupNonUniformBitwiseXor, EX_GR_XOR}, {SpvOpGroupNonUniformLogicalAnd, EX_GR_LAND},
+    {SpvOpGroupNonUniformLogicalOr, EX_GR_LOR}, {SpvOpGroupNonUniformLogicalXor, EX_GR_LXOR},
+  };
+  /* SPV_INTEL_subgroups shuffles have no scope operand */
+  switch (op) {
+  case SpvOpSubgroupShuffleINTEL:
+    if (in->nops < 2) return fail(s, "missing operands");
+    return sg_emit(s, in, EX_SG_SHUFFLE, 0, in->ops[0], in->ops[1], 0, 0);
+  case SpvOpSubgroupShuffleXorINTEL:
+    if (in->nops < 2) return fail(s, "missing operands");
+    return sg_emit(s, in, EX_SG_SHUFFLE_XOR, 0, in->ops[0], in->ops[1], 0, 0);
+  case SpvOpSubgroupShuffleDownINTEL: case SpvOpSubgroupShuffleUpINTEL: {
+    if (in->nops < 3) return fail(s, "missing operands");
+    const ld_type *t0 = ty(s, s->m->ids[in->ops[0]].type), *t1 = ty(s, s->m->ids[in->ops[1]].type);
+    if (!t0 || t0 != t1) return fail(s, "the two data operands have different types");
+    /* Down: (current, next, delta) -> a = current, aux = [delta, next]; Up: (previous, current,
+     * delta) -> a = current, aux = [delta, previous] */
+    bool down = op == SpvOpSubgroupShuffleDownINTEL;
+    return sg_emit(s, in, down ? EX_SG_INTEL_DOWN : EX_SG_INTEL_UP, 0, in->ops[down ? 0 : 1], in->ops[2],
+                   in->ops[down ? 1 : 0], 0);
+  }
+  default: break;
+  }
+  if (in->nops < 1) return fail(s, "missing operands");
+  uint32_t scope;
+  if (!const_scope(s, in->ops[0], "the execution scope", &scope)) return false;
+  /* env spec: for the cl_khr_subgroup_* capabilities "Scope for Execution may be Subgroup" */
+  if (scope != SpvScopeSubgroup) return fail(s, "execution scope %u is not supported (OpenCL allows Subgroup, 3)", scope);
+  for (size_t i = 0; i < sizeof arith / sizeof arith[0]; i++)
+    if (arith[i].op == op) {
+      if (in->nops < 3) return fail(s, "missing operands");
+      return sg_arith(s, in, arith[i].gr, false, 2);
+    }
+  const uint32_t *o = in->ops;
+  const unsigned n = in->nops;
+  switch (op) {
+  case SpvOpGroupNonUniformElect: return sg_emit(s, in, EX_SG_ELECT, 0, 0, 0, 0, 0);
+  case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny:
+    if (n < 2 || !sg_scalar(s, o[1], "b", "the predicate")) return n < 2 ? fail(s, "missing predicate") : false;
+    return sg_emit(s, in, op == SpvOpGroupNonUniformAll ? EX_SG_ALL : EX_SG_ANY, 0, o[1], 0, 0, 0);
+  case SpvOpGroupNonUniformAllEqual:
+    if (n < 2 || !sg_scalar(s, o[1], "ifb", "the value")) return n < 2 ? fail(s, "missing value") : false;
+    return sg_emit(s, in, EX_SG_ALL_EQUAL, 0, o[1], 0, 0, 0);
+  case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
+  case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown: {
+    if (n < 3) return fail(s, "missing operands");
+    unsigned k = op == SpvOpGroupNonUniformBroadcast ? EX_SG_BROADCAST : op == SpvOpGroupNonUniformShuffle ? EX_SG_SHUFFLE
+               : op == SpvOpGroupNonUniformShuffleXor ? EX_SG_SHUFFLE_XOR : op == SpvOpGroupNonUniformShuffleUp ? EX_SG_SHUFFLE_UP
+               : EX_SG_SHUFFLE_DOWN;
+    elem e;
+    if (!elem_of(s, s->m->ids[o[1]].type, &e)) return false;
+    return sg_emit(s, in, k, 0, o[1], o[2], 0, 0);
+  }
+  case SpvOpGroupNonUniformBroadcastFirst:
+    if (n < 2 || !sg_scalar(s, o[1], "ifb", "the value")) return n < 2 ? fail(s, "missing value") : false;
+    return sg_emit(s, in, EX_SG_BROADCAST_FIRST, 0, o[1], 0, 0, 0);
+  case SpvOpGroupNonUniformBallot:
+    if (n < 2 || !sg_scalar(s, o[1], "b", "the predicate")) return n < 2 ? fail(s, "missing predicate") : false;
+    if (!is_uint4(s, in->type)) return fail(s, "the result type must be a vector of four 32-bit integers (uint4)");
+    return sg_emit(s, in, EX_SG_BALLOT, 0, o[1], 0, 0, 0);
+  case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitExtract:
+  case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB:
+  case SpvOpGroupNonUniformBallotBitCount: {
+    unsigned vi = op == SpvOpGroupNonUniformBallotBitCount ? 2 : 1;
+    if (n <= vi) return fail(s, "missing operands");
+    if (!is_uint4(s, s->m->ids[o[vi]].type)) return fail(s, "the value must be a vector of four 32-bit integers (uint4)");
+    if (op == SpvOpGroupNonUniformBallotBitCount) {
+      if (o[1] > SpvGroupOperationExclusiveScan) return fail(s, "group operation %u is not supported", o[1]);
+      return sg_emit(s, in, EX_SG_BIT_COUNT, o[1], o[2], 0, 0, 0);
+    }
+    if (op == SpvOpGroupNonUniformBallotBitExtract) {
+      if (n < 3) return fail(s, "missing index");
+      return sg_emit(s, in, EX_SG_BIT_EXTRACT, 0, o[1], o[2], 0, 0);
+    }
+    return sg_emit(s, in, op == SpvOpGroupNonUniformInverseBallot ? EX_SG_INVERSE_BALLOT
+                          : op == SpvOpGroupNonUniformBallotFindLSB ? EX_SG_FIND_LSB : EX_SG_FIND_MSB, 0, o[1], 0, 0, 0);
+  }
+  default: {
+    const char *name = spv_op_name(op);
+    return fail(s, "%s is not supported (spvi implements the cl_khr_subgroup_* extensions listed by `spvi info`)",
+                name ? name : "this instruction");
+  }
+  }
+}
+
+/* OpNamedBarrierInitialize / OpMemoryNamedBarrier (cl_khr_subgroup_named_barrier; SPIR-V 3.32.20):
+ * each OpNamedBarrierInitialize names one barrier per work-group (its handle is index + 1). */
+static bool translate_named_barrier(prep *s, const ld_insn *in) {
+  uint32_t r, bytes;
+  s->p->uses_subgroups = s->p->uses_subgroup_sync = true;
+  if (in->opcode == SpvOpNamedBarrierInitialize) {
+    if (in->nops < 1 || !sg_int_operand(s, in->ops[0], "the Subgroup Count", &r, &bytes)) return in->nops < 1 ? fail(s, "missing Subgroup Count") : false;
+    const ld_type *rt = ty(s, in->type);
+    if (!rt || rt->kind != LD_TY_OPAQUE || strcmp(rt->opaque, "OpTypeNamedBarrier") != 0 || rt->reg_size < 4)
+      return fail(s, "the result type must be OpTypeNamedBarrier");
+    emit(s, (ex_insn){.op = EX_NBAR_INIT, .d = dst_reg(s, in), .a = r, .b = s->p->nnamed_barriers++, .c = bytes});
+    return true;
+  }
+  if (in->nops < 3) return fail(s, "missing operands");
+  const ld_type *bt = ty(s, s->m->ids[in->ops[0]].type);
+  if (!bt || bt->kind != LD_TY_OPAQUE || strcmp(bt->opaque, "OpTypeNamedBarrier") != 0) return fail(s, "the Named Barrier operand is not an OpTypeNamedBarrier");
+  uint32_t scope;
+  if (!operand(s, in->ops[0], &r) || !const_scope(s, in->ops[1], "the memory scope", &scope)) return false;
+  emit(s, (ex_insn){.op = EX_NBAR_WAIT, .a = r});
+  return true;
+}
+
 /* Work-group collectives (SPIR-V 3.32.21 Group instructions; OpenCL C 6.15.16 work_group_*):
  * every work-item of the group must reach the same instruction, like a barrier; the scheduler then
- * computes the result for all of them in local linear id order. */
+ * computes the result for all of them in local linear id order. At Subgroup scope (cl_khr_subgroups,
+ * OpenCL C 6.15.17 sub_group_*) they become sub-group operations that every work-item of the
+ * sub-group must reach. */
 static bool translate_group(prep *s, const ld_insn *in) {
   const ld_module *m = s->m;
   static const struct { uint16_t op; uint8_t kind; bool has_groupop; } table[] = {
@@ -545,7 +766,25 @@ static bool translate_group(prep *s, const ld_insn *in) {
   if (in->nops < 2) return fail(s, "group instruction without operands");
   uint32_t scope = LD_NONE;
   if (in->ops[0] < m->bound && m->ids[in->ops[0]].kind == LD_ID_CONST) memcpy(&scope, m->consts[m->ids[in->ops[0]].index].bytes, 4);
-  if (scope == SpvScopeSubgroup) return fail(s, "sub-group collectives are not supported yet");
+  if (scope == SpvScopeSubgroup) {
+    const unsigned kind = table[k].kind;
+    if (kind == EX_GR_ALL || kind == EX_GR_ANY) {
+      if (!sg_scalar(s, in->ops[1], "b", "the predicate")) return false;
+      return sg_emit(s, in, kind == EX_GR_ALL ? EX_SG_ALL : EX_SG_ANY, EX_SG_UNIFORM, in->ops[1], 0, 0, 0);
+    }
+    if (kind == EX_GR_BROADCAST) {
+      /* cl_khr_subgroup_extended_types: scalars and vectors of any integer or float type */
+      if (in->nops < 3) return fail(s, "OpGroupBroadcast without a local id");
+      return sg_emit(s, in, EX_SG_BROADCAST, EX_SG_UNIFORM, in->ops[1], in->ops[2], 0, 0);
+    }
+    if (in->nops < 3) return fail(s, "group instruction without a value");
+    if (kind == EX_GR_FADD || kind == EX_GR_FMIN || kind == EX_GR_FMAX) {
+      if (!sg_scalar(s, in->ops[2], "f", "the value")) return false;
+    } else if (!sg_scalar(s, in->ops[2], "i", "the value")) {
+      return false;
+    }
+    return sg_arith(s, in, kind, true, 2);
+  }
   if (scope != SpvScopeWorkgroup) return fail(s, "group instruction with execution scope %u is not supported", scope);
   uint32_t gop = 0, vi = 1;
   if (table[k].has_groupop) {
@@ -573,6 +812,264 @@ static bool translate_group(prep *s, const ld_insn *in) {
   emit(s, (ex_insn){.op = EX_GROUP, .n = (uint8_t)gop, .flags = table[k].kind, .d = dst_reg(s, in), .a = val, .b = a,
                     .c = (kind << 8) | (e.bits / 8)});
   return true;
+}
+
+/* The constant execution scope operand of a group instruction, LD_NONE when it is not a constant. */
+static uint32_t scope_of(prep *s, uint32_t id) {
+  uint32_t scope = LD_NONE;
+  if (id < s->m->bound && s->m->ids[id].kind == LD_ID_CONST) memcpy(&scope, s->m->consts[s->m->ids[id].index].bytes, 4);
+  return scope;
+}
+
+/* Byte width of an integer operand (size_t: 4 or 8; num_events: 4). */
+static bool int_operand(prep *s, uint32_t id, const char *what, uint32_t *reg, uint32_t *bytes) {
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.kind != 'i' || e.n != 1) return fail(s, "%s is not an integer scalar", what);
+  *bytes = e.bits / 8;
+  return true;
+}
+
+/* OpGroupAsyncCopy (SPIR-V 3.32.21; OpenCL C 6.15.11 async_work_group_[strided_]copy) and
+ * OpGroupWaitEvents (wait_group_events): work-group collectives like the others (every work-item
+ * must reach them, with the same arguments); ex_async.c performs them once the group is there. The
+ * SPIR-V environment (validation rules) allows only the Workgroup execution scope for both. Copies
+ * go between local memory and global memory: the stride operand applies to the global side
+ * (Source when Destination is Workgroup, else Destination). */
+static bool translate_async(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  const bool copy = in->opcode == SpvOpGroupAsyncCopy;
+  const char *name = copy ? "OpGroupAsyncCopy" : "OpGroupWaitEvents";
+  if (in->nops < (copy ? 6u : 3u)) return fail(s, "%s with too few operands", name);
+  uint32_t scope = scope_of(s, in->ops[0]);
+  if (scope != SpvScopeWorkgroup)
+    return fail(s, "%s with execution scope %s%u is not supported (the OpenCL environment allows only Workgroup)", name,
+                scope == LD_NONE ? "operand %" : "", scope == LD_NONE ? in->ops[0] : scope);
+  if (!copy) {
+    uint32_t num, nbytes, list;
+    if (!int_operand(s, in->ops[1], "OpGroupWaitEvents Num Events", &num, &nbytes) || !operand(s, in->ops[2], &list))
+      return false;
+    const ld_type *pt = ty(s, m->ids[in->ops[2]].type);
+    const ld_type *et = pt && pt->kind == LD_TY_POINTER ? ty(s, pt->elem) : NULL;
+    if (!et || et->kind != LD_TY_OPAQUE || !et->opaque || strcmp(et->opaque, "OpTypeEvent") != 0)
+      return fail(s, "OpGroupWaitEvents Events List is not a pointer to OpTypeEvent");
+    emit(s, (ex_insn){.op = EX_WAIT_EVENTS, .n = (uint8_t)nbytes, .a = num, .b = list, .c = et->size});
+    return true;
+  }
+  const ld_type *dt = ty(s, m->ids[in->ops[1]].type), *st = ty(s, m->ids[in->ops[2]].type);
+  if (!dt || dt->kind != LD_TY_POINTER || !st || st->kind != LD_TY_POINTER)
+    return fail(s, "OpGroupAsyncCopy Destination and Source must be pointers");
+  const ld_type *et = ty(s, dt->elem);
+  if (!et || et->size == 0 || et->kind == LD_TY_OPAQUE) return fail(s, "OpGroupAsyncCopy copies elements of a type without a size");
+  if (dt->elem != st->elem) {
+    const ld_type *se = ty(s, st->elem);
+    if (!se || se->size != et->size) return fail(s, "OpGroupAsyncCopy Destination and Source point to different types");
+  }
+  const bool src_global = st->storage == SpvStorageClassCrossWorkgroup || st->storage == SpvStorageClassUniformConstant;
+  bool to_local = dt->storage == SpvStorageClassWorkgroup && src_global;
+  bool to_global = dt->storage == SpvStorageClassCrossWorkgroup && st->storage == SpvStorageClassWorkgroup;
+  if (!to_local && !to_global)
+    return fail(s, "OpGroupAsyncCopy between storage classes %u and %u: only Workgroup <-> CrossWorkgroup copies are supported",
+                st->storage, dt->storage);
+  uint32_t dst, src, num, nbytes, stride, sbytes, event;
+  if (!operand(s, in->ops[1], &dst) || !operand(s, in->ops[2], &src) ||
+      !int_operand(s, in->ops[3], "OpGroupAsyncCopy Num Elements", &num, &nbytes) ||
+      !int_operand(s, in->ops[4], "OpGroupAsyncCopy Stride", &stride, &sbytes) || !operand(s, in->ops[5], &event))
+    return false;
+  const ld_type *evt = ty(s, m->ids[in->ops[5]].type);
+  if (!evt || evt->kind != LD_TY_OPAQUE || !evt->opaque || strcmp(evt->opaque, "OpTypeEvent") != 0)
+    return fail(s, "OpGroupAsyncCopy Event is not an OpTypeEvent value");
+  uint32_t x = aux_push(s, src);
+  aux_push(s, num);
+  aux_push(s, stride);
+  aux_push(s, event);
+  aux_push(s, nbytes | sbytes << 8);
+  /* bytes of an element that hold data: a 3-component vector's fourth slot is padding (the
+   * uninitialised-memory check ignores it) */
+  const ld_type *ct = et->kind == LD_TY_VECTOR && et->count == 3 ? ty(s, et->elem) : NULL;
+  aux_push(s, ct ? 3 * ct->size : et->size);
+  emit(s, (ex_insn){.op = EX_ASYNC_COPY, .flags = to_global ? EX_ASYNC_STRIDE_DST : 0, .d = dst_reg(s, in), .a = dst,
+                    .b = x, .c = et->size});
+  return true;
+}
+
+/* ---- images (SPIR-V 3.32.10; OpenCL SPIR-V environment "Image Addressing and Filtering") ------ */
+
+/* The OpTypeImage of an image operand, or of a sampled image's image. */
+static const ld_type *image_type_of(prep *s, uint32_t id, bool sampled) {
+  const ld_type *t = ty(s, s->m->ids[id].type);
+  if (sampled) {
+    if (!t || t->kind != LD_TY_OPAQUE || strcmp(t->opaque, "OpTypeSampledImage") != 0) return NULL;
+    t = ty(s, t->elem);
+  }
+  return t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeImage") == 0 ? t : NULL;
+}
+
+/* Coordinate components an image type needs: its dimensions plus the array layer. */
+static unsigned image_coords(const ld_type *it) {
+  unsigned n = it->img_dim == SpvDim2D ? 2 : it->img_dim == SpvDim3D ? 3 : 1;
+  return n + (it->img_arrayed ? 1 : 0);
+}
+
+/* aux word 0: a coordinate operand of 32-bit integer or float components, at least `need` of them */
+static bool image_coord(prep *s, uint32_t id, unsigned need, bool int_only, uint32_t *reg, uint32_t *desc) {
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.bits != 32 || (e.kind != 'i' && (e.kind != 'f' || int_only)))
+    return fail(s, "image coordinates must be 32-bit %s (env spec, \"Coordinate Format for Reading and Writing Images\")",
+                int_only ? "integers" : "integers or floats");
+  if (e.n < need) return fail(s, "image coordinate has %u components, the image needs %u", e.n, need);
+  *desc = (e.kind == 'i' ? 1u : 0u) | (e.n << 8);
+  return true;
+}
+
+/* A 4-component vector of float, half or 32-bit integers: the result of a read, a written texel. */
+static bool image_texel_kind(prep *s, uint32_t type_id, const char *what, uint32_t *kind) {
+  elem e;
+  if (!elem_of(s, type_id, &e)) return false;
+  if (e.n == 4 && e.kind == 'f' && e.bits == 32) *kind = BI_IMG_R_F32;
+  else if (e.n == 4 && e.kind == 'f' && e.bits == 16) *kind = BI_IMG_R_F16;
+  else if (e.n == 4 && e.kind == 'i' && e.bits == 32) *kind = BI_IMG_R_I32;
+  else return fail(s, "%s must be a 4-component vector of float, half or 32-bit integers", what);
+  return true;
+}
+
+/* Image Operands after `at` (SPIR-V 3.14): SignExtend/ZeroExtend are kept (aux word 2), Lod gives
+ * its operand when `lod` is not NULL; anything else (gradients, offsets, samples) is unsupported. */
+static bool image_operands(prep *s, const ld_insn *in, unsigned at, uint32_t *extend, uint32_t *lod) {
+  *extend = 0;
+  if (lod) *lod = LD_NONE;
+  if (in->nops <= at) {
+    if (lod) return fail(s, "OpImageSampleExplicitLod without a Lod operand");
+    return true;
+  }
+  uint32_t mask = in->ops[at];
+  uint32_t allowed = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask | (lod ? SpvImageOperandsLodMask : 0);
+  if (mask & ~allowed) return fail(s, "image operands 0x%x are not supported (only Lod 0, SignExtend and ZeroExtend)", mask);
+  if (lod) {
+    if (!(mask & SpvImageOperandsLodMask) || in->nops <= at + 1) return fail(s, "OpImageSampleExplicitLod without a Lod operand");
+    *lod = in->ops[at + 1];
+  }
+  if ((mask & SpvImageOperandsSignExtendMask) && (mask & SpvImageOperandsZeroExtendMask))
+    return fail(s, "image operands SignExtend and ZeroExtend together");
+  if (mask & SpvImageOperandsSignExtendMask) *extend = 1;
+  if (mask & SpvImageOperandsZeroExtendMask) *extend = 2;
+  return true;
+}
+
+/* A Lod operand (aux words 3, 4): checked to be 0 at run time. */
+static bool image_lod(prep *s, uint32_t id, uint32_t *reg, uint32_t *kind) {
+  *reg = LD_NONE;
+  *kind = 0;
+  if (id == LD_NONE) return true;
+  elem e;
+  if (!operand(s, id, reg) || !elem_of(s, s->m->ids[id].type, &e)) return false;
+  if (e.n != 1 || (e.kind == 'f' && e.bits != 32) || (e.kind == 'i' && e.bits != 32 && e.bits != 64) ||
+      (e.kind != 'f' && e.kind != 'i'))
+    return fail(s, "the Lod operand must be a 32-bit float or a 32/64-bit integer");
+  *kind = e.kind == 'f' ? 1 : e.bits == 32 ? 2 : 3;
+  return true;
+}
+
+static bool translate_image(prep *s, const ld_insn *in) {
+  const ld_module *m = s->m;
+  const uint32_t op = in->opcode;
+  uint32_t r[2];
+  if (op == SpvOpSampledImage) {
+    /* 16 bytes: the image handle, then the sampler */
+    if (!op_regs(s, in, 2, r)) return false;
+    if (!image_type_of(s, in->ops[0], false)) return fail(s, "OpSampledImage of a value that is not an image");
+    const ld_type *st = ty(s, m->ids[in->ops[1]].type);
+    if (!st || st->kind != LD_TY_OPAQUE || strcmp(st->opaque, "OpTypeSampler") != 0)
+      return fail(s, "OpSampledImage with a value that is not a sampler");
+    uint32_t a = aux_push(s, 2);
+    aux_push(s, r[0]); aux_push(s, 8); aux_push(s, 0);
+    aux_push(s, r[1]); aux_push(s, 8); aux_push(s, 8);
+    emit(s, (ex_insn){.op = EX_CONSTRUCT, .d = dst_reg(s, in), .a = a, .c = 16});
+    return true;
+  }
+  if (op == SpvOpImage) {
+    if (!op_regs(s, in, 1, r)) return false;
+    if (!image_type_of(s, in->ops[0], true)) return fail(s, "OpImage of a value that is not a sampled image");
+    uint32_t a = aux_push(s, 0);
+    aux_push(s, 16);
+    emit(s, (ex_insn){.op = EX_EXTRACT, .d = dst_reg(s, in), .a = r[0], .b = a, .c = 8});
+    return true;
+  }
+  if (op == SpvOpImageQuerySamples)
+    return fail(s, "OpImageQuerySamples: multi-sampled images are not supported");
+  const bool sampled = op == SpvOpImageSampleExplicitLod;
+  if (in->nops < 1) return fail(s, "image instruction without an image");
+  const ld_type *it = image_type_of(s, in->ops[0], sampled);
+  if (!it) return fail(s, "the first operand is not %s", sampled ? "a sampled image" : "an image");
+  uint32_t img;
+  if (!operand(s, in->ops[0], &img)) return false;
+  uint32_t cdesc = 0, creg = 0, extend = 0, lod = LD_NONE, lreg = LD_NONE, lkind = 0;
+  const unsigned need = image_coords(it);
+  switch (op) {
+  case SpvOpImageRead: case SpvOpImageSampleExplicitLod: {
+    if (it->img_access == SpvAccessQualifierWriteOnly)
+      return fail(s, "%s of a write_only image (OpenCL C 6.15.15: write_only images cannot be read)",
+                  sampled ? "OpImageSampleExplicitLod" : "OpImageRead");
+    if (sampled && it->img_dim == SpvDimBuffer)
+      return fail(s, "OpImageSampleExplicitLod of a buffer image (image1d_buffer_t takes no sampler)");
+    if (in->nops < 2 || !image_coord(s, in->ops[1], need, false, &creg, &cdesc)) return in->nops >= 2 ? false : fail(s, "image read without a coordinate");
+    uint32_t kind;
+    if (!image_texel_kind(s, in->type, "the result of an image read", &kind)) return false;
+    if (!image_operands(s, in, 2, &extend, sampled ? &lod : NULL)) return false;
+    if (extend && kind != BI_IMG_R_I32) return fail(s, "SignExtend/ZeroExtend on a read that is not of integers");
+    if (!image_lod(s, lod, &lreg, &lkind)) return false;
+    uint32_t a = aux_push(s, cdesc);
+    aux_push(s, kind); aux_push(s, extend); aux_push(s, lreg); aux_push(s, lkind);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = sampled ? EX_IMG_SAMPLE : EX_IMG_READ, .d = dst_reg(s, in), .a = img,
+                      .b = creg, .c = a});
+    return true;
+  }
+  case SpvOpImageWrite: {
+    if (it->img_access == SpvAccessQualifierReadOnly)
+      return fail(s, "OpImageWrite to a read_only image (OpenCL C 6.15.15: read_only images cannot be written)");
+    if (in->nops < 3) return fail(s, "OpImageWrite needs an image, a coordinate and a texel");
+    if (!image_coord(s, in->ops[1], need, true, &creg, &cdesc)) return false;
+    uint32_t kind, treg;
+    if (!image_texel_kind(s, m->ids[in->ops[2]].type, "the texel of an image write", &kind)) return false;
+    if (!operand(s, in->ops[2], &treg)) return false;
+    if (!image_operands(s, in, 3, &extend, NULL)) return false;
+    if (extend && kind != BI_IMG_R_I32) return fail(s, "SignExtend/ZeroExtend on a write that is not of integers");
+    uint32_t a = aux_push(s, cdesc);
+    aux_push(s, kind); aux_push(s, extend); aux_push(s, treg); aux_push(s, 0);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_WRITE, .a = img, .b = creg, .c = a});
+    return true;
+  }
+  default: {  /* the queries */
+    elem e;
+    if (!elem_of(s, in->type, &e) || e.kind != 'i' || (e.bits != 32 && e.bits != 64))
+      return fail(s, "image query with a result that is not a 32- or 64-bit integer");
+    uint32_t q, want = 1;
+    switch (op) {
+    case SpvOpImageQueryFormat: q = EX_IQ_FORMAT; break;
+    case SpvOpImageQueryOrder: q = EX_IQ_ORDER; break;
+    case SpvOpImageQueryLevels:
+      if (it->img_dim == SpvDimBuffer) return fail(s, "OpImageQueryLevels of a buffer image");
+      q = EX_IQ_LEVELS;
+      break;
+    case SpvOpImageQuerySizeLod:
+      if (it->img_dim == SpvDimBuffer) return fail(s, "OpImageQuerySizeLod of a buffer image (use OpImageQuerySize)");
+      if (in->nops < 2) return fail(s, "OpImageQuerySizeLod without a Lod");
+      lod = in->ops[1];
+      q = EX_IQ_SIZE;
+      want = need;
+      break;
+    default: q = EX_IQ_SIZE; want = need; break;  /* OpImageQuerySize */
+    }
+    if (e.n != want) return fail(s, "image query result has %u components, the image type gives %u", e.n, want);
+    if (!image_lod(s, lod, &lreg, &lkind)) return false;
+    uint32_t a = aux_push(s, 0);
+    aux_push(s, q); aux_push(s, 0); aux_push(s, lreg); aux_push(s, lkind);
+    aux_push(s, e.bits / 8); aux_push(s, e.n);
+    emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_QUERY, .d = dst_reg(s, in), .a = img, .c = a});
+    return true;
+  }
+  }
 }
 
 static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
@@ -915,8 +1412,13 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     s->aux[a + 2] = nterms;
     if (nterms == 1 && coff == 0 && (s->aux[a + 4] == 4 || s->aux[a + 4] == 8)) {
       /* the common shape p + i (pointer plus one index): base, index register, element size */
-      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .d = dst_reg(s, in), .a = r[0],
-                        .b = s->aux[a + 3], .c = s->aux[a + 5]});
+      /* flags: log2 of the element size when it is a power of two (a shift vectorises; a 64-bit
+       * multiply does not without AVX-512), else 0xFF */
+      const uint32_t es = s->aux[a + 5];
+      uint8_t sh = 0xFF;
+      if (es && !(es & (es - 1))) sh = (uint8_t)__builtin_ctz(es);
+      emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32, .flags = sh, .d = dst_reg(s, in),
+                        .a = r[0], .b = s->aux[a + 3], .c = es});
       return true;
     }
     emit(s, (ex_insn){.op = EX_ACCESS, .d = dst_reg(s, in), .a = r[0], .b = a});
@@ -1032,24 +1534,46 @@ static bool translate(prep *s, const ld_insn *in, uint32_t block_label) {
     return true;
   }
   case SpvOpControlBarrier: {
-    /* Execution scope: Workgroup (2) synchronises the group; Subgroup (3) is satisfied by lock-step
-     * warps only when sub-groups are warps, which is a later feature. */
+    /* Execution scope (3.32.20): Workgroup (2) synchronises the group; Subgroup (3) is
+     * sub_group_barrier (cl_khr_subgroups): every work-item of the sub-group must reach it, and the
+     * sub-group's work-items run in lock-step in one warp, so that is all it needs to check. */
     uint32_t scope = 0;
     if (in->nops < 1) return fail(s, "OpControlBarrier without operands");
-    if (in->ops[0] < m->bound && m->ids[in->ops[0]].kind == LD_ID_CONST)
-      memcpy(&scope, m->consts[m->ids[in->ops[0]].index].bytes, 4);
-    else
-      return fail(s, "OpControlBarrier scope must be a constant");
+    if (!const_scope(s, in->ops[0], "OpControlBarrier scope", &scope)) return false;
+    if (scope == SpvScopeSubgroup) return sg_emit(s, in, EX_SG_BARRIER, EX_SG_UNIFORM, 0, 0, 0, 0);
     if (scope != SpvScopeWorkgroup) return fail(s, "OpControlBarrier with execution scope %u is not supported", scope);
     emit(s, (ex_insn){.op = EX_BARRIER});
     return true;
   }
+  case SpvOpNamedBarrierInitialize: case SpvOpMemoryNamedBarrier:
+    return translate_named_barrier(s, in);
+  case SpvOpGroupNonUniformElect: case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny:
+  case SpvOpGroupNonUniformAllEqual: case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformBroadcastFirst:
+  case SpvOpGroupNonUniformBallot: case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitExtract:
+  case SpvOpGroupNonUniformBallotBitCount: case SpvOpGroupNonUniformBallotFindLSB:
+  case SpvOpGroupNonUniformBallotFindMSB: case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
+  case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown: case SpvOpGroupNonUniformIAdd:
+  case SpvOpGroupNonUniformFAdd: case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul:
+  case SpvOpGroupNonUniformSMin: case SpvOpGroupNonUniformUMin: case SpvOpGroupNonUniformFMin:
+  case SpvOpGroupNonUniformSMax: case SpvOpGroupNonUniformUMax: case SpvOpGroupNonUniformFMax:
+  case SpvOpGroupNonUniformBitwiseAnd: case SpvOpGroupNonUniformBitwiseOr: case SpvOpGroupNonUniformBitwiseXor:
+  case SpvOpGroupNonUniformLogicalAnd: case SpvOpGroupNonUniformLogicalOr: case SpvOpGroupNonUniformLogicalXor:
+  case SpvOpGroupNonUniformQuadBroadcast: case SpvOpGroupNonUniformQuadSwap:
+  case SpvOpSubgroupShuffleINTEL: case SpvOpSubgroupShuffleDownINTEL: case SpvOpSubgroupShuffleUpINTEL:
+  case SpvOpSubgroupShuffleXorINTEL:
+    return translate_nonuniform(s, in);
   case SpvOpExtInst:
     return translate_extinst(s, in);
+  case SpvOpSampledImage: case SpvOpImage: case SpvOpImageRead: case SpvOpImageWrite:
+  case SpvOpImageSampleExplicitLod: case SpvOpImageQueryFormat: case SpvOpImageQueryOrder:
+  case SpvOpImageQuerySizeLod: case SpvOpImageQuerySize: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
+    return translate_image(s, in);
   case SpvOpGroupAll: case SpvOpGroupAny: case SpvOpGroupBroadcast: case SpvOpGroupIAdd: case SpvOpGroupFAdd:
   case SpvOpGroupSMin: case SpvOpGroupUMin: case SpvOpGroupFMin: case SpvOpGroupSMax: case SpvOpGroupUMax:
   case SpvOpGroupFMax:
     return translate_group(s, in);
+  case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents:
+    return translate_async(s, in);
   case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
   case SpvOpAtomicCompareExchangeWeak: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax:
@@ -1340,7 +1864,10 @@ static bool prepare_globals(prep *s) {
       }
     }
     s->reg[gv->id] = addr_const(s, alloc);
+    if (space == EX_AS_PRIVATE && gv->builtin == LD_NONE) s->p->private_builtins_end = UINT64_MAX;
   }
+  /* the private arena starts with the built-ins (the only private module variables OpenCL has) */
+  s->p->private_builtins_end = s->p->private_builtins_end == UINT64_MAX ? 0 : s->p->private_size;
   return true;
 }
 

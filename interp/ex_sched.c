@@ -34,6 +34,10 @@ static const uint32_t supported_builtins[] = {
   SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInEnqueuedWorkgroupSize,
   SpvBuiltInGlobalSize, SpvBuiltInGlobalOffset, SpvBuiltInWorkDim, SpvBuiltInGlobalLinearId,
   SpvBuiltInLocalInvocationIndex,
+  /* sub-groups (cl_khr_subgroups; masks: cl_khr_subgroup_ballot) */
+  SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize, SpvBuiltInNumSubgroups, SpvBuiltInNumEnqueuedSubgroups,
+  SpvBuiltInSubgroupId, SpvBuiltInSubgroupLocalInvocationId, SpvBuiltInSubgroupEqMask, SpvBuiltInSubgroupGeMask,
+  SpvBuiltInSubgroupGtMask, SpvBuiltInSubgroupLeMask, SpvBuiltInSubgroupLtMask,
 };
 
 bool ex_builtin_supported(uint32_t builtin) {
@@ -90,36 +94,28 @@ void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_
   return NULL;
 }
 
+/* Each fault kind's name in reports and its identifier in JSON lines (--report). */
+static const struct { const char *name, *id; } fault_kinds[] = {
+  [SPVI_FAULT_NONE] = {"no fault", "none"},
+  [SPVI_FAULT_OUT_OF_BOUNDS] = {"out-of-bounds access", "out-of-bounds"},
+  [SPVI_FAULT_NULL_POINTER] = {"null pointer dereference", "null-pointer"},
+  [SPVI_FAULT_BAD_POINTER] = {"invalid pointer dereference", "bad-pointer"},
+  [SPVI_FAULT_READ_ONLY] = {"write to read-only memory", "read-only-write"},
+  [SPVI_FAULT_BARRIER_DIVERGENCE] = {"barrier divergence", "divergence"},
+  [SPVI_FAULT_UNREACHABLE] = {"unreachable code reached", "unreachable"},
+  [SPVI_FAULT_UNSUPPORTED] = {"unsupported operation", "unsupported"},
+  [SPVI_FAULT_MISALIGNED] = {"misaligned access", "misaligned"},
+  [SPVI_FAULT_STEP_LIMIT] = {"step limit exceeded", "step-limit"},
+  [SPVI_FAULT_ASYNC_COPY] = {"async copy misuse", "async-copy"},
+  [SPVI_FAULT_IMAGE] = {"undefined image operation", "image"},
+};
+
 const char *spvi_fault_kind_name(spvi_fault_kind k) {
-  switch (k) {
-  case SPVI_FAULT_NONE: return "no fault";
-  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds access";
-  case SPVI_FAULT_NULL_POINTER: return "null pointer dereference";
-  case SPVI_FAULT_BAD_POINTER: return "invalid pointer dereference";
-  case SPVI_FAULT_READ_ONLY: return "write to read-only memory";
-  case SPVI_FAULT_BARRIER_DIVERGENCE: return "barrier divergence";
-  case SPVI_FAULT_UNREACHABLE: return "unreachable code reached";
-  case SPVI_FAULT_UNSUPPORTED: return "unsupported operation";
-  case SPVI_FAULT_MISALIGNED: return "misaligned access";
-  case SPVI_FAULT_STEP_LIMIT: return "step limit exceeded";
-  }
-  return "fault";
+  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].name ? fault_kinds[k].name : "fault";
 }
 
 const char *spvi_fault_kind_id(spvi_fault_kind k) {
-  switch (k) {
-  case SPVI_FAULT_NONE: return "none";
-  case SPVI_FAULT_OUT_OF_BOUNDS: return "out-of-bounds";
-  case SPVI_FAULT_NULL_POINTER: return "null-pointer";
-  case SPVI_FAULT_BAD_POINTER: return "bad-pointer";
-  case SPVI_FAULT_READ_ONLY: return "read-only-write";
-  case SPVI_FAULT_BARRIER_DIVERGENCE: return "divergence";
-  case SPVI_FAULT_UNREACHABLE: return "unreachable";
-  case SPVI_FAULT_UNSUPPORTED: return "unsupported";
-  case SPVI_FAULT_MISALIGNED: return "misaligned";
-  case SPVI_FAULT_STEP_LIMIT: return "step-limit";
-  }
-  return "fault";
+  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].id ? fault_kinds[k].id : "fault";
 }
 
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
@@ -135,7 +131,15 @@ void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
   char nb[96];
   static const char *const space_names[] = {"private", "global", "constant", "local"};
   const char *sp = a->space < 4 ? space_names[a->space] : "?";
-  if (a->arg_index >= 0) {
+  if (a->arg_index >= 0 && a->image) {
+    uint32_t pid = cx->l->entry->ld->params[a->arg_index];
+    const char *nm = m->ids[pid].name;
+    char d[160];
+    ex_image_describe(a->image, d, sizeof d);
+    /* cut at len on purpose (the report's field is fixed-size) */
+    if (snprintf(buf, len, "argument %d%s%s%s (%s)", a->arg_index, nm ? " `" : "", nm ? nm : "", nm ? "`" : "", d) < 0)
+      buf[0] = 0;
+  } else if (a->arg_index >= 0) {
     uint32_t pid = cx->l->entry->ld->params[a->arg_index];
     const char *nm = m->ids[pid].name;
     snprintf(buf, len, "argument %d%s%s%s (%s buffer of %llu bytes)", a->arg_index, nm ? " `" : "", nm ? nm : "",
@@ -191,8 +195,11 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
     f->offset = cx->foff;
     f->access_size = cx->fsize;
     f->memory_size = a->size;
-    snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
-             (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
+    if (a->image)  /* image accesses say where in pixel coordinates */
+      snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
+    else
+      snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
+               (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
@@ -219,19 +226,10 @@ typedef struct run {
   ex_ctx cx;
   ex_warp *warps;
   unsigned nwarps;
+  bool holds_pstate;         /* launch_begin acquired the module's program state */
   bool lane_init;            /* init_lane has something to write (built-ins in memory, by-value copies) */
-  uint8_t **owned;           /* host memory of module-scope globals */
-  uint32_t nowned;
   uint64_t local_bytes;
 } run;
-
-static int bits_for(uint64_t n) {
-  int b = 0;
-  while (((uint64_t)1 << b) < n) b++;
-  return b;
-}
-
-static void init_globals(ex_ctx *cx);
 
 /* Whether kernel parameter `pid` carries FuncParamAttr NoWrite (OpenCL C `const` pointers): the
  * kernel promises not to write through it (SPIR-V 3.21), so its buffer is read-only memory. */
@@ -250,23 +248,31 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   const ex_program *p = cx->prog;
   const ld_module *m = p->ld;
   const ex_launch *l = cx->l;
+  const ex_pstate *ps = l->pstate;
   uint32_t n = 1 + p->nstatic + l->nargs;
   cx->allocs = calloc(n, sizeof *cx->allocs);
-  r->owned = calloc(p->nstatic + 1, sizeof *r->owned);
-  if (!cx->allocs || !r->owned) return SPVI_E_NOMEM;
+  if (!cx->allocs) return SPVI_E_NOMEM;
   cx->nallocs = 1 + p->nstatic;
   for (uint32_t i = 1; i <= p->nstatic; i++) {
     ex_alloc *a = &cx->allocs[i];
     *a = p->static_allocs[i];
-    if (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT) {
-      a->base = calloc(a->size ? a->size : 1, 1);
-      if (!a->base) return SPVI_E_NOMEM;
-      r->owned[r->nowned++] = a->base;
-    }
+    /* program-scope variables in global and constant memory live with the module (ex_globals.c) */
+    if (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT) a->base = ps->mem[i];
   }
   r->local_bytes = p->local_static;
   for (uint32_t i = 0; i < l->nargs; i++) {
     const ld_type *pt = ld_type_of(m, m->ids[l->entry->ld->params[i]].type);
+    if (l->args[i].is_image) {
+      /* an image: global memory holding its pixels, which image instructions alone access */
+      ex_alloc *a = &cx->allocs[cx->nallocs++];
+      memset(a, 0, sizeof *a);
+      a->arg_index = (int)i;
+      a->size = l->args[i].size;
+      a->space = EX_AS_GLOBAL;
+      a->base = l->args[i].bytes;
+      a->image = &l->args[i].image;
+      continue;
+    }
     if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER) continue;
     ex_alloc *a = &cx->allocs[cx->nallocs];
     memset(a, 0, sizeof *a);
@@ -284,18 +290,11 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     }
     cx->nallocs++;
   }
-  /* pointer encoding (see ex.h) */
-  if (p->ptr_bytes == 8) {
-    cx->shift = 40;
-    cx->ptr_mask = ~(uint64_t)0;
-  } else {
-    int idbits = bits_for(cx->nallocs);
-    if (idbits < 1) idbits = 1;
-    cx->shift = 32u - (unsigned)idbits;
-    cx->ptr_mask = 0xFFFFFFFFu;
-  }
-  cx->off_mask = ((uint64_t)1 << cx->shift) - 1;
-  cx->bias = (uint64_t)1 << (cx->shift - 1);
+  /* the module's pointer encoding (see ex.h), the same for all its launches */
+  cx->shift = ps->shift;
+  cx->ptr_mask = ps->ptr_mask;
+  cx->off_mask = ps->off_mask;
+  cx->bias = ps->bias;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     if (cx->allocs[i].size >= cx->bias) {
       snprintf(err, errlen, "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations",
@@ -303,7 +302,6 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       return SPVI_E_USAGE;
     }
   }
-  init_globals(cx);
   if (cx->checks && !ex_chk_launch_begin(cx)) return SPVI_E_NOMEM;
   return SPVI_OK;
 }
@@ -314,33 +312,6 @@ static void relocate(const ex_ctx *cx, uint8_t *dst, uint32_t alloc) {
   memcpy(&v, dst, cx->prog->ptr_bytes);  /* little-endian host: the low bytes */
   v += ex_ptr_of(cx, alloc);
   memcpy(dst, &v, cx->prog->ptr_bytes);
-}
-
-/* Initializers of module-scope variables (SPIR-V 3.32.8): a constant, whose pointers to other
- * variables are relocated, or the address of another variable. */
-static void init_globals(ex_ctx *cx) {
-  const ex_program *p = cx->prog;
-  const ld_module *m = p->ld;
-  for (uint32_t gi = 0; gi < m->nglobals; gi++) {
-    const ld_global *g = &m->globals[gi];
-    ex_alloc *a = &cx->allocs[p->global_alloc[gi]];
-    if (!g->init || !a->base || g->init >= m->bound) continue;
-    const ld_id *e = &m->ids[g->init];
-    if (e->kind == LD_ID_GLOBAL) {
-      if (a->size >= p->ptr_bytes) relocate(cx, a->base, p->global_alloc[e->index]);
-      continue;
-    }
-    if (e->kind != LD_ID_CONST) continue;
-    const ld_const *c = &m->consts[e->index];
-    const ld_type *ct = ld_type_of(m, c->type);
-    if (!ct) continue;
-    memcpy(a->base, c->bytes, ct->reg_size < a->size ? ct->reg_size : a->size);
-    for (uint32_t k = 0; k < c->nrelocs; k++) {
-      const ld_reloc *rl = &c->relocs[k];
-      if (rl->global < m->bound && m->ids[rl->global].kind == LD_ID_GLOBAL && rl->offset + p->ptr_bytes <= a->size)
-        relocate(cx, a->base + rl->offset, p->global_alloc[m->ids[rl->global].index]);
-    }
-  }
 }
 
 static uint32_t arg_alloc_id(const run *r, uint32_t index) {
@@ -406,6 +377,38 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
   }
 }
 
+/* Sub-group built-ins of the work-item with local linear id `lin` (OpenCL C 6.15.1 "Built-in
+ * Work-Item Functions for Sub-Groups", cl_khr_subgroup_ballot masks): sub-groups are S consecutive
+ * local linear ids, the last one of a work-group holding the remainder. A uint4 mask comes as its
+ * low and high 32 bits in v[0] and v[1] (sub-groups have at most 64 work-items). */
+static void subgroup_builtin_value(const ex_ctx *cx, uint64_t lin, uint32_t builtin, uint64_t v[3]) {
+  const uint64_t S = cx->sg_size;
+  const uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  const uint64_t enq = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
+  const uint64_t id = lin / S, lid = lin % S;
+  switch (builtin) {
+  case SpvBuiltInSubgroupSize: v[0] = items - id * S < S ? items - id * S : S; return;
+  case SpvBuiltInSubgroupMaxSize: v[0] = cx->sg_max; return;
+  case SpvBuiltInNumSubgroups: v[0] = (items + S - 1) / S; return;
+  case SpvBuiltInNumEnqueuedSubgroups: v[0] = (enq + S - 1) / S; return;
+  case SpvBuiltInSubgroupId: v[0] = id; return;
+  case SpvBuiltInSubgroupLocalInvocationId: v[0] = lid; return;
+  case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
+  case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask: {
+    /* bit masks over sub-group local ids; Ge/Gt stop below SubgroupMaxSize */
+    const uint64_t below_max = cx->sg_max >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << cx->sg_max) - 1);
+    const uint64_t eq = (uint64_t)1 << lid, lt = eq - 1, le = lt | eq;
+    const uint64_t m = builtin == SpvBuiltInSubgroupEqMask ? eq : builtin == SpvBuiltInSubgroupLtMask ? lt
+                     : builtin == SpvBuiltInSubgroupLeMask ? le : builtin == SpvBuiltInSubgroupGeMask ? ~lt & below_max
+                     : ~le & below_max;
+    v[0] = (uint32_t)m;
+    v[1] = m >> 32;
+    return;
+  }
+  default: return;
+  }
+}
+
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]) {
   const ex_launch *l = cx->l;
   uint64_t lid[3];
@@ -429,7 +432,7 @@ void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_
   case SpvBuiltInGlobalOffset: memcpy(v, l->offset, sizeof l->offset); return;
   case SpvBuiltInWorkDim: v[0] = l->dims; return;
   case SpvBuiltInLocalInvocationIndex: v[0] = w->first_linear + lane; return;
-  default: return;
+  default: subgroup_builtin_value(cx, w->first_linear + lane, builtin, v); return;
   }
 }
 
@@ -472,7 +475,11 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->active = 0;
   f->ret_dst = LD_NONE;
   for (unsigned lane = 0; lane < EX_MAX_WARP; lane++) f->next[lane] = 0;
-  memset(w->priv, 0, (size_t)nlanes * cx->prog->private_size);
+  /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
+  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
+  else if (P > skip)
+    for (unsigned lane = 0; lane < nlanes; lane++) memset(w->priv + (size_t)lane * P + skip, 0, P - skip);
   if (r->lane_init)
     for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
 }
@@ -518,6 +525,8 @@ static unsigned start_group(run *r) {
   uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
+  ex_async_reset(cx);
+  if (cx->prog->nnamed_barriers) memset(cx->nbar, 0, cx->prog->nnamed_barriers * sizeof *cx->nbar);
   /* whether init_lane has anything to write (decided per group: the debugger attaches after setup) */
   const ex_program *p = cx->prog;
   r->lane_init = false;
@@ -541,6 +550,18 @@ static int group_sync(run *r, unsigned nw) {
   ex_warp *first_wait = NULL;
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *w = &r->warps[k];
+    if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT) {
+      /* nothing can run and this phase of the named barrier is still short of sub-groups */
+      const ex_named_barrier *nb = &cx->nbar[w->nbar - 1];
+      char msg[200];
+      snprintf(msg, sizeof msg, "this sub-group waits at a named barrier for %u sub-groups, but only %u arrived and "
+               "the others finished or wait elsewhere", nb->count, nb->waiting);
+      group_fault(cx, w, msg);
+      return EX_SYNC_FAULT;
+    }
+  }
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *w = &r->warps[k];
     if (w->state == EX_W_DONE) done++;
     else if (w->state == EX_W_BARRIER) {
       waiting++;
@@ -551,27 +572,52 @@ static int group_sync(run *r, unsigned nw) {
       }
     }
   }
-  if (done == nw) return EX_SYNC_DONE;
+  if (done == nw) return ex_async_group_end(cx, r->warps) ? EX_SYNC_DONE : EX_SYNC_FAULT;
   if (done) {
-    group_fault(cx, first_wait, at->op == EX_GROUP
-                                    ? "some work-items of the work-group finished the kernel while others wait at this work-group collective"
-                                    : "some work-items of the work-group finished the kernel while others wait at this barrier");
+    char detail[160];
+    snprintf(detail, sizeof detail, "some work-items of the work-group finished the kernel while others wait at this %s",
+             ex_sync_name(at->op));
+    group_fault(cx, first_wait, detail);
     return EX_SYNC_FAULT;
   }
   if (cx->chk) ex_chk_barrier(cx, first_wait->stack[first_wait->depth - 1].fn, at);
   if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
+  else if ((at->op == EX_ASYNC_COPY || at->op == EX_WAIT_EVENTS) && !ex_async_collective(cx, r->warps, nw, at))
+    return EX_SYNC_FAULT;
   for (unsigned k = 0; k < nw; k++) r->warps[k].state = EX_W_RUN;
   return EX_SYNC_RELEASED;
+}
+
+/* Warp w (one sub-group) arrived at a named barrier (cl_khr_subgroup_named_barrier): once the
+ * barrier's sub-group count has arrived, every sub-group waiting at it is released and its wait
+ * count starts again from 0 (the next phase). */
+static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
+  ex_named_barrier *nb = &r->cx.nbar[w->nbar - 1];
+  if (++nb->waiting < nb->count) return false;
+  nb->waiting = 0;
+  const uint32_t h = w->nbar;
+  for (unsigned k = 0; k < nw; k++) {
+    ex_warp *x = &r->warps[k];
+    if (x->state == EX_W_BARRIER && x->barrier_at->op == EX_NBAR_WAIT && x->nbar == h) x->state = EX_W_RUN;
+  }
+  return true;
 }
 
 static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
-    for (unsigned k = 0; k < nw && !cx->faulted; k++)
-      if (r->warps[k].state == EX_W_RUN) {
-        ex_exec_warp(cx, &r->warps[k]);
-        ex_trace_flush(cx, &r->warps[k]);  /* the instruction it stopped after (tracing only) */
-      }
+    bool again = true;
+    while (again && !cx->faulted) {  /* until every warp finished or waits */
+      again = false;
+      for (unsigned k = 0; k < nw && !cx->faulted; k++)
+        if (r->warps[k].state == EX_W_RUN) {
+          ex_warp *w = &r->warps[k];
+          ex_exec_warp(cx, w);
+          ex_trace_flush(cx, w);  /* the instruction it stopped after (tracing only) */
+          if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
+            again = true;
+        }
+    }
     if (cx->faulted || group_sync(r, nw) != EX_SYNC_RELEASED) return;
   }
 }
@@ -653,6 +699,8 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   cx->local = NULL;
   cx->printf_buf = NULL;
   cx->ftz_scratch = NULL;
+  memset(&cx->async, 0, sizeof cx->async);
+  cx->nbar = NULL;
   wk->fault_group = UINT64_MAX;
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
@@ -667,6 +715,8 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
     cx->ftz_scratch = malloc((size_t)6 * EX_MAX_WARP * EX_FTZ_OPERAND_BYTES);
     if (!cx->ftz_scratch) return false;
   }
+  cx->nbar = calloc(cx->prog->nnamed_barriers + 1, sizeof *cx->nbar);
+  if (!cx->nbar) return false;
   return true;
 }
 
@@ -679,6 +729,8 @@ static void worker_free(worker *wk) {
   for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
   free(r->cx.printf_buf);
   free(r->cx.ftz_scratch);
+  ex_async_free(&r->cx);
+  free(r->cx.nbar);
 }
 
 uint64_t ex_group_count(const ex_launch *l) {
@@ -697,6 +749,9 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
   cx->ftz = l->ftz;
+  cx->sg_size = l->subgroup_size ? l->subgroup_size : SPVI_DEFAULT_SUBGROUP_SIZE;
+  const uint64_t enq = l->local[0] * l->local[1] * l->local[2];
+  cx->sg_max = (unsigned)(enq < cx->sg_size ? enq : cx->sg_size);
   cx->checks = l->checks;
   cx->max_steps = l->max_steps;
   ex_reports_clear(l->reports);
@@ -714,6 +769,12 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   }
   atomic_init(&j->next, j->begin);
   atomic_init(&j->stop, UINT64_MAX);
+  if (!ex_pstate_acquire(l->pstate)) {
+    snprintf(err, errlen, "%s: another launch of this module is running (or a debug session of one is open); launches of a "
+             "module with program-scope variables in global memory run one at a time", l->prog->ld->path);
+    return SPVI_E_USAGE;
+  }
+  base->holds_pstate = true;
   spvi_status st = setup_allocs(base, err, errlen);
   /* written-byte masks of the buffer arguments when only part of the NDRange runs */
   free(l->written_all);
@@ -735,9 +796,9 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
 
 static void launch_end(run *base) {
   ex_chk_launch_end(&base->cx);
-  for (uint32_t i = 0; i < base->nowned; i++) free(base->owned[i]);
-  free(base->owned);
   free(base->cx.allocs);
+  if (base->holds_pstate) ex_pstate_release(base->cx.l->pstate);
+  base->holds_pstate = false;
 }
 
 spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
@@ -844,12 +905,12 @@ void ex_runner_report(const ex_runner *r, spvi_fault *f) { build_report(&r->wk.r
  * Every work-item's value is read from its warp's register, the reduction or scan is computed in
  * local linear id order (float operations rounded after each step, so the result is the same at
  * every warp width), and each work-item's result is written back. */
-static uint64_t gr_read(const uint8_t *p, unsigned bytes) {
+uint64_t ex_gr_read(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
   memcpy(&v, p, bytes);  /* little-endian host */
   return v;
 }
-static double gr_float(uint64_t v, unsigned bytes) {
+double ex_gr_float(uint64_t v, unsigned bytes) {
   if (bytes == 8) { double d; memcpy(&d, &v, 8); return d; }
   if (bytes == 4) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
   return bi_half_to_double((uint16_t)v);
@@ -864,7 +925,7 @@ static int64_t gr_signed(uint64_t v, unsigned bytes) {
 }
 
 /* The identity of each operation (OpenCL C 6.15.16: exclusive scans start from it). */
-static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
+uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -873,11 +934,14 @@ static uint64_t gr_identity(unsigned op, unsigned kind, unsigned bytes) {
   case EX_GR_UMIN: return mask;
   case EX_GR_FMIN: return gr_from_float(INFINITY, bytes);
   case EX_GR_FMAX: return gr_from_float(-INFINITY, bytes);
+  case EX_GR_IMUL: case EX_GR_LAND: return 1;
+  case EX_GR_FMUL: return gr_from_float(1.0, bytes);
+  case EX_GR_AND: return mask;                              /* ~0 (OpenCL C non-uniform and-scan) */
   default: return kind == EX_GK_FLOAT ? gr_from_float(0.0, bytes) : 0;
   }
 }
 
-static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
+uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) {
   const unsigned bits = bytes * 8;
   const uint64_t mask = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
   switch (op) {
@@ -888,11 +952,20 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
   case EX_GR_UMAX: return b > a ? b : a;
   case EX_GR_FADD: {
     /* one rounding per addition in the element type */
-    if (bytes == 4) { float x = (float)gr_float(a, 4) + (float)gr_float(b, 4); return gr_from_float(x, 4); }
-    return gr_from_float(gr_float(a, bytes) + gr_float(b, bytes), bytes);
+    if (bytes == 4) { float x = (float)ex_gr_float(a, 4) + (float)ex_gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(ex_gr_float(a, bytes) + ex_gr_float(b, bytes), bytes);
   }
+  case EX_GR_IMUL: return (a * b) & mask;
+  case EX_GR_FMUL: {
+    /* one rounding per product; half: the float product of two halves is exact, then one rounding */
+    if (bytes == 4) { float x = (float)ex_gr_float(a, 4) * (float)ex_gr_float(b, 4); return gr_from_float(x, 4); }
+    return gr_from_float(ex_gr_float(a, bytes) * ex_gr_float(b, bytes), bytes);
+  }
+  case EX_GR_AND: case EX_GR_LAND: return a & b;
+  case EX_GR_OR: case EX_GR_LOR: return a | b;
+  case EX_GR_XOR: case EX_GR_LXOR: return a ^ b;
   case EX_GR_FMIN: case EX_GR_FMAX: {
-    double x = gr_float(a, bytes), y = gr_float(b, bytes);
+    double x = ex_gr_float(a, bytes), y = ex_gr_float(b, bytes);
     if (isnan(x)) return b;   /* fmin/fmax: a NaN operand is ignored */
     if (isnan(y)) return a;
     if (x == y) return (op == EX_GR_FMIN) == (signbit(y) != 0) ? b : a;  /* -0 < +0 */
@@ -905,19 +978,19 @@ static uint64_t gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b) 
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip) {
   const unsigned W = cx->W, bytes = ip->c & 0xFF, kind = ip->c >> 8, op = ip->flags, gop = ip->n;
   const uint32_t *x = warps[0].stack[warps[0].depth - 1].fn->aux + ip->b;
-  uint64_t acc = gr_identity(op, kind, bytes);
+  uint64_t acc = ex_gr_identity(op, kind, bytes);
   if (op == EX_GR_ALL || op == EX_GR_ANY || op == EX_GR_BROADCAST) {
     uint64_t res = op == EX_GR_ALL ? 1 : 0;
     if (op == EX_GR_BROADCAST) {
       /* the local id of the source work-item, from work-item 0 (all must pass the same one) */
       const unsigned lb = x[1] & 0xFF, ln = x[1] >> 8;
       uint64_t id[3] = {0, 0, 0};
-      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = gr_read(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
+      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = ex_gr_read(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
       uint64_t lin = (id[2] * cx->group_size[1] + id[1]) * cx->group_size[0] + id[0];
       uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
       if (lin >= items) lin = 0;  /* out of range: undefined in OpenCL; spvi takes work-item 0 */
       const ex_warp *src = &warps[lin / W];
-      res = gr_read(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
+      res = ex_gr_read(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
     } else {
       for (unsigned k = 0; k < nw; k++)
         for (unsigned l = 0; l < warps[k].nlanes; l++) {
@@ -932,15 +1005,15 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   if (gop == 0) {  /* reduce */
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
-        acc = gr_combine(op, bytes, acc, gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
+        acc = ex_gr_combine(op, bytes, acc, ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &acc, bytes);
     return;
   }
   for (unsigned k = 0; k < nw; k++)  /* scans, in local linear id order */
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
-      uint64_t v = gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
-      uint64_t next = gr_combine(op, bytes, acc, v);
+      uint64_t v = ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
+      uint64_t next = ex_gr_combine(op, bytes, acc, v);
       uint64_t out = gop == 1 ? next : acc;
       memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &out, bytes);
       acc = next;

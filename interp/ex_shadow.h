@@ -29,6 +29,10 @@ void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
 void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at);
 /* The group finished. */
 void ex_chk_group_end(ex_ctx *cx);
+/* An async work-group copy of n bytes from src to dst, done for the group by lane 0 of warp w at
+ * instruction ip of fn (ex_async.c), after both ranges were checked. */
+void ex_chk_group_copy(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
+                       uint64_t n);
 
 /* ---- execution (ex_exec.c) ------------------------------------------------------------------ */
 /* Before instruction ip of frame f of warp w runs for `lanes`. */
@@ -102,5 +106,9 @@ void ex_uninit_warp_free(ex_warp *w);
 void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
 void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
 void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+/* A copy of n bytes from src to dst by lane l of warp w: the destination's shadow becomes the
+ * source's; undefined bytes copied into global memory are reported. */
+void ex_uninit_copy(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
+                    uint64_t n);
 
 #endif

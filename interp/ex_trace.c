@@ -5,8 +5,10 @@
  *
  * The run goes through the debugger's dispatch hook (every instruction passes ex_trace_step before
  * it executes); a line is written when the warp reaches its next instruction, so the result register
- * holds the value. Tracing runs at warp width 1 on one thread: each work-item's lines come in its
- * program order, work-items one after the other between barriers.
+ * holds the value, for each lane that ran it. Tracing runs at warp width 1 on one thread: each
+ * work-item's lines come in its program order, work-items one after the other between barriers —
+ * except in programs with sub-group operations, whose warps hold whole sub-groups: there the lines
+ * of one instruction come for the sub-group's work-items together.
  *
  * Line format: `gid=(X,Y,Z) FILE:LINE %ID = OpName TYPE VALUE`, the source position only when the
  * module has OpLine information, `%ID =` and the value only for instructions with a result.
@@ -80,7 +82,7 @@ static void report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip)
   const ld_insn *li = &fn->ld->insns[ip->src];
   const unsigned W = cx->W;
   for (unsigned lane = 0; lane < w->nlanes; lane++) {
-    if (!selected(cx, w, lane)) continue;
+    if (!((w->trace_active >> lane) & 1) || !selected(cx, w, lane)) continue;
     uint64_t gid[3];
     ex_lane_global_id(cx, w, lane, gid);
     char line[1024];
@@ -113,6 +115,7 @@ void ex_trace_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip)
   if (w->trace_ip) report(cx, w, w->trace_fn, w->trace_ip);
   w->trace_ip = ip;
   w->trace_fn = f->fn;
+  w->trace_active = f->active;
 }
 
 void ex_trace_flush(ex_ctx *cx, ex_warp *w) {

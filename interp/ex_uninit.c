@@ -348,6 +348,16 @@ static uint8_t *mem_shadow(ex_ctx *cx, ex_warp *w, unsigned l, uint64_t p, uint6
   return NULL;
 }
 
+void ex_uninit_copy(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
+                    uint64_t n) {
+  uint32_t sid, did;
+  uint64_t soff, doff;
+  const uint8_t *s = mem_shadow(cx, w, l, src, n, &sid, &soff);
+  uint8_t *d = mem_shadow(cx, w, l, dst, n, &did, &doff);
+  if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
+  else if (did && s && any(s, n)) report(cx, w, l, fn, ip, WHY_WRITE, did, doff, n);
+}
+
 /* Phi moves of an edge for one lane: a parallel copy of the registers' shadows. */
 static void edge_lane(const ex_ctx *cx, uint8_t *U, const uint32_t *e, unsigned l) {
   const unsigned W = cx->W;
@@ -500,13 +510,7 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
         memcpy(&n, w->regs + (size_t)ip->c * W + (size_t)l * ip->flags, ip->flags);
       }
       if (any(UT(ip->a, l, pb), pb) || any(UT(ip->b, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-      if (!n) continue;
-      uint32_t sid, did;
-      uint64_t soff, doff;
-      const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->b, l), n, &sid, &soff);
-      uint8_t *d = mem_shadow(cx, w, l, PTR(ip->a, l), n, &did, &doff);
-      if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
-      else if (did && s && any(s, n)) report(cx, w, l, f->fn, ip, WHY_WRITE, did, doff, n);
+      if (n) ex_uninit_copy(cx, w, l, f->fn, ip, PTR(ip->a, l), PTR(ip->b, l), n);
     }
     return;
   case EX_CALL: {

@@ -214,10 +214,32 @@ static bool spec_override(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const
   return ld_errf(c, r->at, "specialization constant %u has a type that cannot be given a value", k->spec_id);
 }
 
+/* OpConstantSampler %type %id AddressingMode Param FilterMode (SPIR-V 3.32.7): a literal sampler
+ * (OpenCL C `const sampler_t s = CLK_...`), held as ld_sampler_bits. */
+static bool constant_sampler(ld_ctx *c, const ld_raw *r) {
+  char what[64];
+  snprintf(what, sizeof what, "OpConstantSampler %%%u result type", r->w[2]);
+  const ld_type *t = ld_need_type(c, r, r->w[1], what);
+  if (!t) return false;
+  if (t->kind != LD_TY_OPAQUE || strcmp(t->opaque, "OpTypeSampler") != 0)
+    return ld_errf(c, r->at, "%s %%%u is not OpTypeSampler", what, r->w[1]);
+  if (r->nwords != 6) return ld_errf(c, r->at, "OpConstantSampler %%%u has %u words, expects 6", r->w[2], (unsigned)r->nwords);
+  uint32_t mode = r->w[3], norm = r->w[4], filter = r->w[5];
+  if (mode > SpvSamplerAddressingModeRepeatMirrored)
+    return ld_errf(c, r->at, "OpConstantSampler %%%u: unknown addressing mode %u", r->w[2], mode);
+  if (norm > 1) return ld_errf(c, r->at, "OpConstantSampler %%%u: Param %u is not 0 or 1", r->w[2], norm);
+  if (filter > SpvSamplerFilterModeLinear)
+    return ld_errf(c, r->at, "OpConstantSampler %%%u: unknown filter mode %u", r->w[2], filter);
+  ld_const *k = ld_const_new(c, r, r->w[2], t);
+  if (!k) return false;
+  uint64_t bits = ld_sampler_bits(mode, norm == 1, filter == SpvSamplerFilterModeLinear);
+  memcpy(k->bytes, &bits, 8);
+  return true;
+}
+
 bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   ld_module *m = c->m;
-  if (r->opcode == SpvOpConstantSampler)
-    return ld_errf(c, r->at, "OpConstantSampler is not supported (literal samplers need images)");
+  if (r->opcode == SpvOpConstantSampler) return constant_sampler(c, r);
   char what[64];
   snprintf(what, sizeof what, "%s %%%u result type", r->info->name, r->w[2]);
   const ld_type *t = ld_need_type(c, r, r->w[1], what);

@@ -138,7 +138,8 @@ static bool body_insn(ld_ctx *c, const ld_raw *r, ld_function *fn, const line_st
   in->line = ls->line;
   in->column = ls->column;
   in->word_offset = r->at;
-  if (in->type) {
+  /* the message is only built when the check fails: this runs for every instruction */
+  if (in->type && !(in->type < m->bound && m->ids[in->type].kind == LD_ID_TYPE)) {
     char what[64];
     snprintf(what, sizeof what, "%s %%%u result type", r->info->name, in->result);
     if (!ld_need_type(c, r, in->type, what)) return false;

@@ -33,7 +33,8 @@ typedef struct ld_type {
   uint32_t bits;      /* INT, FLOAT: width in bits. BOOL: 8 (one byte each, in registers and memory) */
   uint32_t count;     /* VECTOR: components; ARRAY: length; STRUCT/FUNCTION: members/parameters */
   uint32_t elem;      /* VECTOR/ARRAY/RUNTIME_ARRAY: element type id; POINTER: pointee type id
-                         (0 for an untyped/opaque pointee); FUNCTION: return type id */
+                         (0 for an untyped/opaque pointee); FUNCTION: return type id;
+                         OPAQUE OpTypeSampledImage: the image type id */
   uint32_t storage;   /* POINTER: SpvStorageClass */
   uint32_t *members;  /* STRUCT: member type ids; FUNCTION: parameter type ids (count entries) */
   uint32_t *offsets;  /* STRUCT: member byte offsets (Offset decoration, else C layout) */
@@ -42,7 +43,17 @@ typedef struct ld_type {
   uint32_t reg_size;  /* bytes in a register (vectors: n * element bytes) */
   bool packed;        /* STRUCT decorated CPacked */
   const char *opaque; /* OPAQUE: the declaring opcode's name, e.g. "OpTypeEvent", "OpTypeImage" */
+  /* OPAQUE OpTypeImage: SpvDim (1D, 2D, 3D or Buffer), Arrayed (0/1) and SpvAccessQualifier */
+  uint32_t img_dim, img_arrayed, img_access;
 } ld_type;
+
+/* A sampler value, in a register or in memory (OpConstantSampler, sampler_t arguments): bits 0-2
+ * SamplerAddressingMode, bit 3 normalized coordinates, bit 4 linear filtering, bits 8-15
+ * LD_SAMPLER_TAG, so that a zero (OpConstantNull) or stray value is recognised as no sampler. */
+#define LD_SAMPLER_TAG 0xA5u
+static inline uint64_t ld_sampler_bits(uint32_t addressing, bool normalized, bool linear) {
+  return (uint64_t)(addressing & 7u) | (normalized ? 8u : 0u) | (linear ? 16u : 0u) | (LD_SAMPLER_TAG << 8);
+}
 
 /* A pointer to a module-scope variable inside a constant's value (address constants: llvm-spirv
  * writes `global int *p = &x[2];` as OpSpecConstantOp over the variable): the pointer-sized bytes
@@ -127,6 +138,8 @@ typedef struct ld_entry {
   uint32_t local_hint[3];   /* LocalSizeHint, zero when absent */
   uint32_t vec_type_hint;   /* VecTypeHint literal, 0 when absent */
   bool contraction_off;     /* ContractionOff execution mode */
+  uint32_t subgroup_size;   /* SubgroupSize execution mode (reqd_sub_group_size), 0 when absent */
+  uint32_t subgroups_per_wg;/* SubgroupsPerWorkgroup[Id] execution mode, 0 when absent */
 } ld_entry;
 
 typedef enum ld_id_kind {

@@ -19,25 +19,27 @@
 /* Capabilities spvi executes. The OpenCL SPIR-V environment (required_capabilities, "SPIR-V 1.0")
  * requires Addresses, Float16Buffer, Int16, Int8, Kernel, Linkage, Vector16 and, per device
  * feature, Int64, Float64, GenericPointer and Groups; Float16 and Int64Atomics come with
- * cl_khr_fp16 and cl_khr_int64_{base,extended}_atomics. Images (ImageBasic and the image
- * capabilities it implies), Pipes, DeviceEnqueue, LiteralSampler and SubgroupDispatch are device
- * features spvi does not implement, so a module declaring them is refused at load time rather
- * than failing half-way through a run. */
+ * cl_khr_fp16 and cl_khr_int64_{base,extended}_atomics. Images: ImageBasic, with ImageReadWrite
+ * (read_write images), LiteralSampler (OpConstantSampler), Image1D/Sampled1D and
+ * ImageBuffer/SampledBuffer (1D and buffer images) and ImageQuery (size queries). Sub-groups:
+ * the GroupNonUniform* family, SubgroupShuffleINTEL and NamedBarrier; SubgroupDispatch is accepted
+ * for its execution modes (its device-enqueue queries are refused per instruction). Pipes,
+ * DeviceEnqueue and ImageMipmap are device features spvi does not implement, so a module declaring
+ * them is refused at load time rather than failing half-way through a run. */
 static const uint32_t supported_caps[] = {
   SpvCapabilityAddresses, SpvCapabilityLinkage, SpvCapabilityKernel, SpvCapabilityVector16,
   SpvCapabilityFloat16Buffer, SpvCapabilityFloat16, SpvCapabilityFloat64, SpvCapabilityInt64,
   SpvCapabilityInt16, SpvCapabilityInt8, SpvCapabilityGenericPointer, SpvCapabilityInt64Atomics,
-  SpvCapabilityGroups,
+  SpvCapabilityGroups, SpvCapabilitySubgroupDispatch, SpvCapabilityNamedBarrier,
+  SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote, SpvCapabilityGroupNonUniformArithmetic,
+  SpvCapabilityGroupNonUniformBallot, SpvCapabilityGroupNonUniformShuffle,
+  SpvCapabilityGroupNonUniformShuffleRelative, SpvCapabilityGroupNonUniformClustered,
+  SpvCapabilitySubgroupShuffleINTEL,
+  SpvCapabilityImageBasic, SpvCapabilityImageReadWrite, SpvCapabilityLiteralSampler,
+  SpvCapabilityImage1D, SpvCapabilitySampled1D, SpvCapabilityImageBuffer, SpvCapabilitySampledBuffer,
+  SpvCapabilityImageQuery,
 };
 
-/* The opcodes pass A handles. */
-static const uint16_t preamble_ops[] = {
-  SpvOpCapability, SpvOpExtension, SpvOpExtInstImport, SpvOpMemoryModel, SpvOpEntryPoint,
-  SpvOpExecutionMode, SpvOpExecutionModeId, SpvOpString, SpvOpSource, SpvOpSourceContinued,
-  SpvOpSourceExtension, SpvOpName, SpvOpMemberName, SpvOpModuleProcessed, SpvOpDecorate,
-  SpvOpMemberDecorate, SpvOpDecorationGroup, SpvOpGroupDecorate, SpvOpGroupMemberDecorate,
-  SpvOpDecorateId, SpvOpDecorateString, SpvOpMemberDecorateString,
-};
 
 /* Extended instruction sets (OpExtInstImport). OpenCL.std is the set every OpenCL environment
  * supports (env spec "Extended Instruction Sets"); OpenCL.DebugInfo.100 and NonSemantic.* sets
@@ -50,10 +52,19 @@ static const struct { const char *name; bool prefix; ld_extset set; } ext_sets[]
   {"NonSemantic.", true, LD_EXT_NONSEMANTIC},
 };
 
+/* The opcodes pass A handles (a switch: the loader asks for every instruction). */
 bool ld_module_is_preamble(uint32_t opcode) {
-  for (size_t i = 0; i < sizeof preamble_ops / sizeof preamble_ops[0]; i++)
-    if (preamble_ops[i] == opcode) return true;
-  return false;
+  switch (opcode) {
+  case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
+  case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId: case SpvOpString:
+  case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension: case SpvOpName:
+  case SpvOpMemberName: case SpvOpModuleProcessed: case SpvOpDecorate: case SpvOpMemberDecorate:
+  case SpvOpDecorationGroup: case SpvOpGroupDecorate: case SpvOpGroupMemberDecorate:
+  case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
+    return true;
+  default:
+    return false;
+  }
 }
 
 static bool capability(ld_ctx *c, const ld_raw *r) {
@@ -257,6 +268,22 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
     if (r->nwords != 3)
       return ld_errf(c, r->at, "ContractionOff has %u operand words, expects none", (unsigned)r->nwords - 3);
     break;
+  case SpvExecutionModeSubgroupSize: case SpvExecutionModeSubgroupsPerWorkgroup:
+  case SpvExecutionModeSubgroupsPerWorkgroupId: {
+    /* SPIR-V 3.6: one literal (or, for SubgroupsPerWorkgroupId, one constant id), at least 1 */
+    bool want_id = mode == SpvExecutionModeSubgroupsPerWorkgroupId;
+    if (want_id != id_form)
+      return ld_errf(c, r->at, "%s takes %s operand (%s)", mname, want_id ? "an id" : "a literal",
+                     want_id ? "OpExecutionModeId" : "OpExecutionMode");
+    if (r->nwords != 4)
+      return ld_errf(c, r->at, "%s has %u operand words, expects 1", mname, (unsigned)r->nwords - 3);
+    uint64_t v = r->w[3];
+    if (want_id && !ld_const_uint(c, r, r->w[3], "SubgroupsPerWorkgroupId operand", &v)) return false;
+    if (v == 0 || v > UINT32_MAX)
+      return ld_errf(c, r->at, "%s is %llu (must be 1 to %u)", mname, (unsigned long long)v, UINT32_MAX);
+    sizes[0] = (uint32_t)v;
+    break;
+  }
   default:
     break;  /* other modes carry nothing spvi uses */
   }
@@ -277,6 +304,10 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
       break;
     case SpvExecutionModeVecTypeHint: e->vec_type_hint = r->w[3]; break;
     case SpvExecutionModeContractionOff: e->contraction_off = true; break;
+    case SpvExecutionModeSubgroupSize: e->subgroup_size = sizes[0]; break;
+    case SpvExecutionModeSubgroupsPerWorkgroup: case SpvExecutionModeSubgroupsPerWorkgroupId:
+      e->subgroups_per_wg = sizes[0];
+      break;
     default: break;
     }
   }

@@ -15,7 +15,11 @@
  *     3.20: "the structure is packed, no padding") makes the alignment 1 and removes padding.
  *   - pointers: 4 or 8 bytes per the addressing model (env spec "Validation Rules").
  *   - opaque types (events, queues, pipes, images, samplers ...): an 8-byte handle in memory and
- *     in a register.
+ *     in a register; a sampled image (OpTypeSampledImage) holds two, the image's and the sampler's.
+ *   - images: the OpenCL environment's image types only (env spec "Validation Rules": Sampled Type
+ *     OpTypeVoid, Sampled 0, Image Format Unknown, an Access Qualifier; "Image Addressing and
+ *     Filtering", coordinate table: Dim 1D, 2D, 3D or Buffer, Arrayed only for 1D and 2D). Depth
+ *     and multi-sampled images (cl_khr_depth_images, cl_khr_gl_msaa_sharing) are not supported.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +43,8 @@ static const uint16_t opaque_ops[] = {
 };
 
 bool ld_types_is_type_opcode(uint32_t opcode) {
-  const char *n = spv_op_name(opcode);
-  return n && strncmp(n, "OpType", 6) == 0;
+  const spv_opinfo *i = spv_op_info(opcode);
+  return i && i->is_type;
 }
 
 bool ld_type_is_scalar(const ld_type *t) {
@@ -271,17 +275,46 @@ static bool type_function(ld_ctx *c, const ld_raw *r, ld_type *t) {
   return true;
 }
 
+/* OpTypeImage %id SampledType Dim Depth Arrayed MS Sampled Format [Access] (SPIR-V 3.32.6). */
+static bool type_image(ld_ctx *c, const ld_raw *r, ld_type *t) {
+  char what[64];
+  snprintf(what, sizeof what, "OpTypeImage %%%u sampled type", t->id);
+  const ld_type *st = ld_need_type(c, r, r->w[2], what);
+  if (!st) return false;
+  if (r->nwords < 9) return ld_errf(c, r->at, "OpTypeImage %%%u has %u words, expects 9 or 10", t->id, (unsigned)r->nwords);
+  uint32_t dim = r->w[3], depth = r->w[4], arrayed = r->w[5], ms = r->w[6], sampled = r->w[7], format = r->w[8];
+  const char *dn = spv_dim_name(dim);
+  if (st->kind != LD_TY_VOID)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: sampled type %%%u is not OpTypeVoid (the OpenCL environment requires void)", t->id, r->w[2]);
+  if (dim != SpvDim1D && dim != SpvDim2D && dim != SpvDim3D && dim != SpvDimBuffer)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Dim %s is not supported (1D, 2D, 3D and Buffer are)", t->id, dn ? dn : "?");
+  if (arrayed > 1 || (arrayed && dim != SpvDim1D && dim != SpvDim2D))
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Arrayed %u with Dim %s is not supported (1D and 2D arrays are)", t->id, arrayed, dn);
+  if (depth == 1) return ld_errf(c, r->at, "OpTypeImage %%%u: depth images (image2d_depth_t, cl_khr_depth_images) are not supported", t->id);
+  if (depth != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: Depth %u is not supported (0: not a depth image)", t->id, depth);
+  if (ms != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: multi-sampled images (MS %u) are not supported", t->id, ms);
+  if (sampled != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: Sampled %u is not supported (the OpenCL environment uses 0)", t->id, sampled);
+  if (format != SpvImageFormatUnknown)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Image Format %u is not supported (the OpenCL environment uses Unknown)", t->id, format);
+  if (r->nwords < 10) return ld_errf(c, r->at, "OpTypeImage %%%u has no Access Qualifier (OpenCL kernels need one)", t->id);
+  if (r->w[9] > SpvAccessQualifierReadWrite) return ld_errf(c, r->at, "OpTypeImage %%%u: unknown Access Qualifier %u", t->id, r->w[9]);
+  t->img_dim = dim;
+  t->img_arrayed = arrayed;
+  t->img_access = r->w[9];
+  return true;
+}
+
 static bool type_opaque(ld_ctx *c, const ld_raw *r, ld_type *t) {
   char what[64];
   if (r->opcode == SpvOpTypeImage) {
-    snprintf(what, sizeof what, "OpTypeImage %%%u sampled type", t->id);
-    if (!ld_need_type(c, r, r->w[2], what)) return false;
+    if (!type_image(c, r, t)) return false;
   } else if (r->opcode == SpvOpTypeSampledImage) {
     snprintf(what, sizeof what, "OpTypeSampledImage %%%u image type", t->id);
     const ld_type *img = ld_need_type(c, r, r->w[2], what);
     if (!img) return false;
     if (img->kind != LD_TY_OPAQUE || strcmp(img->opaque, "OpTypeImage") != 0)
       return ld_errf(c, r->at, "%s %%%u is not an OpTypeImage", what, r->w[2]);
+    t->elem = r->w[2];
   } else if (r->opcode == SpvOpTypeOpaque) {
     const char *name;
     if (!ld_string(c, r, 2, &name, NULL)) return false;
@@ -291,6 +324,7 @@ static bool type_opaque(ld_ctx *c, const ld_raw *r, ld_type *t) {
   t->size = LD_OPAQUE_MEM_BYTES;
   t->align = LD_OPAQUE_MEM_BYTES ? LD_OPAQUE_MEM_BYTES : 1;
   t->reg_size = LD_OPAQUE_REG_BYTES;
+  if (r->opcode == SpvOpTypeSampledImage) t->size = t->reg_size = 2 * LD_OPAQUE_REG_BYTES;  /* image, sampler */
   return true;
 }
 

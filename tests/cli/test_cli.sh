@@ -27,7 +27,9 @@ fi
 
 for cl in "$HERE"/*.cl; do
   name=$(basename "$cl" .cl)
-  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 \
+  # language version: CL1.2 unless the first line says `// cl-std: CL2.0`
+  std=$(sed -n '1s|^// cl-std: *\([A-Za-z0-9.]*\).*|\1|p' "$cl")
+  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std="${std:-CL1.2}" -finclude-default-header -O0 \
       -emit-llvm-bc "$cl" -o "$TMP/$name.bc" || ! "$LLVM_SPIRV" "$TMP/$name.bc" -o "$TMP/$name.spv"; then
     echo "test_cli: cannot compile $cl" >&2
     exit 1
@@ -283,6 +285,67 @@ else
   fail "cannot assemble trace.spvasm: $(cat "$TMP/err")"
 fi
 
+# ---- sub-groups: --subgroup-size, spvi info, the debugger's refusal ----------------------------
+# Sub-groups of 4 consecutive work-items over inputs 1..10: sums 1+2+3+4 = 10, 5+..+8 = 26 and the
+# partial last sub-group 9+10 = 19; out = 100*sum + sub-group local id.
+G=$TMP/subgroups.spv
+for w in 1 3 64; do
+  if run 0 run "$G" -g 10 -l 10 --subgroup-size 4 --warp $w 'int[10]=range(1)' 'int[10]' --print; then
+    expect_out 'arg0 int[10]: 1 2 3 4 5 6 7 8 9 10
+arg1 int[10]: 1000 1001 1002 1003 2600 2601 2602 2603 1900 1901'
+  fi
+done
+for bad in 0 65 x; do
+  if run 2 run "$G" -g 10 --subgroup-size $bad 'int[10]' 'int[10]'; then
+    expect_err "--subgroup-size \`$bad\`: the sub-group size must be 1..64"
+    expect_err_lines 1
+  fi
+done
+if run 0 info "$G"; then
+  if grep -qF 'cl_khr_subgroup_ballot' "$TMP/out" && grep -qF 'cl_khr_subgroup_named_barrier' "$TMP/out"; then ok
+  else fail "spvi info does not list the sub-group extensions: $(cat "$TMP/out")"; fi
+fi
+if run 2 debug "$G" -g 10 'int[10]' 'int[10]'; then
+  expect_err 'spvi debug cannot run kernel `sgsum`: its module uses sub-group operations'
+fi
+# --trace runs the sub-group in lock-step: work-item 9 still sees its partner's value
+if run 0 run "$G" -g 10 -l 10 --subgroup-size 4 'int[10]=range(1)' 'int[10]' --trace=gid=9; then
+  if grep -q '^gid=(9,0,0) %[0-9]* = OpGroupIAdd 19$' "$TMP/err" && ! grep -qv '^gid=(9,0,0)' "$TMP/err"; then ok
+  else fail "--trace of a sub-group kernel: $(cat "$TMP/err")"; fi
+fi
+# --- images and samplers ------------------------------------------------------------------------
+# src r unorm8 2x2 = 10 20 30 200; dst = round(255 * (v / 255 * 0.5)) = 5 10 15 100 (by hand)
+IM=$TMP/image.spv
+if run 0 run "$IM" -g 2,2 'image2d:r:unorm8:2,2=10,20,30,200' 'image2d:r:unorm8:2,2' 'sampler:unnormalized,clamp_to_edge,nearest' --print --out "$TMP/img"; then
+  expect_out 'arg0 image2d r unorm8 (2, 2, 1): 10 20 30 200
+arg1 image2d r unorm8 (2, 2, 1): 5 10 15 100'
+  if head -c 80 "$TMP/img/arg1.npy" | grep -qF "'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 1)"; then ok; else fail "arg1.npy header: $(head -c 80 "$TMP/img/arg1.npy")"; fi
+  # the output as the next input (.npy of the image's shape): 5 10 15 100 halved; (float)(5/255) and
+  # (float)(15/255) lie above 5/255 and 15/255, so 255 * v / 2 is just above 2.5 and 7.5: 3 and 8
+  if run 0 run "$IM" -g 2,2 "image2d:r:unorm8:2,2=@$TMP/img/arg1.npy" 'image2d:r:unorm8:2,2' 'sampler:unnormalized,clamp,nearest' --print; then
+    expect_out 'arg0 image2d r unorm8 (2, 2, 1): 5 10 15 100
+arg1 image2d r unorm8 (2, 2, 1): 3 5 8 50'
+  fi
+fi
+if run 0 info "$IM"; then
+  if grep -qF 'arg0   read_only image2d_t' "$TMP/out" && grep -qF 'arg2   sampler_t' "$TMP/out"; then ok; else fail "info: $(cat "$TMP/out")"; fi
+fi
+# addressing mode none outside the image: an out-of-bounds fault naming the argument
+if run 1 run "$IM" -g 3,2 'image2d:r:unorm8:2,2' 'image2d:r:unorm8:3,2' 'sampler:unnormalized,none,nearest'; then
+  expect_err 'coordinate x = 2.5 is outside the image (0 <= x < 2) with addressing mode none'
+  expect_err 'image: argument 0 `src` (image2d of 2 x 2 r unorm8)'
+fi
+if run 2 run "$IM" -g 2,2 'image2d:rgb:unorm8:2,2' 'image2d:r:unorm8:2,2' 'sampler:normalized,repeat,linear'; then
+  expect_err '`rgb` is not a channel order'
+  expect_err_lines 1
+fi
+if run 2 run "$IM" -g 2,2 'image2d:r:unorm8:2,2' 'image2d:r:unorm8:2,2' 'sampler:unnormalized,repeat,linear'; then
+  expect_err 'repeat addressing needs normalized coordinates'
+fi
+if run 2 run "$IM" -g 2,2 'image2d:r:unorm8:2,2' 'float[4]' 'sampler:normalized,repeat,linear'; then
+  expect_err 'an image parameter (write_only image2d_t) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]'
+fi
+
 # ---- checks and reports: --report JSON lines, --check, --max-steps ----------------------------
 C=$TMP/checks.spv
 # 9/0 and 11/0: two division-by-zero occurrences at one instruction, one grouped report; the run
@@ -326,6 +389,45 @@ if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --max-steps 0; then
 fi
 if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --report "$TMP/no/such/dir/r.json"; then
   expect_err "--report $TMP/no/such/dir/r.json: No such file or directory"
+fi
+
+# ---- --then: launches in sequence on one module; program-scope variables carry over ----------
+# total starts at 100 (its initializer); add adds 1+2+3+4 = 10 per launch; get reads total + gid.
+GL=$TMP/globals.spv
+if run 0 run "$GL" -k add -g 4 'int[4]=range(1)' --then -k add -g 4 'int[4]=range(1)' \
+    --then -k get -g 2 'int[2]' --print; then
+  expect_out 'arg0 int[2]: 120 121'
+fi
+# each launch prints its own buffers, when it has --print, right after it runs
+if run 0 run "$GL" -k get -g 1 'int[1]' --print --then -k add -g 2 'int[2]=fill(5)' --then -k get -g 1 'int[1]' --print; then
+  expect_out 'arg0 int[1]: 100
+arg0 int[1]: 110'
+fi
+# without --then every command starts from the initializer again (a new module each time)
+if run 0 run "$GL" -k get -g 1 'int[1]' --print; then expect_out 'arg0 int[1]: 100'; fi
+# a faulting launch ends the command: the later ones do not run
+if run 1 run "$GL" -k add -g 8 'int[4]=range(1)' --then -k get -g 1 'int[1]' --print; then
+  if [ -s "$TMP/out" ]; then fail "a launch after the fault ran: $(cat "$TMP/out")"; else ok; fi
+  expect_err 'launch 1 of 2 did not succeed; the launches after it did not run'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then --spec 1=2 -k get -g 1 'int[1]'; then
+  expect_err 'launch 2 of 2: --spec applies to loading the module: give it before the first --then'
+  expect_err_lines 1
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -k get 'int[1]'; then
+  expect_err 'launch 2 of 2: missing -g X[,Y[,Z]] (the global size)'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -g 1 'int[1]'; then
+  expect_err 'launch 2 of 2: `'"$GL"'` has 2 kernels: choose one with -k'
+fi
+if run 2 run "$GL" -k add -g 4 'int[4]' --then -k get -g 1; then
+  expect_err 'launch 2 of 2: kernel `get` takes 1 argument'
+fi
+if run 2 debug "$GL" -k add -g 4 'int[4]' --then -k get -g 1 'int[1]'; then
+  expect_err '--then runs several launches: it is for spvi run, not spvi debug'
+fi
+if run 0 info "$GL"; then
+  if grep -q '^  global int total  *(4 bytes)$' "$TMP/out"; then ok; else fail "info lacks the variable: $(cat "$TMP/out")"; fi
 fi
 
 echo "test_cli: $passed passed, $failed failed"

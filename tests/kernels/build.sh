@@ -16,6 +16,7 @@
 #   // spirv: skip-O2 <reason>   do not build the -O2 variant (the reason goes into NAME.O2.skip)
 #   // also: spir32              also build NAME.O0.spir32.spv
 #   // cflags: FLAGS             extra clang flags for every variant (e.g. -g: source lines in reports)
+#   // llvm-spirv: FLAGS         extra translator flags, e.g. --spirv-ext=+SPV_INTEL_subgroups
 #
 # Exit status: non-zero when clang fails on any kernel (a kernel that does not compile is a bug in
 # the test suite); a translator rejection is reported but is not an error.
@@ -53,6 +54,7 @@ build_one() {
   skip_o2=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2[[:space:]]*\(.*\)|\1|p' | head -n 1)
   o2_marked=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2')
   spir32=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*also:.*spir32')
+  xflags=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*llvm-spirv:[[:space:]]*\(.*\)|\1|p' | head -n 1)
   cflags=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*cflags:[[:space:]]*\(.*\)|\1|p' | head -n 1)
 
   failed=0
@@ -81,7 +83,8 @@ build_one() {
     fi
     # clang warnings are shown but do not fail the build
     [ -s "$base.log" ] && cat "$base.log" >&2
-    if ! "$LLVM_SPIRV" "$base.bc" -o "$base.spv" 2> "$base.log"; then
+    # shellcheck disable=SC2086
+    if ! "$LLVM_SPIRV" $xflags "$base.bc" -o "$base.spv" 2> "$base.log"; then
       # the first two non-empty lines of the message, joined (llvm-spirv puts names on line 2)
       reason=$(sed -n '/[^[:space:]]/p' "$base.log" | head -n 2 | tr '\n' ' ' | sed 's/[[:space:]]\{1,\}/ /g; s/ $//')
       [ -n "$reason" ] || reason="exit status non-zero, no message"

@@ -763,7 +763,8 @@ static void test_npy_write_roundtrip(void **state) {
 
 static spvi_param_info param(spvi_param_kind kind, spvi_addr_space space, const char *type,
                              const char *name, spvi_scalar k, unsigned bits, unsigned width, size_t size) {
-  spvi_param_info p = {name, type, kind, space, k, bits, width, size, false};
+  spvi_param_info p = {.name = name, .type_name = type, .kind = kind, .space = space, .elem_kind = k,
+                       .elem_bits = bits, .vec_width = width, .size = size, .is_const = false};
   return p;
 }
 
@@ -834,8 +835,35 @@ static void test_param_matching(void **state) {
   arg_ok("local:1024", &l, 1024);
   arg_err("float[4]", &l, "a __local pointer parameter takes local:BYTES");
 
-  spvi_param_info img = param(SPVI_PARAM_OPAQUE, SPVI_AS_NONE, "image2d_t", "img", SPVI_S_OTHER, 0, 0, 8);
-  arg_err("bytes:00", &img, "parameters of type image2d_t are not supported");
+  spvi_param_info q = param(SPVI_PARAM_OPAQUE, SPVI_AS_NONE, "queue_t", "q", SPVI_S_OTHER, 0, 0, 8);
+  arg_err("bytes:00", &q, "parameters of type queue_t are not supported");
+
+  /* images and samplers */
+  spvi_param_info img = param(SPVI_PARAM_IMAGE, SPVI_AS_NONE, "read_only image2d_t", "img", SPVI_S_OTHER, 0, 0, 8);
+  img.image_type = SPVI_IMAGE_2D;
+  arg_ok("image2d:rgba:unorm8:4,2", &img, 32);
+  arg_ok("image2d:r:float:3,2=range(0)", &img, 24);
+  arg_ok("image2d:bgra:uint8:1,1=1,2,3,4", &img, 4);
+  arg_err("image3d:rgba:unorm8:4,2,2", &img, "the parameter is read_only image2d_t, the argument an image3d");
+  arg_err("image2d:rgba:unorm8:4", &img, "image2d takes 2 sizes (W,H), got `4`");
+  arg_err("image2d:rgb:unorm8:4,4", &img, "`rgb` is not a channel order");
+  arg_err("image2d:rgba:unorm24:4,4", &img, "`unorm24` is not a channel type");
+  arg_err("image2d:bgra:float:4,4", &img, "bgra, argb and abgr take 8-bit channel types");
+  arg_err("image2d:srgba:unorm16:4,4", &img, "sRGB images are unorm8");
+  arg_err("image2d:rgba:unorm8:0,4", &img, "image size 1: `0` is not at least 1");
+  arg_err("image2d:rgba:unorm8:2,1=1,2,3", &img, "8 values expected, got 3");
+  arg_err("image2d:rgba:unorm8:2,1=fill(256)", &img, "out of range");
+  arg_err("float[4]", &img, "an image parameter (read_only image2d_t) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]");
+  spvi_param_info smp = param(SPVI_PARAM_SAMPLER, SPVI_AS_NONE, "sampler_t", "s", SPVI_S_OTHER, 0, 0, 8);
+  cli_arg sa;
+  cli_error se;
+  assert_true(cli_arg_for_param("sampler:normalized,mirrored_repeat,linear", &smp, &sa, &se));
+  assert_int_equal(sa.kind, CLI_ARG_SAMPLER);
+  assert_true(sa.sampler.normalized && sa.sampler.addressing == SPVI_ADDRESS_MIRRORED_REPEAT && sa.sampler.filter == SPVI_FILTER_LINEAR);
+  arg_err("sampler:unnormalized,repeat,nearest", &smp, "repeat addressing needs normalized coordinates");
+  arg_err("sampler:normalized,wrap,nearest", &smp, "`wrap` is not an addressing mode");
+  arg_err("sampler:normalized,clamp", &smp, "a sampler takes sampler:NORM,ADDRESS,FILTER");
+  arg_err("sampler:normalized,clamp,cubic", &smp, "`cubic` is not a filter mode");
 
   char desc[128];
   assert_string_equal(cli_param_desc(&f, desc, sizeof desc), "global float* a");

@@ -18,6 +18,7 @@
 #include "test_kernels_mem.h"
 #include "test_kernels_ndrange.h"
 #include "test_kernels_fault.h"
+#include "test_kernels_async.h"
 #include "test_kernels_checks.h"
 
 int main(void) {
@@ -29,6 +30,7 @@ int main(void) {
     KT_MEM_TESTS,
     KT_NDRANGE_TESTS,
     KT_FAULT_TESTS,
+    KT_ASYNC_TESTS,
     KT_CHECKS_TESTS,
   };
   return cmocka_run_group_tests_name("kernels", tests, NULL, NULL);

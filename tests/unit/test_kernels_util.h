@@ -36,17 +36,26 @@
  * sizes used here, so the last warp of a group is partial. */
 static const unsigned KT_WARPS[] = {1, 0, 7};
 
-typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL } kt_kind;
+typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL, KT_IMG, KT_SMP } kt_kind;
+
+/* KT_IMG: `data` points to one of these; KT_SMP: `data` points to an spvi_sampler. */
+typedef struct kt_image {
+  spvi_image_desc desc;
+  const void *pixels;  /* NULL: zero-filled */
+} kt_image;
 
 typedef struct kt_arg {
   kt_kind kind;
-  const void *data;   /* BUF: initial contents (NULL: zero-filled); VAL: the value's bytes */
-  size_t bytes;       /* BUF, VAL: size in bytes; LOCAL: bytes per work-group */
+  const void *data;   /* BUF: initial contents (NULL: zero-filled); VAL: the value's bytes;
+                         IMG: a kt_image; SMP: an spvi_sampler */
+  size_t bytes;       /* BUF, VAL: size in bytes; LOCAL: bytes per work-group; IMG: pixel bytes */
 } kt_arg;
 
 #define KT_BUF_IN(ptr, n) {KT_BUF, (ptr), (n)}
 #define KT_VALUE(ptr) {KT_VAL, (ptr), sizeof *(ptr)}
 #define KT_LOCAL_BYTES(n) {KT_LOCAL, NULL, (n)}
+#define KT_IMAGE(img, n) {KT_IMG, (img), (n)}
+#define KT_SAMPLER(smp) {KT_SMP, (smp), 0}
 
 typedef struct kt_range {
   unsigned dims;
@@ -321,6 +330,12 @@ static void kt_set_args(const kt_case *c, const kt_run *r, int nargs) {
     case KT_BUF: s = spvi_set_arg_buffer(kt_g.l, i, a->data, a->bytes, &err); break;
     case KT_VAL: s = spvi_set_arg_value(kt_g.l, i, a->data, a->bytes, &err); break;
     case KT_LOCAL: s = spvi_set_arg_local(kt_g.l, i, a->bytes, &err); break;
+    case KT_IMG: {
+      const kt_image *im = a->data;
+      s = spvi_set_arg_image(kt_g.l, i, &im->desc, im->pixels, a->bytes, &err);
+      break;
+    }
+    case KT_SMP: s = spvi_set_arg_sampler(kt_g.l, i, a->data, &err); break;
     case KT_END: break;
     }
     kt_require(r, s == SPVI_OK, "setting argument %d failed (status %d): %s", i, (int)s, err.message);
@@ -393,8 +408,9 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
     if (!c->expect_reports && spvi_report_count(kt_g.l))
       kt_fail(&r, "unexpected report (%zu in all):\n%s", spvi_report_count(kt_g.l), spvi_report_get(kt_g.l, 0)->message);
     for (int i = 0; i < nargs; ++i) {
-      if (c->args[i].kind != KT_BUF) continue;
-      r.buf[i] = spvi_arg_buffer(kt_g.l, i, &r.bytes[i]);
+      if (c->args[i].kind != KT_BUF && c->args[i].kind != KT_IMG) continue;
+      r.buf[i] = c->args[i].kind == KT_IMG ? spvi_arg_image(kt_g.l, i, NULL, &r.bytes[i])
+                                           : spvi_arg_buffer(kt_g.l, i, &r.bytes[i]);
       kt_require(&r, r.buf[i] != NULL, "spvi_arg_buffer(%d) returned NULL", i);
       kt_require(&r, r.bytes[i] == c->args[i].bytes, "spvi_arg_buffer(%d) size %zu, set %zu", i,
                  r.bytes[i], c->args[i].bytes);

@@ -581,8 +581,8 @@ static void test_unsupported_module_features(void **state) {
   (void)state;
   mod m;
   minimal_module(&m);
-  m.w[10] = SpvCapabilityImageBasic;  /* the Int8 capability's operand */
-  expect_fail(&m, "t.spv: word 9: capability ImageBasic is not supported");
+  m.w[10] = SpvCapabilityImageMipmap;  /* the Int8 capability's operand */
+  expect_fail(&m, "t.spv: word 9: capability ImageMipmap is not supported");
   minimal_module(&m);
   m.w[10] = SpvCapabilityPipes;
   expect_fail(&m, "capability Pipes is not supported");

@@ -16,6 +16,7 @@
  *   ; global: 4 [2 [1]]                NDRange global size; its count of numbers is the dimension
  *   ; local: 2 [..]                    local size (default: spvi picks)
  *   ; offset: 1 [..]                   global offset
+ *   ; subgroup-size: N                 spvi_run_options.subgroup_size (default 0: spvi's default)
  *   ; arg: buffer TYPE N [= v ...]     a global/constant buffer of N elements (zero-filled if no =)
  *   ; arg: value TYPE v ...            a by-value argument: the values' bytes, packed
  *   ; arg: local BYTES                 a __local pointer argument
@@ -102,6 +103,7 @@ typedef struct tcase {
   unsigned dims;
   size_t global[3], local[3], offset[3];
   bool has_local, has_offset;
+  unsigned subgroup_size;
   argspec args[MAX_ARGS];
   int nargs;
   expectspec ex[MAX_EXPECTS];
@@ -305,6 +307,8 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
     unsigned n;
     parse_sizes(c, line, val, c->offset, &n);
     c->has_offset = true;
+  } else if (strcmp(key, "subgroup-size") == 0) {
+    if (sscanf(val, " %u", &c->subgroup_size) != 1) perr(c, line, "subgroup-size: needs a number");
   } else if (strcmp(key, "arg") == 0) {
     if (c->nargs == MAX_ARGS) { perr(c, line, "too many arguments"); return; }
     argspec *a = &c->args[c->nargs++];
@@ -377,8 +381,8 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
   /* anything else is an ordinary comment */
 }
 
-static const char *const directive_keys[] = {"kernel", "version", "global", "local", "offset", "arg", "expect",
-                                             "expect-fault", "expect-load-error", "more"};
+static const char *const directive_keys[] = {"kernel", "version", "global", "local", "offset", "subgroup-size", "arg",
+                                             "expect", "expect-fault", "expect-load-error", "more"};
 
 static void parse_case(tcase *c) {
   const char *p = c->text;
@@ -470,6 +474,7 @@ static bool run_once(const tcase *c, spvi_module *m, int kernel, unsigned warp, 
   spvi_run_options ro;
   memset(&ro, 0, sizeof ro);
   ro.warp_width = warp;
+  ro.subgroup_size = c->subgroup_size;
   r->status = spvi_run(l, &ro, &r->fault, &err);
   if (r->status != SPVI_OK && r->status != SPVI_FAULT) snprintf(r->err, sizeof r->err, "spvi_run: %s", err.message);
   for (int i = 0; i < c->nargs; i++) {
