@@ -594,14 +594,36 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
     return;
   }
   case EX_INSERT: {
+    /* a: the inserted object (osz bytes), b: the composite (tsz bytes), as in ex_exec.c */
     const uint32_t off = aux[ip->c], osz = aux[ip->c + 1], tsz = aux[ip->c + 2];
-    if (!fl_any(w, ip->a, tsz) && !fl_any(w, ip->b, osz) && !fl_any(w, ip->d, tsz)) return;
+    if (!fl_any(w, ip->a, osz) && !fl_any(w, ip->b, tsz) && !fl_any(w, ip->d, tsz)) return;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
-      memmove(UT(ip->d, l, tsz), UT(ip->a, l, tsz), tsz);
-      memmove(UT(ip->d, l, tsz) + off, UT(ip->b, l, osz), osz);
+      memmove(UT(ip->d, l, tsz), UT(ip->b, l, tsz), tsz);
+      memmove(UT(ip->d, l, tsz) + off, UT(ip->a, l, osz), osz);
     }
     fl_refresh(cx, w, ip->d, tsz);
+    return;
+  }
+  case EX_SHUFFLE: {
+    /* per component: the selected component's shadow; an undefined selector (0xFFFFFFFF) gives
+     * spvi's defined 0 (spec-notes/executor.md), which clang uses for the padding slot of 3-vectors
+     * widened to 4 -- not a use of undefined memory */
+    const uint32_t *x = aux + ip->c;
+    const unsigned es = x[0], n1 = x[1], n2 = x[2], n = ip->n;
+    if (!fl_any(w, ip->a, n1 * es) && !fl_any(w, ip->b, n2 * es) && !fl_any(w, ip->d, n * es)) return;
+    for (unsigned k = 0; k < nl; k++) {
+      const unsigned l = lanes[k];
+      uint8_t tmp[16 * 8];
+      for (unsigned i = 0; i < n; i++) {
+        const uint32_t c = x[3 + i];
+        if (c == 0xFFFFFFFFu) memset(tmp + i * es, 0, es);
+        else if (c < n1) memcpy(tmp + i * es, UT(ip->a, l, (size_t)n1 * es) + (size_t)c * es, es);
+        else memcpy(tmp + i * es, UT(ip->b, l, (size_t)n2 * es) + (size_t)(c - n1) * es, es);
+      }
+      memcpy(UT(ip->d, l, (size_t)n * es), tmp, (size_t)n * es);
+    }
+    fl_refresh(cx, w, ip->d, n * es);
     return;
   }
   case EX_CONSTRUCT: {
