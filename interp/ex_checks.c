@@ -20,11 +20,6 @@ static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
   uint32_t v; memcpy(&v, p, 4); return v;
 }
 
-uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip) {
-  if (!fn || !ip) return 0;
-  return cx->chkl->fbase[fn->index] + (uint32_t)(ip - fn->code);
-}
-
 void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip) {
   *fn = NULL;
   *ip = NULL;
@@ -133,6 +128,44 @@ void *ex_chk_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, b
   return ex_mem(cx, cx->cur_warp, lane, ptr, bytes, write);
 }
 
+/* A load's or store's lanes for the race detector, in segments of consecutive lanes whose pointers
+ * are consecutive elements (lane + k at p + k * n: a warp reading a row) or the same (a broadcast):
+ * each segment is recorded with one lookup per page instead of one per lane. */
+static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t *lanes, unsigned nl, uint32_t site,
+                       uint64_t n, bool write) {
+  uint64_t pt[EX_MAX_WARP];
+  const bool full = nl == cx->W;  /* lanes[k] == k */
+  if (cx->prog->ptr_bytes == 8) {
+    if (full) memcpy(pt, P, 8 * (size_t)nl);
+    else for (unsigned k = 0; k < nl; k++) memcpy(&pt[k], P + 8 * (size_t)lanes[k], 8);
+  } else {
+    for (unsigned k = 0; k < nl; k++) {
+      uint32_t v;
+      memcpy(&v, P + 4 * (size_t)lanes[k], 4);
+      pt[k] = v;
+    }
+  }
+  unsigned k = 0;
+  while (k < nl) {
+    unsigned e = k + 1;
+    uint64_t stride = 0;
+    if (e < nl && (full || lanes[e] == lanes[k] + 1)) {
+      stride = pt[e] - pt[k];
+      if (stride == n || stride == 0) {
+        if (full) while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
+      }
+      else
+        e = k + 1;
+    }
+    const unsigned cnt = e - k;
+    if (cnt == 1 || !(stride ? ex_race_access_run(cx, w, lanes[k], cnt, site, pt[k], n, write, false)
+                             : ex_race_access_uniform(cx, w, lanes[k], cnt, site, pt[k], n, write, false)))
+      for (unsigned j = k; j < e; j++) ex_race_access(cx, w, lanes[j], site, pt[j], n, write, false);
+    k = e;
+  }
+}
+
 /* The memory accesses of one instruction, for the race detector. */
 static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
                       unsigned nl) {
@@ -142,14 +175,10 @@ static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
   uint32_t site;
   switch (ip->op) {
   case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
-    site = ex_chk_site(cx, f->fn, ip);
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, false, false);
+    race_lanes(cx, w, RG(ip->a), lanes, nl, ex_chk_site(cx, f->fn, ip), ip->c, false);
     return;
   case EX_STORE: case EX_STORE_4: case EX_STORE_8:
-    site = ex_chk_site(cx, f->fn, ip);
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), ip->c, true, false);
+    race_lanes(cx, w, RG(ip->a), lanes, nl, ex_chk_site(cx, f->fn, ip), ip->c, true);
     return;
   case EX_ATOMIC: {
     const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;

@@ -815,9 +815,16 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_RACE_)
 #undef LABEL_RACE_
   };
+  /* --check uninit (with or without races): the other instructions have shadow work only while
+   * some register of the warp holds an undefined byte (w->uflags_set, ex_uninit.c). */
+  static const void *const uninit_labels[EX_OP_COUNT] = {
+#define LABEL_UNINIT_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_CHECK_FLAGGED,
+    EX_OP_LIST(LABEL_UNINIT_)
+#undef LABEL_UNINIT_
+  };
 #undef RACE_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const void *const *const chk_labels = cx->ftz || (cx->checks & SPVI_CHECK_UNINIT) ? check_labels : race_labels;
+  const void *const *const chk_labels = (cx->checks & SPVI_CHECK_UNINIT) ? uninit_labels : cx->ftz ? check_labels : race_labels;
   const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : cx->chk ? chk_labels : base_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
@@ -1552,6 +1559,9 @@ L_DEBUG_HOOK:
 
 L_CHECK_HOOK:
   ex_chk_step(cx, w, f, ip, lanes, nl);
+  goto *base_labels[ip->op];
+L_CHECK_FLAGGED:
+  if (w->uflags_set) ex_chk_step(cx, w, f, ip, lanes, nl);
   goto *base_labels[ip->op];
 
 step_limit: {

@@ -122,6 +122,9 @@ typedef struct ex_warp {
   uint8_t *ureg;                 /* --check uninit: per register byte, 1 = computed from memory
                                     never written (same layout as regs), or NULL */
   uint8_t *upriv;                /* --check uninit: per private byte, 1 = never written, or NULL */
+  uint8_t *uflag;                /* --check uninit: per 8 bytes of a lane's registers, 0 when those
+                                    bytes' shadow is 0 in every lane (so most instructions skip it) */
+  uint32_t uflags_set;           /* --check uninit: how many uflag entries are 1 */
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
                                     the debugger must not stop at again */
 } ex_warp;

@@ -37,17 +37,70 @@ typedef struct ent { uint32_t item, site; } ent;
  * program has more instructions than that). */
 typedef struct eent { uint32_t group, packed; } eent;
 
-typedef struct ipage {               /* the running group's bytes of one page */
-  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary */
+/* Summaries are kept per slot: a slot is one byte, or (GS_WORD) an aligned 4-byte word whose four
+ * bytes have the same summary because every access to the page so far covered whole words. Most
+ * kernels access 4-byte or larger aligned elements, so the shadow work and memory are a quarter of
+ * per-byte summaries; the first access to a page that covers part of a word splits every slot
+ * into four identical bytes, which is exact, so results do not depend on the slot size. */
+#define GS_WORD 2u
+
+typedef struct ipage ipage;
+struct ipage {               /* the running group's bytes of one page */
+  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary, per slot */
   ent gw[PG_BYTES], gr[PG_BYTES];    /* the group's summary so far (global pages) */
   uint32_t alloc;                    /* allocation id; 0: the local arena */
   uint64_t page;                     /* page index in it */
-  uint32_t lo, hi;                   /* bytes touched in the interval: [lo, hi) */
+  uint32_t lo, hi;                   /* slots touched in the interval: [lo, hi) */
+  uint32_t glo, ghi;                 /* slots of gw/gr filled by earlier intervals: [glo, ghi) */
+  unsigned gs;                       /* slot = 1 << gs bytes (0 or GS_WORD) */
   bool glob;
-  struct ipage *next;                /* the group's pages, or the free list */
-} ipage;
+  struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
+                                        empty: the interval's and group's ends clear what they used) */
+};
 
-typedef struct epage { eent w[PG_BYTES], r[PG_BYTES]; } epage;
+typedef struct epage {               /* per slot of 1 << gs bytes: w[PG_BYTES >> gs], then r[] */
+  unsigned gs;
+  bool written;                      /* some w[] entry is set: reads can conflict only with those */
+  eent e[];
+} epage;
+#define EP_W(p, i) ((p)->e[(i)])
+#define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
+
+static epage *ep_new(unsigned gs) {
+  epage *p = calloc(1, sizeof *p + 2 * (PG_BYTES >> gs) * sizeof(eent));
+  if (p) p->gs = gs;
+  return p;
+}
+
+/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). */
+static bool ep_split(epage **slot) {
+  epage *o = *slot, *n = ep_new(0);
+  if (!n) return false;
+  n->written = o->written;
+  for (uint32_t i = 0; i < PG_BYTES; i++) {
+    EP_W(n, i) = EP_W(o, i >> GS_WORD);
+    EP_R(n, i) = EP_R(o, i >> GS_WORD);
+  }
+  free(o);
+  *slot = n;
+  return true;
+}
+
+/* A word-slot page of the running group as byte slots: backwards, so no slot is overwritten
+ * before it is copied (slot j goes to 4j .. 4j + 3, all >= j). */
+static void ip_split(struct ipage *p) {
+  for (uint32_t j = PG_BYTES >> GS_WORD; j-- > 0;)
+    for (uint32_t k = 0; k < 4; k++) {
+      const uint32_t d = 4 * j + 3 - k;
+      p->w[d][0] = p->w[j][0]; p->w[d][1] = p->w[j][1];
+      p->r[d][0] = p->r[j][0]; p->r[d][1] = p->r[j][1];
+      p->gw[d] = p->gw[j];
+      p->gr[d] = p->gr[j];
+    }
+  if (p->lo < p->hi) { p->lo <<= GS_WORD; p->hi <<= GS_WORD; }
+  if (p->glo < p->ghi) { p->glo <<= GS_WORD; p->ghi <<= GS_WORD; }
+  p->gs = 0;
+}
 
 struct ex_race_global {              /* per allocation: page tables */
   epage ***ep;                       /* earlier groups */
@@ -66,6 +119,7 @@ static inline uint64_t key(const ent *e) { return ((uint64_t)(e->site >> 31) << 
 /* Add an access to a top-2 summary (distinct items, smallest keys first; per item the smallest
  * site, plain before atomic). */
 static inline void top2_add(ent s[2], uint32_t item, uint32_t site) {
+  if (!s[0].item) { s[0].item = item; s[0].site = site; return; }  /* first access in the interval */
   if (s[0].item == item) { if (site < s[0].site) s[0].site = site; return; }
   if (s[1].item == item) {
     if (site < s[1].site) s[1].site = site;
@@ -137,21 +191,24 @@ void ex_race_free(ex_race *r) {
   free(r);
 }
 
-static ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob) {
-  if (*slot) return *slot;
+static ipage *page_new(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
-  else if (!(p = malloc(sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
-  memset(p, 0, sizeof *p);
+  else if (!(p = calloc(1, sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
   p->alloc = alloc;
   p->page = page;
   p->glob = glob;
-  p->lo = PG_BYTES;
-  p->hi = 0;
+  p->gs = ep && !ep->gs ? 0 : GS_WORD;  /* never coarser than the earlier groups' page */
+  p->lo = p->glo = PG_BYTES;
+  p->hi = p->ghi = 0;
   p->next = r->group_pages;
   r->group_pages = p;
   *slot = p;
   return p;
+}
+
+static inline ipage *page_get(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
+  return *slot ? *slot : page_new(r, slot, alloc, page, glob, ep);
 }
 
 static uint32_t group_linear(const ex_ctx *cx) {
@@ -189,6 +246,97 @@ static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
 /* Earlier-group summary order: plain first, then group, then item. */
 static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
 
+/* The earlier groups' access that an access conflicts with, given the byte's earlier writer and
+ * reader: a write conflicts with both, a read with the writer, never two atomics. */
+static inline bool earlier_conflict(eent ew, eent er, bool write, bool atomic, eent *o, bool *ow) {
+  *ow = true;
+  if (ew.group && !(atomic && e_atomic(ew))) { *o = ew; return true; }
+  if (write && er.group && !(atomic && e_atomic(er))) { *o = er; *ow = false; return true; }
+  return false;
+}
+
+/* An inter-group conflict being collected for one access: its first conflicting byte, and the run
+ * of bytes after it that conflict with the same earlier access. */
+typedef struct xrun {
+  eent other;
+  uint64_t start, len;
+  bool other_write;
+} xrun;
+
+static void __attribute__((cold)) xrun_report(ex_ctx *cx, const xrun *x, uint32_t id, uint32_t item, uint32_t s,
+                                              bool write) {
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = SPVI_REPORT_RACE;
+  e.at = make_site(cx, group_linear(cx), item - 1, s, write);
+  e.has_other = true;
+  e.other = make_site(cx, x->other.group - 1, x->other.packed >> 20,
+                      (x->other.packed & ((1u << 19) - 1)) | (e_atomic(x->other) ? ATOMIC_BIT : 0), x->other_write);
+  e.alloc = id;
+  e.offset = (int64_t)x->start;
+  e.size = x->len;
+  e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
+  ex_check_report(cx, &e);
+}
+
+/* The accesses of `count` work-items with consecutive local ids from item (+ 1), each of n bytes,
+ * at consecutive places from byte `base` of allocation id (of the local arena for local memory):
+ * one lane's access, or a whole warp's contiguous one, handled page by page. */
+static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint64_t n, uint32_t item, unsigned count,
+                         uint32_t site, bool write, bool atomic) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
+  const uint64_t lim = base + n * count;
+  /* every work-item's bytes are whole words: word slots stay */
+  const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
+  xrun x = {{0, 0}, 0, 0, false};
+  uint32_t xitem = 0;  /* the work-item whose access x belongs to */
+  for (uint64_t b = base; b < lim;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = lim - pbase < PG_BYTES ? (uint32_t)(lim - pbase) : PG_BYTES;
+    /* the work-item of byte b, and how many of its bytes are left from b */
+    const uint64_t k0 = b == base ? 0 : (b - base) / n, rem0 = b == base ? n : n - (b - base) % n;
+    if (p) {
+      if (p->gs && !whole_words) ip_split(p);
+      ent (*sum)[2] = write ? p->w : p->r;
+      const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs, ss = 1u << p->gs;
+      uint32_t it = item + (uint32_t)k0;
+      uint64_t rem = rem0;
+      for (uint32_t j = j0; j < j1; j++) {
+        top2_add(sum[j], it, s);
+        if (!(rem -= ss)) { it++; rem = n; }
+      }
+      if (j0 < p->lo) p->lo = j0;
+      if (j1 > p->hi) p->hi = j1;
+    }
+    if (ep && (write || ep->written)) {
+      /* by word slots when the page has them and the accesses cover whole words, else by byte */
+      const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
+      uint32_t it = item + (uint32_t)k0;
+      uint64_t rem = rem0;
+      for (uint32_t i = i0; i < end; i += step, rem -= step) {
+        if (!rem) { it++; rem = n; }
+        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
+        eent o;
+        bool ow;
+        if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
+        const uint64_t at = pbase + i;
+        if (x.len && xitem != it) { xrun_report(cx, &x, id, xitem, s, write); x.len = 0; }
+        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; xitem = it; }
+        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
+      }
+    }
+    b = pbase + end;
+  }
+  if (x.len) xrun_report(cx, &x, id, xitem, s, write);
+}
+
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
                     bool atomic) {
   uint32_t id;
@@ -196,55 +344,101 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
   const bool glob = a->space == EX_AS_GLOBAL;
-  const uint32_t item = w->first_linear + lane + 1, s = site | (atomic ? ATOMIC_BIT : 0);
-  uint64_t base = glob ? off : a->offset + off;  /* byte index in the allocation or the local arena */
-  /* inter-group conflicts of this access: the first conflicting byte and the run after it that
-   * conflicts with the same earlier access */
-  eent other = {0, 0};
-  uint64_t rstart = 0, rlen = 0;
-  bool other_write = false;
-  for (uint64_t b = base; b < base + n;) {
-    const uint64_t pg = b >> PG_SHIFT;
-    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
-    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob);
+  const uint64_t base = glob ? off : a->offset + off;
+  const uint32_t item = w->first_linear + lane + 1;
+  if (n == 4 && !(base & 3)) {  /* one word slot (an int or float, e.g. an atomic counter): directly */
+    ex_race *r = cx->chk->race;
+    struct ex_race_global *g = cx->chkl->rg;
+    const uint64_t pg = base >> PG_SHIFT;
     const epage *ep = glob ? g->ep[id][pg] : NULL;
-    uint32_t i = (uint32_t)(b & (PG_BYTES - 1));
-    const uint32_t end = (uint32_t)((base + n - (pg << PG_SHIFT)) < PG_BYTES ? base + n - (pg << PG_SHIFT) : PG_BYTES);
-    for (; i < end; i++, b++) {
-      if (p) {
-        top2_add(write ? p->w[i] : p->r[i], item, s);
-        if (i < p->lo) p->lo = i;
-        if (i + 1 > p->hi) p->hi = i + 1;
+    ipage *p = page_get(r, glob ? &g->ip[id][pg] : &r->lp[pg], glob ? id : 0, pg, glob, ep);
+    if (p && p->gs && (!ep || ep->gs)) {
+      const uint32_t j = (uint32_t)(base & (PG_BYTES - 1)) >> GS_WORD, s = site | (atomic ? ATOMIC_BIT : 0);
+      top2_add(write ? p->w[j] : p->r[j], item, s);
+      if (j < p->lo) p->lo = j;
+      if (j + 1 > p->hi) p->hi = j + 1;
+      xrun x;
+      if (ep && (write || ep->written) && earlier_conflict(EP_W(ep, j), EP_R(ep, j), write, atomic, &x.other, &x.other_write)) {
+        x.start = base;
+        x.len = 4;
+        xrun_report(cx, &x, id, item, s, write);
       }
-      if (!ep) continue;
-      eent ew = ep->w[i], er = ep->r[i], o = {0, 0};
-      bool ow = true;
-      if (write && !atomic) { if (ew.group) o = ew; else if (er.group) { o = er; ow = false; } }
-      else if (write) { if (ew.group && !e_atomic(ew)) o = ew; else if (er.group && !e_atomic(er)) { o = er; ow = false; } }
-      else if (!atomic) { if (ew.group) o = ew; }
-      else if (ew.group && !e_atomic(ew)) o = ew;
-      if (!o.group) continue;
-      if (!rlen) { other = o; other_write = ow; rstart = b; rlen = 1; }
-      else if (rstart + rlen == b && o.group == other.group && o.packed == other.packed) rlen++;
+      return;
     }
   }
-  if (rlen) {
-    ex_check_event e;
-    memset(&e, 0, sizeof e);
-    e.kind = SPVI_REPORT_RACE;
-    e.at = make_site(cx, group_linear(cx), item - 1, s, write);
-    e.has_other = true;
-    e.other = make_site(cx, other.group - 1, other.packed >> 20,
-                        (other.packed & ((1u << 19) - 1)) | (e_atomic(other) ? ATOMIC_BIT : 0), other_write);
-    e.alloc = id;
-    e.offset = (int64_t)rstart;
-    e.size = rlen;
-    e.detail = "the two work-items are in different work-groups, which no barrier orders (OpenCL C 3.3.6)";
-    ex_check_report(cx, &e);
+  access_items(cx, id, glob, base, n, item, 1, site, write, atomic);
+}
+
+bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                        uint64_t n, bool write, bool atomic) {
+  uint32_t id;
+  uint64_t off;
+  if (!n || !ex_chk_resolve(cx, ptr, n * count, &id, &off)) return false;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, count, site, write, atomic);
+  return true;
+}
+
+bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                            uint64_t n, bool write, bool atomic) {
+  uint32_t id;
+  uint64_t off;
+  if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return false;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  const uint64_t base = glob ? off : a->offset + off;
+  const uint32_t item0 = w->first_linear + lane + 1, nitems = count, s = site | (atomic ? ATOMIC_BIT : 0);
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
+  xrun x = {{0, 0}, 0, 0, false};
+  for (uint64_t b = base; b < base + n;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
+    const epage *ep = glob ? g->ep[id][pg] : NULL;
+    ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = base + n - pbase < PG_BYTES ? (uint32_t)(base + n - pbase) : PG_BYTES;
+    if (p) {
+      if (p->gs && !whole_words) ip_split(p);
+      ent (*sum)[2] = write ? p->w : p->r;
+      const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
+      for (uint32_t j = j0; j < j1; j++) {
+        /* The summary is the two smallest keys of the set of accesses, per work-item its smallest
+         * site: of the warp's work-items (same site, same atomicity) only the two smallest can be
+         * in it, and the ones it already holds (whose site may get smaller). */
+        const uint32_t had0 = sum[j][0].item, had1 = sum[j][1].item;
+        top2_add(sum[j], item0, s);
+        if (nitems > 1) top2_add(sum[j], item0 + 1, s);
+        if (had0 >= item0 + 2 && had0 < item0 + nitems) top2_add(sum[j], had0, s);
+        if (had1 >= item0 + 2 && had1 < item0 + nitems) top2_add(sum[j], had1, s);
+      }
+      if (j0 < p->lo) p->lo = j0;
+      if (j1 > p->hi) p->hi = j1;
+    }
+    if (ep && (write || ep->written)) {
+      /* the same bytes for every work-item: compared once, reported for each below */
+      const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
+      for (uint32_t i = i0; i < end; i += step) {
+        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        if (!(ew.group | er.group)) continue;
+        eent o;
+        bool ow;
+        if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
+        const uint64_t at = pbase + i;
+        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; }
+        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
+      }
+    }
+    b = pbase + end;
   }
+  if (x.len)
+    for (uint32_t k = 0; k < nitems; k++) xrun_report(cx, &x, id, item0 + k, s, write);
+  return true;
 }
 
 /* Conflicting pair of a byte's interval summary: the write shown first (`at`), the access it
@@ -279,8 +473,24 @@ static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len,
   ex_check_report(cx, &e);
 }
 
-/* Evaluate and clear one page's interval summary; global pages keep the group's summary. */
-static void close_interval(ex_ctx *cx, ipage *p) {
+/* The running group's summary of one slot (its smallest writer and reader) joins the earlier
+ * groups' page. */
+static inline void merge_slot(epage *es, uint32_t i, uint32_t grp, const ent *w, const ent *r) {
+  if (w->item) {
+    eent x = pack(grp, w);
+    if (!EP_W(es, i).group || ekey(x) < ekey(EP_W(es, i))) EP_W(es, i) = x;
+    es->written = true;
+  }
+  if (r->item) {
+    eent x = pack(grp, r);
+    if (!EP_R(es, i).group || ekey(x) < ekey(EP_R(es, i))) EP_R(es, i) = x;
+  }
+}
+
+/* Evaluate and clear one page's interval summary; global pages keep the group's summary, or with
+ * es (the group's end, when no earlier interval of the group filled that summary) merge it into
+ * the earlier groups' page at once. */
+static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
   if (p->lo >= p->hi) return;
   bool open = false;
   uint32_t start = 0, len = 0;
@@ -289,17 +499,29 @@ static void close_interval(ex_ctx *cx, ipage *p) {
   for (uint32_t i = p->lo; i < p->hi; i++) {
     ent at, other;
     bool ow;
-    bool c = byte_conflict(p->w[i], p->r[i], &at, &other, &ow);
+    /* a conflict needs a writer and another work-item: a second writer (not both atomic), or a
+     * reader with a second writer, a second reader, or other than the writer. Most bytes have
+     * none: read only, written by one work-item, or atomic counters. */
+    const ent *pw = p->w[i], *pr = p->r[i];
+    bool c = pw[0].item &&
+             ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
+              (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
+             byte_conflict(pw, pr, &at, &other, &ow);
     if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
                  other.site != rother.site || ow != row)) {
       report_run(cx, p, start, len, rat, rother, row);
       open = false;
     }
     if (c) {
-      if (!open) { open = true; start = i; len = 0; rat = at; rother = other; row = ow; }
-      len++;
+      if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; }
+      len += 1u << p->gs;
     }
-    if (p->glob) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
+    if (es) merge_slot(es, i, grp, &pw[0], &pr[0]);
+    else if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
+  }
+  if (p->glob && !es) {
+    if (p->lo < p->glo) p->glo = p->lo;
+    if (p->hi > p->ghi) p->ghi = p->hi;
   }
   if (open) report_run(cx, p, start, len, rat, rother, row);
   memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
@@ -310,26 +532,36 @@ static void close_interval(ex_ctx *cx, ipage *p) {
 
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global) {
   for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
-    if (p->glob ? global : local) close_interval(cx, p);
+    if (p->glob ? global : local) close_interval(cx, p, NULL, 0);
 }
 
 void ex_race_group_end(ex_ctx *cx) {
   ex_race *r = cx->chk->race;
   struct ex_race_global *g = cx->chkl->rg;
   const uint32_t grp = group_linear(cx);
-  for (ipage *p = r->group_pages; p; p = p->next) close_interval(cx, p);
+  for (ipage *p = r->group_pages; p; p = p->next) {
+    if (!p->glob) { close_interval(cx, p, NULL, 0); continue; }
+    /* the group's summary joins the earlier groups' */
+    epage **es = &g->ep[p->alloc][p->page];
+    if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
+    else if ((*es)->gs > p->gs) ep_split(es);  /* out of memory: not merged, as above */
+    if (*es && (*es)->gs < p->gs) ip_split(p);
+    const bool same = *es && (*es)->gs == p->gs;
+    /* a page of a single interval (no barrier with the global fence since it was first touched):
+     * that interval's summary is the group's */
+    const bool direct = same && p->glo >= p->ghi;
+    close_interval(cx, p, direct ? *es : NULL, grp);
+    if (same && !direct)
+      for (uint32_t i = p->glo; i < p->ghi; i++) merge_slot(*es, i, grp, &p->gw[i], &p->gr[i]);
+  }
   while (r->group_pages) {
     ipage *p = r->group_pages;
     r->group_pages = p->next;
     if (p->glob) {
-      /* the group's summary joins the earlier groups' */
-      epage **es = &g->ep[p->alloc][p->page];
-      if (!*es) *es = calloc(1, sizeof **es);  /* out of memory: later groups are not compared with it */
-      if (*es)
-        for (uint32_t i = 0; i < PG_BYTES; i++) {
-          if (p->gw[i].item) { eent x = pack(grp, &p->gw[i]); if (!(*es)->w[i].group || ekey(x) < ekey((*es)->w[i])) (*es)->w[i] = x; }
-          if (p->gr[i].item) { eent x = pack(grp, &p->gr[i]); if (!(*es)->r[i].group || ekey(x) < ekey((*es)->r[i])) (*es)->r[i] = x; }
-        }
+      if (p->glo < p->ghi) {  /* back to empty for the free list */
+        memset(&p->gw[p->glo], 0, (p->ghi - p->glo) * sizeof p->gw[0]);
+        memset(&p->gr[p->glo], 0, (p->ghi - p->glo) * sizeof p->gr[0]);
+      }
       g->ip[p->alloc][p->page] = NULL;
     } else {
       r->lp[p->page] = NULL;

@@ -72,7 +72,10 @@ static inline bool ex_chk_resolve(const ex_ctx *cx, uint64_t p, uint64_t n, uint
 }
 
 /* Site numbering: every prepared instruction of the program has an index >= 1 (0: unknown). */
-uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip);
+static inline uint32_t ex_chk_site(const ex_ctx *cx, const ex_func *fn, const ex_insn *ip) {
+  if (!fn || !ip) return 0;
+  return cx->chkl->fbase[fn->index] + (uint32_t)(ip - fn->code);
+}
 /* The function and instruction of a site index (fn NULL for 0). */
 void ex_chk_site_decode(const ex_ctx *cx, uint32_t site, const ex_func **fn, const ex_insn **ip);
 
@@ -83,6 +86,13 @@ bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx);
 void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx);
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
                     bool atomic);
+/* The accesses of `count` consecutive lanes from `lane` where lane + k accesses n bytes at
+ * ptr + k * n (_run) or all access the same n bytes at ptr (_uniform): as ex_race_access for each
+ * lane. false (nothing done) when the range is not valid as a whole: then lane by lane. */
+bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                        uint64_t n, bool write, bool atomic);
+bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
+                            uint64_t n, bool write, bool atomic);
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
 void ex_race_group_end(ex_ctx *cx);
 

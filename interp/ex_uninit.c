@@ -27,16 +27,17 @@ struct ex_uninit_plans {
   uint32_t ndata, cap;
   uint32_t *undef;       /* (reg, size) of OpUndef values */
   uint32_t nundef;
+  uint8_t *shadowed;     /* per allocation id: 1 for private and local memory (the shadowed spaces) */
+  uint8_t *lane_priv;    /* one lane's private shadow at the start of a group */
 };
 enum { PLAN_PRINTF = 1 };
 
 struct ex_uninit {
   uint8_t *ulocal;       /* the local arena's shadow */
   uint64_t local_bytes;
-  /* a builtin that read undefined memory: its result is marked at the warp's next instruction */
+  /* the running builtin's result register: undefined in a lane where it reads undefined memory */
   ex_warp *pw;
   uint32_t pd, psize;
-  uint64_t pmask;
   uint64_t in_taint;     /* lanes whose builtin operands are undefined (the running EXTINST) */
 };
 
@@ -104,6 +105,20 @@ bool ex_uninit_launch_begin(ex_chkl *L, const ex_ctx *cx) {
       u->data[at] = nin;
     }
   }
+  u->shadowed = calloc(cx->nallocs + 1, 1);
+  u->lane_priv = malloc(p->private_size + 1);
+  if (!u->shadowed || !u->lane_priv) return false;
+  for (uint32_t i = 1; i < cx->nallocs; i++)
+    u->shadowed[i] = cx->allocs[i].space == EX_AS_PRIVATE || cx->allocs[i].space == EX_AS_LOCAL;
+  /* private memory starts undefined except the built-in variables and by-value kernel arguments */
+  memset(u->lane_priv, 1, p->private_size);
+  for (uint32_t b = 0; b < p->nbuiltins; b++) {
+    const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
+    memset(u->lane_priv + a->offset, 0, a->size);
+  }
+  const ex_func *e = cx->l->entry;
+  for (uint32_t i = 0; i < e->nparams; i++)
+    if (e->param_byval[i]) memset(u->lane_priv + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
   /* OpUndef values: module-scope constants and function-level instructions */
   uint32_t cap = 0;
   for (uint32_t id = 1; id < m->bound; id++) {
@@ -130,6 +145,8 @@ void ex_uninit_launch_end(ex_chkl *L) {
   free(u->plan);
   free(u->data);
   free(u->undef);
+  free(u->shadowed);
+  free(u->lane_priv);
   free(u);
   L->up = NULL;
 }
@@ -153,14 +170,18 @@ void ex_uninit_free(ex_uninit *u) {
 bool ex_uninit_warp_init(const ex_ctx *cx, ex_warp *w) {
   w->ureg = calloc((size_t)cx->prog->reg_bytes * cx->W + 8, 1);
   w->upriv = calloc((size_t)cx->prog->private_size * cx->W + 8, 1);
-  return w->ureg && w->upriv;
+  w->uflag = calloc(cx->prog->reg_bytes / 8 + 1, 1);
+  return w->ureg && w->upriv && w->uflag;
 }
 
 void ex_uninit_warp_free(ex_warp *w) {
   free(w->ureg);
   free(w->upriv);
-  w->ureg = w->upriv = NULL;
+  free(w->uflag);
+  w->ureg = w->upriv = w->uflag = NULL;
 }
+
+static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s);
 
 void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   const ex_program *p = cx->prog;
@@ -168,22 +189,18 @@ void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   const unsigned W = cx->W;
   ex_uninit *u = cx->chk->un;
   memset(u->ulocal, 1, u->local_bytes);
-  u->pmask = 0;
-  const ex_func *e = cx->l->entry;
+  u->pw = NULL;
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *w = &warps[k];
-    memset(w->ureg, 0, (size_t)p->reg_bytes * W);
-    for (uint32_t i = 0; i < up->nundef; i++) memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
-    memset(w->upriv, 1, (size_t)p->private_size * W);
-    for (unsigned lane = 0; lane < W; lane++) {
-      uint8_t *s = w->upriv + (size_t)lane * p->private_size;
-      for (uint32_t b = 0; b < p->nbuiltins; b++) {
-        const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
-        memset(s + a->offset, 0, a->size);
-      }
-      for (uint32_t i = 0; i < e->nparams; i++)
-        if (e->param_byval[i]) memset(s + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
+    /* only flagged registers can hold nonzero shadow bytes */
+    for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
+      if (w->uflag[c]) { memset(w->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); w->uflag[c] = 0; }
+    w->uflags_set = 0;
+    for (uint32_t i = 0; i < up->nundef; i++) {
+      memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
+      fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
     }
+    for (unsigned lane = 0; lane < W; lane++) memcpy(w->upriv + (size_t)lane * p->private_size, up->lane_priv, p->private_size);
   }
 }
 
@@ -204,6 +221,99 @@ static inline bool any(const uint8_t *p, size_t n) {
 static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
   if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
   uint32_t v; memcpy(&v, p, 4); return v;
+}
+
+/* Register flags (w->uflag): flag c covers the lane bytes [8c, 8c + 8) of every lane, which are the
+ * shadow bytes ureg[8cW, 8(c+1)W) (registers are 8-byte aligned, so a register's flags are its
+ * own). Invariant: a flag of 0 means those shadow bytes are all 0. Nearly every value of a correct
+ * kernel is defined, so an instruction whose operands' flags are 0 (and whose result's flag is 0)
+ * has nothing to do; only the slow paths look at bytes, and they recompute the flags they touch. */
+static inline bool fl_any(const ex_warp *w, uint32_t r, uint32_t s) {
+  if (!s || r == LD_NONE) return false;
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++)
+    if (w->uflag[c]) return true;
+  return false;
+}
+
+static void fl_refresh(const ex_ctx *cx, ex_warp *w, uint32_t r, uint32_t s) {
+  if (!s || r == LD_NONE) return;
+  const size_t W = cx->W;
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
+    const uint8_t v = any(w->ureg + (size_t)c * 8 * W, 8 * W);
+    w->uflags_set += (uint32_t)v - w->uflag[c];
+    w->uflag[c] = v;
+  }
+}
+
+static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s) {
+  if (!s || r == LD_NONE) return;
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
+    w->uflags_set += 1u - w->uflag[c];
+    w->uflag[c] = 1;
+  }
+}
+
+/* Whether an edge's phi moves have anything to copy: a source or a destination flagged. */
+static bool edge_dirty(const ex_warp *w, const uint32_t *e) {
+  const uint32_t nm = e[0] & 0x7FFFFFFFu;
+  for (uint32_t i = 0; i < nm; i++) {
+    const uint32_t *mv = e + 1 + 3 * i;
+    if (fl_any(w, mv[0], mv[2]) || fl_any(w, mv[1], mv[2])) return true;
+  }
+  return false;
+}
+
+static void edge_refresh(const ex_ctx *cx, ex_warp *w, const uint32_t *e) {
+  const uint32_t nm = e[0] & 0x7FFFFFFFu;
+  for (uint32_t i = 0; i < nm; i++) fl_refresh(cx, w, e[1 + 3 * i], e[3 + 3 * i]);
+}
+
+/* False when some active lane's pointer in register r names private or local memory, the only
+ * spaces with a shadow (an invalid pointer is the instruction's own fault: no shadow either). */
+static bool lanes_unshadowed(const ex_ctx *cx, const ex_warp *w, uint32_t r, const uint16_t *lanes, unsigned nl) {
+  const uint8_t *sh = cx->chkl->up->shadowed;
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  const uint32_t na = cx->nallocs;
+  const uint8_t *P = w->regs + (size_t)r * W;
+  if (nl == W && pb == 8) {
+    /* usually every lane points into the same allocation: one lookup */
+    uint64_t p0, acc = 0;
+    memcpy(&p0, P, 8);
+    for (unsigned l = 0; l < W; l++) {
+      uint64_t v;
+      memcpy(&v, P + 8 * (size_t)l, 8);
+      acc |= v ^ p0;
+    }
+    if (!((acc & cx->ptr_mask) >> cx->shift)) {
+      const uint64_t a = (p0 & cx->ptr_mask) >> cx->shift;
+      return !(a < na && sh[a]);
+    }
+  }
+  unsigned hit = 0;
+  for (unsigned k = 0; k < nl; k++) {
+    const uint64_t a = (rd_ptr(P + (size_t)lanes[k] * pb, pb) & cx->ptr_mask) >> cx->shift;
+    hit |= a < na ? sh[a] : 0u;
+  }
+  return !hit;
+}
+
+/* The local-memory shadow of a full warp's access where lane l accesses n bytes at p0 + l * n (the
+ * lanes' shadows are then as contiguous as the register's), or NULL. */
+static uint8_t *local_run(ex_ctx *cx, const ex_warp *w, uint32_t r, uint64_t n) {
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  if (pb != 8) return NULL;
+  const uint8_t *P = w->regs + (size_t)r * W;
+  uint64_t p0, bad = 0;
+  memcpy(&p0, P, 8);
+  for (unsigned l = 0; l < W; l++) {
+    uint64_t v;
+    memcpy(&v, P + 8 * (size_t)l, 8);
+    bad |= v ^ (p0 + l * n);
+  }
+  uint32_t id;
+  uint64_t off;
+  if (bad || !ex_chk_resolve(cx, p0, n * W, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
+  return cx->chk->un->ulocal + cx->allocs[id].offset + off;
 }
 
 enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
@@ -282,12 +392,14 @@ static void generic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
   const uint32_t out = pl[0], osz = pl[1], nin = pl[3];
   const uint32_t *in = pl + 4;
   bool dirty = false;
-  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = any(U + (size_t)in[2 * i] * W, (size_t)in[2 * i + 1] * W);
   *tainted_lanes = 0;
+  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = fl_any(w, in[2 * i], in[2 * i + 1]);
   if (!dirty) {
-    if (out == LD_NONE) return;
+    /* every operand defined: the result's active lanes become defined */
+    if (out == LD_NONE || !fl_any(w, out, osz)) return;
     if (nl == W) memset(U + (size_t)out * W, 0, (size_t)osz * W);
     else for (unsigned k = 0; k < nl; k++) memset(U + (size_t)out * W + (size_t)lanes[k] * osz, 0, osz);
+    fl_refresh(cx, w, out, osz);
     return;
   }
   for (unsigned k = 0; k < nl; k++) {
@@ -297,6 +409,7 @@ static void generic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
     if (t) *tainted_lanes |= (uint64_t)1 << l;
     if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz, t, osz);
   }
+  if (out != LD_NONE) fl_refresh(cx, w, out, osz);
   if ((pl[2] & PLAN_PRINTF) && *tainted_lanes)
     for (unsigned k = 0; k < nl; k++)
       if (*tainted_lanes >> lanes[k] & 1) report(cx, w, lanes[k], f->fn, ip, WHY_PRINTF, 0, 0, 0);
@@ -309,27 +422,43 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
   const uint32_t *aux = f->fn->aux;
 #define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
 #define PTR(r, l) rd_ptr(w->regs + (size_t)(r) * W + (size_t)(l) * pb, pb)
-  if (u->pmask) {  /* the builtin run just before read undefined memory */
-    for (unsigned l = 0; l < EX_MAX_WARP; l++)
-      if (u->pmask >> l & 1) memset(u->pw->ureg + (size_t)u->pd * W + (size_t)l * u->psize, 1, u->psize);
-    u->pmask = 0;
-  }
   switch (ip->op) {
   case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
-    for (unsigned k = 0; k < nl; k++) {
-      const unsigned l = lanes[k];
-      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-      uint32_t id;
-      uint64_t off;
-      const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
-      if (s) memcpy(UT(ip->d, l, ip->c), s, ip->c);
-      else memset(UT(ip->d, l, ip->c), 0, ip->c);
+    if (fl_any(w, ip->a, pb))
+      for (unsigned k = 0; k < nl; k++)
+        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+    uint8_t *run;
+    if (lanes_unshadowed(cx, w, ip->a, lanes, nl)) {  /* global or constant memory: defined */
+      if (!fl_any(w, ip->d, ip->c)) return;
+      for (unsigned k = 0; k < nl; k++) memset(UT(ip->d, lanes[k], ip->c), 0, ip->c);
+    } else if (nl == W && (run = local_run(cx, w, ip->a, ip->c))) {
+      memcpy(UT(ip->d, 0, ip->c), run, (size_t)ip->c * W);
+    } else {
+      for (unsigned k = 0; k < nl; k++) {
+        const unsigned l = lanes[k];
+        uint32_t id;
+        uint64_t off;
+        const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
+        if (s) memcpy(UT(ip->d, l, ip->c), s, ip->c);
+        else memset(UT(ip->d, l, ip->c), 0, ip->c);
+      }
     }
+    fl_refresh(cx, w, ip->d, ip->c);
     return;
   case EX_STORE: case EX_STORE_4: case EX_STORE_8:
+    if (fl_any(w, ip->a, pb))
+      for (unsigned k = 0; k < nl; k++)
+        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+    /* a defined value stored to unshadowed memory changes nothing and reports nothing */
+    if (!fl_any(w, ip->b, ip->c) && lanes_unshadowed(cx, w, ip->a, lanes, nl)) return;
+    uint8_t *srun;
+    if (nl == W && (srun = local_run(cx, w, ip->a, ip->c))) {
+      if (fl_any(w, ip->b, ip->c)) memcpy(srun, UT(ip->b, 0, ip->c), (size_t)ip->c * W);
+      else memset(srun, 0, (size_t)ip->c * W);
+      return;
+    }
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
-      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
       uint32_t id;
       uint64_t off;
       uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
@@ -340,16 +469,27 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
   case EX_ATOMIC: {
     const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
     const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
+    const unsigned dsize = kind == EX_AT_FLAG_SET ? 1 : size;
+    if (fl_any(w, ip->a, pb))
+      for (unsigned k = 0; k < nl; k++)
+        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
+    /* defined operands on unshadowed memory: the old value is defined, nothing else changes */
+    if (!fl_any(w, ip->b, size) && !(kind == EX_AT_CMPXCHG && fl_any(w, ip->c, size)) &&
+        lanes_unshadowed(cx, w, ip->a, lanes, nl)) {
+      if (ip->d == LD_NONE || !fl_any(w, ip->d, dsize)) return;
+      for (unsigned k = 0; k < nl; k++) memset(UT(ip->d, lanes[k], dsize), 0, dsize);
+      fl_refresh(cx, w, ip->d, dsize);
+      return;
+    }
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
-      if (any(UT(ip->a, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
       bool vt = (ip->b != LD_NONE && any(UT(ip->b, l, size), size)) ||
                 (kind == EX_AT_CMPXCHG && any(UT(ip->c, l, size), size));
       uint32_t id;
       uint64_t off;
       uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), msize, &id, &off);
       bool old = s && any(s, msize);
-      if (ip->d != LD_NONE) memset(UT(ip->d, l, kind == EX_AT_FLAG_SET ? 1 : size), old, kind == EX_AT_FLAG_SET ? 1 : size);
+      if (ip->d != LD_NONE) memset(UT(ip->d, l, dsize), old, dsize);
       if (s && kind != EX_AT_LOAD) {
         /* a plain exchange or store replaces the value; the other operations combine with it */
         bool replace = kind == EX_AT_STORE || kind == EX_AT_XCHG || kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR;
@@ -358,6 +498,7 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
         report(cx, w, l, f->fn, ip, WHY_WRITE, id, off, msize);
       }
     }
+    if (ip->d != LD_NONE) fl_refresh(cx, w, ip->d, dsize);
     return;
   }
   case EX_COPYMEM: case EX_COPYMEM_SIZED:
@@ -378,6 +519,7 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
     for (uint32_t i = 0; i < callee->nparams; i++) {
       const uint32_t bv = callee->param_byval[i];
       const size_t s = callee->param_size[i];
+      if (!bv && !fl_any(w, x[1 + i], (uint32_t)s) && !fl_any(w, callee->param_reg[i], (uint32_t)s)) continue;
       for (unsigned k = 0; k < nl; k++) {
         const unsigned l = lanes[k];
         if (bv) {
@@ -392,24 +534,31 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
           memcpy(UT(callee->param_reg[i], l, s), UT(x[1 + i], l, s), s);
         }
       }
+      fl_refresh(cx, w, callee->param_reg[i], bv ? pb : (uint32_t)s);
     }
     return;
   }
   case EX_RETV:
-    if (w->depth > 1 && f->ret_dst != LD_NONE)
+    if (w->depth > 1 && f->ret_dst != LD_NONE && (fl_any(w, ip->a, ip->c) || fl_any(w, f->ret_dst, ip->c))) {
       for (unsigned k = 0; k < nl; k++) memcpy(UT(f->ret_dst, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
+      fl_refresh(cx, w, f->ret_dst, ip->c);
+    }
     return;
   case EX_BR:
+    if (!edge_dirty(w, aux + ip->b)) return;
     for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + ip->b, lanes[k]);
+    edge_refresh(cx, w, aux + ip->b);
     return;
   case EX_BRC: {
     const uint32_t *x = aux + ip->b;
     const uint8_t *c = w->regs + (size_t)ip->a * W;
-    for (unsigned k = 0; k < nl; k++) {
-      const unsigned l = lanes[k];
-      if (U[(size_t)ip->a * W + l]) report(cx, w, l, f->fn, ip, WHY_BRANCH, 0, 0, 0);
-      edge_lane(cx, U, aux + (c[l] ? x[1] : x[3]), l);
-    }
+    if (fl_any(w, ip->a, 1))
+      for (unsigned k = 0; k < nl; k++)
+        if (U[(size_t)ip->a * W + lanes[k]]) report(cx, w, lanes[k], f->fn, ip, WHY_BRANCH, 0, 0, 0);
+    if (!edge_dirty(w, aux + x[1]) && !edge_dirty(w, aux + x[3])) return;
+    for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + (c[lanes[k]] ? x[1] : x[3]), lanes[k]);
+    edge_refresh(cx, w, aux + x[1]);
+    edge_refresh(cx, w, aux + x[3]);
     return;
   }
   case EX_SWITCH: {
@@ -428,25 +577,32 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
         if (cv == v) { edge = cs[3]; break; }
       }
       edge_lane(cx, U, aux + edge, l);
+      edge_refresh(cx, w, aux + edge);
     }
     return;
   }
   case EX_MOVE:
+    if (!fl_any(w, ip->a, ip->c) && !fl_any(w, ip->d, ip->c)) return;
     for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
+    fl_refresh(cx, w, ip->d, ip->c);
     return;
   case EX_EXTRACT: {
     const uint32_t off = aux[ip->b], ssz = aux[ip->b + 1];
+    if (!fl_any(w, ip->a, ssz) && !fl_any(w, ip->d, ip->c)) return;
     for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ssz) + off, ip->c);
+    fl_refresh(cx, w, ip->d, ip->c);
     return;
   }
   case EX_INSERT: {
     /* a: the inserted object (osz bytes), b: the composite (tsz bytes), as in ex_exec.c */
     const uint32_t off = aux[ip->c], osz = aux[ip->c + 1], tsz = aux[ip->c + 2];
+    if (!fl_any(w, ip->a, osz) && !fl_any(w, ip->b, tsz) && !fl_any(w, ip->d, tsz)) return;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       memmove(UT(ip->d, l, tsz), UT(ip->b, l, tsz), tsz);
       memmove(UT(ip->d, l, tsz) + off, UT(ip->a, l, osz), osz);
     }
+    fl_refresh(cx, w, ip->d, tsz);
     return;
   }
   case EX_SHUFFLE: {
@@ -455,6 +611,7 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
      * widened to 4 -- not a use of undefined memory */
     const uint32_t *x = aux + ip->c;
     const unsigned es = x[0], n1 = x[1], n2 = x[2], n = ip->n;
+    if (!fl_any(w, ip->a, n1 * es) && !fl_any(w, ip->b, n2 * es) && !fl_any(w, ip->d, n * es)) return;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       uint8_t tmp[16 * 8];
@@ -466,10 +623,14 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
       }
       memcpy(UT(ip->d, l, (size_t)n * es), tmp, (size_t)n * es);
     }
+    fl_refresh(cx, w, ip->d, n * es);
     return;
   }
   case EX_CONSTRUCT: {
     const uint32_t *x = aux + ip->a;
+    bool dirty = fl_any(w, ip->d, ip->c);
+    for (uint32_t i = 0; i < x[0] && !dirty; i++) dirty = fl_any(w, x[1 + 3 * i], x[2 + 3 * i]);
+    if (!dirty) return;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       uint8_t *d = UT(ip->d, l, ip->c);
@@ -482,6 +643,7 @@ void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
         run = at + sz;
       }
     }
+    fl_refresh(cx, w, ip->d, ip->c);
     return;
   }
   case EX_EXTINST: {
@@ -518,6 +680,8 @@ void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes
     if (s) memset(s, t, bytes);
     else if (id && t) report(cx, w, lane, cx->cur_fn, cx->cur_ip, WHY_WRITE, id, off, bytes);
   } else if (s && any(s, bytes) && u->pw == w && u->pd != LD_NONE) {
-    u->pmask |= (uint64_t)1 << lane;
+    /* the hook (before the builtin) has written the result's shadow already */
+    memset(w->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
+    fl_set(w, u->pd, u->psize);
   }
 }

@@ -74,3 +74,28 @@ kernel void local_shift_ok(global int *out, local int *tmp) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[(lid + 1) % n];
 }
+
+// Shadow slots of words split into bytes (spec-notes/checks.md): every work-item writes its int
+// (line 83) and, in the same interval, reads byte 3 of the next work-item's int in its group
+// (line 84, the last reads the first's): a race on byte 3 of every int, none on bytes 0..2.
+kernel void word_byte(global int *buf, global char *out) {
+  size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  buf[g] = (int)g;
+  out[g] = ((global volatile char *)buf)[4 * (g - l + (l + 1) % n) + 3];
+}
+
+// Between groups, words then bytes: group 0 writes ints (line 91), group 1 reads byte 1 of each
+// (line 92).
+kernel void word_then_byte(global int *buf, global char *out) {
+  size_t l = get_local_id(0);
+  if (get_group_id(0) == 0) buf[l] = (int)l;
+  else out[l] = ((global volatile char *)buf)[4 * l + 1];
+}
+
+// Between groups, bytes then words: group 0 writes byte 2 of each int (line 99), group 1 reads the
+// ints (line 100).
+kernel void byte_then_word(global int *buf, global char *out) {
+  size_t l = get_local_id(0);
+  if (get_group_id(0) == 0) ((global char *)buf)[4 * l + 2] = (char)l;
+  else out[l] = (char)((global volatile int *)buf)[l];
+}

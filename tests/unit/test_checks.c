@@ -187,6 +187,28 @@ static void test_race_same_value(void **state) {
   run_case(&c);
 }
 
+static void test_race_word_and_byte(void **state) {
+  (void)state;
+  /* Shadow slots cover aligned words until a page is accessed by part of a word: the races must be
+   * found on the exact bytes either way. word_byte, 2 groups of 16: item j writes int j, item j - 1
+   * (of its group, wrapping) reads byte 3 of it: byte 4j + 3 is written and read by two items in
+   * one interval (32 occurrences, each its own byte); the one shown is byte 3 (written by 0, read
+   * by 15). Bytes 0..2 are only written: nothing. */
+  const tcase wb = {"check_races", "word_byte", R, 32, 16, {BUF(128), BUF(32)}, 2,
+                    {SPVI_REPORT_RACE, 83, 84, 0, 15, true, false, false, false, 0, 3, 1, 32}};
+  run_case(&wb);
+  /* word_then_byte: group 1's item l reads byte 4l + 1, which group 0's item l wrote as part of its
+   * int: one occurrence per read, 16, the first read by global 16 against global 0 at offset 1. */
+  const tcase tb = {"check_races", "word_then_byte", R, 32, 16, {BUF(64), BUF(16)}, 2,
+                    {SPVI_REPORT_RACE, 92, 91, 16, 0, false, false, true, false, 0, 1, 1, 16}};
+  run_case(&tb);
+  /* byte_then_word: group 0's item l writes byte 4l + 2, group 1's item l reads int l: the
+   * conflicting bytes of each read are that one byte, 16 occurrences. */
+  const tcase bt = {"check_races", "byte_then_word", R, 32, 16, {BUF(64), BUF(16)}, 2,
+                    {SPVI_REPORT_RACE, 100, 99, 16, 0, false, false, true, false, 0, 2, 1, 16}};
+  run_case(&bt);
+}
+
 /* ---- uninit ---------------------------------------------------------------------------------- */
 
 static void test_uninit_reported(void **state) {
@@ -226,7 +248,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_race_correct_kernels), cmocka_unit_test(test_race_local),
       cmocka_unit_test(test_race_global),          cmocka_unit_test(test_race_atomic_vs_plain),
-      cmocka_unit_test(test_race_same_value),      cmocka_unit_test(test_uninit_reported),
+      cmocka_unit_test(test_race_same_value),      cmocka_unit_test(test_race_word_and_byte),
+      cmocka_unit_test(test_uninit_reported),
       cmocka_unit_test(test_uninit_not_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
