@@ -175,10 +175,14 @@ static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
   }
   o->write = s->write;
   o->atomic = s->atomic;
-  if (!s->fn) return;
-  ld_id_name(m, s->fn->ld->id, o->function, sizeof o->function);
-  if (!s->insn) return;
-  const ld_insn *li = &s->fn->ld->insns[s->insn->src];
+  ex_site_where(m, s->fn, s->insn, o);
+}
+
+void ex_site_where(const ld_module *m, const ex_func *fn, const ex_insn *ip, spvi_site *o) {
+  if (!fn) return;
+  ld_id_name(m, fn->ld->id, o->function, sizeof o->function);
+  if (!ip) return;
+  const ld_insn *li = &fn->ld->insns[ip->src];
   o->result_id = li->result;
   const char *on = spv_op_name(li->opcode);
   snprintf(o->opcode, sizeof o->opcode, "%s", on ? on : "?");

@@ -174,19 +174,15 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
     f->group_id[d] = cx->group[d];
     f->global_id[d] = cx->group[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
   }
-  const ld_insn *li = NULL;
-  if (cx->ffn && cx->finsn) li = &cx->ffn->ld->insns[cx->finsn->src];
-  if (li) {
-    f->result_id = li->result;
-    const char *on = spv_op_name(li->opcode);
-    snprintf(f->opcode, sizeof f->opcode, "%s", on ? on : "?");
-    if (li->line) {
-      const char *file = li->file < m->bound ? m->ids[li->file].name : NULL;
-      snprintf(f->file, sizeof f->file, "%s", file ? file : "");
-      f->line = li->line;
-      f->column = li->column;
-    }
-  }
+  spvi_site at;
+  memset(&at, 0, sizeof at);
+  ex_site_where(m, cx->ffn, cx->finsn, &at);
+  f->result_id = at.result_id;
+  memcpy(f->opcode, at.opcode, sizeof f->opcode);
+  memcpy(f->function, at.function, sizeof f->function);
+  memcpy(f->file, at.file, sizeof f->file);
+  f->line = at.line;
+  f->column = at.column;
   char where[512] = "";
   if (cx->falloc) {
     const ex_alloc *a = &cx->allocs[cx->falloc];
@@ -209,7 +205,6 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   char src[300];
   if (f->line) snprintf(src, sizeof src, "%s:%u%s", f->file[0] ? f->file : "?", f->line, "");
   else snprintf(src, sizeof src, "no source line information");
-  if (cx->ffn) ld_id_name(m, cx->ffn->ld->id, f->function, sizeof f->function);
   const char *fnn = f->function[0] ? f->function : "?";
   /* the report may be cut at sizeof f->message; the fields above keep every detail */
   format_into(f->message, sizeof f->message,
