@@ -160,14 +160,10 @@ static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
   const ld_module *m = cx->prog->ld;
   const ex_launch *l = cx->l;
   memset(o, 0, sizeof *o);
-  uint64_t g[3] = {s->group % cx->ngroups[0], (s->group / cx->ngroups[0]) % cx->ngroups[1],
-                   s->group / (cx->ngroups[0] * cx->ngroups[1])};
-  uint64_t gs[3];  /* that group's size: the last one of a dimension may be smaller */
-  for (int d = 0; d < 3; d++) {
-    uint64_t rest = l->global[d] - g[d] * l->local[d];
-    gs[d] = rest < l->local[d] ? rest : l->local[d];
-  }
-  uint64_t lid[3] = {s->item % gs[0], (s->item / gs[0]) % gs[1], s->item / (gs[0] * gs[1])};
+  uint64_t g[3], gs[3], lid[3];
+  ex_unlinear(s->group, cx->ngroups, g);
+  ex_group_size(l, g, gs);  /* that group's size, not the current one's */
+  ex_unlinear(s->item, gs, lid);
   for (int d = 0; d < 3; d++) {
     o->group_id[d] = g[d];
     o->local_id[d] = lid[d];

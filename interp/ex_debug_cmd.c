@@ -917,9 +917,8 @@ static void cmd_workitem(dbg_session *s, const char *args, const char *fmt) {
     }
     g[d] = (v[d] - l->offset[d]) / l->local[d];
     lid[d] = (v[d] - l->offset[d]) % l->local[d];
-    uint64_t rest = l->global[d] - g[d] * l->local[d];
-    size[d] = rest < l->local[d] ? rest : l->local[d];
   }
+  ex_group_size(l, g, size);
   uint64_t group = (g[2] * s->ngroups[1] + g[1]) * s->ngroups[0] + g[0];
   if (group < s->group_first || group >= s->group_end) { dbg_printf(s, "That work-item's work-group is not in the run.\n"); return; }
   dbg_focus(s, group, (unsigned)((lid[2] * size[1] + lid[1]) * size[0] + lid[0]));

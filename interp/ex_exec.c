@@ -464,6 +464,17 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
     w->steps += n_;                                                                                \
     if (__builtin_expect(w->steps > cx->max_steps, 0)) goto step_limit;                            \
   } while (0)
+
+/* A uniform branch: the frame's same active lanes go on in block b_ of the current function. */
+#define GOTO_BLOCK(b_)                                                                             \
+  do {                                                                                             \
+    const uint32_t gb_ = (b_);                                                                     \
+    f->cur = (int32_t)gb_;                                                                         \
+    f->ip = f->fn->blocks[gb_].first;                                                              \
+    ENTER_BLOCK(f->fn, gb_);                                                                       \
+    ip = f->fn->code + f->ip;                                                                      \
+    goto *labels[ip->op];                                                                          \
+  } while (0)
 /* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
  * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
  * twice: plain, and with inputs and results flushed (HN / HFTZ below). */
@@ -1299,30 +1310,24 @@ resched:
     uint8_t *d = REG(ip->d);
     const size_t s = (size_t)ip->n * ip->c;
     if (ip->c == 8 && ip->n == 3) {
-      uint64_t *v = (uint64_t *)d;
+      /* Lane 0's value serves the whole warp for the group-uniform built-ins, and for the global
+       * and local ids of a one-dimensional group, where lane l's ids are lane 0's plus (l, 0, 0). */
+      uint64_t step;
       switch (ip->a) {
-      case SpvBuiltInGlobalInvocationId:
-      case SpvBuiltInLocalInvocationId:
-        if (cx->group_size[1] == 1 && cx->group_size[2] == 1) {
-          /* a one-dimensional work-group: local id = (local linear id, 0, 0) */
-          const ex_launch *la = cx->l;
-          const bool global = ip->a == SpvBuiltInGlobalInvocationId;
-          const uint64_t x0 = (global ? cx->group[0] * la->local[0] + la->offset[0] : 0) + w->first_linear;
-          const uint64_t y = global ? cx->group[1] * la->local[1] + la->offset[1] : 0;
-          const uint64_t z = global ? cx->group[2] * la->local[2] + la->offset[2] : 0;
-          LANES_BEGIN v[3 * l] = x0 + l; v[3 * l + 1] = y; v[3 * l + 2] = z; LANES_END
-          NEXT;
-        }
+      case SpvBuiltInGlobalInvocationId: case SpvBuiltInLocalInvocationId:
+        step = cx->group_size[1] == 1 && cx->group_size[2] == 1 ? 1 : UINT64_MAX;
         break;
       case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
-      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset: {
-        /* the same for every work-item of the group */
-        uint64_t u[3];
-        ex_builtin_value(cx, w, 0, ip->a, u);
-        LANES_BEGIN v[3 * l] = u[0]; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
-        NEXT;
+      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset:
+        step = 0;
+        break;
+      default: step = UINT64_MAX; break;
       }
-      default: break;
+      if (step != UINT64_MAX) {
+        uint64_t u[3], *v = (uint64_t *)d;
+        ex_builtin_value(cx, w, 0, ip->a, u);
+        LANES_BEGIN v[3 * l] = u[0] + step * l; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        NEXT;
       }
     }
     LANES_BEGIN
@@ -1345,11 +1350,7 @@ resched:
      * by pick_block, and the block entered now rewrites it for all these lanes at its terminator
      * before any pick (barriers, calls and pauses resume at f->cur/f->ip), so it is not written. */
     if (f->active == f->live) {
-      f->cur = (int32_t)ip->a;
-      f->ip = f->fn->blocks[ip->a].first;
-      ENTER_BLOCK(f->fn, ip->a);
-      ip = f->fn->code + f->ip;
-      goto *labels[ip->op];
+      GOTO_BLOCK(ip->a);
     }
     LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
     f->cur = -1;
@@ -1366,11 +1367,7 @@ resched:
       const uint32_t b = tm ? x[0] : x[2];
       edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
       if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
-        f->cur = (int32_t)b;
-        f->ip = f->fn->blocks[b].first;
-        ENTER_BLOCK(f->fn, b);
-        ip = f->fn->code + f->ip;
-        goto *labels[ip->op];
+        GOTO_BLOCK(b);
       }
       LANES_BEGIN f->next[l] = (int32_t)b; LANES_END
     } else {

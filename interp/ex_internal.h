@@ -279,6 +279,11 @@ int ex_runner_sync(ex_runner *r, unsigned nwarps);
 void ex_runner_end_group(ex_runner *r);
 /* The fault report of the fault recorded in the runner's context. */
 void ex_runner_report(const ex_runner *r, spvi_fault *f);
+/* The 3D index of linear index `lin` over dims (x fastest): local ids in a group, group ids in an
+ * NDRange. */
+void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]);
+/* The size of work-group g (the last one of a dimension may be smaller than the local size). */
+void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]);
 /* Local id of lane `lane` of warp w in the current group. */
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
 

@@ -118,11 +118,21 @@ const char *spvi_fault_kind_id(spvi_fault_kind k) {
   return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].id ? fault_kinds[k].id : "fault";
 }
 
+void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]) {
+  out[0] = lin % dims[0];
+  out[1] = (lin / dims[0]) % dims[1];
+  out[2] = lin / (dims[0] * dims[1]);
+}
+
+void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]) {
+  for (int d = 0; d < 3; d++) {
+    uint64_t rest = l->global[d] - g[d] * l->local[d];
+    size[d] = rest < l->local[d] ? rest : l->local[d];
+  }
+}
+
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
-  uint64_t lin = w->first_linear + lane;
-  lid[0] = lin % cx->group_size[0];
-  lid[1] = (lin / cx->group_size[0]) % cx->group_size[1];
-  lid[2] = lin / (cx->group_size[0] * cx->group_size[1]);
+  ex_unlinear(w->first_linear + lane, cx->group_size, lid);
 }
 
 void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
@@ -646,22 +656,10 @@ typedef struct worker {
   bool started;
 } worker;
 
-static void group_coords(const job *j, uint64_t lin, uint64_t g[3]) {
-  g[0] = lin % j->ngroups[0];
-  g[1] = (lin / j->ngroups[0]) % j->ngroups[1];
-  g[2] = lin / (j->ngroups[0] * j->ngroups[1]);
-}
-
 /* Make work-group `lin` the context's current group (the last one of a dimension may be smaller). */
 static void set_group(ex_ctx *cx, const job *j, uint64_t lin) {
-  const ex_launch *l = j->l;
-  uint64_t g[3];
-  group_coords(j, lin, g);
-  for (int d = 0; d < 3; d++) {
-    cx->group[d] = g[d];
-    uint64_t rest = l->global[d] - g[d] * l->local[d];
-    cx->group_size[d] = rest < l->local[d] ? rest : l->local[d];
-  }
+  ex_unlinear(lin, j->ngroups, cx->group);
+  ex_group_size(j->l, cx->group, cx->group_size);
 }
 
 static void *worker_main(void *arg) {
