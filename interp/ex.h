@@ -55,6 +55,9 @@ typedef struct ex_block {
   uint32_t rpo;           /* reverse post-order index; reconvergence runs the smallest first */
   uint32_t label;         /* SPIR-V id */
   uint32_t spv_count;     /* SPIR-V instructions in the block (statistics: counted per lane) */
+  bool loop_header;       /* the target of a loop's back edge (lane recycling, ex_exec.c) */
+  uint32_t loop_body;     /* loop headers: SPIR-V instructions in the loop (all its blocks once), */
+  uint32_t loop_rest;     /* and in the rest of the function (lane recycling's cost estimates) */
 } ex_block;
 
 typedef struct ex_func {
@@ -70,6 +73,11 @@ typedef struct ex_func {
   uint32_t *param_byval;  /* per parameter: static private allocation holding a ByVal aggregate
                              (kernel entry points only), 0 otherwise */
   uint32_t ret_size;
+  bool wrapper;           /* one block calling another function and returning, nothing else
+                             (llvm-spirv's kernel entry points); its callee takes no ByVal copy */
+  bool group_sync;        /* it or a function it calls synchronises work-items: a barrier, a
+                             work-group or sub-group operation, an async copy or wait, a named
+                             barrier (without, its work-items are independent of each other) */
 } ex_func;
 
 /* Address spaces of allocations (values of ex_alloc.space). */

@@ -58,7 +58,7 @@ ex_site ex_site_of(const ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_f
   ex_site s;
   memset(&s, 0, sizeof s);
   s.group = cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]);
-  s.item = w->first_linear + lane;
+  s.item = ex_lane_item(w, lane);
   s.fn = fn;
   s.insn = ip;
   return s;

@@ -486,9 +486,9 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
 #define ENTER_BLOCK(fn_, b_)                                                                       \
   do {                                                                                             \
     const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                               \
-    cx->instructions += (uint64_t)n_ * nl;                                                         \
+    cx->instructions += (uint64_t)n_ * nl;                                                        \
     w->steps += n_;                                                                                \
-    if (__builtin_expect(w->steps > cx->max_steps, 0)) goto step_limit;                            \
+    if (__builtin_expect(w->steps > w->step_limit, 0)) goto step_limit;                            \
   } while (0)
 
 /* A uniform branch: the frame's same active lanes go on in block b_ of the current function. */
@@ -808,12 +808,44 @@ static inline void pend_add(ex_frame *f, int32_t b, uint64_t lanes) {
 
 /* Pick the next block of frame f: the first in RPO that live lanes wait at, with those lanes. Lanes
  * split at a branch thus meet again at the first block both paths reach. false when none is left. */
-static inline bool pick_block(ex_frame *f) {
+/* Lane recycling: whether lanes `lanes` about to run loop header b should let the frame's other
+ * live lanes, which wait behind the loop, go first (to finish and take new work-items, which join
+ * the loop when they reach it). Only where work-items never wait for each other (ex_sched.c), so
+ * any order is a valid one. A rent-or-buy choice: every iteration run without the waiting lanes
+ * wastes their slots and takes the blended (partial-warp) path, about the loop's size times
+ * (waiting + live / 2) lane-steps; letting them go costs about the rest of the function, run for
+ * few lanes (a dispatch, about 3 lane-steps, plus one per lane). They go once the waste adds up
+ * to that cost: at once for short tails (the loop then mostly runs full), later for long ones. */
+static inline bool thin_loop(ex_frame *f, int32_t b, uint64_t lanes) {
+  const ex_block *hb = &f->fn->blocks[b];
+  if (!hb->loop_header) return false;
+  const unsigned live = (unsigned)__builtin_popcountll(f->live), waiting = live - (unsigned)__builtin_popcountll(lanes);
+  if (!waiting) return false;
+  f->wait_cost += hb->loop_body * (waiting + live / 2);
+  if (f->wait_cost < hb->loop_rest * (3 + waiting)) return false;
+  f->wait_cost = 0;
+  return true;
+}
+
+/* Whether the active lanes, going on to block b together, run it next: no lane waits at an earlier
+ * block (and lane recycling would not put b off). Then they enter it without a pick, keeping their
+ * lane list and blend masks. */
+static inline bool runs_next(ex_frame *f, uint32_t b, bool recycle) {
+  if (!f->npend) return true;
+  return f->pend[f->npend - 1].rpo > f->fn->blocks[b].rpo && !(recycle && thin_loop(f, (int32_t)b, f->active));
+}
+
+static inline bool pick_block(ex_frame *f, bool recycle) {
   if (!f->npend) return false;
-  const ex_pending *e = &f->pend[--f->npend];
-  f->cur = e->block;
-  f->active = e->lanes;
-  f->ip = f->fn->blocks[e->block].first;
+  ex_pending e = f->pend[f->npend - 1];
+  if (recycle && f->npend > 1 && thin_loop(f, e.block, e.lanes)) {
+    e = f->pend[f->npend - 2];
+    f->pend[f->npend - 2] = f->pend[f->npend - 1];
+  }
+  f->npend--;
+  f->cur = e.block;
+  f->active = e.lanes;
+  f->ip = f->fn->blocks[e.block].first;
   return true;
 }
 
@@ -881,7 +913,7 @@ resched:
   if (cx->faulted) return;
   f = &w->stack[w->depth - 1];
   bool fresh = f->cur < 0;
-  if (fresh && !pick_block(f)) {
+  if (fresh && !pick_block(f, cx->recycle)) {
     /* every lane of this activation returned */
     if (w->depth == 1) { w->state = EX_W_DONE; return; }
     w->depth--;
@@ -1353,7 +1385,12 @@ resched:
       if (step != UINT64_MAX) {
         uint64_t u[3], *v = (uint64_t *)d;
         ex_builtin_value(cx, w, 0, ip->a, u);
-        LANES_BEGIN v[3 * l] = u[0] + step * l; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        if (!w->recycled) {
+          LANES_BEGIN v[3 * l] = u[0] + step * l; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        } else {  /* lane l's work-item is not lane 0's plus l (unsigned differences wrap back) */
+          const uint64_t i0 = w->item[0];
+          LANES_BEGIN v[3 * l] = u[0] + step * (w->item[l] - i0); v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+        }
         NEXT;
       }
     }
@@ -1373,9 +1410,8 @@ resched:
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
     if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : AM());
-    /* uniform fast path: every live lane is here and goes to the same block, so no lane waits
-     * anywhere (the pending list is empty) and the block is entered at once. */
-    if (f->active == f->live) {
+    /* the fast path: no lane waits before the target (in uniform code, none waits at all) */
+    if (runs_next(f, ip->a, cx->recycle)) {
       GOTO_BLOCK(ip->a);
     }
     pend_add(f, (int32_t)ip->a, f->active);
@@ -1392,7 +1428,7 @@ resched:
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
       edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : AM());
-      if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
+      if (runs_next(f, b, cx->recycle)) {  /* the fast path (see BR) */
         GOTO_BLOCK(b);
       }
       pend_add(f, (int32_t)b, f->active);
@@ -1439,6 +1475,12 @@ resched:
   H(RET) {
     f->live &= ~f->active;
     f->cur = -1;
+    if (cx->recycle && w->depth == cx->recycle_depth && cx->queue_next < cx->queue_end) {
+      /* lane recycling: the lanes whose work-items returned start the group's next ones */
+      const uint64_t m = ex_recycle_lanes(cx, w, f->active);
+      f->live |= m;
+      pend_add(f, 0, m);
+    }
     if (!f->live && w->depth > 1) {
       /* the whole activation returned: resume the caller after its call */
       w->depth--;
@@ -1482,6 +1524,7 @@ resched:
     g->active = f->active;
     g->ret_dst = ip->d;
     g->npend = 0;
+    g->wait_cost = 0;
     g->cur = 0;
     g->ip = callee->blocks[0].first;
     ENTER_BLOCK(callee, 0);
@@ -1595,7 +1638,11 @@ step_limit: {
            (unsigned long long)cx->max_steps);
   cx->cur_ip = f->fn->code + f->ip;
   cx->cur_fn = f->fn;
-  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, lanes[0], 0, 0, 0, d);
+  unsigned culprit = lanes[0];  /* recycled lanes: the active one that started first */
+  if (w->recycled)
+    for (unsigned k = 1; k < nl; k++)
+      if (w->lane_start[lanes[k]] < w->lane_start[culprit]) culprit = lanes[k];
+  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, culprit, 0, 0, 0, d);
   return;
 }
 

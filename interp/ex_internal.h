@@ -99,6 +99,8 @@ typedef struct ex_frame {
    * disjoint, so there are at most EX_MAX_WARP entries. */
   ex_pending pend[EX_MAX_WARP];
   uint32_t npend;
+  uint32_t wait_cost;            /* lane recycling: cost of the lanes kept waiting behind a loop
+                                    since they last went ahead (ex_exec.c, thin_loop) */
   int32_t cur;                   /* block being run, -1 when the next one must be picked */
   uint32_t ip;                   /* where to resume in fn->code (after a call or a barrier) */
   uint64_t active;               /* lanes running `cur` */
@@ -112,7 +114,12 @@ enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE, EX_W_PAUSED };
 typedef struct ex_warp {
   unsigned nlanes;               /* work-items in this warp (the last warp of a group may be partial) */
   uint64_t all;                  /* mask of those lanes */
-  uint32_t first_linear;         /* local linear id of lane 0 */
+  uint32_t first_linear;         /* local linear id of lane 0 (lane l runs first_linear + l) */
+  bool recycled;                 /* lane recycling replaced a lane's work-item: item[] holds each
+                                    lane's local linear id instead */
+  uint32_t item[EX_MAX_WARP];
+  uint64_t step_limit;           /* steps beyond which the step limit is exceeded */
+  uint64_t lane_start[EX_MAX_WARP]; /* recycled warps: `steps` when each lane's work-item started */
   uint8_t *regs;                 /* W * reg_bytes */
   uint8_t *priv;                 /* W * private_size */
   ex_frame *stack;
@@ -194,7 +201,20 @@ typedef struct ex_ctx {
   uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
   unsigned threads;              /* worker threads of the launch: atomics on global memory need
                                     locked instructions only when there are several */
+  /* Lane recycling (ex_exec.c, "Lane recycling"): a lane whose work-item returned takes the
+   * group's next one, local linear ids [queue_next, queue_end) not started yet. */
+  bool recycle;
+  unsigned recycle_depth;        /* the kernel's own frame: 1, or 2 under an entry wrapper */
+  uint32_t queue_next, queue_end;
 } ex_ctx;
+
+/* The local linear id of the work-item lane `lane` of warp w runs. */
+static inline uint32_t ex_lane_item(const ex_warp *w, unsigned lane) {
+  return w->recycled ? w->item[lane] : w->first_linear + lane;
+}
+/* Start the group's next work-items on the lanes of `lanes` whose work-items returned (as many as
+ * are left); returns the lanes started (ex_sched.c). */
+uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes);
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
 void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,

@@ -1715,7 +1715,8 @@ static bool compute_rpo(prep *s, ex_func *xf) {
     if (state[b])
       for (uint32_t e = sstart[b]; e < sstart[b + 1]; e++)
         if (!back[e]) indeg[succ[e]]++;
-  uint32_t nready = 0, nopen = 0, r = 0;
+  uint32_t nready = 0, nopen = 0, r = 0, fn_count = 0;
+  for (uint32_t b = 0; b < n; b++) fn_count += xf->blocks[b].spv_count;
   ready[nready++] = 0;
   while (nready) {
     int64_t pick = -1;
@@ -1733,7 +1734,16 @@ static bool compute_rpo(prep *s, ex_func *xf) {
     uint32_t b = ready[pick];
     ready[pick] = ready[--nready];
     xf->blocks[b].rpo = r++;
-    if (loop_of_header[b] >= 0) open[nopen++] = (uint32_t)loop_of_header[b];
+    if (loop_of_header[b] >= 0) {
+      open[nopen++] = (uint32_t)loop_of_header[b];
+      ex_block *hb = &xf->blocks[b];
+      hb->loop_header = true;
+      uint32_t in = 0;
+      for (uint32_t x = 0; x < n; x++)
+        if (IN_LOOP(loop_of_header[b], x)) in += xf->blocks[x].spv_count;
+      hb->loop_body = in;
+      hb->loop_rest = fn_count - in;
+    }
     for (uint32_t e = sstart[b]; e < sstart[b + 1]; e++)
       if (!back[e] && --indeg[succ[e]] == 0) ready[nready++] = succ[e];
   }
@@ -1871,6 +1881,39 @@ static bool prepare_globals(prep *s) {
   return true;
 }
 
+/* An instruction by which work-items of a group or sub-group wait for or exchange with others. */
+static bool is_group_sync(unsigned op) {
+  return op == EX_BARRIER || op == EX_GROUP || op == EX_ASYNC_COPY || op == EX_WAIT_EVENTS || op == EX_SUBGROUP ||
+         op == EX_NBAR_INIT || op == EX_NBAR_WAIT;
+}
+
+/* ex_func.wrapper: code [CALL, RET] in one block. Its call's arguments can only be its own
+ * parameters or constants, the same for every work-item. */
+static bool is_wrapper(const ex_program *p, const ex_func *xf) {
+  if (xf->nblocks != 1 || xf->ncode != 2 || xf->code[0].op != EX_CALL || xf->code[1].op != EX_RET) return false;
+  const ex_func *callee = &p->funcs[xf->code[0].a];
+  for (uint32_t i = 0; i < callee->nparams; i++)
+    if (callee->param_byval[i]) return false;
+  return true;
+}
+
+/* ex_func.group_sync: direct, then through calls until nothing changes (the call graph has no
+ * cycles, OpenCL C 6.11, so this ends within its depth); and ex_func.wrapper. */
+static void mark_group_sync(ex_program *p) {
+  for (uint32_t f = 0; f < p->nfuncs; f++) p->funcs[f].wrapper = is_wrapper(p, &p->funcs[f]);
+  for (uint32_t f = 0; f < p->nfuncs; f++)
+    for (uint32_t i = 0; i < p->funcs[f].ncode && !p->funcs[f].group_sync; i++)
+      p->funcs[f].group_sync = is_group_sync(p->funcs[f].code[i].op);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t f = 0; f < p->nfuncs; f++) {
+      ex_func *xf = &p->funcs[f];
+      for (uint32_t i = 0; i < xf->ncode && !xf->group_sync; i++)
+        if (xf->code[i].op == EX_CALL && p->funcs[xf->code[i].a].group_sync) xf->group_sync = changed = true;
+    }
+  }
+}
+
 ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
   prep s;
   memset(&s, 0, sizeof s);
@@ -1947,6 +1990,7 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
       if (ok && d > p->max_depth) p->max_depth = d;
     }
     free(mark); free(memo);
+    if (ok) mark_group_sync(p);
     p->id_reg = s.reg;
     s.reg = NULL;
   }

@@ -132,7 +132,7 @@ void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]) {
 }
 
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
-  ex_unlinear(w->first_linear + lane, cx->group_size, lid);
+  ex_unlinear(ex_lane_item(w, lane), cx->group_size, lid);
 }
 
 void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
@@ -436,8 +436,8 @@ void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_
   case SpvBuiltInGlobalSize: memcpy(v, l->global, sizeof l->global); return;
   case SpvBuiltInGlobalOffset: memcpy(v, l->offset, sizeof l->offset); return;
   case SpvBuiltInWorkDim: v[0] = l->dims; return;
-  case SpvBuiltInLocalInvocationIndex: v[0] = w->first_linear + lane; return;
-  default: subgroup_builtin_value(cx, w->first_linear + lane, builtin, v); return;
+  case SpvBuiltInLocalInvocationIndex: v[0] = ex_lane_item(w, lane); return;
+  default: subgroup_builtin_value(cx, ex_lane_item(w, lane), builtin, v); return;
   }
 }
 
@@ -473,6 +473,8 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   w->state = EX_W_RUN;
   w->barrier_at = NULL;
   w->steps = 0;
+  w->step_limit = cx->max_steps;
+  w->recycled = false;
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
   f->live = w->all;
@@ -481,6 +483,7 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->ret_dst = LD_NONE;
   f->pend[0] = (ex_pending){.rpo = f->fn->blocks[0].rpo, .block = 0, .lanes = w->all};
   f->npend = 1;
+  f->wait_cost = 0;
   /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
   const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
   if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
@@ -488,6 +491,33 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
     for (unsigned lane = 0; lane < nlanes; lane++) memset(w->priv + (size_t)lane * P + skip, 0, P - skip);
   if (r->lane_init)
     for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
+}
+
+uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
+  run *r = (run *)(void *)cx;  /* cx is the first member of its run */
+  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (!w->recycled) {
+    for (unsigned l = 0; l < w->nlanes; l++) { w->item[l] = w->first_linear + l; w->lane_start[l] = 0; }
+    w->recycled = true;
+  }
+  uint64_t started = 0;
+  for (uint64_t m = lanes; m; m &= m - 1) {
+    const unsigned l = (unsigned)__builtin_ctzll(m);
+    if (cx->queue_next >= cx->queue_end) { w->lane_start[l] = UINT64_MAX; continue; }  /* done for good */
+    w->item[l] = cx->queue_next++;
+    if (P > skip) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
+    if (r->lane_init) init_lane(r, w, l);
+    w->lane_start[l] = w->steps;
+    started |= (uint64_t)1 << l;
+  }
+  /* --stats: a work-item started in the wrapper's callee still counts the wrapper's block */
+  if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * (uint64_t)__builtin_popcountll(started);
+  /* the step limit follows the oldest work-item still running (a finished lane counts as never) */
+  uint64_t oldest = UINT64_MAX;
+  for (unsigned l = 0; l < w->nlanes; l++)
+    if (w->lane_start[l] < oldest) oldest = w->lane_start[l];
+  w->step_limit = oldest > UINT64_MAX - cx->max_steps ? UINT64_MAX : oldest + cx->max_steps;
+  return started;
 }
 
 static void group_fault(ex_ctx *cx, ex_warp *w, const char *detail) {
@@ -501,7 +531,7 @@ static void group_fault(ex_ctx *cx, ex_warp *w, const char *detail) {
 static void printf_write(void *ctx, unsigned lane, const char *text, size_t len) {
   ex_ctx *cx = ctx;
   if (!cx->l->on_printf || !cx->printf_buf) return;
-  uint64_t item = cx->cur_warp->first_linear + lane;
+  uint64_t item = ex_lane_item(cx->cur_warp, lane);
   if (item >= cx->printf_items) return;
   struct ex_text *t = &cx->printf_buf[item];
   if (t->len + len + 1 > t->cap) {
@@ -538,6 +568,18 @@ static unsigned start_group(run *r) {
   r->lane_init = false;
   for (uint32_t b = 0; b < p->nbuiltins; b++) r->lane_init |= p->builtins[b].materialize || cx->dbg;
   for (uint32_t i = 0; i < cx->l->entry->nparams; i++) r->lane_init |= cx->l->entry->param_byval[i] != 0;
+  /* Lane recycling (see ex_exec.c) needs work-items that never wait for each other, and is off
+   * where lanes must keep their work-items: checks, debugging, tracing, warp width 1. One warp
+   * then starts with the group's first work-items and its lanes take the others as they finish. */
+  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->chk && !cx->dbg && !cx->l->on_trace;
+  if (cx->recycle) {
+    /* under llvm-spirv's entry wrapper the kernel's own function is the one recycled: the wrapper
+     * frame's lanes stay at the call, whose arguments are the same for every work-item */
+    cx->recycle_depth = cx->l->entry->wrapper ? 2 : 1;
+    nw = 1;
+    cx->queue_next = W;
+    cx->queue_end = (uint32_t)items;
+  }
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
     start_warp(r, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
