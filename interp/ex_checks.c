@@ -183,10 +183,9 @@ static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
   case EX_ATOMIC: {
     const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
     const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
-    site = ex_chk_site(cx, f->fn, ip);
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), msize,
-                     kind != EX_AT_LOAD, true);
+    uint64_t pt[EX_MAX_WARP];
+    for (unsigned k = 0; k < nl; k++) pt[k] = rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb);
+    ex_race_access_lanes(cx, w, lanes, nl, ex_chk_site(cx, f->fn, ip), pt, msize, kind != EX_AT_LOAD, true);
     return;
   }
   case EX_COPYMEM: case EX_COPYMEM_SIZED:
