@@ -67,25 +67,81 @@ struct ipage {               /* the running group's bytes of one page */
 #define ACC_PW 4u                    /* some plain (non-atomic) write */
 static inline unsigned acc_bits(bool write, bool atomic) { return write ? (atomic ? ACC_W : ACC_W | ACC_PW) : ACC_R; }
 
-typedef struct epage {               /* per slot of 1 << gs bytes: w[PG_BYTES >> gs], then r[] */
+/* The earlier groups' summary of a page. Most pages are read, or written, by consecutive
+ * work-items of one group at consecutive slots (a buffer read or written at get_global_id), so
+ * each half (writers, readers) starts as at most two runs: slot i in [lo, hi) holds `first` with
+ * the item ((i - lo) >> sh) higher (sh 31: one item). Such a page takes a few dozen bytes instead
+ * of 16 per slot (and no page faults for a large input read once); a merge the runs cannot
+ * express makes the page full (e[]: per slot w[PG_BYTES >> gs], then r[]), which is exact. */
+typedef struct erun { uint32_t lo, hi, sh; eent first; } erun;
+#define EP_RUNS 2
+typedef struct epage {
   unsigned gs;
-  bool written;                      /* some w[] entry is set: reads can conflict only with those */
+  bool written;                      /* some writer entry is set: reads can conflict only with those */
+  bool full;                         /* e[] holds every slot; else run[] describes the page */
+  erun run[2][EP_RUNS];              /* [0]: writers, [1]: readers (when !full) */
   eent e[];
 } epage;
 #define EP_W(p, i) ((p)->e[(i)])
 #define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
 
+static inline eent run_get(const erun *R, uint32_t i) {
+  for (unsigned k = 0; k < EP_RUNS; k++)
+    if (i - R[k].lo < R[k].hi - R[k].lo) {
+      const eent x = {R[k].first.group, R[k].first.packed + (((i - R[k].lo) >> R[k].sh) << 20)};
+      return x;  /* the item field (bits 20..31) counts modulo 4096, as pack() does */
+    }
+  const eent none = {0, 0};
+  return none;
+}
+
+/* Slot i's writer (half 0) or reader (half 1) of the earlier groups. */
+static inline eent ep_get(const epage *p, unsigned half, uint32_t i) {
+  return p->full ? p->e[half * (PG_BYTES >> p->gs) + i] : run_get(p->run[half], i);
+}
+
 static epage *ep_new(unsigned gs) {
-  epage *p = calloc(1, sizeof *p + 2 * (PG_BYTES >> gs) * sizeof(eent));
+  epage *p = calloc(1, sizeof *p);
   if (p) p->gs = gs;
   return p;
 }
 
-/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). */
+/* The page with every slot in e[] (false: out of memory, the page is unchanged). */
+static bool ep_full(epage **slot) {
+  epage *o = *slot;
+  if (o->full) return true;
+  const uint32_t ns = PG_BYTES >> o->gs;
+  epage *n = calloc(1, sizeof *n + 2 * ns * sizeof(eent));
+  if (!n) return false;
+  n->gs = o->gs;
+  n->written = o->written;
+  n->full = true;
+  for (unsigned h = 0; h < 2; h++)
+    for (uint32_t i = 0; i < ns; i++) n->e[h * ns + i] = run_get(o->run[h], i);
+  free(o);
+  *slot = n;
+  return true;
+}
+
+/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). A run's
+ * word slot i becomes bytes 4i .. 4i + 3: the same runs over 4x the slots, each item 4x longer. */
 static bool ep_split(epage **slot) {
-  epage *o = *slot, *n = ep_new(0);
+  epage *o = *slot;
+  if (!o->full) {
+    for (unsigned h = 0; h < 2; h++)
+      for (unsigned k = 0; k < EP_RUNS; k++) {
+        erun *R = &o->run[h][k];
+        R->lo <<= GS_WORD;
+        R->hi <<= GS_WORD;
+        if (R->sh != 31) R->sh += GS_WORD;
+      }
+    o->gs = 0;
+    return true;
+  }
+  epage *n = calloc(1, sizeof *n + 2 * PG_BYTES * sizeof(eent));
   if (!n) return false;
   n->written = o->written;
+  n->full = true;
   for (uint32_t i = 0; i < PG_BYTES; i++) {
     EP_W(n, i) = EP_W(o, i >> GS_WORD);
     EP_R(n, i) = EP_R(o, i >> GS_WORD);
@@ -336,7 +392,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
       uint64_t rem = rem0;
       for (uint32_t i = i0; i < end; i += step, rem -= step) {
         if (!rem) { it++; rem = n; }
-        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);
         if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
         eent o;
         bool ow;
@@ -366,7 +422,7 @@ static inline bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage
   if (j < p->lo) p->lo = j;
   if (j + 1 > p->hi) p->hi = j + 1;
   xrun x;
-  if (ep && (write || ep->written) && earlier_conflict(EP_W(ep, j), EP_R(ep, j), write, atomic, &x.other, &x.other_write)) {
+  if (ep && (write || ep->written) && earlier_conflict(ep_get(ep, 0, j), ep_get(ep, 1, j), write, atomic, &x.other, &x.other_write)) {
     x.start = base;
     x.len = 4;
     xrun_report(cx, &x, id, item, s, write);
@@ -489,7 +545,7 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
       /* the same bytes for every work-item: compared once, reported for each below */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       for (uint32_t i = i0; i < end; i += step) {
-        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);
         if (!(ew.group | er.group)) continue;
         eent o;
         bool ow;
@@ -553,6 +609,53 @@ static bool merge_half(eent *es, const ent *e, size_t stride, uint32_t lo, uint3
   return any;
 }
 
+/* merge_half on a page still in runs: the slots whose entry changes must all have been empty and
+ * form one run (consecutive slots, one site, items rising by one every 1 << sh slots), which takes
+ * a free run. false (nothing changed) when that is not so. Groups join in increasing order, so an
+ * existing entry loses only to a plain access replacing an atomic one, which is not a run's
+ * change either. */
+static bool run_merge(epage *p, unsigned half, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp,
+                      bool *any) {
+  erun *R = p->run[half];
+  erun n = {0, 0, 31, {0, 0}};
+  for (uint32_t i = lo; i < hi; i++) {
+    const ent *x = &e[i * stride];
+    if (!x->item) continue;
+    *any = true;
+    const eent y = pack(grp, x), o = run_get(R, i);
+    if (o.group) {
+      if (ekey(y) < ekey(o)) return false;
+      continue;  /* the earlier entry stays */
+    }
+    if (n.lo == n.hi) { n.lo = i; n.hi = i + 1; n.first = y; continue; }
+    if (i != n.hi || y.group != n.first.group || ((y.packed ^ n.first.packed) & 0xFFFFFu)) return false;
+    const uint32_t d = i - n.lo, step = (y.packed - n.first.packed) >> 20;
+    if (n.sh == 31 && step) {  /* the first change of item fixes the slots per item */
+      if (step != 1 || (d & (d - 1))) return false;
+      n.sh = (uint32_t)__builtin_ctz(d);
+    }
+    if (step != (n.sh == 31 ? 0 : (d >> n.sh) & 0xFFFu)) return false;
+    n.hi = i + 1;
+  }
+  if (n.lo == n.hi) return true;
+  for (unsigned k = 0; k < EP_RUNS; k++)
+    if (R[k].lo == R[k].hi) { R[k] = n; return true; }
+  return false;
+}
+
+/* The group's summary of slots [lo, hi) of one half joins the earlier groups' page *es (made full
+ * when its runs cannot express the result; out of memory: not merged). */
+static void merge_into(epage **es, unsigned half, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp) {
+  bool any = false;
+  if (!(*es)->full && run_merge(*es, half, e, stride, lo, hi, grp, &any)) {
+    if (half == 0 && any) (*es)->written = true;
+    return;
+  }
+  if (!ep_full(es)) return;
+  if (merge_half(&(*es)->e[half * (PG_BYTES >> (*es)->gs)], e, stride, lo, hi, grp) && half == 0)
+    (*es)->written = true;
+}
+
 /* Report the conflicting pairs of the slots [p->lo, p->hi) of a page's interval summary, with
  * consecutive slots of the same pair as one occurrence. */
 static void scan_conflicts(ex_ctx *cx, const ipage *p) {
@@ -588,13 +691,13 @@ static void scan_conflicts(ex_ctx *cx, const ipage *p) {
  * es (the group's end, when no earlier interval of the group filled that summary) merge it into
  * the earlier groups' page at once. Only what the interval recorded (p->acc) is looked at: the
  * other half of the summary is empty. */
-static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
+static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
   if (p->lo >= p->hi) return;
   const unsigned acc = p->acc;
   if ((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) scan_conflicts(cx, p);
   if (es) {
-    if ((acc & ACC_W) && merge_half(&EP_W(es, 0), &p->w[0][0], 2, p->lo, p->hi, grp)) es->written = true;
-    if (acc & ACC_R) merge_half(&EP_R(es, 0), &p->r[0][0], 2, p->lo, p->hi, grp);
+    if (acc & ACC_W) merge_into(es, 0, &p->w[0][0], 2, p->lo, p->hi, grp);
+    if (acc & ACC_R) merge_into(es, 1, &p->r[0][0], 2, p->lo, p->hi, grp);
   } else if (p->glob) {
     for (uint32_t i = p->lo; i < p->hi; i++) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
     if (p->lo < p->glo) p->glo = p->lo;
@@ -627,10 +730,10 @@ void ex_race_group_end(ex_ctx *cx) {
     /* a page of a single interval (no barrier with the global fence since it was first touched):
      * that interval's summary is the group's */
     const bool direct = same && p->glo >= p->ghi;
-    close_interval(cx, p, direct ? *es : NULL, grp);
+    close_interval(cx, p, direct ? es : NULL, grp);
     if (same && !direct) {
-      if (merge_half(&EP_W(*es, 0), p->gw, 1, p->glo, p->ghi, grp)) (*es)->written = true;
-      merge_half(&EP_R(*es, 0), p->gr, 1, p->glo, p->ghi, grp);
+      merge_into(es, 0, p->gw, 1, p->glo, p->ghi, grp);
+      merge_into(es, 1, p->gr, 1, p->glo, p->ghi, grp);
     }
   }
   while (r->group_pages) {
