@@ -152,7 +152,14 @@ static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t 
     if (e < nl && (full || lanes[e] == lanes[k] + 1)) {
       stride = pt[e] - pt[k];
       if (stride == n || stride == 0) {
-        if (full) while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        if (full) {
+          /* the usual case, a whole warp in one segment, decided without an early exit (which
+           * does not vectorise); the lane where it breaks is looked for only when it does */
+          uint64_t diff = 0;
+          for (unsigned j = e; j < nl; j++) diff |= (pt[j] - pt[j - 1]) ^ stride;
+          if (!diff) e = nl;
+          else while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        }
         else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
       }
       else

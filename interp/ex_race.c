@@ -411,7 +411,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
 /* One work-item's access of one aligned word of a word-slot page whose earlier groups' page (if
  * any) also has word slots: the case of int/float counters and scattered atomics, recorded without
  * access_items' loops. false when the pages do not allow it (nothing done). */
-static inline bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage *ep, uint32_t id, bool glob,
+static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage *ep, uint32_t id, bool glob,
                                uint64_t base, uint32_t item, uint32_t s, bool write, bool atomic) {
   const uint64_t pg = base >> PG_SHIFT;
   ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
@@ -617,27 +617,52 @@ static bool merge_half(eent *es, const ent *e, size_t stride, uint32_t lo, uint3
 static bool run_merge(epage *p, unsigned half, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp,
                       bool *any) {
   erun *R = p->run[half];
+  uint32_t a = lo;
+  while (a < hi && !e[a * stride].item) a++;
+  if (a == hi) return true;
+  *any = true;
+  bool overlap = false;
+  for (unsigned k = 0; k < EP_RUNS; k++) overlap |= R[k].lo < R[k].hi && R[k].lo < hi && a < R[k].hi;
   erun n = {0, 0, 31, {0, 0}};
-  for (uint32_t i = lo; i < hi; i++) {
-    const ent *x = &e[i * stride];
-    if (!x->item) continue;
-    *any = true;
-    const eent y = pack(grp, x), o = run_get(R, i);
-    if (o.group) {
-      if (ekey(y) < ekey(o)) return false;
-      continue;  /* the earlier entry stays */
-    }
-    if (n.lo == n.hi) { n.lo = i; n.hi = i + 1; n.first = y; continue; }
-    if (i != n.hi || y.group != n.first.group || ((y.packed ^ n.first.packed) & 0xFFFFFu)) return false;
-    const uint32_t d = i - n.lo, step = (y.packed - n.first.packed) >> 20;
-    if (n.sh == 31 && step) {  /* the first change of item fixes the slots per item */
-      if (step != 1 || (d & (d - 1))) return false;
+  if (!overlap) {
+    /* the usual case: only empty slots, so every entry of the group is a change; a run when its
+     * entries are consecutive with one site and items rising by one every 1 << sh slots */
+    const ent f = e[a * stride];
+    uint32_t i = a + 1;
+    while (i < hi && e[i * stride].item == f.item && e[i * stride].site == f.site) i++;
+    if (i < hi && e[i * stride].item) {
+      const uint32_t d = i - a;
+      if (e[i * stride].item != f.item + 1 || (d & (d - 1))) return false;
       n.sh = (uint32_t)__builtin_ctz(d);
+      for (; i < hi && e[i * stride].item; i++)
+        if (e[i * stride].item != f.item + ((i - a) >> n.sh) || e[i * stride].site != f.site) return false;
     }
-    if (step != (n.sh == 31 ? 0 : (d >> n.sh) & 0xFFFu)) return false;
-    n.hi = i + 1;
+    n.lo = a;
+    n.hi = i;
+    for (; i < hi; i++)
+      if (e[i * stride].item) return false;
+    n.first = pack(grp, &f);
+  } else {
+    for (uint32_t i = a; i < hi; i++) {
+      const ent *x = &e[i * stride];
+      if (!x->item) continue;
+      const eent y = pack(grp, x), o = run_get(R, i);
+      if (o.group) {
+        if (ekey(y) < ekey(o)) return false;
+        continue;  /* the earlier entry stays */
+      }
+      if (n.lo == n.hi) { n.lo = i; n.hi = i + 1; n.first = y; continue; }
+      if (i != n.hi || y.group != n.first.group || ((y.packed ^ n.first.packed) & 0xFFFFFu)) return false;
+      const uint32_t d = i - n.lo, step = (y.packed - n.first.packed) >> 20;
+      if (n.sh == 31 && step) {  /* the first change of item fixes the slots per item */
+        if (step != 1 || (d & (d - 1))) return false;
+        n.sh = (uint32_t)__builtin_ctz(d);
+      }
+      if (step != (n.sh == 31 ? 0 : (d >> n.sh) & 0xFFFu)) return false;
+      n.hi = i + 1;
+    }
+    if (n.lo == n.hi) return true;
   }
-  if (n.lo == n.hi) return true;
   for (unsigned k = 0; k < EP_RUNS; k++)
     if (R[k].lo == R[k].hi) { R[k] = n; return true; }
   return false;
