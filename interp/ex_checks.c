@@ -153,12 +153,21 @@ static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t 
       stride = pt[e] - pt[k];
       if (stride == n || stride == 0) {
         if (full) {
-          /* the usual case, a whole warp in one segment, decided without an early exit (which
-           * does not vectorise); the lane where it breaks is looked for only when it does */
-          uint64_t diff = 0;
-          for (unsigned j = e; j < nl; j++) diff |= (pt[j] - pt[j - 1]) ^ stride;
-          if (!diff) e = nl;
-          else while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+          /* the whole warp, else blocks of 8 lanes, without an early exit (which does not
+           * vectorise), then lane by lane in the block where the segment ends (a 2D group's row
+           * of 16 in a warp of 32) */
+          if (pt[nl - 1] - pt[k] == stride * (nl - 1 - k)) {  /* else the warp is no one segment */
+            uint64_t all = 0;
+            for (unsigned j = e; j < nl; j++) all |= (pt[j] - pt[j - 1]) ^ stride;
+            if (!all) e = nl;
+          }
+          while (e + 8 <= nl) {
+            uint64_t diff = 0;
+            for (unsigned j = e; j < e + 8; j++) diff |= (pt[j] - pt[j - 1]) ^ stride;
+            if (diff) break;
+            e += 8;
+          }
+          while (e < nl && pt[e] - pt[e - 1] == stride) e++;
         }
         else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
       }

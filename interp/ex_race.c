@@ -69,12 +69,12 @@ static inline unsigned acc_bits(bool write, bool atomic) { return write ? (atomi
 
 /* The earlier groups' summary of a page. Most pages are read, or written, by consecutive
  * work-items of one group at consecutive slots (a buffer read or written at get_global_id), so
- * each half (writers, readers) starts as at most two runs: slot i in [lo, hi) holds `first` with
+ * each half (writers, readers) starts as at most EP_RUNS runs: slot i in [lo, hi) holds `first` with
  * the item ((i - lo) >> sh) higher (sh 31: one item). Such a page takes a few dozen bytes instead
  * of 16 per slot (and no page faults for a large input read once); a merge the runs cannot
  * express makes the page full (e[]: per slot w[PG_BYTES >> gs], then r[]), which is exact. */
 typedef struct erun { uint32_t lo, hi, sh; eent first; } erun;
-#define EP_RUNS 2
+#define EP_RUNS 4                    /* 2D groups: a page of a row is written by up to 4 groups */
 typedef struct epage {
   unsigned gs;
   bool written;                      /* some writer entry is set: reads can conflict only with those */
@@ -85,8 +85,8 @@ typedef struct epage {
 #define EP_W(p, i) ((p)->e[(i)])
 #define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
 
-static inline eent run_get(const erun *R, uint32_t i) {
-  for (unsigned k = 0; k < EP_RUNS; k++)
+static inline eent run_get_n(const erun *R, unsigned nr, uint32_t i) {
+  for (unsigned k = 0; k < nr; k++)
     if (i - R[k].lo < R[k].hi - R[k].lo) {
       const eent x = {R[k].first.group, R[k].first.packed + (((i - R[k].lo) >> R[k].sh) << 20)};
       return x;  /* the item field (bits 20..31) counts modulo 4096, as pack() does */
@@ -95,9 +95,23 @@ static inline eent run_get(const erun *R, uint32_t i) {
   return none;
 }
 
+static inline eent run_get(const erun *R, uint32_t i) { return run_get_n(R, EP_RUNS, i); }
+
 /* Slot i's writer (half 0) or reader (half 1) of the earlier groups. */
 static inline eent ep_get(const epage *p, unsigned half, uint32_t i) {
   return p->full ? p->e[half * (PG_BYTES >> p->gs) + i] : run_get(p->run[half], i);
+}
+
+/* Whether an access to bytes [b0, b1) of the page can meet an earlier group's entry: a full
+ * page, or a run of writers (or, for a write, of readers) over one of those bytes. Lets accesses
+ * to a page shared with other groups' runs (a row of a 2D NDRange) skip the per-slot lookups. */
+static inline bool ep_touches(const epage *p, bool write, uint32_t b0, uint32_t b1) {
+  if (p->full) return true;
+  const uint32_t j0 = b0 >> p->gs, j1 = (b1 + (1u << p->gs) - 1) >> p->gs;
+  for (unsigned h = 0; h <= (unsigned)write; h++)
+    for (unsigned k = 0; k < EP_RUNS; k++)
+      if (p->run[h][k].lo < j1 && j0 < p->run[h][k].hi) return true;
+  return false;
 }
 
 static epage *ep_new(unsigned gs) {
@@ -116,8 +130,11 @@ static bool ep_full(epage **slot) {
   n->gs = o->gs;
   n->written = o->written;
   n->full = true;
-  for (unsigned h = 0; h < 2; h++)
-    for (uint32_t i = 0; i < ns; i++) n->e[h * ns + i] = run_get(o->run[h], i);
+  for (unsigned h = 0; h < 2; h++)  /* the runs' slots; every other slot stays empty (calloc) */
+    for (unsigned k = 0; k < EP_RUNS; k++) {
+      const erun *R = &o->run[h][k];
+      for (uint32_t i = R->lo; i < R->hi; i++) n->e[h * ns + i] = run_get_n(R, 1, i);
+    }
   free(o);
   *slot = n;
   return true;
@@ -385,7 +402,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep && (write || ep->written)) {
+    if (ep && (write || ep->written) && ep_touches(ep, write, i0, end)) {
       /* by word slots when the page has them and the accesses cover whole words, else by byte */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       uint32_t it = item + (uint32_t)k0;
@@ -541,7 +558,7 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep && (write || ep->written)) {
+    if (ep && (write || ep->written) && ep_touches(ep, write, i0, end)) {
       /* the same bytes for every work-item: compared once, reported for each below */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       for (uint32_t i = i0; i < end; i += step) {
