@@ -20,6 +20,9 @@ OPT     ?= -O2 -g
 # ISO C floating-point semantics (no contraction with -std=c11), so results do not change.
 HOT_OPT ?= -O3 -g
 $(BUILD)/obj/interp/ex_exec.o: OPT := $(HOT_OPT)
+# The checks' per-access loops (--check races/uninit) too: their share of a checked run is what the
+# "checks overhead" goal measures.
+$(BUILD)/obj/interp/ex_race.o $(BUILD)/obj/interp/ex_uninit.o $(BUILD)/obj/interp/ex_checks.o: OPT := $(HOT_OPT)
 endif
 
 CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra -Werror -fno-strict-aliasing $(OPT) $(SANFLAGS) \

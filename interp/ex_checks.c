@@ -152,7 +152,23 @@ static void race_lanes(ex_ctx *cx, ex_warp *w, const uint8_t *P, const uint16_t 
     if (e < nl && (full || lanes[e] == lanes[k] + 1)) {
       stride = pt[e] - pt[k];
       if (stride == n || stride == 0) {
-        if (full) while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        if (full) {
+          /* the whole warp, else blocks of 8 lanes, without an early exit (which does not
+           * vectorise), then lane by lane in the block where the segment ends (a 2D group's row
+           * of 16 in a warp of 32) */
+          if (pt[nl - 1] - pt[k] == stride * (nl - 1 - k)) {  /* else the warp is no one segment */
+            uint64_t all = 0;
+            for (unsigned j = e; j < nl; j++) all |= (pt[j] - pt[j - 1]) ^ stride;
+            if (!all) e = nl;
+          }
+          while (e + 8 <= nl) {
+            uint64_t diff = 0;
+            for (unsigned j = e; j < e + 8; j++) diff |= (pt[j] - pt[j - 1]) ^ stride;
+            if (diff) break;
+            e += 8;
+          }
+          while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        }
         else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
       }
       else
@@ -183,10 +199,9 @@ static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
   case EX_ATOMIC: {
     const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
     const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
-    site = ex_chk_site(cx, f->fn, ip);
-    for (unsigned k = 0; k < nl; k++)
-      ex_race_access(cx, w, lanes[k], site, rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb), msize,
-                     kind != EX_AT_LOAD, true);
+    uint64_t pt[EX_MAX_WARP];
+    for (unsigned k = 0; k < nl; k++) pt[k] = rd_ptr(RG(ip->a) + (size_t)lanes[k] * pb, pb);
+    ex_race_access_lanes(cx, w, lanes, nl, ex_chk_site(cx, f->fn, ip), pt, msize, kind != EX_AT_LOAD, true);
     return;
   }
   case EX_COPYMEM: case EX_COPYMEM_SIZED:

@@ -53,30 +53,112 @@ struct ipage {               /* the running group's bytes of one page */
   uint32_t lo, hi;                   /* slots touched in the interval: [lo, hi) */
   uint32_t glo, ghi;                 /* slots of gw/gr filled by earlier intervals: [glo, ghi) */
   unsigned gs;                       /* slot = 1 << gs bytes (0 or GS_WORD) */
+  unsigned acc;                      /* ACC_* bits: what the interval recorded on this page */
   bool glob;
   struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
                                         empty: the interval's and group's ends clear what they used) */
 };
 
-typedef struct epage {               /* per slot of 1 << gs bytes: w[PG_BYTES >> gs], then r[] */
+/* What an interval recorded on a page (ipage.acc), so that its end skips what cannot matter: a
+ * conflict needs a plain write, or a write and a read (a page only read, or only written by
+ * atomics, has none); a summary half nothing was recorded in is empty and needs no merge or clear. */
+#define ACC_R 1u                     /* some read */
+#define ACC_W 2u                     /* some write */
+#define ACC_PW 4u                    /* some plain (non-atomic) write */
+static inline unsigned acc_bits(bool write, bool atomic) { return write ? (atomic ? ACC_W : ACC_W | ACC_PW) : ACC_R; }
+
+/* The earlier groups' summary of a page. Most pages are read, or written, by consecutive
+ * work-items of one group at consecutive slots (a buffer read or written at get_global_id), so
+ * each half (writers, readers) starts as at most EP_RUNS runs: slot i in [lo, hi) holds `first` with
+ * the item ((i - lo) >> sh) higher (sh 31: one item). Such a page takes a few dozen bytes instead
+ * of 16 per slot (and no page faults for a large input read once); a merge the runs cannot
+ * express makes the page full (e[]: per slot w[PG_BYTES >> gs], then r[]), which is exact. */
+typedef struct erun { uint32_t lo, hi, sh; eent first; } erun;
+#define EP_RUNS 4                    /* 2D groups: a page of a row is written by up to 4 groups */
+typedef struct epage {
   unsigned gs;
-  bool written;                      /* some w[] entry is set: reads can conflict only with those */
+  bool written;                      /* some writer entry is set: reads can conflict only with those */
+  bool full;                         /* e[] holds every slot; else run[] describes the page */
+  erun run[2][EP_RUNS];              /* [0]: writers, [1]: readers (when !full) */
   eent e[];
 } epage;
 #define EP_W(p, i) ((p)->e[(i)])
 #define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
 
+static inline eent run_get_n(const erun *R, unsigned nr, uint32_t i) {
+  for (unsigned k = 0; k < nr; k++)
+    if (i - R[k].lo < R[k].hi - R[k].lo) {
+      const eent x = {R[k].first.group, R[k].first.packed + (((i - R[k].lo) >> R[k].sh) << 20)};
+      return x;  /* the item field (bits 20..31) counts modulo 4096, as pack() does */
+    }
+  const eent none = {0, 0};
+  return none;
+}
+
+static inline eent run_get(const erun *R, uint32_t i) { return run_get_n(R, EP_RUNS, i); }
+
+/* Slot i's writer (half 0) or reader (half 1) of the earlier groups. */
+static inline eent ep_get(const epage *p, unsigned half, uint32_t i) {
+  return p->full ? p->e[half * (PG_BYTES >> p->gs) + i] : run_get(p->run[half], i);
+}
+
+/* Whether an access to bytes [b0, b1) of the page can meet an earlier group's entry: a full
+ * page, or a run of writers (or, for a write, of readers) over one of those bytes. Lets accesses
+ * to a page shared with other groups' runs (a row of a 2D NDRange) skip the per-slot lookups. */
+static inline bool ep_touches(const epage *p, bool write, uint32_t b0, uint32_t b1) {
+  if (p->full) return true;
+  const uint32_t j0 = b0 >> p->gs, j1 = (b1 + (1u << p->gs) - 1) >> p->gs;
+  for (unsigned h = 0; h <= (unsigned)write; h++)
+    for (unsigned k = 0; k < EP_RUNS; k++)
+      if (p->run[h][k].lo < j1 && j0 < p->run[h][k].hi) return true;
+  return false;
+}
+
 static epage *ep_new(unsigned gs) {
-  epage *p = calloc(1, sizeof *p + 2 * (PG_BYTES >> gs) * sizeof(eent));
+  epage *p = calloc(1, sizeof *p);
   if (p) p->gs = gs;
   return p;
 }
 
-/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). */
+/* The page with every slot in e[] (false: out of memory, the page is unchanged). */
+static bool ep_full(epage **slot) {
+  epage *o = *slot;
+  if (o->full) return true;
+  const uint32_t ns = PG_BYTES >> o->gs;
+  epage *n = calloc(1, sizeof *n + 2 * ns * sizeof(eent));
+  if (!n) return false;
+  n->gs = o->gs;
+  n->written = o->written;
+  n->full = true;
+  for (unsigned h = 0; h < 2; h++)  /* the runs' slots; every other slot stays empty (calloc) */
+    for (unsigned k = 0; k < EP_RUNS; k++) {
+      const erun *R = &o->run[h][k];
+      for (uint32_t i = R->lo; i < R->hi; i++) n->e[h * ns + i] = run_get_n(R, 1, i);
+    }
+  free(o);
+  *slot = n;
+  return true;
+}
+
+/* A word-slot page of the earlier groups' summary as byte slots (false: out of memory). A run's
+ * word slot i becomes bytes 4i .. 4i + 3: the same runs over 4x the slots, each item 4x longer. */
 static bool ep_split(epage **slot) {
-  epage *o = *slot, *n = ep_new(0);
+  epage *o = *slot;
+  if (!o->full) {
+    for (unsigned h = 0; h < 2; h++)
+      for (unsigned k = 0; k < EP_RUNS; k++) {
+        erun *R = &o->run[h][k];
+        R->lo <<= GS_WORD;
+        R->hi <<= GS_WORD;
+        if (R->sh != 31) R->sh += GS_WORD;
+      }
+    o->gs = 0;
+    return true;
+  }
+  epage *n = calloc(1, sizeof *n + 2 * PG_BYTES * sizeof(eent));
   if (!n) return false;
   n->written = o->written;
+  n->full = true;
   for (uint32_t i = 0; i < PG_BYTES; i++) {
     EP_W(n, i) = EP_W(o, i >> GS_WORD);
     EP_R(n, i) = EP_R(o, i >> GS_WORD);
@@ -199,6 +281,7 @@ static ipage *page_new(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, 
   p->page = page;
   p->glob = glob;
   p->gs = ep && !ep->gs ? 0 : GS_WORD;  /* never coarser than the earlier groups' page */
+  p->acc = 0;
   p->lo = p->glo = PG_BYTES;
   p->hi = p->ghi = 0;
   p->next = r->group_pages;
@@ -306,22 +389,27 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
       ent (*sum)[2] = write ? p->w : p->r;
       const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs, ss = 1u << p->gs;
       uint32_t it = item + (uint32_t)k0;
-      uint64_t rem = rem0;
-      for (uint32_t j = j0; j < j1; j++) {
-        top2_add(sum[j], it, s);
-        if (!(rem -= ss)) { it++; rem = n; }
+      if (n == ss) {  /* one slot per work-item (ints and floats on word pages): no byte count */
+        for (uint32_t j = j0; j < j1; j++) top2_add(sum[j], it++, s);
+      } else {
+        uint64_t rem = rem0;
+        for (uint32_t j = j0; j < j1; j++) {
+          top2_add(sum[j], it, s);
+          if (!(rem -= ss)) { it++; rem = n; }
+        }
       }
+      p->acc |= acc_bits(write, atomic);
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep && (write || ep->written)) {
+    if (ep && (write || ep->written) && ep_touches(ep, write, i0, end)) {
       /* by word slots when the page has them and the accesses cover whole words, else by byte */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       uint32_t it = item + (uint32_t)k0;
       uint64_t rem = rem0;
       for (uint32_t i = i0; i < end; i += step, rem -= step) {
         if (!rem) { it++; rem = n; }
-        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);
         if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
         eent o;
         bool ow;
@@ -335,6 +423,28 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
     b = pbase + end;
   }
   if (x.len) xrun_report(cx, &x, id, xitem, s, write);
+}
+
+/* One work-item's access of one aligned word of a word-slot page whose earlier groups' page (if
+ * any) also has word slots: the case of int/float counters and scattered atomics, recorded without
+ * access_items' loops. false when the pages do not allow it (nothing done). */
+static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage *ep, uint32_t id, bool glob,
+                               uint64_t base, uint32_t item, uint32_t s, bool write, bool atomic) {
+  const uint64_t pg = base >> PG_SHIFT;
+  ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
+  if (!p || !p->gs || (ep && !ep->gs)) return false;
+  const uint32_t j = (uint32_t)(base & (PG_BYTES - 1)) >> GS_WORD;
+  top2_add(write ? p->w[j] : p->r[j], item, s);
+  p->acc |= acc_bits(write, atomic);
+  if (j < p->lo) p->lo = j;
+  if (j + 1 > p->hi) p->hi = j + 1;
+  xrun x;
+  if (ep && (write || ep->written) && earlier_conflict(ep_get(ep, 0, j), ep_get(ep, 1, j), write, atomic, &x.other, &x.other_write)) {
+    x.start = base;
+    x.len = 4;
+    xrun_report(cx, &x, id, item, s, write);
+  }
+  return true;
 }
 
 void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
@@ -351,23 +461,50 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
     ex_race *r = cx->chk->race;
     struct ex_race_global *g = cx->chkl->rg;
     const uint64_t pg = base >> PG_SHIFT;
-    const epage *ep = glob ? g->ep[id][pg] : NULL;
-    ipage *p = page_get(r, glob ? &g->ip[id][pg] : &r->lp[pg], glob ? id : 0, pg, glob, ep);
-    if (p && p->gs && (!ep || ep->gs)) {
-      const uint32_t j = (uint32_t)(base & (PG_BYTES - 1)) >> GS_WORD, s = site | (atomic ? ATOMIC_BIT : 0);
-      top2_add(write ? p->w[j] : p->r[j], item, s);
-      if (j < p->lo) p->lo = j;
-      if (j + 1 > p->hi) p->hi = j + 1;
-      xrun x;
-      if (ep && (write || ep->written) && earlier_conflict(EP_W(ep, j), EP_R(ep, j), write, atomic, &x.other, &x.other_write)) {
-        x.start = base;
-        x.len = 4;
-        xrun_report(cx, &x, id, item, s, write);
-      }
+    if (word_access(cx, r, glob ? &g->ip[id][pg] : &r->lp[pg], glob ? g->ep[id][pg] : NULL, id, glob, base, item,
+                    site | (atomic ? ATOMIC_BIT : 0), write, atomic))
       return;
-    }
   }
   access_items(cx, id, glob, base, n, item, 1, site, write, atomic);
+}
+
+void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, uint32_t site,
+                          const uint64_t *pt, uint64_t n, bool write, bool atomic) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
+  /* the allocation of the previous lane, looked up again only when a lane leaves it */
+  uint64_t cur = 0, size = 0, abase = 0;
+  bool ok = false, glob = false;
+  ipage **ipv = NULL;
+  epage **epv = NULL;
+  for (unsigned k = 0; k < nl; k++) {
+    const uint64_t p = pt[k], a = (p & cx->ptr_mask) >> cx->shift;
+    if (k == 0 || a != cur) {
+      cur = a;
+      ok = false;
+      if (a && a < cx->nallocs && n == 4) {
+        const ex_alloc *al = &cx->allocs[a];
+        if ((al->space == EX_AS_GLOBAL || al->space == EX_AS_LOCAL) && al->size >= n) {
+          ok = true;
+          glob = al->space == EX_AS_GLOBAL;
+          size = al->size;
+          abase = glob ? 0 : al->offset;
+          ipv = glob ? g->ip[a] : r->lp;
+          epv = glob ? g->ep[a] : NULL;
+        }
+      }
+    }
+    /* off is huge when p is below the allocation's start, as in ex_chk_resolve */
+    const uint64_t off = (p & cx->off_mask) - cx->bias, base = abase + off;
+    if (ok && off <= size - n && !(base & 3)) {
+      const uint64_t pg = base >> PG_SHIFT;
+      if (word_access(cx, r, &ipv[pg], epv ? epv[pg] : NULL, (uint32_t)a, glob, base, w->first_linear + lanes[k] + 1,
+                      s, write, atomic))
+        continue;
+    }
+    ex_race_access(cx, w, lanes[k], site, p, n, write, atomic);
+  }
 }
 
 bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
@@ -417,14 +554,15 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
         if (had0 >= item0 + 2 && had0 < item0 + nitems) top2_add(sum[j], had0, s);
         if (had1 >= item0 + 2 && had1 < item0 + nitems) top2_add(sum[j], had1, s);
       }
+      p->acc |= acc_bits(write, atomic);
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
-    if (ep && (write || ep->written)) {
+    if (ep && (write || ep->written) && ep_touches(ep, write, i0, end)) {
       /* the same bytes for every work-item: compared once, reported for each below */
       const unsigned step = ep->gs && whole_words ? 1u << ep->gs : 1u;
       for (uint32_t i = i0; i < end; i += step) {
-        const eent ew = EP_W(ep, i >> ep->gs), er = EP_R(ep, i >> ep->gs);
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);
         if (!(ew.group | er.group)) continue;
         eent o;
         bool ow;
@@ -473,25 +611,96 @@ static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len,
   ex_check_report(cx, &e);
 }
 
-/* The running group's summary of one slot (its smallest writer and reader) joins the earlier
- * groups' page. */
-static inline void merge_slot(epage *es, uint32_t i, uint32_t grp, const ent *w, const ent *r) {
-  if (w->item) {
-    eent x = pack(grp, w);
-    if (!EP_W(es, i).group || ekey(x) < ekey(EP_W(es, i))) EP_W(es, i) = x;
-    es->written = true;
+/* The running group's summary of slots [lo, hi) (e[i * stride]: the smallest writer, or reader,
+ * of slot i; stride 2 for an interval's top-2 summary, 1 for the group's) joins the earlier groups'
+ * entries `es` of the same kind. Returns whether any entry was set. */
+static bool merge_half(eent *es, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp) {
+  bool any = false;
+  for (uint32_t i = lo; i < hi; i++) {
+    const ent *x = &e[i * stride];
+    if (!x->item) continue;
+    any = true;
+    const eent y = pack(grp, x);
+    if (!es[i].group || ekey(y) < ekey(es[i])) es[i] = y;
   }
-  if (r->item) {
-    eent x = pack(grp, r);
-    if (!EP_R(es, i).group || ekey(x) < ekey(EP_R(es, i))) EP_R(es, i) = x;
-  }
+  return any;
 }
 
-/* Evaluate and clear one page's interval summary; global pages keep the group's summary, or with
- * es (the group's end, when no earlier interval of the group filled that summary) merge it into
- * the earlier groups' page at once. */
-static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
-  if (p->lo >= p->hi) return;
+/* merge_half on a page still in runs: the slots whose entry changes must all have been empty and
+ * form one run (consecutive slots, one site, items rising by one every 1 << sh slots), which takes
+ * a free run. false (nothing changed) when that is not so. Groups join in increasing order, so an
+ * existing entry loses only to a plain access replacing an atomic one, which is not a run's
+ * change either. */
+static bool run_merge(epage *p, unsigned half, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp,
+                      bool *any) {
+  erun *R = p->run[half];
+  uint32_t a = lo;
+  while (a < hi && !e[a * stride].item) a++;
+  if (a == hi) return true;
+  *any = true;
+  bool overlap = false;
+  for (unsigned k = 0; k < EP_RUNS; k++) overlap |= R[k].lo < R[k].hi && R[k].lo < hi && a < R[k].hi;
+  erun n = {0, 0, 31, {0, 0}};
+  if (!overlap) {
+    /* the usual case: only empty slots, so every entry of the group is a change; a run when its
+     * entries are consecutive with one site and items rising by one every 1 << sh slots */
+    const ent f = e[a * stride];
+    uint32_t i = a + 1;
+    while (i < hi && e[i * stride].item == f.item && e[i * stride].site == f.site) i++;
+    if (i < hi && e[i * stride].item) {
+      const uint32_t d = i - a;
+      if (e[i * stride].item != f.item + 1 || (d & (d - 1))) return false;
+      n.sh = (uint32_t)__builtin_ctz(d);
+      for (; i < hi && e[i * stride].item; i++)
+        if (e[i * stride].item != f.item + ((i - a) >> n.sh) || e[i * stride].site != f.site) return false;
+    }
+    n.lo = a;
+    n.hi = i;
+    for (; i < hi; i++)
+      if (e[i * stride].item) return false;
+    n.first = pack(grp, &f);
+  } else {
+    for (uint32_t i = a; i < hi; i++) {
+      const ent *x = &e[i * stride];
+      if (!x->item) continue;
+      const eent y = pack(grp, x), o = run_get(R, i);
+      if (o.group) {
+        if (ekey(y) < ekey(o)) return false;
+        continue;  /* the earlier entry stays */
+      }
+      if (n.lo == n.hi) { n.lo = i; n.hi = i + 1; n.first = y; continue; }
+      if (i != n.hi || y.group != n.first.group || ((y.packed ^ n.first.packed) & 0xFFFFFu)) return false;
+      const uint32_t d = i - n.lo, step = (y.packed - n.first.packed) >> 20;
+      if (n.sh == 31 && step) {  /* the first change of item fixes the slots per item */
+        if (step != 1 || (d & (d - 1))) return false;
+        n.sh = (uint32_t)__builtin_ctz(d);
+      }
+      if (step != (n.sh == 31 ? 0 : (d >> n.sh) & 0xFFFu)) return false;
+      n.hi = i + 1;
+    }
+    if (n.lo == n.hi) return true;
+  }
+  for (unsigned k = 0; k < EP_RUNS; k++)
+    if (R[k].lo == R[k].hi) { R[k] = n; return true; }
+  return false;
+}
+
+/* The group's summary of slots [lo, hi) of one half joins the earlier groups' page *es (made full
+ * when its runs cannot express the result; out of memory: not merged). */
+static void merge_into(epage **es, unsigned half, const ent *e, size_t stride, uint32_t lo, uint32_t hi, uint32_t grp) {
+  bool any = false;
+  if (!(*es)->full && run_merge(*es, half, e, stride, lo, hi, grp, &any)) {
+    if (half == 0 && any) (*es)->written = true;
+    return;
+  }
+  if (!ep_full(es)) return;
+  if (merge_half(&(*es)->e[half * (PG_BYTES >> (*es)->gs)], e, stride, lo, hi, grp) && half == 0)
+    (*es)->written = true;
+}
+
+/* Report the conflicting pairs of the slots [p->lo, p->hi) of a page's interval summary, with
+ * consecutive slots of the same pair as one occurrence. */
+static void scan_conflicts(ex_ctx *cx, const ipage *p) {
   bool open = false;
   uint32_t start = 0, len = 0;
   ent rat = {0, 0}, rother = {0, 0};
@@ -516,18 +725,31 @@ static void close_interval(ex_ctx *cx, ipage *p, epage *es, uint32_t grp) {
       if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; }
       len += 1u << p->gs;
     }
-    if (es) merge_slot(es, i, grp, &pw[0], &pr[0]);
-    else if (p->glob) { min_add(&p->gw[i], &pw[0]); min_add(&p->gr[i], &pr[0]); }
   }
-  if (p->glob && !es) {
+  if (open) report_run(cx, p, start, len, rat, rother, row);
+}
+
+/* Evaluate and clear one page's interval summary; global pages keep the group's summary, or with
+ * es (the group's end, when no earlier interval of the group filled that summary) merge it into
+ * the earlier groups' page at once. Only what the interval recorded (p->acc) is looked at: the
+ * other half of the summary is empty. */
+static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
+  if (p->lo >= p->hi) return;
+  const unsigned acc = p->acc;
+  if ((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) scan_conflicts(cx, p);
+  if (es) {
+    if (acc & ACC_W) merge_into(es, 0, &p->w[0][0], 2, p->lo, p->hi, grp);
+    if (acc & ACC_R) merge_into(es, 1, &p->r[0][0], 2, p->lo, p->hi, grp);
+  } else if (p->glob) {
+    for (uint32_t i = p->lo; i < p->hi; i++) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
     if (p->lo < p->glo) p->glo = p->lo;
     if (p->hi > p->ghi) p->ghi = p->hi;
   }
-  if (open) report_run(cx, p, start, len, rat, rother, row);
-  memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
-  memset(&p->r[p->lo], 0, (p->hi - p->lo) * sizeof p->r[0]);
+  if (acc & ACC_W) memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
+  if (acc & ACC_R) memset(&p->r[p->lo], 0, (p->hi - p->lo) * sizeof p->r[0]);
   p->lo = PG_BYTES;
   p->hi = 0;
+  p->acc = 0;
 }
 
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global) {
@@ -550,9 +772,11 @@ void ex_race_group_end(ex_ctx *cx) {
     /* a page of a single interval (no barrier with the global fence since it was first touched):
      * that interval's summary is the group's */
     const bool direct = same && p->glo >= p->ghi;
-    close_interval(cx, p, direct ? *es : NULL, grp);
-    if (same && !direct)
-      for (uint32_t i = p->glo; i < p->ghi; i++) merge_slot(*es, i, grp, &p->gw[i], &p->gr[i]);
+    close_interval(cx, p, direct ? es : NULL, grp);
+    if (same && !direct) {
+      merge_into(es, 0, p->gw, 1, p->glo, p->ghi, grp);
+      merge_into(es, 1, p->gr, 1, p->glo, p->ghi, grp);
+    }
   }
   while (r->group_pages) {
     ipage *p = r->group_pages;

@@ -93,6 +93,10 @@ bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned co
                         uint64_t n, bool write, bool atomic);
 bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
                             uint64_t n, bool write, bool atomic);
+/* The accesses of n bytes at pt[k] by lanes[k], k < nl (scattered: a histogram's atomic bins): as
+ * ex_race_access for each lane in order, sharing the allocation's lookup between lanes. */
+void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, uint32_t site,
+                          const uint64_t *pt, uint64_t n, bool write, bool atomic);
 void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
 void ex_race_group_end(ex_ctx *cx);
 

@@ -200,7 +200,13 @@ void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
       memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
       fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
     }
-    for (unsigned lane = 0; lane < W; lane++) memcpy(w->upriv + (size_t)lane * p->private_size, up->lane_priv, p->private_size);
+    /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
+     * copies instead of one call per lane, which dominated short kernels' group starts) */
+    const size_t ps = p->private_size, all = ps * W;
+    if (ps) {
+      memcpy(w->upriv, up->lane_priv, ps);
+      for (size_t done = ps; done < all; done *= 2) memcpy(w->upriv + done, w->upriv, done < all - done ? done : all - done);
+    }
   }
 }
 
