@@ -481,6 +481,17 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
 
 #define NEXT do { ip++; goto *labels[ip->op]; } while (0)
 
+/* Past the warp's step limit: report it now, for the lane that started first, unless that lane
+ * (recycled warps: the oldest work-item still running) does not run this block. Its work-item is
+ * the one over the limit; the report waits until it runs (lanes started later are below it). */
+static __attribute__((noinline, cold)) bool step_limit_now(const ex_warp *w, uint64_t active) {
+  if (!w->recycled) return true;
+  unsigned oldest = 0;
+  for (unsigned l = 1; l < w->nlanes; l++)
+    if (w->lane_start[l] < w->lane_start[oldest]) oldest = l;
+  return (active >> oldest) & 1;
+}
+
 /* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
  * lane for --stats and once for the warp's step count, which the step limit checks. */
 #define ENTER_BLOCK(fn_, b_)                                                                       \
@@ -488,7 +499,7 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
     const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                               \
     cx->instructions += (uint64_t)n_ * nl;                                                        \
     w->steps += n_;                                                                                \
-    if (__builtin_expect(w->steps > w->step_limit, 0)) goto step_limit;                            \
+    if (__builtin_expect(w->steps > w->step_limit, 0) && step_limit_now(w, f->active)) goto step_limit; \
   } while (0)
 
 /* A uniform branch: the frame's same active lanes go on in block b_ of the current function. */
@@ -832,13 +843,18 @@ static inline bool thin_loop(ex_frame *f, int32_t b, uint64_t lanes) {
  * lane list and blend masks. */
 static inline bool runs_next(ex_frame *f, uint32_t b, bool recycle) {
   if (!f->npend) return true;
-  return f->pend[f->npend - 1].rpo > f->fn->blocks[b].rpo && !(recycle && thin_loop(f, (int32_t)b, f->active));
+  if (f->pend[f->npend - 1].rpo <= f->fn->blocks[b].rpo) return false;  /* (= : lanes wait at b: join them) */
+  if (!recycle || !thin_loop(f, (int32_t)b, f->active)) return true;
+  f->go_behind = true;  /* the decision, for pick_block */
+  return false;
 }
 
 static inline bool pick_block(ex_frame *f, bool recycle) {
   if (!f->npend) return false;
   ex_pending e = f->pend[f->npend - 1];
-  if (recycle && f->npend > 1 && thin_loop(f, e.block, e.lanes)) {
+  const bool behind = f->go_behind;
+  f->go_behind = false;
+  if (recycle && f->npend > 1 && (behind || thin_loop(f, e.block, e.lanes))) {
     e = f->pend[f->npend - 2];
     f->pend[f->npend - 2] = f->pend[f->npend - 1];
   }
@@ -1475,11 +1491,13 @@ resched:
   H(RET) {
     f->live &= ~f->active;
     f->cur = -1;
-    if (cx->recycle && w->depth == cx->recycle_depth && cx->queue_next < cx->queue_end) {
+    if (cx->recycle && w->depth == cx->recycle_depth) {
       /* lane recycling: the lanes whose work-items returned start the group's next ones */
       const uint64_t m = ex_recycle_lanes(cx, w, f->active);
-      f->live |= m;
-      pend_add(f, 0, m);
+      if (m) {
+        f->live |= m;
+        pend_add(f, 0, m);
+      }
     }
     if (!f->live && w->depth > 1) {
       /* the whole activation returned: resume the caller after its call */
@@ -1525,6 +1543,7 @@ resched:
     g->ret_dst = ip->d;
     g->npend = 0;
     g->wait_cost = 0;
+    g->go_behind = false;
     g->cur = 0;
     g->ip = callee->blocks[0].first;
     ENTER_BLOCK(callee, 0);
@@ -1638,7 +1657,7 @@ step_limit: {
            (unsigned long long)cx->max_steps);
   cx->cur_ip = f->fn->code + f->ip;
   cx->cur_fn = f->fn;
-  unsigned culprit = lanes[0];  /* recycled lanes: the active one that started first */
+  unsigned culprit = lanes[0];  /* recycled lanes: the one that started first (step_limit_now) */
   if (w->recycled)
     for (unsigned k = 1; k < nl; k++)
       if (w->lane_start[lanes[k]] < w->lane_start[culprit]) culprit = lanes[k];

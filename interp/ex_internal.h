@@ -101,6 +101,7 @@ typedef struct ex_frame {
   uint32_t npend;
   uint32_t wait_cost;            /* lane recycling: cost of the lanes kept waiting behind a loop
                                     since they last went ahead (ex_exec.c, thin_loop) */
+  bool go_behind;                /* lane recycling: runs_next decided that they go ahead now */
   int32_t cur;                   /* block being run, -1 when the next one must be picked */
   uint32_t ip;                   /* where to resume in fn->code (after a call or a barrier) */
   uint64_t active;               /* lanes running `cur` */

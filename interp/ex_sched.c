@@ -475,6 +475,7 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   w->steps = 0;
   w->step_limit = cx->max_steps;
   w->recycled = false;
+  for (unsigned l = 0; l < nlanes; l++) w->lane_start[l] = 0;
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
   f->live = w->all;
@@ -484,6 +485,7 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->pend[0] = (ex_pending){.rpo = f->fn->blocks[0].rpo, .block = 0, .lanes = w->all};
   f->npend = 1;
   f->wait_cost = 0;
+  f->go_behind = false;
   /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
   const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
   if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
@@ -496,8 +498,28 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
 uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
   run *r = (run *)(void *)cx;  /* cx is the first member of its run */
   const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (cx->queue_next >= cx->queue_end && !w->recycled) return 0;  /* nothing left, and no lane_start */
+  if (lanes == w->all && cx->queue_end - cx->queue_next >= w->nlanes) {
+    /* every lane finished at once (code without divergent exits): the next work-items in a row,
+     * as if a new warp started (consecutive items keep the built-ins' whole-warp paths) */
+    const unsigned n = w->nlanes;
+    w->first_linear = cx->queue_next;
+    cx->queue_next += n;
+    w->recycled = false;
+    if (P > skip) {
+      if (!skip) memset(w->priv, 0, (size_t)n * P);
+      else
+        for (unsigned l = 0; l < n; l++) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
+    }
+    if (r->lane_init)
+      for (unsigned l = 0; l < n; l++) init_lane(r, w, l);
+    for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
+    w->step_limit = w->steps > UINT64_MAX - cx->max_steps ? UINT64_MAX : w->steps + cx->max_steps;
+    if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * n;
+    return lanes;
+  }
   if (!w->recycled) {
-    for (unsigned l = 0; l < w->nlanes; l++) { w->item[l] = w->first_linear + l; w->lane_start[l] = 0; }
+    for (unsigned l = 0; l < w->nlanes; l++) w->item[l] = w->first_linear + l;
     w->recycled = true;
   }
   uint64_t started = 0;
