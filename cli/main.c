@@ -3,6 +3,7 @@
  * API (include/spvi.h, nothing else) and maps outcomes to exit statuses: 0 success, 1 the kernel
  * faulted, 2 bad usage, bad argument or unusable module.
  */
+#include "cli_heap.h"
 #include "cli_args.h"
 #include "cli_cmdline.h"
 #include "cli_debug.h"
@@ -758,6 +759,7 @@ static const struct {
 };
 
 int main(int argc, char **argv) {
+  cli_heap_setup();
   if (argc < 2) {
     say_error("missing command: run, debug, info or merge (see spvi --help)");
     return EXIT_BAD;

@@ -1,0 +1,42 @@
+/*
+ * cli_heap.c — the spvi command's heap policy. Loading a large module spends most of its time in
+ * SPIRV-Tools' validator, which allocates tens of megabytes in small pieces and frees them again:
+ * with glibc's defaults that is one page fault per 4 KiB page touched (a fifth of the load time of
+ * a 1 MiB module) plus trimming and re-growing the heap. So the command (not the library, which
+ * must not change its host's allocator) grows the heap in 64 MiB steps, never gives it back before
+ * exit (the process is short-lived and its peak is what counts), serves large buffers from the
+ * heap too, and asks the kernel for transparent huge pages there (Linux `madvise` mode), which
+ * turns those faults into a few 2 MiB ones. Measured on bench/gen_big_module.py's 1 MiB module,
+ * one core: 0.12 s -> 0.09 s (README, benchmarks). Elsewhere (another C library or kernel) it is a
+ * no-op or a plain hint.
+ */
+#define _DEFAULT_SOURCE
+#include "cli_heap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#if defined(__GLIBC__) && defined(__linux__)
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define HEAP_STEP ((size_t)64 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void cli_heap_setup(void) {
+  if (!mallopt(M_TOP_PAD, (int)HEAP_STEP) || !mallopt(M_TRIM_THRESHOLD, (int)(4 * HEAP_STEP)) ||
+      !mallopt(M_MMAP_THRESHOLD, (int)(4 * HEAP_STEP)))
+    return;
+  /* grow the heap now (one allocation larger than what is left at its top), so that its first
+   * HEAP_STEP bytes exist to be advised; they stay part of the heap after the free */
+  const uintptr_t before = (uintptr_t)sbrk(0);
+  void *p = malloc((size_t)1 << 20);
+  const uintptr_t after = (uintptr_t)sbrk(0);
+  free(p);
+  const uintptr_t start = (before + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  if (p && after > start) (void)madvise((void *)start, after - start, MADV_HUGEPAGE);  /* a hint: errors change nothing */
+}
+#else
+void cli_heap_setup(void) {}
+#endif
