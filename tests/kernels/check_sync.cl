@@ -22,9 +22,11 @@ kernel void sg_missing(global int *out, local int *tmp) {
   uint l = get_local_id(0), sl = get_sub_group_local_id(), sz = get_sub_group_size();
   tmp[l] = (int)l;
   out[get_global_id(0)] = tmp[l - sl + (sl + 1) % sz];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  tmp[l] = 5;  /* a later segment, ordered: the race above is still the one reported */
 }
 
-// Race between sub-groups (line 31 write, line 33 read): the sub-group barrier does not order
+// Race between sub-groups (line 33 write, line 35 read): the sub-group barrier does not order
 // work-item l's read of tmp[(l + 8) % 16], written by a work-item of the other sub-group.
 kernel void sg_cross(global int *out, local int *tmp) {
   uint l = get_local_id(0), n = get_local_size(0);
@@ -33,7 +35,7 @@ kernel void sg_cross(global int *out, local int *tmp) {
   out[get_global_id(0)] = tmp[(l + 8) % n];
 }
 
-// Race (line 41 write, line 43 read): the exchange goes through global memory, which a
+// Race (line 43 write, line 45 read): the exchange goes through global memory, which a
 // sub-group barrier with only the local fence does not order.
 kernel void sg_wrong_fence(global int *buf, global int *out) {
   size_t g = get_global_id(0);
