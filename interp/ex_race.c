@@ -21,6 +21,9 @@
  *    group is compared with a fixed summary, whatever the order within the group.
  * Shadow memory is allocated in pages of 256 bytes on first touch: per touched byte of global
  * memory 16 bytes for the launch, plus 48 bytes for bytes the running group touches (recycled).
+ * Also: sub-group barriers (sub-group mode: cross-sub-group summaries plus one sub-group's segment
+ * per byte, sg_add), image texels (ordered by the image fence) and async copies (the group's
+ * access until its wait_group_events, pcopy); spec-notes/checks.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -375,7 +378,7 @@ static void sg_add(ex_race *r, ipage *p, uint32_t j, bool write, uint32_t item, 
   if (!x->sg) { x->sg = g + 1; x->epoch = e; }
   else if (x->sg != g + 1) return;
   else if (x->epoch != e) {
-    if (!x->pat.item && !pair_conflict(x->w, x->r, 0, &x->pat, &x->poth, &x->pow)) x->pat.item = 0;
+    if (!x->pat.item) pair_conflict(x->w, x->r, 0, &x->pat, &x->poth, &x->pow);  /* sets pat when found */
     memset(x->w, 0, sizeof x->w);
     memset(x->r, 0, sizeof x->r);
     x->epoch = e;
