@@ -69,3 +69,13 @@ kernel void img_uninit(write_only image2d_t img, int k) {
   for (int i = 0; i < 2; i++) a[i] = (float)i;
   write_imagef(img, (int2)(x, 0), (float4)(a[k & 3]));
 }
+
+// Race (line 76 copy, line 78 read): a barrier between the copy and its wait does not complete it.
+kernel void async_barrier_early(global const int *src, global int *out, local int *tmp) {
+  size_t l = get_local_id(0), g = get_group_id(0), n = get_local_size(0);
+  event_t e = async_work_group_copy(tmp, src + g * n, n, 0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = tmp[(l + 1) % n];
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = v;
+}

@@ -189,6 +189,12 @@ static void test_async_races(void **state) {
   const tcase src = {"check_async", "async_src_write", R, 0, 32, 16, {BUF(128), BUF(128), LOC(64)}, 3,
                      {SPVI_REPORT_RACE, 34, 33, 0, 0, true, false, 0, 0, 4, 32}};
   run_case(&src);
+  /* async_barrier_early: a barrier between the copy (line 76) and its wait does not complete it;
+   * work-item j reads tmp[(j + 1) % 16] (line 78) before the wait: 16 x 2 occurrences. The one shown
+   * has the smallest reader: work-item 0's read of int 1 (offset 4). */
+  const tcase bar = {"check_async", "async_barrier_early", R, 0, 32, 16, {BUF(128), BUF(128), LOC(64)}, 3,
+                     {SPVI_REPORT_RACE, 76, 78, 0, 0, true, false, 2, 4, 4, 32}};
+  run_case(&bar);
 }
 
 static void test_async_uninit(void **state) {
