@@ -388,6 +388,27 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
+/* Blend masks of a partial warp's active lanes, one array per element width (all ones for an
+ * active lane, zero for the others), so that a blend is a same-width bit select. */
+typedef struct ex_lane_masks {
+  uint64_t m8[EX_MAX_WARP];
+  uint32_t m4[EX_MAX_WARP];
+  uint16_t m2[EX_MAX_WARP];
+  uint8_t m1[EX_MAX_WARP];
+} ex_lane_masks;
+
+/* *d = *r where lane i is active, for an element of s (1, 2, 4 or 8, a constant after inlining)
+ * bytes of any type: memcpy moves the bits, which GCC keeps in registers and vectorises. */
+static inline __attribute__((always_inline)) void blend_bytes(void *d, const void *r, size_t s, const ex_lane_masks *m,
+                                                               size_t i) {
+  switch (s) {
+  case 1: { uint8_t x, y; memcpy(&x, r, 1); memcpy(&y, d, 1); x = (uint8_t)((x & m->m1[i]) | (y & ~m->m1[i])); memcpy(d, &x, 1); return; }
+  case 2: { uint16_t x, y; memcpy(&x, r, 2); memcpy(&y, d, 2); x = (uint16_t)((x & m->m2[i]) | (y & ~m->m2[i])); memcpy(d, &x, 2); return; }
+  case 4: { uint32_t x, y; memcpy(&x, r, 4); memcpy(&y, d, 4); x = (x & m->m4[i]) | (y & ~m->m4[i]); memcpy(d, &x, 4); return; }
+  default: { uint64_t x, y; memcpy(&x, r, 8); memcpy(&y, d, 8); x = (x & m->m8[i]) | (y & ~m->m8[i]); memcpy(d, &x, 8); return; }
+  }
+}
+
 /* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
  * iterate over all lanes' components in one straight loop the compiler can vectorise. */
 #define REG(r) (R + (size_t)(r) * W)
@@ -395,13 +416,18 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
 #define LANES_END }
 
 /* Partial warps (divergent code): a scalar operation is computed for all W lanes and blended into
- * the destination for the active ones (act[l] != 0), a straight loop the compiler vectorises, when
- * at least a quarter of the lanes are active; otherwise lane by lane. Only for pure expressions that
- * cannot trap on whatever an inactive lane's registers hold (integer division is guarded, see
- * DEF_DIV; float operations raise no traps). */
+ * the destination for the active ones, a straight loop the compiler vectorises, when at least a
+ * quarter of the lanes are active; otherwise lane by lane. Only for pure expressions that cannot
+ * trap on whatever an inactive lane's registers hold (integer division is guarded, see DEF_DIV;
+ * float operations raise no traps). The blend is a bit select with a mask of the element's width
+ * (all ones for an active lane), not `active ? r : d`: GCC turns that ternary into a branch per
+ * lane for 8-byte elements, which mispredicts on every irregular lane pattern of a divergent
+ * loop (collatz spent a third of its time there). */
 #define BLEND_OK(n) ((n) == 1 && nl * 4 >= W)
-/* The active-lane flags of the current block, computed once per block that needs them. */
-#define ACT() (act_ok ? act : (lane_flags(f->active, W, act), act_ok = true, act))
+/* The active lanes' blend masks of the current block, computed once per block that needs them. */
+#define AM() (am_ok ? &am : (lane_masks(f->active, W, &am), am_ok = true, &am))
+/* d_[i_] = r_ for an active lane i_ (masks m_ of the current block), whatever RT is. */
+#define BLEND_STORE(RT, d_, r_, i_, m_)                                                              blend_bytes(&(d_)[i_], &(r_), sizeof(RT), (m_), (i_))
 
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
@@ -411,9 +437,9 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
     } else if (BLEND_OK(n_)) {                                                                     \
-      const uint8_t *act_ = ACT();                                                                 \
+      const ex_lane_masks *m_ = AM();                                                              \
       for (size_t i_ = 0; i_ < W; i_++) {                                                          \
-        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_];     \
+        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); BLEND_STORE(RT, d_, r_, i_, m_);     \
       }                                                                                            \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
@@ -429,8 +455,8 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
     if (full) {                                                                                    \
       for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
     } else if (BLEND_OK(n_)) {                                                                     \
-      const uint8_t *act_ = ACT();                                                                 \
-      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); d_[i_] = act_[i_] ? r_ : d_[i_]; } \
+      const ex_lane_masks *m_ = AM();                                                              \
+      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); BLEND_STORE(RT, d_, r_, i_, m_); } \
     } else {                                                                                       \
       LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
         const T x = a_[i_]; d_[i_] = (expr);                                                       \
@@ -564,6 +590,8 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
 
 #define ID_(x) (x)
 
+/* Branchless: (a & m) | (b & ~m) with m all ones where the condition byte is non-zero, since a
+ * data-dependent condition mispredicts a per-lane branch about half the time. */
 #define SELECT_HANDLER(K, T)                                                                       \
   H(SELECT_##K) {                                                                                  \
     T *d_ = (T *)REG(ip->d);                                                                       \
@@ -572,12 +600,19 @@ static uint64_t plain_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uin
     const size_t n_ = ip->n;                                                                       \
     const bool sc_ = ip->flags & 1;                                                                \
     if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */    \
-      for (unsigned l = 0; l < W; l++) d_[l] = c_[l] ? a_[l] : b_[l];                              \
+      for (unsigned l = 0; l < W; l++) {                                                           \
+        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                                 \
+        d_[l] = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                            \
+      }                                                                                            \
       NEXT;                                                                                        \
     }                                                                                              \
     if (BLEND_OK(n_)) {                                                                            \
-      const uint8_t *act_ = ACT();                                                                 \
-      for (unsigned l = 0; l < W; l++) { T r_ = c_[l] ? a_[l] : b_[l]; d_[l] = act_[l] ? r_ : d_[l]; } \
+      const ex_lane_masks *m_ = AM();                                                              \
+      for (size_t l = 0; l < W; l++) {                                                             \
+        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                                 \
+        const T r_ = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                       \
+        BLEND_STORE(T, d_, r_, l, m_);                                                             \
+      }                                                                                            \
       NEXT;                                                                                        \
     }                                                                                              \
     LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
@@ -616,23 +651,14 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
   free(heap);
 }
 
-/* Copy one value (size bytes per lane) from register src to dst for the given lanes. Whole-warp
- * copies are one memcpy (a value's lanes are contiguous); common sizes get typed stores. */
-/* Copy one value's registers for the given lanes. act (may be NULL): the flags of exactly these
- * lanes, when enough are set for a blend over the whole warp to be cheaper. */
+/* Copy one value's registers for the given lanes. Whole-warp copies are one memcpy (a value's
+ * lanes are contiguous); am (may be NULL): the blend masks of exactly these lanes, when enough are
+ * active for a blend over the whole warp to be cheaper; otherwise typed copies lane by lane. */
 static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, const uint16_t *lanes, unsigned nl,
-                              bool full, unsigned W, const uint8_t *act) {
+                              bool full, unsigned W, const ex_lane_masks *am) {
   if (full) { memcpy(dst, src, size * W); return; }
-  if (act && size == 4) {
-    uint32_t *d = (uint32_t *)(void *)dst;
-    const uint32_t *s = (const uint32_t *)(const void *)src;
-    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
-    return;
-  }
-  if (act && size == 8) {
-    uint64_t *d = (uint64_t *)(void *)dst;
-    const uint64_t *s = (const uint64_t *)(const void *)src;
-    for (unsigned k = 0; k < W; k++) d[k] = act[k] ? s[k] : d[k];
+  if (am && (size == 1 || size == 2 || size == 4 || size == 8)) {
+    for (size_t k = 0; k < W; k++) blend_bytes(dst + k * size, src + k * size, size, am, k);
     return;
   }
   switch (size) {
@@ -645,7 +671,7 @@ static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, con
 
 /* An edge's phi moves for a set of lanes taking it. */
 static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const uint16_t *lanes, unsigned nl, bool full,
-                       const uint8_t *act) {
+                       const ex_lane_masks *am) {
   const unsigned W = cx->W;
   uint32_t nm = e[0] & 0x7FFFFFFFu;
   if (!nm || !nl) return;
@@ -655,7 +681,7 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   }
   for (uint32_t i = 0; i < nm; i++) {
     const uint32_t *mv = e + 1 + 3 * i;
-    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W, act);
+    copy_lanes(REG(mv[0]), REG(mv[1]), mv[2], lanes, nl, full, W, am);
   }
 }
 
@@ -748,14 +774,14 @@ static inline uint64_t bool_mask(const uint8_t *c, unsigned W) {
   return m;
 }
 
-/* act[l] = 1 for the lanes in mask m, 0 for the others (W lanes). */
-static inline void lane_flags(uint64_t m, unsigned W, uint8_t *act) {
-  /* 8 lanes at a time: the byte of mask bits is copied into every byte, each byte keeps its own
-   * bit, and adding 0x7F per byte moves a set bit to bit 7 */
-  for (unsigned l = 0; l < W; l += 8) {
-    uint64_t x = (((m >> l) & 0xFF) * 0x0101010101010101ull) & 0x8040201008040201ull;
-    x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
-    memcpy(act + l, &x, 8);  /* act has EX_MAX_WARP + 8 bytes: the last store may overrun W */
+/* The blend masks of the lanes in mask m (all ones) and of the others (zero), W lanes. */
+static inline void lane_masks(uint64_t m, unsigned W, ex_lane_masks *am) {
+  for (unsigned l = 0; l < W; l++) {
+    const uint64_t x = (uint64_t)0 - ((m >> l) & 1);
+    am->m8[l] = x;
+    am->m4[l] = (uint32_t)x;
+    am->m2[l] = (uint16_t)x;
+    am->m1[l] = (uint8_t)x;
   }
 }
 
@@ -768,25 +794,26 @@ static unsigned mask_lanes(uint64_t m, uint16_t *lanes) {
   return n;
 }
 
-/* Pick the next block of frame f: the smallest RPO among its live lanes. false when none is left. */
-static bool pick_block(ex_frame *f) {
-  /* one pass: the lanes at the best block so far (block order indexes are unique per block) */
-  uint32_t best = UINT32_MAX;
-  int32_t bb = -1;
-  uint64_t act = 0, m = f->live;
-  const ex_block *blocks = f->fn->blocks;
-  while (m) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    m &= m - 1;
-    int32_t b = f->next[l];
-    if (b == bb) { act |= (uint64_t)1 << l; continue; }
-    uint32_t r = blocks[b].rpo;
-    if (r < best) { best = r; bb = b; act = (uint64_t)1 << l; }
-  }
-  if (bb < 0) return false;
-  f->cur = bb;
-  f->active = act;
-  f->ip = f->fn->blocks[bb].first;
+/* Lanes `lanes` of frame f go to block b next: joined with the lanes already waiting there, or a
+ * new entry at its place in RPO order (few entries: divergent code rarely has many blocks pending). */
+static inline void pend_add(ex_frame *f, int32_t b, uint64_t lanes) {
+  const uint32_t rpo = f->fn->blocks[b].rpo;
+  uint32_t i = f->npend;
+  for (; i > 0 && f->pend[i - 1].rpo <= rpo; i--)
+    if (f->pend[i - 1].rpo == rpo) { f->pend[i - 1].lanes |= lanes; return; }
+  memmove(&f->pend[i + 1], &f->pend[i], (f->npend - i) * sizeof f->pend[0]);
+  f->pend[i] = (ex_pending){.rpo = rpo, .block = b, .lanes = lanes};
+  f->npend++;
+}
+
+/* Pick the next block of frame f: the first in RPO that live lanes wait at, with those lanes. Lanes
+ * split at a branch thus meet again at the first block both paths reach. false when none is left. */
+static inline bool pick_block(ex_frame *f) {
+  if (!f->npend) return false;
+  const ex_pending *e = &f->pend[--f->npend];
+  f->cur = e->block;
+  f->active = e->lanes;
+  f->ip = f->fn->blocks[e->block].first;
   return true;
 }
 
@@ -844,9 +871,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
-  uint8_t act[EX_MAX_WARP + 8];  /* partial warps: 1 for the active lanes (BLEND_OK paths; filled
-                                    on first use after the active set changed, see ACT) */
-  bool act_ok = false;
+  ex_lane_masks am;  /* partial warps: the active lanes' blend masks (BLEND_OK paths; filled on
+                       first use after the active set changed, see AM) */
+  bool am_ok = false;
   ex_frame *f;
   const ex_insn *ip;
 
@@ -863,7 +890,7 @@ resched:
   }
   nl = mask_lanes(f->active, lanes);
   full = nl == W;
-  act_ok = false;
+  am_ok = false;
   if (fresh) ENTER_BLOCK(f->fn, f->cur);
   ip = f->fn->code + f->ip;
   cx->cur_warp = w;
@@ -1345,14 +1372,13 @@ resched:
   /* ---- control ---- */
   H(BR) {
     const uint32_t *e = f->fn->aux + ip->b;
-    if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
-    /* uniform fast path: every live lane is here and goes to the same block. f->next is only read
-     * by pick_block, and the block entered now rewrites it for all these lanes at its terminator
-     * before any pick (barriers, calls and pauses resume at f->cur/f->ip), so it is not written. */
+    if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : AM());
+    /* uniform fast path: every live lane is here and goes to the same block, so no lane waits
+     * anywhere (the pending list is empty) and the block is entered at once. */
     if (f->active == f->live) {
       GOTO_BLOCK(ip->a);
     }
-    LANES_BEGIN f->next[l] = (int32_t)ip->a; LANES_END
+    pend_add(f, (int32_t)ip->a, f->active);
     f->cur = -1;
     goto resched;
   }
@@ -1365,18 +1391,20 @@ resched:
     if (tm == f->active || tm == 0) {
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
-      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : ACT());
+      edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : AM());
       if (f->active == f->live) {  /* the uniform fast path (see BR: f->next need not be written) */
         GOTO_BLOCK(b);
       }
-      LANES_BEGIN f->next[l] = (int32_t)b; LANES_END
+      pend_add(f, (int32_t)b, f->active);
     } else {
       uint16_t tl[EX_MAX_WARP], fl[EX_MAX_WARP];
       unsigned nt = 0, nf = 0;
       LANES_BEGIN
-        if ((tm >> l) & 1) { tl[nt++] = (uint16_t)l; f->next[l] = (int32_t)x[0]; }
-        else { fl[nf++] = (uint16_t)l; f->next[l] = (int32_t)x[2]; }
+        if ((tm >> l) & 1) tl[nt++] = (uint16_t)l;
+        else fl[nf++] = (uint16_t)l;
       LANES_END
+      pend_add(f, (int32_t)x[0], tm);
+      pend_add(f, (int32_t)x[2], f->active & ~tm);
       edge_moves(cx, R, f->fn->aux + x[1], tl, nt, false, NULL);
       edge_moves(cx, R, f->fn->aux + x[3], fl, nf, false, NULL);
     }
@@ -1396,7 +1424,7 @@ resched:
         if (cv == v) { blk = cs[2]; edge = cs[3]; break; }
       }
       edge_moves_lane(cx, R, f->fn->aux + edge, l);
-      f->next[l] = (int32_t)blk;
+      pend_add(f, (int32_t)blk, (uint64_t)1 << l);
     LANES_END
     f->cur = -1;
     goto resched;
@@ -1409,7 +1437,6 @@ resched:
   }
   /* fall through */
   H(RET) {
-    LANES_BEGIN f->next[l] = -1; LANES_END
     f->live &= ~f->active;
     f->cur = -1;
     if (!f->live && w->depth > 1) {
@@ -1419,7 +1446,7 @@ resched:
       ip = f->fn->code + f->ip;
       nl = mask_lanes(f->active, lanes);
       full = nl == W;
-      act_ok = false;
+      am_ok = false;
       cx->cur_fn = f->fn;
       goto *labels[ip->op];
     }
@@ -1454,7 +1481,7 @@ resched:
     g->live = f->active;
     g->active = f->active;
     g->ret_dst = ip->d;
-    LANES_BEGIN g->next[l] = 0; LANES_END
+    g->npend = 0;
     g->cur = 0;
     g->ip = callee->blocks[0].first;
     ENTER_BLOCK(callee, 0);

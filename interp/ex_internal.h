@@ -87,11 +87,18 @@ static inline const char *ex_sync_name(unsigned op) {
 enum { EX_IMG_READ, EX_IMG_SAMPLE, EX_IMG_WRITE, EX_IMG_QUERY };
 enum { EX_IQ_FORMAT, EX_IQ_ORDER, EX_IQ_SIZE, EX_IQ_LEVELS };
 
+/* Lanes of a frame waiting to run a block; rpo is the block's reverse post-order index. */
+typedef struct ex_pending { uint32_t rpo; int32_t block; uint64_t lanes; } ex_pending;
+
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;
   uint64_t live;                 /* lanes in this activation that have not returned */
-  int32_t next[EX_MAX_WARP];     /* per lane: next block to run, -1 once returned */
+  /* The blocks the live lanes not running `cur` wait at, each once with its lanes, sorted by
+   * decreasing rpo: the next block to run (the first in RPO) is the last entry. The lane sets are
+   * disjoint, so there are at most EX_MAX_WARP entries. */
+  ex_pending pend[EX_MAX_WARP];
+  uint32_t npend;
   int32_t cur;                   /* block being run, -1 when the next one must be picked */
   uint32_t ip;                   /* where to resume in fn->code (after a call or a barrier) */
   uint64_t active;               /* lanes running `cur` */

@@ -479,7 +479,8 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->cur = -1;
   f->active = 0;
   f->ret_dst = LD_NONE;
-  for (unsigned lane = 0; lane < EX_MAX_WARP; lane++) f->next[lane] = 0;
+  f->pend[0] = (ex_pending){.rpo = f->fn->blocks[0].rpo, .block = 0, .lanes = w->all};
+  f->npend = 1;
   /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
   const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
   if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
