@@ -297,10 +297,13 @@ static uint16_t chan_f16(const struct ctype_info *t, const uint8_t *p, bool srgb
 }
 
 /* One texel as RGBA of result kind rk (4 floats, halves or 32-bit integers). */
-static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, int rk, void *out) {
+static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, int rk, void *out,
+                       bi_img_footprint *fp) {
   const struct order_info *o = order_of(img->order);
   const struct ctype_info *t = ctype_of(img->ctype);
-  const uint8_t *p = img->data + pixel_offset(img, x, y, z);
+  const uint64_t off = pixel_offset(img, x, y, z);
+  if (fp && fp->n < 8) fp->off[fp->n++] = off;
+  const uint8_t *p = img->data + off;
   float f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
   uint16_t h[4] = {0, 0, 0, 0x3c00u};
   uint32_t u[4] = {0, 0, 0, 1};
@@ -441,8 +444,8 @@ static bool in_image(const bi_image *img, const int64_t ijk[3]) {
 }
 
 /* The texel at ijk as floats, or the border colour outside the image. */
-static void fetch_f32(const bi_image *img, const int64_t ijk[3], float out[4]) {
-  if (in_image(img, ijk)) texel_read(img, (uint64_t)ijk[0], (uint64_t)ijk[1], (uint64_t)ijk[2], BI_IMG_R_F32, out);
+static void fetch_f32(const bi_image *img, const int64_t ijk[3], float out[4], bi_img_footprint *fp) {
+  if (in_image(img, ijk)) texel_read(img, (uint64_t)ijk[0], (uint64_t)ijk[1], (uint64_t)ijk[2], BI_IMG_R_F32, out, fp);
   else border_read(img, BI_IMG_R_F32, out);
 }
 
@@ -462,6 +465,12 @@ static const char *const mode_names[] = {"none", "clamp_to_edge", "clamp", "repe
 
 int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
                   int extend, void *out, char *why, size_t whylen) {
+  return bi_image_read_fp(img, sampled, sampler, c, rkind, extend, out, why, whylen, NULL);
+}
+
+int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
+                     int extend, void *out, char *why, size_t whylen, bi_img_footprint *fp) {
+  if (fp) fp->n = 0;
   const int cls = bi_image_class(img->ctype);
   /* result type against channel type (OpenCL C §6.15.15.2: read_imagef/h for normalized, half and
    * float channels, read_imagei for signed, read_imageui for unsigned integer channels; other
@@ -546,7 +555,7 @@ int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_
   }
   if (!linear) {
     const int64_t ijk[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
-    if (in_image(img, ijk)) texel_read(img, (uint64_t)ijk[0], (uint64_t)ijk[1], (uint64_t)ijk[2], rkind, out);
+    if (in_image(img, ijk)) texel_read(img, (uint64_t)ijk[0], (uint64_t)ijk[1], (uint64_t)ijk[2], rkind, out, fp);
     else border_read(img, rkind, out);  /* Clamp: the border colour */
     return BI_IMG_OK;
   }
@@ -558,8 +567,8 @@ int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_
   float t0[4], t1[4], t2[4], t3[4], t4[4], t5[4], t6[4], t7[4];
   const int64_t y = ax[1].i0, z = ax[2].i0;
   if (nd == 1) {
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, y, z}, t0);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, y, z}, t1);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, y, z}, t0, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, y, z}, t1, fp);
     for (int i = 0; i < 4; i++) {
       const float p0 = ma * t0[i];
       const float p1 = a * t1[i];
@@ -567,10 +576,10 @@ int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_
     }
   } else if (nd == 2) {
     const int64_t j0 = ax[1].i0, j1 = ax[1].i1;
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, z}, t0);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, z}, t1);
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, z}, t2);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, z}, t3);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, z}, t0, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, z}, t1, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, z}, t2, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, z}, t3, fp);
     const float w0 = ma * mb, w1 = a * mb, w2 = ma * b, w3 = a * b;
     for (int i = 0; i < 4; i++) {
       const float p0 = w0 * t0[i];
@@ -583,14 +592,14 @@ int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_
     }
   } else {
     const int64_t j0 = ax[1].i0, j1 = ax[1].i1, k0 = ax[2].i0, k1 = ax[2].i1;
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, k0}, t0);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, k0}, t1);
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, k0}, t2);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, k0}, t3);
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, k1}, t4);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, k1}, t5);
-    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, k1}, t6);
-    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, k1}, t7);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, k0}, t0, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, k0}, t1, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, k0}, t2, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, k0}, t3, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j0, k1}, t4, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j0, k1}, t5, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i0, j1, k1}, t6, fp);
+    fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, k1}, t7, fp);
     const float ab[4] = {ma * mb, a * mb, ma * b, a * b};
     float w[8];
     for (int q = 0; q < 4; q++) { w[q] = ab[q] * mc; w[4 + q] = ab[q] * cc; }

@@ -71,6 +71,16 @@ enum { BI_IMG_OK = 0, BI_IMG_OUT_OF_RANGE = 1, BI_IMG_UNDEFINED = 2 };
 int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
                   int extend, void *out, char *why, size_t whylen);
 
+/* The texels a read used (for --check races): byte offsets of up to 8 pixels in img->data, each
+ * nchan * csize bytes; border texels outside the image are not memory and are not listed. */
+typedef struct bi_img_footprint {
+  uint64_t off[8];
+  unsigned n;
+} bi_img_footprint;
+/* bi_image_read that also fills *fp (when not NULL). */
+int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
+                     int extend, void *out, char *why, size_t whylen, bi_img_footprint *fp);
+
 /* OpImageWrite of a texel (4 components of kind `tkind`) at integer coordinates c. On BI_IMG_OK
  * *offset and *bytes give the pixel written (for the written-bytes mask). */
 int bi_image_write(const bi_image *img, const bi_img_coord *c, int tkind, const void *texel, uint64_t *offset,

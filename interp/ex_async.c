@@ -18,7 +18,9 @@
  * copies element by element (source and destination are in different address spaces, so they
  * cannot overlap). A fault leaves the elements before the faulting one copied. Under
  * --check uninit the copy carries definedness from source to destination (ex_chk_group_copy); the
- * padding slot of 3-component vectors is not looked at.
+ * padding slot of 3-component vectors is not looked at. Under --check races the copy is the
+ * group's access, unordered with the work-items' until the wait for its event (ex_chk_copy_event,
+ * ex_chk_wait_events; spec-notes/checks.md).
  *
  * Events. An event is an 8-byte handle (ld_types.c gives OpTypeEvent 8 bytes). A copy with a zero
  * Event operand returns a new handle 1, 2, ... (per work-group, in the order of the group's copies);
@@ -174,6 +176,7 @@ static bool async_copy(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *i
     ev = as->next++;
     as->open[as->nopen++] = (struct ex_event){ev, ip, fn};
   }
+  if (cx->chk) ex_chk_copy_event(cx, ev);
   for (unsigned k = 0; k < nw; k++)
     for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * cx->W + (size_t)l * 8, &ev, 8);
   return true;
@@ -222,6 +225,7 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
     int j = find_open(as, rd_u(list0 + i * evb, 8));
     if (j >= 0) as->open[j] = as->open[--as->nopen];  /* order does not matter until the report */
   }
+  if (cx->chk) ex_chk_wait_events(cx, list0, num, evb);  /* the copies are complete for the whole group */
   return true;
 }
 

@@ -92,28 +92,47 @@ void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   if (cx->chk->un) ex_uninit_group_start(cx, warps, nw);
 }
 
-/* OpControlBarrier's memory semantics (SPIR-V 3.32.20): WorkgroupMemory orders local memory,
- * CrossWorkgroupMemory global memory, between the work-items of the group (OpenCL C 6.15.8:
- * barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)). A barrier whose semantics are not a
- * constant orders both. */
-void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
-  if (!cx->chk->race || at->op != EX_BARRIER) return;  /* collectives are not memory fences */
+/* OpControlBarrier's memory semantics (SPIR-V 3.32.20): WorkgroupMemory (0x100) orders local
+ * memory, CrossWorkgroupMemory (0x200) global memory, ImageMemory (0x800) images (OpenCL C 6.15.8:
+ * CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE, CLK_IMAGE_MEM_FENCE). A barrier whose semantics are
+ * not a constant orders all three. */
+static uint32_t barrier_semantics(const ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
   const ld_module *m = cx->prog->ld;
   const ld_insn *li = &fn->ld->insns[at->src];
-  uint32_t sem = 0x100u | 0x200u;
+  uint32_t sem = 0x100u | 0x200u | 0x800u;
   if (li->opcode == SpvOpControlBarrier && li->nops >= 3 && li->ops[2] < m->bound &&
       m->ids[li->ops[2]].kind == LD_ID_CONST)
     memcpy(&sem, m->consts[m->ids[li->ops[2]].index].bytes, 4);
-  ex_race_interval_end(cx, (sem & 0x100u) != 0, (sem & 0x200u) != 0);
+  return sem;
 }
 
-/* Async copies (ex_async.c): the destination's definedness follows the source's. The race detector
- * does not see them: the copy is done for the whole group, and only wait_group_events orders it
- * with the work-items' own accesses, which the interval model of barriers does not express (see
- * spec-notes/async-and-program-state.md). */
+void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
+  if (!cx->chk->race || at->op != EX_BARRIER) return;  /* collectives are not memory fences */
+  const uint32_t sem = barrier_semantics(cx, fn, at);
+  ex_race_interval_end(cx, (sem & 0x100u) != 0, (sem & 0x200u) != 0, (sem & 0x800u) != 0);
+}
+
+/* Async copies (ex_async.c): the destination's definedness follows the source's; for the race
+ * detector the copy is the work-group's access, unordered with the work-items' accesses until
+ * wait_group_events for its event (ex_race.c, spec-notes/checks.md "Async copies"). */
 void ex_chk_group_copy(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
                        uint64_t n) {
+  if (cx->chk->race) ex_race_copy(cx, ex_chk_site(cx, fn, ip), dst, src, n);
   if (cx->chk->un) ex_uninit_copy(cx, w, 0, fn, ip, dst, src, n);
+}
+
+void ex_chk_copy_event(ex_ctx *cx, uint64_t ev) {
+  if (cx->chk->race) ex_race_copy_event(cx, ev);
+}
+
+void ex_chk_wait_events(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb) {
+  if (cx->chk->race) ex_race_wait(cx, events, num, evb);
+}
+
+void ex_chk_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
+                  uint64_t off, uint64_t n, bool write) {
+  if (cx->chk->race) ex_race_image(cx, w, l, ex_chk_site(cx, fn, ip), alloc, off, n, write);
+  if (cx->chk->un) ex_uninit_image(cx, w, l, fn, ip, alloc, off, n, write);
 }
 
 void ex_chk_group_end(ex_ctx *cx) {
@@ -234,6 +253,14 @@ static void race_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
   }
   case EX_EXTINST:
     cx->cur_ip = ip;  /* builtins' accesses come through ex_chk_bi_access, which reads it */
+    return;
+  case EX_SUBGROUP:
+    /* sub_group_barrier (OpControlBarrier, Execution Subgroup): orders the accesses of each
+     * sub-group that passes it, for the memory of its fences (OpenCL C sub_group_barrier) */
+    if (ip->flags == EX_SG_BARRIER) {
+      const uint32_t sem = barrier_semantics(cx, f->fn, ip);
+      ex_race_subgroup_barrier(cx, w, lanes, nl, (sem & 0x100u) != 0, (sem & 0x200u) != 0, (sem & 0x800u) != 0);
+    }
     return;
   default:
     return;

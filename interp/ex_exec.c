@@ -891,11 +891,11 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
 #undef LABEL_CHECK_
   };
   /* --check races alone needs the hook only before memory accesses (and before builtins, which
-   * name the instruction their accesses belong to). */
+   * name the instruction their accesses belong to) and sub-group operations (sub-group barriers). */
 #define RACE_HOOKED_(name)                                                                         \
   (EX_##name == EX_LOAD || EX_##name == EX_LOAD_4 || EX_##name == EX_LOAD_8 || EX_##name == EX_STORE ||  \
    EX_##name == EX_STORE_4 || EX_##name == EX_STORE_8 || EX_##name == EX_ATOMIC || EX_##name == EX_COPYMEM || \
-   EX_##name == EX_COPYMEM_SIZED || EX_##name == EX_CALL || EX_##name == EX_EXTINST)
+   EX_##name == EX_COPYMEM_SIZED || EX_##name == EX_CALL || EX_##name == EX_EXTINST || EX_##name == EX_SUBGROUP)
   static const void *const race_labels[EX_OP_COUNT] = {
 #define LABEL_RACE_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_##name,
     EX_OP_LIST(LABEL_RACE_)

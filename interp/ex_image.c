@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ex_internal.h"
+#include "ex_shadow.h"
 
 static const char *const type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d", "image2d_array",
                                          "image3d"};
@@ -124,9 +125,13 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       coord_of(R + (size_t)ip->b * W + 4 * (size_t)((x[0] >> 8) & 0xffu) * l, x[0], &c);
       if (sampled && !lod_zero(R, W, x[3], x[4], l, why, sizeof why)) return image_fault(cx, w, l, alloc, BI_IMG_UNDEFINED, why);
       const unsigned rb = kind_bytes(x[1]);
-      int st = bi_image_read(img, sampled, smp, &c, (int)x[1], (int)x[2], R + (size_t)ip->d * W + (size_t)rb * l, why,
-                             sizeof why);
+      bi_img_footprint fp;
+      fp.n = 0;
+      int st = bi_image_read_fp(img, sampled, smp, &c, (int)x[1], (int)x[2], R + (size_t)ip->d * W + (size_t)rb * l,
+                                why, sizeof why, cx->chk ? &fp : NULL);
       if (st != BI_IMG_OK) return image_fault(cx, w, l, alloc, st, why);
+      if (cx->chk)  /* --check: the texels read (the hook before the instruction cannot know them) */
+        for (unsigned i = 0; i < fp.n; i++) ex_chk_image(cx, w, l, fn, ip, alloc, fp.off[i], (uint64_t)img->nchan * img->csize, false);
       break;
     }
     case EX_IMG_WRITE: {
@@ -145,6 +150,7 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       int st = bi_image_write(img, &c, (int)x[1], R + (size_t)x[3] * W + (size_t)tb * l, &off, &n, why, sizeof why);
       if (st != BI_IMG_OK) return image_fault(cx, w, l, alloc, st, why);
       if (cx->written && cx->written[alloc]) memset(cx->written[alloc] + off, 1, n);
+      if (cx->chk) ex_chk_image(cx, w, l, fn, ip, alloc, off, n, true);
       break;
     }
     default: {  /* EX_IMG_QUERY */

@@ -20,7 +20,13 @@
  *    reader by (atomic, group, local id)); it changes only when a group ends, so each access of a
  *    group is compared with a fixed summary, whatever the order within the group.
  * Shadow memory is allocated in pages of 256 bytes on first touch: per touched byte of global
- * memory 16 bytes for the launch, plus 48 bytes for bytes the running group touches (recycled).
+ * memory at most 16 bytes for the launch (earlier groups' pages, kept as a few runs while they
+ * can be), plus 48 bytes for bytes the running group touches (recycled).
+ * Also: sub-group barriers (sub-group mode: cross-sub-group summaries plus one sub-group's segment
+ * per byte, sg_add), image texels (ordered by the image fence) and async copies (the group's
+ * access until its wait_group_events, pcopy); spec-notes/checks.md. The speed-ups (ACC bits,
+ * earlier groups' runs) apply in every mode; the word-slot shortcut (word_access) does not apply
+ * in sub-group mode, whose pages have byte slots.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +61,7 @@ struct ipage {               /* the running group's bytes of one page */
   unsigned gs;                       /* slot = 1 << gs bytes (0 or GS_WORD) */
   unsigned acc;                      /* ACC_* bits: what the interval recorded on this page */
   bool glob;
+  struct sgx *sx;                    /* sub-group mode: per byte slot, NULL until needed */
   struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
                                         empty: the interval's and group's ends clear what they used) */
 };
@@ -82,6 +89,7 @@ typedef struct epage {
   erun run[2][EP_RUNS];              /* [0]: writers, [1]: readers (when !full) */
   eent e[];
 } epage;
+/* A full page's slot i (writer, reader); pages in runs have no e[]: read them with ep_get. */
 #define EP_W(p, i) ((p)->e[(i)])
 #define EP_R(p, i) ((p)->e[(PG_BYTES >> (p)->gs) + (i)])
 
@@ -190,11 +198,40 @@ struct ex_race_global {              /* per allocation: page tables */
   uint32_t nallocs;
 };
 
+/* Sub-group mode (a module with sub-group barriers, spec-notes/checks.md "Sub-group barriers"):
+ * a page's w/r summaries hold the two smallest distinct SUB-GROUPS per category (each with its
+ * smallest (atomic, item, site)), which finds every conflict between sub-groups; pairs inside one
+ * sub-group are ordered by its sub-group barriers, so they are tracked per byte for the one
+ * sub-group that accessed it (a byte accessed by two sub-groups has a cross-sub-group conflict
+ * whenever it has an intra-sub-group one, except when the others only read it atomically). */
+typedef struct sgx {
+  ent w[2], r[2];                    /* the sub-group's current segment (between its barriers) */
+  ent pat, poth;                     /* the first conflict of an earlier segment (pat.item 0: none) */
+  uint32_t sg;                       /* sub-group + 1 whose accesses are recorded; 0: none */
+  uint32_t epoch;                    /* its barrier count when the segment started */
+  bool pow;
+} sgx;
+
+/* An async copy's range waiting for wait_group_events (see ex_race_copy). */
+typedef struct pcopy {
+  uint64_t dst, src, n, ev;
+  uint32_t site;
+} pcopy;
+
 struct ex_race {
   ipage **lp;                        /* the local arena's pages */
   uint64_t nlp;
   ipage *group_pages, *free_pages;
+  unsigned sgs;                      /* sub-group mode: the sub-group size S; 0: off */
+  uint32_t nsg, *epoch;              /* per sub-group: sub-group barriers passed, per space (EP_*) */
+  pcopy *copies;                     /* the group's async copies not yet waited for */
+  uint32_t ncopies, capcopies, unbound;  /* unbound: trailing copies whose event is not yet known */
 };
+enum { EP_LOCAL, EP_GLOBAL, EP_IMAGE, EP_N };
+/* The async copy's accesses are the work-group's, not one work-item's: a pseudo work-item that
+ * conflicts with every real one (shown as work-item 0, like the copy's bounds faults). */
+#define COPY_ITEM 0xFFFFFFFFu
+static inline uint32_t shown_item(uint32_t item) { return item == COPY_ITEM ? 0 : item - 1; }
 
 static inline uint64_t key(const ent *e) { return ((uint64_t)(e->site >> 31) << 32) | e->item; }
 
@@ -256,20 +293,33 @@ void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx) {
 }
 
 ex_race *ex_race_new(const ex_ctx *cx, uint64_t local_bytes) {
-  (void)cx;
   ex_race *r = calloc(1, sizeof *r);
   if (!r) return NULL;
   r->nlp = (local_bytes + PG_BYTES - 1) >> PG_SHIFT;
   r->lp = calloc(r->nlp + 1, sizeof *r->lp);
   if (!r->lp) { free(r); return NULL; }
+  if (cx->prog->uses_subgroup_sync) {
+    const uint64_t items = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
+    r->sgs = cx->sg_size ? cx->sg_size : 1;
+    r->nsg = (uint32_t)((items + r->sgs - 1) / r->sgs) + 1;
+    r->epoch = calloc((size_t)r->nsg * EP_N, sizeof *r->epoch);
+    if (!r->epoch) { free(r->lp); free(r); return NULL; }
+  }
   return r;
+}
+
+static void page_free(ipage *p) {
+  free(p->sx);
+  free(p);
 }
 
 void ex_race_free(ex_race *r) {
   if (!r) return;
-  for (ipage *p = r->group_pages, *n; p; p = n) { n = p->next; free(p); }
-  for (ipage *p = r->free_pages, *n; p; p = n) { n = p->next; free(p); }
+  for (ipage *p = r->group_pages, *n; p; p = n) { n = p->next; page_free(p); }
+  for (ipage *p = r->free_pages, *n; p; p = n) { n = p->next; page_free(p); }
   free(r->lp);
+  free(r->epoch);
+  free(r->copies);
   free(r);
 }
 
@@ -277,10 +327,12 @@ static ipage *page_new(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, 
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
   else if (!(p = calloc(1, sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
+  if (r->sgs && !p->sx) p->sx = calloc(PG_BYTES, sizeof *p->sx);  /* out of memory: no intra-sub-group pairs */
   p->alloc = alloc;
   p->page = page;
   p->glob = glob;
-  p->gs = ep && !ep->gs ? 0 : GS_WORD;  /* never coarser than the earlier groups' page */
+  /* never coarser than the earlier groups' page; byte slots in sub-group mode (sx is per byte) */
+  p->gs = (ep && !ep->gs) || r->sgs ? 0 : GS_WORD;
   p->acc = 0;
   p->lo = p->glo = PG_BYTES;
   p->hi = p->ghi = 0;
@@ -322,7 +374,7 @@ static uint32_t local_alloc_at(const ex_ctx *cx, uint64_t o, uint64_t *off) {
 static eent pack(uint32_t group, const ent *e) {
   uint32_t s = e->site & ~ATOMIC_BIT;
   if (s >= (1u << 19)) s = 0;
-  eent x = {group + 1, ((e->item - 1) & 0xFFFu) << 20 | ((e->site & ATOMIC_BIT) ? 1u << 19 : 0) | s};
+  eent x = {group + 1, ((e->item == COPY_ITEM ? 0 : e->item - 1) & 0xFFFu) << 20 | ((e->site & ATOMIC_BIT) ? 1u << 19 : 0) | s};
   return x;
 }
 static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
@@ -362,6 +414,77 @@ static void __attribute__((cold)) xrun_report(ex_ctx *cx, const xrun *x, uint32_
   ex_check_report(cx, &e);
 }
 
+/* (atomic, item, site) of an access before entry e: the order of the sub-group summaries. */
+static inline bool before(uint32_t item, uint32_t site, const ent *e) {
+  const uint64_t k = ((uint64_t)(site >> 31) << 32) | item;
+  return k != key(e) ? k < key(e) : site < e->site;
+}
+
+/* Add an access to a top-2 summary of distinct sub-groups (of S work-items): per sub-group its
+ * smallest access by (atomic, item, site), the two smallest sub-groups by that key. As top2_add
+ * for items, the result is a function of the set of accesses. */
+static inline void top2_sg_add(ent s[2], uint32_t item, uint32_t site, unsigned S) {
+  const uint32_t g = (item - 1) / S;
+  const ent x = {item, site};
+  if (!s[0].item) { s[0] = x; return; }
+  if ((s[0].item - 1) / S == g) { if (before(item, site, &s[0])) s[0] = x; return; }
+  if (s[1].item && (s[1].item - 1) / S == g) {
+    if (before(item, site, &s[1])) s[1] = x;
+    if (before(s[1].item, s[1].site, &s[0])) { ent t = s[0]; s[0] = s[1]; s[1] = t; }
+    return;
+  }
+  if (before(item, site, &s[0])) { s[1] = s[0]; s[0] = x; }
+  else if (!s[1].item || before(item, site, &s[1])) s[1] = x;
+}
+
+/* Conflicting pair of a top-2 summary (as byte_conflict below) whose two sides are in different
+ * sub-groups (S > 0) or are different work-items (S == 0). */
+static bool pair_conflict(const ent w[2], const ent r[2], unsigned S, ent *at, ent *other, bool *other_write) {
+  const ent *pairs[5][2] = {{&w[1], &w[0]}, {&w[0], &r[0]}, {&w[0], &r[1]}, {&w[1], &r[0]}, {&w[1], &r[1]}};
+  for (int k = 0; k < 5; k++) {
+    const ent *x = pairs[k][0], *y = pairs[k][1];
+    if (!x->item || !y->item || ((x->site & y->site) & ATOMIC_BIT)) continue;
+    if (S ? (x->item - 1) / S == (y->item - 1) / S : x->item == y->item) continue;
+    *at = *x;
+    *other = *y;
+    *other_write = k == 0;
+    return true;
+  }
+  return false;
+}
+
+/* Sub-group mode: one access of work-item `item` to byte slot j of page p. The byte's segment
+ * summary follows the first sub-group that accessed it in the interval; a new barrier count of
+ * that sub-group (for the page's memory) starts a new segment, after keeping the old one's first
+ * conflict. Another sub-group's accesses are left to the cross-sub-group summary. */
+static void sg_add(ex_race *r, ipage *p, uint32_t j, bool write, uint32_t item, uint32_t site, unsigned space) {
+  top2_sg_add(write ? p->w[j] : p->r[j], item, site, r->sgs);
+  if (!p->sx) return;
+  sgx *x = &p->sx[j];
+  const uint32_t g = (item - 1) / r->sgs, e = g < r->nsg ? r->epoch[(size_t)g * EP_N + space] : 0;
+  if (!x->sg) { x->sg = g + 1; x->epoch = e; }
+  else if (x->sg != g + 1) return;
+  else if (x->epoch != e) {
+    if (!x->pat.item) pair_conflict(x->w, x->r, 0, &x->pat, &x->poth, &x->pow);  /* sets pat when found */
+    memset(x->w, 0, sizeof x->w);
+    memset(x->r, 0, sizeof x->r);
+    x->epoch = e;
+  }
+  top2_add(write ? x->w : x->r, item, site);
+}
+
+/* Sub-group mode: access_items' recording of byte slots [j0, j1) of p, from work-item `it` with
+ * `rem` of its n bytes left. Not inlined: access_items stays as small as without sub-group mode,
+ * which costs a few percent on kernels that are mostly contiguous accesses. */
+static void __attribute__((noinline)) sg_record(ex_race *r, ipage *p, uint32_t j0, uint32_t j1, bool write,
+                                                uint32_t it, uint64_t rem, uint64_t n, uint32_t site,
+                                                unsigned space) {
+  for (uint32_t j = j0; j < j1; j++) {
+    sg_add(r, p, j, write, it, site, space);
+    if (!--rem) { it++; rem = n; }
+  }
+}
+
 /* The accesses of `count` work-items with consecutive local ids from item (+ 1), each of n bytes,
  * at consecutive places from byte `base` of allocation id (of the local arena for local memory):
  * one lane's access, or a whole warp's contiguous one, handled page by page. */
@@ -389,7 +512,9 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
       ent (*sum)[2] = write ? p->w : p->r;
       const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs, ss = 1u << p->gs;
       uint32_t it = item + (uint32_t)k0;
-      if (n == ss) {  /* one slot per work-item (ints and floats on word pages): no byte count */
+      if (r->sgs) {  /* byte slots (page_new) */
+        sg_record(r, p, j0, j1, write, it, rem0, n, s, !glob ? EP_LOCAL : cx->allocs[id].image ? EP_IMAGE : EP_GLOBAL);
+      } else if (n == ss) {  /* one slot per work-item (ints and floats on word pages): no byte count */
         for (uint32_t j = j0; j < j1; j++) top2_add(sum[j], it++, s);
       } else {
         uint64_t rem = rem0;
@@ -398,7 +523,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
           if (!(rem -= ss)) { it++; rem = n; }
         }
       }
-      p->acc |= acc_bits(write, atomic);
+      p->acc |= acc_bits(write, atomic);  /* the same categories in sub-group mode (w/r halves, sx) */
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
@@ -457,7 +582,9 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   const bool glob = a->space == EX_AS_GLOBAL;
   const uint64_t base = glob ? off : a->offset + off;
   const uint32_t item = w->first_linear + lane + 1;
-  if (n == 4 && !(base & 3)) {  /* one word slot (an int or float, e.g. an atomic counter): directly */
+  /* one word slot (an int or float, e.g. an atomic counter): directly; not in sub-group mode,
+   * whose pages have byte slots (sg_add) */
+  if (n == 4 && !(base & 3) && !cx->chk->race->sgs) {
     ex_race *r = cx->chk->race;
     struct ex_race_global *g = cx->chkl->rg;
     const uint64_t pg = base >> PG_SHIFT;
@@ -483,7 +610,8 @@ void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, u
     if (k == 0 || a != cur) {
       cur = a;
       ok = false;
-      if (a && a < cx->nallocs && n == 4) {
+      /* sub-group mode: pages have byte slots (word_access never applies), so lane by lane */
+      if (a && a < cx->nallocs && n == 4 && !r->sgs) {
         const ex_alloc *al = &cx->allocs[a];
         if ((al->space == EX_AS_GLOBAL || al->space == EX_AS_LOCAL) && al->size >= n) {
           ok = true;
@@ -523,6 +651,7 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
                             uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
+  if (cx->chk->race->sgs) return false;  /* sub-group mode: lane by lane (sg_add) */
   if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
@@ -594,21 +723,79 @@ static bool byte_conflict(const ent w[2], const ent r[2], ent *at, ent *other, b
   return false;
 }
 
-static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len, ent at, ent other, bool ow) {
+/* Why a pair of one group is a race (report texts), by kind of pair and memory. */
+enum { RK_ITEMS, RK_CROSS_SG, RK_INTRA_SG, RK_COPY };
+static const char *race_detail(int kind, unsigned space) {
+  static const char *const t[4][EP_N] = {
+      {"no barrier with the local memory fence orders the two accesses (OpenCL C 6.15.8)",
+       "no barrier with the global memory fence orders the two accesses (OpenCL C 6.15.8)",
+       "no barrier with the image memory fence orders the two accesses (OpenCL C 6.15.8)"},
+      {"the work-items are in different sub-groups, which only a work-group barrier with the local memory fence "
+       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
+       "the work-items are in different sub-groups, which only a work-group barrier with the global memory fence "
+       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
+       "the work-items are in different sub-groups, which only a work-group barrier with the image memory fence "
+       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)"},
+      {"no work-group or sub-group barrier with the local memory fence orders the two accesses of one sub-group "
+       "(OpenCL C 6.15.8, sub_group_barrier)",
+       "no work-group or sub-group barrier with the global memory fence orders the two accesses of one sub-group "
+       "(OpenCL C 6.15.8, sub_group_barrier)",
+       "no work-group or sub-group barrier with the image memory fence orders the two accesses of one sub-group "
+       "(OpenCL C 6.15.8, sub_group_barrier)"},
+      {"the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+       "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
+       "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+       "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
+       "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+       "only wait_group_events for its event completes it (OpenCL C 6.15.11)"}};
+  return t[kind][space];
+}
+
+static unsigned page_space(const ex_ctx *cx, const ipage *p) {
+  return !p->glob ? EP_LOCAL : cx->allocs[p->alloc].image ? EP_IMAGE : EP_GLOBAL;
+}
+
+/* A race inside the running group on `len` bytes from `o` (of allocation `alloc`, or of the local
+ * arena when !glob). */
+static void report_pair(ex_ctx *cx, bool glob, uint32_t alloc, uint64_t o, uint64_t len, ent at, ent other, bool ow,
+                        int kind, unsigned space) {
   ex_check_event e;
   memset(&e, 0, sizeof e);
   e.kind = SPVI_REPORT_RACE;
   const uint64_t grp = group_linear(cx);
-  e.at = make_site(cx, grp, at.item - 1, at.site, true);
+  e.at = make_site(cx, grp, shown_item(at.item), at.site, true);
   e.has_other = true;
-  e.other = make_site(cx, grp, other.item - 1, other.site, ow);
-  uint64_t o = (p->page << PG_SHIFT) + start;
-  if (p->glob) { e.alloc = p->alloc; e.offset = (int64_t)o; }
+  e.other = make_site(cx, grp, shown_item(other.item), other.site, ow);
+  if (glob) { e.alloc = alloc; e.offset = (int64_t)o; }
   else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
   e.size = len;
-  e.detail = p->glob ? "no barrier with the global memory fence orders the two accesses (OpenCL C 6.15.8)"
-                     : "no barrier with the local memory fence orders the two accesses (OpenCL C 6.15.8)";
+  e.detail = race_detail(kind, space);
   ex_check_report(cx, &e);
+}
+
+static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len, ent at, ent other, bool ow, int kind) {
+  report_pair(cx, p->glob, p->alloc, (p->page << PG_SHIFT) + start, len, at, other, ow, kind, page_space(cx, p));
+}
+
+/* Sub-group mode: the conflicting pair of slot i, and its kind. Two sub-groups in the summary: a
+ * pair of different sub-groups (found among the entries if one exists); one sub-group: the first
+ * conflicting segment of that sub-group. */
+static bool sg_slot_conflict(const ipage *p, uint32_t i, unsigned S, ent *at, ent *other, bool *ow, int *kind) {
+  const ent *es[4] = {&p->w[i][0], &p->w[i][1], &p->r[i][0], &p->r[i][1]};
+  uint32_t g0 = UINT32_MAX;
+  bool multi = false;
+  for (int k = 0; k < 4; k++) {
+    if (!es[k]->item) continue;
+    const uint32_t g = (es[k]->item - 1) / S;
+    if (g0 == UINT32_MAX) g0 = g;
+    else if (g != g0) multi = true;
+  }
+  if (multi) { *kind = RK_CROSS_SG; return pair_conflict(p->w[i], p->r[i], S, at, other, ow); }
+  *kind = RK_INTRA_SG;
+  if (!p->sx) return false;
+  const sgx *x = &p->sx[i];
+  if (x->pat.item) { *at = x->pat; *other = x->poth; *ow = x->pow; return true; }
+  return pair_conflict(x->w, x->r, 0, at, other, ow);
 }
 
 /* The running group's summary of slots [lo, hi) (e[i * stride]: the smallest writer, or reader,
@@ -700,33 +887,44 @@ static void merge_into(epage **es, unsigned half, const ent *e, size_t stride, u
 
 /* Report the conflicting pairs of the slots [p->lo, p->hi) of a page's interval summary, with
  * consecutive slots of the same pair as one occurrence. */
-static void scan_conflicts(ex_ctx *cx, const ipage *p) {
+static inline __attribute__((always_inline)) void scan_conflicts_s(ex_ctx *cx, const ipage *p, const unsigned S) {
   bool open = false;
   uint32_t start = 0, len = 0;
   ent rat = {0, 0}, rother = {0, 0};
   bool row = false;
+  int rkind = RK_ITEMS;
   for (uint32_t i = p->lo; i < p->hi; i++) {
     ent at, other;
     bool ow;
+    int kind = RK_ITEMS;
     /* a conflict needs a writer and another work-item: a second writer (not both atomic), or a
      * reader with a second writer, a second reader, or other than the writer. Most bytes have
      * none: read only, written by one work-item, or atomic counters. */
     const ent *pw = p->w[i], *pr = p->r[i];
-    bool c = pw[0].item &&
-             ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
-              (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
-             byte_conflict(pw, pr, &at, &other, &ow);
+    bool c = S ? pw[0].item && sg_slot_conflict(p, i, S, &at, &other, &ow, &kind)
+               : pw[0].item &&
+                     ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
+                      (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
+                     byte_conflict(pw, pr, &at, &other, &ow);
     if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
-                 other.site != rother.site || ow != row)) {
-      report_run(cx, p, start, len, rat, rother, row);
+                 other.site != rother.site || ow != row || kind != rkind)) {
+      report_run(cx, p, start, len, rat, rother, row, rkind);
       open = false;
     }
     if (c) {
-      if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; }
+      if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; rkind = kind; }
       len += 1u << p->gs;
     }
   }
-  if (open) report_run(cx, p, start, len, rat, rother, row);
+  if (open) report_run(cx, p, start, len, rat, rother, row, rkind);
+}
+
+/* scan_conflicts_s with S (the sub-group size; 0: not sub-group mode) as a constant when 0, so the
+ * usual loop has no sub-group test per slot. */
+static void scan_conflicts(ex_ctx *cx, const ipage *p) {
+  const unsigned S = cx->chk->race->sgs;
+  if (S) scan_conflicts_s(cx, p, S);
+  else scan_conflicts_s(cx, p, 0);
 }
 
 /* Evaluate and clear one page's interval summary; global pages keep the group's summary, or with
@@ -747,18 +945,25 @@ static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
   }
   if (acc & ACC_W) memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
   if (acc & ACC_R) memset(&p->r[p->lo], 0, (p->hi - p->lo) * sizeof p->r[0]);
+  if (p->sx) memset(&p->sx[p->lo], 0, (p->hi - p->lo) * sizeof p->sx[0]);  /* sub-group segments */
   p->lo = PG_BYTES;
   p->hi = 0;
   p->acc = 0;
 }
 
-void ex_race_interval_end(ex_ctx *cx, bool local, bool global) {
+static void copies_check(ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
+                         uint64_t evb);
+
+void ex_race_interval_end(ex_ctx *cx, bool local, bool global, bool image) {
+  const bool sp[EP_N] = {local, global, image};
+  if (cx->chk->race->ncopies) copies_check(cx, sp, true, NULL, 0, 0);  /* against the closing interval */
   for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
-    if (p->glob ? global : local) close_interval(cx, p, NULL, 0);
+    if (sp[page_space(cx, p)]) close_interval(cx, p, NULL, 0);
 }
 
 void ex_race_group_end(ex_ctx *cx) {
   ex_race *r = cx->chk->race;
+  r->ncopies = r->unbound = 0;  /* a copy never waited for is a fault of the group (ex_async.c) */
   struct ex_race_global *g = cx->chkl->rg;
   const uint32_t grp = group_linear(cx);
   for (ipage *p = r->group_pages; p; p = p->next) {
@@ -793,4 +998,170 @@ void ex_race_group_end(ex_ctx *cx) {
     p->next = r->free_pages;
     r->free_pages = p;
   }
+}
+
+/* ---- sub-group barriers, images, async copies ------------------------------------------------ */
+
+void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
+                              bool global, bool image) {
+  ex_race *r = cx->chk->race;
+  if (!r->sgs) return;
+  uint32_t last = UINT32_MAX;
+  for (unsigned k = 0; k < nl; k++) {  /* lanes ascend: each sub-group once */
+    const uint32_t g = (w->first_linear + lanes[k]) / r->sgs;
+    if (g == last || g >= r->nsg) continue;
+    last = g;
+    uint32_t *e = &r->epoch[(size_t)g * EP_N];
+    e[EP_LOCAL] += local;
+    e[EP_GLOBAL] += global;
+    e[EP_IMAGE] += image;
+  }
+}
+
+void ex_race_image(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint32_t alloc, uint64_t off,
+                   uint64_t n, bool write) {
+  if (!n || alloc == 0 || alloc >= cx->nallocs || off > cx->allocs[alloc].size || n > cx->allocs[alloc].size - off)
+    return;
+  access_items(cx, alloc, true, off, n, w->first_linear + lane + 1, 1, site, write, false);
+}
+
+/* The global side of an async copy against the earlier groups' summary (as access_items does for a
+ * work-item's access) and into the group's summary for the later groups. The running interval's
+ * summary does not hold it: the copy is checked against that at the wait (copies_check). */
+static void copy_global(ex_ctx *cx, uint32_t id, uint64_t off, uint64_t n, bool write, uint32_t site) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  if (!g->ep[id]) return;
+  const ent cp = {COPY_ITEM, site};
+  xrun x = {{0, 0}, 0, 0, false};
+  for (uint64_t b = off; b < off + n;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    const epage *ep = g->ep[id][pg];
+    ipage *p = page_get(r, &g->ip[id][pg], id, pg, true, ep);
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = off + n - pbase < PG_BYTES ? (uint32_t)(off + n - pbase) : PG_BYTES;
+    if (p) {
+      if (p->gs && ((i0 | end) & ((1u << GS_WORD) - 1))) ip_split(p);
+      const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
+      for (uint32_t j = j0; j < j1; j++) min_add(write ? &p->gw[j] : &p->gr[j], &cp);
+      if (j0 < p->glo) p->glo = j0;
+      if (j1 > p->ghi) p->ghi = j1;
+    }
+    if (ep && (write || ep->written) && ep_touches(ep, write, i0, end))
+      for (uint32_t i = i0; i < end; i++) {
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);  /* runs or full */
+        eent o;
+        bool ow;
+        if (!(ew.group | er.group) || !earlier_conflict(ew, er, write, false, &o, &ow)) continue;
+        const uint64_t at = pbase + i;
+        if (x.len && x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) { x.len++; continue; }
+        if (x.len) xrun_report(cx, &x, id, 1, site, write);
+        x.other = o; x.other_write = ow; x.start = at; x.len = 1;
+      }
+    b = pbase + end;
+  }
+  if (x.len) xrun_report(cx, &x, id, 1, site, write);
+}
+
+void ex_race_copy(ex_ctx *cx, uint32_t site, uint64_t dst, uint64_t src, uint64_t n) {
+  ex_race *r = cx->chk->race;
+  if (!n) return;
+  if (r->ncopies == r->capcopies) {
+    uint32_t cap = r->capcopies ? 2 * r->capcopies : 16;
+    pcopy *c = realloc(r->copies, cap * sizeof *c);
+    if (!c) return;  /* out of memory: this range goes unchecked */
+    r->copies = c;
+    r->capcopies = cap;
+  }
+  r->copies[r->ncopies++] = (pcopy){dst, src, n, 0, site};
+  r->unbound++;
+  for (int side = 0; side < 2; side++) {
+    uint32_t id;
+    uint64_t off;
+    if (ex_chk_resolve(cx, side ? src : dst, n, &id, &off) && cx->allocs[id].space == EX_AS_GLOBAL)
+      copy_global(cx, id, off, n, !side, site);
+  }
+}
+
+void ex_race_copy_event(ex_ctx *cx, uint64_t ev) {
+  ex_race *r = cx->chk->race;
+  for (uint32_t i = r->ncopies - r->unbound; i < r->ncopies; i++) r->copies[i].ev = ev;
+  r->unbound = 0;
+}
+
+/* One side of a pending copy against the running interval's summaries, when its memory is in
+ * `spaces`: the copy's write conflicts with any access of a byte (the smallest writer, else the
+ * smallest reader, is shown), its read with any write. */
+static void copy_side(ex_ctx *cx, const pcopy *c, bool write, const bool spaces[EP_N]) {
+  ex_race *r = cx->chk->race;
+  struct ex_race_global *g = cx->chkl->rg;
+  uint32_t id;
+  uint64_t off;
+  if (!ex_chk_resolve(cx, write ? c->dst : c->src, c->n, &id, &off)) return;
+  const ex_alloc *a = &cx->allocs[id];
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;
+  const bool glob = a->space == EX_AS_GLOBAL;
+  const unsigned space = !glob ? EP_LOCAL : a->image ? EP_IMAGE : EP_GLOBAL;
+  if (!spaces[space] || (glob && !g->ip[id])) return;
+  const uint64_t base = glob ? off : a->offset + off;
+  const ent cp = {COPY_ITEM, c->site};
+  ent ro = {0, 0};
+  bool rw = false;
+  uint64_t start = 0, len = 0;
+  for (uint64_t b = base; b < base + c->n;) {
+    const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
+    const ipage *p = glob ? g->ip[id][pg] : r->lp[pg];
+    const uint32_t i0 = (uint32_t)(b - pbase);
+    const uint32_t end = base + c->n - pbase < PG_BYTES ? (uint32_t)(base + c->n - pbase) : PG_BYTES;
+    for (uint32_t i = i0; p && i < end; i++) {
+      const uint32_t j = i >> p->gs;
+      ent o = {0, 0};
+      bool ow = false;
+      if (p->w[j][0].item) { o = p->w[j][0]; ow = true; }
+      else if (write && p->r[j][0].item) o = p->r[j][0];
+      const uint64_t at = pbase + i;
+      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == at) { len++; continue; }
+      if (len) report_pair(cx, glob, id, start, len, write ? cp : ro, write ? ro : cp, write ? rw : false, RK_COPY, space);
+      len = 0;
+      if (o.item) { ro = o; rw = ow; start = at; len = 1; }
+    }
+    b = pbase + end;
+  }
+  if (len) report_pair(cx, glob, id, start, len, write ? cp : ro, write ? ro : cp, write ? rw : false, RK_COPY, space);
+}
+
+/* The pending copies (all, or those whose event is in the list) against the running interval. */
+static void copies_check(ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
+                         uint64_t evb) {
+  ex_race *r = cx->chk->race;
+  for (uint32_t i = 0; i < r->ncopies; i++) {
+    const pcopy *c = &r->copies[i];
+    bool sel = all;
+    for (uint64_t k = 0; k < nev && !sel; k++) {
+      uint64_t e;
+      memcpy(&e, (const uint8_t *)ev + k * evb, 8);
+      sel = e == c->ev;
+    }
+    if (!sel) continue;
+    copy_side(cx, c, true, spaces);
+    copy_side(cx, c, false, spaces);
+  }
+}
+
+void ex_race_wait(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb) {
+  ex_race *r = cx->chk->race;
+  static const bool every[EP_N] = {true, true, true};
+  copies_check(cx, every, false, events, num, evb);
+  /* the waited copies are complete: ordered before every later access of the group */
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < r->ncopies; i++) {
+    bool done = false;
+    for (uint64_t j = 0; j < num && !done; j++) {
+      uint64_t e;
+      memcpy(&e, (const uint8_t *)events + j * evb, 8);
+      done = e == r->copies[i].ev;
+    }
+    if (!done) r->copies[k++] = r->copies[i];
+  }
+  r->ncopies = k;
 }

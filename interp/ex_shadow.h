@@ -33,6 +33,14 @@ void ex_chk_group_end(ex_ctx *cx);
  * instruction ip of fn (ex_async.c), after both ranges were checked. */
 void ex_chk_group_copy(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
                        uint64_t n);
+/* The copies recorded by ex_chk_group_copy since the last call return event ev. */
+void ex_chk_copy_event(ex_ctx *cx, uint64_t ev);
+/* wait_group_events released `num` events (of `evb` bytes each, at `events`), the whole group there. */
+void ex_chk_wait_events(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb);
+/* Lane l of w (at instruction ip of fn) read or wrote the n bytes at `off` of image allocation
+ * `alloc` (ex_image.c, after the access succeeded). */
+void ex_chk_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
+                  uint64_t off, uint64_t n, bool write);
 
 /* ---- execution (ex_exec.c) ------------------------------------------------------------------ */
 /* Before instruction ip of frame f of warp w runs for `lanes`. */
@@ -97,8 +105,22 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
  * ex_race_access for each lane in order, sharing the allocation's lookup between lanes. */
 void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, uint32_t site,
                           const uint64_t *pt, uint64_t n, bool write, bool atomic);
-void ex_race_interval_end(ex_ctx *cx, bool local, bool global);
+/* A work-group barrier orders the group's accesses to the memory of its fences: local, global
+ * (buffers) and image memory (OpenCL C 6.15.8, CLK_IMAGE_MEM_FENCE). */
+void ex_race_interval_end(ex_ctx *cx, bool local, bool global, bool image);
 void ex_race_group_end(ex_ctx *cx);
+/* The sub-groups of the given lanes of w pass a sub-group barrier with these fences. */
+void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
+                              bool global, bool image);
+/* Lane l of w read or wrote n bytes of image allocation `alloc` from byte off (the texels). */
+void ex_race_image(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint32_t alloc, uint64_t off,
+                   uint64_t n, bool write);
+/* An async copy of n bytes from src to dst at instruction `site`, done for the group; then the
+ * event the copies recorded since the last call belong to; then a wait_group_events for `num`
+ * events of `evb` bytes each at `events`, which completes their copies. */
+void ex_race_copy(ex_ctx *cx, uint32_t site, uint64_t dst, uint64_t src, uint64_t n);
+void ex_race_copy_event(ex_ctx *cx, uint64_t ev);
+void ex_race_wait(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb);
 
 /* ex_uninit.c */
 ex_uninit *ex_uninit_new(const ex_ctx *cx, uint64_t local_bytes);
@@ -114,5 +136,9 @@ void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes
  * source's; undefined bytes copied into global memory are reported. */
 void ex_uninit_copy(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
                     uint64_t n);
+/* An image access of lane l (after it succeeded): an undefined coordinate is reported like an
+ * undefined address, an undefined texel written like an undefined value stored to a buffer. */
+void ex_uninit_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
+                     uint64_t off, uint64_t n, bool write);
 
 #endif

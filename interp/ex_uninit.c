@@ -361,7 +361,13 @@ void ex_uninit_copy(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const
   const uint8_t *s = mem_shadow(cx, w, l, src, n, &sid, &soff);
   uint8_t *d = mem_shadow(cx, w, l, dst, n, &did, &doff);
   if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
-  else if (did && s && any(s, n)) report(cx, w, l, fn, ip, WHY_WRITE, did, doff, n);
+  else if (did && s && any(s, n)) {
+    /* the bytes written undefined: from the first to the last (a copy can be a whole tile) */
+    uint64_t lo = 0, hi = n;
+    while (!s[lo]) lo++;
+    while (!s[hi - 1]) hi--;
+    report(cx, w, l, fn, ip, WHY_WRITE, did, doff + lo, hi - lo);
+  }
 }
 
 /* Phi moves of an edge for one lane: a parallel copy of the registers' shadows. */
@@ -690,4 +696,19 @@ void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes
     memset(w->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
     fl_set(w, u->pd, u->psize);
   }
+}
+
+void ex_uninit_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
+                     uint64_t off, uint64_t n, bool write) {
+  if (!w->uflags_set) return;  /* every register of the warp is defined */
+  const unsigned W = cx->W;
+  const uint32_t *x = fn->aux + ip->c;
+  const unsigned cb = 4 * ((x[0] >> 8) & 0xffu);  /* coordinate: 32-bit components */
+  if (any(w->ureg + (size_t)ip->b * W + (size_t)l * cb, cb)) {
+    report(cx, w, l, fn, ip, WHY_ADDRESS, 0, 0, 0);
+    return;
+  }
+  /* a texel computed from undefined memory written to the image (global memory): as a store */
+  const unsigned tb = x[1] == BI_IMG_R_F16 ? 8 : 16;
+  if (write && any(w->ureg + (size_t)x[3] * W + (size_t)l * tb, tb)) report(cx, w, l, fn, ip, WHY_WRITE, alloc, off, n);
 }
