@@ -37,6 +37,15 @@ static inline uint16_t d2h(double d) { return bi_half_from_double(d, BI_RTE); }
   BI_EW1(NAME##_f, float, float, NAME##_fs)                                                       \
   BI_EW1(NAME##_d, double, double, NAME##_ds)
 
+/* sin, cos, tan: half and double as MATH1; float through the batch kernel of bi_math_trigf.c, which
+ * needs the elements of many lanes side by side (trig_f). */
+#define MATH1_HD(NAME, CORE)                                                                      \
+  static inline uint16_t NAME##_hs(uint16_t x) { return d2h(CORE(h2d(x), BI_MF_H)); }            \
+  static inline double NAME##_ds(double x) { return CORE(x, BI_MF_D); }                           \
+  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                 \
+  BI_EW1(NAME##_d, double, double, NAME##_ds)                                                     \
+  static bool NAME##_f(const bi_call *c) { return trig_f(c, bi_m_##NAME##_fv); }
+
 #define MATH2(NAME, CORE)                                                                         \
   static inline uint16_t NAME##_hs(uint16_t x, uint16_t y) { return d2h(CORE(h2d(x), h2d(y), BI_MF_H)); } \
   static inline float NAME##_fs(float x, float y) { return (float)CORE((double)x, (double)y, BI_MF_F); } \
@@ -44,6 +53,30 @@ static inline uint16_t d2h(double d) { return bi_half_from_double(d, BI_RTE); }
   BI_EW2(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                 \
   BI_EW2(NAME##_f, float, float, NAME##_fs)                                                       \
   BI_EW2(NAME##_d, double, double, NAME##_ds)
+
+/* Gathers the float elements of as many lanes as a batch holds (BI_M_FV_MAX / n lanes), applies fv
+ * and scatters the results. All sources are read before any destination is written, so a result
+ * register that is also the operand's is fine. */
+static inline bool trig_f(const bi_call *c, unsigned (*fv)(const float *, float *, unsigned)) {
+  const unsigned n = bi_lit_n(c->literal), per = BI_M_FV_MAX / n;
+  float v[BI_M_FV_MAX];
+  for (uint32_t i0 = 0; i0 < c->nlanes; i0 += per) {
+    const uint32_t i1 = c->nlanes - i0 < per ? c->nlanes : i0 + per;
+    unsigned m = 0;
+    if (n == 1) {   /* scalars, the common case: fixed-size copies instead of memcpy calls */
+      for (uint32_t i = i0; i < i1; i++) memcpy(v + m++, bi_src(c, 0, c->lanes[i]), sizeof(float));
+      fv(v, v, m);
+      m = 0;
+      for (uint32_t i = i0; i < i1; i++) memcpy(bi_dst(c, c->lanes[i]), v + m++, sizeof(float));
+      continue;
+    }
+    for (uint32_t i = i0; i < i1; i++, m += n) memcpy(v + m, bi_src(c, 0, c->lanes[i]), n * sizeof(float));
+    fv(v, v, m);
+    m = 0;
+    for (uint32_t i = i0; i < i1; i++, m += n) memcpy(bi_dst(c, c->lanes[i]), v + m, n * sizeof(float));
+  }
+  return true;
+}
 
 static double logb_core(double x, bi_mfmt f) {
   (void)f;
@@ -60,7 +93,7 @@ MATH1(atan, bi_m_atan)
 MATH1(atanh, bi_m_atanh)
 MATH1(atanpi, bi_m_atanpi)
 MATH1(cbrt, bi_m_cbrt)
-MATH1(cos, bi_m_cos)
+MATH1_HD(cos, bi_m_cos)
 MATH1(cosh, bi_m_cosh)
 MATH1(cospi, bi_m_cospi)
 MATH1(erfc, bi_m_erfc)
@@ -76,10 +109,10 @@ MATH1(log10, bi_m_log10)
 MATH1(log1p, bi_m_log1p)
 MATH1(logb, logb_core)
 MATH1(rsqrt, bi_m_rsqrt)
-MATH1(sin, bi_m_sin)
+MATH1_HD(sin, bi_m_sin)
 MATH1(sinh, bi_m_sinh)
 MATH1(sinpi, bi_m_sinpi)
-MATH1(tan, bi_m_tan)
+MATH1_HD(tan, bi_m_tan)
 MATH1(tanh, bi_m_tanh)
 MATH1(tanpi, bi_m_tanpi)
 MATH1(tgamma, bi_m_tgamma)
@@ -166,6 +199,28 @@ static uint8_t *out_ptr(const bi_call *c, size_t l, uint64_t bytes) {
   return c->mem->access(c->mem->ctx, (unsigned)l, p, bytes, true);
 }
 
+/* float sincos: the batch kernel over BI_M_FV_MAX / n lanes at a time, then each lane's pointer
+ * checked and written in lane order, as the generic loop does. */
+static bool sincos_f(const bi_call *c) {
+  const unsigned n = bi_lit_n(c->literal), per = BI_M_FV_MAX / n;
+  float v[BI_M_FV_MAX], s[BI_M_FV_MAX], co[BI_M_FV_MAX];
+  for (uint32_t i0 = 0; i0 < c->nlanes; i0 += per) {
+    const uint32_t i1 = c->nlanes - i0 < per ? c->nlanes : i0 + per;
+    unsigned m = 0;
+    for (uint32_t i = i0; i < i1; i++, m += n) memcpy(v + m, bi_src(c, 0, c->lanes[i]), n * sizeof(float));
+    bi_m_sincos_fv(v, s, co, m);
+    m = 0;
+    for (uint32_t i = i0; i < i1; i++, m += n) {
+      const size_t l = c->lanes[i];
+      uint8_t *p = out_ptr(c, l, (uint64_t)n * sizeof(float));
+      if (!p) return false;
+      memcpy(bi_dst(c, l), s + m, n * sizeof(float));
+      memcpy(p, co + m, n * sizeof(float));
+    }
+  }
+  return true;
+}
+
 static bool loop_sincos(const bi_call *c, bi_mfmt f) {
   const unsigned n = bi_lit_n(c->literal), es = esize[f];
   for (uint32_t i = 0; i < c->nlanes; i++) {
@@ -212,7 +267,8 @@ static bool loop_lgamma_r(const bi_call *c, bi_mfmt f) {
 PER_FORMAT(pown, LOOP_POWN)
 PER_FORMAT(rootn, LOOP_ROOTN)
 PER_FORMAT(ilogb, loop_ilogb)
-PER_FORMAT(sincos, loop_sincos)
+static bool sincos_h(const bi_call *c) { return loop_sincos(c, BI_MF_H); }
+static bool sincos_d(const bi_call *c) { return loop_sincos(c, BI_MF_D); }
 PER_FORMAT(lgamma_r, loop_lgamma_r)
 
 /* ---- rows ---------------------------------------------------------------------------------------- */

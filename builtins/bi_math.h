@@ -196,6 +196,37 @@ static inline double bi_m_fin_ld(long double a, long double rel, int sign, bi_mo
   ((FMT) == BI_MF_D ? bi_m_mpfr(OP, X, 0, 0, BI_MF_D) : bi_m_fin(FD(X), REL, SIGN, FMT, OP, X, 0, 0))
 #endif
 
+/* ---- float sin, cos, tan, sincos on many elements at once (bi_math_trigf.c) --------------------
+ * The same correctly rounded results as bi_m_sin/bi_m_cos/bi_m_tan(x, BI_MF_F), computed for a batch
+ * of at most BI_M_FV_MAX floats by a branch-free kernel the compiler can pipeline and vectorise:
+ * Cody-Waite reduction by pi/2 in double and Taylor polynomials, with a proven relative error bound
+ * (spec-notes/math.md, "Fast float sin, cos, tan"), then the rounding test. Operands outside
+ * |x| <= BI_M_TRIGF_MAX (NaN and inf included), zeros, and undecided elements take the scalar core.
+ * Each returns how many elements took the scalar core. x may equal an output array. */
+#define BI_M_FV_MAX 256
+unsigned bi_m_sin_fv(const float *x, float *y, unsigned n);
+unsigned bi_m_cos_fv(const float *x, float *y, unsigned n);
+unsigned bi_m_tan_fv(const float *x, float *y, unsigned n);
+unsigned bi_m_sincos_fv(const float *x, float *s, float *c, unsigned n);
+/* The kernel's approximations of sin x and cos x themselves (for bench/math_trigf_exhaustive.c,
+ * which measures their error): defined for |x| <= BI_M_TRIGF_MAX. */
+void bi_m_sincos_fa(const float *x, double *s, double *c, unsigned n);
+/* The same from one compiled variant of the kernel: 0 the baseline, 1 AVX2 (x86-64); false when the
+ * variant does not exist or the CPU lacks it. The variants must agree bit for bit. */
+bool bi_m_sincos_fa_variant(int v, const float *x, double *s, double *c, unsigned n);
+
+/* The constants of the reduction, here so that the exhaustive check can verify the facts the proof
+ * relies on: |x| <= 2^20, hence |k| < 2^20; C1 and C2 have at most 33 significant bits (k·C1 and
+ * k·C2 are exact), C3 = RN(pi/2 - C1 - C2). */
+#define BI_M_TRIGF_MAX 0x1p20
+#define BI_M_PIO2_1 0x1.921fb544p+0
+#define BI_M_PIO2_2 0x1.0b4611a6p-34
+#define BI_M_PIO2_3 0x1.3198a2e037073p-69
+#define BI_M_INVPIO2 0x1.45f306dc9c883p-1
+/* Rounding-test width of the kernel: its proven bound is < 2^-48.9 (tan; sin and cos < 2^-49.6),
+ * rel/2 = 2^-43 leaves a margin of 2^5. */
+#define BI_M_REL_TRIGF 0x1p-42
+
 /* ---- the scalar cores --------------------------------------------------------------------------- */
 
 /* bi_math_exp.c: exponentials, logarithms, powers and roots */

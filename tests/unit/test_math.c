@@ -173,7 +173,9 @@ static const mtest T[] = {
   {OCLSTD_atanh, K1, mpfr_atanh, 0, 0, -1, 1, ALLT, {1, -1, 0.5, 0x1p-30}},
   {OCLSTD_atanpi, K1, mpfr_atanpi, 0, 0, -10, 10, ALLT, {1, -1, 1e10, 0x1p-140}},
   {OCLSTD_cbrt, K1, mpfr_cbrt, 0, 0, -100, 100, ALLT, {8, 27, -64, 0x1p-140, 1e30}},
-  {OCLSTD_cos, K1, mpfr_cos, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 65504, 1e22}},
+  /* sin/cos/tan: 0x1.f9cbe2p+7 is the float nearest a multiple of pi/2 (161 pi/2) up to 2^20, the end
+   * of the float batch kernel's range (builtins/bi_math_trigf.c) */
+  {OCLSTD_cos, K1, mpfr_cos, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 65504, 1e22, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_cosh, K1, mpfr_cosh, 0, 0, -20, 20, ALLT, {11.77, 89.415987, 710.4758600739439, 1}},
   {OCLSTD_cospi, K1, mpfr_cospi, 0, 0, -4, 4, ALLT, {0.5, 1.5, 1000.5, 0.25, 1, 8388607.5, 0x1p52}},
   {OCLSTD_erfc, K1, mpfr_erfc, 0, 0, -4, 12, ALLT, {3.9, 10.05, 26.55, 27.3, -1, 0.5}},
@@ -192,10 +194,10 @@ static const mtest T[] = {
   {OCLSTD_log1p, K1, mpfr_log1p, 0, 0, -1, 100, ALLT, {-1, 0x1p-30, -0x1p-30, 1, -0.5}},
   {OCLSTD_logb, K1, o_logb, 0, 0, -100, 100, ALLT, {1, 0x1p-149, 0x1p-1074, 0x1p-14, 0x1p-24}},
   {OCLSTD_rsqrt, K1, o_rsqrt, 0, 0, 0, 100, ALLT, {1, 4, 0x1p-149, 0x1p-1074, 0x1p-24, 2}},
-  {OCLSTD_sin, K1, mpfr_sin, 0, 0, -10, 10, ALLT, {3.141592653589793, 6.283185307179586, 1e5, 65504, 1e22, 0x1p-30, 0x1.33333p+13}},
+  {OCLSTD_sin, K1, mpfr_sin, 0, 0, -10, 10, ALLT, {3.141592653589793, 6.283185307179586, 1e5, 65504, 1e22, 0x1p-30, 0x1.33333p+13, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_sinh, K1, mpfr_sinh, 0, 0, -20, 20, ALLT, {11.77, 89.415987, 710.4758600739439, 0x1p-30}},
   {OCLSTD_sinpi, K1, mpfr_sinpi, 0, 0, -4, 4, ALLT, {1, 0.5, 1000.5, 0.25, 8388607.5, 0x1p52, 0x1p-140}},
-  {OCLSTD_tan, K1, mpfr_tan, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 0x1p-30}},
+  {OCLSTD_tan, K1, mpfr_tan, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 0x1p-30, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_tanh, K1, mpfr_tanh, 0, 0, -10, 10, ALLT, {9.01, 19.06, 0x1p-30, 0.5}},
   {OCLSTD_tanpi, K1, mpfr_tanpi, 0, 0, -4, 4, ALLT, {0.5, 1.5, 0.25, 1000.5, 1, 8388607.5, 0x1p52}},
   {OCLSTD_tgamma, K1, mpfr_gamma, 0, 0, -50, 40, ALLT,
