@@ -4,8 +4,8 @@
  * with glibc's defaults that is one page fault per 4 KiB page touched (a fifth of the load time of
  * a 1 MiB module) plus trimming and re-growing the heap. So the command (not the library, which
  * must not change its host's allocator) grows the heap in 64 MiB steps, never gives it back before
- * exit (the process is short-lived and its peak is what counts), serves large buffers from the
- * heap too, and asks the kernel for transparent huge pages there (Linux `madvise` mode), which
+ * exit (the process is short-lived and its peak is what counts), maps blocks of 8 MiB or more
+ * apart, and asks the kernel for transparent huge pages in the heap (Linux `madvise` mode), which
  * turns those faults into a few 2 MiB ones. Measured on bench/gen_big_module.py's 1 MiB module,
  * one core: 0.12 s -> 0.065 s (README, benchmarks). Elsewhere (another C library or kernel) it is a
  * no-op or a plain hint.
@@ -22,13 +22,17 @@
 #include <unistd.h>
 
 #define HEAP_STEP ((size_t)64 << 20)
+/* Blocks from this size on get their own mapping, returned at once when freed: buffers and the
+ * command's temporary copies of them (an input generated, then copied into the launch) would
+ * otherwise stay in the heap and add to the peak. */
+#define MMAP_FROM ((size_t)8 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 void cli_heap_setup(void) {
   /* one arena: the validator runs on its own thread (loader), whose allocations would otherwise
    * go to a separate mmap'ed arena that none of this applies to (0.10 s -> 0.065 s) */
   if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_TOP_PAD, (int)HEAP_STEP) ||
-      !mallopt(M_TRIM_THRESHOLD, (int)(4 * HEAP_STEP)) || !mallopt(M_MMAP_THRESHOLD, (int)(4 * HEAP_STEP)))
+      !mallopt(M_TRIM_THRESHOLD, (int)(4 * HEAP_STEP)) || !mallopt(M_MMAP_THRESHOLD, (int)MMAP_FROM))
     return;
   /* grow the heap now (one allocation larger than what is left at its top), so that its first
    * HEAP_STEP bytes exist to be advised; they stay part of the heap after the free */
