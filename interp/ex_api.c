@@ -821,15 +821,6 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   l->l.group_end = opts ? opts->group_end : 0;
   for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
   if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
-  if ((l->l.checks & SPVI_CHECK_RACES) && l->l.prog->nnamed_barriers) {
-    /* the race checker models work-group and sub-group barriers (spec-notes/checks.md), not the
-     * ordering between some sub-groups that a named barrier gives: reporting the accesses it
-     * orders as races would be wrong */
-    set_err(err, SPVI_E_USAGE, "--check races does not support kernel `%s`: its module uses named barriers "
-            "(cl_khr_subgroup_named_barrier), which the race checker does not model yet",
-            spvi_kernel_name(l->m, l->kernel));
-    return 0;
-  }
   /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
    * the sub-group size — the largest one within the requested width, or S itself — and with named
    * barriers exactly S, one sub-group per warp. Results do not depend on it. */

@@ -100,7 +100,7 @@ static uint32_t barrier_semantics(const ex_ctx *cx, const ex_func *fn, const ex_
   const ld_module *m = cx->prog->ld;
   const ld_insn *li = &fn->ld->insns[at->src];
   uint32_t sem = 0x100u | 0x200u | 0x800u;
-  if (li->opcode == SpvOpControlBarrier && li->nops >= 3 && li->ops[2] < m->bound &&
+  if ((li->opcode == SpvOpControlBarrier || li->opcode == SpvOpMemoryNamedBarrier) && li->nops >= 3 && li->ops[2] < m->bound &&
       m->ids[li->ops[2]].kind == LD_ID_CONST)
     memcpy(&sem, m->consts[m->ids[li->ops[2]].index].bytes, 4);
   return sem;
@@ -110,6 +110,24 @@ void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at) {
   if (!cx->chk->race || at->op != EX_BARRIER) return;  /* collectives are not memory fences */
   const uint32_t sem = barrier_semantics(cx, fn, at);
   ex_race_interval_end(cx, (sem & 0x100u) != 0, (sem & 0x200u) != 0, (sem & 0x800u) != 0);
+}
+
+/* OpMemoryNamedBarrier (operands: named barrier, memory scope, semantics): each sub-group that
+ * arrived takes part for the memories its own instruction's semantics name. */
+void ex_chk_named_barrier(ex_ctx *cx, ex_warp *warps, unsigned nw, uint32_t h) {
+  if (!cx->chk->race) return;
+  uint32_t *fl = malloc(2 * (size_t)nw * sizeof *fl);
+  if (!fl) return;
+  uint32_t *sem = fl + nw;
+  unsigned n = 0;
+  for (unsigned k = 0; k < nw; k++) {
+    const ex_warp *x = &warps[k];
+    if (x->state != EX_W_BARRIER || x->barrier_at->op != EX_NBAR_WAIT || x->nbar != h) continue;
+    fl[n] = x->first_linear;
+    sem[n++] = barrier_semantics(cx, x->stack[x->depth - 1].fn, x->barrier_at);
+  }
+  ex_race_named_barrier(cx, fl, sem, n);
+  free(fl);
 }
 
 /* Async copies (ex_async.c): the destination's definedness follows the source's; for the race

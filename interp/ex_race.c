@@ -226,8 +226,20 @@ struct ex_race {
   uint32_t nsg, *epoch;              /* per sub-group: sub-group barriers passed, per space (EP_*) */
   pcopy *copies;                     /* the group's async copies not yet waited for */
   uint32_t ncopies, capcopies, unbound;  /* unbound: trailing copies whose event is not yet known */
+  struct nbstate *nb;                /* named-barrier mode (a module with named barriers); NULL: off */
 };
 enum { EP_LOCAL, EP_GLOBAL, EP_IMAGE, EP_N };
+/* Named-barrier mode (ex_race.c end; spec-notes/checks.md "Named barriers"). */
+struct nbstate;
+static bool nb_new(const ex_ctx *cx, ex_race *r);
+static void nb_free(ex_race *r);
+static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item,
+                      unsigned count, uint32_t s, bool write, bool atomic);
+static void nb_barrier_all(ex_race *r, const bool spaces[]);
+static void nb_group_end(ex_race *r);
+static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
+                                bool global, bool image);
+
 /* The async copy's accesses are the work-group's, not one work-item's: a pseudo work-item that
  * conflicts with every real one (shown as work-item 0, like the copy's bounds faults). */
 #define COPY_ITEM 0xFFFFFFFFu
@@ -298,7 +310,9 @@ ex_race *ex_race_new(const ex_ctx *cx, uint64_t local_bytes) {
   r->nlp = (local_bytes + PG_BYTES - 1) >> PG_SHIFT;
   r->lp = calloc(r->nlp + 1, sizeof *r->lp);
   if (!r->lp) { free(r); return NULL; }
-  if (cx->prog->uses_subgroup_sync) {
+  if (cx->prog->nnamed_barriers) {
+    if (!nb_new(cx, r)) { ex_race_free(r); return NULL; }
+  } else if (cx->prog->uses_subgroup_sync) {
     const uint64_t items = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
     r->sgs = cx->sg_size ? cx->sg_size : 1;
     r->nsg = (uint32_t)((items + r->sgs - 1) / r->sgs) + 1;
@@ -320,6 +334,7 @@ void ex_race_free(ex_race *r) {
   free(r->lp);
   free(r->epoch);
   free(r->copies);
+  nb_free(r);
   free(r);
 }
 
@@ -498,6 +513,7 @@ static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint
   const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
   xrun x = {{0, 0}, 0, 0, false};
   uint32_t xitem = 0;  /* the work-item whose access x belongs to */
+  if (r->nb) nb_record(cx, r, glob ? id : 0, base, n, item, count, s, write, atomic);
   for (uint64_t b = base; b < lim;) {
     const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
     ipage **slot = glob ? &g->ip[id][pg] : &r->lp[pg];
@@ -584,7 +600,7 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   const uint32_t item = w->first_linear + lane + 1;
   /* one word slot (an int or float, e.g. an atomic counter): directly; not in sub-group mode,
    * whose pages have byte slots (sg_add) */
-  if (n == 4 && !(base & 3) && !cx->chk->race->sgs) {
+  if (n == 4 && !(base & 3) && !cx->chk->race->sgs && !cx->chk->race->nb) {
     ex_race *r = cx->chk->race;
     struct ex_race_global *g = cx->chkl->rg;
     const uint64_t pg = base >> PG_SHIFT;
@@ -611,7 +627,7 @@ void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, u
       cur = a;
       ok = false;
       /* sub-group mode: pages have byte slots (word_access never applies), so lane by lane */
-      if (a && a < cx->nallocs && n == 4 && !r->sgs) {
+      if (a && a < cx->nallocs && n == 4 && !r->sgs && !r->nb) {
         const ex_alloc *al = &cx->allocs[a];
         if ((al->space == EX_AS_GLOBAL || al->space == EX_AS_LOCAL) && al->size >= n) {
           ok = true;
@@ -651,7 +667,7 @@ bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigne
                             uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (cx->chk->race->sgs) return false;  /* sub-group mode: lane by lane (sg_add) */
+  if (cx->chk->race->sgs || cx->chk->race->nb) return false;  /* sub-group and named-barrier modes: lane by lane */
   if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
@@ -934,7 +950,9 @@ static void scan_conflicts(ex_ctx *cx, const ipage *p) {
 static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
   if (p->lo >= p->hi) return;
   const unsigned acc = p->acc;
-  if ((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) scan_conflicts(cx, p);
+  /* named-barrier mode: the group's pairs are found at each access (nb_record), the summaries only
+   * serve async copies and the later groups */
+  if (((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) && !cx->chk->race->nb) scan_conflicts(cx, p);
   if (es) {
     if (acc & ACC_W) merge_into(es, 0, &p->w[0][0], 2, p->lo, p->hi, grp);
     if (acc & ACC_R) merge_into(es, 1, &p->r[0][0], 2, p->lo, p->hi, grp);
@@ -959,10 +977,12 @@ void ex_race_interval_end(ex_ctx *cx, bool local, bool global, bool image) {
   if (cx->chk->race->ncopies) copies_check(cx, sp, true, NULL, 0, 0);  /* against the closing interval */
   for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
     if (sp[page_space(cx, p)]) close_interval(cx, p, NULL, 0);
+  if (cx->chk->race->nb) nb_barrier_all(cx->chk->race, sp);
 }
 
 void ex_race_group_end(ex_ctx *cx) {
   ex_race *r = cx->chk->race;
+  if (r->nb) nb_group_end(r);
   r->ncopies = r->unbound = 0;  /* a copy never waited for is a fault of the group (ex_async.c) */
   struct ex_race_global *g = cx->chkl->rg;
   const uint32_t grp = group_linear(cx);
@@ -1005,6 +1025,7 @@ void ex_race_group_end(ex_ctx *cx) {
 void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
                               bool global, bool image) {
   ex_race *r = cx->chk->race;
+  if (r->nb) { nb_subgroup_barrier(r, w, lanes, nl, local, global, image); return; }
   if (!r->sgs) return;
   uint32_t last = UINT32_MAX;
   for (unsigned k = 0; k < nl; k++) {  /* lanes ascend: each sub-group once */
@@ -1164,4 +1185,279 @@ void ex_race_wait(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb) {
     if (!done) r->copies[k++] = r->copies[i];
   }
   r->ncopies = k;
+}
+
+/* ---- named barriers ----------------------------------------------------------------------------
+ * A module with named barriers (cl_khr_subgroup_named_barrier) runs one warp per sub-group and each
+ * work-group on one thread, so the order in which a group's accesses and barriers happen is fixed
+ * (spvi_run forces the warp width to S; --check races runs the groups in order on one thread).
+ * The group's pairs are then found in that order with vector clocks, one component per sub-group
+ * and per memory (local, global, image):
+ *  - vc[space][h][g] is what sub-group h knows of g's clock; vc[space][g][g] is g's own clock. A
+ *    barrier (work-group barrier: every sub-group; a completed named-barrier phase: the sub-groups
+ *    that arrived; a sub-group barrier: one) joins its members' clocks for each memory its fence
+ *    covers, then each member's own clock goes up by one.
+ *  - An access of sub-group g at own clock c happens before a later access of h != g iff
+ *    c <= vc[space][h][g]; before a later access of g iff it is by the same work-item or g's clock
+ *    went up since (a barrier of g's sub-group in between).
+ *  - Per byte and sub-group, four slots (plain write, atomic write, plain read, atomic read) keep
+ *    the clock of the sub-group's latest access of that kind and the two smallest work-items of
+ *    that clock. An earlier access of g of that kind unordered with a new access has a clock
+ *    >= ... the latest one's is at least as large, so the latest is unordered too; within the
+ *    latest clock two distinct work-items are enough to find one other than the new access's.
+ *    So each access is reported iff some earlier access of the group conflicts with it and is not
+ *    ordered before it, with the first such one by (sub-group, kind).
+ * Shadow: per touched byte, 80 bytes per sub-group of the group (pages of 256 bytes, allocated on
+ * first touch, recycled at the group's end), and the checks cost O(sub-groups that touched the
+ * byte) per byte accessed. */
+typedef struct nbslot { uint32_t ep; ent e[2]; } nbslot;
+enum { NB_WP, NB_WA, NB_RP, NB_RA, NB_K };
+typedef struct nbpage {
+  uint32_t alloc, lo, hi;            /* touched bytes [lo, hi) */
+  uint64_t page;
+  struct nbpage *next;
+  uint64_t *mask;                    /* per byte: the sub-groups with a slot set (mw words) */
+  nbslot *s;                         /* per byte, per sub-group: NB_K slots */
+} nbpage;
+
+typedef struct nbstate {
+  unsigned S;                        /* sub-group size */
+  uint32_t nsg, mw;                  /* sub-groups per group, mask words per byte */
+  uint32_t *vc;                      /* [EP_N][nsg][nsg] */
+  nbpage ***tab;                     /* per allocation (0: the local arena), per page */
+  uint64_t *npages;
+  uint32_t nallocs;
+  nbpage *used, *free;
+} nbstate;
+
+static void nb_reset_clocks(nbstate *b) {
+  memset(b->vc, 0, (size_t)EP_N * b->nsg * b->nsg * sizeof *b->vc);
+  for (unsigned sp = 0; sp < EP_N; sp++)
+    for (uint32_t g = 0; g < b->nsg; g++) b->vc[((size_t)sp * b->nsg + g) * b->nsg + g] = 1;
+}
+
+static bool nb_new(const ex_ctx *cx, ex_race *r) {
+  nbstate *b = calloc(1, sizeof *b);
+  if (!b) return false;
+  r->nb = b;
+  const uint64_t items = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
+  b->S = cx->sg_size ? cx->sg_size : 1;
+  b->nsg = (uint32_t)((items + b->S - 1) / b->S);
+  if (!b->nsg) b->nsg = 1;
+  b->mw = (b->nsg + 63) / 64;
+  b->nallocs = cx->nallocs;
+  b->vc = malloc((size_t)EP_N * b->nsg * b->nsg * sizeof *b->vc);
+  b->tab = calloc(cx->nallocs, sizeof *b->tab);
+  b->npages = calloc(cx->nallocs, sizeof *b->npages);
+  if (!b->vc || !b->tab || !b->npages) return false;  /* ex_race_free frees what exists */
+  b->npages[0] = r->nlp;
+  for (uint32_t i = 1; i < cx->nallocs; i++)
+    if (cx->allocs[i].space == EX_AS_GLOBAL) b->npages[i] = (cx->allocs[i].size + PG_BYTES - 1) >> PG_SHIFT;
+  nb_reset_clocks(b);
+  return true;
+}
+
+static void nbpage_free(nbpage *p) {
+  if (!p) return;
+  free(p->mask);
+  free(p->s);
+  free(p);
+}
+
+static void nb_free(ex_race *r) {
+  nbstate *b = r->nb;
+  if (!b) return;
+  for (nbpage *p = b->used, *n; p; p = n) { n = p->next; nbpage_free(p); }
+  for (nbpage *p = b->free, *n; p; p = n) { n = p->next; nbpage_free(p); }
+  for (uint32_t i = 0; b->tab && i < b->nallocs; i++) free(b->tab[i]);
+  free(b->tab);
+  free(b->npages);
+  free(b->vc);
+  free(b);
+  r->nb = NULL;
+}
+
+/* The group's page of allocation `alloc`, NULL when out of memory (the access goes unchecked). */
+static nbpage *nb_page(nbstate *b, uint32_t alloc, uint64_t pg) {
+  if (alloc >= b->nallocs || pg >= b->npages[alloc]) return NULL;
+  if (!b->tab[alloc] && !(b->tab[alloc] = calloc(b->npages[alloc], sizeof **b->tab))) return NULL;
+  nbpage *p = b->tab[alloc][pg];
+  if (p) return p;
+  if ((p = b->free)) b->free = p->next;
+  else {
+    p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->mask = calloc((size_t)PG_BYTES * b->mw, sizeof *p->mask);
+    p->s = calloc((size_t)PG_BYTES * b->nsg * NB_K, sizeof *p->s);
+    if (!p->mask || !p->s) { nbpage_free(p); return NULL; }
+  }
+  p->alloc = alloc;
+  p->page = pg;
+  p->lo = PG_BYTES;
+  p->hi = 0;
+  p->next = b->used;
+  b->used = p;
+  b->tab[alloc][pg] = p;
+  return p;
+}
+
+static void nb_group_end(ex_race *r) {
+  nbstate *b = r->nb;
+  while (b->used) {
+    nbpage *p = b->used;
+    b->used = p->next;
+    if (p->lo < p->hi) {
+      memset(&p->mask[(size_t)p->lo * b->mw], 0, (size_t)(p->hi - p->lo) * b->mw * sizeof *p->mask);
+      memset(&p->s[(size_t)p->lo * b->nsg * NB_K], 0, (size_t)(p->hi - p->lo) * b->nsg * NB_K * sizeof *p->s);
+    }
+    b->tab[p->alloc][p->page] = NULL;
+    p->next = b->free;
+    b->free = p;
+  }
+  nb_reset_clocks(b);
+}
+
+/* The members' clocks of one memory: joined, then each member's own clock up by one. */
+static void nb_sync(nbstate *b, unsigned sp, const uint32_t *mem, uint32_t nm) {
+  if (!nm) return;
+  uint32_t *V = &b->vc[(size_t)sp * b->nsg * b->nsg];
+  uint32_t *J = &V[(size_t)mem[0] * b->nsg];
+  for (uint32_t k = 1; k < nm; k++) {
+    const uint32_t *X = &V[(size_t)mem[k] * b->nsg];
+    for (uint32_t g = 0; g < b->nsg; g++) if (X[g] > J[g]) J[g] = X[g];
+  }
+  for (uint32_t k = 1; k < nm; k++) memcpy(&V[(size_t)mem[k] * b->nsg], J, b->nsg * sizeof *J);
+  for (uint32_t k = 0; k < nm; k++) V[(size_t)mem[k] * b->nsg + mem[k]]++;
+}
+
+static void nb_barrier_all(ex_race *r, const bool spaces[]) {
+  nbstate *b = r->nb;
+  uint32_t *all = malloc(b->nsg * sizeof *all);
+  if (!all) return;  /* out of memory: later pairs may be reported that the barrier orders */
+  for (uint32_t g = 0; g < b->nsg; g++) all[g] = g;
+  for (unsigned sp = 0; sp < EP_N; sp++)
+    if (spaces[sp]) nb_sync(b, sp, all, b->nsg);
+  free(all);
+}
+
+static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
+                                bool global, bool image) {
+  nbstate *b = r->nb;
+  const bool sp[EP_N] = {local, global, image};
+  uint32_t last = UINT32_MAX;
+  for (unsigned k = 0; k < nl; k++) {
+    const uint32_t g = (w->first_linear + lanes[k]) / b->S;
+    if (g == last || g >= b->nsg) continue;
+    last = g;
+    for (unsigned s = 0; s < EP_N; s++)
+      if (sp[s]) nb_sync(b, s, &g, 1);
+  }
+}
+
+void ex_race_named_barrier(ex_ctx *cx, const uint32_t *first_linear, const uint32_t *sem, unsigned n) {
+  ex_race *r = cx->chk->race;
+  nbstate *b = r->nb;
+  if (!b || !n) return;
+  uint32_t *mem = malloc(n * sizeof *mem);
+  if (!mem) return;
+  static const uint32_t bit[EP_N] = {0x100u, 0x200u, 0x800u};
+  for (unsigned sp = 0; sp < EP_N; sp++) {
+    uint32_t nm = 0;
+    for (unsigned k = 0; k < n; k++)
+      if ((sem[k] & bit[sp]) && first_linear[k] / b->S < b->nsg) mem[nm++] = first_linear[k] / b->S;
+    nb_sync(b, sp, mem, nm);
+  }
+  free(mem);
+}
+
+static const char *nb_detail(unsigned space) {
+  static const char *const t[EP_N] = {
+      "no barrier with the local memory fence orders the two accesses: no work-group barrier, no phase of a named "
+      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+      "sub_group_barrier (OpenCL C 6.15.8)",
+      "no barrier with the global memory fence orders the two accesses: no work-group barrier, no phase of a named "
+      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+      "sub_group_barrier (OpenCL C 6.15.8)",
+      "no barrier with the image memory fence orders the two accesses: no work-group barrier, no phase of a named "
+      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+      "sub_group_barrier (OpenCL C 6.15.8)"};
+  return t[space];
+}
+
+static void __attribute__((cold)) nb_report(ex_ctx *cx, uint32_t alloc, uint64_t o, uint64_t len, uint32_t item,
+                                            uint32_t s, bool write, ent other, bool ow, unsigned space) {
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = SPVI_REPORT_RACE;
+  const uint64_t grp = group_linear(cx);
+  e.at = make_site(cx, grp, item - 1, s, write);
+  e.has_other = true;
+  e.other = make_site(cx, grp, other.item - 1, other.site, ow);
+  if (alloc) { e.alloc = alloc; e.offset = (int64_t)o; }
+  else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
+  e.size = len;
+  e.detail = nb_detail(space);
+  ex_check_report(cx, &e);
+}
+
+/* The accesses of `count` work-items from `item` (+ 1), each of n bytes at consecutive places from
+ * byte `base` of allocation `alloc` (0: the local arena): each against the group's earlier
+ * accesses of its bytes, then recorded. Consecutive bytes of one work-item's access that conflict
+ * with the same earlier access are one report. */
+static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item,
+                      unsigned count, uint32_t s, bool write, bool atomic) {
+  nbstate *b = r->nb;
+  const unsigned space = !alloc ? EP_LOCAL : cx->allocs[alloc].image ? EP_IMAGE : EP_GLOBAL;
+  const unsigned kind = (write ? NB_WP : NB_RP) + (atomic ? 1u : 0u);
+  for (unsigned c = 0; c < count; c++, item++) {
+    const uint32_t h = (item - 1) / b->S;
+    if (h >= b->nsg) continue;
+    const uint32_t *V = &b->vc[((size_t)space * b->nsg + h) * b->nsg];
+    const uint32_t cur = V[h];
+    ent ro = {0, 0};
+    bool rw = false;
+    uint64_t start = 0, len = 0;
+    const uint64_t lo = base + c * n;
+    for (uint64_t a = lo; a < lo + n; a++) {
+      nbpage *p = nb_page(b, alloc, a >> PG_SHIFT);
+      if (!p) continue;
+      const uint32_t i = (uint32_t)(a & (PG_BYTES - 1));
+      uint64_t *m = &p->mask[(size_t)i * b->mw];
+      nbslot *X = &p->s[(size_t)i * b->nsg * NB_K];
+      ent o = {0, 0};
+      bool ow = false;
+      for (uint32_t wd = 0; wd < b->mw && !o.item; wd++)
+        for (uint64_t bits = m[wd]; bits && !o.item; bits &= bits - 1) {
+          const uint32_t g = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+          const nbslot *x = &X[(size_t)g * NB_K];
+          for (unsigned k = 0; k < NB_K; k++) {
+            const bool kw = k < NB_RP, ka = k & 1u;
+            if (!x[k].e[0].item || (!write && !kw) || (atomic && ka)) continue;
+            ent y;
+            if (g != h) {
+              if (x[k].ep <= V[g]) continue;  /* ordered before by a barrier chain */
+              y = x[k].e[0];
+            } else {
+              if (x[k].ep != cur) continue;   /* a barrier of the sub-group in between */
+              y = x[k].e[0].item != item ? x[k].e[0] : x[k].e[1];
+              if (!y.item) continue;          /* only this work-item: program order */
+            }
+            o = y;
+            ow = kw;
+            break;
+          }
+        }
+      nbslot *y = &X[(size_t)h * NB_K + kind];
+      if (y->ep != cur) { memset(y, 0, sizeof *y); y->ep = cur; }
+      top2_add(y->e, item, s);
+      m[h / 64] |= 1ull << (h % 64);
+      if (i < p->lo) p->lo = i;
+      if (i + 1 > p->hi) p->hi = i + 1;
+      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == a) { len++; continue; }
+      if (len) nb_report(cx, alloc, start, len, item, s, write, ro, rw, space);
+      len = 0;
+      if (o.item) { ro = o; rw = ow; start = a; len = 1; }
+    }
+    if (len) nb_report(cx, alloc, start, len, item, s, write, ro, rw, space);
+  }
 }

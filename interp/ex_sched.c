@@ -666,6 +666,7 @@ static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
   if (++nb->waiting < nb->count) return false;
   nb->waiting = 0;
   const uint32_t h = w->nbar;
+  if (r->cx.chk) ex_chk_named_barrier(&r->cx, r->warps, nw, h);
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *x = &r->warps[k];
     if (x->state == EX_W_BARRIER && x->barrier_at->op == EX_NBAR_WAIT && x->nbar == h) x->state = EX_W_RUN;

@@ -27,6 +27,9 @@ void ex_chk_worker_free(ex_ctx *cx, ex_warp *warps, unsigned nwarps);
 void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
 /* Every warp of the group waits at barrier `at` (of function fn) and is about to be released. */
 void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at);
+/* A phase of named barrier h (index + 1) completed: the warps (one per sub-group) waiting at it
+ * are about to be released. */
+void ex_chk_named_barrier(ex_ctx *cx, ex_warp *warps, unsigned nw, uint32_t h);
 /* The group finished. */
 void ex_chk_group_end(ex_ctx *cx);
 /* An async work-group copy of n bytes from src to dst, done for the group by lane 0 of warp w at
@@ -112,6 +115,9 @@ void ex_race_group_end(ex_ctx *cx);
 /* The sub-groups of the given lanes of w pass a sub-group barrier with these fences. */
 void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
                               bool global, bool image);
+/* Named-barrier mode: a phase of a named barrier completed for the n sub-groups whose first
+ * work-items (local linear ids) are first_linear[k], each waiting with memory semantics sem[k]. */
+void ex_race_named_barrier(ex_ctx *cx, const uint32_t *first_linear, const uint32_t *sem, unsigned n);
 /* Lane l of w read or wrote n bytes of image allocation `alloc` from byte off (the texels). */
 void ex_race_image(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint32_t alloc, uint64_t off,
                    uint64_t n, bool write);
