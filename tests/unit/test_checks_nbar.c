@@ -30,6 +30,7 @@ typedef struct expect {
   int arg_index;
   int64_t offset;
   uint64_t size, count;
+  unsigned atomics;               /* 1: the shown access is atomic, 2: the other one is */
 } expect;
 
 static spvi_module *load(const char *path) {
@@ -87,9 +88,9 @@ static char *run_one(spvi_module *m, const char *kernel, const expect *e, unsign
     if (r->kind != SPVI_REPORT_RACE) why = "kind";
     else if (r->at.line != e->line) why = "line";
     else if (r->at.global_id[0] != e->at_gid) why = "work-item";
-    else if (r->at.write != e->at_write || r->at.atomic) why = "access";
+    else if (r->at.write != e->at_write || r->at.atomic != ((e->atomics & 1) != 0)) why = "access";
     else if (!r->has_other || r->other.line != e->other_line || r->other.global_id[0] != e->other_gid ||
-             r->other.write != e->other_write || r->other.atomic)
+             r->other.write != e->other_write || r->other.atomic != ((e->atomics & 2) != 0))
       why = "other site";
     else if (r->arg_index != e->arg_index) why = "memory";
     else if (r->offset != e->offset || r->access_size != e->size) why = "byte range";
@@ -140,20 +141,24 @@ static void test_races(void **state) {
    * 4 * (its local id - 4 * sub-group distance), 4 bytes. */
   /* the consumer (sub-group 1) reads tmp[lid - 4] before the named barrier: work-item 4 reads
    * bytes 0..3 that work-item 0 wrote */
-  run_case(NBR, "early", (expect){23, 21, 4, 0, false, true, 0, 0, 4, 8});
+  run_case(NBR, "early", (expect){23, 21, 4, 0, false, true, 0, 0, 4, 8, 0});
   /* sub-group 2 takes part only in barrier b (with 3), not in a (0 and 1): its read of what
    * sub-group 0 wrote is not ordered */
-  run_case(NBR, "outsider", (expect){36, 31, 8, 0, false, true, 0, 0, 4, 8});
+  run_case(NBR, "outsider", (expect){36, 31, 8, 0, false, true, 0, 0, 4, 8, 0});
   /* sub-groups 0 and 1 write the same tmp[lid & 3] before their barrier: work-item 4's write of
    * bytes 0..3 against work-item 0's */
-  run_case(NBR, "two_producers", (expect){43, 41, 4, 0, true, true, 0, 0, 4, 8});
+  run_case(NBR, "two_producers", (expect){43, 41, 4, 0, true, true, 0, 0, 4, 8, 0});
   /* the first phase orders the first write (line 51) with the read, not the write after it
    * (line 53): one report, against line 53 */
-  run_case(NBR, "phase", (expect){56, 53, 4, 0, false, true, 0, 0, 4, 8});
+  run_case(NBR, "phase", (expect){56, 53, 4, 0, false, true, 0, 0, 4, 8, 0});
   /* the work-items of one sub-group: 1, 2 and 3 against 0 (3 per group) */
-  run_case(NBR, "intra", (expect){61, 61, 1, 0, true, true, 0, 0, 4, 6});
+  run_case(NBR, "intra", (expect){61, 61, 1, 0, true, true, 0, 0, 4, 6, 0});
   /* a named barrier with only the local fence does not order global memory: out[0..3] */
-  run_case(NBR, "global_local_fence", (expect){94, 91, 4, 0, false, true, 1, 0, 4, 8});
+  run_case(NBR, "global_local_fence", (expect){94, 91, 4, 0, false, true, 1, 0, 4, 8, 0});
+  /* atomics of sub-groups 0 and 1 on tmp[0] do not race with each other; sub-group 2's plain read
+   * of tmp[0] races with them: work-item 8 against work-item 0's atomic add (sub-group 0 first),
+   * each of the 4 readers in both groups */
+  run_case(NBR, "atomics", (expect){103, 101, 8, 0, false, true, 0, 0, 4, 8, 2});
 }
 
 int main(void) {
