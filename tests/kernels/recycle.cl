@@ -68,3 +68,19 @@ kernel void long_loop(global const uint *in, global uint *out) {
   for (uint k = 0; k < in[i]; k++) acc = acc * 3 + k;
   out[i] = acc;
 }
+
+// Sub-group built-ins (no sub-group operation, so lanes are recycled) after a loop.
+kernel void sg_ids_loop(global const uint *in, global uint *out) {
+  size_t i = get_global_id(0);
+  uint v = in[i], n = 0;
+  while (v > 1) {
+    v = (v & 1) ? 3 * v + 1 : v >> 1;
+    n++;
+  }
+  global uint *d = out + 5 * i;
+  d[0] = n;
+  d[1] = get_sub_group_id();
+  d[2] = get_sub_group_local_id();
+  d[3] = get_sub_group_size();
+  d[4] = get_num_sub_groups();
+}

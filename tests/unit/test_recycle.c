@@ -278,10 +278,41 @@ static void test_step_limit(void **state) {
   }
 }
 
+/* ---- sg_ids_loop: sub-group built-ins (sub-groups of 32 consecutive local linear ids) ------ */
+static void test_sg_ids_loop(void **state) {
+  (void)state;
+  enum { N = 150, L = 70, S = 32 };  /* groups of 70, 70, 10: sub-groups of 32, 32, 6 and 10 */
+  uint32_t in[N];
+  for (size_t i = 0; i < N; i++) in[i] = start_value(i * 5 + 2);
+  for (size_t v = 0; v < COUNT(variants); v++) {
+    spvi_module *m = load(variants[v]);
+    for (size_t w = 0; w < COUNT(warps); w++) {
+      spvi_launch *l = new_launch(m, "sg_ids_loop");
+      set_buf(l, 0, in, sizeof in);
+      set_buf(l, 1, NULL, N * 5 * 4);
+      const size_t global = N, local = L;
+      set_range(l, 1, &global, &local);
+      run(l, warps[w], 1, "sg_ids_loop", NULL, NULL);
+      const uint32_t *out = spvi_arg_buffer(l, 1, NULL);
+      for (size_t i = 0; i < N; i++) {
+        const uint32_t n = (uint32_t)(N - i / L * L < L ? N - i / L * L : L), lin = (uint32_t)(i % L);
+        const uint32_t id = lin / S, size = n - id * S < S ? n - id * S : S;
+        const uint32_t want[5] = {collatz_steps(in[i]), id, lin % S, size, (n + S - 1) / S};
+        for (int k = 0; k < 5; k++)
+          if (out[5 * i + k] != want[k])
+            fail_msg("%s warp %u: item %zu value %d = %u, expected %u", variants[v], warps[w], i, k, out[5 * i + k],
+                     want[k]);
+      }
+      spvi_launch_free(l);
+    }
+    spvi_module_free(m);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ids_loop),   cmocka_unit_test(test_priv_loop),  cmocka_unit_test(test_byval_loop),
-      cmocka_unit_test(test_printf_loop), cmocka_unit_test(test_step_limit),
+      cmocka_unit_test(test_printf_loop), cmocka_unit_test(test_step_limit), cmocka_unit_test(test_sg_ids_loop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
