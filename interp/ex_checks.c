@@ -92,6 +92,12 @@ void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   if (cx->chk->un) ex_uninit_group_start(cx, warps, nw);
 }
 
+/* The race checker names work-items by local linear id (first_linear + lane), which a restart
+ * moves on: nothing to do for it. */
+void ex_chk_warp_restart(ex_ctx *cx, ex_warp *w) {
+  if (cx->chk->un) ex_uninit_warp_start(cx, w);
+}
+
 /* OpControlBarrier's memory semantics (SPIR-V 3.32.20): WorkgroupMemory (0x100) orders local
  * memory, CrossWorkgroupMemory (0x200) global memory, ImageMemory (0x800) images (OpenCL C 6.15.8:
  * CLK_LOCAL_MEM_FENCE, CLK_GLOBAL_MEM_FENCE, CLK_IMAGE_MEM_FENCE). A barrier whose semantics are

@@ -929,7 +929,7 @@ resched:
   if (cx->faulted) return;
   f = &w->stack[w->depth - 1];
   bool fresh = f->cur < 0;
-  if (fresh && !pick_block(f, cx->recycle)) {
+  if (fresh && !pick_block(f, cx->recycle_lanes)) {
     /* every lane of this activation returned */
     if (w->depth == 1) { w->state = EX_W_DONE; return; }
     w->depth--;
@@ -1427,7 +1427,7 @@ resched:
     const uint32_t *e = f->fn->aux + ip->b;
     if (e[0]) edge_moves(cx, R, e, lanes, nl, full, full || nl * 4 < W ? NULL : AM());
     /* the fast path: no lane waits before the target (in uniform code, none waits at all) */
-    if (runs_next(f, ip->a, cx->recycle)) {
+    if (runs_next(f, ip->a, cx->recycle_lanes)) {
       GOTO_BLOCK(ip->a);
     }
     pend_add(f, (int32_t)ip->a, f->active);
@@ -1444,7 +1444,7 @@ resched:
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
       edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : AM());
-      if (runs_next(f, b, cx->recycle)) {  /* the fast path (see BR) */
+      if (runs_next(f, b, cx->recycle_lanes)) {  /* the fast path (see BR) */
         GOTO_BLOCK(b);
       }
       pend_add(f, (int32_t)b, f->active);
@@ -1493,7 +1493,7 @@ resched:
     f->cur = -1;
     if (cx->recycle && w->depth == cx->recycle_depth) {
       /* lane recycling: the lanes whose work-items returned start the group's next ones */
-      const uint64_t m = ex_recycle_lanes(cx, w, f->active);
+      const uint64_t m = cx->recycle_lanes ? ex_recycle_lanes(cx, w, f->active) : f->live ? 0 : ex_restart_warp(cx, w);
       if (m) {
         f->live |= m;
         pend_add(f, 0, m);

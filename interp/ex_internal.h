@@ -205,6 +205,8 @@ typedef struct ex_ctx {
   /* Lane recycling (ex_exec.c, "Lane recycling"): a lane whose work-item returned takes the
    * group's next one, local linear ids [queue_next, queue_end) not started yet. */
   bool recycle;
+  bool recycle_lanes;            /* lane by lane; false (checks): a warp whose lanes all finished
+                                    takes the next work-items in a row, as a new warp would */
   unsigned recycle_depth;        /* the kernel's own frame: 1, or 2 under an entry wrapper */
   uint32_t queue_next, queue_end;
 } ex_ctx;
@@ -216,6 +218,9 @@ static inline uint32_t ex_lane_item(const ex_warp *w, unsigned lane) {
 /* Start the group's next work-items on the lanes of `lanes` whose work-items returned (as many as
  * are left); returns the lanes started (ex_sched.c). */
 uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes);
+/* Every lane of w finished: start the group's next work-items in a row on its lanes (as many as
+ * are left); returns the lanes started (ex_sched.c). */
+uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w);
 
 /* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
 void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,

@@ -495,29 +495,38 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
     for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
 }
 
-uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
+uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w) {
   run *r = (run *)(void *)cx;  /* cx is the first member of its run */
   const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
-  if (cx->queue_next >= cx->queue_end && !w->recycled) return 0;  /* nothing left, and no lane_start */
-  if (lanes == w->all && cx->queue_end - cx->queue_next >= w->nlanes) {
-    /* every lane finished at once (code without divergent exits): the next work-items in a row,
-     * as if a new warp started (consecutive items keep the built-ins' whole-warp paths) */
-    const unsigned n = w->nlanes;
-    w->first_linear = cx->queue_next;
-    cx->queue_next += n;
-    w->recycled = false;
-    if (P > skip) {
-      if (!skip) memset(w->priv, 0, (size_t)n * P);
-      else
-        for (unsigned l = 0; l < n; l++) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
-    }
-    if (r->lane_init)
-      for (unsigned l = 0; l < n; l++) init_lane(r, w, l);
-    for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
-    w->step_limit = w->steps > UINT64_MAX - cx->max_steps ? UINT64_MAX : w->steps + cx->max_steps;
-    if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * n;
-    return lanes;
+  if (cx->queue_next >= cx->queue_end) return 0;
+  const unsigned left = cx->queue_end - cx->queue_next, n = left < cx->W ? left : cx->W;
+  w->first_linear = cx->queue_next;
+  cx->queue_next += n;
+  w->nlanes = n;
+  w->all = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+  w->recycled = false;
+  if (P > skip) {
+    if (!skip) memset(w->priv, 0, (size_t)n * P);
+    else
+      for (unsigned l = 0; l < n; l++) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
   }
+  if (r->lane_init)
+    for (unsigned l = 0; l < n; l++) init_lane(r, w, l);
+  for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
+  w->step_limit = w->steps > UINT64_MAX - cx->max_steps ? UINT64_MAX : w->steps + cx->max_steps;
+  /* --stats: a work-item started in the wrapper's callee still counts the wrapper's block */
+  if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * n;
+  if (cx->chk) ex_chk_warp_restart(cx, w);
+  return w->all;
+}
+
+uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
+  run *r = (run *)(void *)cx;
+  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (cx->queue_next >= cx->queue_end && !w->recycled) return 0;  /* nothing left, and no lane_start */
+  /* every lane finished at once (code without divergent exits): the next work-items in a row, as
+   * if a new warp started (consecutive items keep the built-ins' whole-warp paths) */
+  if (lanes == w->all && cx->queue_end - cx->queue_next >= w->nlanes) return ex_restart_warp(cx, w);
   if (!w->recycled) {
     for (unsigned l = 0; l < w->nlanes; l++) w->item[l] = w->first_linear + l;
     w->recycled = true;
@@ -591,9 +600,11 @@ static unsigned start_group(run *r) {
   for (uint32_t b = 0; b < p->nbuiltins; b++) r->lane_init |= p->builtins[b].materialize || cx->dbg;
   for (uint32_t i = 0; i < cx->l->entry->nparams; i++) r->lane_init |= cx->l->entry->param_byval[i] != 0;
   /* Lane recycling (see ex_exec.c) needs work-items that never wait for each other, and is off
-   * where lanes must keep their work-items: checks, debugging, tracing, warp width 1. One warp
-   * then starts with the group's first work-items and its lanes take the others as they finish. */
-  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->chk && !cx->dbg && !cx->l->on_trace;
+   * under the debugger, tracing and at warp width 1. One warp then starts with the group's first
+   * work-items and its lanes take the others as they finish; with checks, whose shadow state
+   * follows lanes, only a warp whose lanes all finished takes the next ones, in a row. */
+  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->dbg && !cx->l->on_trace;
+  cx->recycle_lanes = cx->recycle && !cx->chk;
   if (cx->recycle) {
     /* under llvm-spirv's entry wrapper the kernel's own function is the one recycled: the wrapper
      * frame's lanes stay at the call, whose arguments are the same for every work-item */

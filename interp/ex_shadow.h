@@ -25,6 +25,9 @@ bool ex_chk_worker_init(ex_ctx *cx, uint64_t local_bytes, ex_warp *warps, unsign
 void ex_chk_worker_free(ex_ctx *cx, ex_warp *warps, unsigned nwarps);
 /* A work-group's warps were just started (private memory and local memory are fresh). */
 void ex_chk_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
+/* Warp w, whose lanes all finished, was restarted with the group's next work-items (lane
+ * recycling under checks, ex_restart_warp): its lanes' private memory and registers are fresh. */
+void ex_chk_warp_restart(ex_ctx *cx, ex_warp *w);
 /* Every warp of the group waits at barrier `at` (of function fn) and is about to be released. */
 void ex_chk_barrier(ex_ctx *cx, const ex_func *fn, const ex_insn *at);
 /* A phase of named barrier h (index + 1) completed: the warps (one per sub-group) waiting at it
@@ -136,6 +139,7 @@ void ex_uninit_launch_end(ex_chkl *L);
 bool ex_uninit_warp_init(const ex_ctx *cx, ex_warp *w);
 void ex_uninit_warp_free(ex_warp *w);
 void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw);
+void ex_uninit_warp_start(ex_ctx *cx, ex_warp *w);
 void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
 void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
 /* A copy of n bytes from src to dst by lane l of warp w: the destination's shadow becomes the

@@ -183,31 +183,34 @@ void ex_uninit_warp_free(ex_warp *w) {
 
 static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s);
 
-void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
+/* A warp's shadow as its work-items start: registers defined except OpUndef values, private memory
+ * as lane_priv says. */
+void ex_uninit_warp_start(ex_ctx *cx, ex_warp *w) {
   const ex_program *p = cx->prog;
   const struct ex_uninit_plans *up = cx->chkl->up;
   const unsigned W = cx->W;
+  /* only flagged registers can hold nonzero shadow bytes */
+  for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
+    if (w->uflag[c]) { memset(w->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); w->uflag[c] = 0; }
+  w->uflags_set = 0;
+  for (uint32_t i = 0; i < up->nundef; i++) {
+    memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
+    fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
+  }
+  /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
+   * copies instead of one call per lane, which dominated short kernels' group starts) */
+  const size_t ps = p->private_size, all = ps * W;
+  if (ps) {
+    memcpy(w->upriv, up->lane_priv, ps);
+    for (size_t done = ps; done < all; done *= 2) memcpy(w->upriv + done, w->upriv, done < all - done ? done : all - done);
+  }
+}
+
+void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
   ex_uninit *u = cx->chk->un;
   memset(u->ulocal, 1, u->local_bytes);
   u->pw = NULL;
-  for (unsigned k = 0; k < nw; k++) {
-    ex_warp *w = &warps[k];
-    /* only flagged registers can hold nonzero shadow bytes */
-    for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
-      if (w->uflag[c]) { memset(w->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); w->uflag[c] = 0; }
-    w->uflags_set = 0;
-    for (uint32_t i = 0; i < up->nundef; i++) {
-      memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
-      fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
-    }
-    /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
-     * copies instead of one call per lane, which dominated short kernels' group starts) */
-    const size_t ps = p->private_size, all = ps * W;
-    if (ps) {
-      memcpy(w->upriv, up->lane_priv, ps);
-      for (size_t done = ps; done < all; done *= 2) memcpy(w->upriv + done, w->upriv, done < all - done ? done : all - done);
-    }
-  }
+  for (unsigned k = 0; k < nw; k++) ex_uninit_warp_start(cx, &warps[k]);
 }
 
 /* ---- per instruction ------------------------------------------------------------------------ */
