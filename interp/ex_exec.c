@@ -427,7 +427,7 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
 /* The active lanes' blend masks of the current block, computed once per block that needs them. */
 #define AM() (am_ok ? &am : (lane_masks(f->active, W, &am), am_ok = true, &am))
 /* d_[i_] = r_ for an active lane i_ (masks m_ of the current block), whatever RT is. */
-#define BLEND_STORE(RT, d_, r_, i_, m_)                                                              blend_bytes(&(d_)[i_], &(r_), sizeof(RT), (m_), (i_))
+#define BLEND_STORE(RT, d_, r_, i_, m_) blend_bytes(&(d_)[i_], &(r_), sizeof(RT), (m_), (i_))
 
 #define ELEMWISE2(T, RT, expr)                                                                     \
   do {                                                                                             \
@@ -485,11 +485,7 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
  * (recycled warps: the oldest work-item still running) does not run this block. Its work-item is
  * the one over the limit; the report waits until it runs (lanes started later are below it). */
 static __attribute__((noinline, cold)) bool step_limit_now(const ex_warp *w, uint64_t active) {
-  if (!w->recycled) return true;
-  unsigned oldest = 0;
-  for (unsigned l = 1; l < w->nlanes; l++)
-    if (w->lane_start[l] < w->lane_start[oldest]) oldest = l;
-  return (active >> oldest) & 1;
+  return !w->recycled || ((active >> ex_oldest_lane(w)) & 1);
 }
 
 /* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
@@ -817,8 +813,6 @@ static inline void pend_add(ex_frame *f, int32_t b, uint64_t lanes) {
   f->npend++;
 }
 
-/* Pick the next block of frame f: the first in RPO that live lanes wait at, with those lanes. Lanes
- * split at a branch thus meet again at the first block both paths reach. false when none is left. */
 /* Lane recycling: whether lanes `lanes` about to run loop header b should let the frame's other
  * live lanes, which wait behind the loop, go first (to finish and take new work-items, which join
  * the loop when they reach it). Only where work-items never wait for each other (ex_sched.c), so
@@ -849,6 +843,9 @@ static inline bool runs_next(ex_frame *f, uint32_t b, bool recycle) {
   return false;
 }
 
+/* Pick the next block of frame f: the first in RPO that live lanes wait at, with those lanes (unless
+ * lane recycling lets lanes behind a loop go first, see thin_loop). Lanes split at a branch thus
+ * meet again at the first block both paths reach. false when none is left. */
 static inline bool pick_block(ex_frame *f, bool recycle) {
   if (!f->npend) return false;
   ex_pending e = f->pend[f->npend - 1];
@@ -1657,11 +1654,8 @@ step_limit: {
            (unsigned long long)cx->max_steps);
   cx->cur_ip = f->fn->code + f->ip;
   cx->cur_fn = f->fn;
-  unsigned culprit = lanes[0];  /* recycled lanes: the one that started first (step_limit_now) */
-  if (w->recycled)
-    for (unsigned k = 1; k < nl; k++)
-      if (w->lane_start[lanes[k]] < w->lane_start[culprit]) culprit = lanes[k];
-  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, culprit, 0, 0, 0, d);
+  /* recycled lanes: the one that started first, which step_limit_now found active */
+  ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, w->recycled ? ex_oldest_lane(w) : lanes[0], 0, 0, 0, d);
   return;
 }
 

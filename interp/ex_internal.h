@@ -215,6 +215,13 @@ typedef struct ex_ctx {
 static inline uint32_t ex_lane_item(const ex_warp *w, unsigned lane) {
   return w->recycled ? w->item[lane] : w->first_linear + lane;
 }
+/* The lane whose work-item started first (lane_start; a finished lane's is UINT64_MAX). */
+static inline unsigned ex_oldest_lane(const ex_warp *w) {
+  unsigned oldest = 0;
+  for (unsigned l = 1; l < w->nlanes; l++)
+    if (w->lane_start[l] < w->lane_start[oldest]) oldest = l;
+  return oldest;
+}
 /* Start the group's next work-items on the lanes of `lanes` whose work-items returned (as many as
  * are left); returns the lanes started (ex_sched.c). */
 uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes);

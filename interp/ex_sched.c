@@ -464,18 +464,37 @@ static void init_lane(run *r, ex_warp *w, unsigned lane) {
   }
 }
 
-static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
+/* The step count past which a work-item started at step `start` exceeds the step limit. */
+static uint64_t step_limit_from(const ex_ctx *cx, uint64_t start) {
+  return start > UINT64_MAX - cx->max_steps ? UINT64_MAX : start + cx->max_steps;
+}
+
+/* Lanes 0..n-1 of w start work-items first .. first + n - 1 at the warp's current step: zeroed
+ * private memory (built-ins computed in registers, !lane_init, need no bytes in memory), built-ins
+ * and by-value copies written where needed. */
+static void start_lanes(run *r, ex_warp *w, uint32_t first, unsigned n) {
   ex_ctx *cx = &r->cx;
   w->first_linear = first;
-  w->nlanes = nlanes;
-  w->all = nlanes == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nlanes) - 1);
+  w->nlanes = n;
+  w->all = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+  w->recycled = false;
+  for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
+  w->step_limit = step_limit_from(cx, w->steps);
+  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
+  if (!skip) memset(w->priv, 0, (size_t)n * P);
+  else if (P > skip)
+    for (unsigned lane = 0; lane < n; lane++) memset(w->priv + (size_t)lane * P + skip, 0, P - skip);
+  if (r->lane_init)
+    for (unsigned lane = 0; lane < n; lane++) init_lane(r, w, lane);
+}
+
+static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
+  ex_ctx *cx = &r->cx;
   w->depth = 1;
   w->state = EX_W_RUN;
   w->barrier_at = NULL;
   w->steps = 0;
-  w->step_limit = cx->max_steps;
-  w->recycled = false;
-  for (unsigned l = 0; l < nlanes; l++) w->lane_start[l] = 0;
+  start_lanes(r, w, first, nlanes);
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
   f->live = w->all;
@@ -486,36 +505,19 @@ static void start_warp(run *r, ex_warp *w, uint32_t first, unsigned nlanes) {
   f->npend = 1;
   f->wait_cost = 0;
   f->go_behind = false;
-  /* zero private memory; built-ins computed in registers (!lane_init) need no bytes in memory */
-  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
-  if (!skip) memset(w->priv, 0, (size_t)nlanes * P);
-  else if (P > skip)
-    for (unsigned lane = 0; lane < nlanes; lane++) memset(w->priv + (size_t)lane * P + skip, 0, P - skip);
-  if (r->lane_init)
-    for (unsigned lane = 0; lane < nlanes; lane++) init_lane(r, w, lane);
+}
+
+/* --stats: a work-item started in the entry wrapper's callee still counts the wrapper's block. */
+static void count_wrapper(ex_ctx *cx, unsigned items) {
+  if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * items;
 }
 
 uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w) {
-  run *r = (run *)(void *)cx;  /* cx is the first member of its run */
-  const uint64_t P = cx->prog->private_size, skip = r->lane_init ? 0 : cx->prog->private_builtins_end;
   if (cx->queue_next >= cx->queue_end) return 0;
   const unsigned left = cx->queue_end - cx->queue_next, n = left < cx->W ? left : cx->W;
-  w->first_linear = cx->queue_next;
+  start_lanes((run *)(void *)cx, w, cx->queue_next, n);  /* cx is the first member of its run */
   cx->queue_next += n;
-  w->nlanes = n;
-  w->all = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-  w->recycled = false;
-  if (P > skip) {
-    if (!skip) memset(w->priv, 0, (size_t)n * P);
-    else
-      for (unsigned l = 0; l < n; l++) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
-  }
-  if (r->lane_init)
-    for (unsigned l = 0; l < n; l++) init_lane(r, w, l);
-  for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
-  w->step_limit = w->steps > UINT64_MAX - cx->max_steps ? UINT64_MAX : w->steps + cx->max_steps;
-  /* --stats: a work-item started in the wrapper's callee still counts the wrapper's block */
-  if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * n;
+  count_wrapper(cx, n);
   if (cx->chk) ex_chk_warp_restart(cx, w);
   return w->all;
 }
@@ -541,13 +543,9 @@ uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
     w->lane_start[l] = w->steps;
     started |= (uint64_t)1 << l;
   }
-  /* --stats: a work-item started in the wrapper's callee still counts the wrapper's block */
-  if (cx->recycle_depth == 2) cx->instructions += (uint64_t)cx->l->entry->blocks[0].spv_count * (uint64_t)__builtin_popcountll(started);
+  count_wrapper(cx, (unsigned)__builtin_popcountll(started));
   /* the step limit follows the oldest work-item still running (a finished lane counts as never) */
-  uint64_t oldest = UINT64_MAX;
-  for (unsigned l = 0; l < w->nlanes; l++)
-    if (w->lane_start[l] < oldest) oldest = w->lane_start[l];
-  w->step_limit = oldest > UINT64_MAX - cx->max_steps ? UINT64_MAX : oldest + cx->max_steps;
+  w->step_limit = step_limit_from(cx, w->lane_start[ex_oldest_lane(w)]);
   return started;
 }
 
