@@ -771,22 +771,28 @@ static unsigned page_space(const ex_ctx *cx, const ipage *p) {
   return !p->glob ? EP_LOCAL : cx->allocs[p->alloc].image ? EP_IMAGE : EP_GLOBAL;
 }
 
-/* A race inside the running group on `len` bytes from `o` (of allocation `alloc`, or of the local
- * arena when !glob). */
-static void report_pair(ex_ctx *cx, bool glob, uint32_t alloc, uint64_t o, uint64_t len, ent at, ent other, bool ow,
-                        int kind, unsigned space) {
+/* A race inside the running group on `len` bytes from `o` of allocation `alloc` (0: the local
+ * arena), between access `at` (a write when aw) and the earlier `other` (a write when ow). */
+static void report_race(ex_ctx *cx, uint32_t alloc, uint64_t o, uint64_t len, ent at, bool aw, ent other, bool ow,
+                        const char *detail) {
   ex_check_event e;
   memset(&e, 0, sizeof e);
   e.kind = SPVI_REPORT_RACE;
   const uint64_t grp = group_linear(cx);
-  e.at = make_site(cx, grp, shown_item(at.item), at.site, true);
+  e.at = make_site(cx, grp, shown_item(at.item), at.site, aw);
   e.has_other = true;
   e.other = make_site(cx, grp, shown_item(other.item), other.site, ow);
-  if (glob) { e.alloc = alloc; e.offset = (int64_t)o; }
+  if (alloc) { e.alloc = alloc; e.offset = (int64_t)o; }
   else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
   e.size = len;
-  e.detail = race_detail(kind, space);
+  e.detail = detail;
   ex_check_report(cx, &e);
+}
+
+/* The same for a pair of the summaries (the write is the `at` side), of kind RK_*. */
+static void report_pair(ex_ctx *cx, bool glob, uint32_t alloc, uint64_t o, uint64_t len, ent at, ent other, bool ow,
+                        int kind, unsigned space) {
+  report_race(cx, glob ? alloc : 0, o, len, at, true, other, ow, race_detail(kind, space));
 }
 
 static void report_run(ex_ctx *cx, const ipage *p, uint32_t start, uint32_t len, ent at, ent other, bool ow, int kind) {
@@ -1386,18 +1392,7 @@ static const char *nb_detail(unsigned space) {
 
 static void __attribute__((cold)) nb_report(ex_ctx *cx, uint32_t alloc, uint64_t o, uint64_t len, uint32_t item,
                                             uint32_t s, bool write, ent other, bool ow, unsigned space) {
-  ex_check_event e;
-  memset(&e, 0, sizeof e);
-  e.kind = SPVI_REPORT_RACE;
-  const uint64_t grp = group_linear(cx);
-  e.at = make_site(cx, grp, item - 1, s, write);
-  e.has_other = true;
-  e.other = make_site(cx, grp, other.item - 1, other.site, ow);
-  if (alloc) { e.alloc = alloc; e.offset = (int64_t)o; }
-  else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
-  e.size = len;
-  e.detail = nb_detail(space);
-  ex_check_report(cx, &e);
+  report_race(cx, alloc, o, len, (ent){.item = item, .site = s}, write, other, ow, nb_detail(space));
 }
 
 /* The accesses of `count` work-items from `item` (+ 1), each of n bytes at consecutive places from
