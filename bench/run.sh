@@ -54,5 +54,26 @@ echo "bench: generating the >= 1 MiB module" >&2
 python3 "$HERE/gen_big_module.py" 320 "$OUT/big.cl"
 compile_cl "$OUT/big.cl" "$OUT/big.spv" -O0
 
-exec python3 "$HERE/bench.py" --spvi "$SPVI" --tool "$OUT/bench_tool" --ocl-host "$OCL_HOST" \
+python3 "$HERE/bench.py" --spvi "$SPVI" --tool "$OUT/bench_tool" --ocl-host "$OCL_HOST" \
   --spv-dir "$OUT/spv" --cl-dir "$HERE/kernels" --big-spv "$OUT/big.spv" --outdir "$OUT" --cc "$CC" "$@"
+
+# The OpenCL platform (libspvi-cl.so): enqueue overhead of an empty kernel and buffer transfer
+# bandwidth, through the ICD loader, beside PoCL's figures from the same run (targets: <= 20 us per
+# enqueue + finish, transfers within 2x of memcpy).
+[ -n "$OCL_HOST" ] || exit 0
+# shellcheck disable=SC2086
+$CC $CFLAGS_BENCH "$HERE/cl_platform.c" -lOpenCL -o "$OUT/cl_platform"
+LIB=$(cd "$BUILD" && pwd)/libspvi-cl.so
+{
+  echo
+  echo "## OpenCL platform (one process each, medians of 7 batches)"
+  echo
+  echo "| platform | enqueue + finish, empty kernel (us) | write (GB/s) | read (GB/s) | memcpy (GB/s) |"
+  echo "|---|---:|---:|---:|---:|"
+  for icd in "$LIB" /etc/OpenCL/vendors/pocl.icd; do
+    [ -e "$icd" ] || continue
+    line=$(OCL_ICD_VENDORS=$icd OCL_ICD_FILENAMES=$icd "$OUT/cl_platform") || { echo "bench: cl_platform failed with $icd" >&2; continue; }
+    echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      printf "| %s | %s | %s | %s | %s |\n", v["name"], v["enqueue_us"], v["write_gbs"], v["read_gbs"], v["memcpy_gbs"] }'
+  done
+} | tee -a "$OUT/results.md"

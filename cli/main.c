@@ -11,7 +11,6 @@
 #include "cli_npy.h"
 #include "cli_print.h"
 #include "cli_num.h"
-#include "cli_report.h"
 #include "spvi.h"
 
 #include <errno.h>
@@ -230,7 +229,7 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
   if (c && c->nspecs) {
     spec = calloc((size_t)c->nspecs, sizeof *spec);
     if (!spec) { say_error("out of memory"); return NULL; }
-    for (int i = 0; i < c->nspecs; i++) spec[i] = (spvi_spec_value){c->spec_ids[i], c->spec_values[i]};
+    for (int i = 0; i < c->nspecs; i++) spec[i] = (spvi_spec_value){c->spec_ids[i], c->spec_values[i], NULL, 0};
     opts.spec = spec;
     opts.nspec = (unsigned)c->nspecs;
   }
@@ -581,13 +580,13 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   for (size_t i = 0; i < nreports; i++) {
     const spvi_report *r = spvi_report_get(l, i);
     fprintf(stderr, "spvi: report: %s\n", r->message);
-    if (report) cli_report_json(report, r);
+    if (report) spvi_report_write_json(report, r, NULL);
   }
   if (s == SPVI_FAULT) {
     size_t n = strlen(fault.message);
     fprintf(stderr, "spvi: fault: %s%s", fault.message[0] ? fault.message : spvi_fault_kind_name(fault.kind),
             n && fault.message[n - 1] == '\n' ? "" : "\n");
-    if (report) cli_fault_json(report, &fault);
+    if (report) spvi_fault_write_json(report, &fault, NULL);
     status = EXIT_FAULT;
   } else if (s != SPVI_OK) {
     say_error("%s", err.message);

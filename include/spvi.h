@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +53,10 @@ typedef void (*spvi_message_fn)(void *user, spvi_severity severity, const char *
 typedef struct spvi_spec_value {
   uint32_t id;
   const char *value;
+  /* Alternatively the value's bits (clSetProgramSpecializationConstant): when bytes is not NULL,
+   * `value` is unused and `size` must be the constant's size (1 for a bool). */
+  const void *bytes;
+  size_t size;
 } spvi_spec_value;
 
 typedef struct spvi_load_options {
@@ -166,7 +171,15 @@ typedef struct spvi_param_info {
   unsigned elem_bits;       /* 8..64 for scalars and vector elements, 0 otherwise */
   unsigned vec_width;       /* 1 for scalars, 2,3,4,8,16 for vectors, 0 for aggregates */
   size_t size;              /* by value: bytes passed; pointer: bytes of one pointee (float3: 16) */
-  bool is_const;            /* FuncParamAttr NoWrite or __constant */
+  bool is_const;            /* FuncParamAttr NoWrite, __constant, or `const` in the kernel_arg_type_qual
+                               OpString (see source_type_name) */
+  bool is_volatile;         /* Volatile decoration (OpenCL C `volatile` pointee) */
+  bool is_restrict;         /* FuncParamAttr NoAlias (OpenCL C `restrict`) */
+  /* OpenCL C spelling of the type as the source wrote it ("float4*", "mytype_t"), from the
+   * "kernel_arg_type.KERNEL.T0,T1,..." OpString llvm-spirv emits for a module compiled with
+   * -cl-kernel-arg-info and translated with --preserve-ocl-kernel-arg-type-metadata-through-string
+   * (its "kernel_arg_type_qual." string adds to is_const/is_volatile/is_restrict); "" when absent */
+  const char *source_type_name;
   /* SPVI_PARAM_IMAGE only: */
   spvi_image_type image_type;
   spvi_image_access access;
@@ -179,6 +192,14 @@ int spvi_kernel_param_count(const spvi_module *m, int kernel);
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int kernel, int index);
 /* reqd_work_group_size (all zero when absent). */
 void spvi_kernel_reqd_local_size(const spvi_module *m, int kernel, size_t local[3]);
+/* Bytes of __local memory the kernel declares itself (kernel-scope `local` variables, each rounded
+ * to 16 bytes as spvi lays them out; modules before SPIR-V 1.4, whose entry points do not list
+ * them, give the whole module's), bytes of private memory one work-item uses (the module's private
+ * arena: every function's variables and the built-ins, the same for all its kernels), and the
+ * work_group_size_hint (zeros when absent). */
+size_t spvi_kernel_local_bytes(const spvi_module *m, int kernel);
+size_t spvi_kernel_private_bytes(const spvi_module *m, int kernel);
+void spvi_kernel_size_hint(const spvi_module *m, int kernel, size_t hint[3]);
 /* Sub-group execution modes of a kernel: SubgroupSize (reqd_sub_group_size / intel_reqd_sub_group_size)
  * and SubgroupsPerWorkgroup; 0 when absent. */
 void spvi_kernel_subgroup_modes(const spvi_module *m, int kernel, unsigned *reqd_size, unsigned *per_workgroup);
@@ -225,6 +246,65 @@ const void *spvi_global_data(const spvi_module *m, int index, size_t *bytes);
 /* Replace a global-memory variable's bytes (`bytes` must be its size); constant ones are read-only. */
 spvi_status spvi_set_global_data(spvi_module *m, int index, const void *data, size_t bytes, spvi_error *err);
 
+/* ---- memory objects -------------------------------------------------------------------------
+ * Buffers and images that live apart from launches, so that several launches (and the host) share
+ * their bytes without copies: an OpenCL platform's cl_mem objects. A launch argument set with
+ * spvi_set_arg_mem reads and writes the object's bytes in place; spvi_arg_buffer/spvi_arg_image
+ * then return the object's bytes. Objects are reference-counted (thread-safe): spvi_*_new returns
+ * one reference, a view holds one on its parent, a launch holds one on each object set as an
+ * argument until the argument is set again or the launch is freed.
+ *
+ * Concurrency: spvi does not order accesses to an object's bytes; launches of one object may run
+ * at the same time (their kernels then race as kernels in OpenCL would), and the host must not
+ * change bytes a running launch uses. */
+typedef struct spvi_mem spvi_mem;
+
+/* A buffer of `bytes` (>= 1) bytes. host == NULL: spvi allocates it, zero-filled, aligned to 128
+ * bytes. host != NULL: spvi uses the caller's memory in place (CL_MEM_USE_HOST_PTR), which must
+ * stay valid until the object is destroyed. */
+spvi_mem *spvi_buffer_new(size_t bytes, void *host, spvi_error *err);
+/* A view of bytes [offset, offset + bytes) of a buffer (an OpenCL sub-buffer): a kernel given the
+ * view sees a buffer of `bytes` bytes (accesses beyond it are out of bounds, reported with offsets
+ * within the view). parent may itself be a view (the new one is then a view of the same root
+ * buffer); the view holds a reference to the root. bytes >= 1 and the range inside parent. */
+spvi_mem *spvi_buffer_view(spvi_mem *parent, size_t offset, size_t bytes, spvi_error *err);
+/* An image (spvi_image_desc as for spvi_set_arg_image; pixels tightly packed). host == NULL:
+ * zero-filled pixels owned by spvi; otherwise the caller's spvi_image_bytes(desc) bytes in place. */
+spvi_mem *spvi_image_new(const spvi_image_desc *desc, void *host, spvi_error *err);
+/* An image whose pixels are the first spvi_image_bytes(desc) bytes of buffer (or view) `buffer`
+ * (OpenCL's image1d_buffer_t); holds a reference to the buffer. */
+spvi_mem *spvi_image_from_buffer(const spvi_image_desc *desc, spvi_mem *buffer, spvi_error *err);
+void spvi_mem_retain(spvi_mem *m);
+void spvi_mem_release(spvi_mem *m);
+/* The object's bytes (a view: its part of the root buffer) and their number. */
+void *spvi_mem_data(const spvi_mem *m, size_t *bytes);
+/* An image's description (false, *desc untouched, for buffers). */
+bool spvi_mem_image_desc(const spvi_mem *m, spvi_image_desc *desc);
+
+/* ---- shared virtual memory ------------------------------------------------------------------
+ * An SVM allocation is host memory whose address is also its address in kernels: a pointer the
+ * host stores into SVM memory (a linked list, say) can be followed by a kernel, and a pointer a
+ * kernel computes into it can be used by the host (OpenCL 2.0 coarse- and fine-grained buffer
+ * SVM). Kernel accesses through such pointers are bounds-checked against the allocation they fall
+ * in; a pointer into no live SVM allocation faults as any bad pointer does. Atomics on SVM memory
+ * are atomic with respect to the host's and other launches' (fine-grained SVM atomics).
+ *
+ * Limits (spvi tells SVM addresses from its own pointers by their top bits; interp/ex_svm.c):
+ * allocations live at fixed addresses in 0x200000000000..0x7dffffffffff (mmap'ed, whole pages,
+ * 1 MiB apart), at most 2^38 bytes each; SVM pointers need Physical64 modules (spvi_set_arg_svm
+ * refuses Physical32 ones); a launch with SVM arguments must have fewer than about 125 memory
+ * allocations (the module's variables — many at -O0 — plus the kernel's pointer arguments), spvi_run
+ * refuses it otherwise; --check races refuses SVM arguments (SVM memory reached through pointers
+ * stored elsewhere is not race-checked); SVM allocations made while a launch runs are not visible to
+ * it. */
+/* `bytes` (>= 1) zero-filled bytes aligned to `alignment` (a power of two, 0: 128); NULL with err. */
+void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err);
+/* Free an allocation made by spvi_svm_alloc (NULL, or any other pointer: nothing); launches using
+ * it must have ended (a running launch keeps it mapped until it ends, but reaches it as freed). */
+void spvi_svm_free(void *ptr);
+/* The allocation `ptr` points into: its start and size; false when ptr is in none. */
+bool spvi_svm_find(const void *ptr, void **base, size_t *bytes);
+
 /* ---- launching ------------------------------------------------------------------------------ */
 spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err);
 void spvi_launch_free(spvi_launch *l);
@@ -241,6 +321,13 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
                                size_t bytes, spvi_error *err);
 /* Sampler argument. */
 spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *sampler, spvi_error *err);
+/* Buffer or image argument given as a memory object, used in place (see "memory objects"): the
+ * launch holds a reference to it. For a buffer parameter m may be NULL: the kernel receives a null
+ * pointer. An image object's type must be the parameter's. */
+spvi_status spvi_set_arg_mem(spvi_launch *l, int index, spvi_mem *m, spvi_error *err);
+/* Pointer argument given as an SVM pointer (clSetKernelArgSVMPointer): the kernel receives `ptr`
+ * itself, which may point anywhere into a live SVM allocation (or be NULL). */
+spvi_status spvi_set_arg_svm(spvi_launch *l, int index, const void *ptr, spvi_error *err);
 /* dims 1..3; local may be NULL (spvi picks); offset may be NULL (zero). Unused dimensions are 1 (0 offset). */
 spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
                              const size_t offset[], spvi_error *err);
@@ -324,6 +411,18 @@ typedef struct spvi_fault {
 
 spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err);
 
+/* ---- asynchronous runs ----------------------------------------------------------------------
+ * spvi_run_async starts spvi_run(l, opts) on a thread of its own and returns at once. Until
+ * spvi_job_wait returns, the launch, its memory objects and the strings/callbacks in opts must
+ * stay alive and unchanged (opts itself is copied). on_done (may be NULL) is called on the run's
+ * thread when the run has finished, before spvi_job_done becomes true. */
+typedef struct spvi_job spvi_job;
+spvi_job *spvi_run_async(spvi_launch *l, const spvi_run_options *opts, void (*on_done)(void *user), void *user,
+                         spvi_error *err);
+bool spvi_job_done(const spvi_job *j);
+/* Wait for the run to end; returns what spvi_run returned, with its fault and error; frees the job. */
+spvi_status spvi_job_wait(spvi_job *j, spvi_fault *fault, spvi_error *err);
+
 /* ---- checks and reports ----------------------------------------------------------------------
  * A fault stops the run. A report does not: the kernel goes on (with the defined result spvi gives
  * undefined operations, README "Undefined behaviour") and every report of the run is kept. Reports of
@@ -380,6 +479,11 @@ const char *spvi_report_kind_name(spvi_report_kind k);
  * "div-overflow"; for faults "out-of-bounds", "null-pointer", ... */
 const char *spvi_report_kind_id(spvi_report_kind k);
 const char *spvi_fault_kind_id(spvi_fault_kind k);
+
+/* One JSON object per line for CI systems (schema: README, "Checks and reports"). `extra` (may be
+ * NULL) is written as further members before the closing brace, e.g. "\"enqueue\":3". */
+void spvi_report_write_json(FILE *f, const spvi_report *r, const char *extra);
+void spvi_fault_write_json(FILE *f, const spvi_fault *fault, const char *extra);
 
 /* Statistics of the last spvi_run of a launch. */
 typedef struct spvi_run_stats {

@@ -21,6 +21,9 @@
  * field that holds the launch's allocations. Id 0 is the null pointer. Private and local
  * allocations are relative: the same id means "this variable" in whichever work-item or group
  * dereferences it, which is what OpenCL's address spaces mean.
+ * Shared virtual memory is the exception: an SVM pointer is the host address itself, mapped where
+ * its id field is above every launch's allocation ids (ex_svm.c), so ex_mem's id check sends it to
+ * an out-of-line lookup and the fast path is unchanged.
  */
 #ifndef EX_H
 #define EX_H
@@ -86,6 +89,8 @@ enum { EX_AS_PRIVATE = 0, EX_AS_GLOBAL = 1, EX_AS_CONSTANT = 2, EX_AS_LOCAL = 3 
 typedef struct ex_alloc {
   uint8_t space;          /* EX_AS_* */
   bool read_only;
+  bool shared;            /* a memory object's bytes, which launches running at the same time may
+                             share: atomics on it are locked instructions even on one thread */
   uint64_t size;
   uint8_t *base;          /* GLOBAL/CONSTANT: host memory */
   uint64_t offset;        /* PRIVATE: offset in a lane's private arena; LOCAL: in the group's arena */
@@ -184,6 +189,11 @@ typedef struct ex_arg {
   bool is_image;          /* an image: `bytes` holds its pixels, `image` describes them */
   bi_image image;
   uint8_t *written;       /* after a run over a group range: 1 for every byte the run wrote */
+  spvi_mem *mem;          /* set from a memory object (spvi_set_arg_mem): `bytes` are the object's,
+                             used in place, and the launch holds this reference instead of owning
+                             them; NULL otherwise (also for a NULL buffer: bytes NULL, size 0) */
+  bool is_svm;            /* an SVM pointer (spvi_set_arg_svm): the kernel receives svm_ptr itself */
+  uint64_t svm_ptr;
 } ex_arg;
 
 typedef struct ex_launch {

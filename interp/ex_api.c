@@ -13,8 +13,10 @@
 #include <spirv/unified1/spirv.h>
 
 #include "ex.h"
+#include "ex_api.h"
 #include "ex_check.h"
 #include "ex_debug.h"
+#include "ex_svm.h"
 #include "gen_spv_tables.h"
 #include "spvi.h"
 
@@ -27,6 +29,7 @@ typedef struct kinfo {
   spvi_param_info *params;
   char **strings;             /* owned names */
   int nstrings;
+  uint64_t local_bytes;       /* its Workgroup variables (spvi_kernel_local_bytes) */
 } kinfo;
 
 /* A program-scope variable in global or constant memory, as spvi_global_info describes it. */
@@ -53,7 +56,7 @@ struct spvi_launch {
   ex_launch l;
 };
 
-static void set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
+void ex_set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
   if (!e) return;
   e->status = s;
   va_list ap;
@@ -61,9 +64,11 @@ static void set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
   vsnprintf(e->message, sizeof e->message, fmt, ap);
   va_end(ap);
 }
-static void clear_err(spvi_error *e) {
+void ex_clear_err(spvi_error *e) {
   if (e) { e->status = SPVI_OK; e->message[0] = 0; }
 }
+#define set_err(...) ex_set_err(__VA_ARGS__)
+#define clear_err(e) ex_clear_err(e)
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
@@ -178,9 +183,52 @@ static void describe_value_type(const ld_module *m, uint32_t tid, spvi_param_inf
   pi->vec_width = width;
 }
 
+/* Field `index` of the kernel argument information llvm-spirv keeps in OpStrings (translated with
+ * --preserve-ocl-kernel-arg-type-metadata-through-string from a module compiled with
+ * -cl-kernel-arg-info): "<prefix><kernel>.<field 0>,<field 1>,...," (prefix "kernel_arg_type." or
+ * "kernel_arg_type_qual."). False, buf empty, when the module has no such string. */
+static bool arg_info_field(const ld_module *m, const char *prefix, const char *kernel, uint32_t index, char *buf,
+                           size_t len) {
+  const size_t np = strlen(prefix), nk = strlen(kernel);
+  buf[0] = 0;
+  for (uint32_t id = 1; id < m->bound; id++) {
+    const char *s = m->ids[id].kind == LD_ID_STRING ? m->ids[id].name : NULL;
+    if (!s || strncmp(s, prefix, np) != 0 || strncmp(s + np, kernel, nk) != 0 || s[np + nk] != '.') continue;
+    s += np + nk + 1;
+    for (uint32_t f = 0; f < index && s; f++) {
+      s = strchr(s, ',');
+      if (s) s++;
+    }
+    if (!s) return false;
+    const size_t n = strcspn(s, ",");
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
+    return true;
+  }
+  return false;
+}
+
+/* Bytes of the Workgroup variables kernel `e` uses: from SPIR-V 1.4 on, an entry point's interface
+ * lists every module-scope variable its call tree references (SPIR-V 2.17 / OpEntryPoint), laid
+ * out as ex_prepare does (16-byte aligned each); before 1.4 it lists only Input/Output, and the
+ * module-wide figure is the answer. */
+static uint64_t kernel_local_bytes(const spvi_module *mod, const ld_entry *e) {
+  const ld_module *m = mod->ld;
+  if (m->version < 0x00010400u) return mod->prog->local_static;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < e->ninterface; i++) {
+    const uint32_t id = e->interface[i];
+    if (id >= m->bound || m->ids[id].kind != LD_ID_GLOBAL) continue;
+    const ld_global *g = &m->globals[m->ids[id].index];
+    if (g->storage == SpvStorageClassWorkgroup) n = ((n + 15u) & ~(uint64_t)15u) + g->size;
+  }
+  return n;
+}
+
 static bool describe_kernel(spvi_module *mod, kinfo *k) {
   const ld_module *m = mod->ld;
   const ld_function *fn = k->fn->ld;
+  const char *kname = m->entries[k->entry].name;
+  k->local_bytes = kernel_local_bytes(mod, &m->entries[k->entry]);
   k->nparams = (int)fn->nparams;
   k->params = calloc(fn->nparams + 1, sizeof *k->params);
   if (!k->params) return false;
@@ -198,8 +246,20 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       if (x->target == pid && x->decoration == SpvDecorationFuncParamAttr && x->nargs) {
         if (x->args[0] == SpvFunctionParameterAttributeByVal) byval = true;
         if (x->args[0] == SpvFunctionParameterAttributeNoWrite) nowrite = true;
+        if (x->args[0] == SpvFunctionParameterAttributeNoAlias) pi->is_restrict = true;
       }
+      if (x->target == pid && x->decoration == SpvDecorationVolatile) pi->is_volatile = true;
     }
+    char qual[64];
+    bool qual_const = false;  /* -O0 translations have no NoWrite on `const T *` parameters */
+    if (arg_info_field(m, "kernel_arg_type_qual.", kname, i, qual, sizeof qual)) {
+      pi->is_volatile |= strstr(qual, "volatile") != NULL;
+      pi->is_restrict |= strstr(qual, "restrict") != NULL;
+      qual_const = strstr(qual, "const") != NULL;
+    }
+    char src[256] = "";
+    arg_info_field(m, "kernel_arg_type.", kname, i, src, sizeof src);
+    pi->source_type_name = kstrdup(k, src);
     if (t && t->kind == LD_TY_POINTER && byval) {
       pi->kind = SPVI_PARAM_VALUE;
       describe_value_type(m, t->elem, pi);
@@ -239,6 +299,7 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       type_spelling(m, tid, tn, sizeof tn);
     }
     pi->type_name = kstrdup(k, tn);
+    if (qual_const && pi->kind == SPVI_PARAM_BUFFER) pi->is_const = true;
   }
   return true;
 }
@@ -281,7 +342,7 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   if (opts && opts->nspec) {
     specs = calloc(opts->nspec, sizeof *specs);
     if (!specs) abort();
-    for (unsigned i = 0; i < opts->nspec; i++) specs[i] = (ld_spec){opts->spec[i].id, opts->spec[i].value};
+    for (unsigned i = 0; i < opts->nspec; i++) specs[i] = (ld_spec){opts->spec[i].id, opts->spec[i].value, opts->spec[i].bytes, opts->spec[i].size};
     lo.specs = specs;
     lo.nspecs = opts->nspec;
   }
@@ -358,6 +419,18 @@ int spvi_kernel_param_count(const spvi_module *m, int k) {
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int k, int i) {
   if (!m || k < 0 || k >= m->nkernels || i < 0 || i >= m->kernels[k].nparams) return NULL;
   return &m->kernels[k].params[i];
+}
+size_t spvi_kernel_local_bytes(const spvi_module *m, int k) {
+  return m && k >= 0 && k < m->nkernels ? (size_t)m->kernels[k].local_bytes : 0;
+}
+/* One work-item's private arena: the module's function variables and built-ins (ex_prepare lays
+ * out every function's variables in one arena, shared by all kernels of the module). */
+size_t spvi_kernel_private_bytes(const spvi_module *m, int k) {
+  return m && k >= 0 && k < m->nkernels ? (size_t)m->prog->private_size : 0;
+}
+void spvi_kernel_size_hint(const spvi_module *m, int k, size_t hint[3]) {
+  for (int d = 0; d < 3; d++)
+    hint[d] = m && k >= 0 && k < m->nkernels ? m->ld->entries[m->kernels[k].entry].local_hint[d] : 0;
 }
 void spvi_kernel_reqd_local_size(const spvi_module *m, int k, size_t local[3]) {
   for (int d = 0; d < 3; d++)
@@ -445,9 +518,20 @@ spvi_launch *spvi_launch_new(spvi_module *m, int kernel, spvi_error *err) {
   return l;
 }
 
+/* Drop what an argument holds — its bytes, or its reference to a memory object — and unset it. */
+static void arg_release(ex_arg *a) {
+  if (a->mem) spvi_mem_release(a->mem);
+  else free(a->bytes);
+  a->mem = NULL;
+  a->bytes = NULL;
+  a->size = 0;
+  a->set = a->is_svm = a->is_local = a->is_image = false;
+  a->svm_ptr = 0;
+}
+
 void spvi_launch_free(spvi_launch *l) {
   if (!l) return;
-  for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].bytes); free(l->l.args[i].written); }
+  for (uint32_t i = 0; i < l->l.nargs; i++) { arg_release(&l->l.args[i]); free(l->l.args[i].written); }
   free(l->l.written_all);
   free(l->l.args);
   ex_reports_free(l->l.reports);
@@ -474,7 +558,7 @@ spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size
   if (p->kind != SPVI_PARAM_VALUE) { set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not passed by value", d, spvi_kernel_name(l->m, l->kernel)); return SPVI_E_USAGE; }
   if (bytes != p->size) { set_err(err, SPVI_E_USAGE, "%s takes %zu bytes, got %zu", d, p->size, bytes); return SPVI_E_USAGE; }
   ex_arg *a = &l->l.args[index];
-  free(a->bytes);
+  arg_release(a);
   a->bytes = malloc(bytes ? bytes : 1);
   if (!a->bytes) abort();
   if (bytes) memcpy(a->bytes, data, bytes);
@@ -493,7 +577,7 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
   describe_param(l, index, d, sizeof d);
   if (p->kind != SPVI_PARAM_BUFFER) { set_err(err, SPVI_E_USAGE, "%s is not a global or constant buffer", d); return SPVI_E_USAGE; }
   ex_arg *a = &l->l.args[index];
-  free(a->bytes);
+  arg_release(a);
   a->bytes = calloc(bytes ? bytes : 1, 1);
   if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte buffer", bytes); return SPVI_E_NOMEM; }
   if (data && bytes) memcpy(a->bytes, data, bytes);
@@ -513,7 +597,7 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
   if (p->kind != SPVI_PARAM_LOCAL) { set_err(err, SPVI_E_USAGE, "%s is not a __local pointer", d); return SPVI_E_USAGE; }
   if (bytes == 0) { set_err(err, SPVI_E_USAGE, "%s: local memory size must be at least 1 byte", d); return SPVI_E_USAGE; }
   ex_arg *a = &l->l.args[index];
-  free(a->bytes);
+  arg_release(a);
   a->bytes = NULL;
   a->size = bytes;
   a->set = true;
@@ -602,7 +686,7 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
     return SPVI_E_USAGE;
   }
   ex_arg *a = &l->l.args[index];
-  free(a->bytes);
+  arg_release(a);
   a->bytes = calloc(bytes, 1);
   if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte image", bytes); return SPVI_E_NOMEM; }
   if (data) memcpy(a->bytes, data, bytes);
@@ -633,7 +717,7 @@ spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *
   }
   uint64_t bits = ld_sampler_bits((uint32_t)smp->addressing, smp->normalized, smp->filter == SPVI_FILTER_LINEAR);
   ex_arg *a = &l->l.args[index];
-  free(a->bytes);
+  arg_release(a);
   a->bytes = malloc(8);
   if (!a->bytes) abort();
   memcpy(a->bytes, &bits, 8);
@@ -641,6 +725,76 @@ spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *
   a->set = true;
   a->is_local = false;
   a->is_image = false;
+  return SPVI_OK;
+}
+
+/* ---- memory objects and SVM pointers as arguments ------------------------------------------ */
+
+/* Whether memory object m (may be NULL) suits parameter p; err names what is wrong otherwise. */
+static bool mem_fits(const spvi_param_info *p, const spvi_mem *m, const char *d, spvi_error *err) {
+  if (p->kind == SPVI_PARAM_BUFFER) {
+    if (m && m->is_image) { set_err(err, SPVI_E_USAGE, "%s is a buffer, got an image object", d); return false; }
+    return true;
+  }
+  if (p->kind != SPVI_PARAM_IMAGE) {
+    set_err(err, SPVI_E_USAGE, "%s takes no memory object (only global/constant buffers and images do)", d);
+    return false;
+  }
+  if (!m || !m->is_image) {
+    set_err(err, SPVI_E_USAGE, "%s is an image, got %s", d, m ? "a buffer object" : "no object (NULL)");
+    return false;
+  }
+  if (m->desc.type != p->image_type) {
+    set_err(err, SPVI_E_USAGE, "%s takes an %s, got an %s object", d, spvi_image_type_name(p->image_type),
+            spvi_image_type_name(m->desc.type));
+    return false;
+  }
+  return true;
+}
+
+spvi_status spvi_set_arg_mem(spvi_launch *l, int index, spvi_mem *m, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (!mem_fits(p, m, d, err)) return SPVI_E_USAGE;
+  ex_arg *a = &l->l.args[index];
+  spvi_mem_retain(m);  /* before the release: m may be the object the argument holds */
+  arg_release(a);
+  a->set = true;
+  a->mem = m;         /* NULL: a null pointer (bytes NULL, no allocation reaches the kernel) */
+  a->bytes = m ? m->bytes : NULL;
+  a->size = m ? m->size : 0;
+  if (m && m->is_image) {
+    const spvi_image_desc *x = &m->desc;
+    a->is_image = true;
+    bi_image_init(&a->image, a->bytes, (unsigned)x->type, (unsigned)x->order, (unsigned)x->channel_type, x->width,
+                  x->height, x->depth, x->array_size);
+  }
+  return SPVI_OK;
+}
+
+spvi_status spvi_set_arg_svm(spvi_launch *l, int index, const void *ptr, spvi_error *err) {
+  clear_err(err);
+  const spvi_param_info *p = param_for(l, index, err);
+  if (!p) return SPVI_E_USAGE;
+  char d[300];
+  describe_param(l, index, d, sizeof d);
+  if (p->kind != SPVI_PARAM_BUFFER) { set_err(err, SPVI_E_USAGE, "%s is not a global or constant pointer", d); return SPVI_E_USAGE; }
+  if (l->m->ld->pointer_bytes != 8) {
+    set_err(err, SPVI_E_USAGE, "%s: the module is Physical32, whose 32-bit pointers cannot hold SVM (host) addresses", d);
+    return SPVI_E_USAGE;
+  }
+  if (ptr && !ex_svm_valid_arg((uint64_t)(uintptr_t)ptr)) {
+    set_err(err, SPVI_E_USAGE, "%s: %p is not in a live SVM allocation (spvi_svm_alloc)", d, ptr);
+    return SPVI_E_USAGE;
+  }
+  ex_arg *a = &l->l.args[index];
+  arg_release(a);
+  a->set = true;
+  a->is_svm = true;
+  a->svm_ptr = (uint64_t)(uintptr_t)ptr;
   return SPVI_OK;
 }
 
@@ -795,6 +949,14 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
     set_err(err, SPVI_E_USAGE, "unknown check flags 0x%x", l->l.checks & ~(unsigned)SPVI_CHECK_ALL);
     return 0;
   }
+  for (uint32_t i = 0; (l->l.checks & SPVI_CHECK_RACES) && i < l->l.nargs; i++)
+    if (l->l.args[i].is_svm) {
+      /* the race checker's shadow memory is per allocation of the launch; SVM memory has none */
+      char d[300];
+      describe_param(l, (int)i, d, sizeof d);
+      set_err(err, SPVI_E_USAGE, "--check races does not cover SVM memory, and %s is an SVM pointer", d);
+      return 0;
+    }
   l->l.max_steps = opts && opts->max_steps ? opts->max_steps : SPVI_DEFAULT_MAX_STEPS;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ex_debug.h"
+#include "ex_svm.h"
 
 /* ---- text buffers and arenas ------------------------------------------------------------------ */
 
@@ -143,6 +144,8 @@ uint8_t *dbg_mem(dbg_session *s, unsigned w, uint64_t p, uint64_t n, char *why, 
   uint32_t id;
   int64_t off;
   if (!dbg_ptr_alloc(s, p, &id, &off)) {
+    const ex_svm_block *b = cx->svm && p ? ex_svm_lookup(cx->svm, p) : NULL;
+    if (b && n <= b->base + b->size - p) return (uint8_t *)(uintptr_t)p;  /* SVM memory: its own address */
     snprintf(why, cap, "Cannot access memory at address 0x%llx (%s).", (unsigned long long)p,
              p ? "it points to no memory" : "a null pointer");
     return NULL;

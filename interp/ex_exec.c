@@ -738,8 +738,7 @@ static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, u
   if (!m) return;
   char d[96];
   snprintf(d, sizeof d, "%s (alignment %llu)", write ? "write" : "read", (unsigned long long)amask + 1);
-  ex_fault(cx, SPVI_FAULT_MISALIGNED, w, l, (uint32_t)((p & cx->ptr_mask) >> cx->shift),
-           (int64_t)((p & cx->off_mask) - cx->bias), n, d);
+  ex_fault_ptr(cx, SPVI_FAULT_MISALIGNED, w, l, p, n, d);
 }
 
 /* The reports of DIV_CHECK: one per lane, for its first bad component. */
@@ -1275,7 +1274,9 @@ resched:
       uint64_t id = (p & cx->ptr_mask) >> cx->shift;
       /* OpGenericCastToPtrExplicit: null when the object is not in the requested space (OpenCL C
        * 6.15.9 to_global/to_local/to_private) */
-      if (id == 0 || id >= cx->nallocs || cx->allocs[id].space != ip->b) p = 0;
+      if (id >= cx->nallocs ? ip->b != EX_AS_GLOBAL || !ex_svm_in_global(cx, p)  /* SVM memory is global */
+                            : id == 0 || cx->allocs[id].space != ip->b)
+        p = 0;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
@@ -1356,15 +1357,18 @@ resched:
       if (!m) goto fault;
       if ((uintptr_t)m % msize) {
         cx->cur_ip = ip;
-        ex_fault(cx, SPVI_FAULT_MISALIGNED, w, l, (uint32_t)((p & cx->ptr_mask) >> cx->shift),
-                 (int64_t)((p & cx->off_mask) - cx->bias), msize, "atomic access");
+        ex_fault_ptr(cx, SPVI_FAULT_MISALIGNED, w, l, p, msize, "atomic access");
         goto fault;
       }
       uint64_t v = ip->b != LD_NONE ? rd_uint(REG(ip->b) + (size_t)l * size, size) : 0;
       uint64_t cmp = kind == EX_AT_CMPXCHG ? rd_uint(REG(ip->c) + (size_t)l * size, size) : 0;
-      const uint8_t space = cx->allocs[(p & cx->ptr_mask) >> cx->shift].space;
-      uint64_t old = cx->threads > 1 && (space == EX_AS_GLOBAL || space == EX_AS_CONSTANT)
-                         ? atomic_rmw(m, msize, kind, fl, v, cmp) : plain_rmw(m, msize, kind, fl, v, cmp);
+      /* locked instructions for memory other threads may use at the same time: global memory of a
+       * run on several threads, memory objects (other launches) and SVM memory (ex_mem accepted a
+       * pointer past the allocation table: SVM, which the host may use too) */
+      const uint64_t aid = (p & cx->ptr_mask) >> cx->shift;
+      const ex_alloc *aa = aid < cx->nallocs ? &cx->allocs[aid] : NULL;
+      const bool locked = !aa || aa->shared || (cx->threads > 1 && (aa->space == EX_AS_GLOBAL || aa->space == EX_AS_CONSTANT));
+      uint64_t old = locked ? atomic_rmw(m, msize, kind, fl, v, cmp) : plain_rmw(m, msize, kind, fl, v, cmp);
       if (ip->d != LD_NONE) {
         if (kind == EX_AT_FLAG_SET) REG(ip->d)[l] = old != 0;
         else wr_uint(REG(ip->d) + (size_t)l * size, size, old);

@@ -16,8 +16,8 @@
  * prepare time (1 + index), and for Physical32 the id field is sized here for the largest launch
  * of the module (its variables plus the most pointer parameters any kernel has). Pointers into a
  * launch's buffer arguments stay meaningful only during that launch (OpenCL C 3.0, "Restrictions":
- * such pointers "should work as expected as long as they are shared virtual memory pointers", and
- * spvi has no shared virtual memory).
+ * such pointers "should work as expected as long as they are shared virtual memory pointers":
+ * SVM pointers are host addresses, valid in every launch, ex_svm.c).
  *
  * Launches of one module that has CrossWorkgroup variables run one at a time: ex_pstate_acquire
  * fails while another holds the state.

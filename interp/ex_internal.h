@@ -167,6 +167,9 @@ typedef struct ex_ctx {
   int64_t foff;
   uint64_t fsize;
   char fdetail[256];
+  uint64_t fsvm_base, fsvm_size; /* a fault in SVM memory: the allocation (falloc is 0 then) */
+  const struct ex_svm_snap *svm; /* the SVM allocations live when the run started (ex_svm.h), NULL
+                                    when none (or a Physical32 module, which cannot address them) */
   /* builtins' view of memory and printf sink */
   bi_mem bimem;
   bi_out biout;
@@ -233,6 +236,18 @@ uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w);
 void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
                uint64_t size, const char *detail);
 
+/* Pointers that are no (id, offset) of the launch (ex_svm.c): an SVM address is translated to
+ * itself when the access lies in a live SVM allocation; anything else records the fault (null,
+ * invalid, or out of bounds of the SVM allocation it is next to) and returns NULL. */
+uint8_t *ex_mem_far(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t n, bool write)
+    __attribute__((noinline));
+/* Record fault k of an access of n bytes through pointer p (which ex_mem accepted, e.g. a
+ * misaligned one): against the allocation or SVM allocation p points into. Returns NULL. */
+void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint64_t p, uint64_t n,
+                   const char *detail);
+/* Whether p points into a live SVM allocation of the run (SVM memory is global memory). */
+bool ex_svm_in_global(const ex_ctx *cx, uint64_t p);
+
 static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
   return ((uint64_t)alloc << cx->shift) | cx->bias;
 }
@@ -243,9 +258,7 @@ static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
 static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p,
                                                             uint64_t n, bool write) {
   uint64_t id = (p & cx->ptr_mask) >> cx->shift;
-  if (id == 0 || id >= cx->nallocs)
-    return ex_fault(cx, p == 0 ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n,
-                    write ? "write" : "read");
+  if (id == 0 || id >= cx->nallocs) return ex_mem_far(cx, w, lane, p, n, write);
   const ex_alloc *a = &cx->allocs[id];
   int64_t off = (int64_t)((p & cx->off_mask) - cx->bias);
   if (off < 0 || (uint64_t)off > a->size || n > a->size - (uint64_t)off)

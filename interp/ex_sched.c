@@ -27,6 +27,7 @@
 #include "bi_half.h"
 #include "ex_internal.h"
 #include "ex_shadow.h"
+#include "ex_svm.h"
 #include "gen_spv_tables.h"
 
 static const uint32_t supported_builtins[] = {
@@ -88,6 +89,7 @@ void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_
   cx->falloc = alloc;
   cx->foff = off;
   cx->fsize = size;
+  cx->fsvm_base = cx->fsvm_size = 0;  /* ex_svm.c sets them after this for SVM memory */
   cx->finsn = cx->cur_ip;
   cx->ffn = cx->cur_fn;
   snprintf(cx->fdetail, sizeof cx->fdetail, "%s", detail ? detail : "");
@@ -206,6 +208,14 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
     else
       snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
                (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
+  } else if (cx->fsvm_size) {
+    snprintf(f->memory, sizeof f->memory, "SVM allocation at 0x%llx (%llu bytes)", (unsigned long long)cx->fsvm_base,
+             (unsigned long long)cx->fsvm_size);
+    f->offset = cx->foff;
+    f->access_size = cx->fsize;
+    f->memory_size = cx->fsvm_size;
+    snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
+             (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
@@ -248,6 +258,27 @@ static bool param_nowrite(const ld_module *m, uint32_t pid) {
   return false;
 }
 
+/* The run's view of SVM memory (ex_svm.h): a snapshot of the live allocations, which SVM pointers
+ * reach only if their address window's id is not one of the launch's allocation ids. A launch with
+ * SVM arguments whose allocation table reaches that far is refused; one without keeps the snapshot
+ * for the windows it can still tell apart (an SVM pointer it finds in memory and cannot, faults). */
+static bool setup_svm(ex_ctx *cx, char *err, size_t errlen) {
+  if (cx->prog->ptr_bytes != 8) return true;  /* Physical32: kernels cannot hold SVM addresses */
+  ex_svm_snap *s = ex_svm_snapshot();
+  cx->svm = s;
+  if (!s || cx->nallocs <= s->min_window) return true;
+  for (uint32_t i = 0; i < cx->l->nargs; i++) {
+    if (!cx->l->args[i].is_svm) continue;
+    snprintf(err, errlen, "kernel `%s`: SVM arguments need fewer than %llu memory allocations in the launch, it has %u "
+             "(the module's %u variables and the kernel's pointer arguments): spvi tells SVM addresses apart from its "
+             "own pointers by their top bits (compiling with optimisation leaves fewer variables)",
+             cx->prog->ld->entries[cx->l->kernel].name, (unsigned long long)s->min_window, cx->nallocs - 1,
+             cx->prog->nstatic);
+    return false;
+  }
+  return true;
+}
+
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
@@ -276,13 +307,15 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       a->space = EX_AS_GLOBAL;
       a->base = l->args[i].bytes;
       a->image = &l->args[i].image;
+      a->shared = l->args[i].mem != NULL;
       continue;
     }
-    if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER) continue;
+    if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER || l->args[i].is_svm) continue;
     ex_alloc *a = &cx->allocs[cx->nallocs];
     memset(a, 0, sizeof *a);
     a->arg_index = (int)i;
     a->size = l->args[i].size;
+    a->shared = l->args[i].mem != NULL;
     if (pt->storage == SpvStorageClassWorkgroup) {
       a->space = EX_AS_LOCAL;
       r->local_bytes = (r->local_bytes + 127u) & ~(uint64_t)127u;  /* generous alignment: any type */
@@ -307,6 +340,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       return SPVI_E_USAGE;
     }
   }
+  if (!setup_svm(cx, err, errlen)) return SPVI_E_USAGE;
   if (cx->checks && !ex_chk_launch_begin(cx)) return SPVI_E_NOMEM;
   return SPVI_OK;
 }
@@ -360,6 +394,8 @@ static bool setup_warps(run *r, uint64_t max_group) {
       if (e->param_byval[i]) {
         uint64_t v = ex_ptr_of(cx, e->param_byval[i]);
         memcpy(val, &v, p->ptr_bytes);
+      } else if (l->args[i].is_svm) {
+        memcpy(val, &l->args[i].svm_ptr, p->ptr_bytes);  /* the host address itself (ex_svm.c) */
       } else if (l->args[i].is_local || (l->args[i].bytes && arg_alloc_id(r, i))) {
         uint64_t v = ex_ptr_of(cx, arg_alloc_id(r, i));
         memcpy(val, &v, p->ptr_bytes);
@@ -865,6 +901,8 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
 static void launch_end(run *base) {
   ex_chk_launch_end(&base->cx);
   free(base->cx.allocs);
+  ex_svm_snap_free((ex_svm_snap *)base->cx.svm);
+  base->cx.svm = NULL;
   if (base->holds_pstate) ex_pstate_release(base->cx.l->pstate);
   base->holds_pstate = false;
 }

@@ -171,8 +171,19 @@ static bool spec_override(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const
   const ld_options *o = c->opt;
   if (!o || k->spec_id == LD_NONE) return true;
   const char *text = NULL;
+  const ld_spec *given = NULL;
   for (uint32_t i = 0; i < o->nspecs; i++)
-    if (o->specs[i].id == k->spec_id) text = o->specs[i].text;
+    if (o->specs[i].id == k->spec_id) { given = &o->specs[i]; text = given->text; }
+  if (given && given->bytes) {
+    /* clSetProgramSpecializationConstant: the value's bits, exactly the type's size (a bool is 1
+     * byte, OpenCL 3.0 API 5.8.4 "spec_size"; any non-zero byte is true) */
+    uint32_t want = t->kind == LD_TY_BOOL ? 1u : t->bits / 8u;
+    if (given->size != want)
+      return ld_errf(c, r->at, "specialization constant %u takes %u bytes, got %zu", k->spec_id, want, given->size);
+    if (t->kind == LD_TY_BOOL) k->bytes[0] = ((const uint8_t *)given->bytes)[0] != 0;
+    else memcpy(k->bytes, given->bytes, want);
+    return true;
+  }
   if (!text) return true;
   char *end = NULL;
   errno = 0;

@@ -192,6 +192,8 @@ typedef struct ld_module {
 typedef struct ld_spec {
   uint32_t id;              /* SpecId */
   const char *text;
+  const void *bytes;        /* when not NULL: the value's bits, `size` bytes (text unused) */
+  size_t size;
 } ld_spec;
 
 /* Loader options and result. */

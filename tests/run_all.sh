@@ -25,7 +25,7 @@ for t in "$BUILD"/tests/test_*; do
   result "$(basename "$t")" $?
 done
 
-for s in tests/spvasm/run.sh tests/cli/run.sh tests/debug/run.sh; do
+for s in tests/spvasm/run.sh tests/cli/run.sh tests/debug/run.sh tests/opencl/run.sh; do
   [ -f "$s" ] || continue
   note "== $s"
   sh "$s"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # Install the Debian packages spvi's build and tests need, when they are missing.
 # Safe to run repeatedly; needs root (or sudo) only when something is missing.
-# --bench: also the OpenCL implementations and headers `make bench` compares against (PoCL, Oclgrind).
+# --bench: also the OpenCL implementations `make bench` compares against (PoCL, Oclgrind).
 set -e
-PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind libedit-dev"
+PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind libedit-dev"
+# the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy
+PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy"
 for arg in "$@"; do
   case $arg in
-  --bench) PKGS="$PKGS pocl-opencl-icd oclgrind ocl-icd-opencl-dev opencl-headers" ;;
+  --bench) PKGS="$PKGS pocl-opencl-icd oclgrind" ;;
   *) echo "usage: sh tools/setup.sh [--bench]" >&2; exit 2 ;;
   esac
 done

@@ -1,11 +1,13 @@
 /*
- * cli_report.c — writes faults and check reports as JSON lines (--report FILE). Every field of the
- * public structs is written, so a CI system never has to parse the human-readable message.
+ * ex_json.c — faults and check reports as JSON lines (spvi run --report FILE, spvi exec --report):
+ * every field of the public structs is written, so a CI system never has to parse the
+ * human-readable message. The schema is in the README, "Checks and reports".
  */
-#include "cli_report.h"
-
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "spvi.h"
 
 /* A JSON string: quotes, backslashes and control characters escaped (RFC 8259 section 7). */
 static void json_str(FILE *f, const char *s) {
@@ -57,7 +59,13 @@ static void json_memory(FILE *f, const char *memory, int arg, int64_t offset, ui
           offset, size, memory_size);
 }
 
-void cli_report_json(FILE *f, const spvi_report *r) {
+/* The caller's extra members (`"enqueue":3,...`), then the end of the line. */
+static void json_end(FILE *f, const char *extra) {
+  if (extra && extra[0]) fprintf(f, ",%s", extra);
+  fputs("}\n", f);
+}
+
+void spvi_report_write_json(FILE *f, const spvi_report *r, const char *extra) {
   bool mem = r->kind == SPVI_REPORT_RACE || r->kind == SPVI_REPORT_UNINIT;
   fprintf(f, "{\"type\":\"report\",\"check\":\"%s\",\"severity\":\"error\",\"kernel\":", spvi_report_kind_id(r->kind));
   json_str(f, r->kernel);
@@ -69,10 +77,10 @@ void cli_report_json(FILE *f, const spvi_report *r) {
   json_memory(f, r->memory, r->arg_index, r->offset, r->access_size, r->memory_size);
   fputs(",\"message\":", f);
   json_str(f, r->message);
-  fputs("}\n", f);
+  json_end(f, extra);
 }
 
-void cli_fault_json(FILE *f, const spvi_fault *x) {
+void spvi_fault_write_json(FILE *f, const spvi_fault *x, const char *extra) {
   fprintf(f, "{\"type\":\"fault\",\"check\":\"%s\",\"severity\":\"error\",\"kernel\":", spvi_fault_kind_id(x->kind));
   json_str(f, x->kernel);
   /* the faulting work-item as a site, so both kinds of line have the same "at" object */
@@ -93,5 +101,5 @@ void cli_fault_json(FILE *f, const spvi_fault *x) {
   json_memory(f, x->memory, x->arg_index, x->offset, x->access_size, x->memory_size);
   fputs(",\"message\":", f);
   json_str(f, x->message);
-  fputs("}\n", f);
+  json_end(f, extra);
 }

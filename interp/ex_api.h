@@ -1,0 +1,32 @@
+/*
+ * ex_api.h — internals shared by the files of the public API (ex_api.c, ex_memobj.c, ex_svm.c,
+ * ex_job.c): memory objects and error messages.
+ */
+#ifndef EX_API_H
+#define EX_API_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvi.h"
+
+/* A buffer, a view of one (sub-buffer) or an image (spvi.h "memory objects"). */
+struct spvi_mem {
+  _Atomic long refs;
+  spvi_mem *parent;        /* a view: its root buffer; an image from a buffer: that buffer (or view);
+                              NULL otherwise. The object holds a reference to it. */
+  uint8_t *bytes;          /* the object's bytes (a view: into the root's) */
+  size_t size;
+  bool owned;              /* spvi allocated `bytes` (freed with the object) */
+  size_t view_offset;      /* a view: where it starts in its root */
+  bool is_image;
+  spvi_image_desc desc;    /* images */
+};
+
+/* Fill *e (may be NULL) with status s and a one-line message. */
+void ex_set_err(spvi_error *e, spvi_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ex_clear_err(spvi_error *e);
+
+#endif

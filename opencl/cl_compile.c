@@ -1,0 +1,1313 @@
+/*
+ * cl_compile.c — OpenCL C source -> SPIR-V (clang-14, opt-14, llvm-spirv-14) and SPIR-V linking
+ * (spirv-link) for the OpenCL platform. See cl_compile.h for the interface and docs/compile.md
+ * for the design, the measurements behind it and the corpus results.
+ *
+ * Every call works in its own mkdtemp directory and runs the tools as child processes
+ * (posix_spawn, argv vectors: no shell, so no quoting problems), with the standard output and
+ * error of each tool captured into a file that becomes the build log. Nothing is shared between
+ * calls, so the functions are thread-safe; a tool that crashes or hangs (a timeout kills it) only
+ * fails that build.
+ *
+ * Source builds: clang-14 -O2 -Xclang -disable-llvm-passes (optimisation-ready IR, no passes run)
+ *   -> opt-14 with spvi's pipeline (LLVM's -O2 without the vectorizers, whose llvm.vector.reduce.*
+ *      intrinsics llvm-spirv-14 does not know, without switch lookup tables, whose bitmaps are odd
+ *      integer widths, and with a data layout that declares i8/i16/i32/i64 native so that
+ *      InstCombine does not narrow values to i3, i24, i63 ...), written as text
+ *   -> lower what llvm-spirv-14 still refuses in the text (`freeze` becomes an identity select that
+ *      the next step folds away; llvm.*.sat / *.with.overflow / bitreverse ... become calls to
+ *      helper functions appended to the module)
+ *   -> opt-14 -passes=instsimplify (parses the text back, folds the identities) -> llvm-spirv-14.
+ * Should llvm-spirv-14 still refuse the optimised module, the unoptimised one (the clang output
+ * itself) is translated instead and the log says so; -cl-opt-disable goes that way directly.
+ */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw */
+#include "cl_compile.h"
+
+#include "cl_features.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* The OpenCL version of the device (__OPENCL_VERSION__); the OpenCL C version comes from -cl-std. */
+#define CLC_DEVICE_OPENCL_VERSION 300
+/* The name of the main source in diagnostics and __FILE__. */
+#define CLC_SOURCE_NAME "input.cl"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Growable string and argument vector. Allocation failures are remembered (oom) and reported   */
+/* once at the end instead of being checked at every call.                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+  char *p;
+  size_t n, cap;
+  bool oom;
+} sbuf;
+
+static void sb_addn(sbuf *b, const char *s, size_t len) {
+  if (b->oom)
+    return;
+  if (b->n + len + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + len + 1)
+      cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+      b->oom = true;
+      return;
+    }
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, len);
+  b->n += len;
+  b->p[b->n] = 0;
+}
+
+static void sb_add(sbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
+
+static void sb_addf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_addf(sbuf *b, const char *fmt, ...) {
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (len < 0)
+    return;
+  if ((size_t)len < sizeof small) {
+    sb_addn(b, small, (size_t)len);
+    return;
+  }
+  char *big = malloc((size_t)len + 1);
+  if (!big) {
+    b->oom = true;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)len + 1, fmt, ap);
+  va_end(ap);
+  sb_addn(b, big, (size_t)len);
+  free(big);
+}
+
+/* The string, owned by the caller; "" when empty; NULL only when out of memory. */
+static char *sb_take(sbuf *b) {
+  if (b->oom) {
+    free(b->p);
+    *b = (sbuf){0};
+    return NULL;
+  }
+  char *p = b->p ? b->p : strdup("");
+  *b = (sbuf){0};
+  return p;
+}
+
+typedef struct {
+  char **v; /* NULL-terminated */
+  size_t n, cap;
+  bool oom;
+} avec;
+
+static void av_add(avec *a, const char *s) {
+  if (a->oom)
+    return;
+  if (a->n + 2 > a->cap) {
+    size_t cap = a->cap ? a->cap * 2 : 32;
+    char **v = realloc(a->v, cap * sizeof *v);
+    if (!v) {
+      a->oom = true;
+      return;
+    }
+    a->v = v;
+    a->cap = cap;
+  }
+  char *c = strdup(s);
+  if (!c) {
+    a->oom = true;
+    return;
+  }
+  a->v[a->n++] = c;
+  a->v[a->n] = NULL;
+}
+
+static void av_addf(avec *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void av_addf(avec *a, const char *fmt, ...) {
+  char tmp[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (len < 0 || (size_t)len >= sizeof tmp) {
+    /* long (paths): format again into a heap buffer */
+    char *big = len < 0 ? NULL : malloc((size_t)len + 1);
+    if (!big) {
+      a->oom = true;
+      return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    av_add(a, big);
+    free(big);
+    return;
+  }
+  av_add(a, tmp);
+}
+
+static void av_free(avec *a) {
+  for (size_t i = 0; i < a->n; i++)
+    free(a->v[i]);
+  free(a->v);
+  *a = (avec){0};
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Splits an option string into words like a POSIX shell would, without expansions: blanks
+ * separate words, '...' is literal, "..." allows \" \\ \$ \` escapes, a backslash outside quotes
+ * escapes the next character. So `-D NAME="a b"` and `-I "my dir"` work as users expect. */
+static bool tokenize(const char *s, avec *out, sbuf *log) {
+  if (!s)
+    return true;
+  const char *p = s;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f')
+      p++;
+    if (!*p)
+      return true;
+    sbuf w = {0};
+    sb_addn(&w, "", 0); /* an empty quoted word ("") is still a word */
+    while (*p && !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' ||
+                   *p == '\f')) {
+      if (*p == '\'') {
+        const char *e = strchr(p + 1, '\'');
+        if (!e) {
+          sb_add(log, "spvi: error: invalid build options: unterminated ' quote\n");
+          free(w.p);
+          return false;
+        }
+        sb_addn(&w, p + 1, (size_t)(e - p - 1));
+        p = e + 1;
+      } else if (*p == '"') {
+        p++;
+        while (*p && *p != '"') {
+          if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`'))
+            p++;
+          sb_addn(&w, p, 1);
+          p++;
+        }
+        if (*p != '"') {
+          sb_add(log, "spvi: error: invalid build options: unterminated \" quote\n");
+          free(w.p);
+          return false;
+        }
+        p++;
+      } else if (*p == '\\' && p[1]) {
+        sb_addn(&w, p + 1, 1);
+        p += 2;
+      } else {
+        sb_addn(&w, p, 1);
+        p++;
+      }
+    }
+    if (w.oom) {
+      free(w.p);
+      out->oom = true;
+      return true;
+    }
+    av_add(out, w.p);
+    free(w.p);
+  }
+}
+
+typedef struct {
+  avec clang;  /* the user's -D, -I, -w, -Werror, -g for clang, in their order */
+  int cl_std;  /* 100 ... 300 */
+  bool cl_std_given, opt_disable, fast_relaxed, denorms_zero, arg_info, uniform_wg;
+  /* links */
+  bool create_library, enable_link_options;
+} copts;
+
+/* Options accepted and recorded (or deliberately ignored: spvi's arithmetic is correctly rounded
+ * and keeps denormals, signed zeros, infinities and NaNs, which every math option allows; none of
+ * them is passed to clang, so they cannot make the generated code less exact). */
+static const char *const math_options[] = {
+    "-cl-fast-relaxed-math",      "-cl-denorms-are-zero", "-cl-mad-enable",
+    "-cl-no-signed-zeros",        "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",       "-cl-single-precision-constant",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+};
+
+static bool is_one_of(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0)
+      return true;
+  return false;
+}
+
+static void bad_option(sbuf *log, const char *opt, const char *why) {
+  sb_addf(log, "spvi: error: invalid build option `%s`%s%s\n", opt, why ? ": " : "",
+          why ? why : "");
+}
+
+/* -I DIR: relative directories are relative to the application's working directory, but clang
+ * runs in the private directory, so make them absolute now. */
+static bool add_include_dir(copts *o, const char *dir, sbuf *log) {
+  if (!*dir) {
+    bad_option(log, "-I", "the directory name is missing");
+    return false;
+  }
+  av_add(&o->clang, "-I");
+  if (dir[0] == '/') {
+    av_add(&o->clang, dir);
+    return true;
+  }
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd)) {
+    sb_addf(log, "spvi: error: -I %s: cannot resolve a relative directory: %s\n", dir,
+            strerror(errno));
+    return false;
+  }
+  av_addf(&o->clang, "%s/%s", cwd, dir);
+  return true;
+}
+
+static bool add_define(copts *o, const char *def, sbuf *log) {
+  if (!*def || *def == '=') {
+    bad_option(log, "-D", "the macro name is missing");
+    return false;
+  }
+  av_add(&o->clang, "-D");
+  av_add(&o->clang, def);
+  return true;
+}
+
+/* Parses compile (link == false) or link options. Returns CLC_OK or CLC_INVALID_OPTIONS. */
+static int parse_options(const char *options, bool link, copts *o, sbuf *log) {
+  avec w = {0};
+  int rc = CLC_OK;
+  o->cl_std = 120; /* no -cl-std: the highest OpenCL C 1.x version (API spec 5.8.6.5) */
+  if (!tokenize(options, &w, log)) {
+    av_free(&w);
+    return CLC_INVALID_OPTIONS;
+  }
+  for (size_t i = 0; i < w.n && rc == CLC_OK; i++) {
+    const char *t = w.v[i];
+    const char *next = i + 1 < w.n ? w.v[i + 1] : NULL;
+    if (strcmp(t, "-cl-denorms-are-zero") == 0) {
+      o->denorms_zero = true;
+    } else if (strcmp(t, "-cl-fast-relaxed-math") == 0) {
+      o->fast_relaxed = true;
+    } else if (strcmp(t, "-cl-no-signed-zeros") == 0 ||
+               strcmp(t, "-cl-unsafe-math-optimizations") == 0 ||
+               strcmp(t, "-cl-finite-math-only") == 0 || strcmp(t, "-cl-no-subgroup-ifp") == 0) {
+      /* valid for both compiles and links; nothing to do (see math_options) */
+    } else if (link) {
+      if (strcmp(t, "-create-library") == 0)
+        o->create_library = true;
+      else if (strcmp(t, "-enable-link-options") == 0)
+        o->enable_link_options = true;
+      else {
+        bad_option(log, t, is_one_of(t, math_options, sizeof math_options / sizeof *math_options)
+                               ? "not a link option"
+                               : "unknown link option");
+        rc = CLC_INVALID_OPTIONS;
+      }
+    } else if (strcmp(t, "-D") == 0) {
+      if (!next) {
+        bad_option(log, t, "the macro name is missing");
+        rc = CLC_INVALID_OPTIONS;
+      } else if (!add_define(o, next, log))
+        rc = CLC_INVALID_OPTIONS;
+      i++;
+    } else if (strncmp(t, "-D", 2) == 0) {
+      if (!add_define(o, t + 2, log))
+        rc = CLC_INVALID_OPTIONS;
+    } else if (strcmp(t, "-I") == 0) {
+      if (!next) {
+        bad_option(log, t, "the directory name is missing");
+        rc = CLC_INVALID_OPTIONS;
+      } else if (!add_include_dir(o, next, log))
+        rc = CLC_INVALID_OPTIONS;
+      i++;
+    } else if (strncmp(t, "-I", 2) == 0) {
+      if (!add_include_dir(o, t + 2, log))
+        rc = CLC_INVALID_OPTIONS;
+    } else if (strncmp(t, "-cl-std=", 8) == 0) {
+      static const struct {
+        const char *name;
+        int v;
+      } stds[] = {{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}};
+      int v = 0;
+      for (size_t k = 0; k < sizeof stds / sizeof *stds; k++)
+        if (strcmp(t + 8, stds[k].name) == 0)
+          v = stds[k].v;
+      if (!v) {
+        bad_option(log, t, "the versions are CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0");
+        rc = CLC_INVALID_OPTIONS;
+      }
+      o->cl_std = v;
+      o->cl_std_given = true;
+    } else if (strcmp(t, "-cl-opt-disable") == 0) {
+      o->opt_disable = true;
+    } else if (strcmp(t, "-cl-kernel-arg-info") == 0) {
+      o->arg_info = true;
+    } else if (strcmp(t, "-cl-uniform-work-group-size") == 0) {
+      o->uniform_wg = true;
+    } else if (is_one_of(t, math_options, sizeof math_options / sizeof *math_options) ||
+               strcmp(t, "-cl-strict-aliasing") == 0) {
+      /* accepted (see math_options); -cl-strict-aliasing: deprecated since OpenCL 1.1, no-op */
+    } else if (strcmp(t, "-g") == 0 || strcmp(t, "-w") == 0 || strcmp(t, "-Werror") == 0) {
+      av_add(&o->clang, t);
+    } else if (strcmp(t, "-x") == 0 || strncmp(t, "-spir-std=", 10) == 0) {
+      char both[64];
+      snprintf(both, sizeof both, "%s%s%.32s", t, next && t[1] == 'x' ? " " : "",
+               next && t[1] == 'x' ? next : "");
+      bad_option(log, both, "SPIR 1.2 binaries are not supported, and source is OpenCL C");
+      rc = CLC_INVALID_OPTIONS;
+    } else if (strcmp(t, "-create-library") == 0 || strcmp(t, "-enable-link-options") == 0) {
+      bad_option(log, t, "a link option (clLinkProgram), not a compile option");
+      rc = CLC_INVALID_OPTIONS;
+    } else {
+      bad_option(log, t, "unknown option");
+      rc = CLC_INVALID_OPTIONS;
+    }
+  }
+  if (rc == CLC_OK && link && o->enable_link_options && !o->create_library) {
+    bad_option(log, "-enable-link-options", "it needs -create-library");
+    rc = CLC_INVALID_OPTIONS;
+  }
+  if (w.oom || o->clang.oom) {
+    sb_add(log, "spvi: error: out of memory\n");
+    rc = CLC_FAILED;
+  }
+  av_free(&w);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Temporary directory and files                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  if (flag == FTW_DP || flag == FTW_D)
+    rmdir(path);
+  else
+    unlink(path);
+  return 0;
+}
+
+static void rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* mkdtemp under $TMPDIR (or /tmp); returns false with a message in log. */
+static bool make_tmpdir(char *dir, size_t cap, sbuf *log) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base)
+    base = "/tmp";
+  if ((size_t)snprintf(dir, cap, "%s/spvi-clc-XXXXXX", base) >= cap) {
+    sb_add(log, "spvi: error: TMPDIR is too long\n");
+    return false;
+  }
+  if (!mkdtemp(dir)) {
+    sb_addf(log, "spvi: error: cannot create a temporary directory in %s: %s\n", base,
+            strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+static bool write_file(const char *path, const void *data, size_t len, sbuf *log) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  const char *p = data;
+  while (len) {
+    ssize_t k = write(fd, p, len);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0) {
+      sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+      close(fd);
+      return false;
+    }
+    p += k;
+    len -= (size_t)k;
+  }
+  if (close(fd) != 0) {
+    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* Reads a whole file (NUL-terminated for text use); NULL when missing or unreadable. */
+static char *read_file(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < 0) {
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    close(fd);
+    return NULL;
+  }
+  for (;;) {
+    if (n + 1 >= cap) { /* the file grew: make room */
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        close(fd);
+        return NULL;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t k = read(fd, buf + n, cap - 1 - n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0) {
+      free(buf);
+      close(fd);
+      return NULL;
+    }
+    if (k == 0)
+      break;
+    n += (size_t)k;
+  }
+  close(fd);
+  buf[n] = 0;
+  if (len)
+    *len = n;
+  return buf;
+}
+
+/* A header name must stay inside the private directory: relative, no "..", no empty name. */
+static bool header_name_ok(const char *name) {
+  if (!name || !*name || name[0] == '/')
+    return false;
+  const char *p = name;
+  while (*p) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == 2 && p[0] == '.' && p[1] == '.')
+      return false;
+    if (!e)
+      return len > 0;
+    p = e + 1;
+  }
+  return false; /* ends with '/' */
+}
+
+/* Creates the directories of `rel` (a header name) under `dir`. */
+static bool make_parent_dirs(const char *dir, const char *rel, sbuf *log) {
+  char path[PATH_MAX];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, rel) >= sizeof path) {
+    sb_addf(log, "spvi: error: header name `%s` is too long\n", rel);
+    return false;
+  }
+  for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
+    *p = 0;
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+      sb_addf(log, "spvi: error: cannot create %s: %s\n", path, strerror(errno));
+      return false;
+    }
+    *p = '/';
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Running the tools                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+enum { T_CLANG, T_OPT, T_LLVM_SPIRV, T_SPIRV_LINK, T_COUNT };
+
+/* Resolves a tool: $SPVI_LLVM_BIN/NAME, /usr/lib/llvm-14/bin/NAME, then NAME-14 on the PATH
+ * (Debian installs llvm-spirv only as /usr/bin/llvm-spirv-14). spirv-link: $SPVI_SPIRV_LINK or
+ * spirv-link on the PATH. */
+static void tool_path(int tool, char *buf, size_t cap) {
+  static const char *const names[T_COUNT] = {"clang", "opt", "llvm-spirv", "spirv-link"};
+  if (tool == T_SPIRV_LINK) {
+    const char *e = getenv("SPVI_SPIRV_LINK");
+    snprintf(buf, cap, "%s", e && *e ? e : "spirv-link");
+    return;
+  }
+  const char *bin = getenv("SPVI_LLVM_BIN");
+  if (bin && *bin) {
+    snprintf(buf, cap, "%s/%s", bin, names[tool]);
+    if (access(buf, X_OK) == 0)
+      return;
+    snprintf(buf, cap, "%s/%s-14", bin, names[tool]);
+    if (access(buf, X_OK) == 0)
+      return;
+  }
+  snprintf(buf, cap, "/usr/lib/llvm-14/bin/%s", names[tool]);
+  if (access(buf, X_OK) == 0)
+    return;
+  snprintf(buf, cap, "%s-14", names[tool]);
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Runs argv (argv[0] a path or a PATH name) with stdin from /dev/null and stdout+stderr into
+ * out_path, in directory cwd (NULL: ours). Returns the exit status (0..255), or -1 when it
+ * could not be started, was killed by a signal or timed out: `why` then says which. */
+static int run_tool(char *const argv[], const char *cwd, const char *out_path, char *why,
+                    size_t why_cap) {
+  why[0] = 0;
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  if (posix_spawn_file_actions_init(&fa) != 0) {
+    snprintf(why, why_cap, "cannot start %s: out of memory", argv[0]);
+    return -1;
+  }
+  if (posix_spawnattr_init(&at) != 0) {
+    posix_spawn_file_actions_destroy(&fa);
+    snprintf(why, why_cap, "cannot start %s: out of memory", argv[0]);
+    return -1;
+  }
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  if (cwd)
+    posix_spawn_file_actions_addchdir_np(&fa, cwd);
+  /* The application's signal mask and ignored signals must not leak into the compiler (an
+   * ignored SIGSEGV or a blocked SIGTERM would change how it crashes or stops). */
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  sigdelset(&all, SIGKILL);
+  sigdelset(&all, SIGSTOP);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setsigdefault(&at, &all);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid;
+  int err = argv[0][0] == '/' ? posix_spawn(&pid, argv[0], &fa, &at, argv, environ)
+                              : posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  if (err != 0) {
+    snprintf(why, why_cap, "cannot run %s: %s", argv[0], strerror(err));
+    return -1;
+  }
+  /* Wait with a deadline: poll with a growing sleep (0.2 ms .. 20 ms), cheap next to a
+   * compilation and free of signals (SIGALRM/SIGCHLD handlers belong to the application). */
+  double limit = 600;
+  const char *e = getenv("SPVI_COMPILE_TIMEOUT");
+  if (e && atof(e) > 0)
+    limit = atof(e);
+  double deadline = now_seconds() + limit;
+  long nap = 200000;
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      break;
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      /* ECHILD: the application set SIGCHLD to SIG_IGN and the child was reaped for us. The
+       * caller checks the output file, so call it a success here. */
+      return 0;
+    }
+    if (now_seconds() > deadline) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      snprintf(why, why_cap, "%s did not finish within %g s (SPVI_COMPILE_TIMEOUT) and was killed",
+               argv[0], limit);
+      return -1;
+    }
+    struct timespec ts = {0, nap};
+    nanosleep(&ts, NULL);
+    if (nap < 20000000)
+      nap *= 2;
+  }
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    snprintf(why, why_cap, "%s crashed (signal %d, %s)", argv[0], WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
+    return -1;
+  }
+  snprintf(why, why_cap, "%s stopped abnormally", argv[0]);
+  return -1;
+}
+
+typedef struct {
+  char dir[1024]; /* the private directory; its files are dir/NAME */
+  char src[1100]; /* dir/src: the source, the headers, clang's working directory */
+  sbuf *log;
+} job;
+
+/* dir/name into buf. */
+static const char *jpath(const job *j, const char *name, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s/%s", j->dir, name);
+  return buf;
+}
+
+/* Runs a tool; appends its output to the log when `keep_output` (clang's diagnostics) or when it
+ * fails (then prefixed with what failed). Returns true on exit status 0 and an existing
+ * `product` file (NULL: no check). `what` names the step for messages. */
+static bool run_step(job *j, avec *argv, const char *cwd, const char *product, bool keep_output,
+                     const char *what, sbuf *fail_log) {
+  char out[PATH_MAX], why[PATH_MAX + 128];
+  jpath(j, "tool-output.txt", out, sizeof out);
+  if (argv->oom) {
+    sb_add(fail_log, "spvi: error: out of memory\n");
+    return false;
+  }
+  int rc = run_tool(argv->v, cwd, out, why, sizeof why);
+  char *text = read_file(out, NULL);
+  unlink(out);
+  bool ok = rc == 0 && (!product || access(product, R_OK) == 0);
+  if (keep_output && text)
+    sb_add(j->log, text);
+  if (!ok) {
+    if (!keep_output && text && *text) {
+      sb_addf(fail_log, "%s:\n", what);
+      sb_add(fail_log, text);
+      if (text[strlen(text) - 1] != '\n')
+        sb_add(fail_log, "\n");
+    }
+    if (why[0])
+      sb_addf(fail_log, "spvi: error: %s: %s\n", what, why);
+    else if (rc > 0)
+      sb_addf(fail_log, "spvi: error: %s failed (exit status %d)\n", what, rc);
+    else if (rc == 0)
+      sb_addf(fail_log, "spvi: error: %s produced no output\n", what);
+  }
+  free(text);
+  return ok;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Source compilation                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The extensions and feature macros the device advertises (cl_features.h). */
+#define CLC_NAME(name, major, minor, patch) #name,
+static const char *const device_extensions[] = {CLF_EXTENSIONS(CLC_NAME)};
+static const char *const device_features[] = {CLF_C_FEATURES(CLC_NAME)};
+#undef CLC_NAME
+#define NUM(a) (sizeof(a) / sizeof *(a))
+
+/* Every extension and feature macro that clang-14 or its opencl-c.h / opencl-c-base.h can define
+ * for the spir64 target (found with -dM for CL1.0 ... CL3.0). Those that the device does not
+ * advertise are #undef'd after the default header, so that `#ifdef` in a kernel sees exactly
+ * cl_features.h. */
+static const char *const clang_known_macros[] = {
+    "cl_amd_media_ops",
+    "cl_amd_media_ops2",
+    "cl_arm_integer_dot_product_accumulate_int16",
+    "cl_arm_integer_dot_product_accumulate_int8",
+    "cl_arm_integer_dot_product_accumulate_saturate_int8",
+    "cl_arm_integer_dot_product_int8",
+    "cl_clang_storage_class_specifiers",
+    "cl_ext_float_atomics",
+    "cl_intel_device_side_avc_motion_estimation",
+    "cl_intel_planar_yuv",
+    "cl_intel_subgroups",
+    "cl_intel_subgroups_short",
+    "cl_khr_3d_image_writes",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_depth_images",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_gl_sharing",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_integer_dot_product",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroups",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_fp64",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_images",
+    "__opencl_c_int64",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_pipes",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_read_write_images",
+    "__opencl_c_subgroups",
+    "__opencl_c_work_group_collective_functions",
+};
+
+/* The prelude, included after clang's default header: removes what the device does not
+ * advertise. (What it does advertise is defined on the command line, before the default
+ * header, because the header declares the built-in functions of an extension or feature only
+ * when its macro is already defined.) */
+static void make_prelude(sbuf *b, int cl_std) {
+  sb_add(b, "/* spvi: the extension and feature macros of the device (cl_features.h) */\n");
+  for (size_t i = 0; i < NUM(clang_known_macros); i++) {
+    const char *m = clang_known_macros[i];
+    bool advertised = is_one_of(m, device_extensions, NUM(device_extensions)) ||
+                      (cl_std >= 200 && is_one_of(m, device_features, NUM(device_features)));
+    /* OpenCL C 1.x has no feature macros, except __opencl_c_int64 that clang-14 defines for
+     * every version and the device supports */
+    if (cl_std < 200 && strcmp(m, "__opencl_c_int64") == 0)
+      advertised = true;
+    if (!advertised)
+      sb_addf(b, "#undef %s\n", m);
+  }
+  if (cl_std >= 200)
+    for (size_t i = 0; i < NUM(device_features); i++)
+      sb_addf(b, "#ifndef %s\n#define %s 1\n#endif\n", device_features[i], device_features[i]);
+}
+
+/* spvi's optimisation pipeline: LLVM 14's default<O2> as printed by -print-pipeline-passes,
+ * minus the loop and SLP vectorizers (their llvm.vector.reduce.* intrinsics are unknown to
+ * llvm-spirv-14, and spvi gains nothing from wider vectors), with switch-to-lookup-table off
+ * (its bitmaps are integers of odd widths), and without the coroutine, OpenMP and profile
+ * passes that OpenCL C never needs. */
+static const char optimisation_pipeline[] =
+    "forceattrs,inferattrs,"
+    "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+    "no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+    "no-sink-common-insts>,sroa,early-cse<>),"
+    "ipsccp,called-value-propagation,globalopt,function(mem2reg),deadargelim,"
+    "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+    "no-sink-common-insts>),"
+    "require<globals-aa>,function(invalidate<aa>),"
+    "cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,"
+    "function<eager-inv>(sroa,early-cse<memssa>,speculative-execution,jump-threading,"
+    "correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+    "no-sink-common-insts>,instcombine,libcalls-shrinkwrap,tailcallelim,"
+    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,"
+    "require<opt-remark-emit>,loop-mssa(loop-instsimplify,loop-simplifycfg,licm,loop-rotate,"
+    "licm,simple-loop-unswitch<no-nontrivial;trivial>),"
+    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,"
+    "loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),sroa,"
+    "mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
+    "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm),"
+    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+    "no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine))),"
+    "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,require<globals-aa>,"
+    "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),"
+    "loop-distribute,loop-load-elim,instcombine,"
+    "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
+    "no-switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,"
+    "vector-combine,instcombine,loop-unroll<O2>,transform-warning,instcombine,"
+    "require<opt-remark-emit>,loop-mssa(licm),alignment-from-assumptions,loop-sink,instsimplify,"
+    "div-rem-pairs,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+    "no-sink-common-insts>),"
+    "globaldce,constmerge";
+
+/* clang's spir64 data layout plus "n8:16:32:64": with no native integer widths declared,
+ * InstCombine narrows switch conditions and arithmetic to any width (i3, i24, i63), which SPIR-V
+ * cannot express; with them, it keeps to i8/i16/i32/i64. The translator ignores the layout. */
+static const char data_layout[] = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
+                                  "v256:256-v512:512-v1024:1024-n8:16:32:64";
+
+/* Rewrites the text of an optimised module so that llvm-spirv-14 accepts it:
+ *   %x = freeze T V   ->  %x = select i1 true, T V, T V   (folded to V by instsimplify)
+ * `freeze` stops poison from propagating; SPIR-V has no poison (spvi gives every value a
+ * definite result), so the operand itself is a correct replacement.
+ * Returns the new text (malloc'd) or NULL when nothing needed to change. */
+static char *lower_ir_text(const char *ll, bool *oom) {
+  if (!strstr(ll, " = freeze "))
+    return NULL;
+  sbuf b = {0};
+  const char *p = ll;
+  while (*p) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
+    const char *f = NULL;
+    /* an instruction line: optional indent, %name = freeze ... */
+    const char *q = p;
+    while (q < p + len && (*q == ' ' || *q == '\t'))
+      q++;
+    if (*q == '%') {
+      const char *m = strstr(q, " = freeze ");
+      if (m && m < p + len)
+        f = m;
+    }
+    if (!f) {
+      sb_addn(&b, p, len);
+    } else {
+      /* operand: from after "freeze " to the end of the line or to the first ", !" (metadata
+       * attachments such as !dbg; a first-class operand contains no '!') */
+      const char *opnd = f + strlen(" = freeze ");
+      const char *end = p + len;
+      while (end > opnd && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+        end--;
+      const char *meta = NULL;
+      for (const char *s = opnd; s + 2 < end; s++)
+        if (s[0] == ',' && s[1] == ' ' && s[2] == '!') {
+          meta = s;
+          break;
+        }
+      const char *oend = meta ? meta : end;
+      sb_addn(&b, p, (size_t)(f - p));
+      sb_add(&b, " = select i1 true, ");
+      sb_addn(&b, opnd, (size_t)(oend - opnd));
+      sb_add(&b, ", ");
+      sb_addn(&b, opnd, (size_t)(oend - opnd));
+      sb_addn(&b, oend, (size_t)(p + len - oend));
+    }
+    p += len;
+  }
+  if (b.oom) {
+    *oom = true;
+    free(b.p);
+    return NULL;
+  }
+  return b.p;
+}
+
+/* Translates dir/IN.bc to dir/x.spv. */
+static bool translate(job *j, const char *bc, sbuf *fail_log) {
+  char tool[PATH_MAX], spv[PATH_MAX];
+  avec a = {0};
+  tool_path(T_LLVM_SPIRV, tool, sizeof tool);
+  av_add(&a, tool);
+  /* the source type names of kernel parameters (CL_KERNEL_ARG_TYPE_NAME keeps typedef names) */
+  av_add(&a, "--preserve-ocl-kernel-arg-type-metadata-through-string");
+  av_add(&a, bc);
+  av_add(&a, "-o");
+  av_add(&a, jpath(j, "x.spv", spv, sizeof spv));
+  unlink(spv);
+  bool ok = run_step(j, &a, NULL, spv, false, "llvm-spirv-14", fail_log);
+  av_free(&a);
+  return ok;
+}
+
+/* The optimised path: dir/a.bc -> opt (pipeline) -> b.ll -> lowering -> c.ll -> opt
+ * (instsimplify) -> c.bc -> x.spv. */
+static bool optimise_and_translate(job *j, sbuf *fail_log) {
+  char tool[PATH_MAX], a_bc[PATH_MAX], b_ll[PATH_MAX], c_ll[PATH_MAX], c_bc[PATH_MAX];
+  jpath(j, "a.bc", a_bc, sizeof a_bc);
+  jpath(j, "b.ll", b_ll, sizeof b_ll);
+  jpath(j, "c.ll", c_ll, sizeof c_ll);
+  jpath(j, "c.bc", c_bc, sizeof c_bc);
+  tool_path(T_OPT, tool, sizeof tool);
+
+  avec a = {0};
+  av_add(&a, tool);
+  av_addf(&a, "--data-layout=%s", data_layout);
+  av_addf(&a, "-passes=%s", optimisation_pipeline);
+  av_add(&a, "-S");
+  av_add(&a, a_bc);
+  av_add(&a, "-o");
+  av_add(&a, b_ll);
+  bool ok = run_step(j, &a, NULL, b_ll, false, "opt-14", fail_log);
+  av_free(&a);
+  if (!ok)
+    return false;
+
+  size_t len;
+  char *text = read_file(b_ll, &len);
+  if (!text) {
+    sb_addf(fail_log, "spvi: error: cannot read %s\n", b_ll);
+    return false;
+  }
+  bool oom = false;
+  char *lowered = lower_ir_text(text, &oom);
+  if (oom) {
+    free(text);
+    sb_add(fail_log, "spvi: error: out of memory\n");
+    return false;
+  }
+  const char *in_ll = b_ll;
+  if (lowered) {
+    ok = write_file(c_ll, lowered, strlen(lowered), fail_log);
+    free(lowered);
+    in_ll = c_ll;
+  }
+  free(text);
+  if (!ok)
+    return false;
+
+  /* parse the text back (and fold what the lowering introduced) */
+  av_add(&a, tool);
+  av_add(&a, "-passes=instsimplify");
+  av_add(&a, in_ll);
+  av_add(&a, "-o");
+  av_add(&a, c_bc);
+  ok = run_step(j, &a, NULL, c_bc, false, "opt-14 (after lowering)", fail_log);
+  av_free(&a);
+  return ok && translate(j, c_bc, fail_log);
+}
+
+static void result_init(clc_result *out) { memset(out, 0, sizeof *out); }
+
+/* Finishes a call: the log into out->log (never NULL, as far as memory allows). */
+static int finish(clc_result *out, sbuf *log, int rc) {
+  out->log = sb_take(log);
+  if (!out->log) {
+    out->log = strdup("spvi: error: out of memory\n");
+    if (rc == CLC_OK) {
+      free(out->spirv);
+      out->spirv = NULL;
+      out->bytes = 0;
+      rc = CLC_FAILED;
+    }
+  }
+  if (rc != CLC_OK) {
+    free(out->spirv);
+    out->spirv = NULL;
+    out->bytes = 0;
+  }
+  return rc;
+}
+
+/* Reads dir/x.spv into out; false with a message when it is not a SPIR-V module. */
+static bool take_module(job *j, clc_result *out) {
+  char spv[PATH_MAX];
+  size_t len = 0;
+  char *data = read_file(jpath(j, "x.spv", spv, sizeof spv), &len);
+  if (!data || len < 20 || len % 4 != 0) {
+    free(data);
+    sb_add(j->log, "spvi: error: the translator produced no valid SPIR-V module\n");
+    return false;
+  }
+  out->spirv = data;
+  out->bytes = len;
+  return true;
+}
+
+int clc_compile(const char *source, const char *options, const clc_header *headers,
+                unsigned nheaders, clc_result *out) {
+  if (!out)
+    return CLC_FAILED;
+  result_init(out);
+  sbuf log = {0};
+  sb_addn(&log, "", 0);
+  if (!source) {
+    sb_add(&log, "spvi: error: no source (NULL)\n");
+    return finish(out, &log, CLC_FAILED);
+  }
+  if (nheaders && !headers) {
+    sb_add(&log, "spvi: error: headers missing (NULL) for a non-zero count\n");
+    return finish(out, &log, CLC_FAILED);
+  }
+  for (unsigned i = 0; i < nheaders; i++) {
+    if (!header_name_ok(headers[i].name)) {
+      sb_addf(&log, "spvi: error: invalid header name `%s`: it must be a relative path without "
+                    "\"..\"\n",
+              headers[i].name ? headers[i].name : "(null)");
+      return finish(out, &log, CLC_FAILED);
+    }
+    if (!headers[i].source) {
+      sb_addf(&log, "spvi: error: header `%s` has no source (NULL)\n", headers[i].name);
+      return finish(out, &log, CLC_FAILED);
+    }
+    if (strcmp(headers[i].name, CLC_SOURCE_NAME) == 0) {
+      sb_addf(&log, "spvi: error: header name `%s` is the name spvi gives the program source\n",
+              headers[i].name);
+      return finish(out, &log, CLC_FAILED);
+    }
+  }
+
+  copts o = {0};
+  int rc = parse_options(options, false, &o, &log);
+  out->cl_std = o.cl_std;
+  out->denorms_are_zero = o.denorms_zero;
+  out->kernel_arg_info = o.arg_info;
+  out->uniform_work_group_size = o.uniform_wg;
+  if (rc != CLC_OK) {
+    av_free(&o.clang);
+    return finish(out, &log, rc);
+  }
+
+  job j = {.log = &log};
+  if (!make_tmpdir(j.dir, sizeof j.dir, &log)) {
+    av_free(&o.clang);
+    return finish(out, &log, CLC_FAILED);
+  }
+  snprintf(j.src, sizeof j.src, "%s/src", j.dir); /* fits: src is longer than dir + 4 */
+  rc = CLC_FAILED;
+  char path[PATH_MAX], tool[PATH_MAX], a_bc[PATH_MAX];
+  avec a = {0};
+  sbuf prelude = {0};
+  sbuf fail = {0};
+  if (mkdir(j.src, 0700) != 0) {
+    sb_addf(&log, "spvi: error: cannot create %s: %s\n", j.src, strerror(errno));
+    goto done;
+  }
+  if ((size_t)snprintf(path, sizeof path, "%s/" CLC_SOURCE_NAME, j.src) >= sizeof path ||
+      !write_file(path, source, strlen(source), &log))
+    goto done;
+  for (unsigned i = 0; i < nheaders; i++) {
+    if (!make_parent_dirs(j.src, headers[i].name, &log))
+      goto done;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", j.src, headers[i].name) >= sizeof path) {
+      sb_addf(&log, "spvi: error: header name `%s` is too long\n", headers[i].name);
+      goto done;
+    }
+    if (!write_file(path, headers[i].source, strlen(headers[i].source), &log))
+      goto done;
+  }
+  make_prelude(&prelude, o.cl_std);
+  if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p,
+                                 prelude.n, &log))
+    goto done;
+
+  /* clang: source -> LLVM bitcode (a.bc) */
+  tool_path(T_CLANG, tool, sizeof tool);
+  av_add(&a, tool);
+  av_add(&a, "-x");
+  av_add(&a, "cl");
+  av_add(&a, "-target");
+  av_add(&a, "spir64");
+  av_addf(&a, "-cl-std=CL%d.%d", o.cl_std / 100, o.cl_std / 10 % 10);
+  av_add(&a, "-emit-llvm");
+  av_add(&a, "-c");
+  if (o.opt_disable) {
+    av_add(&a, "-O0");
+  } else {
+    /* -O2 IR (no optnone, lifetime markers, TBAA) but no passes: opt runs spvi's pipeline */
+    av_add(&a, "-O2");
+    av_add(&a, "-Xclang");
+    av_add(&a, "-disable-llvm-passes");
+  }
+  av_add(&a, "-Xclang");
+  av_add(&a, "-finclude-default-header");
+  {
+    sbuf ext = {0};
+    sb_add(&ext, "-cl-ext=-all");
+    for (size_t i = 0; i < NUM(device_extensions); i++)
+      sb_addf(&ext, ",+%s", device_extensions[i]);
+    if (o.cl_std >= 300)
+      for (size_t i = 0; i < NUM(device_features); i++)
+        sb_addf(&ext, ",+%s", device_features[i]);
+    av_add(&a, "-Xclang");
+    if (ext.oom)
+      a.oom = true;
+    else
+      av_add(&a, ext.p);
+    free(ext.p);
+  }
+  for (size_t i = 0; i < NUM(device_extensions); i++)
+    av_addf(&a, "-D%s=1", device_extensions[i]);
+  if (o.cl_std >= 300)
+    for (size_t i = 0; i < NUM(device_features); i++)
+      av_addf(&a, "-D%s=1", device_features[i]);
+  av_addf(&a, "-D__OPENCL_VERSION__=%d", CLC_DEVICE_OPENCL_VERSION);
+  if (o.fast_relaxed)
+    av_add(&a, "-D__FAST_RELAXED_MATH__=1");
+  av_add(&a, "-include");
+  av_add(&a, jpath(&j, "spvi-prelude.h", path, sizeof path));
+  /* parameter names (OpName) for spvi's reports and CL_KERNEL_ARG_NAME */
+  av_add(&a, "-cl-kernel-arg-info");
+  /* no reproducer files in /tmp when clang crashes: the log says it crashed */
+  av_add(&a, "-fno-crash-diagnostics");
+  for (size_t i = 0; i < o.clang.n; i++)
+    av_add(&a, o.clang.v[i]);
+  /* embedded headers also for #include <name> (after the user's -I directories) */
+  av_add(&a, "-I");
+  av_add(&a, j.src);
+  av_add(&a, CLC_SOURCE_NAME);
+  av_add(&a, "-o");
+  av_add(&a, jpath(&j, "a.bc", a_bc, sizeof a_bc));
+  if (!run_step(&j, &a, j.src, a_bc, true, "clang-14", &log))
+    goto done;
+
+  if (!o.opt_disable && optimise_and_translate(&j, &fail)) {
+    out->optimized = true;
+  } else {
+    if (!o.opt_disable) {
+      /* keep the build working: translate the unoptimised module, and say why in the log */
+      sb_add(&log, "spvi: note: the optimised module could not be translated to SPIR-V; this "
+                   "build is not optimised. Reason:\n");
+      if (fail.p)
+        sb_add(&log, fail.p);
+    }
+    sbuf fail2 = {0};
+    if (!translate(&j, a_bc, &fail2)) {
+      sb_add(&log, "spvi: error: llvm-spirv-14 cannot translate this program:\n");
+      if (fail2.p)
+        sb_add(&log, fail2.p);
+      free(fail2.p);
+      goto done;
+    }
+    free(fail2.p);
+  }
+  if (take_module(&j, out))
+    rc = CLC_OK;
+
+done:
+  av_free(&a);
+  av_free(&o.clang);
+  free(prelude.p);
+  free(fail.p);
+  rm_tree(j.dir);
+  return finish(out, &log, rc);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Linking                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The OpenCL C version of a module from its OpSource (source language 3 = OpenCL_C, version
+ * 100200 for 1.2 ...; llvm-spirv writes it), 0 when absent. Either byte order. */
+static int module_cl_std(const void *module, size_t bytes) {
+  if (!module || bytes < 20 || bytes % 4)
+    return 0;
+  const uint32_t *w = module;
+  size_t n = bytes / 4;
+  bool swap = w[0] == 0x03022307u;
+  if (!swap && w[0] != 0x07230203u)
+    return 0;
+  for (size_t i = 5; i < n;) {
+    uint32_t ins = w[i];
+    if (swap)
+      ins = __builtin_bswap32(ins);
+    uint32_t count = ins >> 16, op = ins & 0xffff;
+    if (count == 0)
+      break;
+    if (op == 3 /* OpSource */ && count >= 3 && i + 2 < n) {
+      uint32_t lang = swap ? __builtin_bswap32(w[i + 1]) : w[i + 1];
+      uint32_t ver = swap ? __builtin_bswap32(w[i + 2]) : w[i + 2];
+      if (lang == 3)
+        return (int)(ver / 100000 * 100 + ver / 1000 % 100 * 10);
+      return 0;
+    }
+    if (op == 54 /* OpFunction */)
+      break;
+    i += count;
+  }
+  return 0;
+}
+
+int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options,
+             clc_result *out) {
+  if (!out)
+    return CLC_FAILED;
+  result_init(out);
+  sbuf log = {0};
+  sb_addn(&log, "", 0);
+  if (n == 0 || !modules || !sizes) {
+    sb_add(&log, "spvi: error: no modules to link\n");
+    return finish(out, &log, CLC_FAILED);
+  }
+  for (unsigned i = 0; i < n; i++) {
+    const uint32_t *w = modules[i];
+    if (!w || sizes[i] < 20 || sizes[i] % 4 ||
+        (w[0] != 0x07230203u && w[0] != 0x03022307u)) {
+      sb_addf(&log, "spvi: error: input %u is not a SPIR-V module\n", i);
+      return finish(out, &log, CLC_FAILED);
+    }
+    int v = module_cl_std(modules[i], sizes[i]);
+    if (v > out->cl_std)
+      out->cl_std = v;
+  }
+  copts o = {0};
+  int rc = parse_options(options, true, &o, &log);
+  av_free(&o.clang);
+  out->denorms_are_zero = o.denorms_zero;
+  if (rc != CLC_OK)
+    return finish(out, &log, rc);
+
+  job j = {.log = &log};
+  if (!make_tmpdir(j.dir, sizeof j.dir, &log))
+    return finish(out, &log, CLC_FAILED);
+  rc = CLC_FAILED;
+  char tool[PATH_MAX], path[PATH_MAX];
+  avec a = {0};
+  tool_path(T_SPIRV_LINK, tool, sizeof tool);
+  av_add(&a, tool);
+  if (o.create_library) {
+    /* a library keeps its exports and may import what another program will provide */
+    av_add(&a, "--create-library");
+    av_add(&a, "--allow-partial-linkage");
+  }
+  for (unsigned i = 0; i < n; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "in%u.spv", i);
+    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log))
+      goto done;
+    av_add(&a, path);
+  }
+  av_add(&a, "-o");
+  av_add(&a, jpath(&j, "x.spv", path, sizeof path));
+  if (!run_step(&j, &a, NULL, path, false, "spirv-link", &log))
+    goto done;
+  if (take_module(&j, out))
+    rc = CLC_OK;
+done:
+  av_free(&a);
+  rm_tree(j.dir);
+  return finish(out, &log, rc);
+}
+
+void clc_result_free(clc_result *r) {
+  if (!r)
+    return;
+  free(r->spirv);
+  free(r->log);
+  memset(r, 0, sizeof *r);
+}

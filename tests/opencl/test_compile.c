@@ -1,0 +1,701 @@
+/*
+ * test_compile.c — tests of opencl/cl_compile.c (OpenCL C -> SPIR-V, SPIR-V linking).
+ *
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Iinclude -Iopencl \
+ *      opencl/cl_compile.c tests/opencl/test_compile.c -lcmocka -lpthread -o /tmp/tc && /tmp/tc
+ *
+ * Where the tests load a module with `spvi info` or run it with `spvi run`, the spvi command is
+ * $SPVI (default build/spvi, then spvi on the PATH); without one those checks are skipped.
+ *
+ * The same binary is the driver of tests/opencl/compile_corpus.py:
+ *   test_compile --compile FILE.cl [--options STR] [-o OUT.spv]
+ *   test_compile --link OUT.spv [--options STR] IN.spv...
+ * prints the build log on stderr, `optimized: 0|1` on stdout, and exits with the clc_* result
+ * (0 ok, 1 failed, 2 invalid options).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cl_compile.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* helpers                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (n + 1 >= cap)
+      buf = realloc(buf, cap *= 2);
+    size_t k = fread(buf + n, 1, cap - n - 1, f);
+    if (k == 0)
+      break;
+    n += k;
+  }
+  fclose(f);
+  buf[n] = 0;
+  if (len)
+    *len = n;
+  return buf;
+}
+
+static bool spit(const char *path, const void *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  return fclose(f) == 0 && ok;
+}
+
+static const char *spvi_command(void) {
+  static char buf[4096];
+  const char *e = getenv("SPVI");
+  if (e && *e)
+    return e;
+  if (access("build/spvi", X_OK) == 0) {
+    if (!getcwd(buf, sizeof buf - 16))
+      return NULL;
+    strcat(buf, "/build/spvi");
+    return buf;
+  }
+  if (system("command -v spvi >/dev/null 2>&1") == 0)
+    return "spvi";
+  return NULL;
+}
+
+/* Runs a shell command line built from trusted test strings; returns its exit status and, when
+ * out != NULL, its standard output (malloc'd). */
+static int sh(char **out, const char *fmt, ...) {
+  char cmd[8192], path[] = "/tmp/spvi-test-compile-XXXXXX";
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  char full[8400];
+  snprintf(full, sizeof full, "%s > %s 2>&1", cmd, path);
+  int st = system(full);
+  if (out)
+    *out = slurp(path, NULL);
+  unlink(path);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Writes the module of r to a temporary file (path in buf). */
+static void module_file(const clc_result *r, char *buf) {
+  strcpy(buf, "/tmp/spvi-test-compile-XXXXXX");
+  int fd = mkstemp(buf);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_true(spit(buf, r->spirv, r->bytes));
+}
+
+/* `spvi info` of r's module: its output (malloc'd), or NULL when there is no spvi. Fails the
+ * test when spvi cannot load the module. */
+static char *spvi_info(const clc_result *r) {
+  const char *spvi = spvi_command();
+  if (!spvi)
+    return NULL;
+  char f[64], *out = NULL;
+  module_file(r, f);
+  int st = sh(&out, "'%s' info %s", spvi, f);
+  unlink(f);
+  if (st != 0)
+    fprintf(stderr, "spvi info failed:\n%s\n", out ? out : "");
+  assert_int_equal(st, 0);
+  return out;
+}
+
+static void assert_compiles(const char *src, const char *options, clc_result *r) {
+  int rc = clc_compile(src, options, NULL, 0, r);
+  if (rc != CLC_OK)
+    fprintf(stderr, "build log:\n%s\n", r->log);
+  assert_int_equal(rc, CLC_OK);
+  assert_non_null(r->spirv);
+  assert_true(r->bytes >= 20 && r->bytes % 4 == 0);
+  assert_int_equal(((const uint32_t *)r->spirv)[0], 0x07230203u);
+  assert_non_null(r->log);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* tests                                                                                      */
+/* ---------------------------------------------------------------------------------------- */
+
+static const char vadd_src[] =
+    "kernel void vadd(global const float *a, global const float *b, global float *c) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  c[i] = a[i] + b[i];\n"
+    "}\n";
+
+static void test_simple_kernel_loads(void **state) {
+  (void)state;
+  clc_result r;
+  assert_compiles(vadd_src, NULL, &r);
+  assert_string_equal(r.log, "");
+  assert_int_equal(r.cl_std, 120); /* no -cl-std: OpenCL C 1.2 */
+  assert_true(r.optimized);
+  assert_false(r.kernel_arg_info);
+  char *info = spvi_info(&r);
+  if (info) {
+    assert_non_null(strstr(info, "kernel vadd (3 parameters)"));
+    /* parameter names are always kept */
+    assert_non_null(strstr(info, "float* c"));
+  }
+  free(info);
+  clc_result_free(&r);
+  assert_null(r.spirv);
+  assert_null(r.log);
+}
+
+static void test_null_arguments(void **state) {
+  (void)state;
+  clc_result r;
+  assert_int_equal(clc_compile(NULL, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_null(r.spirv);
+  assert_non_null(strstr(r.log, "no source"));
+  clc_result_free(&r);
+  assert_int_equal(clc_compile(vadd_src, NULL, NULL, 0, NULL), CLC_FAILED);
+  assert_int_equal(clc_compile(vadd_src, NULL, NULL, 2, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "headers"));
+  clc_result_free(&r);
+  assert_int_equal(clc_link(NULL, NULL, 0, NULL, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "no modules"));
+  clc_result_free(&r);
+  uint32_t junk[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const void *mods[1] = {junk};
+  size_t sizes[1] = {sizeof junk};
+  assert_int_equal(clc_link(mods, sizes, 1, NULL, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "not a SPIR-V module"));
+  clc_result_free(&r);
+  clc_result_free(NULL);
+}
+
+static void test_syntax_error_has_line(void **state) {
+  (void)state;
+  clc_result r;
+  const char *src = "kernel void k(global int *p) {\n"
+                    "  int x = 1;\n"
+                    "  p[0] = x +;\n"
+                    "}\n";
+  assert_int_equal(clc_compile(src, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_null(r.spirv);
+  assert_int_equal(r.bytes, 0);
+  assert_non_null(strstr(r.log, "input.cl:3:"));
+  assert_non_null(strstr(r.log, "error:"));
+  /* no private path leaks into the log */
+  assert_null(strstr(r.log, "spvi-clc-"));
+  clc_result_free(&r);
+}
+
+static void test_warnings_and_werror(void **state) {
+  (void)state;
+  const char *src = "kernel void k(global int *p) { int x = 1.5e10f; p[0] = x; }\n";
+  clc_result r;
+  assert_compiles(src, NULL, &r);
+  assert_non_null(strstr(r.log, "input.cl:1:"));
+  assert_non_null(strstr(r.log, "warning:"));
+  clc_result_free(&r);
+  assert_compiles(src, "-w", &r);
+  assert_string_equal(r.log, "");
+  clc_result_free(&r);
+  assert_int_equal(clc_compile(src, "-Werror", NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "error:"));
+  clc_result_free(&r);
+}
+
+static void test_invalid_options(void **state) {
+  (void)state;
+  static const struct {
+    const char *options, *named;
+  } cases[] = {
+      {"-cl-bogus", "-cl-bogus"},
+      {"-O3", "-O3"},
+      {"-cl-std=CL4.0", "-cl-std=CL4.0"},
+      {"-cl-std=CL1.2 -fno-builtin", "-fno-builtin"},
+      {"-D", "-D"},
+      {"-I", "-I"},
+      {"-x spir -spir-std=1.2", "-x spir"},
+      {"-spir-std=1.2", "-spir-std=1.2"},
+      {"-create-library", "-create-library"},
+      {"-DX=\"unterminated", "quote"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    clc_result r;
+    assert_int_equal(clc_compile(vadd_src, cases[i].options, NULL, 0, &r), CLC_INVALID_OPTIONS);
+    assert_null(r.spirv);
+    if (!strstr(r.log, cases[i].named))
+      fprintf(stderr, "options `%s`: log `%s`\n", cases[i].options, r.log);
+    assert_non_null(strstr(r.log, cases[i].named));
+    clc_result_free(&r);
+  }
+}
+
+static void test_all_valid_options(void **state) {
+  (void)state;
+  clc_result r;
+  assert_compiles(vadd_src,
+                  "-cl-std=CL2.0 -cl-opt-disable -cl-fast-relaxed-math -cl-denorms-are-zero "
+                  "-cl-mad-enable -cl-no-signed-zeros -cl-unsafe-math-optimizations "
+                  "-cl-finite-math-only -cl-single-precision-constant "
+                  "-cl-fp32-correctly-rounded-divide-sqrt -cl-uniform-work-group-size "
+                  "-cl-no-subgroup-ifp -cl-kernel-arg-info -g -w -Werror -cl-strict-aliasing "
+                  "-D A -DB=2 -D C=3 -I . -I/tmp",
+                  &r);
+  assert_int_equal(r.cl_std, 200);
+  assert_true(r.denorms_are_zero);
+  assert_true(r.kernel_arg_info);
+  assert_true(r.uniform_work_group_size);
+  assert_false(r.optimized); /* -cl-opt-disable */
+  free(spvi_info(&r));
+  clc_result_free(&r);
+  static const struct {
+    const char *opt;
+    int v;
+  } stds[] = {{"-cl-std=CL1.0", 100}, {"-cl-std=CL1.1", 110}, {"-cl-std=CL1.2", 120},
+              {"-cl-std=CL2.0", 200}, {"-cl-std=CL3.0", 300}};
+  for (size_t i = 0; i < sizeof stds / sizeof *stds; i++) {
+    const char *src = "kernel void k(global int *p) { p[0] = __OPENCL_C_VERSION__; }\n";
+    assert_compiles(src, stds[i].opt, &r);
+    assert_int_equal(r.cl_std, stds[i].v);
+    clc_result_free(&r);
+  }
+}
+
+static void test_defines(void **state) {
+  (void)state;
+  const char *src = "#if !defined(A) || B != 2 || C != 3\n#error defines missing\n#endif\n"
+                    "#ifndef __FAST_RELAXED_MATH__\n#error __FAST_RELAXED_MATH__\n#endif\n"
+                    "#if __OPENCL_VERSION__ != 300\n#error __OPENCL_VERSION__\n#endif\n"
+                    "kernel void k(global int *p) { p[0] = STR[1] + B; }\n";
+  clc_result r;
+  assert_compiles(src, "-D A -DB=2 -D C=3 '-DSTR=\"a b\"' -cl-fast-relaxed-math", &r);
+  clc_result_free(&r);
+  assert_int_equal(clc_compile(src, "-DB=2 -DC=3", NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "defines missing"));
+  assert_non_null(strstr(r.log, "input.cl:2:"));
+  clc_result_free(&r);
+}
+
+/* The macros a kernel sees are exactly cl_features.h. */
+static void test_extension_macros(void **state) {
+  (void)state;
+  clc_result r;
+  const char *fp64 = "#ifndef cl_khr_fp64\n#error no cl_khr_fp64\n#endif\n"
+                     "#ifndef cl_khr_fp16\n#error no cl_khr_fp16\n#endif\n"
+                     "#ifndef cl_khr_subgroups\n#error no cl_khr_subgroups\n#endif\n"
+                     "#ifdef cl_khr_gl_sharing\n#error cl_khr_gl_sharing\n#endif\n"
+                     "#ifdef cl_khr_depth_images\n#error cl_khr_depth_images\n#endif\n"
+                     "#ifdef cl_intel_subgroups\n#error cl_intel_subgroups\n#endif\n"
+                     "#ifdef cl_khr_extended_bit_ops\n#error cl_khr_extended_bit_ops\n#endif\n"
+                     "#ifdef cl_ext_float_atomics\n#error cl_ext_float_atomics\n#endif\n"
+                     "#ifdef cl_amd_media_ops\n#error cl_amd_media_ops\n#endif\n"
+                     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                     "kernel void k(global double *p) { p[0] = sqrt(p[1]) + get_sub_group_size(); }\n";
+  for (int v = 0; v < 4; v++) {
+    static const char *const std[] = {"-cl-std=CL1.1", "", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+    assert_compiles(fp64, std[v], &r);
+    free(spvi_info(&r));
+    clc_result_free(&r);
+  }
+  /* 1.x: no feature macros (except __opencl_c_int64, which clang-14 always defines) */
+  const char *no_features = "#ifdef __opencl_c_generic_address_space\n#error generic\n#endif\n"
+                            "#ifdef __opencl_c_fp64\n#error fp64\n#endif\n"
+                            "kernel void k(global int *p) { p[0] = 1; }\n";
+  assert_compiles(no_features, "-cl-std=CL1.2", &r);
+  clc_result_free(&r);
+  /* 3.0: the device's features, nothing else; their built-ins are declared */
+  const char *features =
+      "#if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
+      "!defined(__opencl_c_subgroups) || !defined(__opencl_c_images) || "
+      "!defined(__opencl_c_int64) || !defined(__opencl_c_read_write_images) || "
+      "!defined(__opencl_c_3d_image_writes) || !defined(__opencl_c_atomic_order_seq_cst) || "
+      "!defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_scope_device) || "
+      "!defined(__opencl_c_atomic_scope_all_devices) || "
+      "!defined(__opencl_c_program_scope_global_variables) || "
+      "!defined(__opencl_c_work_group_collective_functions)\n#error feature missing\n#endif\n"
+      "#if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) || "
+      "defined(__opencl_c_integer_dot_product_input_4x8bit) || "
+      "defined(__opencl_c_ext_fp32_global_atomic_add)\n#error feature not advertised\n#endif\n"
+      "global int counter = 0;\n"
+      "int twice(generic int *q) { return 2 * *q; }\n"
+      "kernel void k(global int *p) {\n"
+      "  local int l; l = 1; barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  p[0] = twice(p) + work_group_reduce_add(p[1]) + sub_group_reduce_add(l) + counter++;\n"
+      "  p[2] = (int)(p[3] * 0.5);\n"
+      "}\n";
+  assert_compiles(features, "-cl-std=CL3.0", &r);
+  free(spvi_info(&r));
+  clc_result_free(&r);
+}
+
+static void test_headers_and_include_dirs(void **state) {
+  (void)state;
+  /* embedded headers, by name, also in subdirectories */
+  clc_header h[2] = {{"my_header.h", "#define SCALE 3\n#include \"sub/inner.h\"\n"},
+                     {"sub/inner.h", "int inner(int x) { return x + OFFSET; }\n"}};
+  const char *src = "#include \"my_header.h\"\n"
+                    "kernel void k(global int *p) { p[0] = inner(SCALE); }\n";
+  clc_result r;
+  int rc = clc_compile(src, "-DOFFSET=1", h, 2, &r);
+  if (rc != CLC_OK)
+    fprintf(stderr, "%s\n", r.log);
+  assert_int_equal(rc, CLC_OK);
+  clc_result_free(&r);
+  /* an error in a header names the header and its line */
+  clc_header bad = {"bad.h", "\n\nint f( { }\n"};
+  assert_int_equal(clc_compile("#include \"bad.h\"\nkernel void k() {}\n", NULL, &bad, 1, &r),
+                   CLC_FAILED);
+  assert_non_null(strstr(r.log, "bad.h:3:"));
+  clc_result_free(&r);
+  /* header names may not leave the private directory */
+  clc_header evil = {"../evil.h", "int x;"};
+  assert_int_equal(clc_compile(src, NULL, &evil, 1, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "invalid header name"));
+  clc_result_free(&r);
+  /* -I with a relative directory (relative to our working directory) */
+  char dir[] = "/tmp/spvi-test-inc-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char hpath[128], cwd[4096];
+  snprintf(hpath, sizeof hpath, "%s/sub", dir);
+  assert_int_equal(mkdir(hpath, 0700), 0);
+  snprintf(hpath, sizeof hpath, "%s/sub/inc_test.h", dir);
+  assert_true(spit(hpath, "#define FROM_DIR 7\n", 19));
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  assert_int_equal(chdir(dir), 0);
+  const char *isrc = "#include \"inc_test.h\"\n#include <inc_test.h>\n"
+                     "kernel void k(global int *p) { p[0] = FROM_DIR; }\n";
+  rc = clc_compile(isrc, "-I sub", NULL, 0, &r);
+  if (rc != CLC_OK)
+    fprintf(stderr, "%s\n", r.log);
+  assert_int_equal(rc, CLC_OK);
+  clc_result_free(&r);
+  rc = clc_compile(isrc, "-Isub", NULL, 0, &r);
+  assert_int_equal(rc, CLC_OK);
+  clc_result_free(&r);
+  assert_int_equal(clc_compile(isrc, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "inc_test.h"));
+  clc_result_free(&r);
+  assert_int_equal(chdir(cwd), 0);
+  unlink(hpath);
+  snprintf(hpath, sizeof hpath, "%s/sub", dir);
+  rmdir(hpath);
+  rmdir(dir);
+}
+
+/* clCompileProgram x 2 + clLinkProgram: a kernel in one module calls a function of the other. */
+static void test_compile_and_link(void **state) {
+  (void)state;
+  const char *lib = "int helper(int x) { return 3 * x + 1; }\n"
+                    "global int shared_counter = 5;\n";
+  const char *main_src = "extern int helper(int x);\n"
+                         "extern global int shared_counter;\n"
+                         "kernel void use(global int *p) { p[get_global_id(0)] = "
+                         "helper(p[get_global_id(0)]) + shared_counter; }\n";
+  clc_result a, b, l, lib_r;
+  assert_compiles(lib, "-cl-std=CL2.0", &a);
+  assert_compiles(main_src, "-cl-std=CL2.0", &b);
+  const void *mods[2] = {b.spirv, a.spirv};
+  size_t sizes[2] = {b.bytes, a.bytes};
+  /* a library keeps the unresolved import of `helper` (partial link) */
+  int rc = clc_link(mods, sizes, 1, "-create-library", &lib_r);
+  if (rc != CLC_OK)
+    fprintf(stderr, "%s\n", lib_r.log);
+  assert_int_equal(rc, CLC_OK);
+  /* an executable may not */
+  assert_int_equal(clc_link(mods, sizes, 1, NULL, &l), CLC_FAILED);
+  assert_non_null(strstr(l.log, "Unresolved external reference"));
+  clc_result_free(&l);
+  /* library + the other module -> executable */
+  const void *mods2[2] = {lib_r.spirv, a.spirv};
+  size_t sizes2[2] = {lib_r.bytes, a.bytes};
+  rc = clc_link(mods2, sizes2, 2, "-cl-denorms-are-zero", &l);
+  if (rc != CLC_OK)
+    fprintf(stderr, "%s\n", l.log);
+  assert_int_equal(rc, CLC_OK);
+  assert_true(l.denorms_are_zero);
+  assert_int_equal(l.cl_std, 200);
+  char *info = spvi_info(&l);
+  if (info) {
+    assert_non_null(strstr(info, "kernel use"));
+    /* run it: p = {1, 2} -> {3*1+1+5, 3*2+1+5} */
+    const char *spvi = spvi_command();
+    char f[64], *out = NULL;
+    module_file(&l, f);
+    int st = sh(&out, "'%s' run %s -k use -g 2 'int[2]=1,2' --print", spvi, f);
+    unlink(f);
+    if (st != 0 || !strstr(out, "9") || !strstr(out, "12"))
+      fprintf(stderr, "spvi run: %s\n", out);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "9"));
+    assert_non_null(strstr(out, "12"));
+    free(out);
+  }
+  free(info);
+  clc_result_free(&l);
+  /* both sources directly */
+  rc = clc_link(mods, sizes, 2, NULL, &l);
+  assert_int_equal(rc, CLC_OK);
+  clc_result_free(&l);
+  /* link options */
+  assert_int_equal(clc_link(mods, sizes, 2, "-enable-link-options", &l), CLC_INVALID_OPTIONS);
+  assert_non_null(strstr(l.log, "-enable-link-options"));
+  clc_result_free(&l);
+  assert_int_equal(clc_link(mods, sizes, 2, "-cl-std=CL2.0", &l), CLC_INVALID_OPTIONS);
+  assert_non_null(strstr(l.log, "-cl-std=CL2.0"));
+  clc_result_free(&l);
+  assert_int_equal(clc_link(mods, sizes, 2,
+                            "-create-library -enable-link-options -cl-no-signed-zeros "
+                            "-cl-unsafe-math-optimizations -cl-finite-math-only "
+                            "-cl-fast-relaxed-math -cl-no-subgroup-ifp",
+                            &l),
+                   CLC_OK);
+  clc_result_free(&l);
+  clc_result_free(&lib_r);
+  clc_result_free(&a);
+  clc_result_free(&b);
+}
+
+/* IR that llvm-spirv-14 refuses when made by LLVM's plain -O2: freeze, odd integer widths from
+ * switch narrowing, vector reductions. The pipeline keeps these optimised. */
+static void test_optimised_ir_is_translatable(void **state) {
+  (void)state;
+  static const char *const srcs[] = {
+      /* switch on a narrowed value (i63 / i3 with LLVM's -O2) */
+      "kernel void k(global long *p) {\n"
+      "  long v = p[0] >> 1; long r;\n"
+      "  switch (v) { case 2: case 4: r = 1; break; case 6: r = 5; break; default: r = 0; }\n"
+      "  p[1] = r;\n"
+      "}\n",
+      /* vector select / min/max patterns that create freeze */
+      "kernel void k(global int4 *p, global uint *q) {\n"
+      "  int4 a = p[0], b = p[1];\n"
+      "  p[2] = a > b ? a : b; p[3] = abs_diff(a, b) > 3 ? a : b;\n"
+      "  q[0] = q[1] / q[2]; q[3] = q[1] % q[2];\n"
+      "}\n",
+      /* a reduction loop (the vectorizers would make llvm.vector.reduce.add) */
+      "kernel void k(global int *p, int n) {\n"
+      "  int s = 0; for (int i = 0; i < n; i++) s += p[i] * p[i];\n"
+      "  p[n] = s;\n"
+      "}\n",
+  };
+  for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+    clc_result r;
+    assert_compiles(srcs[i], NULL, &r);
+    if (!r.optimized)
+      fprintf(stderr, "source %zu not optimised:\n%s\n", i, r.log);
+    assert_true(r.optimized);
+    free(spvi_info(&r));
+    clc_result_free(&r);
+  }
+}
+
+/* An optimised and an unoptimised build compute the same results. */
+static void test_optimised_matches_unoptimised(void **state) {
+  (void)state;
+  const char *spvi = spvi_command();
+  if (!spvi)
+    skip();
+  const char *src = "kernel void k(global int *p) {\n"
+                    "  int i = get_global_id(0); int v = p[i]; int r;\n"
+                    "  switch (v & 7) { case 1: r = v * 3; break; case 2: case 5: r = -v; break;\n"
+                    "    case 6: r = v / 3; break; default: r = v ^ 0x55; }\n"
+                    "  p[i] = r + (v > 10 ? v % 7 : 1);\n"
+                    "}\n";
+  char *outs[2];
+  for (int o = 0; o < 2; o++) {
+    clc_result r;
+    assert_compiles(src, o ? "-cl-opt-disable" : "", &r);
+    char f[64];
+    module_file(&r, f);
+    assert_int_equal(sh(&outs[o], "'%s' run %s -k k -g 12 'int[12]=0,1,2,3,4,5,6,7,13,14,-9,99' "
+                                  "--print",
+                        spvi, f),
+                     0);
+    unlink(f);
+    clc_result_free(&r);
+  }
+  assert_string_equal(outs[0], outs[1]);
+  free(outs[0]);
+  free(outs[1]);
+}
+
+/* Many threads compiling at once (the CTS does): every build succeeds on its own source. */
+#define THREADS 6
+static void *compile_thread(void *arg) {
+  intptr_t id = (intptr_t)arg;
+  char src[256];
+  snprintf(src, sizeof src, "kernel void k%d(global int *p) { p[0] = %d; }\n", (int)id, (int)id);
+  for (int i = 0; i < 2; i++) {
+    clc_result r;
+    int rc = clc_compile(src, i ? "-cl-std=CL3.0" : NULL, NULL, 0, &r);
+    bool ok = rc == CLC_OK && r.spirv && r.log && r.log[0] == 0;
+    clc_result_free(&r);
+    if (!ok)
+      return (void *)1;
+  }
+  return NULL;
+}
+
+static void test_threads(void **state) {
+  (void)state;
+  pthread_t t[THREADS];
+  for (intptr_t i = 0; i < THREADS; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, compile_thread, (void *)i), 0);
+  for (int i = 0; i < THREADS; i++) {
+    void *ret;
+    assert_int_equal(pthread_join(t[i], &ret), 0);
+    assert_null(ret);
+  }
+}
+
+/* A compiler that crashes or is missing gives a failed build with a log, not a crash. */
+static void test_compiler_crash_is_isolated(void **state) {
+  (void)state;
+  char dir[] = "/tmp/spvi-test-bin-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[128];
+  snprintf(path, sizeof path, "%s/clang", dir);
+  assert_true(spit(path, "#!/bin/sh\nkill -SEGV $$\n", 24));
+  assert_int_equal(chmod(path, 0700), 0);
+  const char *old = getenv("SPVI_LLVM_BIN");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("SPVI_LLVM_BIN", dir, 1);
+  clc_result r;
+  assert_int_equal(clc_compile(vadd_src, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "crashed"));
+  clc_result_free(&r);
+  /* a hang is killed after SPVI_COMPILE_TIMEOUT seconds */
+  assert_true(spit(path, "#!/bin/sh\nexec sleep 30\n", 24));
+  setenv("SPVI_COMPILE_TIMEOUT", "0.5", 1);
+  assert_int_equal(clc_compile(vadd_src, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "was killed"));
+  clc_result_free(&r);
+  unsetenv("SPVI_COMPILE_TIMEOUT");
+  unlink(path);
+  rmdir(dir);
+  /* missing linker */
+  setenv("SPVI_SPIRV_LINK", "/nonexistent/spirv-link", 1);
+  assert_compiles(vadd_src, NULL, &r);
+  clc_result l;
+  const void *m[1] = {r.spirv};
+  size_t s[1] = {r.bytes};
+  assert_int_equal(clc_link(m, s, 1, NULL, &l), CLC_FAILED);
+  assert_non_null(strstr(l.log, "cannot run"));
+  clc_result_free(&l);
+  clc_result_free(&r);
+  unsetenv("SPVI_SPIRV_LINK");
+  if (saved)
+    setenv("SPVI_LLVM_BIN", saved, 1);
+  else
+    unsetenv("SPVI_LLVM_BIN");
+  free(saved);
+}
+
+static void test_debug_info(void **state) {
+  (void)state;
+  clc_result r;
+  assert_compiles(vadd_src, "-g", &r);
+  free(spvi_info(&r));
+  clc_result_free(&r);
+  assert_compiles(vadd_src, "-g -cl-opt-disable", &r);
+  free(spvi_info(&r));
+  clc_result_free(&r);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* driver mode for tests/opencl/compile_corpus.py                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+static int driver(int argc, char **argv) {
+  const char *options = NULL, *out = NULL;
+  const char *inputs[256];
+  int ninputs = 0;
+  bool link = strcmp(argv[1], "--link") == 0;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--options") == 0 && i + 1 < argc)
+      options = argv[++i];
+    else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+      out = argv[++i];
+    else if (link && !out)
+      out = argv[i];
+    else if (ninputs < 256)
+      inputs[ninputs++] = argv[i];
+  }
+  clc_result r;
+  int rc;
+  if (!link) {
+    if (ninputs != 1) {
+      fprintf(stderr, "usage: %s --compile FILE.cl [--options STR] [-o OUT.spv]\n", argv[0]);
+      return 2;
+    }
+    char *src = slurp(inputs[0], NULL);
+    if (!src) {
+      fprintf(stderr, "%s: cannot read %s\n", argv[0], inputs[0]);
+      return 1;
+    }
+    rc = clc_compile(src, options, NULL, 0, &r);
+    free(src);
+  } else {
+    const void *mods[256];
+    size_t sizes[256];
+    for (int i = 0; i < ninputs; i++) {
+      mods[i] = slurp(inputs[i], &sizes[i]);
+      if (!mods[i]) {
+        fprintf(stderr, "%s: cannot read %s\n", argv[0], inputs[i]);
+        return 1;
+      }
+    }
+    rc = clc_link(mods, sizes, (unsigned)ninputs, options, &r);
+    for (int i = 0; i < ninputs; i++)
+      free((void *)mods[i]);
+  }
+  fputs(r.log, stderr);
+  printf("optimized: %d\n", r.optimized ? 1 : 0);
+  if (rc == CLC_OK && out && !spit(out, r.spirv, r.bytes)) {
+    fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
+    rc = 1;
+  }
+  clc_result_free(&r);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && (strcmp(argv[1], "--compile") == 0 || strcmp(argv[1], "--link") == 0))
+    return driver(argc, argv);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_simple_kernel_loads),
+      cmocka_unit_test(test_null_arguments),
+      cmocka_unit_test(test_syntax_error_has_line),
+      cmocka_unit_test(test_warnings_and_werror),
+      cmocka_unit_test(test_invalid_options),
+      cmocka_unit_test(test_all_valid_options),
+      cmocka_unit_test(test_defines),
+      cmocka_unit_test(test_extension_macros),
+      cmocka_unit_test(test_headers_and_include_dirs),
+      cmocka_unit_test(test_compile_and_link),
+      cmocka_unit_test(test_optimised_ir_is_translatable),
+      cmocka_unit_test(test_optimised_matches_unoptimised),
+      cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_compiler_crash_is_isolated),
+      cmocka_unit_test(test_debug_info),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
