@@ -9,7 +9,9 @@ PYTHON  ?= python3
 GRAMMAR ?= /usr/include/spirv/unified1
 ifeq ($(SAN),1)
 BUILD   ?= build-san
-SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# -fPIC: instrumented code refers to the sanitizer runtime's variables, which a shared library
+# (libspvi-cl.so) can only reach through the GOT.
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -fPIC
 OPT     ?= -O1 -g
 else
 BUILD   ?= build

@@ -1,5 +1,5 @@
 /*
- * main.c — the `spvi` command: dispatches `run`, `debug`, `info`, `merge`, --help and --version, drives the public
+ * main.c — the `spvi` command: dispatches `run`, `debug`, `info`, `merge`, `exec`, --help and --version, drives the public
  * API (include/spvi.h, nothing else) and maps outcomes to exit statuses: 0 success, 1 the kernel
  * faulted, 2 bad usage, bad argument or unusable module.
  */
@@ -7,6 +7,7 @@
 #include "cli_args.h"
 #include "cli_cmdline.h"
 #include "cli_debug.h"
+#include "cli_exec.h"
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_print.h"
@@ -37,7 +38,9 @@ static const char usage_main[] =
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
     "       spvi info MODULE.spv\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
-    "       spvi --help | spvi run --help | spvi debug --help | spvi info --help | spvi --version\n"
+    "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
+    "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
+    "       spvi exec --help | spvi --version\n"
     "\n"
     "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
     "\n"
@@ -50,6 +53,8 @@ static const char usage_main[] =
     "         name), its capabilities, addressing model and SPIR-V version\n"
     "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
     "         every byte comes from the shard that wrote it, or is the initial value\n"
+    "  exec   run an OpenCL application with spvi as its only OpenCL platform: its kernels\n"
+    "         run checked, faults and reports go to stderr (spvi exec --help)\n"
     "\n"
     "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports go to\n"
     "             stderr),\n"
@@ -755,12 +760,13 @@ static const struct {
   {"debug", cmd_debug},
   {"info", cmd_info},
   {"merge", cli_merge_main},
+  {"exec", cli_exec_main},
 };
 
 int main(int argc, char **argv) {
   cli_heap_setup();
   if (argc < 2) {
-    say_error("missing command: run, debug, info or merge (see spvi --help)");
+    say_error("missing command: run, debug, info, merge or exec (see spvi --help)");
     return EXIT_BAD;
   }
   const char *cmd = argv[1];
@@ -774,6 +780,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
-  say_error("unknown command `%s`: expected run, debug, info or merge (see spvi --help)", cmd);
+  say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)", cmd);
   return EXIT_BAD;
 }

@@ -494,10 +494,13 @@ void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out);
 
 /* Number of work-groups of the launch's NDRange (after spvi_set_ndrange). */
 uint64_t spvi_launch_group_count(const spvi_launch *l);
-/* After a run over a group range: one byte per buffer byte, 1 where the run wrote; NULL otherwise. */
+/* After a run over a group range: one byte per buffer byte, 1 where the run wrote (memory objects
+ * included: the mask covers the object's bytes); NULL otherwise, and for SVM arguments (SVM
+ * memory is not tracked). */
 const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes);
 
-/* Contents of a buffer argument after the run (before: as set). NULL for non-buffer parameters. */
+/* Contents of a buffer argument after the run (before: as set): for a memory object, the object's
+ * bytes themselves. NULL for non-buffer parameters, NULL buffers and SVM arguments. */
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes);
 /* Pixels of an image argument after the run (layout as for spvi_set_arg_image), its description in
  * *desc (may be NULL); NULL for other parameters. */

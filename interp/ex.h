@@ -89,8 +89,9 @@ enum { EX_AS_PRIVATE = 0, EX_AS_GLOBAL = 1, EX_AS_CONSTANT = 2, EX_AS_LOCAL = 3 
 typedef struct ex_alloc {
   uint8_t space;          /* EX_AS_* */
   bool read_only;
-  bool shared;            /* a memory object's bytes, which launches running at the same time may
-                             share: atomics on it are locked instructions even on one thread */
+  bool locked_atomics;    /* atomics on it use locked instructions: global memory of a run on
+                             several threads, and a memory object's bytes, which launches running
+                             at the same time may share (ex_run sets it) */
   uint64_t size;
   uint8_t *base;          /* GLOBAL/CONSTANT: host memory */
   uint64_t offset;        /* PRIVATE: offset in a lane's private arena; LOCAL: in the group's arena */

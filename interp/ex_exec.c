@@ -1362,12 +1362,10 @@ resched:
       }
       uint64_t v = ip->b != LD_NONE ? rd_uint(REG(ip->b) + (size_t)l * size, size) : 0;
       uint64_t cmp = kind == EX_AT_CMPXCHG ? rd_uint(REG(ip->c) + (size_t)l * size, size) : 0;
-      /* locked instructions for memory other threads may use at the same time: global memory of a
-       * run on several threads, memory objects (other launches) and SVM memory (ex_mem accepted a
-       * pointer past the allocation table: SVM, which the host may use too) */
+      /* locked instructions for memory other threads may use at the same time (ex_alloc), and for
+       * SVM memory (a pointer ex_mem accepted past the allocation table), which the host may use */
       const uint64_t aid = (p & cx->ptr_mask) >> cx->shift;
-      const ex_alloc *aa = aid < cx->nallocs ? &cx->allocs[aid] : NULL;
-      const bool locked = !aa || aa->shared || (cx->threads > 1 && (aa->space == EX_AS_GLOBAL || aa->space == EX_AS_CONSTANT));
+      const bool locked = cx->locked_atomics && (aid >= cx->nallocs || cx->allocs[aid].locked_atomics);
       uint64_t old = locked ? atomic_rmw(m, msize, kind, fl, v, cmp) : plain_rmw(m, msize, kind, fl, v, cmp);
       if (ip->d != LD_NONE) {
         if (kind == EX_AT_FLAG_SET) REG(ip->d)[l] = old != 0;

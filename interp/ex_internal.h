@@ -203,8 +203,9 @@ typedef struct ex_ctx {
   struct ex_chkl *chkl;          /* their launch-wide state (shared by the workers) */
   unsigned checks;               /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
-  unsigned threads;              /* worker threads of the launch: atomics on global memory need
-                                    locked instructions only when there are several */
+  unsigned threads;              /* worker threads of the launch */
+  bool locked_atomics;           /* some memory the run reaches needs locked atomics (ex_sched.c,
+                                    set_locked_atomics): SVM memory, or an allocation's flag */
   /* Lane recycling (ex_exec.c, "Lane recycling"): a lane whose work-item returned takes the
    * group's next one, local linear ids [queue_next, queue_end) not started yet. */
   bool recycle;

@@ -307,7 +307,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       a->space = EX_AS_GLOBAL;
       a->base = l->args[i].bytes;
       a->image = &l->args[i].image;
-      a->shared = l->args[i].mem != NULL;
+      a->locked_atomics = l->args[i].mem != NULL;
       continue;
     }
     if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER || l->args[i].is_svm) continue;
@@ -315,7 +315,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     memset(a, 0, sizeof *a);
     a->arg_index = (int)i;
     a->size = l->args[i].size;
-    a->shared = l->args[i].mem != NULL;
+    a->locked_atomics = l->args[i].mem != NULL;
     if (pt->storage == SpvStorageClassWorkgroup) {
       a->space = EX_AS_LOCAL;
       r->local_bytes = (r->local_bytes + 127u) & ~(uint64_t)127u;  /* generous alignment: any type */
@@ -907,6 +907,19 @@ static void launch_end(run *base) {
   base->holds_pstate = false;
 }
 
+/* Which memory atomics must update with locked instructions (ex_alloc.locked_atomics): global
+ * memory when several threads run the launch; memory objects (setup_allocs), which other launches
+ * may use at the same time; SVM memory, which the host may. cx->locked_atomics: any of them, so a
+ * plain single-threaded run pays one test per atomic. Before the workers copy the context. */
+static void set_locked_atomics(ex_ctx *cx) {
+  cx->locked_atomics = cx->threads > 1 || cx->svm;
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    ex_alloc *a = &cx->allocs[i];
+    a->locked_atomics |= cx->threads > 1 && (a->space == EX_AS_GLOBAL || a->space == EX_AS_CONSTANT);
+    cx->locked_atomics |= a->locked_atomics;
+  }
+}
+
 spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *err, size_t errlen) {
   run base;
   job j;
@@ -923,6 +936,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;
   base.cx.threads = nthreads;
+  set_locked_atomics(&base.cx);
   for (; st == SPVI_OK && ninit < nthreads; ninit++) {
     wk[ninit].j = &j;
     if (!worker_init(&wk[ninit], &base, max_group)) { ninit++; st = SPVI_E_NOMEM; }
@@ -970,6 +984,8 @@ ex_runner *ex_runner_new(ex_launch *l, unsigned warp_width, spvi_status *st, cha
   ex_runner *r = calloc(1, sizeof *r);
   if (!r) { *st = SPVI_E_NOMEM; snprintf(err, errlen, "out of memory setting up the launch"); return NULL; }
   *st = launch_begin(&r->base, &r->j, l, warp_width, err, errlen);
+  r->base.cx.threads = 1;
+  set_locked_atomics(&r->base.cx);
   if (*st == SPVI_OK) {
     r->wk.j = &r->j;
     r->wk_ready = true;

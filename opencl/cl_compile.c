@@ -679,6 +679,51 @@ static const char *jpath(const job *j, const char *name, char *buf, size_t cap) 
   return buf;
 }
 
+/* A tool's output as it goes into a build log: without the crash report of LLVM tools (the
+ * "PLEASE submit a bug report" banner, the stack dump, the program arguments: noise for the
+ * user, and full of private paths) and with the private directory removed from paths, so
+ * messages name input.cl and the headers as the application gave them. */
+static void filter_tool_output(const job *j, const char *raw, sbuf *b) {
+  size_t dlen = strlen(j->dir);
+  bool in_dump = false;
+  for (const char *p = raw; *p;) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
+    const char *q = p;
+    while (*q == ' ')
+      q++;
+    bool drop = false;
+    if (strncmp(p, "PLEASE submit a bug report", 26) == 0 || strncmp(p, "Stack dump:", 11) == 0) {
+      drop = in_dump = true;
+    } else if (in_dump && ((q[0] == '#' && q[1] >= '0' && q[1] <= '9') ||
+                           (*q >= '0' && *q <= '9' && strchr(q, '.') && q[strspn(q, "0123456789")] == '.'))) {
+      drop = true; /* " #3 0x... frame" or "1.\tRunning pass ..." */
+    } else {
+      in_dump = false;
+    }
+    if (!drop) {
+      /* remove "<dir>/src/" and "<dir>/" */
+      const char *s = p, *end = p + len;
+      while (s < end) {
+        const char *m = dlen ? memmem(s, (size_t)(end - s), j->dir, dlen) : NULL;
+        if (!m) {
+          sb_addn(b, s, (size_t)(end - s));
+          break;
+        }
+        sb_addn(b, s, (size_t)(m - s));
+        s = m + dlen;
+        if (strncmp(s, "/src/", 5) == 0)
+          s += 5;
+        else if (*s == '/')
+          s++;
+      }
+    }
+    p += len;
+  }
+  if (b->n && b->p[b->n - 1] != '\n')
+    sb_add(b, "\n");
+}
+
 /* Runs a tool; appends its output to the log when `keep_output` (clang's diagnostics) or when it
  * fails (then prefixed with what failed). Returns true on exit status 0 and an existing
  * `product` file (NULL: no check). `what` names the step for messages. */
@@ -691,26 +736,29 @@ static bool run_step(job *j, avec *argv, const char *cwd, const char *product, b
     return false;
   }
   int rc = run_tool(argv->v, cwd, out, why, sizeof why);
-  char *text = read_file(out, NULL);
+  char *raw = read_file(out, NULL);
   unlink(out);
+  sbuf text = {0};
+  if (raw)
+    filter_tool_output(j, raw, &text);
+  free(raw);
   bool ok = rc == 0 && (!product || access(product, R_OK) == 0);
-  if (keep_output && text)
-    sb_add(j->log, text);
+  if (keep_output && text.p)
+    sb_add(j->log, text.p);
   if (!ok) {
-    if (!keep_output && text && *text) {
-      sb_addf(fail_log, "%s:\n", what);
-      sb_add(fail_log, text);
-      if (text[strlen(text) - 1] != '\n')
-        sb_add(fail_log, "\n");
+    if (!keep_output && text.p && *text.p) {
+      if (strncmp(text.p, what, strlen(what)) != 0) /* LLVM tools name themselves */
+        sb_addf(fail_log, "%s: ", what);
+      sb_add(fail_log, text.p);
     }
     if (why[0])
-      sb_addf(fail_log, "spvi: error: %s: %s\n", what, why);
+      sb_addf(fail_log, "spvi: error: %s\n", why);
     else if (rc > 0)
       sb_addf(fail_log, "spvi: error: %s failed (exit status %d)\n", what, rc);
     else if (rc == 0)
       sb_addf(fail_log, "spvi: error: %s produced no output\n", what);
   }
-  free(text);
+  free(text.p);
   return ok;
 }
 
@@ -724,6 +772,8 @@ static const char *const device_extensions[] = {CLF_EXTENSIONS(CLC_NAME)};
 static const char *const device_features[] = {CLF_C_FEATURES(CLC_NAME)};
 #undef CLC_NAME
 #define NUM(a) (sizeof(a) / sizeof *(a))
+/* optimisation levels tried before the unoptimised module (pipeline_for_level) */
+#define CLC_LEVELS 3
 
 /* Every extension and feature macro that clang-14 or its opencl-c.h / opencl-c-base.h can define
  * for the spir64 target (found with -dM for CL1.0 ... CL3.0). Those that the device does not
@@ -872,93 +922,177 @@ static const char optimisation_pipeline[] =
 static const char data_layout[] = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
                                   "v256:256-v512:512-v1024:1024-n8:16:32:64";
 
-/* Rewrites the text of an optimised module so that llvm-spirv-14 accepts it:
- *   %x = freeze T V   ->  %x = select i1 true, T V, T V   (folded to V by instsimplify)
- * `freeze` stops poison from propagating; SPIR-V has no poison (spvi gives every value a
- * definite result), so the operand itself is a correct replacement.
- * Returns the new text (malloc'd) or NULL when nothing needed to change. */
+/* Work-item functions whose argument is a constant dimension >= 3 (OpenCL C: get_global_id(3)
+ * is 0, get_global_size(3) is 1). Loop unrolling turns `for (i = 0; i < 4; i++)
+ * get_global_id(i)` into such calls, and llvm-spirv-14 translates them into an out-of-range
+ * OpCompositeExtract of the 3-component built-in variable (invalid SPIR-V). */
+static const struct {
+  const char *mangled;
+  int value;
+} workitem_functions[] = {
+    {"@_Z13get_global_idj(", 0},   {"@_Z12get_local_idj(", 0},
+    {"@_Z12get_group_idj(", 0},    {"@_Z17get_global_offsetj(", 0},
+    {"@_Z15get_global_sizej(", 1}, {"@_Z14get_local_sizej(", 1},
+    {"@_Z14get_num_groupsj(", 1},  {"@_Z23get_enqueued_local_sizej(", 1},
+};
+
+/* If the instruction text `ins` (one line, without its result "%x = ") is a call of a work-item
+ * function with a constant dimension >= 3, returns its value and sets *type to the result type
+ * (i64 or i32, the spir64 / spir size_t). Otherwise -1. */
+static int constant_workitem_call(const char *ins, const char *end, const char **type) {
+  if (!memmem(ins, (size_t)(end - ins), "call ", 5))
+    return -1;
+  for (size_t i = 0; i < NUM(workitem_functions); i++) {
+    const char *f = memmem(ins, (size_t)(end - ins), workitem_functions[i].mangled,
+                           strlen(workitem_functions[i].mangled));
+    if (!f)
+      continue;
+    const char *a = f + strlen(workitem_functions[i].mangled);
+    if (strncmp(a, "i32 ", 4) != 0)
+      return -1;
+    a += 4;
+    if (strncmp(a, "noundef ", 8) == 0)
+      a += 8;
+    char *e;
+    unsigned long dim = strtoul(a, &e, 10);
+    if (e == a || *e != ')' || dim < 3)
+      return -1;
+    const char *t = memmem(ins, (size_t)(f - ins), " i64 ", 5);
+    *type = t ? "i64" : "i32";
+    return workitem_functions[i].value;
+  }
+  return -1;
+}
+
+/* Rewrites the text of a module so that llvm-spirv-14 accepts it and spvi can load the result:
+ *   %x = freeze T V          ->  %x = select i1 true, T V, T V
+ *     `freeze` stops poison from propagating; SPIR-V has no poison (spvi gives every value a
+ *     definite result), so the operand itself is a correct replacement;
+ *   %x = call i64 @_Z13get_global_idj(i32 3)  ->  %x = select i1 true, i64 0, i64 0
+ *     (see workitem_functions).
+ * The selects are folded away by the instsimplify run that parses the text back (in optnone
+ * functions, at -cl-opt-disable, they stay: an OpSelect with a constant condition).
+ * Returns the new text (malloc'd) or NULL when nothing needed to change (or *oom). */
 static char *lower_ir_text(const char *ll, bool *oom) {
-  if (!strstr(ll, " = freeze "))
+  if (!strstr(ll, " = freeze ") && !strstr(ll, "get_"))
     return NULL;
   sbuf b = {0};
+  bool changed = false;
   const char *p = ll;
   while (*p) {
     const char *eol = strchr(p, '\n');
     size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
-    const char *f = NULL;
-    /* an instruction line: optional indent, %name = freeze ... */
-    const char *q = p;
-    while (q < p + len && (*q == ' ' || *q == '\t'))
+    const char *end = p + len;
+    /* an instruction with a result: optional indent, %name = ... */
+    const char *q = p, *eq = NULL;
+    while (q < end && (*q == ' ' || *q == '\t'))
       q++;
-    if (*q == '%') {
-      const char *m = strstr(q, " = freeze ");
-      if (m && m < p + len)
-        f = m;
+    if (q < end && *q == '%') {
+      eq = memmem(q, (size_t)(end - q), " = ", 3);
+      if (eq && memchr(q, ' ', (size_t)(eq - q))) /* the name has no blank */
+        eq = NULL;
     }
-    if (!f) {
-      sb_addn(&b, p, len);
-    } else {
-      /* operand: from after "freeze " to the end of the line or to the first ", !" (metadata
-       * attachments such as !dbg; a first-class operand contains no '!') */
-      const char *opnd = f + strlen(" = freeze ");
-      const char *end = p + len;
-      while (end > opnd && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-        end--;
-      const char *meta = NULL;
-      for (const char *s = opnd; s + 2 < end; s++)
+    const char *ins = eq ? eq + 3 : NULL;
+    const char *type;
+    int value;
+    if (ins && strncmp(ins, "freeze ", 7) == 0) {
+      /* operand: to the end of the line or to the first ", !" (metadata attachments such as
+       * !dbg; a first-class operand contains no '!') */
+      const char *opnd = ins + 7, *oend = end;
+      while (oend > opnd && (oend[-1] == '\n' || oend[-1] == '\r' || oend[-1] == ' '))
+        oend--;
+      for (const char *s = opnd; s + 2 < oend; s++)
         if (s[0] == ',' && s[1] == ' ' && s[2] == '!') {
-          meta = s;
+          oend = s;
           break;
         }
-      const char *oend = meta ? meta : end;
-      sb_addn(&b, p, (size_t)(f - p));
-      sb_add(&b, " = select i1 true, ");
+      sb_addn(&b, p, (size_t)(ins - p));
+      sb_add(&b, "select i1 true, ");
       sb_addn(&b, opnd, (size_t)(oend - opnd));
       sb_add(&b, ", ");
       sb_addn(&b, opnd, (size_t)(oend - opnd));
-      sb_addn(&b, oend, (size_t)(p + len - oend));
+      sb_addn(&b, oend, (size_t)(end - oend));
+      changed = true;
+    } else if (ins && (value = constant_workitem_call(ins, end, &type)) >= 0) {
+      /* drop the call (and its attributes and metadata): the value is a constant */
+      sb_addn(&b, p, (size_t)(ins - p));
+      sb_addf(&b, "select i1 true, %s %d, %s %d\n", type, value, type, value);
+      changed = true;
+    } else {
+      sb_addn(&b, p, len);
     }
-    p += len;
+    p = end;
   }
   if (b.oom) {
     *oom = true;
     free(b.p);
     return NULL;
   }
+  if (!changed) {
+    free(b.p);
+    return NULL;
+  }
   return b.p;
 }
 
-/* Translates dir/IN.bc to dir/x.spv. */
-static bool translate(job *j, const char *bc, sbuf *fail_log) {
-  char tool[PATH_MAX], spv[PATH_MAX];
-  avec a = {0};
-  tool_path(T_LLVM_SPIRV, tool, sizeof tool);
-  av_add(&a, tool);
-  /* the source type names of kernel parameters (CL_KERNEL_ARG_TYPE_NAME keeps typedef names) */
-  av_add(&a, "--preserve-ocl-kernel-arg-type-metadata-through-string");
-  av_add(&a, bc);
-  av_add(&a, "-o");
-  av_add(&a, jpath(j, "x.spv", spv, sizeof spv));
-  unlink(spv);
-  bool ok = run_step(j, &a, NULL, spv, false, "llvm-spirv-14", fail_log);
-  av_free(&a);
-  return ok;
+/* spvi's pipeline at a given level, malloc'd (NULL: out of memory):
+ *   1  optimisation_pipeline;
+ *   2  without GVN (early-cse instead): GVN forwards a load from a wider store through an
+ *      integer of the store's size (`bitcast <8 x i16> to i128`, lshr, trunc), which SPIR-V
+ *      cannot express;
+ *   3  also without SROA (mem2reg instead): SROA widens unions and odd-sized structs into
+ *      integers of their size (i24, i48, i128).
+ * Each level is tried only when llvm-spirv-14 refused the previous one. */
+static char *pipeline_for_level(int level) {
+  sbuf b = {0};
+  const char *p = optimisation_pipeline;
+  while (*p) {
+    if (level >= 2 && strncmp(p, "gvn<>", 5) == 0) {
+      sb_add(&b, "early-cse<memssa>");
+      p += 5;
+    } else if (level >= 3 && strncmp(p, "sroa", 4) == 0) {
+      sb_add(&b, "mem2reg");
+      p += 4;
+    } else {
+      sb_addn(&b, p, 1);
+      p++;
+    }
+  }
+  return sb_take(&b);
 }
 
-/* The optimised path: dir/a.bc -> opt (pipeline) -> b.ll -> lowering -> c.ll -> opt
- * (instsimplify) -> c.bc -> x.spv. */
-static bool optimise_and_translate(job *j, sbuf *fail_log) {
+/* One attempt at a module: dir/a.bc -> opt (the pipeline of `level`, 0: none) -> b.ll
+ * -> lower_ir_text -> c.ll -> opt (instsimplify: parses it back) -> c.bc -> llvm-spirv-14
+ * -> x.spv. Failures go to fail_log. */
+static bool build_module(job *j, int level, sbuf *fail_log) {
   char tool[PATH_MAX], a_bc[PATH_MAX], b_ll[PATH_MAX], c_ll[PATH_MAX], c_bc[PATH_MAX];
+  char spv[PATH_MAX];
   jpath(j, "a.bc", a_bc, sizeof a_bc);
   jpath(j, "b.ll", b_ll, sizeof b_ll);
   jpath(j, "c.ll", c_ll, sizeof c_ll);
   jpath(j, "c.bc", c_bc, sizeof c_bc);
+  jpath(j, "x.spv", spv, sizeof spv);
+  unlink(b_ll);
+  unlink(c_ll);
+  unlink(c_bc);
+  unlink(spv);
   tool_path(T_OPT, tool, sizeof tool);
 
   avec a = {0};
   av_add(&a, tool);
-  av_addf(&a, "--data-layout=%s", data_layout);
-  av_addf(&a, "-passes=%s", optimisation_pipeline);
+  if (level > 0) {
+    char *pipeline = pipeline_for_level(level);
+    av_addf(&a, "--data-layout=%s", data_layout);
+    /* IndVarSimplify's exit values of quadratic recurrences (n*(n-1)/2) compute in i33 */
+    av_add(&a, "-replexitval=never");
+    if (pipeline)
+      av_addf(&a, "-passes=%s", pipeline);
+    else
+      a.oom = true;
+    free(pipeline);
+  } else {
+    av_add(&a, "-passes=verify");
+  }
   av_add(&a, "-S");
   av_add(&a, a_bc);
   av_add(&a, "-o");
@@ -976,8 +1110,8 @@ static bool optimise_and_translate(job *j, sbuf *fail_log) {
   }
   bool oom = false;
   char *lowered = lower_ir_text(text, &oom);
+  free(text);
   if (oom) {
-    free(text);
     sb_add(fail_log, "spvi: error: out of memory\n");
     return false;
   }
@@ -986,20 +1120,35 @@ static bool optimise_and_translate(job *j, sbuf *fail_log) {
     ok = write_file(c_ll, lowered, strlen(lowered), fail_log);
     free(lowered);
     in_ll = c_ll;
+    if (!ok)
+      return false;
   }
-  free(text);
-  if (!ok)
-    return false;
 
-  /* parse the text back (and fold what the lowering introduced) */
+  const char *bc = c_bc;
+  if (level == 0 && !lowered) {
+    bc = a_bc; /* unchanged: translate clang's bitcode itself */
+  } else {
+    av_add(&a, tool);
+    av_add(&a, level > 0 ? "-passes=instsimplify" : "-passes=verify");
+    av_add(&a, in_ll);
+    av_add(&a, "-o");
+    av_add(&a, c_bc);
+    ok = run_step(j, &a, NULL, c_bc, false, "opt-14 (after lowering)", fail_log);
+    av_free(&a);
+    if (!ok)
+      return false;
+  }
+
+  tool_path(T_LLVM_SPIRV, tool, sizeof tool);
   av_add(&a, tool);
-  av_add(&a, "-passes=instsimplify");
-  av_add(&a, in_ll);
+  /* the source type names of kernel parameters (CL_KERNEL_ARG_TYPE_NAME keeps typedef names) */
+  av_add(&a, "--preserve-ocl-kernel-arg-type-metadata-through-string");
+  av_add(&a, bc);
   av_add(&a, "-o");
-  av_add(&a, c_bc);
-  ok = run_step(j, &a, NULL, c_bc, false, "opt-14 (after lowering)", fail_log);
+  av_add(&a, spv);
+  ok = run_step(j, &a, NULL, spv, false, "llvm-spirv-14", fail_log);
   av_free(&a);
-  return ok && translate(j, c_bc, fail_log);
+  return ok;
 }
 
 static void result_init(clc_result *out) { memset(out, 0, sizeof *out); }
@@ -1176,26 +1325,33 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   if (!run_step(&j, &a, j.src, a_bc, true, "clang-14", &log))
     goto done;
 
-  if (!o.opt_disable && optimise_and_translate(&j, &fail)) {
-    out->optimized = true;
-  } else {
-    if (!o.opt_disable) {
-      /* keep the build working: translate the unoptimised module, and say why in the log */
-      sb_add(&log, "spvi: note: the optimised module could not be translated to SPIR-V; this "
-                   "build is not optimised. Reason:\n");
-      if (fail.p)
-        sb_add(&log, fail.p);
-    }
-    sbuf fail2 = {0};
-    if (!translate(&j, a_bc, &fail2)) {
-      sb_add(&log, "spvi: error: llvm-spirv-14 cannot translate this program:\n");
-      if (fail2.p)
-        sb_add(&log, fail2.p);
-      free(fail2.p);
+  /* the optimisation levels, then the unoptimised module (level 0) as the last resort, so
+   * that every program clang accepts builds */
+  int level = o.opt_disable ? 0 : 1;
+  for (;; level = level >= CLC_LEVELS ? 0 : level + 1) {
+    /* keep the first failure (why the full pipeline was refused) for the log */
+    sbuf attempt = {0};
+    bool ok = build_module(&j, level, fail.n ? &attempt : &fail);
+    if (ok)
+      break;
+    if (level == 0) {
+      /* the unoptimised module is what the program is: its failure is the reason to give */
+      sb_add(&log, "spvi: error: this program cannot be translated to SPIR-V:\n");
+      sb_add(&log, o.opt_disable || !attempt.p ? (fail.p ? fail.p : "") : attempt.p);
+      free(attempt.p);
       goto done;
     }
-    free(fail2.p);
+    free(attempt.p);
   }
+  if (level == 0 && !o.opt_disable) {
+    /* the build works, but say why it is slow */
+    sb_add(&log, "spvi: note: the optimised module could not be translated to SPIR-V, so this "
+                 "build is not optimised:\n");
+    if (fail.p)
+      sb_add(&log, fail.p);
+  }
+  out->optimized = level > 0;
+  out->opt_level = level;
   if (take_module(&j, out))
     rc = CLC_OK;
 

@@ -39,8 +39,11 @@ typedef struct clc_result {
                                    "kernel_arg_type_qual.K.q1,q2,"), whatever the option. */
   bool uniform_work_group_size; /* -cl-uniform-work-group-size (the option only: OpenCL C 1.x
                                    programs need uniform work-groups too, see cl_std) */
-  bool optimized;               /* the module was optimised (false: -cl-opt-disable, or the
+  bool optimized;               /* the module was optimised (false: -cl-opt-disable, or every
                                    optimised module was refused and the unoptimised one used) */
+  int opt_level;                /* diagnostics: 1 spvi's -O2 pipeline, 2 the same without GVN,
+                                   3 also without SROA (each tried when llvm-spirv-14 refused the
+                                   one before), 0 unoptimised */
   int cl_std; /* 100, 110, 120, 200, 300: the OpenCL C version compiled for (links: the highest
                  version in the modules' OpSource, 0 when none says) */
 } clc_result;

@@ -28,31 +28,10 @@ void clx_notify(cl_context ctx, const char *fmt, ...) {
   ctx->notify(msg, NULL, 0, ctx->notify_user);
 }
 
-/* Destroyed contexts are kept for the next clCreateContext instead of going back to malloc. An
- * application that uses a released context through an ICD loader has the loader read
- * handle->dispatch before spvi can answer CL_INVALID_CONTEXT; that word must stay a valid
- * dispatch table pointer, not become malloc's free-list link. The list is as long as the most
- * contexts that were alive at once. */
-static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
-static cl_context spare;  /* linked through notify_user */
-
-static cl_context ctx_alloc(void) {
-  pthread_mutex_lock(&spare_lock);
-  cl_context ctx = spare;
-  if (ctx) spare = ctx->notify_user;
-  pthread_mutex_unlock(&spare_lock);
-  if (!ctx) return calloc(1, sizeof *ctx);
-  /* everything after the head (whose dispatch pointer stays valid throughout) */
-  memset(&ctx->props, 0, sizeof *ctx - offsetof(struct _cl_context, props));
-  return ctx;
-}
-
-static void ctx_free(cl_context ctx) {
-  pthread_mutex_lock(&spare_lock);
-  ctx->notify_user = spare;
-  spare = ctx;
-  pthread_mutex_unlock(&spare_lock);
-}
+/* Contexts are allocated with clx_obj_alloc: a released one keeps a valid dispatch pointer for
+ * stale handles (cl_object.c). */
+static cl_context ctx_alloc(void) { return clx_obj_alloc(sizeof(struct _cl_context)); }
+static void ctx_free(cl_context ctx) { clx_obj_free(ctx, sizeof *ctx); }
 
 /* Destruction: the destructor callbacks, last registered first (API 4.4: "called in the reverse
  * order they were registered"), then the memory. */

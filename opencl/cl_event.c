@@ -194,11 +194,11 @@ static void event_destroy(void *obj) {
   free(ev->dependents);
   if (ev->queue) clx_unhold(ev->queue);
   clx_unhold(ev->ctx);
-  free(ev);
+  clx_obj_free(ev, sizeof *ev);
 }
 
 static cl_event event_new(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int status) {
-  cl_event ev = calloc(1, sizeof *ev);
+  cl_event ev = clx_obj_alloc(sizeof *ev);
   if (!ev) return NULL;
   ev->ctx = ctx;
   ev->queue = q;

@@ -1,14 +1,15 @@
 /*
- * cl_icd.c — the ICD side of libspvi-cl.so (cl_khr_icd, OpenCL 3.0 API appendix "ICD"): the
- * dispatch table every spvi object starts with, clIcdGetPlatformIDsKHR, and the extension
- * function look-up (clGetExtensionFunctionAddress*, OpenCL 3.0 API 9.2).
+ * cl_icd.c — the ICD side of libspvi-cl.so (cl_khr_icd, OpenCL 3.0 Extension spec): the
+ * dispatch table every spvi object starts with, clIcdGetPlatformIDsKHR, the extension function
+ * look-up (clGetExtensionFunctionAddress*, OpenCL 3.0 API 9.2) and the extension names of core
+ * functions (clCreateProgramWithILKHR, clGetKernelSubGroupInfoKHR).
  *
  * An ICD loader (ocl-icd, the Khronos loader) finds the platform through clIcdGetPlatformIDsKHR
  * (which it gets from clGetExtensionFunctionAddress) and from then on calls every entry point
  * through handle->dispatch->clFoo. So the table must have every entry: a NULL one would crash the
- * loader. The entry points are defined across the opencl/ files; those of other files are referenced
- * weakly here so that the library links while they are written — tests/opencl/clinfo.sh checks
- * with nm that none stays undefined. Interop with graphics and media APIs (GL, EGL, D3D, DX9)
+ * loader. The entry points are defined across the opencl/ files; those of other files are
+ * referenced weakly here so that the library links while they are written — tests/opencl/clinfo.sh
+ * checks with nm that none stays undefined. Interop with graphics and media APIs (GL, EGL, D3D, DX9)
  * is something spvi will never do: those entries are local stubs returning the errors the spec
  * gives for objects that were not created from such an API, and they are not exported.
  */
@@ -53,7 +54,7 @@
   X(clCreateKernelsInProgram) X(clCloneKernel) X(clRetainKernel) X(clReleaseKernel)                 \
   X(clSetKernelArg) X(clSetKernelArgSVMPointer) X(clSetKernelExecInfo) X(clGetKernelInfo)           \
   X(clGetKernelArgInfo) X(clGetKernelWorkGroupInfo) X(clGetKernelSubGroupInfo)                      \
-  X(clGetKernelSubGroupInfoKHR) X(clEnqueueNDRangeKernel) X(clEnqueueTask) X(clEnqueueNativeKernel)
+  X(clEnqueueNDRangeKernel) X(clEnqueueTask) X(clEnqueueNativeKernel)
 
 CLX_QUEUE_EVENT_ENTRIES(CLX_WEAK)
 CLX_MEM_ENTRIES(CLX_WEAK)
@@ -152,6 +153,18 @@ static cl_int CL_API_CALL root_device_ext(cl_device_id d) {
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il,
                                                                      size_t length, cl_int *errcode_ret) {
   return clCreateProgramWithIL(context, il, length, errcode_ret);
+}
+
+/* ---- cl_khr_subgroups -------------------------------------------------------------------------
+ * clGetKernelSubGroupInfoKHR is the extension's name of OpenCL 2.1's clGetKernelSubGroupInfo:
+ * the same arguments, and the same values for the param names both define. */
+CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
+                                                                  cl_kernel_sub_group_info param_name,
+                                                                  size_t input_value_size, const void *input_value,
+                                                                  size_t param_value_size, void *param_value,
+                                                                  size_t *param_value_size_ret) {
+  return clGetKernelSubGroupInfo(in_kernel, in_device, param_name, input_value_size, input_value, param_value_size,
+                                 param_value, param_value_size_ret);
 }
 
 /* ---- cl_khr_icd ------------------------------------------------------------------------------ */

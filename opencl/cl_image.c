@@ -428,7 +428,11 @@ static cl_int check_request(image_req *r, const cl_image_format *fmt, const cl_i
   if (r->parent && (e = inherit_flags(r->parent, &r->flags)) != CL_SUCCESS) return e;
   spvi_error serr;
   r->bytes = spvi_image_bytes(&r->sd, &serr);
-  if (r->bytes == 0 || r->bytes > clx_max_alloc_size()) {
+  if (r->bytes == 0) {  /* a size spvi cannot hold (above 2^24 pixels in one dimension) */
+    clx_notify(r->ctx, "clCreateImage: %s", serr.message);
+    return CL_INVALID_IMAGE_SIZE;
+  }
+  if (r->bytes > clx_max_alloc_size()) {
     clx_notify(r->ctx, "clCreateImage: the image's %zu bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE", r->bytes);
     return CL_INVALID_IMAGE_SIZE;
   }
@@ -440,16 +444,24 @@ static cl_int check_request(image_req *r, const cl_image_format *fmt, const cl_i
   return CL_SUCCESS;
 }
 
+/* True when every pixel has the same address in the host_ptr layout as in the tight one (pitches
+ * of dimensions the image does not extend over do not matter). */
+static bool host_is_tight(const image_req *r) {
+  const img_type *t = r->type;
+  size_t row = r->desc.image_width * r->elem, h = t->height ? r->desc.image_height : 1;
+  size_t n1 = t->height ? h : t->array ? r->desc.image_array_size : 1;
+  size_t n2 = t->depth ? r->desc.image_depth : t->height && t->array ? r->desc.image_array_size : 1;
+  view host = pitch_view(t, NULL, r->desc.image_row_pitch, r->desc.image_slice_pitch);
+  return (n1 == 1 || host.s1 == row) && (n2 == 1 || host.s2 == row * h);
+}
+
 /* The spvi memory object of an accepted request. */
 static spvi_mem *image_bytes_new(const image_req *r, spvi_error *serr) {
   if (r->parent && r->parent->type == CL_MEM_OBJECT_BUFFER)
     return r->parent->m ? spvi_image_from_buffer(&r->sd, r->parent->m, serr)
                         : spvi_image_new(&r->sd, clx_mem_data(r->parent), serr);  /* an SVM-backed buffer */
   if (r->parent) return spvi_image_new(&r->sd, spvi_mem_data(r->parent->m, NULL), serr);  /* a view of a 2D image */
-  bool tight = r->desc.image_row_pitch == r->desc.image_width * r->elem &&
-               (!(r->type->array || r->type->depth) ||
-                r->desc.image_slice_pitch == r->desc.image_row_pitch * (r->type->height ? r->desc.image_height : 1));
-  if ((r->flags & CL_MEM_USE_HOST_PTR) && tight) return spvi_image_new(&r->sd, r->host_ptr, serr);
+  if ((r->flags & CL_MEM_USE_HOST_PTR) && host_is_tight(r)) return spvi_image_new(&r->sd, r->host_ptr, serr);
   return spvi_image_new(&r->sd, NULL, serr);
 }
 

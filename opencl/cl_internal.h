@@ -67,6 +67,10 @@ typedef struct clx_head {
 
 extern const struct _cl_icd_dispatch clx_dispatch;  /* cl_icd.c */
 
+/* Memory of cl objects (zeroed): a destroyed object's memory keeps a valid dispatch pointer for
+ * stale handles (cl_object.c), so objects are allocated and freed with these, never malloc/free. */
+void *clx_obj_alloc(size_t size);
+void clx_obj_free(void *obj, size_t size);
 /* Register a new object: refs = 1, holds = 0. */
 void clx_init(void *obj, clx_kind kind, void (*destroy)(void *obj));
 /* True when obj is a live object of that kind (the application holds a reference). */
@@ -104,7 +108,7 @@ extern struct _cl_device_id clx_device;
 #define CLX_MAX_PARAMETER_SIZE 4096u
 #define CLX_IMAGE2D_MAX 16384u
 #define CLX_IMAGE3D_MAX 2048u
-#define CLX_IMAGE_MAX_BUFFER_SIZE ((size_t)1 << 27)
+#define CLX_IMAGE_MAX_BUFFER_SIZE ((size_t)1 << 24)  /* spvi's largest image dimension */
 #define CLX_IMAGE_MAX_ARRAY_SIZE 2048u
 #define CLX_MAX_SAMPLERS 16u
 #define CLX_SUBGROUP_SIZE 32u

@@ -108,9 +108,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program prog
     kernels[i] = kernel_new(program, (int)i);
     if (!kernels[i]) {
       e = CL_OUT_OF_HOST_MEMORY;
-      pthread_mutex_unlock(&program->lock);  /* clReleaseKernel's destroy takes no program lock, but be safe */
       for (cl_uint j = 0; j < i; j++) clx_release(kernels[j], CLX_KERNEL, CL_INVALID_KERNEL);
-      pthread_mutex_lock(&program->lock);
     }
   }
   pthread_mutex_unlock(&program->lock);
@@ -696,16 +694,20 @@ static void print_text(void *user, const char *text, size_t len) {
   funlockfile(stdout);
 }
 
-/* The host call site of the enqueue: the first frame of the captured stack outside this library
- * and outside the ICD loader, as "symbol+0xOFF" or "file+0xOFF" (an offset for addr2line). The
- * return address minus one lies in the call instruction, hence on the caller's line. */
+/* The host call site of the enqueue: the first frame of the captured stack after this library's
+ * own (before them: backtrace itself, or a sanitizer's interceptor of it) and outside the ICD
+ * loader, as "symbol+0xOFF (file)" or "file+0xOFF" (an offset for addr2line). The return address
+ * minus one lies in the call instruction, hence on the caller's line. */
 static void host_site(const launch_cmd *c, char *buf, size_t len) {
   Dl_info self, info;
   buf[0] = 0;
   if (!dladdr((void *)host_site, &self)) return;
+  bool seen_self = false;
   for (int i = 0; i < c->nframes; i++) {
     void *pc = (char *)c->frames[i] - 1;
-    if (!dladdr(pc, &info) || info.dli_fbase == self.dli_fbase) continue;
+    if (!dladdr(pc, &info)) continue;
+    if (info.dli_fbase == self.dli_fbase) { seen_self = true; continue; }
+    if (!seen_self) continue;
     const char *file = info.dli_fname ? info.dli_fname : "?";
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (!strncmp(base, "libOpenCL", 9)) continue;
@@ -753,9 +755,19 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
       snprintf(why, wlen, "global offset + size overflows size_t in dimension %u", d);
       return CL_INVALID_GLOBAL_OFFSET;
     }
-  if (!local) return CL_SUCCESS;
   size_t reqd[3];
   spvi_kernel_reqd_local_size(k->program->mod, k->index, reqd);
+  if (!local) {
+    /* no local size: the required one is used (spvi_set_ndrange), which must then divide the
+     * global size when work-groups must be uniform */
+    for (cl_uint d = 0; reqd[0] && uniform && global && d < dims; d++)
+      if (global[d] % reqd[d]) {
+        snprintf(why, wlen, "global size %zu is not a multiple of the required local size %zu in dimension %u, and "
+                 "the program needs uniform work-groups", global[d], reqd[d], d);
+        return CL_INVALID_WORK_GROUP_SIZE;
+      }
+    return CL_SUCCESS;
+  }
   size_t items = 1;
   for (cl_uint d = 0; d < 3; d++) {
     size_t l = d < dims ? local[d] : 1;
@@ -787,14 +799,21 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
   return CL_SUCCESS;
 }
 
-/* The arguments' checks at enqueue (API 5.10): all set, sub-buffers aligned, __local memory. */
-static cl_int check_args(cl_kernel k, char *why, size_t wlen) {
-  for (cl_uint i = 0; i < k->nargs; i++) {
-    const clx_arg *a = &k->args[i];
-    if (a->kind == CLX_ARG_NONE) {
+/* API 5.10 CL_INVALID_KERNEL_ARGS: every argument set (checked before the NDRange's errors). */
+static cl_int check_args_set(cl_kernel k, char *why, size_t wlen) {
+  for (cl_uint i = 0; i < k->nargs; i++)
+    if (k->args[i].kind == CLX_ARG_NONE) {
       snprintf(why, wlen, "argument %u `%s` is not set", i, param_of(k, i)->name);
       return CL_INVALID_KERNEL_ARGS;
     }
+  return CL_SUCCESS;
+}
+
+/* The arguments' checks the spec lists after the NDRange's: sub-buffers aligned to
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, the __local memory within CL_DEVICE_LOCAL_MEM_SIZE. */
+static cl_int check_args_fit(cl_kernel k, char *why, size_t wlen) {
+  for (cl_uint i = 0; i < k->nargs; i++) {
+    const clx_arg *a = &k->args[i];
     if (a->kind == CLX_ARG_MEM && a->mem && a->mem->type == CL_MEM_OBJECT_BUFFER && a->mem->parent &&
         a->mem->origin % (CLX_MEM_BASE_ADDR_ALIGN_BITS / 8)) {
       snprintf(why, wlen, "argument %u is a sub-buffer at offset %zu, not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN",
@@ -895,14 +914,11 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
   bool uniform = clx_program_uniform_wg(k->program);
   pthread_mutex_unlock(&k->program->lock);
   pthread_mutex_lock(&k->lock);
-  cl_int e = check_args(k, why, sizeof why);
-  cl_int e_args = e;
-  if (e == CL_INVALID_KERNEL_ARGS || e == CL_SUCCESS) {
-    /* API 5.10 lists CL_INVALID_KERNEL_ARGS before the NDRange's errors, the others after */
-    cl_int e_nd = e == CL_SUCCESS ? check_ndrange(k, dims, offset, global, local, uniform, why, sizeof why) : CL_SUCCESS;
-    if (e_nd != CL_SUCCESS) e = e_nd;
-  }
-  if (e == CL_SUCCESS && e_args == CL_SUCCESS) e = clx_check_wait_list(q->ctx, nwait, wait);
+  /* in the order of API 5.10's list of errors */
+  cl_int e = check_args_set(k, why, sizeof why);
+  if (e == CL_SUCCESS) e = check_ndrange(k, dims, offset, global, local, uniform, why, sizeof why);
+  if (e == CL_SUCCESS) e = check_args_fit(k, why, sizeof why);
+  if (e == CL_SUCCESS) e = clx_check_wait_list(q->ctx, nwait, wait);
   if (e == CL_SUCCESS) e = make_launch(k, c, dims, offset, global, local, uniform, why, sizeof why);
   pthread_mutex_unlock(&k->lock);
   if (e != CL_SUCCESS) {

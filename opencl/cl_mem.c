@@ -290,7 +290,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, 
   case CL_MEM_CONTEXT: v.c = m->ctx; n = sizeof v.c; break;
   case CL_MEM_ASSOCIATED_MEMOBJECT: v.m = m->parent; n = sizeof v.m; break;
   case CL_MEM_OFFSET: v.sz = m->origin; n = sizeof v.sz; break;
-  case CL_MEM_USES_SVM_POINTER: v.b = m->svm ? CL_TRUE : CL_FALSE; n = sizeof v.b; break;
+  case CL_MEM_USES_SVM_POINTER:  /* buffers and sub-buffers only (5.5.5) */
+    v.b = m->svm && m->type == CL_MEM_OBJECT_BUFFER ? CL_TRUE : CL_FALSE;
+    n = sizeof v.b;
+    break;
   case CL_MEM_PROPERTIES: return clx_info(size, value, size_ret, m->props, m->nprops * sizeof *m->props);
   default: return CL_INVALID_VALUE;
   }
@@ -600,6 +603,8 @@ static bool rects_overlap(int64_t s0, const rect *s, int64_t d0, const rect *d, 
   int64_t w = (int64_t)region[0], rows = (int64_t)region[1], slices = (int64_t)region[2];
   int64_t sext = (rows - 1) * (int64_t)s->row + w, dext = (rows - 1) * (int64_t)d->row + w;
   int64_t ssl = (int64_t)s->slice, dsl = (int64_t)d->slice;
+  /* the common case first: the two rectangles' whole byte ranges are apart */
+  if (s0 + (slices - 1) * ssl + sext <= d0 || d0 + (slices - 1) * dsl + dext <= s0) return false;
   for (int64_t z1 = 0; z1 < slices; z1++) {
     int64_t lo = s0 + z1 * ssl, hi = lo + sext;
     /* destination slices z2 with [d0 + z2 * dsl, + dext) meeting [lo, hi) */
@@ -767,6 +772,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem b, 
   map->offset = off;
   map->size = size;
   map->flags = flags;
+  void *ptr = map->ptr;  /* once listed, a (misplaced) concurrent unmap may free map */
   mapping_add(b, map);
   e = submit(q, CL_COMMAND_MAP_BUFFER, run_nothing, x, n, wait, out, blocking);
   if (e != CL_SUCCESS) {
@@ -775,7 +781,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem b, 
     return set_err(err, e), NULL;
   }
   set_err(err, CL_SUCCESS);
-  return map->ptr;
+  return ptr;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, cl_uint n,

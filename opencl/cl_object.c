@@ -90,6 +90,49 @@ static bool reg_has(const void *obj) {
   return found;
 }
 
+/* ---- object memory ----------------------------------------------------------------------------
+ * An application that uses a released handle through the ICD loader makes the loader read the
+ * handle's dispatch pointer before spvi sees the call (cl_khr_icd). So the memory of a destroyed
+ * object is never returned to malloc: it keeps a valid dispatch pointer (and kind 0, which no
+ * registry lookup accepts) and goes on a free list for the next object of the same size. The
+ * loader then calls spvi, which answers CL_INVALID_<OBJECT>. Memory stays bounded by the peak
+ * number of live objects. */
+typedef struct free_obj { clx_head h; struct free_obj *next; } free_obj;
+/* One list per object size (there are as many sizes as kinds of object); under reg_lock. */
+static struct { size_t size; free_obj *head; } free_lists[32];
+
+static free_obj **free_list(size_t size) {
+  for (size_t i = 0; i < sizeof free_lists / sizeof free_lists[0]; i++) {
+    if (free_lists[i].size == 0) free_lists[i].size = size;
+    if (free_lists[i].size == size) return &free_lists[i].head;
+  }
+  return NULL;  /* more sizes than kinds of object: cannot happen */
+}
+
+void *clx_obj_alloc(size_t size) {
+  if (size < sizeof(free_obj)) size = sizeof(free_obj);
+  pthread_mutex_lock(&reg_lock);
+  free_obj **list = free_list(size), *f = list ? *list : NULL;
+  if (f) *list = f->next;
+  pthread_mutex_unlock(&reg_lock);
+  void *obj = f ? (void *)f : malloc(size);
+  if (obj) memset(obj, 0, size);
+  return obj;
+}
+
+void clx_obj_free(void *obj, size_t size) {
+  if (!obj) return;
+  if (size < sizeof(free_obj)) size = sizeof(free_obj);
+  free_obj *f = obj;
+  memset(f, 0, size);
+  f->h.dispatch = &clx_dispatch;
+  pthread_mutex_lock(&reg_lock);
+  free_obj **list = free_list(size);
+  if (list) { f->next = *list; *list = f; }
+  pthread_mutex_unlock(&reg_lock);
+  if (!list) free(obj);
+}
+
 void clx_init(void *obj, clx_kind kind, void (*destroy)(void *obj)) {
   clx_head *h = obj;
   h->dispatch = &clx_dispatch;

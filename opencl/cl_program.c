@@ -569,7 +569,11 @@ static cl_int begin_job(prog_x *x, job *j) {
       else e = CL_OUT_OF_HOST_MEMORY;
     }
   }
-  if (e == CL_SUCCESS) p->status = CL_BUILD_IN_PROGRESS;
+  if (e == CL_SUCCESS) {
+    p->status = CL_BUILD_IN_PROGRESS;
+    /* from now on the program has no executable: no kernel can be made of the one replaced */
+    retire_module(x);
+  }
   pthread_mutex_unlock(&p->lock);
   return e;
 }
@@ -580,21 +584,25 @@ static unsigned compile_flags(const clc_result *r) {
          (r->uniform_work_group_size || r->cl_std < 200 ? PF_UNIFORM : 0) | PF_SOURCE;
 }
 
-/* Compiles the source, or takes the IL/binary: j->words/bytes become the module, j->flags its
- * flags. `invalid_options` and `failure` are the entry point's error codes. */
-static void job_module(job *j, const char *options, cl_int invalid_options, cl_int failure) {
+/* The compiler's module as a checked copy (spv_copy), so that the walks here may trust it. */
+static bool take_module(job *j, clc_result *r) {
+  j->words = spv_copy(r->spirv, r->bytes);
+  j->bytes = r->bytes;
+  if (!j->words) sb_add(&j->log, "spvi: error: the compiler's output is not a SPIR-V module\n");
+  return j->words != NULL;
+}
+
+/* Compiles the source (with clCompileProgram's headers, included by name), or takes the IL or
+ * binary: j->words/bytes become the module, j->flags its flags. `invalid_options` and `failure`
+ * are the entry point's error codes. */
+static void job_module(job *j, const char *options, const clc_header *headers, unsigned nheaders,
+                       cl_int invalid_options, cl_int failure) {
   if (j->source) {
     clc_result r;
-    int rc = clc_compile(j->source, options, NULL, 0, &r);
+    int rc = clc_compile(j->source, options, headers, nheaders, &r);
     if (r.log) sb_add(&j->log, "%s", r.log);
-    if (rc == CLC_OK) {
-      j->words = r.spirv;
-      j->bytes = r.bytes;
-      r.spirv = NULL;
-      j->flags = compile_flags(&r);
-    } else {
-      j->status = rc == CLC_INVALID_OPTIONS ? invalid_options : failure;
-    }
+    if (rc == CLC_OK && take_module(j, &r)) j->flags = compile_flags(&r);
+    else j->status = rc == CLC_INVALID_OPTIONS ? invalid_options : failure;
     clc_result_free(&r);
     return;
   }
@@ -604,7 +612,7 @@ static void job_module(job *j, const char *options, cl_int invalid_options, cl_i
 }
 
 static void run_build(job *j, const char *options) {
-  job_module(j, options, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
+  job_module(j, options, NULL, 0, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
   if (j->status != CL_SUCCESS) return;
   j->mod = load_executable(j->words, j->bytes, j->spec, j->nspec, &j->log);
   if (!j->mod) { j->status = CL_BUILD_PROGRAM_FAILURE; return; }
@@ -612,24 +620,8 @@ static void run_build(job *j, const char *options) {
   if (!j->out) { spvi_module_free(j->mod); j->mod = NULL; j->status = CL_OUT_OF_HOST_MEMORY; }
 }
 
-/* clCompileProgram's input headers (cl_compile.h: included by name). */
 static void run_compile(job *j, const char *options, const clc_header *headers, unsigned nheaders) {
-  if (j->source) {
-    clc_result r;
-    int rc = clc_compile(j->source, options, headers, nheaders, &r);
-    if (r.log) sb_add(&j->log, "%s", r.log);
-    if (rc == CLC_OK) {
-      j->words = r.spirv;
-      j->bytes = r.bytes;
-      r.spirv = NULL;
-      j->flags = compile_flags(&r);
-    } else {
-      j->status = rc == CLC_INVALID_OPTIONS ? CL_INVALID_COMPILER_OPTIONS : CL_COMPILE_PROGRAM_FAILURE;
-    }
-    clc_result_free(&r);
-  } else {
-    job_module(j, options, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
-  }
+  job_module(j, options, headers, nheaders, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
   if (j->status != CL_SUCCESS) return;
   j->out = spv_remark(j->words, j->bytes / 4, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, j->flags, &j->out_bytes);
   if (!j->out) j->status = CL_OUT_OF_HOST_MEMORY;
@@ -679,14 +671,16 @@ static void finish_job(prog_x *x, job *j, const char *options) {
 
 /* The first line of a log that says "error", for the context's notify callback. */
 static void notify_failure(cl_program p, const char *what) {
+  char first[512];
   pthread_mutex_lock(&p->lock);
   const char *log = p->log ? p->log : "";
   const char *e = strstr(log, "error");
   const char *line = e ? e : log;
   while (line > log && line[-1] != '\n') line--;
-  int len = (int)strcspn(line, "\n");
-  clx_notify(p->ctx, "%s failed: %.*s (CL_PROGRAM_BUILD_LOG has the whole log)", what, len, line);
+  snprintf(first, sizeof first, "%.*s", (int)strcspn(line, "\n"), line);
   pthread_mutex_unlock(&p->lock);
+  /* without the lock: the application's callback may query the program */
+  clx_notify(p->ctx, "%s failed: %s (CL_PROGRAM_BUILD_LOG has the whole log)", what, first);
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
@@ -824,17 +818,22 @@ static cl_int run_link(prog_x *x, const link_in *in, cl_uint n, const char *opti
   cl_int e = rc == CLC_OK ? CL_SUCCESS : rc == CLC_INVALID_OPTIONS ? CL_INVALID_LINKER_OPTIONS : CL_LINK_PROGRAM_FAILURE;
   unsigned flags = in->flags | (r.denorms_are_zero ? PF_FTZ : 0);
   spvi_module *mod = NULL;
-  uint32_t *out = NULL;
+  uint32_t *out = NULL, *w = e == CL_SUCCESS ? spv_copy(r.spirv, r.bytes) : NULL;
   size_t out_bytes = 0;
+  if (e == CL_SUCCESS && !w) {
+    sb_add(&log, "spvi: error: the linker's output is not a SPIR-V module\n");
+    e = CL_LINK_PROGRAM_FAILURE;
+  }
   if (e == CL_SUCCESS && !library) {
-    mod = load_executable(r.spirv, r.bytes, NULL, 0, &log);
+    mod = load_executable(w, r.bytes, NULL, 0, &log);
     if (!mod) e = CL_LINK_PROGRAM_FAILURE;
   }
   if (e == CL_SUCCESS) {
     cl_program_binary_type t = library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    out = spv_remark(r.spirv, r.bytes / 4, t, flags, &out_bytes);
+    out = spv_remark(w, r.bytes / 4, t, flags, &out_bytes);
     if (!out) { spvi_module_free(mod); mod = NULL; e = CL_OUT_OF_HOST_MEMORY; }
   }
+  free(w);
   clc_result_free(&r);
   cl_program p = &x->p;
   pthread_mutex_lock(&p->lock);

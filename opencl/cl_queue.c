@@ -17,7 +17,7 @@ static void queue_destroy(void *obj) {
   cl_command_queue q = obj;
   free(q->pending);
   clx_unhold(q->ctx);
-  free(q);
+  clx_obj_free(q, sizeof *q);
 }
 
 /* Property bits: CL_INVALID_VALUE for unknown bits or an inconsistent set, CL_INVALID_QUEUE_PROPERTIES
@@ -37,7 +37,7 @@ static cl_command_queue queue_new(cl_context ctx, cl_device_id dev, cl_command_q
   if (!clx_valid(ctx, CLX_CONTEXT)) e = CL_INVALID_CONTEXT;
   else if (!clx_is_device(dev)) e = CL_INVALID_DEVICE;
   else if ((e = check_props(p)) != CL_SUCCESS) {
-  } else if (!(q = calloc(1, sizeof *q))) {
+  } else if (!(q = clx_obj_alloc(sizeof *q))) {
     e = CL_OUT_OF_HOST_MEMORY;
   } else {
     q->ctx = ctx;

@@ -7,11 +7,12 @@ For every `.cl` file under the corpus root (default ../shared/corpus) this scrip
      the `.options` file next to an OpenCL-CTS kernel dump, the `// DEFINITIONS:` line of a
      oneAPI Construction Kit (UnitCL) kernel; otherwise it tries no options (OpenCL C 1.2),
      then -cl-std=CL2.0, then -cl-std=CL3.0;
-  2. asks plain clang-14 (`-x cl -target spir64 -emit-llvm -c -O0 -Xclang
-     -finclude-default-header`, all of clang's extensions on) whether it accepts the file with
-     those options; the first option set clang accepts is used from then on;
-  3. compiles the file with the driver (`test_compile --compile FILE --options ... -o OUT.spv`,
-     i.e. clc_compile: clang-14 with the device's extensions only, opt-14, llvm-spirv-14);
+  2. compiles the file with the driver (`test_compile --compile FILE --options ... -o OUT.spv`,
+     i.e. clc_compile: clang-14 with the device's extensions only, opt-14, llvm-spirv-14), with
+     the first option set that gets past clang;
+  3. when clang refuses every option set, asks plain clang-14 (`-x cl -target spir64
+     -emit-llvm -c -O0 -Xclang -finclude-default-header`, all of clang's extensions on) whether
+     it accepts the file: if so, the device's extension set is what refuses it;
   4. loads the SPIR-V with `spvi info`.
 
 Outcomes, one per file:
@@ -113,42 +114,54 @@ def first_error(text):
     return lines[-1][:200] if lines else ""
 
 
+def driver_compile(args, path, options, spv):
+    """clc_compile through the driver, in the file's directory so that #include "x.h" next to it
+    works (clc_compile resolves -I relative to the working directory)."""
+    return subprocess.run([args.driver, "--compile", path, "--options", options + " -I .",
+                           "-o", spv], capture_output=True, text=True, errors="replace",
+                          cwd=os.path.dirname(path))
+
+
+def clang_stage_failed(log):
+    """Did the driver fail in clang (diagnostics), rather than after it?"""
+    return "spvi: error: clang-14 failed" in log or \
+        re.search(r"^[^ :]+:\d+:\d+: (fatal )?error:", log, re.M) is not None
+
+
 def one(args, path):
     res = {"path": os.path.relpath(path, args.corpus)}
     with tempfile.TemporaryDirectory(prefix="spvi-corpus-") as tmp:
-        sets = option_sets(path, args.corpus)
-        errors = []
-        chosen = None
-        for opts in sets:
-            rc, err = plain_clang(path, opts, tmp)
-            if rc == 0:
-                chosen = opts
-                break
-            errors.append(err)
-        if chosen is None:
-            res["outcome"] = "clang-rejects"
-            res["reason"] = errors[0]
-            return res
-        res["options"] = chosen
         spv = os.path.join(tmp, "out.spv")
-        # the driver runs in the file's directory so that #include "x.h" next to it works
-        # (clc_compile resolves -I relative to the working directory)
-        opts = chosen + " -I ."
-        r = subprocess.run([args.driver, "--compile", path, "--options", opts, "-o", spv],
-                           capture_output=True, text=True, errors="replace",
-                           cwd=os.path.dirname(path))
+        sets = option_sets(path, args.corpus)
+        r = None
+        for opts in sets:
+            r = driver_compile(args, path, opts, spv)
+            if r.returncode == 0 or not clang_stage_failed(r.stderr):
+                res["options"] = opts
+                break
         log = r.stderr
-        if r.returncode != 0:
-            if re.search(r"^(input\.cl|\./|[^ ]*\.h):\d+:\d+: error:", log, re.M) or \
-                    re.search(r"^input\.cl:\d+:\d+: error:", log, re.M):
-                res["outcome"] = "device-rejects"
-            else:
-                res["outcome"] = "pipeline-fails"
+        if r.returncode != 0 and clang_stage_failed(log):
+            # clang (with the device's extensions) refused every option set: does plain clang
+            # (all of its extensions) accept one?
+            for opts in sets:
+                rc, _ = plain_clang(path, opts, tmp)
+                if rc == 0:
+                    res["outcome"] = "device-rejects"
+                    res["options"] = opts
+                    res["reason"] = first_error(driver_compile(args, path, opts, spv).stderr)
+                    return res
+            res["outcome"] = "clang-rejects"
             res["reason"] = first_error(log)
             return res
+        if r.returncode != 0:
+            res["outcome"] = "pipeline-fails"
+            res["reason"] = first_error(log)
+            return res
+        m = re.search(r"opt_level: (\d+)", r.stdout)
+        res["level"] = int(m.group(1)) if m else -1
         optimised = "optimized: 1" in r.stdout
         if not optimised:
-            m = re.search(r"Reason:\n(.*)", log, re.S)
+            m = re.search(r"not optimised:\n(.*)", log, re.S)
             lines = [l.strip() for l in (m.group(1) if m else log).splitlines()]
             lines = [l for l in lines if l and not l.endswith(":") and
                      not l.startswith("spvi: ")] or ["?"]

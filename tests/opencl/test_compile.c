@@ -10,7 +10,7 @@
  * The same binary is the driver of tests/opencl/compile_corpus.py:
  *   test_compile --compile FILE.cl [--options STR] [-o OUT.spv]
  *   test_compile --link OUT.spv [--options STR] IN.spv...
- * prints the build log on stderr, `optimized: 0|1` on stdout, and exits with the clc_* result
+ * prints the build log on stderr, `optimized: 0|1` and `opt_level: N` on stdout, and exits with the clc_* result
  * (0 ok, 1 failed, 2 invalid options).
  */
 #include <setjmp.h>
@@ -668,7 +668,7 @@ static int driver(int argc, char **argv) {
       free((void *)mods[i]);
   }
   fputs(r.log, stderr);
-  printf("optimized: %d\n", r.optimized ? 1 : 0);
+  printf("optimized: %d\nopt_level: %d\n", r.optimized ? 1 : 0, r.opt_level);
   if (rc == CLC_OK && out && !spit(out, r.spirv, r.bytes)) {
     fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
     rc = 1;

@@ -470,6 +470,54 @@ static void test_use_host_ptr(void **state) {
   clReleaseMemObject(m);
 }
 
+/* A padded 2D array with CL_MEM_USE_HOST_PTR: maps report host_ptr's pitches, a
+ * CL_MAP_WRITE_INVALIDATE_REGION map's writes reach the image. A 1D image's row pitch does not
+ * change its layout: it stays in place. */
+static void test_use_host_ptr_array(void **state) {
+  (void)state;
+  cl_int e;
+  enum { W = 3, H = 2, L = 2, ROW = 16, SLICE = 48 };
+  uint8_t host[SLICE * L];
+  pattern(host, sizeof host, 9);
+  cl_mem m = image(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_UNSIGNED_INT8, W, H, 0, L, CL_MEM_USE_HOST_PTR, host, ROW,
+                   SLICE, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  size_t o[3] = {1, 0, 1}, r[3] = {2, 2, 1}, rp, sp;
+  uint8_t *p = clEnqueueMapImage(queue, m, CL_TRUE, CL_MAP_READ, o, r, &rp, &sp, 0, NULL, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  assert_ptr_equal(p, host + SLICE + 4);
+  assert_int_equal(rp, ROW);
+  assert_int_equal(sp, SLICE);
+  assert_int_equal(clEnqueueUnmapMemObject(queue, m, p, 0, NULL, NULL), CL_SUCCESS);
+  p = clEnqueueMapImage(queue, m, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, o, r, &rp, &sp, 0, NULL, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  for (size_t y = 0; y < 2; y++) memset(p + y * rp, (int)(0x40 + y), 2 * 4);
+  assert_int_equal(clEnqueueUnmapMemObject(queue, m, p, 0, NULL, NULL), CL_SUCCESS);
+  uint8_t out[L][H][W][4];
+  size_t z[3] = {0, 0, 0}, all[3] = {W, H, L};
+  assert_int_equal(clEnqueueReadImage(queue, m, CL_TRUE, z, all, 0, 0, out, 0, NULL, NULL), CL_SUCCESS);
+  for (size_t l = 0; l < L; l++)
+    for (size_t y = 0; y < H; y++)
+      for (size_t x = 0; x < W; x++) {
+        bool in = l == 1 && x >= 1;
+        for (size_t c = 0; c < 4; c++)
+          assert_int_equal(out[l][y][x][c], in ? 0x40 + y : host[l * SLICE + y * ROW + x * 4 + c]);
+      }
+  clReleaseMemObject(m);
+
+  uint8_t line[64];
+  m = image(CL_MEM_OBJECT_IMAGE1D, CL_RGBA, CL_UNORM_INT8, 4, 0, 0, 0, CL_MEM_USE_HOST_PTR, line, 64, 0, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  assert_int_equal(info_size(m, CL_IMAGE_ROW_PITCH), 64);
+  size_t o1[3] = {2, 0, 0}, r1[3] = {1, 1, 1};
+  p = clEnqueueMapImage(queue, m, CL_TRUE, CL_MAP_READ, o1, r1, &rp, NULL, 0, NULL, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  assert_ptr_equal(p, line + 8);
+  assert_int_equal(clEnqueueUnmapMemObject(queue, m, p, 0, NULL, NULL), CL_SUCCESS);
+  clFinish(queue);
+  clReleaseMemObject(m);
+}
+
 /* CL_MEM_COPY_HOST_PTR with a padded 3D layout. */
 static void test_copy_host_ptr_3d(void **state) {
   (void)state;
@@ -1150,6 +1198,7 @@ int main(void) {
     cmocka_unit_test(test_write_read_pitches),
     cmocka_unit_test(test_1d_array_slice_pitch),
     cmocka_unit_test(test_use_host_ptr),
+    cmocka_unit_test(test_use_host_ptr_array),
     cmocka_unit_test(test_copy_host_ptr_3d),
     cmocka_unit_test(test_read_write_errors),
     cmocka_unit_test(test_copy_image),

@@ -701,6 +701,64 @@ static void test_program_scope_globals(void **state) {
   clReleaseProgram(p);
 }
 
+/* A launch enqueued before a rebuild runs the program it was enqueued with, even when it runs
+ * after the rebuild (the kernel object is gone by then: API 5.8.3 allows the rebuild). */
+static void test_rebuild_with_launch_in_flight(void **state) {
+  (void)state;
+  const char *src = "kernel void v(global int *o) { o[get_global_id(0)] = VALUE; }";
+  cl_program p = built(src, "-DVALUE=1");
+  cl_int e;
+  cl_kernel k = clCreateKernel(p, "v", &e);
+  cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), NULL, &e);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  cl_event gate = clCreateUserEvent(ctx, &e), done;
+  size_t g = 4;
+  assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 1, &gate, &done), CL_SUCCESS);
+  clReleaseKernel(k);
+  assert_int_equal(clBuildProgram(p, 1, &device, "-DVALUE=2", NULL, NULL), CL_SUCCESS);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  cl_int out[4];
+  assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+  for (int i = 0; i < 4; i++) assert_int_equal(out[i], 1);
+  run_int_kernel(p, "v", 4, out);
+  for (int i = 0; i < 4; i++) assert_int_equal(out[i], 2);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
+
+/* Failures are told to the context's pfn_notify; the callback may query the program. */
+static cl_program notified_program;
+static char notified[1024];
+static cl_build_status notified_status;
+static void CL_CALLBACK on_notify(const char *errinfo, const void *info, size_t cb, void *user) {
+  (void)info; (void)cb; (void)user;
+  snprintf(notified, sizeof notified, "%s", errinfo);
+  if (notified_program)
+    clGetProgramBuildInfo(notified_program, device, CL_PROGRAM_BUILD_STATUS, sizeof notified_status, &notified_status,
+                          NULL);
+}
+
+static void test_notify(void **state) {
+  (void)state;
+  cl_int e;
+  cl_context c = clCreateContext(NULL, 1, &device, on_notify, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  const char *src = "kernel void k(global int *o) {\n  o[0] = missing;\n}\n";
+  cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+  notified_program = p;
+  notified[0] = 0;
+  assert_int_equal(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  assert_non_null(strstr(notified, "clBuildProgram"));
+  assert_non_null(strstr(notified, "missing"));
+  assert_int_equal(notified_status, CL_BUILD_ERROR);
+  notified_program = NULL;
+  clReleaseProgram(p);
+  clReleaseContext(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_source_build_defines),
@@ -713,6 +771,8 @@ int main(void) {
     cmocka_unit_test(test_program_info),
     cmocka_unit_test(test_program_errors),
     cmocka_unit_test(test_program_scope_globals),
+    cmocka_unit_test(test_rebuild_with_launch_in_flight),
+    cmocka_unit_test(test_notify),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
