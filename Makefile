@@ -102,7 +102,7 @@ $(BUILD)/cltests/%: tests/opencl/%.c $(BUILD)/libspvi-cl.so
 # it is also tests/opencl/compile_corpus.py's driver.
 $(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(BUILD)/obj/opencl/cl_compile.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CL_CFLAGS) -MMD -MP $^ $(LDFLAGS) -lcmocka -lpthread -o $@
+	$(CC) $(CL_CFLAGS) -MMD -MP $< $(BUILD)/obj/opencl/cl_compile.o $(LDFLAGS) -lcmocka -lpthread -o $@
 
 opencl-check: all $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/opencl/run.sh

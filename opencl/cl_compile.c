@@ -753,6 +753,11 @@ static bool run_step(job *j, avec *argv, const char *cwd, const char *product, b
     }
     if (why[0])
       sb_addf(fail_log, "spvi: error: %s\n", why);
+    else if (rc == 127 && !(text.p && *text.p))
+      /* where posix_spawn cannot report exec failures (emulated vfork, e.g. under valgrind),
+       * the child exits with 127, the shell's "command not found" */
+      sb_addf(fail_log, "spvi: error: cannot run %s (exit status 127: not found?)\n",
+              argv->v[0]);
     else if (rc > 0)
       sb_addf(fail_log, "spvi: error: %s failed (exit status %d)\n", what, rc);
     else if (rc == 0)
@@ -855,10 +860,22 @@ static const char *const clang_known_macros[] = {
  * advertise. (What it does advertise is defined on the command line, before the default
  * header, because the header declares the built-in functions of an extension or feature only
  * when its macro is already defined.) */
-static void make_prelude(sbuf *b, int cl_std) {
+/* Did the user define macro m with -D (then it is theirs to keep)? */
+static bool user_defined(const avec *user, const char *m) {
+  size_t len = strlen(m);
+  for (size_t i = 0; i + 1 < user->n; i++)
+    if (strcmp(user->v[i], "-D") == 0 && strncmp(user->v[i + 1], m, len) == 0 &&
+        (user->v[i + 1][len] == 0 || user->v[i + 1][len] == '='))
+      return true;
+  return false;
+}
+
+static void make_prelude(sbuf *b, int cl_std, const avec *user) {
   sb_add(b, "/* spvi: the extension and feature macros of the device (cl_features.h) */\n");
   for (size_t i = 0; i < NUM(clang_known_macros); i++) {
     const char *m = clang_known_macros[i];
+    if (user_defined(user, m))
+      continue;
     bool advertised = is_one_of(m, device_extensions, NUM(device_extensions)) ||
                       (cl_std >= 200 && is_one_of(m, device_features, NUM(device_features)));
     /* OpenCL C 1.x has no feature macros, except __opencl_c_int64 that clang-14 defines for
@@ -922,13 +939,16 @@ static const char optimisation_pipeline[] =
 static const char data_layout[] = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
                                   "v256:256-v512:512-v1024:1024-n8:16:32:64";
 
-/* Work-item functions whose argument is a constant dimension >= 3 (OpenCL C: get_global_id(3)
- * is 0, get_global_size(3) is 1). Loop unrolling turns `for (i = 0; i < 4; i++)
- * get_global_id(i)` into such calls, and llvm-spirv-14 translates them into an out-of-range
- * OpCompositeExtract of the 3-component built-in variable (invalid SPIR-V). */
+/* Work-item functions outside dimensions 0..2: OpenCL C defines get_global_id(3) as 0 and
+ * get_global_size(3) as 1, but llvm-spirv-14 reads them from the 3-component built-in variables:
+ * with a constant dimension >= 3 (loop unrolling makes them) it emits an out-of-range
+ * OpCompositeExtract, which is invalid SPIR-V, and with a variable dimension an
+ * OpVectorExtractDynamic whose out-of-range result SPIR-V leaves undefined. So a constant
+ * dimension >= 3 becomes the constant, and a variable one goes through a helper that checks the
+ * range (constant dimensions 0..2 stay as they are). */
 static const struct {
-  const char *mangled;
-  int value;
+  const char *mangled; /* "@NAME(" */
+  int value;           /* outside 0..2 */
 } workitem_functions[] = {
     {"@_Z13get_global_idj(", 0},   {"@_Z12get_local_idj(", 0},
     {"@_Z12get_group_idj(", 0},    {"@_Z17get_global_offsetj(", 0},
@@ -936,10 +956,12 @@ static const struct {
     {"@_Z14get_num_groupsj(", 1},  {"@_Z23get_enqueued_local_sizej(", 1},
 };
 
-/* If the instruction text `ins` (one line, without its result "%x = ") is a call of a work-item
- * function with a constant dimension >= 3, returns its value and sets *type to the result type
- * (i64 or i32, the spir64 / spir size_t). Otherwise -1. */
-static int constant_workitem_call(const char *ins, const char *end, const char **type) {
+/* Is the instruction text `ins` (one line, without its result "%x = ") a call of a work-item
+ * function? Returns its index in workitem_functions (-1: no) and sets *type to the result type
+ * (i64 or i32, size_t of spir64 / spir), *name to the "@NAME(" in the line, and *dim to the
+ * constant dimension (-1 when it is not a constant). */
+static int workitem_call(const char *ins, const char *end, const char **type, const char **name,
+                         long *dim) {
   if (!memmem(ins, (size_t)(end - ins), "call ", 5))
     return -1;
   for (size_t i = 0; i < NUM(workitem_functions); i++) {
@@ -954,14 +976,141 @@ static int constant_workitem_call(const char *ins, const char *end, const char *
     if (strncmp(a, "noundef ", 8) == 0)
       a += 8;
     char *e;
-    unsigned long dim = strtoul(a, &e, 10);
-    if (e == a || *e != ')' || dim < 3)
-      return -1;
-    const char *t = memmem(ins, (size_t)(f - ins), " i64 ", 5);
-    *type = t ? "i64" : "i32";
-    return workitem_functions[i].value;
+    *dim = strtol(a, &e, 10);
+    if (e == a || *e != ')')
+      *dim = -1;
+    else if (*dim < 0)
+      *dim = 3; /* out of range too (as an unsigned dimension) */
+    *type = memmem(ins, (size_t)(f - ins), " i64 ", 5) ? "i64" : "i32";
+    *name = f;
+    return (int)i;
   }
   return -1;
+}
+
+/* The range-checking helper of workitem_functions[i], for calls with a variable dimension. */
+static void emit_workitem_helper(sbuf *b, size_t i, const char *type) {
+  const char *m = workitem_functions[i].mangled + 1;
+  size_t len = strlen(m) - 1; /* without '(' */
+  sb_addf(b,
+          "define internal spir_func %s @spvi.%.*s(i32 %%d) alwaysinline {\n"
+          "  %%in = icmp ult i32 %%d, 3\n"
+          "  %%dd = select i1 %%in, i32 %%d, i32 0\n"
+          "  %%v = call spir_func %s @%.*s(i32 %%dd)\n"
+          "  %%r = select i1 %%in, %s %%v, %s %d\n"
+          "  ret %s %%r\n"
+          "}\n",
+          type, (int)len, m, type, (int)len, m, type, type, workitem_functions[i].value, type);
+}
+
+/* LLVM intrinsics that InstCombine forms from ordinary integer code (saturating arithmetic,
+ * overflow checks) but llvm-spirv-14 refuses ("Unexpected llvm intrinsic") or crashes on
+ * (llvm.usub.sat of vectors). Each is replaced by a helper function with the same semantics in
+ * plain LLVM IR (the LangRef's definitions), inlined back by the always-inline pass. `body` is
+ * the helper's body: T is the operand type, C the matching i1 type, %a and %b the operands. */
+static const struct {
+  const char *name; /* "@llvm." NAME "." TYPE-SUFFIX "(" */
+  bool overflow;    /* returns { T, C } */
+  const char *body;
+} lowered_intrinsics[] = {
+    {"uadd.sat", false,
+     "  %s = add T %a, %b\n  %c = icmp ult T %s, %a\n  %t = icmp eq T %a, %a\n"
+     "  %ones = sext C %t to T\n  %r = select C %c, T %ones, T %s\n  ret T %r\n"},
+    {"usub.sat", false,
+     "  %d = sub T %a, %b\n  %c = icmp ult T %a, %b\n"
+     "  %r = select C %c, T zeroinitializer, T %d\n  ret T %r\n"},
+    {"sadd.sat", false,
+     "  %s = add T %a, %b\n  %x1 = xor T %s, %a\n  %x2 = xor T %s, %b\n  %x = and T %x1, %x2\n"
+     "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
+     "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
+     "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
+     "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %s\n  ret T %r\n"},
+    {"ssub.sat", false,
+     "  %d = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %d\n  %x = and T %x1, %x2\n"
+     "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
+     "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
+     "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
+     "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %d\n  ret T %r\n"},
+    {"uadd.with.overflow", true, "  %v = add T %a, %b\n  %c = icmp ult T %v, %a\n"},
+    {"usub.with.overflow", true, "  %v = sub T %a, %b\n  %c = icmp ult T %a, %b\n"},
+    {"sadd.with.overflow", true,
+     "  %v = add T %a, %b\n  %x1 = xor T %v, %a\n  %x2 = xor T %v, %b\n  %x = and T %x1, %x2\n"
+     "  %c = icmp slt T %x, zeroinitializer\n"},
+    {"ssub.with.overflow", true,
+     "  %v = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %v\n  %x = and T %x1, %x2\n"
+     "  %c = icmp slt T %x, zeroinitializer\n"},
+};
+
+typedef struct {
+  char name[96]; /* "llvm.uadd.sat.v4i32" */
+  int which;     /* index in lowered_intrinsics */
+  char t[48], c[48];
+} lowered_decl;
+
+/* If `line` declares one of lowered_intrinsics, fills d. The type comes from the name's suffix:
+ * ".i32" -> i32 / i1, ".v4i32" -> <4 x i32> / <4 x i1>. */
+static bool parse_lowered_decl(const char *line, const char *end, lowered_decl *d) {
+  if (strncmp(line, "declare ", 8) != 0)
+    return false;
+  const char *at = memmem(line, (size_t)(end - line), " @llvm.", 7);
+  if (!at)
+    return false;
+  const char *name = at + 2, *paren = memchr(name, '(', (size_t)(end - name));
+  if (!paren || (size_t)(paren - name) >= sizeof d->name)
+    return false;
+  for (size_t i = 0; i < NUM(lowered_intrinsics); i++) {
+    size_t n = strlen(lowered_intrinsics[i].name);
+    if (strncmp(name + 5, lowered_intrinsics[i].name, n) != 0 || name[5 + n] != '.')
+      continue;
+    const char *sfx = name + 5 + n + 1;
+    size_t slen = (size_t)(paren - sfx);
+    char s[32];
+    if (slen == 0 || slen >= sizeof s)
+      return false;
+    memcpy(s, sfx, slen);
+    s[slen] = 0;
+    unsigned count = 0;
+    char elem[16];
+    if (s[0] == 'v' && sscanf(s, "v%u%15s", &count, elem) == 2 && count > 0 && elem[0] == 'i') {
+      snprintf(d->t, sizeof d->t, "<%u x %s>", count, elem);
+      snprintf(d->c, sizeof d->c, "<%u x i1>", count);
+    } else if (s[0] == 'i' && strspn(s + 1, "0123456789") == slen - 1) {
+      snprintf(d->t, sizeof d->t, "%s", s);
+      snprintf(d->c, sizeof d->c, "i1");
+    } else {
+      return false;
+    }
+    memcpy(d->name, name, (size_t)(paren - name));
+    d->name[paren - name] = 0;
+    d->which = (int)i;
+    return true;
+  }
+  return false;
+}
+
+/* The helper's definition: the body with T and C substituted. */
+static void emit_lowered_definition(sbuf *b, const lowered_decl *d) {
+  const char *body = lowered_intrinsics[d->which].body;
+  bool ov = lowered_intrinsics[d->which].overflow;
+  if (ov)
+    sb_addf(b, "define internal { %s, %s } @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t,
+            d->c, d->name + 5, d->t, d->t);
+  else
+    sb_addf(b, "define internal %s @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t,
+            d->name + 5, d->t, d->t);
+  for (const char *p = body; *p; p++) {
+    /* T and C stand alone (after a space, before a space or a comma) */
+    if ((*p == 'T' || *p == 'C') && p > body && p[-1] == ' ' && (p[1] == ' ' || p[1] == ',' ||
+                                                                  p[1] == '\n'))
+      sb_add(b, *p == 'T' ? d->t : d->c);
+    else
+      sb_addn(b, p, 1);
+  }
+  if (ov)
+    sb_addf(b, "  %%r0 = insertvalue { %s, %s } undef, %s %%v, 0\n"
+               "  %%r1 = insertvalue { %s, %s } %%r0, %s %%c, 1\n  ret { %s, %s } %%r1\n",
+            d->t, d->c, d->t, d->t, d->c, d->c, d->t, d->c);
+  sb_add(b, "}\n");
 }
 
 /* Rewrites the text of a module so that llvm-spirv-14 accepts it and spvi can load the result:
@@ -969,15 +1118,29 @@ static int constant_workitem_call(const char *ins, const char *end, const char *
  *     `freeze` stops poison from propagating; SPIR-V has no poison (spvi gives every value a
  *     definite result), so the operand itself is a correct replacement;
  *   %x = call i64 @_Z13get_global_idj(i32 3)  ->  %x = select i1 true, i64 0, i64 0
- *     (see workitem_functions).
+ *   %x = call i64 @_Z13get_global_idj(i32 %d) ->  %x = call i64 @spvi._Z13get_global_idj(i32 %d)
+ *     (see workitem_functions);
+ *   declare i32 @llvm.uadd.sat.i32(i32, i32)  ->  define internal i32 @spvi.uadd.sat.i32(...)
+ *     and every @llvm.uadd.sat.i32( becomes @spvi.uadd.sat.i32( (see lowered_intrinsics).
  * The selects are folded away by the instsimplify run that parses the text back (in optnone
  * functions, at -cl-opt-disable, they stay: an OpSelect with a constant condition).
  * Returns the new text (malloc'd) or NULL when nothing needed to change (or *oom). */
 static char *lower_ir_text(const char *ll, bool *oom) {
-  if (!strstr(ll, " = freeze ") && !strstr(ll, "get_"))
+  if (!strstr(ll, " = freeze ") && !strstr(ll, "get_") && !strstr(ll, ".sat.") &&
+      !strstr(ll, ".with.overflow."))
     return NULL;
+  /* the declarations of intrinsics to replace (all before their uses are rewritten) */
+  lowered_decl decls[32];
+  size_t ndecls = 0;
+  for (const char *p = strstr(ll, "\ndeclare "); p && ndecls < NUM(decls);
+       p = strstr(p + 1, "\ndeclare ")) {
+    const char *eol = strchr(p + 1, '\n');
+    if (parse_lowered_decl(p + 1, eol ? eol : p + strlen(p), &decls[ndecls]))
+      ndecls++;
+  }
   sbuf b = {0};
   bool changed = false;
+  const char *helper_type[NUM(workitem_functions)] = {0}; /* helpers to define */
   const char *p = ll;
   while (*p) {
     const char *eol = strchr(p, '\n');
@@ -993,8 +1156,9 @@ static char *lower_ir_text(const char *ll, bool *oom) {
         eq = NULL;
     }
     const char *ins = eq ? eq + 3 : NULL;
-    const char *type;
-    int value;
+    const char *type, *wname;
+    long dim;
+    int wi;
     if (ins && strncmp(ins, "freeze ", 7) == 0) {
       /* operand: to the end of the line or to the first ", !" (metadata attachments such as
        * !dbg; a first-class operand contains no '!') */
@@ -1013,16 +1177,62 @@ static char *lower_ir_text(const char *ll, bool *oom) {
       sb_addn(&b, opnd, (size_t)(oend - opnd));
       sb_addn(&b, oend, (size_t)(end - oend));
       changed = true;
-    } else if (ins && (value = constant_workitem_call(ins, end, &type)) >= 0) {
-      /* drop the call (and its attributes and metadata): the value is a constant */
-      sb_addn(&b, p, (size_t)(ins - p));
-      sb_addf(&b, "select i1 true, %s %d, %s %d\n", type, value, type, value);
+    } else if (ins && (wi = workitem_call(ins, end, &type, &wname, &dim)) >= 0 &&
+               (dim < 0 || dim >= 3)) {
+      if (dim >= 3) {
+        /* drop the call (and its attributes and metadata): the value is a constant */
+        sb_addn(&b, p, (size_t)(ins - p));
+        sb_addf(&b, "select i1 true, %s %d, %s %d\n", type, workitem_functions[wi].value, type,
+                workitem_functions[wi].value);
+      } else {
+        /* @NAME( -> @spvi.NAME( */
+        sb_addn(&b, p, (size_t)(wname + 1 - p));
+        sb_add(&b, "spvi.");
+        sb_addn(&b, wname + 1, (size_t)(end - wname - 1));
+        helper_type[wi] = type;
+      }
       changed = true;
+    } else if (ndecls && memmem(p, len, "@llvm.", 6)) {
+      lowered_decl d;
+      if (parse_lowered_decl(p, end, &d)) {
+        emit_lowered_definition(&b, &d);
+        changed = true;
+      } else {
+        /* uses: @llvm.NAME( -> @spvi.NAME( */
+        const char *s = p;
+        while (s < end) {
+          const char *m = memmem(s, (size_t)(end - s), "@llvm.", 6);
+          size_t k = ndecls, nlen = 0;
+          if (m)
+            for (k = 0; k < ndecls; k++) {
+              nlen = strlen(decls[k].name);
+              if ((size_t)(end - m) > nlen + 1 && strncmp(m + 1, decls[k].name, nlen) == 0 &&
+                  m[1 + nlen] == '(')
+                break;
+            }
+          if (!m) {
+            sb_addn(&b, s, (size_t)(end - s));
+            break;
+          }
+          sb_addn(&b, s, (size_t)(m - s));
+          if (k < ndecls) {
+            sb_addf(&b, "@spvi.%s", decls[k].name + 5);
+            s = m + 1 + nlen;
+            changed = true;
+          } else {
+            sb_addn(&b, m, 6);
+            s = m + 6;
+          }
+        }
+      }
     } else {
       sb_addn(&b, p, len);
     }
     p = end;
   }
+  for (size_t i = 0; i < NUM(workitem_functions); i++)
+    if (helper_type[i])
+      emit_workitem_helper(&b, i, helper_type[i]);
   if (b.oom) {
     *oom = true;
     free(b.p);
@@ -1129,7 +1339,8 @@ static bool build_module(job *j, int level, sbuf *fail_log) {
     bc = a_bc; /* unchanged: translate clang's bitcode itself */
   } else {
     av_add(&a, tool);
-    av_add(&a, level > 0 ? "-passes=instsimplify" : "-passes=verify");
+    /* always-inline: the helpers of lowered_intrinsics */
+    av_add(&a, level > 0 ? "-passes=always-inline,instsimplify" : "-passes=verify");
     av_add(&a, in_ll);
     av_add(&a, "-o");
     av_add(&a, c_bc);
@@ -1260,7 +1471,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     if (!write_file(path, headers[i].source, strlen(headers[i].source), &log))
       goto done;
   }
-  make_prelude(&prelude, o.cl_std);
+  make_prelude(&prelude, o.cl_std, &o.clang);
   if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p,
                                  prelude.n, &log))
     goto done;

@@ -3,8 +3,10 @@
  * launches: clEnqueueNDRangeKernel, clEnqueueTask, clEnqueueNativeKernel (API 5.10).
  *
  * Arguments are checked and copied when they are set (API 5.9.2: "the argument value ... is copied
- * by clSetKernelArg"); a memory object or sampler argument is held by the kernel until replaced.
- * An enqueue captures them (API 5.10: "the kernel arguments are captured at enqueue time"): it
+ * by clSetKernelArg"). A memory object or sampler argument is not retained by the kernel: the
+ * application keeps it alive until it enqueues (releasing a buffer that is only a kernel argument
+ * destroys it at once — CTS api/retain_mem_object_set_kernel_arg waits for its destructor
+ * callback); an enqueue with a released one is CL_INVALID_KERNEL_ARGS. An enqueue captures them (API 5.10: "the kernel arguments are captured at enqueue time"): it
  * makes an spvi_launch of the program's module, sets every argument and the NDRange, and holds the
  * memory objects, samplers and the program (whose module the launch runs) until the command is
  * complete, so the application may change the kernel's arguments or release anything right after
@@ -31,8 +33,6 @@ static const spvi_param_info *param_of(cl_kernel k, cl_uint i) {
 }
 
 static void arg_clear(clx_arg *a) {
-  if (a->kind == CLX_ARG_MEM) clx_unhold(a->mem);
-  if (a->kind == CLX_ARG_SAMPLER) clx_unhold(a->sampler);
   free(a->value);
   *a = (clx_arg){0};
 }
@@ -124,7 +124,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return clx_release(kernel, CLX_KERNEL, CL_INVALID_KERNEL);
 }
 
-/* A copy of an argument: the bytes copied, memory objects and samplers held once more. */
+/* A copy of an argument (its bytes copied). */
 static bool arg_copy(clx_arg *dst, const clx_arg *src) {
   *dst = *src;
   dst->value = NULL;
@@ -133,8 +133,6 @@ static bool arg_copy(clx_arg *dst, const clx_arg *src) {
     if (!dst->value) { *dst = (clx_arg){0}; return false; }
     memcpy(dst->value, src->value, src->size);
   }
-  if (dst->kind == CLX_ARG_MEM) clx_hold(dst->mem);
-  if (dst->kind == CLX_ARG_SAMPLER) clx_hold(dst->sampler);
   return true;
 }
 
@@ -220,7 +218,6 @@ static cl_int make_buffer(const spvi_param_info *pi, size_t size, const void *va
   }
   a->kind = CLX_ARG_MEM;
   a->mem = m;
-  clx_hold(m);
   return CL_SUCCESS;
 }
 
@@ -262,7 +259,6 @@ static cl_int make_image(const spvi_param_info *pi, size_t size, const void *val
   }
   a->kind = CLX_ARG_MEM;
   a->mem = m;
-  clx_hold(m);
   return CL_SUCCESS;
 }
 
@@ -280,7 +276,6 @@ static cl_int make_sampler(const spvi_param_info *pi, size_t size, const void *v
   }
   a->kind = CLX_ARG_SAMPLER;
   a->sampler = s;
-  clx_hold(s);
   return CL_SUCCESS;
 }
 
@@ -799,13 +794,21 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
   return CL_SUCCESS;
 }
 
-/* API 5.10 CL_INVALID_KERNEL_ARGS: every argument set (checked before the NDRange's errors). */
+/* API 5.10 CL_INVALID_KERNEL_ARGS: every argument set (checked before the NDRange's errors), and
+ * its memory object or sampler not released since (the kernel does not retain them: file
+ * comment). */
 static cl_int check_args_set(cl_kernel k, char *why, size_t wlen) {
-  for (cl_uint i = 0; i < k->nargs; i++)
-    if (k->args[i].kind == CLX_ARG_NONE) {
-      snprintf(why, wlen, "argument %u `%s` is not set", i, param_of(k, i)->name);
+  for (cl_uint i = 0; i < k->nargs; i++) {
+    const clx_arg *a = &k->args[i];
+    const char *what = a->kind == CLX_ARG_NONE ? "is not set"
+                       : a->kind == CLX_ARG_MEM && a->mem && !clx_valid(a->mem, CLX_MEM) ? "is a released memory object"
+                       : a->kind == CLX_ARG_SAMPLER && !clx_valid(a->sampler, CLX_SAMPLER) ? "is a released sampler"
+                                                                                           : NULL;
+    if (what) {
+      snprintf(why, wlen, "argument %u `%s` %s", i, param_of(k, i)->name, what);
       return CL_INVALID_KERNEL_ARGS;
     }
+  }
   return CL_SUCCESS;
 }
 

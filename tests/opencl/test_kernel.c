@@ -656,8 +656,7 @@ static void test_printf(void **state) {
   clReleaseKernel(k);
 }
 
-/* clCloneKernel: the arguments as they are at the clone (API 5.9.1); the clone keeps a memory
- * object alive after the application released it. */
+/* clCloneKernel: the arguments as they are at the clone (API 5.9.1). */
 static void test_clone_kernel(void **state) {
   (void)state;
   cl_kernel k = kernel("fill");
@@ -674,14 +673,11 @@ static void test_clone_kernel(void **state) {
   char name[16];
   assert_int_equal(clGetKernelInfo(c, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL), CL_SUCCESS);
   assert_string_equal(name, "fill");
-  cl_mem keep = a;
-  clRetainMemObject(keep);
-  clReleaseMemObject(a);  /* the clone still holds it */
   size_t g = 8;
   assert_int_equal(clEnqueueNDRangeKernel(queue, c, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
   cl_int out_a[8], out_b[8];
-  assert_int_equal(clEnqueueReadBuffer(queue, keep, CL_TRUE, 0, sizeof out_a, out_a, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, sizeof out_a, out_a, 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizeof out_b, out_b, 0, NULL, NULL), CL_SUCCESS);
   for (int i = 0; i < 8; i++) {
     assert_int_equal(out_a[i], 100 + i);
@@ -693,9 +689,56 @@ static void test_clone_kernel(void **state) {
   assert_int_equal(clEnqueueNDRangeKernel(queue, c2, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
   clReleaseKernel(c2);
   clReleaseKernel(fresh);
-  clReleaseMemObject(keep);
   clReleaseMemObject(b);
+  clReleaseMemObject(a);
   clReleaseKernel(c);
+  clReleaseKernel(k);
+}
+
+/* A kernel does not retain its memory object arguments: releasing the buffer destroys it at once
+ * (CTS api/retain_mem_object_set_kernel_arg), and a later enqueue is CL_INVALID_KERNEL_ARGS. A
+ * launch already enqueued keeps it until it is complete. */
+static int destroyed;
+static void CL_CALLBACK on_destroyed(cl_mem m, void *user) {
+  (void)m;
+  (void)user;
+  destroyed++;
+}
+
+static void test_arg_not_retained(void **state) {
+  (void)state;
+  cl_kernel k = kernel("fill");
+  cl_mem m = buffer(8 * sizeof(cl_int));
+  destroyed = 0;
+  assert_int_equal(clSetMemObjectDestructorCallback(m, on_destroyed, NULL), CL_SUCCESS);
+  cl_int v = 1;
+  clSetKernelArg(k, 0, sizeof m, &m);
+  clSetKernelArg(k, 1, sizeof v, &v);
+  assert_int_equal(clReleaseMemObject(m), CL_SUCCESS);
+  assert_int_equal(destroyed, 1);
+  size_t g = 8;
+  assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+
+  /* released after the enqueue: the launch still writes it, then it goes */
+  cl_int e;
+  cl_int *host = calloc(8, sizeof(cl_int));
+  m = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 8 * sizeof(cl_int), host, &e);
+  destroyed = 0;
+  clSetMemObjectDestructorCallback(m, on_destroyed, NULL);
+  clSetKernelArg(k, 0, sizeof m, &m);
+  cl_event gate = clCreateUserEvent(ctx, &e), done;
+  assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 1, &gate, &done), CL_SUCCESS);
+  clReleaseMemObject(m);
+  assert_int_equal(destroyed, 0);
+  clSetUserEventStatus(gate, CL_COMPLETE);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  assert_int_equal(clFinish(queue), CL_SUCCESS);
+  for (int i = 0; i < 8; i++) assert_int_equal(host[i], 1 + i);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  for (int i = 0; i < 100 && !destroyed; i++) usleep(10000);  /* the worker's release may trail */
+  assert_int_equal(destroyed, 1);
+  free(host);
   clReleaseKernel(k);
 }
 
@@ -841,6 +884,7 @@ int main(void) {
     cmocka_unit_test(test_local_args),
     cmocka_unit_test(test_printf),
     cmocka_unit_test(test_clone_kernel),
+    cmocka_unit_test(test_arg_not_retained),
     cmocka_unit_test(test_enqueue_task),
     cmocka_unit_test(test_faulting_kernel),
     cmocka_unit_test(test_threads),
