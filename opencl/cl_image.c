@@ -1012,7 +1012,7 @@ spvi_sampler clx_sampler_spvi(cl_sampler s) {
 static void sampler_destroy(void *obj) {
   cl_sampler s = obj;
   clx_unhold(s->ctx);
-  free(s);
+  clx_obj_free(s, sizeof *s);
 }
 
 /* 5.9.1: CL_INVALID_VALUE for a value that is not one of the enumerants, and for the combination
@@ -1032,7 +1032,7 @@ static cl_sampler sampler_new(cl_context ctx, cl_bool normalized, cl_addressing_
                               const cl_sampler_properties *props, size_t nprops, cl_int *errcode_ret) {
   cl_int e = sampler_check(ctx, normalized, a, f);
   if (e != CL_SUCCESS) return set_err(errcode_ret, e), NULL;
-  cl_sampler s = calloc(1, sizeof *s);
+  cl_sampler s = clx_obj_alloc(sizeof *s);
   if (!s) return set_err(errcode_ret, CL_OUT_OF_HOST_MEMORY), NULL;
   s->ctx = ctx;
   s->normalized = normalized;

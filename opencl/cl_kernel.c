@@ -47,13 +47,13 @@ static void kernel_destroy(void *obj) {
   /* the program may be rebuilt once its last kernel is gone (API 5.8.3 CL_INVALID_OPERATION) */
   atomic_fetch_sub(&k->program->nkernels, 1);
   clx_unhold(k->program);
-  free(k);
+  clx_obj_free(k, sizeof *k);
 }
 
 /* A kernel object for kernel `index` of p's executable (p->mod, which stays while p has kernels:
  * cl_program.c refuses to rebuild then). */
 static cl_kernel kernel_new(cl_program p, int index) {
-  cl_kernel k = calloc(1, sizeof *k);
+  cl_kernel k = clx_obj_alloc(sizeof *k);
   if (!k) return NULL;
   int nargs = spvi_kernel_param_count(p->mod, index);
   k->name = strdup(spvi_kernel_name(p->mod, index));
@@ -61,7 +61,7 @@ static cl_kernel kernel_new(cl_program p, int index) {
   if (!k->name || !k->args) {
     free((char *)k->name);
     free(k->args);
-    free(k);
+    clx_obj_free(k, sizeof *k);
     return NULL;
   }
   k->program = p;
@@ -342,7 +342,8 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl
                                                             size_t param_value_size, const void *param_value) {
   if (!clx_valid(kernel, CLX_KERNEL)) return CL_INVALID_KERNEL;
   if (!device_has_svm()) return CL_INVALID_OPERATION;
-  if (!param_value) return CL_INVALID_VALUE;
+  /* SVM_PTRS with (0, NULL) clears the list (the CTS's svm_set_kernel_exec_info_svm_ptrs does) */
+  if (!param_value && !(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && param_value_size == 0)) return CL_INVALID_VALUE;
   if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS) {
     /* the SVM pointers the kernel reaches other than through its arguments: spvi follows any
      * pointer into a live SVM allocation, so they are only recorded (clCloneKernel copies them) */

@@ -55,11 +55,11 @@ static void mem_destroy(void *obj) {
   clx_unhold(m->parent);
   clx_unhold(m->ctx);
   pthread_mutex_destroy(&m->lock);
-  free(m);
+  clx_obj_free(m, sizeof *m);
 }
 
 cl_mem clx_mem_new(cl_context ctx, cl_mem_object_type type, cl_mem_flags flags) {
-  cl_mem m = calloc(1, sizeof *m);
+  cl_mem m = clx_obj_alloc(sizeof *m);
   if (!m) return NULL;
   m->ctx = ctx;
   m->type = type;
@@ -99,6 +99,12 @@ static cl_int check_buffer_props(const cl_mem_properties *props) {
   return props && props[0] != 0 ? CL_INVALID_PROPERTY : CL_SUCCESS;
 }
 
+static bool in_svm(const void *p) {
+  void *base;
+  size_t bytes;
+  return spvi_svm_find(p, &base, &bytes);
+}
+
 /* host_ptr against the flags, and a CL_MEM_USE_HOST_PTR pointer into an SVM allocation that is
  * too small for the buffer (5.2.1, CL_INVALID_HOST_PTR and CL_INVALID_BUFFER_SIZE). */
 static cl_int check_host_ptr(cl_mem_flags f, size_t size, void *host) {
@@ -112,39 +118,39 @@ static cl_int check_host_ptr(cl_mem_flags f, size_t size, void *host) {
   return CL_SUCCESS;
 }
 
-static bool in_svm(const void *p) {
-  void *base;
-  size_t bytes;
-  return spvi_svm_find(p, &base, &bytes);
-}
-
 static cl_int spvi_to_cl(const spvi_error *e) {
   return e->status == SPVI_E_NOMEM ? CL_MEM_OBJECT_ALLOCATION_FAILURE : CL_OUT_OF_RESOURCES;
+}
+
+/* clCreateBuffer's checks in the order 5.2.1 lists them (the context is checked by the caller). */
+static cl_int check_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
+                           void *host) {
+  if (check_buffer_props(props) != CL_SUCCESS) {
+    clx_notify(ctx, "clCreateBufferWithProperties: unknown property %#llx (buffers have none in OpenCL 3.0)",
+               (unsigned long long)props[0]);
+    return CL_INVALID_PROPERTY;
+  }
+  if (check_buffer_flags(flags) != CL_SUCCESS) {
+    clx_notify(ctx, "clCreateBuffer: invalid flags %#llx", (unsigned long long)flags);
+    return CL_INVALID_VALUE;
+  }
+  if (size == 0 || size > clx_max_alloc_size()) {
+    clx_notify(ctx, "clCreateBuffer: size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size,
+               (unsigned long long)clx_max_alloc_size());
+    return CL_INVALID_BUFFER_SIZE;
+  }
+  cl_int e = check_host_ptr(flags, size, host);
+  if (e != CL_SUCCESS)
+    clx_notify(ctx, "clCreateBuffer: host_ptr %p does not suit flags %#llx and size %zu", host,
+               (unsigned long long)flags, size);
+  return e;
 }
 
 static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
                             void *host, cl_int *err) {
   if (!clx_valid(ctx, CLX_CONTEXT)) return set_err(err, CL_INVALID_CONTEXT), NULL;
-  cl_int e = check_buffer_props(props);
-  if (e != CL_SUCCESS) {
-    clx_notify(ctx, "clCreateBufferWithProperties: unknown property %#llx (buffers have none in OpenCL 3.0)",
-               (unsigned long long)props[0]);
-    return set_err(err, e), NULL;
-  }
-  if ((e = check_buffer_flags(flags)) != CL_SUCCESS) {
-    clx_notify(ctx, "clCreateBuffer: invalid flags %#llx", (unsigned long long)flags);
-    return set_err(err, e), NULL;
-  }
-  if (size == 0 || size > clx_max_alloc_size()) {
-    clx_notify(ctx, "clCreateBuffer: size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size,
-               (unsigned long long)clx_max_alloc_size());
-    return set_err(err, CL_INVALID_BUFFER_SIZE), NULL;
-  }
-  if ((e = check_host_ptr(flags, size, host)) != CL_SUCCESS) {
-    clx_notify(ctx, "clCreateBuffer: host_ptr %p does not suit flags %#llx and size %zu", host,
-               (unsigned long long)flags, size);
-    return set_err(err, e), NULL;
-  }
+  cl_int e = check_create(ctx, props, flags, size, host);
+  if (e != CL_SUCCESS) return set_err(err, e), NULL;
   /* CL_MEM_USE_HOST_PTR on SVM memory (5.2.1, CL_MEM_USES_SVM_POINTER): no spvi_mem — kernels are
    * given the SVM address itself (cl_kernel.c passes it with spvi_set_arg_svm), so a pointer a
    * kernel derives from the buffer means the same to the host, as SVM pointers must. */

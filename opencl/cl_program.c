@@ -71,11 +71,11 @@ static void prog_destroy(void *obj) {
   pthread_mutex_destroy(&p->lock);
   pthread_mutex_destroy(&p->run_lock);
   clx_unhold(p->ctx);
-  free(x);
+  clx_obj_free(x, sizeof *x);
 }
 
 static prog_x *prog_new(cl_context ctx) {
-  prog_x *x = calloc(1, sizeof *x);
+  prog_x *x = clx_obj_alloc(sizeof *x);
   if (!x) return NULL;
   pthread_mutex_init(&x->p.lock, NULL);
   pthread_mutex_init(&x->p.run_lock, NULL);
