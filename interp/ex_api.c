@@ -4,6 +4,7 @@
  * and NDRange checking, and running.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -922,6 +923,19 @@ static bool choose_subgroup_size(spvi_launch *l, unsigned opt, spvi_error *err) 
   return true;
 }
 
+/* The available cores, read once: glibc's sysconf reads /sys for it, which would cost an OpenCL
+ * application's small launches more than the launch itself (make bench, "OpenCL platform"). */
+static unsigned online_cores(void) {
+  static _Atomic unsigned cores;
+  unsigned n = atomic_load(&cores);
+  if (!n) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    n = c > 0 ? (unsigned)c : 1;
+    atomic_store(&cores, n);
+  }
+  return n;
+}
+
 /* The checks and settings spvi_run and spvi_debug_new share: every argument set, an NDRange, the
  * run options. Returns the warp width, 0 after an error. */
 static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
@@ -958,8 +972,7 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
       return 0;
     }
   l->l.max_steps = opts && opts->max_steps ? opts->max_steps : SPVI_DEFAULT_MAX_STEPS;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  l->l.threads = opts && opts->threads ? opts->threads : (cores > 0 ? (unsigned)cores : 1);
+  l->l.threads = opts && opts->threads ? opts->threads : online_cores();
   if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return 0; }
   l->l.on_trace = opts ? opts->on_trace : NULL;
   l->l.trace_user = opts ? opts->trace_user : NULL;
