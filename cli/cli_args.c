@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Argument text quoted in messages is cut to this many characters. */
 #define ARGS_QUOTE_MAX 64
@@ -105,10 +106,9 @@ static bool args_int_less(cli_int a, cli_int b) {
 
 static const char *args_plural(size_t n) { return n == 1 ? "" : "s"; }
 
-bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
-  /* Grow-and-read rather than seek-and-size, so pipes and /dev/stdin work too. */
+/* The rest of stream f (path names it in messages) in a malloc'd buffer: grow-and-read rather than
+ * seek-and-size, so pipes and /dev/stdin work too. Does not close f. */
+static bool args_read_stream(FILE *f, const char *path, unsigned char **data, size_t *size, cli_error *e) {
   size_t cap = 4096, len = 0;
   unsigned char *buf = malloc(cap);
   while (buf) {
@@ -125,7 +125,6 @@ bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_err
   }
   bool failed = ferror(f) != 0;
   int saved = errno;
-  fclose(f);
   if (!buf) return cli_fail(e, "cannot read `%s`: out of memory", path);
   if (failed) {
     free(buf);
@@ -134,6 +133,14 @@ bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_err
   *data = buf;
   *size = len;
   return true;
+}
+
+bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
+  bool ok = args_read_stream(f, path, data, size, e);
+  fclose(f);
+  return ok;
 }
 
 /* ---- by value -------------------------------------------------------------------------------- */
@@ -387,83 +394,160 @@ static bool args_ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static bool args_init_npy(args_buf *b, const char *path, const unsigned char *file, size_t size,
-                          cli_error *e) {
-  cli_npy h;
-  if (!cli_npy_parse(file, size, path, &h, e)) return false;
+/* Checks an .npy file's header h against the buffer being built (dtype, order, shape). *expand3:
+ * the file holds 3-element vectors without their padding slot ((COUNT, 3)), so its data is
+ * COUNT × 3 components, not b->bytes. */
+static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h, bool *expand3, cli_error *e) {
   const cli_scalar *s = b->t.scalar;
   char name[24];
   cli_elem_name(b->t, name, sizeof name);
+  *expand3 = false;
   /* One-byte types have no byte order: NumPy writes '|', but '<' means the same. */
-  bool dtype_ok = strcmp(h.descr, s->npy) == 0 ||
-                  (s->bits == 8 && h.descr[0] == '<' && strcmp(h.descr + 1, s->npy + 1) == 0);
+  bool dtype_ok = strcmp(h->descr, s->npy) == 0 ||
+                  (s->bits == 8 && h->descr[0] == '<' && strcmp(h->descr + 1, s->npy + 1) == 0);
   if (!dtype_ok) {
-    if (h.descr[0] == '>' && strcmp(h.descr + 1, s->npy + 1) == 0)
+    if (h->descr[0] == '>' && strcmp(h->descr + 1, s->npy + 1) == 0)
       return cli_fail(e, "`%s` holds big-endian data (dtype '%s'); spvi reads little-endian '%s'",
-                      path, h.descr, s->npy);
-    return cli_fail(e, "`%s` has dtype '%s' but %s needs '%s'", path, h.descr, name, s->npy);
+                      path, h->descr, s->npy);
+    return cli_fail(e, "`%s` has dtype '%s' but %s needs '%s'", path, h->descr, name, s->npy);
   }
-  if (h.fortran_order && h.ndim > 1)
+  if (h->fortran_order && h->ndim > 1)
     return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
   if (b->shape) {
-    bool same = h.ndim == b->ndim;
-    for (unsigned i = 0; same && i < h.ndim; i++) same = h.shape[i] == b->shape[i];
-    if (!same && !(h.ndim == 1 && h.shape[0] == b->comps)) {
+    bool same = h->ndim == b->ndim;
+    for (unsigned i = 0; same && i < h->ndim; i++) same = h->shape[i] == b->shape[i];
+    if (!same && !(h->ndim == 1 && h->shape[0] == b->comps)) {
       char got[160], want[160];
       return cli_fail(e, "`%s` has shape %s but the image needs %s (or (%zu,))", path,
-                      args_shape_str(h.shape, h.ndim, got, sizeof got), args_shape_str(b->shape, b->ndim, want, sizeof want),
+                      args_shape_str(h->shape, h->ndim, got, sizeof got), args_shape_str(b->shape, b->ndim, want, sizeof want),
                       b->comps);
     }
-    memcpy(b->data, file + h.data_offset, b->bytes);
     return true;
   }
   unsigned slots = cli_elem_slots(b->t);
   /* Accepted shapes: (COUNT,) for scalars; for vectors (COUNT, slots) and the flat memory image
    * (COUNT*slots,); for 3-element vectors also (COUNT, 3), which gets the zero padding slot. */
-  bool expand3 = false, ok;
+  bool ok;
   if (b->t.width == 1)
-    ok = h.ndim == 1 && h.shape[0] == b->count;
-  else if (h.ndim == 2 && h.shape[0] == b->count && h.shape[1] == slots)
+    ok = h->ndim == 1 && h->shape[0] == b->count;
+  else if (h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == slots)
     ok = true;
-  else if (h.ndim == 1 && h.shape[0] == b->count * slots)
+  else if (h->ndim == 1 && h->shape[0] == b->count * slots)
     ok = true;
   else
-    ok = expand3 = b->t.width == 3 && h.ndim == 2 && h.shape[0] == b->count && h.shape[1] == 3;
+    ok = *expand3 = b->t.width == 3 && h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == 3;
   if (!ok) {
     char got[160], want[64];
     size_t w[2] = {b->count, slots};
     return cli_fail(e, "`%s` has shape %s but %s[%zu] needs %s", path,
-                    args_shape_str(h.shape, h.ndim, got, sizeof got), name, b->count,
+                    args_shape_str(h->shape, h->ndim, got, sizeof got), name, b->count,
                     args_shape_str(w, b->t.width == 1 ? 1 : 2, want, sizeof want));
   }
-  const unsigned char *src = file + h.data_offset;
-  if (!expand3) {
-    memcpy(b->data, src, b->bytes);
+  return true;
+}
+
+/* The data bytes of an .npy file args_npy_fits accepted: b->bytes, or COUNT × 3 components. */
+static size_t args_npy_data_bytes(const args_buf *b, bool expand3) {
+  return expand3 ? b->count * 3 * (b->t.scalar->bits / 8) : b->bytes;
+}
+
+/* Spreads COUNT packed 3-component elements at the start of b->data to their 4-slot places, the
+ * padding slot 0 (from the last element down, so that nothing is overwritten before it moved). */
+static void args_expand3(args_buf *b) {
+  const size_t es = b->t.scalar->bits / 8;
+  for (size_t i = b->count; i-- > 0;) {
+    memmove(b->data + i * 4 * es, b->data + i * 3 * es, 3 * es);
+    memset(b->data + i * 4 * es + 3 * es, 0, es);
+  }
+}
+
+/* Reads exactly n bytes of f into dst; false with a message naming path on an error or early end. */
+static bool args_read_exact(FILE *f, const char *path, void *dst, size_t n, cli_error *e) {
+  if (fread(dst, 1, n, f) == n) return true;
+  if (ferror(f)) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
+  return cli_fail(e, "cannot read `%s`: the file became shorter while it was read", path);
+}
+
+/* A whole file already in memory (a pipe, /dev/stdin from a pipe ...): .npy or raw bytes. */
+static bool args_init_bytes(args_buf *b, const char *path, const unsigned char *file, size_t size, cli_error *e) {
+  /* A file named .npy without the magic is reported as a broken .npy, never read as raw. */
+  if (cli_npy_has_magic(file, size) || args_ends_with(path, ".npy")) {
+    cli_npy h;
+    bool expand3;
+    if (!cli_npy_parse(file, size, path, &h, e) || !args_npy_fits(b, path, &h, &expand3, e)) return false;
+    memcpy(b->data, file + h.data_offset, args_npy_data_bytes(b, expand3));
+    if (expand3) args_expand3(b);
     return true;
   }
-  size_t es = s->bits / 8;
-  for (size_t i = 0; i < b->count; i++) memcpy(b->data + i * 4 * es, src + i * 3 * es, 3 * es);
+  if (size != b->bytes) {
+    char name[24];
+    return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
+                    b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+  }
+  memcpy(b->data, file, size);
+  return true;
+}
+
+/* A regular file of `size` bytes, open at its start: its data is read straight into the buffer's
+ * bytes (only an .npy header goes through memory of its own), so a large input is never held
+ * twice. Same checks and messages as args_init_bytes on the whole file. */
+static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t size, cli_error *e) {
+  unsigned char first[12];
+  const size_t n0 = size < sizeof first ? size : sizeof first;
+  if (!args_read_exact(f, path, first, n0, e)) return false;
+  if (!cli_npy_has_magic(first, n0) && !args_ends_with(path, ".npy")) {
+    if (size != b->bytes) {
+      char name[24];
+      return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
+                      b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+    }
+    memcpy(b->data, first, n0);
+    return args_read_exact(f, path, b->data + n0, size - n0, e);
+  }
+  /* The header: the prefix and the dict its length field announces, when the file holds them
+   * (cli_npy_parse reads no further, and reports a short file from `size`). */
+  size_t head = n0;
+  if (cli_npy_has_magic(first, n0) && n0 >= 10 && first[7] == 0) {
+    const size_t len16 = (size_t)first[8] | (size_t)first[9] << 8;
+    size_t want = n0;
+    if (first[6] == 1) want = 10 + len16;
+    else if ((first[6] == 2 || first[6] == 3) && n0 >= 12) want = 12 + (len16 | (size_t)first[10] << 16 | (size_t)first[11] << 24);
+    if (want <= size) head = want;
+  }
+  unsigned char *hdr = malloc(head ? head : 1);
+  if (!hdr) return cli_fail(e, "cannot read `%s`: out of memory", path);
+  memcpy(hdr, first, n0 < head ? n0 : head);
+  cli_npy h;
+  bool expand3 = false;
+  bool ok = (head <= n0 || args_read_exact(f, path, hdr + n0, head - n0, e)) &&
+            cli_npy_parse(hdr, size, path, &h, e) && args_npy_fits(b, path, &h, &expand3, e);
+  free(hdr);
+  if (!ok) return false;
+  /* cli_npy_parse checked that exactly the described data follows the header, and args_npy_fits
+   * that it is this buffer's; the stream stands at h.data_offset (== head) */
+  if (!args_read_exact(f, path, b->data, args_npy_data_bytes(b, expand3), e)) return false;
+  if (expand3) args_expand3(b);
   return true;
 }
 
 static bool args_init_file(args_buf *b, const char *path, cli_error *e) {
   if (path[0] == 0) return cli_fail(e, "missing file name after `@`");
-  unsigned char *file;
-  size_t size;
-  if (!cli_read_file(path, &file, &size, e)) return false;
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
+  struct stat st;
   bool ok;
-  /* A file named .npy without the magic is reported as a broken .npy, never read as raw. */
-  if (cli_npy_has_magic(file, size) || args_ends_with(path, ".npy")) {
-    ok = args_init_npy(b, path, file, size, e);
-  } else if (size != b->bytes) {
-    char name[24];
-    ok = cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
-                  b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size <= SIZE_MAX) {
+    ok = args_init_regular(b, path, f, (size_t)st.st_size, e);
   } else {
-    memcpy(b->data, file, size);
-    ok = true;
+    unsigned char *file;
+    size_t size;
+    ok = args_read_stream(f, path, &file, &size, e);
+    if (ok) {
+      ok = args_init_bytes(b, path, file, size, e);
+      free(file);
+    }
   }
-  free(file);
+  fclose(f);
   return ok;
 }
 
@@ -518,13 +602,17 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
   b.bytes = b.count * es;
   b.shape = NULL;
   b.ndim = 0;
-  b.data = calloc(b.count, es);  /* zero-filled: the default, and the 3-vector padding */
-  if (!b.data) return cli_fail(e, "cannot allocate %zu bytes", b.bytes);
+  /* The initialiser is written straight into the memory object the launch will use in place:
+   * spvi's zero-filled bytes (the default, and the 3-vector padding), never a second copy. */
+  spvi_mem *mem = spvi_buffer_new(b.bytes, NULL, NULL);
+  if (!mem) return cli_fail(e, "cannot allocate %zu bytes", b.bytes);
+  b.data = spvi_mem_data(mem, NULL);
   if (rb[1] == '=' && !args_init(&b, rb + 2, e)) {
-    free(b.data);
+    spvi_mem_release(mem);
     return false;
   }
-  *out = (cli_arg){.kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = b.bytes};
+  *out = (cli_arg){.kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data,
+                   .bytes = b.bytes, .mem = mem};
   return true;
 }
 
@@ -632,13 +720,16 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
   size_t shape[4];
   b.ndim = cli_image_shape(&d, shape);
   b.shape = shape;
-  b.data = calloc(bytes, 1);
-  if (!b.data) return cli_fail(e, "cannot allocate %zu bytes", bytes);
+  /* the pixels are written straight into the image object, as a buffer's initialiser is */
+  spvi_mem *mem = spvi_image_new(&d, NULL, NULL);
+  if (!mem) return cli_fail(e, "cannot allocate %zu bytes", bytes);
+  b.data = spvi_mem_data(mem, NULL);
   if (eq && !args_init(&b, eq + 1, e)) {
-    free(b.data);
+    spvi_mem_release(mem);
     return false;
   }
-  *out = (cli_arg){.kind = CLI_ARG_IMAGE, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = bytes, .image = d};
+  *out = (cli_arg){.kind = CLI_ARG_IMAGE, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = bytes, .image = d,
+                   .mem = mem};
   return true;
 }
 
@@ -793,6 +884,8 @@ bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out,
 }
 
 void cli_arg_free(cli_arg *a) {
-  free(a->data);
+  if (a->mem) spvi_mem_release(a->mem);
+  else free(a->data);
+  a->mem = NULL;
   a->data = NULL;
 }

@@ -10,8 +10,11 @@
  *   image      IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32=@pixels.npy
  *              (INIT as for buffers, over the raw channel values in memory order)
  *   sampler    sampler:NORM,ADDRESS,FILTER               e.g. sampler:normalized,repeat,linear
- * Pure functions (the library is only needed for spvi_param_info's definition), so that the unit
- * test can exercise them without a working interpreter.
+ * Buffer and image arguments are built in place as spvi memory objects (spvi_buffer_new,
+ * spvi_image_new: spvi-owned, zero-filled bytes; an @FILE initialiser is read straight into them),
+ * which the launch then uses without a copy (spvi_set_arg_mem). Beyond those objects and the
+ * library's image-format functions nothing here needs a module or a launch, so the unit test
+ * exercises it without running a kernel.
  */
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
@@ -26,8 +29,11 @@ typedef struct cli_arg {
   bool typed;            /* false for bytes:... (no element type known) */
   cli_elem elem;         /* type of the value, or of one buffer element */
   size_t count;          /* buffer elements; 1 for a value */
-  unsigned char *data;   /* malloc'd: value bytes or initial buffer contents; NULL for local */
+  unsigned char *data;   /* value bytes (malloc'd), or a buffer's or image's initial contents: the
+                            bytes of `mem`; NULL for local and sampler */
   size_t bytes;          /* size of data; for local, the requested size */
+  spvi_mem *mem;         /* CLI_ARG_BUFFER, CLI_ARG_IMAGE: the memory object holding `data` (one
+                            reference, dropped by cli_arg_free); NULL otherwise */
   spvi_image_desc image; /* CLI_ARG_IMAGE (elem: the channel's scalar type, count: channel values) */
   spvi_sampler sampler;  /* CLI_ARG_SAMPLER */
 } cli_arg;
@@ -45,6 +51,8 @@ unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]);
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
  * written agrees with p's (see README.md, "Kernel arguments", for the rules). */
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
+/* Frees a value's bytes or drops the argument's reference to its memory object (a launch the object
+ * was set on keeps its own); data and mem become NULL, the description fields stay. */
 void cli_arg_free(cli_arg *a);
 
 /* "global float* a", "uint n": how messages and `spvi info` show a parameter. */

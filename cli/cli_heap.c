@@ -22,9 +22,10 @@
 #include <unistd.h>
 
 #define HEAP_STEP ((size_t)64 << 20)
-/* Blocks from this size on get their own mapping, returned at once when freed: buffers and the
- * command's temporary copies of them (an input generated, then copied into the launch) would
- * otherwise stay in the heap and add to the peak. */
+/* Blocks from this size on get their own mapping (when the heap's top cannot hold them), returned
+ * at once when freed: the memory objects spvi allocates for buffer and image arguments (glibc maps
+ * a posix_memalign'ed block apart as it does a malloc'ed one) and an input read whole from a pipe
+ * would otherwise stay in the heap after their launch and add to the peak. */
 #define MMAP_FROM ((size_t)8 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 

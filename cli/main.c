@@ -527,16 +527,21 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   fflush(stdout);
   for (int i = 0; i < c->nargs; i++) {
     cli_arg *a = &args[i];
-    spvi_status s = a->kind == CLI_ARG_VALUE     ? spvi_set_arg_value(l, i, a->data, a->bytes, &err)
-                    : a->kind == CLI_ARG_BUFFER  ? spvi_set_arg_buffer(l, i, a->data, a->bytes, &err)
-                    : a->kind == CLI_ARG_IMAGE   ? spvi_set_arg_image(l, i, &a->image, a->data, a->bytes, &err)
-                    : a->kind == CLI_ARG_SAMPLER ? spvi_set_arg_sampler(l, i, &a->sampler, &err)
-                                                 : spvi_set_arg_local(l, i, a->bytes, &err);
+    spvi_status s;
+    switch (a->kind) {
+    case CLI_ARG_VALUE: s = spvi_set_arg_value(l, i, a->data, a->bytes, &err); break;
+    /* memory objects (cli_args.c) that the launch uses in place: no copy */
+    case CLI_ARG_BUFFER:
+    case CLI_ARG_IMAGE: s = spvi_set_arg_mem(l, i, a->mem, &err); break;
+    case CLI_ARG_SAMPLER: s = spvi_set_arg_sampler(l, i, &a->sampler, &err); break;
+    default: s = spvi_set_arg_local(l, i, a->bytes, &err); break;
+    }
     if (s != SPVI_OK) {
       say_error("arg%d `%s`: %s", i, c->args[i], err.message);
       goto done;
     }
-    /* the library holds its own copy now: keep one copy of each buffer in memory, not two */
+    /* the launch holds the value's copy or its own reference to the object now: drop the
+     * command's, so that the launch's buffers go with spvi_launch_free */
     if (a->kind != CLI_ARG_LOCAL) cli_arg_free(a);
   }
   if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL,

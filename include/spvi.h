@@ -300,7 +300,8 @@ bool spvi_mem_image_desc(const spvi_mem *m, spvi_image_desc *desc);
 /* `bytes` (>= 1) zero-filled bytes aligned to `alignment` (a power of two, 0: 128); NULL with err. */
 void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err);
 /* Free an allocation made by spvi_svm_alloc (NULL, or any other pointer: nothing); launches using
- * it must have ended (a running launch keeps it mapped until it ends, but reaches it as freed). */
+ * it should have ended (OpenCL requires it): a running launch's snapshot of the allocations keeps
+ * it mapped and reachable until that launch ends, and later launches no longer see it. */
 void spvi_svm_free(void *ptr);
 /* The allocation `ptr` points into: its start and size; false when ptr is in none. */
 bool spvi_svm_find(const void *ptr, void **base, size_t *bytes);

@@ -4,7 +4,8 @@
  * the random generator (cli_random), .npy files (cli_npy) and run options (cli_cmdline).
  *
  * The Makefile links unit tests against build/libspvi.a only, so this file #includes the CLI
- * sources it tests (they need nothing from the library but spvi.h's type definitions). Every
+ * sources it tests (from the library they need spvi.h's definitions, image formats and the memory
+ * objects buffer and image arguments are built in). Every
  * expected value below is derived by hand (or, for the random stream, from the published
  * SplitMix64 definition evaluated independently), never taken from the code under test.
  */
