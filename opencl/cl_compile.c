@@ -9,17 +9,18 @@
  * calls, so the functions are thread-safe; a tool that crashes or hangs (a timeout kills it) only
  * fails that build.
  *
- * Source builds: clang-14 -O2 -Xclang -disable-llvm-passes (optimisation-ready IR, no passes run)
- *   -> opt-14 with spvi's pipeline (LLVM's -O2 without the vectorizers, whose llvm.vector.reduce.*
- *      intrinsics llvm-spirv-14 does not know, without switch lookup tables, whose bitmaps are odd
- *      integer widths, and with a data layout that declares i8/i16/i32/i64 native so that
- *      InstCombine does not narrow values to i3, i24, i63 ...), written as text
- *   -> lower what llvm-spirv-14 still refuses in the text (`freeze` becomes an identity select that
- *      the next step folds away; llvm.*.sat / *.with.overflow / bitreverse ... become calls to
- *      helper functions appended to the module)
- *   -> opt-14 -passes=instsimplify (parses the text back, folds the identities) -> llvm-spirv-14.
- * Should llvm-spirv-14 still refuse the optimised module, the unoptimised one (the clang output
- * itself) is translated instead and the log says so; -cl-opt-disable goes that way directly.
+ * Source builds (build_module):
+ *   clang-14 -O2 -Xclang -disable-llvm-passes (optimisation-ready IR, no passes run)
+ *   -> opt-14 with spvi's pipeline (optimisation_pipeline: LLVM's -O2 without what produces IR
+ *      that llvm-spirv-14 cannot translate), written as text
+ *   -> lower_ir_text: rewrites what llvm-spirv-14 still refuses or mistranslates (freeze,
+ *      saturating / overflow intrinsics, work-item functions of dimension >= 3, float
+ *      compare-exchange)
+ *   -> opt-14 -passes=always-inline,instsimplify (parses the text back, folds the rewrites)
+ *   -> llvm-spirv-14 -> drop_internal_linkage.
+ * When llvm-spirv-14 still refuses the module, two reduced pipelines are tried, then the
+ * unoptimised module (the clang output itself; -cl-opt-disable goes there directly) and the log
+ * says so. The reasons for every step, and the measurements: docs/compile.md.
  */
 #define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw */
 #include "cl_compile.h"
@@ -37,7 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,10 +49,21 @@
 
 extern char **environ;
 
-/* The OpenCL version of the device (__OPENCL_VERSION__); the OpenCL C version comes from -cl-std. */
+/* The OpenCL version of the device (__OPENCL_VERSION__); the OpenCL C version is -cl-std's. */
 #define CLC_DEVICE_OPENCL_VERSION 300
 /* The name of the main source in diagnostics and __FILE__. */
 #define CLC_SOURCE_NAME "input.cl"
+
+/* Thread-safe descriptions (strerror and strsignal may use a static buffer). */
+static const char *errstr(int e) {
+  const char *s = strerrordesc_np(e);
+  return s ? s : "unknown error";
+}
+
+static const char *sigstr(int sig) {
+  const char *s = sigdescr_np(sig);
+  return s ? s : "unknown signal";
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Growable string and argument vector. Allocation failures are remembered (oom) and reported   */
@@ -285,7 +300,7 @@ static bool add_include_dir(copts *o, const char *dir, sbuf *log) {
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd)) {
     sb_addf(log, "spvi: error: -I %s: cannot resolve a relative directory: %s\n", dir,
-            strerror(errno));
+            errstr(errno));
     return false;
   }
   av_addf(&o->clang, "%s/%s", cwd, dir);
@@ -432,7 +447,7 @@ static bool make_tmpdir(char *dir, size_t cap, sbuf *log) {
   }
   if (!mkdtemp(dir)) {
     sb_addf(log, "spvi: error: cannot create a temporary directory in %s: %s\n", base,
-            strerror(errno));
+            errstr(errno));
     return false;
   }
   return true;
@@ -441,7 +456,7 @@ static bool make_tmpdir(char *dir, size_t cap, sbuf *log) {
 static bool write_file(const char *path, const void *data, size_t len, sbuf *log) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) {
-    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, errstr(errno));
     return false;
   }
   const char *p = data;
@@ -450,7 +465,7 @@ static bool write_file(const char *path, const void *data, size_t len, sbuf *log
     if (k < 0 && errno == EINTR)
       continue;
     if (k <= 0) {
-      sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+      sb_addf(log, "spvi: error: cannot write %s: %s\n", path, errstr(errno));
       close(fd);
       return false;
     }
@@ -458,7 +473,7 @@ static bool write_file(const char *path, const void *data, size_t len, sbuf *log
     len -= (size_t)k;
   }
   if (close(fd) != 0) {
-    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, strerror(errno));
+    sb_addf(log, "spvi: error: cannot write %s: %s\n", path, errstr(errno));
     return false;
   }
   return true;
@@ -537,7 +552,7 @@ static bool make_parent_dirs(const char *dir, const char *rel, sbuf *log) {
   for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
     *p = 0;
     if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-      sb_addf(log, "spvi: error: cannot create %s: %s\n", path, strerror(errno));
+      sb_addf(log, "spvi: error: cannot create %s: %s\n", path, errstr(errno));
       return false;
     }
     *p = '/';
@@ -620,47 +635,81 @@ static int run_tool(char *const argv[], const char *cwd, const char *out_path, c
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
   if (err != 0) {
-    snprintf(why, why_cap, "cannot run %s: %s", argv[0], strerror(err));
+    snprintf(why, why_cap, "cannot run %s: %s", argv[0], errstr(err));
     return -1;
   }
-  /* Wait with a deadline: poll with a growing sleep (0.2 ms .. 20 ms), cheap next to a
-   * compilation and free of signals (SIGALRM/SIGCHLD handlers belong to the application). */
+  /* Wait with a deadline, without signals (SIGALRM/SIGCHLD handlers belong to the
+   * application): poll() on a pidfd wakes up exactly when the child ends (Linux 5.3); where there
+   * is none, poll waitpid with a short growing sleep. */
   double limit = 600;
   const char *e = getenv("SPVI_COMPILE_TIMEOUT");
   if (e && atof(e) > 0)
     limit = atof(e);
   double deadline = now_seconds() + limit;
-  long nap = 200000;
   int status = 0;
+  bool timed_out = false;
+  int pfd = -1;
+#ifdef SYS_pidfd_open
+  pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+  if (pfd >= 0) {
+    for (;;) {
+      double left = deadline - now_seconds();
+      if (left <= 0) {
+        timed_out = true;
+        break;
+      }
+      struct pollfd p = {.fd = pfd, .events = POLLIN};
+      int r = poll(&p, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+      if (r > 0)
+        break;
+      if (r < 0 && errno != EINTR)
+        break; /* cannot wait this way: fall through to a blocking waitpid */
+    }
+    close(pfd);
+  } else {
+    long nap = 100000; /* 0.1 ms, doubling up to 5 ms */
+    for (;;) {
+      pid_t r = waitpid(pid, &status, WNOHANG);
+      if (r == pid)
+        goto reaped;
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return 0; /* ECHILD: see below */
+      if (now_seconds() > deadline) {
+        timed_out = true;
+        break;
+      }
+      struct timespec ts = {0, nap};
+      nanosleep(&ts, NULL);
+      if (nap < 5000000)
+        nap *= 2;
+    }
+  }
+  if (timed_out) {
+    kill(pid, SIGKILL);
+    snprintf(why, why_cap, "%s did not finish within %g s (SPVI_COMPILE_TIMEOUT) and was killed",
+             argv[0], limit);
+  }
   for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
+    pid_t r = waitpid(pid, &status, 0);
     if (r == pid)
       break;
     if (r < 0 && errno == EINTR)
       continue;
-    if (r < 0) {
-      /* ECHILD: the application set SIGCHLD to SIG_IGN and the child was reaped for us. The
-       * caller checks the output file, so call it a success here. */
-      return 0;
-    }
-    if (now_seconds() > deadline) {
-      kill(pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-      snprintf(why, why_cap, "%s did not finish within %g s (SPVI_COMPILE_TIMEOUT) and was killed",
-               argv[0], limit);
-      return -1;
-    }
-    struct timespec ts = {0, nap};
-    nanosleep(&ts, NULL);
-    if (nap < 20000000)
-      nap *= 2;
+    /* ECHILD: the application set SIGCHLD to SIG_IGN and the child was reaped for us. The
+     * caller checks the output file, so call it a success here. */
+    return timed_out ? -1 : 0;
   }
+  if (timed_out)
+    return -1;
+reaped:
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
     snprintf(why, why_cap, "%s crashed (signal %d, %s)", argv[0], WTERMSIG(status),
-             strsignal(WTERMSIG(status)));
+             sigstr(WTERMSIG(status)));
     return -1;
   }
   snprintf(why, why_cap, "%s stopped abnormally", argv[0]);
@@ -696,7 +745,7 @@ static void filter_tool_output(const job *j, const char *raw, sbuf *b) {
     if (strncmp(p, "PLEASE submit a bug report", 26) == 0 || strncmp(p, "Stack dump:", 11) == 0) {
       drop = in_dump = true;
     } else if (in_dump && ((q[0] == '#' && q[1] >= '0' && q[1] <= '9') ||
-                           (*q >= '0' && *q <= '9' && strchr(q, '.') && q[strspn(q, "0123456789")] == '.'))) {
+                           (*q >= '0' && *q <= '9' && q[strspn(q, "0123456789")] == '.'))) {
       drop = true; /* " #3 0x... frame" or "1.\tRunning pass ..." */
     } else {
       in_dump = false;
@@ -1113,6 +1162,109 @@ static void emit_lowered_definition(sbuf *b, const lowered_decl *d) {
   sb_add(b, "}\n");
 }
 
+/* atomic_compare_exchange_{strong,weak}[_explicit] of atomic_float and atomic_double:
+ * llvm-spirv-14 aborts on them (an assertion in OCLToSPIRV.cpp: SPIR-V 1.0's
+ * OpAtomicCompareExchange takes integers). The declaration of such a built-in becomes a
+ * definition that calls the atomic_int / atomic_long built-in on the same bits (a compare-
+ * exchange compares bit patterns anyway, which is what OpenCL C specifies), inlined by the
+ * always-inline pass. Writes the replacement of the declaration line [line, end) into b and
+ * returns true, or returns false when the line is something else. */
+static bool lower_float_cmpxchg_decl(const char *line, const char *end, const char *module,
+                                     sbuf *b) {
+  if (strncmp(line, "declare ", 8) != 0 ||
+      !memmem(line, (size_t)(end - line), "atomic_compare_exchange_", 24))
+    return false;
+  const char *at = memmem(line, (size_t)(end - line), " @_Z", 4);
+  const char *paren = at ? memchr(at, '(', (size_t)(end - at)) : NULL;
+  const char *close = NULL;
+  if (paren) { /* the matching ')' (types contain parentheses: addrspace(4)) */
+    int depth = 0;
+    for (const char *c = paren; c < end && !close; c++)
+      if (*c == '(')
+        depth++;
+      else if (*c == ')' && --depth == 0)
+        close = c;
+  }
+  if (!close || (size_t)(paren - at) > 200)
+    return false;
+  char name[256], iname[256];
+  size_t nlen = (size_t)(paren - at - 2);
+  memcpy(name, at + 2, nlen);
+  name[nlen] = 0;
+  /* ..._Atomic<T>P[U3AS<n>]<T><T>... : the three type letters, f -> i or d -> l */
+  char *s = strstr(name, "VU7_Atomic");
+  if (!s || (s[10] != 'f' && s[10] != 'd'))
+    return false;
+  char fl = s[10], il = fl == 'f' ? 'i' : 'l';
+  memcpy(iname, name, nlen + 1);
+  char *t = iname + (s - name) + 10;
+  *t++ = il;
+  if (*t++ != 'P')
+    return false;
+  if (strncmp(t, "U3AS", 4) == 0) {
+    t += 4;
+    t += strspn(t, "0123456789");
+  }
+  if (t[0] != fl || t[1] != fl)
+    return false;
+  t[0] = t[1] = il;
+  const char *ft = fl == 'f' ? "float" : "double", *it = fl == 'f' ? "i32" : "i64";
+  /* the parameters: "T addrspace(N)* noundef, ..." */
+  char params[8][64];
+  int np = 0;
+  for (const char *p = paren + 1; p < close && np < 8;) {
+    const char *c = memchr(p, ',', (size_t)(close - p));
+    const char *e = c ? c : close;
+    size_t l = (size_t)(e - p);
+    if (l >= sizeof params[0])
+      return false;
+    memcpy(params[np], p, l);
+    params[np][l] = 0;
+    char *nu = strstr(params[np], " noundef"); /* parameter attributes are not types */
+    if (nu)
+      *nu = 0;
+    np++;
+    p = c ? c + 2 : close;
+  }
+  if (np < 3)
+    return false;
+  /* the definition, with the same name as the declaration so the calls stay as they are */
+  sbuf call = {0};
+  sb_addf(b, "define internal spir_func zeroext i1 @%s(", name);
+  for (int i = 0; i < np; i++)
+    sb_addf(b, "%s%s %%p%d", i ? ", " : "", params[i], i);
+  sb_add(b, ") alwaysinline {\n");
+  for (int i = 0; i < np; i++) {
+    char ity[80];
+    const char *f = strstr(params[i], ft);
+    if (f == params[i]) { /* "float ..." -> "i32 ..." */
+      snprintf(ity, sizeof ity, "%s%s", it, params[i] + strlen(ft));
+      sb_addf(b, "  %%q%d = bitcast %s %%p%d to %s\n", i, params[i], i, ity);
+      sb_addf(&call, "%s%s %%q%d", i ? ", " : "", ity, i);
+    } else {
+      sb_addf(&call, "%s%s %%p%d", i ? ", " : "", params[i], i);
+    }
+  }
+  sb_addf(b, "  %%r = call spir_func zeroext i1 @%s(%s)\n  ret i1 %%r\n}\n", iname,
+          call.p ? call.p : "");
+  free(call.p);
+  /* and the integer built-in, unless the module declares it already */
+  char use[260];
+  snprintf(use, sizeof use, "@%s(", iname);
+  if (!strstr(module, use)) {
+    sb_addf(b, "declare spir_func zeroext i1 @%s(", iname);
+    for (int i = 0; i < np; i++) {
+      const char *f = strstr(params[i], ft);
+      if (f == params[i])
+        sb_addf(b, "%s%s%s", i ? ", " : "", it, params[i] + strlen(ft));
+      else
+        sb_addf(b, "%s%s", i ? ", " : "", params[i]);
+    }
+    sb_add(b, ")\n");
+  }
+  return true;
+}
+
 /* Rewrites the text of a module so that llvm-spirv-14 accepts it and spvi can load the result:
  *   %x = freeze T V          ->  %x = select i1 true, T V, T V
  *     `freeze` stops poison from propagating; SPIR-V has no poison (spvi gives every value a
@@ -1121,13 +1273,15 @@ static void emit_lowered_definition(sbuf *b, const lowered_decl *d) {
  *   %x = call i64 @_Z13get_global_idj(i32 %d) ->  %x = call i64 @spvi._Z13get_global_idj(i32 %d)
  *     (see workitem_functions);
  *   declare i32 @llvm.uadd.sat.i32(i32, i32)  ->  define internal i32 @spvi.uadd.sat.i32(...)
- *     and every @llvm.uadd.sat.i32( becomes @spvi.uadd.sat.i32( (see lowered_intrinsics).
+ *     and every @llvm.uadd.sat.i32( becomes @spvi.uadd.sat.i32( (see lowered_intrinsics);
+ *   declare ... @_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomicfPU3AS4ff...  ->
+ *     a definition through the atomic_int built-in (see lower_float_cmpxchg_decl).
  * The selects are folded away by the instsimplify run that parses the text back (in optnone
  * functions, at -cl-opt-disable, they stay: an OpSelect with a constant condition).
  * Returns the new text (malloc'd) or NULL when nothing needed to change (or *oom). */
 static char *lower_ir_text(const char *ll, bool *oom) {
   if (!strstr(ll, " = freeze ") && !strstr(ll, "get_") && !strstr(ll, ".sat.") &&
-      !strstr(ll, ".with.overflow."))
+      !strstr(ll, ".with.overflow.") && !strstr(ll, "atomic_compare_exchange_"))
     return NULL;
   /* the declarations of intrinsics to replace (all before their uses are rewritten) */
   lowered_decl decls[32];
@@ -1191,6 +1345,8 @@ static char *lower_ir_text(const char *ll, bool *oom) {
         sb_addn(&b, wname + 1, (size_t)(end - wname - 1));
         helper_type[wi] = type;
       }
+      changed = true;
+    } else if (lower_float_cmpxchg_decl(p, end, ll, &b)) {
       changed = true;
     } else if (ndecls && memmem(p, len, "@llvm.", 6)) {
       lowered_decl d;
@@ -1274,7 +1430,7 @@ static char *pipeline_for_level(int level) {
 /* One attempt at a module: dir/a.bc -> opt (the pipeline of `level`, 0: none) -> b.ll
  * -> lower_ir_text -> c.ll -> opt (instsimplify: parses it back) -> c.bc -> llvm-spirv-14
  * -> x.spv. Failures go to fail_log. */
-static bool build_module(job *j, int level, sbuf *fail_log) {
+static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
   char tool[PATH_MAX], a_bc[PATH_MAX], b_ll[PATH_MAX], c_ll[PATH_MAX], c_bc[PATH_MAX];
   char spv[PATH_MAX];
   jpath(j, "a.bc", a_bc, sizeof a_bc);
@@ -1318,6 +1474,14 @@ static bool build_module(job *j, int level, sbuf *fail_log) {
     sb_addf(fail_log, "spvi: error: cannot read %s\n", b_ll);
     return false;
   }
+  if (strstr(text, " asm sideeffect ") || strstr(text, " asm \"") ||
+      strstr(text, " asm inteldialect ") || strstr(text, "\nmodule asm ")) {
+    /* (llvm-spirv-14 crashes on it; no optimisation level changes that) */
+    sb_add(fail_log, "spvi: error: inline assembly (asm) cannot be translated to SPIR-V\n");
+    *final = true;
+    free(text);
+    return false;
+  }
   bool oom = false;
   char *lowered = lower_ir_text(text, &oom);
   free(text);
@@ -1340,7 +1504,7 @@ static bool build_module(job *j, int level, sbuf *fail_log) {
   } else {
     av_add(&a, tool);
     /* always-inline: the helpers of lowered_intrinsics */
-    av_add(&a, level > 0 ? "-passes=always-inline,instsimplify" : "-passes=verify");
+    av_add(&a, level > 0 ? "-passes=always-inline,instsimplify" : "-passes=always-inline");
     av_add(&a, in_ll);
     av_add(&a, "-o");
     av_add(&a, c_bc);
@@ -1385,6 +1549,34 @@ static int finish(clc_result *out, sbuf *log, int rc) {
 }
 
 /* Reads dir/x.spv into out; false with a message when it is not a SPIR-V module. */
+/* llvm-spirv-14 decorates the helper functions it generates itself (__translate_ocl_memory_order
+ * and __translate_ocl_memory_scope, for atomics whose memory_order / memory_scope arguments are
+ * not constants) with LinkageAttributes of type 0x7FFFFFFE, its private "internal" marker, which
+ * is not a SPIR-V linkage type (spirv-val and spvi refuse the module). Internal functions need no
+ * linkage: those decorations are removed. w: the module's words (host byte order, as
+ * llvm-spirv writes them); *n is updated. */
+static void drop_internal_linkage(uint32_t *w, size_t *n) {
+  if (*n < 5 || w[0] != 0x07230203u)
+    return;
+  size_t out = 5;
+  for (size_t i = 5; i < *n;) {
+    uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
+    if (count == 0 || i + count > *n) { /* malformed: keep the rest for the loader to report */
+      memmove(w + out, w + i, (*n - i) * sizeof *w);
+      out += *n - i;
+      break;
+    }
+    bool drop = op == 71 /* OpDecorate */ && count >= 4 && w[i + 2] == 41 /* LinkageAttributes */
+                && w[i + count - 1] == 0x7FFFFFFEu;
+    if (!drop) {
+      memmove(w + out, w + i, count * sizeof *w);
+      out += count;
+    }
+    i += count;
+  }
+  *n = out;
+}
+
 static bool take_module(job *j, clc_result *out) {
   char spv[PATH_MAX];
   size_t len = 0;
@@ -1394,8 +1586,10 @@ static bool take_module(job *j, clc_result *out) {
     sb_add(j->log, "spvi: error: the translator produced no valid SPIR-V module\n");
     return false;
   }
+  size_t words = len / 4;
+  drop_internal_linkage((uint32_t *)(void *)data, &words); /* malloc'd: aligned */
   out->spirv = data;
-  out->bytes = len;
+  out->bytes = words * 4;
   return true;
 }
 
@@ -1455,7 +1649,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   sbuf prelude = {0};
   sbuf fail = {0};
   if (mkdir(j.src, 0700) != 0) {
-    sb_addf(&log, "spvi: error: cannot create %s: %s\n", j.src, strerror(errno));
+    sb_addf(&log, "spvi: error: cannot create %s: %s\n", j.src, errstr(errno));
     goto done;
   }
   if ((size_t)snprintf(path, sizeof path, "%s/" CLC_SOURCE_NAME, j.src) >= sizeof path ||
@@ -1542,10 +1736,11 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   for (;; level = level >= CLC_LEVELS ? 0 : level + 1) {
     /* keep the first failure (why the full pipeline was refused) for the log */
     sbuf attempt = {0};
-    bool ok = build_module(&j, level, fail.n ? &attempt : &fail);
+    bool final = false;
+    bool ok = build_module(&j, level, fail.n ? &attempt : &fail, &final);
     if (ok)
       break;
-    if (level == 0) {
+    if (level == 0 || final) {
       /* the unoptimised module is what the program is: its failure is the reason to give */
       sb_add(&log, "spvi: error: this program cannot be translated to SPIR-V:\n");
       sb_add(&log, o.opt_disable || !attempt.p ? (fail.p ? fail.p : "") : attempt.p);

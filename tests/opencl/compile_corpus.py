@@ -17,12 +17,18 @@ For every `.cl` file under the corpus root (default ../shared/corpus) this scrip
 
 Outcomes, one per file:
   ok-optimised     the pipeline produced an optimised module and spvi loads it
-  ok-unoptimised   the optimised module was refused by llvm-spirv, the fallback worked (a
-                   pipeline weakness to look at, not a failure)
+  ok-unoptimised   built with -cl-opt-disable, or the optimised module was refused by
+                   llvm-spirv and the fallback worked (a pipeline weakness to look at, not a
+                   failure)
+  ok-no-kernels    a library without kernels (spvi info needs one): spirv-val accepts it
   clang-rejects    plain clang-14 rejects the file with every option set tried
   device-rejects   plain clang accepts it but not with the device's extensions (cl_features.h):
                    the kernel uses something spvi does not advertise
-  pipeline-fails   clang accepts, the pipeline fails after clang: a bug to fix
+  expected-fail    a negative test (piglit `expect_build_fail: true`) that fails to build
+  invalid-options  the build options are invalid (CLC_INVALID_OPTIONS)
+  unsupported      the pipeline refuses with a clear message: inline assembly, or a vendor
+                   built-in that needs a SPIR-V extension spvi does not implement
+  pipeline-fails   clang accepts, the pipeline fails after clang (or a negative test builds)
   load-fails       SPIR-V produced, `spvi info` refuses it (reason given: unsupported feature,
                    a library without kernels, an unresolved external function ...)
 
@@ -128,7 +134,25 @@ def clang_stage_failed(log):
         re.search(r"^[^ :]+:\d+:\d+: (fatal )?error:", log, re.M) is not None
 
 
+def expects_build_failure(path):
+    """piglit's negative tests (`expect_build_fail: true`): failing to build is the right result."""
+    with open(path, errors="replace") as f:
+        return re.search(r"^\s*expect_build_fail:\s*true", f.read(4000), re.M) is not None
+
+
 def one(args, path):
+    res = one_file(args, path)
+    if expects_build_failure(path):
+        if res["outcome"] in ("clang-rejects", "device-rejects", "pipeline-fails",
+                              "invalid-options"):
+            res["outcome"] = "expected-fail"
+        else:
+            res["outcome"] = "pipeline-fails"
+            res["reason"] = "a negative test (expect_build_fail) built"
+    return res
+
+
+def one_file(args, path):
     res = {"path": os.path.relpath(path, args.corpus)}
     with tempfile.TemporaryDirectory(prefix="spvi-corpus-") as tmp:
         spv = os.path.join(tmp, "out.spv")
@@ -153,14 +177,29 @@ def one(args, path):
             res["outcome"] = "clang-rejects"
             res["reason"] = first_error(log)
             return res
-        if r.returncode != 0:
-            res["outcome"] = "pipeline-fails"
+        if r.returncode == 2:
+            res["outcome"] = "invalid-options"
             res["reason"] = first_error(log)
+            return res
+        if r.returncode != 0:
+            lines = [l.strip() for l in log.splitlines() if l.strip() and
+                     "cannot be translated to SPIR-V:" not in l and not l.endswith(":")]
+            reason = lines[0] if lines else "?"
+            if "inline assembly" in log or "RequiresExtension" in log:
+                # a clear refusal: the program uses what spvi's SPIR-V cannot express
+                res["outcome"] = "unsupported"
+                if "RequiresExtension" in log:
+                    reason = "needs SPIR-V extension " + log.split("extension:")[1].split()[0]
+            else:
+                res["outcome"] = "pipeline-fails"
+            res["reason"] = reason[:200]
             return res
         m = re.search(r"opt_level: (\d+)", r.stdout)
         res["level"] = int(m.group(1)) if m else -1
         optimised = "optimized: 1" in r.stdout
-        if not optimised:
+        if not optimised and "-cl-opt-disable" in res["options"]:
+            res["fallback"] = "-cl-opt-disable given"
+        elif not optimised:
             m = re.search(r"not optimised:\n(.*)", log, re.S)
             lines = [l.strip() for l in (m.group(1) if m else log).splitlines()]
             lines = [l for l in lines if l and not l.endswith(":") and
@@ -168,6 +207,13 @@ def one(args, path):
             res["fallback"] = re.sub(r"\s*\[Src: [^]]*\]", "", lines[0])[:200]
         r = subprocess.run([args.spvi, "info", spv], capture_output=True, text=True,
                            errors="replace")
+        if r.returncode != 0 and "no OpenCL kernel" in r.stderr:
+            # a library (no kernel): spvi info needs a kernel, so check it with spirv-val
+            v = subprocess.run(["spirv-val", "--target-env", "opencl2.2", spv],
+                               capture_output=True, text=True, errors="replace")
+            if v.returncode == 0:
+                res["outcome"] = "ok-no-kernels"
+                return res
         if r.returncode != 0:
             res["outcome"] = "load-fails"
             msg = " ".join(l for l in r.stderr.splitlines() if "error" in l) or r.stderr
@@ -217,8 +263,9 @@ def main():
     if report:
         report.close()
 
-    outcomes = ["ok-optimised", "ok-unoptimised", "clang-rejects", "device-rejects",
-                "pipeline-fails", "load-fails"]
+    outcomes = ["ok-optimised", "ok-unoptimised", "ok-no-kernels", "clang-rejects",
+                "device-rejects",
+                "expected-fail", "invalid-options", "unsupported", "pipeline-fails", "load-fails"]
     by_corpus = collections.OrderedDict()
     for r in results:
         c = r["path"].split(os.sep)[0]
@@ -226,15 +273,16 @@ def main():
             c = os.sep.join(r["path"].split(os.sep)[:2])
         by_corpus.setdefault(c, collections.Counter())[r["outcome"]] += 1
     w = max([len(c) for c in by_corpus] + [6])
-    print("%-*s %6s %7s %s" % (w, "corpus", "files", "clang-ok", " ".join("%9s" % o[:9] for o in outcomes)))
+    print("%-*s %6s %8s %s" % (w, "corpus", "files", "clang-ok",
+                               " ".join("%9s" % o[:9] for o in outcomes)))
     total = collections.Counter()
     for c, cnt in by_corpus.items():
         n = sum(cnt.values())
         total.update(cnt)
-        print("%-*s %6d %7d %s" % (w, c, n, n - cnt["clang-rejects"],
+        print("%-*s %6d %8d %s" % (w, c, n, n - cnt["clang-rejects"] - cnt["expected-fail"],
                                    " ".join("%9d" % cnt[o] for o in outcomes)))
     n = sum(total.values())
-    print("%-*s %6d %7d %s" % (w, "total", n, n - total["clang-rejects"],
+    print("%-*s %6d %8d %s" % (w, "total", n, n - total["clang-rejects"] - total["expected-fail"],
                                " ".join("%9d" % total[o] for o in outcomes)))
     for o in outcomes[1:]:
         group = collections.defaultdict(list)
@@ -247,13 +295,16 @@ def main():
         for reason, paths in sorted(group.items(), key=lambda kv: -len(kv[1])):
             print("  %4d  %s" % (len(paths), reason))
             print("        e.g. %s" % ", ".join(paths[:3]))
-    accepted = n - total["clang-rejects"]
-    loaded = total["ok-optimised"] + total["ok-unoptimised"]
-    print("\nclang accepts %d of %d files; the pipeline turns %d of them into SPIR-V that spvi "
-          "loads (%d optimised), %d are refused by the device's extension set, %d fail in the "
-          "pipeline, %d do not load." % (accepted, n, loaded, total["ok-optimised"],
-                                         total["device-rejects"], total["pipeline-fails"],
-                                         total["load-fails"]))
+    accepted = n - total["clang-rejects"] - total["expected-fail"] - total["invalid-options"]
+    loaded = total["ok-optimised"] + total["ok-unoptimised"] + total["ok-no-kernels"]
+    print("\nclang accepts %d of %d files (not counting %d negative tests that fail as they "
+          "should); the pipeline turns %d of them into SPIR-V that spvi loads or, for libraries "
+          "without kernels, spirv-val accepts (%d optimised), "
+          "%d are refused by the device's extension set, %d use unsupported features, %d fail "
+          "in the pipeline, %d do not load." % (accepted, n, total["expected-fail"], loaded,
+                                               total["ok-optimised"], total["device-rejects"],
+                                               total["unsupported"], total["pipeline-fails"],
+                                               total["load-fails"]))
     return 1 if total["pipeline-fails"] else 0
 
 

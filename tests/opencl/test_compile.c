@@ -5,13 +5,14 @@
  *      opencl/cl_compile.c tests/opencl/test_compile.c -lcmocka -lpthread -o /tmp/tc && /tmp/tc
  *
  * Where the tests load a module with `spvi info` or run it with `spvi run`, the spvi command is
- * $SPVI (default build/spvi, then spvi on the PATH); without one those checks are skipped.
+ * $SPVI, else $SPVI_BUILD/spvi (tests/opencl/run.sh sets it), build/spvi, spvi on the PATH;
+ * without one those checks are skipped.
  *
  * The same binary is the driver of tests/opencl/compile_corpus.py:
  *   test_compile --compile FILE.cl [--options STR] [-o OUT.spv]
  *   test_compile --link OUT.spv [--options STR] IN.spv...
- * prints the build log on stderr, `optimized: 0|1` and `opt_level: N` on stdout, and exits with the clc_* result
- * (0 ok, 1 failed, 2 invalid options).
+ * prints the build log on stderr, `optimized: 0|1` and `opt_level: N` on stdout, and exits
+ * with the clc_* result (0 ok, 1 failed, 2 invalid options).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +79,12 @@ static const char *spvi_command(void) {
   const char *e = getenv("SPVI");
   if (e && *e)
     return e;
+  e = getenv("SPVI_BUILD"); /* tests/opencl/run.sh: the build directory */
+  if (e && *e && strlen(e) < sizeof buf - 8) {
+    snprintf(buf, sizeof buf, "%s/spvi", e);
+    if (access(buf, X_OK) == 0)
+      return buf;
+  }
   if (access("build/spvi", X_OK) == 0) {
     if (!getcwd(buf, sizeof buf - 16))
       return NULL;
@@ -319,7 +326,9 @@ static void test_extension_macros(void **state) {
                      "#ifdef cl_ext_float_atomics\n#error cl_ext_float_atomics\n#endif\n"
                      "#ifdef cl_amd_media_ops\n#error cl_amd_media_ops\n#endif\n"
                      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                     "kernel void k(global double *p) { p[0] = sqrt(p[1]) + get_sub_group_size(); }\n";
+                     "kernel void k(global double *p) {\n"
+                     "  p[0] = sqrt(p[1]) + get_sub_group_size();\n"
+                     "}\n";
   for (int v = 0; v < 4; v++) {
     static const char *const std[] = {"-cl-std=CL1.1", "", "-cl-std=CL2.0", "-cl-std=CL3.0"};
     assert_compiles(fp64, std[v], &r);
@@ -593,13 +602,65 @@ static void test_workitem_dimension_3(void **state) {
   const char *src = "kernel void k(global uint *o) {\n"
                     "  if (get_global_id(0) == 1)\n"
                     "    for (int d = 0; d < 4; d++)\n"
-                    "      o[d] = get_global_id(d) + 10 * get_global_size(d) + 100 * get_local_id(d)\n"
+                    "      o[d] = get_global_id(d) + 10 * get_global_size(d)\n"
+                    "             + 100 * get_local_id(d)\n"
                     "             + 1000 * get_num_groups(d) + 10000 * get_local_size(d);\n"
                     "}\n";
   char *out = run_both_ways(src, "-g 2 -l 1 'uint[4]'");
   if (out)
     assert_non_null(strstr(out, "arg0 uint[4]: 12021 11010 11010 11010"));
   free(out);
+}
+
+/* atomic_compare_exchange on atomic_float / atomic_double: llvm-spirv-14 aborts on them; they go
+ * through the integer built-ins on the same bits. */
+static void test_float_compare_exchange(void **state) {
+  (void)state;
+  const char *src =
+      "kernel void k(volatile global atomic_float *obj, global float *exp, global int *ok,\n"
+      "              volatile global atomic_double *dobj, global double *dexp) {\n"
+      "  float e = exp[0];\n"
+      "  ok[0] = atomic_compare_exchange_strong(obj, &e, 2.5f);\n"
+      "  float e2 = 100.0f;\n"
+      "  ok[1] = atomic_compare_exchange_weak_explicit(obj, &e2, 7.0f, memory_order_seq_cst,\n"
+      "                                                memory_order_relaxed);\n"
+      "  exp[1] = e2;\n"
+      "  double de = dexp[0];\n"
+      "  ok[2] = atomic_compare_exchange_strong_explicit(dobj, &de, -1.25, memory_order_acq_rel,\n"
+      "                                   memory_order_relaxed, memory_scope_device);\n"
+      "}\n";
+  const char *spvi = spvi_command();
+  for (int o = 0; o < 2; o++) {
+    clc_result r;
+    assert_compiles(src, o ? "-cl-std=CL2.0 -cl-opt-disable" : "-cl-std=CL2.0", &r);
+    assert_int_equal(r.opt_level, o ? 0 : 1);
+    if (spvi) {
+      char f[64], *out = NULL;
+      module_file(&r, f);
+      int st = sh(&out, "'%s' run %s -g 1 'float[1]=1.5' 'float[2]=1.5,0' 'int[3]' "
+                        "'double[1]=0.75' 'double[1]=0.75' --print", spvi, f);
+      unlink(f);
+      assert_int_equal(st, 0);
+      /* first exchange succeeds (1.5 -> 2.5), the second fails and reads back 2.5 */
+      assert_non_null(strstr(out, "arg0 float[1]: 2.5\n"));
+      assert_non_null(strstr(out, "arg1 float[2]: 1.5 2.5\n"));
+      assert_non_null(strstr(out, "arg2 int[3]: 1 0 1\n"));
+      assert_non_null(strstr(out, "arg3 double[1]: -1.25\n"));
+      free(out);
+    }
+    clc_result_free(&r);
+  }
+}
+
+/* Inline assembly: a clear message (llvm-spirv-14 would crash on it). */
+static void test_inline_asm_fails_cleanly(void **state) {
+  (void)state;
+  clc_result r;
+  const char *src = "kernel void k(global int *p) { __asm__ volatile(\"\"); p[0] = 1; }\n";
+  assert_int_equal(clc_compile(src, NULL, NULL, 0, &r), CLC_FAILED);
+  assert_non_null(strstr(r.log, "inline assembly"));
+  assert_null(r.spirv);
+  clc_result_free(&r);
 }
 
 /* A pocl kernel (if the corpus is there) that needs the second optimisation level: GVN forwards
@@ -788,6 +849,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_saturating_patterns),
       cmocka_unit_test(test_workitem_dimension_3),
       cmocka_unit_test(test_level_2_kernel),
+      cmocka_unit_test(test_float_compare_exchange),
+      cmocka_unit_test(test_inline_asm_fails_cleanly),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_compiler_crash_is_isolated),
       cmocka_unit_test(test_debug_info),
