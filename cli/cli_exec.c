@@ -66,15 +66,6 @@ static const char usage_exec[] =
     "             but a kernel faulted or a check reported an error; 2 bad usage or libspvi-cl.so\n"
     "             not found; 126 PROGRAM cannot be executed, 127 PROGRAM not found\n";
 
-static void exec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void exec_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("spvi: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
 
 /* ---- options ----------------------------------------------------------------------------------- */
 typedef enum exec_kind { K_FLAG, K_CHECKS, K_FILE, K_COUNT } exec_kind;
@@ -193,7 +184,7 @@ static bool find_library(char *out, size_t cap) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) {
-    exec_error("cannot find the spvi binary's directory (/proc/self/exe: %s), so not libspvi-cl.so either",
+    cli_say_error("cannot find the spvi binary's directory (/proc/self/exe: %s), so not libspvi-cl.so either",
                strerror(errno));
     return false;
   }
@@ -206,7 +197,7 @@ static bool find_library(char *out, size_t cap) {
     snprintf(path, sizeof path, "%s%s/libspvi-cl.so", exe, rel[i]);
     if (access(path, R_OK) == 0 && realpath(path, out) && strlen(out) < cap) return true;
   }
-  exec_error("cannot find libspvi-cl.so, the OpenCL platform spvi exec runs programs with: looked in %s "
+  cli_say_error("cannot find libspvi-cl.so, the OpenCL platform spvi exec runs programs with: looked in %s "
              "and %s/../lib (build it with `make`, or install spvi with `make install`)", exe, exe);
   return false;
 }
@@ -223,12 +214,12 @@ static bool absolute(const char *path, char *out, size_t cap) {
  * forks add their lines to the same file). */
 static bool prepare_report(const char *path, char *abs, size_t cap) {
   if (!absolute(path, abs, cap)) {
-    exec_error("--report %s: the path is too long", path);
+    cli_say_error("--report %s: the path is too long", path);
     return false;
   }
   int fd = open(abs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
-    exec_error("--report %s: %s", path, strerror(errno));
+    cli_say_error("--report %s: %s", path, strerror(errno));
     return false;
   }
   close(fd);
@@ -241,7 +232,7 @@ static bool make_status_file(char *path, size_t cap) {
   if ((size_t)snprintf(path, cap, "%s/spvi-exec-status.XXXXXX", dir) >= cap) return false;
   int fd = mkstemp(path);
   if (fd < 0) {
-    exec_error("cannot create a status file in %s: %s", dir, strerror(errno));
+    cli_say_error("cannot create a status file in %s: %s", dir, strerror(errno));
     return false;
   }
   close(fd);
@@ -250,7 +241,7 @@ static bool make_status_file(char *path, size_t cap) {
 
 static bool set_env(const char *name, const char *value) {
   if (setenv(name, value, 1) == 0) return true;
-  exec_error("cannot set %s: %s", name, strerror(errno));
+  cli_say_error("cannot set %s: %s", name, strerror(errno));
   return false;
 }
 
@@ -317,7 +308,7 @@ int cli_exec_main(int argc, char **argv) {
   exec_cmd c;
   cli_error e;
   if (!parse(argc, argv, &c, &e)) {
-    exec_error("%s", e.msg);
+    cli_say_error("%s", e.msg);
     return EXEC_BAD;
   }
   if (c.help) {
@@ -335,7 +326,7 @@ int cli_exec_main(int argc, char **argv) {
   int exec_errno = 0;
   int st = run_program(argv + c.prog, &exec_errno);
   if (st < 0) {
-    exec_error("cannot run `%s`: %s", argv[c.prog], strerror(exec_errno));
+    cli_say_error("cannot run `%s`: %s", argv[c.prog], strerror(exec_errno));
     result = exec_errno == ENOENT ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
   } else if (WIFSIGNALED(st)) {
     result = 128 + WTERMSIG(st);

@@ -84,3 +84,12 @@ const char *cli_elem_name(cli_elem t, char *buf, size_t cap) {
     snprintf(buf, cap, "%s%u", t.scalar->name, t.width);
   return buf;
 }
+
+void cli_say_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("spvi: error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

@@ -45,6 +45,13 @@ extern const cli_scalar cli_scalars[];
 extern const size_t cli_scalar_count;
 
 /* Exact lookup of a scalar name ("float"); NULL when unknown. `len` bytes of `name` are used. */
+/* One "spvi: error: ..." line on stderr (the command's messages for bad usage and failures). */
+void cli_say_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 const cli_scalar *cli_scalar_by_name(const char *name, size_t len);
 /* Parses "float", "uint4", "half16" (exactly `len` bytes) into *out; false when it is not one. */
 bool cli_elem_parse(const char *text, size_t len, cli_elem *out);

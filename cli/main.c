@@ -204,20 +204,6 @@ static const char usage_debug[] =
     "exit status: 0 the kernel finished or the session ended before it did, 1 the kernel faulted,\n"
     "             2 bad usage, bad argument or unusable module\n";
 
-static void say_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static void say_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("spvi: error: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
 
 /* Validation messages from the loader, as they arrive. */
 static void on_message(void *user, spvi_severity severity, const char *message) {
@@ -233,7 +219,7 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
   spvi_spec_value *spec = NULL;
   if (c && c->nspecs) {
     spec = calloc((size_t)c->nspecs, sizeof *spec);
-    if (!spec) { say_error("out of memory"); return NULL; }
+    if (!spec) { cli_say_error("out of memory"); return NULL; }
     for (int i = 0; i < c->nspecs; i++) spec[i] = (spvi_spec_value){c->spec_ids[i], c->spec_values[i], NULL, 0};
     opts.spec = spec;
     opts.nspec = (unsigned)c->nspecs;
@@ -241,7 +227,7 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
   spvi_error err = {SPVI_OK, ""};
   spvi_module *m = spvi_load_file(path, &opts, &err);
   free(spec);
-  if (!m) say_error("%s", err.message[0] ? err.message : "cannot load the module");
+  if (!m) cli_say_error("%s", err.message[0] ? err.message : "cannot load the module");
   return m;
 }
 
@@ -281,17 +267,17 @@ static int cmd_info(int argc, char **argv) {
   }
   for (int i = 0; i < argc; i++) {
     if (argv[i][0] == '-' && argv[i][1] != 0) {
-      say_error("unknown option `%s` for info (see spvi info --help)", argv[i]);
+      cli_say_error("unknown option `%s` for info (see spvi info --help)", argv[i]);
       return EXIT_BAD;
     }
     if (path) {
-      say_error("info takes one MODULE.spv, got `%s` as well", argv[i]);
+      cli_say_error("info takes one MODULE.spv, got `%s` as well", argv[i]);
       return EXIT_BAD;
     }
     path = argv[i];
   }
   if (!path) {
-    say_error("missing MODULE.spv (see spvi info --help)");
+    cli_say_error("missing MODULE.spv (see spvi info --help)");
     return EXIT_BAD;
   }
   spvi_module *m = load_module(path, false, NULL);
@@ -347,7 +333,7 @@ static bool make_dirs(const char *dir) {
   size_t len = strlen(dir);
   char *path = malloc(len + 1);
   if (!path) {
-    say_error("--out `%s`: out of memory", dir);
+    cli_say_error("--out `%s`: out of memory", dir);
     return false;
   }
   memcpy(path, dir, len + 1);
@@ -356,7 +342,7 @@ static bool make_dirs(const char *dir) {
     char saved = path[i];
     path[i] = 0;
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-      say_error("--out `%s`: cannot create `%s`: %s", dir, path, strerror(errno));
+      cli_say_error("--out `%s`: cannot create `%s`: %s", dir, path, strerror(errno));
       free(path);
       return false;
     }
@@ -365,7 +351,7 @@ static bool make_dirs(const char *dir) {
   free(path);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    say_error("--out `%s`: not a directory", dir);
+    cli_say_error("--out `%s`: not a directory", dir);
     return false;
   }
   return true;
@@ -376,7 +362,7 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
   int k = name ? spvi_find_kernel(m, name) : n == 1 ? 0 : -1;
   if (k >= 0) return k;
   if (n == 0) {
-    say_error("`%s` has no kernels", module);
+    cli_say_error("`%s` has no kernels", module);
     return -1;
   }
   char list[1024] = "";
@@ -384,9 +370,9 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
   for (int i = 0; i < n && len < sizeof list; i++)
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", spvi_kernel_name(m, i));
   if (name)
-    say_error("-k: no kernel `%s` in `%s` (kernels: %s)", name, module, list);
+    cli_say_error("-k: no kernel `%s` in `%s` (kernels: %s)", name, module, list);
   else
-    say_error("`%s` has %d kernels (%s): choose one with -k", module, n, list);
+    cli_say_error("`%s` has %d kernels (%s): choose one with -k", module, n, list);
   return -1;
 }
 
@@ -400,7 +386,7 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                             cli_param_desc(spvi_kernel_param(m, k, i), desc, sizeof desc));
   }
-  say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np,
+  cli_say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np,
             np == 1 ? "" : "s", list, nargs);
   return false;
 }
@@ -412,7 +398,7 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
     size_t bytes = 0;
     const unsigned char *data = image ? spvi_arg_image(l, i, NULL, &bytes) : spvi_arg_buffer(l, i, &bytes);
     if (!data || bytes != args[i].bytes) {
-      say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
+      cli_say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
                 args[i].bytes);
       return false;
     }
@@ -439,7 +425,7 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       if (image) ndim = cli_image_shape(&args[i].image, shape);
       char *path = malloc(strlen(c->out_dir) + 32);
       if (!path) {
-        say_error("out of memory");
+        cli_say_error("out of memory");
         return false;
       }
       sprintf(path, "%s/arg%d.npy", c->out_dir, i);
@@ -455,13 +441,13 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       }
       free(path);
       if (!ok) {
-        say_error("--out: %s", e.msg);
+        cli_say_error("--out: %s", e.msg);
         return false;
       }
     }
   }
   if (c->print && fflush(stdout) != 0) {
-    say_error("--print: cannot write to standard output: %s", strerror(errno));
+    cli_say_error("--print: cannot write to standard output: %s", strerror(errno));
     return false;
   }
   return true;
@@ -520,7 +506,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, k, &err);
   if (!l) {
-    say_error("%s", err.message);
+    cli_say_error("%s", err.message);
     return EXIT_BAD;
   }
   int status = EXIT_BAD;
@@ -537,7 +523,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     default: s = spvi_set_arg_local(l, i, a->bytes, &err); break;
     }
     if (s != SPVI_OK) {
-      say_error("arg%d `%s`: %s", i, c->args[i], err.message);
+      cli_say_error("arg%d `%s`: %s", i, c->args[i], err.message);
       goto done;
     }
     /* the launch holds the value's copy or its own reference to the object now: drop the
@@ -546,7 +532,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   }
   if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL,
                        c->offset.n ? c->offset.v : NULL, &err) != SPVI_OK) {
-    say_error("%s", err.message);
+    cli_say_error("%s", err.message);
     goto done;
   }
   spvi_run_options ro;
@@ -579,7 +565,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   }
   FILE *report = NULL;
   if (c->report && !(report = fopen(c->report, "w"))) {
-    say_error("--report %s: %s", c->report, strerror(errno));
+    cli_say_error("--report %s: %s", c->report, strerror(errno));
     goto done;
   }
   spvi_fault fault;
@@ -599,13 +585,13 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     if (report) spvi_fault_write_json(report, &fault, NULL);
     status = EXIT_FAULT;
   } else if (s != SPVI_OK) {
-    say_error("%s", err.message);
+    cli_say_error("%s", err.message);
   } else if (write_outputs(c, l, args)) {
     /* the outputs are written either way: they are what the kernel computed */
     status = nreports ? EXIT_FAULT : EXIT_OK;
   }
   if (report && fclose(report) != 0) {
-    say_error("--report %s: %s", c->report, strerror(errno));
+    cli_say_error("--report %s: %s", c->report, strerror(errno));
     status = EXIT_BAD;
   }
   if (c->stats && (s == SPVI_OK || s == SPVI_FAULT)) {
@@ -645,7 +631,7 @@ static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, cons
   char **owned = NULL;
   if (i > 0) {
     owned = malloc(sizeof *owned * (size_t)(argc + 1));
-    if (!owned) { say_error("out of memory"); return false; }
+    if (!owned) { cli_say_error("out of memory"); return false; }
     owned[0] = (char *)module;
     memcpy(owned + 1, argv, sizeof *owned * (size_t)argc);
     v = owned;
@@ -653,9 +639,9 @@ static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, cons
   }
   bool ok = cli_parse_run(argc, v, &sg->c, &e);
   if (ok && sg->c.help) *help = true;
-  if (!ok) say_error("%s%s", label, e.msg);
+  if (!ok) cli_say_error("%s%s", label, e.msg);
   else if (i > 0 && (sg->c.strict || sg->c.nspecs)) {
-    say_error("%s%s applies to loading the module: give it before the first --then", label,
+    cli_say_error("%s%s applies to loading the module: give it before the first --then", label,
               sg->c.strict ? "--strict" : "--spec");
     ok = false;
   }
@@ -669,19 +655,19 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
   char lb[48];
   const char *label = seg_label(i, n, lb, sizeof lb);
   if (n > 1 && !sg->c.kernel && spvi_kernel_count(m) != 1) {
-    say_error("%s`%s` has %d kernels: choose one with -k", label, sg->c.module, spvi_kernel_count(m));
+    cli_say_error("%s`%s` has %d kernels: choose one with -k", label, sg->c.module, spvi_kernel_count(m));
     return false;
   }
   sg->kernel = choose_kernel(m, sg->c.module, sg->c.kernel);
   if (sg->kernel < 0 || !check_arg_count(m, sg->kernel, sg->c.nargs, label)) return false;
   sg->args = calloc((size_t)sg->c.nargs + 1, sizeof *sg->args);
-  if (!sg->args) { say_error("out of memory"); return false; }
+  if (!sg->args) { cli_say_error("out of memory"); return false; }
   cli_error e;
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
     if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
       char desc[256];
-      say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
+      cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
                 cli_param_desc(p, desc, sizeof desc), e.msg);
       return false;
     }
@@ -692,19 +678,19 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
 static int run_or_debug(int argc, char **argv, bool debug) {
   const char *script = NULL;
   if (debug && (argc = cli_debug_take_script(argc, argv, &script)) < 0) {
-    say_error("-x needs a FILE of debugger commands");
+    cli_say_error("-x needs a FILE of debugger commands");
     return EXIT_BAD;
   }
   /* `--then` separates launches run one after the other on the same module (spvi run only) */
   int nseg = 1;
   for (int i = 0; i < argc; i++) nseg += strcmp(argv[i], "--then") == 0;
   if (debug && nseg > 1) {
-    say_error("--then runs several launches: it is for spvi run, not spvi debug");
+    cli_say_error("--then runs several launches: it is for spvi run, not spvi debug");
     return EXIT_BAD;
   }
   run_seg *segs = calloc((size_t)nseg, sizeof *segs);
   if (!segs) {
-    say_error("out of memory");
+    cli_say_error("out of memory");
     return EXIT_BAD;
   }
   int status = EXIT_BAD;
@@ -771,7 +757,7 @@ static const struct {
 int main(int argc, char **argv) {
   cli_heap_setup();
   if (argc < 2) {
-    say_error("missing command: run, debug, info, merge or exec (see spvi --help)");
+    cli_say_error("missing command: run, debug, info, merge or exec (see spvi --help)");
     return EXIT_BAD;
   }
   const char *cmd = argv[1];
@@ -785,6 +771,6 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
-  say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)", cmd);
+  cli_say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)", cmd);
   return EXIT_BAD;
 }
