@@ -94,9 +94,9 @@ $(BUILD)/libspvi-cl.so: $(CL_OBJ) $(BUILD)/libspvi.a opencl/exports.map
 
 # OpenCL host test programs (tests/opencl/test_*.c), linked with the system's ICD loader (-lOpenCL)
 # like any application; tests/opencl/run.sh points the loader at $(BUILD)/libspvi-cl.so alone.
-$(BUILD)/cltests/%: tests/opencl/%.c $(BUILD)/libspvi-cl.so
+$(BUILD)/cltests/%: tests/opencl/%.c tests/opencl/cltest.c $(BUILD)/libspvi-cl.so
 	@mkdir -p $(dir $@)
-	$(CC) $(CL_CFLAGS) -Itests/opencl -MMD -MP $< $(wildcard tests/opencl/$*_*.c) $(LDFLAGS) -lcmocka -lOpenCL -lm -lpthread -o $@
+	$(CC) $(CL_CFLAGS) -Itests/opencl -MMD -MP $< $(wildcard tests/opencl/$*_*.c) tests/opencl/cltest.c $(LDFLAGS) -lcmocka -lOpenCL -lm -lpthread -o $@
 
 # test_compile tests the compiler driver (opencl/cl_compile.c) directly, not through the loader;
 # it is also tests/opencl/compile_corpus.py's driver.

@@ -13,8 +13,11 @@
  * alone does not propagate a failure: a faulting kernel does not cancel the unrelated commands
  * after it, as on real devices.
  *
- * Callbacks of the application (clSetEventCallback) are called without the lock held, on the
- * thread that changed the status (a worker, or clSetUserEventStatus's caller).
+ * Callbacks of the application (clSetEventCallback) are called without the lock held, always on a
+ * worker thread: when the status changed on an application thread (a waiting thread that ran its
+ * own command, clSetUserEventStatus, an event already complete at registration), a worker is
+ * handed them, so no callback runs inside an API call where the application may hold a lock the
+ * callback takes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,11 @@ static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;   /* a command becam
 static cl_event *ready;                                       /* FIFO of ready commands */
 static size_t ready_head, ready_len, ready_cap;
 static pthread_once_t workers_once = PTHREAD_ONCE_INIT;
+/* Callbacks of commands completed on an application thread (a waiting thread that ran its own
+ * command, clSetUserEventStatus): called by a worker instead, never inside the caller's API call. */
+typedef struct cb_job { struct cb_job *next; cl_event ev; clx_callback *cbs; cl_int st; } cb_job;
+static cb_job *jobs_head, **jobs_tail = &jobs_head;
+static _Thread_local bool is_worker;
 
 /* ---- lists ---------------------------------------------------------------------------------- */
 
@@ -56,6 +64,8 @@ static void ready_push(cl_event ev) {
   pthread_cond_signal(&work_cond);
 }
 
+static void call_callbacks_now(cl_event ev, clx_callback *c, cl_int st);
+static void start_workers(void);
 /* ---- callbacks -------------------------------------------------------------------------------- */
 
 /* Take the callbacks an event's new status `st` triggers (status <= their target, any negative
@@ -77,6 +87,23 @@ static clx_callback *take_callbacks(cl_event ev, cl_int st) {
 }
 
 static void call_callbacks(cl_event ev, clx_callback *c, cl_int st) {
+  if (c && !is_worker) {
+    pthread_once(&workers_once, start_workers);  /* a user event's callbacks may come first */
+    cb_job *j = malloc(sizeof *j);
+    if (!j) abort();
+    *j = (cb_job){NULL, ev, c, st};
+    clx_hold(ev);
+    pthread_mutex_lock(&eng);
+    *jobs_tail = j;
+    jobs_tail = &j->next;
+    pthread_cond_signal(&work_cond);
+    pthread_mutex_unlock(&eng);
+    return;
+  }
+  call_callbacks_now(ev, c, st);
+}
+
+static void call_callbacks_now(cl_event ev, clx_callback *c, cl_int st) {
   while (c) {
     clx_callback *next = c->next;
     ((void (CL_CALLBACK *)(cl_event, cl_int, void *))c->fn)(ev, st, c->user);
@@ -151,9 +178,15 @@ static void complete(cl_event ev, cl_int st) {
 /* ---- workers ------------------------------------------------------------------------------------ */
 
 /* Take the oldest ready command and run it; called with the lock held, returns without it. */
-static void run_next(void) {
-  cl_event ev = ready[ready_head];
-  ready_head = (ready_head + 1) % ready_cap;
+static void run_next(size_t at) {
+  cl_event ev = ready[(ready_head + at) % ready_cap];
+  if (at == 0) {
+    ready_head = (ready_head + 1) % ready_cap;
+  } else {
+    /* close the gap: later entries move up one */
+    for (size_t i = at; i + 1 < ready_len; i++)
+      ready[(ready_head + i) % ready_cap] = ready[(ready_head + i + 1) % ready_cap];
+  }
   ready_len--;
   ev->status = CL_RUNNING;
   ev->t_start = clx_now_ns();
@@ -166,26 +199,41 @@ static void run_next(void) {
 
 static void *worker(void *arg) {
   (void)arg;
+  is_worker = true;
   for (;;) {
     pthread_mutex_lock(&eng);
-    while (!ready_len) pthread_cond_wait(&work_cond, &eng);
-    run_next();
+    while (!ready_len && !jobs_head) pthread_cond_wait(&work_cond, &eng);
+    if (jobs_head) {
+      cb_job *j = jobs_head;
+      if (!(jobs_head = j->next)) jobs_tail = &jobs_head;
+      pthread_mutex_unlock(&eng);
+      call_callbacks_now(j->ev, j->cbs, j->st);
+      clx_unhold(j->ev);
+      free(j);
+      continue;
+    }
+    run_next(0);
   }
   return NULL;
 }
 
-/* A thread that waits for a command (clFinish, clWaitForEvents, a blocking enqueue) runs ready
- * commands itself instead of sleeping while a worker wakes up: the common enqueue-then-finish
- * pattern then costs no thread switch (make bench, "OpenCL platform"). Any ready command may be
- * taken: commands do not depend on the thread that runs them, and the spec lets callbacks run on
- * any thread. Returns with the lock held, after running one command or sleeping once. */
-static void wait_or_help(void) {
-  if (ready_len) {
-    run_next();
-    pthread_mutex_lock(&eng);
-  } else {
-    pthread_cond_wait(&done_cond, &eng);
+/* A thread that waits for a command (clFinish, clWaitForEvents, a blocking enqueue) runs the
+ * ready command it waits for (or one of the queue it finishes) itself instead of sleeping while a
+ * worker wakes up: the common enqueue-then-finish pattern then costs no thread switch (make bench,
+ * "OpenCL platform"). Other queues' commands are left to the workers, so a wait is never held up
+ * by an unrelated kernel. Returns with the lock held, after running one command or sleeping once. */
+static void wait_or_help(cl_event want, cl_command_queue q) {
+  for (size_t i = 0; i < ready_len; i++) {
+    cl_event ev = ready[(ready_head + i) % ready_cap];
+    /* only what the caller waits for, and not commands with application callbacks: those must
+     * not run inside the caller's API call, where it may hold a lock they take (5.11.4) */
+    if ((ev == want || (q && ev->queue == q)) && !ev->callbacks) {
+      run_next(i);
+      pthread_mutex_lock(&eng);
+      return;
+    }
   }
+  pthread_cond_wait(&done_cond, &eng);
 }
 
 /* Workers: as many as cores (at least 2, so that a long kernel does not hold up the commands of
@@ -232,6 +280,20 @@ static cl_event event_new(cl_context ctx, cl_command_queue q, cl_command_type ty
 
 cl_event clx_command_new(cl_command_queue q, cl_command_type type) {
   return event_new(q->ctx, q, type, CL_QUEUED);
+}
+
+cl_int clx_submit_command(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_event), void (*fini)(cl_event),
+                          void *payload, cl_uint nwait, const cl_event *wait, cl_event *out, bool blocking) {
+  cl_event ev = clx_command_new(q, type);
+  if (!ev) {
+    struct _cl_event none = {.payload = payload};  /* fini reads nothing but the payload */
+    if (fini) fini(&none);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  ev->run = run;
+  ev->fini = fini;
+  ev->payload = payload;
+  return clx_submit(ev, nwait, wait, out, blocking);
 }
 
 void clx_command_discard(cl_event ev) {
@@ -301,7 +363,7 @@ cl_int clx_submit(cl_event ev, cl_uint nwait, const cl_event *wait, cl_event *ou
 
 cl_int clx_wait(cl_event ev) {
   pthread_mutex_lock(&eng);
-  while (ev->status > CL_COMPLETE) wait_or_help();
+  while (ev->status > CL_COMPLETE) wait_or_help(ev, NULL);
   cl_int st = ev->status;
   pthread_mutex_unlock(&eng);
   return st;
@@ -309,7 +371,7 @@ cl_int clx_wait(cl_event ev) {
 
 void clx_finish(cl_command_queue q) {
   pthread_mutex_lock(&eng);
-  while (q->npending) wait_or_help();
+  while (q->npending) wait_or_help(NULL, q);
   pthread_mutex_unlock(&eng);
 }
 
@@ -361,8 +423,10 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context ctx, cl_int *err)
 CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int status) {
   if (!clx_valid(ev, CLX_EVENT) || ev->queue || ev->type != CL_COMMAND_USER) return CL_INVALID_EVENT;
   if (status > CL_COMPLETE) return CL_INVALID_VALUE;
+  /* claim the event under the lock: of two concurrent calls, only one gets past */
   pthread_mutex_lock(&eng);
   bool already = ev->status <= CL_COMPLETE;
+  if (!already) ev->status = status;
   pthread_mutex_unlock(&eng);
   if (already) return CL_INVALID_OPERATION;  /* "called more than once" (5.11.1) */
   clx_hold(ev);

@@ -624,17 +624,9 @@ static cl_int img_cmd_submit(cl_command_queue q, cl_command_type type, const img
   img_cmd *p = malloc(sizeof *p);
   if (!p) return CL_OUT_OF_HOST_MEMORY;
   *p = *c;
-  cl_event ev = clx_command_new(q, type);
-  if (!ev) {
-    free(p);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
   for (int i = 0; i < 2; i++)
     if (p->held[i]) clx_hold(p->held[i]);
-  ev->payload = p;
-  ev->run = img_cmd_run;
-  ev->fini = img_cmd_fini;
-  return clx_submit(ev, nwait, wait, event, blocking);
+  return clx_submit_command(q, type, img_cmd_run, img_cmd_fini, p, nwait, wait, event, blocking);
 }
 
 /* The checks every image command starts with: CL_INVALID_COMMAND_QUEUE, then CL_INVALID_MEM_OBJECT

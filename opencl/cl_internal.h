@@ -340,4 +340,10 @@ cl_int clx_check_map_flags(cl_map_flags flags);
 bool clx_program_uniform_wg(cl_program p);
 bool clx_program_from_source(cl_program p);
 
+/* A new command of `type` on q with run/fini/payload, submitted (clx_submit); when it cannot be
+ * created, fini frees the payload (through an event holding nothing else) and the result is
+ * CL_OUT_OF_HOST_MEMORY. */
+cl_int clx_submit_command(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_event), void (*fini)(cl_event),
+                          void *payload, cl_uint nwait, const cl_event *wait, cl_event *out, bool blocking);
+
 #endif

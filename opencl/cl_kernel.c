@@ -931,12 +931,7 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     return e;
   }
   c->enqueue_no = clx_next_enqueue_no();
-  cl_event ev = clx_command_new(q, type);
-  if (!ev) { launch_free(c); return CL_OUT_OF_HOST_MEMORY; }
-  ev->payload = c;
-  ev->run = launch_run;
-  ev->fini = launch_fini;
-  return clx_submit(ev, nwait, wait, event, false);
+  return clx_submit_command(q, type, launch_run, launch_fini, c, nwait, wait, event, false);
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,

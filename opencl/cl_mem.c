@@ -446,15 +446,7 @@ static cl_int run_unmap(cl_event ev) {
  * command, or here when the command cannot be created). */
 static cl_int submit(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_event), xfer *x, cl_uint n,
                      const cl_event *wait, cl_event *out, bool blocking) {
-  cl_event ev = clx_command_new(q, type);
-  if (!ev) {
-    xfer_free(x);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  ev->run = run;
-  ev->fini = xfer_fini;
-  ev->payload = x;
-  return clx_submit(ev, n, wait, out, blocking);
+  return clx_submit_command(q, type, run, xfer_fini, x, n, wait, out, blocking);
 }
 
 static xfer *xfer_new(cl_mem src, cl_mem dst) {

@@ -116,16 +116,7 @@ static cl_int check_queue(cl_command_queue q) {
 /* Submit a command with payload c (may be NULL); c is freed by the command, or here on failure. */
 static cl_int submit(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_event), svm_cmd *c, cl_uint n,
                      const cl_event *wait, cl_event *out, bool blocking) {
-  cl_event ev = clx_command_new(q, type);
-  if (!ev) {
-    if (c) free(c->ptrs);
-    free(c);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  ev->run = run;
-  ev->fini = svm_fini;
-  ev->payload = c;
-  return clx_submit(ev, n, wait, out, blocking);
+  return clx_submit_command(q, type, run, svm_fini, c, n, wait, out, blocking);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num, void *ptrs[],

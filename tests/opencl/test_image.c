@@ -9,44 +9,16 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
+#include "cltest.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
 #include <dlfcn.h>
 #include <pthread.h>
 
-static cl_platform_id platform;
-static cl_device_id device;
-static cl_context ctx;
-static cl_command_queue queue;
-
-static int setup(void **state) {
-  (void)state;
-  cl_uint n = 0;
-  if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0) return -1;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return -1;
-  cl_int e;
-  ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &e);
-  return e == CL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  clReleaseCommandQueue(queue);
-  clReleaseContext(ctx);
-  return 0;
-}
+/* The group's objects (cltest_group_setup). */
+#define platform cltest.platform
+#define device cltest.device
+#define ctx cltest.context
+#define queue cltest.queue
 
 /* ---- helpers ---------------------------------------------------------------------------------- */
 
@@ -1215,5 +1187,5 @@ int main(void) {
     cmocka_unit_test(test_kernel_read_sampler),
     cmocka_unit_test(test_kernel_write_image),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, cltest_group_setup, cltest_group_teardown);
 }

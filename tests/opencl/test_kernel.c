@@ -7,26 +7,16 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS  /* clCreateSampler, clEnqueueTask: still in OpenCL 3.0 */
-#include <CL/cl.h>
+#include "cltest.h"
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <cmocka.h>
-
-static cl_platform_id platform;
-static cl_device_id device;
-static cl_context ctx;
-static cl_command_queue queue;
+/* The group's objects (cltest_group_setup). */
+#define platform cltest.platform
+#define device cltest.device
+#define ctx cltest.context
+#define queue cltest.queue
 static cl_program prog;      /* kernels_src, OpenCL C 2.0 (non-uniform work-groups) */
 
 static const char *kernels_src =
@@ -67,40 +57,17 @@ static const char *kernels_src =
     "kernel void wimg(write_only image2d_t img) { }\n";
 
 static int setup(void **state) {
-  (void)state;
-  cl_int e;
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return -1;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return -1;
-  ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  prog = clCreateProgramWithSource(ctx, 1, &kernels_src, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  e = clBuildProgram(prog, 1, &device, "-cl-std=CL2.0 -cl-kernel-arg-info", NULL, NULL);
-  if (e != CL_SUCCESS) {
-    char log[8192] = "";
-    clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    fprintf(stderr, "build failed (%d):\n%s\n", e, log);
-    return -1;
-  }
-  return 0;
+  if (cltest_group_setup(state) != 0) return -1;
+  prog = cltest_try_build(ctx, device, kernels_src, "-cl-std=CL2.0 -cl-kernel-arg-info", NULL);
+  return prog ? 0 : -1;
 }
 
 static int teardown(void **state) {
-  (void)state;
   clReleaseProgram(prog);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(ctx);
-  return 0;
+  return cltest_group_teardown(state);
 }
 
-static cl_kernel kernel(const char *name) {
-  cl_int e;
-  cl_kernel k = clCreateKernel(prog, name, &e);
-  assert_int_equal(e, CL_SUCCESS);
-  return k;
-}
+static cl_kernel kernel(const char *name) { return cltest_kernel(prog, name); }
 
 static cl_mem buffer(size_t bytes) {
   cl_int e;

@@ -8,37 +8,22 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS  /* clGetExtensionFunctionAddress is tested too */
-#include <CL/cl.h>
+#include "cltest.h"
+
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
-
 #include <ctype.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <cmocka.h>
 
 #include "cl_features.h"
 
-static cl_platform_id plat;
-static cl_device_id dev;
-
-#define CHECK(x) assert_int_equal((x), CL_SUCCESS)
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* The platform and device (cltest_device). */
+#define plat cltest.platform
+#define dev cltest.device
 
 static int setup(void **state) {
   (void)state;
-  cl_uint n = 0;
-  if (clGetPlatformIDs(1, &plat, &n) != CL_SUCCESS || n == 0) return -1;
-  return clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) == CL_SUCCESS ? 0 : -1;
+  return cltest_device(&cltest);
 }
 
 /* ---- helpers ------------------------------------------------------------------------------ */

@@ -9,42 +9,13 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS  /* clSetProgramReleaseCallback */
-#include <CL/cl.h>
+#include "cltest.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <cmocka.h>
-
-static cl_platform_id platform;
-static cl_device_id device;
-static cl_context ctx;
-static cl_command_queue queue;
-
-static int setup(void **state) {
-  (void)state;
-  cl_int e;
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS) return -1;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) return -1;
-  ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &e);
-  return e == CL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  clReleaseCommandQueue(queue);
-  clReleaseContext(ctx);
-  return 0;
-}
+/* The group's objects (cltest_group_setup). */
+#define platform cltest.platform
+#define device cltest.device
+#define ctx cltest.context
+#define queue cltest.queue
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -55,11 +26,7 @@ static cl_program source_program(const char *src) {
   return p;
 }
 
-static cl_program built(const char *src, const char *options) {
-  cl_program p = source_program(src);
-  assert_int_equal(clBuildProgram(p, 1, &device, options, NULL, NULL), CL_SUCCESS);
-  return p;
-}
+static cl_program built(const char *src, const char *options) { return cltest_build(ctx, device, src, options); }
 
 static char *build_log(cl_program p) {
   size_t n = 0;
@@ -117,60 +84,39 @@ static bool have_tool(const char *tool) {
   return system(cmd) == 0;
 }
 
-static void *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *buf = malloc((size_t)n + 1);
-  *len = fread(buf, 1, (size_t)n, f);
+/* SPIR-V that shell command `cmd` (run in a fresh directory holding `text` as file `name`)
+ * writes to k.spv there; NULL when the command fails. */
+static void *spirv_by(const char *text, const char *name, const char *cmd_fmt, size_t *len) {
+  char dir[] = "/tmp/spvi-test-program-XXXXXX";
+  if (!mkdtemp(dir)) return NULL;
+  char path[300], cmd[1200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
   fclose(f);
-  return buf;
+  snprintf(cmd, sizeof cmd, cmd_fmt, dir);
+  void *spv = NULL;
+  if (system(cmd) == 0) {
+    snprintf(path, sizeof path, "%s/k.spv", dir);
+    spv = cltest_read_file(path, len);
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  return spv;
 }
 
 /* SPIR-V of OpenCL C `src` made with clang-14 and llvm-spirv-14 (NULL without them). */
 static void *spirv_of_source(const char *src, size_t *len) {
   if (!have_tool("clang-14") || !have_tool("llvm-spirv-14")) return NULL;
-  char dir[] = "/tmp/spvi-test-program-XXXXXX";
-  if (!mkdtemp(dir)) return NULL;
-  char path[300], cmd[1200];
-  snprintf(path, sizeof path, "%s/k.cl", dir);
-  FILE *f = fopen(path, "w");
-  fputs(src, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd,
-           "cd %s && clang-14 -cc1 -triple spir64 -cl-std=CL2.0 -finclude-default-header -O2 -emit-llvm-bc "
-           "-o k.bc k.cl && llvm-spirv-14 k.bc -o k.spv", dir);
-  void *spv = NULL;
-  if (system(cmd) == 0) {
-    snprintf(path, sizeof path, "%s/k.spv", dir);
-    spv = read_file(path, len);
-  }
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
-  return spv;
+  return spirv_by(src, "k.cl",
+                  "cd %s && clang-14 -cc1 -triple spir64 -cl-std=CL2.0 -finclude-default-header -O2 -emit-llvm-bc "
+                  "-o k.bc k.cl && llvm-spirv-14 k.bc -o k.spv", len);
 }
 
 /* SPIR-V assembled from text with spirv-as (NULL without it). */
 static void *spirv_of_asm(const char *text, size_t *len) {
   if (!have_tool("spirv-as")) return NULL;
-  char dir[] = "/tmp/spvi-test-program-XXXXXX";
-  if (!mkdtemp(dir)) return NULL;
-  char path[300], cmd[1200];
-  snprintf(path, sizeof path, "%s/k.spvasm", dir);
-  FILE *f = fopen(path, "w");
-  fputs(text, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd, "cd %s && spirv-as --target-env spv1.2 k.spvasm -o k.spv", dir);
-  void *spv = NULL;
-  if (system(cmd) == 0) {
-    snprintf(path, sizeof path, "%s/k.spv", dir);
-    spv = read_file(path, len);
-  }
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
-  return spv;
+  return spirv_by(text, "k.spvasm", "cd %s && spirv-as --target-env spv1.2 k.spvasm -o k.spv", len);
 }
 
 /* ---- source builds ------------------------------------------------------------------------ */
@@ -774,5 +720,5 @@ int main(void) {
     cmocka_unit_test(test_rebuild_with_launch_in_flight),
     cmocka_unit_test(test_notify),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, cltest_group_setup, cltest_group_teardown);
 }

@@ -4,60 +4,16 @@
  * follows a linked list the host built in SVM memory.
  */
 #define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "cltest.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <cmocka.h>
-
-static cl_platform_id plat;
-static cl_device_id dev;
-static cl_context ctx;
-static cl_command_queue q;
-
-#define CHECK(x) assert_int_equal((x), CL_SUCCESS)
-
-static int setup(void **state) {
-  (void)state;
-  cl_uint n = 0;
-  if (clGetPlatformIDs(1, &plat, &n) != CL_SUCCESS || n == 0) return -1;
-  if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) return -1;
-  cl_int e;
-  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
-  if (e != CL_SUCCESS) return -1;
-  q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &e);
-  return e == CL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  clReleaseCommandQueue(q);
-  clReleaseContext(ctx);
-  return 0;
-}
+/* The group's objects (cltest_group_setup). */
+#define plat cltest.platform
+#define dev cltest.device
+#define ctx cltest.context
+#define q cltest.queue
 
 /* A program built from OpenCL C source (the build log is printed when the build fails). */
-static cl_program program(const char *src) {
-  cl_int e;
-  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &e);
-  CHECK(e);
-  e = clBuildProgram(p, 1, &dev, "", NULL, NULL);
-  if (e != CL_SUCCESS) {
-    char log[4096] = "";
-    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    print_message("build log:\n%s\n", log);
-  }
-  CHECK(e);
-  return p;
-}
+static cl_program program(const char *src) { return cltest_build(ctx, dev, src, ""); }
 
 static cl_command_type type_of(cl_event ev) {
   cl_command_type t;
@@ -407,5 +363,5 @@ int main(void) {
       cmocka_unit_test(t_buffer_on_svm), cmocka_unit_test(t_linked_list),
   };
   if (getenv("CMOCKA_FILTER")) cmocka_set_test_filter(getenv("CMOCKA_FILTER"));  /* to run one test */
-  return cmocka_run_group_tests_name("opencl svm", tests, setup, teardown);
+  return cmocka_run_group_tests_name("opencl svm", tests, cltest_group_setup, cltest_group_teardown);
 }
