@@ -1439,7 +1439,9 @@ static void *timed_wait_thread(void *arg) {
 }
 
 /* A thread waiting for a user event returns soon after it is set, even while another queue has
- * long kernels ready to run. */
+ * long kernels ready to run. Not a speed measurement: a waiter that ran one of those kernels
+ * itself would return a whole kernel (>= 1 s) late; the bound leaves half of that to the
+ * scheduler of a loaded machine. */
 static void test_wait_not_delayed_by_other_queues(void **state) {
   (void)state;
   cl_int e;
@@ -1450,7 +1452,7 @@ static void test_wait_not_delayed_by_other_queues(void **state) {
   CHECK(clSetKernelArg(slow, 0, sizeof m, &m));
   CHECK(clSetKernelArg(quick, 0, sizeof m, &m));
   CHECK(clSetKernelArg(quick, 1, sizeof(cl_int), &(cl_int){1}));
-  /* calibrate: a kernel that runs at least 0.3 s alone */
+  /* calibrate: a kernel that runs at least 1 s alone */
   size_t one = 1;
   double slow_s = 0;
   for (cl_int n = 100000; n < (1 << 30); n *= 2) {
@@ -1458,7 +1460,7 @@ static void test_wait_not_delayed_by_other_queues(void **state) {
     double t0 = now_s();
     CHECK(clEnqueueNDRangeKernel(q, slow, 1, NULL, &one, NULL, 0, NULL, NULL));
     CHECK(clFinish(q));
-    if ((slow_s = now_s() - t0) >= 0.3) break;
+    if ((slow_s = now_s() - t0) >= 1.0) break;
   }
   timed_waiter w = {user_event(ctx), 0};
   pthread_t th;
@@ -1476,10 +1478,10 @@ static void test_wait_not_delayed_by_other_queues(void **state) {
   pthread_join(th, NULL);
   double late = w.returned - set;
   CHECK(clFinish(q));
-  if (late >= slow_s / 3)
+  if (late >= slow_s / 2)
     fprintf(stderr, "clWaitForEvents returned %.3f s after its event completed (a slow kernel: %.3f s)\n", late,
             slow_s);
-  assert_true(late < slow_s / 3);
+  assert_true(late < slow_s / 2);
   CHECK(clReleaseEvent(w.ev));
   CHECK(clReleaseKernel(slow));
   CHECK(clReleaseKernel(quick));
