@@ -170,7 +170,14 @@ cl_int clx_release(void *obj, clx_kind kind, cl_int invalid) {
   clx_head *h = obj;
   /* a hold taken across the test keeps a concurrent last unhold from destroying it under us */
   atomic_fetch_add(&h->holds, 1);
-  cl_uint before = atomic_fetch_sub(&h->refs, 1);
+  /* never below 0: of two racing releases of the last reference, one is CL_INVALID_* */
+  cl_uint before = atomic_load(&h->refs);
+  while (before > 0 && !atomic_compare_exchange_weak(&h->refs, &before, before - 1)) {
+  }
+  if (before == 0) {
+    atomic_fetch_sub(&h->holds, 1);  /* lost the race for the last reference: the winner destroys it */
+    return invalid;
+  }
   if (before == 1) reg_remove(obj);
   if (atomic_fetch_sub(&h->holds, 1) == 1) maybe_destroy(h);
   return CL_SUCCESS;
