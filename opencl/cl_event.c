@@ -423,13 +423,17 @@ CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context ctx, cl_int *err)
 CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int status) {
   if (!clx_valid(ev, CLX_EVENT) || ev->queue || ev->type != CL_COMMAND_USER) return CL_INVALID_EVENT;
   if (status > CL_COMPLETE) return CL_INVALID_VALUE;
+  /* held before the status is visible: a thread that waited for it may release it at once */
+  clx_hold(ev);
   /* claim the event under the lock: of two concurrent calls, only one gets past */
   pthread_mutex_lock(&eng);
   bool already = ev->status <= CL_COMPLETE;
   if (!already) ev->status = status;
   pthread_mutex_unlock(&eng);
-  if (already) return CL_INVALID_OPERATION;  /* "called more than once" (5.11.1) */
-  clx_hold(ev);
+  if (already) {
+    clx_unhold(ev);
+    return CL_INVALID_OPERATION;  /* "called more than once" (5.11.1) */
+  }
   complete(ev, status);
   clx_unhold(ev);
   return CL_SUCCESS;

@@ -61,7 +61,8 @@ typedef struct clx_head {
   clx_kind kind;
   _Atomic cl_uint refs;        /* the application's references (CL_*_REFERENCE_COUNT) */
   _Atomic cl_uint holds;       /* spvi's own: commands in flight, child objects, kernels of a
-                                  program ... The object is destroyed when both reach 0. */
+                                  program ..., plus one while refs > 0. The object is destroyed
+                                  when it reaches 0. */
   void (*destroy)(void *obj);  /* frees the object (called once, with no lock held) */
 } clx_head;
 
@@ -71,7 +72,7 @@ extern const struct _cl_icd_dispatch clx_dispatch;  /* cl_icd.c */
  * stale handles (cl_object.c), so objects are allocated and freed with these, never malloc/free. */
 void *clx_obj_alloc(size_t size);
 void clx_obj_free(void *obj, size_t size);
-/* Register a new object: refs = 1, holds = 0. */
+/* Register a new object: refs = 1, holds = 1 (the references' hold). */
 void clx_init(void *obj, clx_kind kind, void (*destroy)(void *obj));
 /* True when obj is a live object of that kind (the application holds a reference). */
 bool clx_valid(const void *obj, clx_kind kind);

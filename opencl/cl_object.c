@@ -138,7 +138,7 @@ void clx_init(void *obj, clx_kind kind, void (*destroy)(void *obj)) {
   h->dispatch = &clx_dispatch;
   h->kind = kind;
   atomic_init(&h->refs, 1);
-  atomic_init(&h->holds, 0);
+  atomic_init(&h->holds, 1);  /* the application's references, as one hold */
   h->destroy = destroy;
   reg_add(obj);
 }
@@ -153,8 +153,11 @@ bool clx_valid(const void *obj, clx_kind kind) {
   return h->kind == kind && atomic_load(&h->refs) > 0;
 }
 
-static void maybe_destroy(clx_head *h) {
-  if (atomic_load(&h->refs) == 0 && atomic_load(&h->holds) == 0 && h->destroy) h->destroy(h);
+/* The object is destroyed by the one thread whose decrement takes `holds` to 0. The application's
+ * references count as one hold while there are any (clx_init starts holds at 1), so that neither a
+ * last unhold nor a last release can see "both counts 0" at the same time as the other. */
+static void drop_hold(clx_head *h) {
+  if (atomic_fetch_sub(&h->holds, 1) == 1 && h->destroy) h->destroy(h);
 }
 
 cl_int clx_retain(void *obj, clx_kind kind, cl_int invalid) {
@@ -168,18 +171,15 @@ cl_int clx_release(void *obj, clx_kind kind, cl_int invalid) {
   if (!clx_valid(obj, kind)) return invalid;
   if (obj == &clx_platform || obj == &clx_device) return CL_SUCCESS;
   clx_head *h = obj;
-  /* a hold taken across the test keeps a concurrent last unhold from destroying it under us */
-  atomic_fetch_add(&h->holds, 1);
   /* never below 0: of two racing releases of the last reference, one is CL_INVALID_* */
   cl_uint before = atomic_load(&h->refs);
   while (before > 0 && !atomic_compare_exchange_weak(&h->refs, &before, before - 1)) {
   }
-  if (before == 0) {
-    atomic_fetch_sub(&h->holds, 1);  /* lost the race for the last reference: the winner destroys it */
-    return invalid;
+  if (before == 0) return invalid;
+  if (before == 1) {
+    reg_remove(obj);
+    drop_hold(h);  /* the references' hold */
   }
-  if (before == 1) reg_remove(obj);
-  if (atomic_fetch_sub(&h->holds, 1) == 1) maybe_destroy(h);
   return CL_SUCCESS;
 }
 
@@ -190,8 +190,7 @@ void clx_hold(void *obj) {
 
 void clx_unhold(void *obj) {
   if (!obj || obj == &clx_platform || obj == &clx_device) return;
-  clx_head *h = obj;
-  if (atomic_fetch_sub(&h->holds, 1) == 1) maybe_destroy(h);
+  drop_hold(obj);
 }
 
 cl_uint clx_refcount(const void *obj) {
