@@ -196,26 +196,25 @@ static void build_report(const ex_ctx *cx, spvi_fault *f) {
   f->line = at.line;
   f->column = at.column;
   char where[512] = "";
-  if (cx->falloc) {
-    const ex_alloc *a = &cx->allocs[cx->falloc];
-    f->arg_index = a->arg_index;
-    ex_describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
+  if (cx->falloc || cx->fsvm_size) {
+    /* an allocation of the launch, or the SVM allocation the pointer fell in (ex_svm.c) */
+    const ex_alloc *a = cx->falloc ? &cx->allocs[cx->falloc] : NULL;
+    if (a) {
+      f->arg_index = a->arg_index;
+      ex_describe_alloc(cx, cx->falloc, f->memory, sizeof f->memory);
+      f->memory_size = a->size;
+    } else {
+      snprintf(f->memory, sizeof f->memory, "SVM allocation at 0x%llx (%llu bytes)", (unsigned long long)cx->fsvm_base,
+               (unsigned long long)cx->fsvm_size);
+      f->memory_size = cx->fsvm_size;
+    }
     f->offset = cx->foff;
     f->access_size = cx->fsize;
-    f->memory_size = a->size;
-    if (a->image)  /* image accesses say where in pixel coordinates */
+    if (a && a->image)  /* image accesses say where in pixel coordinates */
       snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
     else
       snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
                (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
-  } else if (cx->fsvm_size) {
-    snprintf(f->memory, sizeof f->memory, "SVM allocation at 0x%llx (%llu bytes)", (unsigned long long)cx->fsvm_base,
-             (unsigned long long)cx->fsvm_size);
-    f->offset = cx->foff;
-    f->access_size = cx->fsize;
-    f->memory_size = cx->fsvm_size;
-    snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
-             (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);

@@ -26,6 +26,7 @@
 #include "cl_compile.h"
 
 #include "cl_features.h"
+#include "cl_sbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,74 +67,9 @@ static const char *sigstr(int sig) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Growable string and argument vector. Allocation failures are remembered (oom) and reported   */
-/* once at the end instead of being checked at every call.                                      */
+/* Argument vector (the growable string is cl_sbuf.h's). Allocation failures are remembered     */
+/* (oom) and reported once at the end instead of being checked at every call.                  */
 /* ------------------------------------------------------------------------------------------ */
-
-typedef struct {
-  char *p;
-  size_t n, cap;
-  bool oom;
-} sbuf;
-
-static void sb_addn(sbuf *b, const char *s, size_t len) {
-  if (b->oom)
-    return;
-  if (b->n + len + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->n + len + 1)
-      cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, s, len);
-  b->n += len;
-  b->p[b->n] = 0;
-}
-
-static void sb_add(sbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
-
-static void sb_addf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_addf(sbuf *b, const char *fmt, ...) {
-  char small[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int len = vsnprintf(small, sizeof small, fmt, ap);
-  va_end(ap);
-  if (len < 0)
-    return;
-  if ((size_t)len < sizeof small) {
-    sb_addn(b, small, (size_t)len);
-    return;
-  }
-  char *big = malloc((size_t)len + 1);
-  if (!big) {
-    b->oom = true;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)len + 1, fmt, ap);
-  va_end(ap);
-  sb_addn(b, big, (size_t)len);
-  free(big);
-}
-
-/* The string, owned by the caller; "" when empty; NULL only when out of memory. */
-static char *sb_take(sbuf *b) {
-  if (b->oom) {
-    free(b->p);
-    *b = (sbuf){0};
-    return NULL;
-  }
-  char *p = b->p ? b->p : strdup("");
-  *b = (sbuf){0};
-  return p;
-}
 
 typedef struct {
   char **v; /* NULL-terminated */

@@ -25,6 +25,7 @@
  * program while they run (cl_kernel.c).
  */
 #include "cl_internal.h"
+#include "cl_sbuf.h"
 #include "cl_compile.h"
 
 #include <stdarg.h>
@@ -108,35 +109,6 @@ static void retire_module(prog_x *x) {
   x->p.mod = NULL;
 }
 
-/* ---- growing strings (build logs) ------------------------------------------------------------ */
-typedef struct sbuf { char *s; size_t n, cap; } sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (len < 0) return;
-  if (b->n + (size_t)len + 1 > b->cap) {
-    size_t cap = (b->n + (size_t)len + 1) * 2;
-    char *s = realloc(b->s, cap);
-    if (!s) return;
-    b->s = s;
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-  va_end(ap);
-  b->n += (size_t)len;
-}
-
-/* The buffer's text (never NULL); the buffer is emptied. */
-static char *sb_take(sbuf *b) {
-  char *s = b->s ? b->s : strdup("");
-  *b = (sbuf){0};
-  return s;
-}
 
 /* ---- SPIR-V: validation, the binary marker, specialization constants ---------------------------
  * Only the module's instruction stream is walked here (SPIR-V 2.3 "Physical Layout"): a header of
@@ -303,7 +275,7 @@ static bool il_options(const char *options, unsigned *flags, sbuf *log) {
       known = true;  /* nothing to preprocess in SPIR-V; -cl-std is the source language's */
     }
     if (!known) {
-      sb_add(log, "spvi: error: invalid build option `%s` (unknown option)\n", t);
+      sb_addf(log, "spvi: error: invalid build option `%s` (unknown option)\n", t);
       good = false;
     }
   }
@@ -314,7 +286,7 @@ static bool il_options(const char *options, unsigned *flags, sbuf *log) {
 /* ---- loading an executable ---------------------------------------------------------------- */
 
 static void on_load_message(void *user, spvi_severity sev, const char *message) {
-  sb_add(user, "spvi: %s: %s\n", sev == SPVI_WARNING ? "warning" : "note", message);
+  sb_addf(user, "spvi: %s: %s\n", sev == SPVI_WARNING ? "warning" : "note", message);
 }
 
 /* Load module `w` as the program's executable, with its specialization constants (taken under the
@@ -322,13 +294,13 @@ static void on_load_message(void *user, spvi_severity sev, const char *message) 
 static spvi_module *load_executable(const uint32_t *w, size_t bytes, const struct clx_spec *spec, size_t nspec,
                                     sbuf *log) {
   spvi_spec_value *sv = calloc(nspec + 1, sizeof *sv);
-  if (!sv) { sb_add(log, "spvi: error: out of memory\n"); return NULL; }
+  if (!sv) { sb_addf(log, "spvi: error: out of memory\n"); return NULL; }
   for (size_t i = 0; i < nspec; i++) sv[i] = (spvi_spec_value){spec[i].id, NULL, spec[i].value, spec[i].size};
   spvi_load_options lo = {.strict = clx_cfg()->strict, .spec = sv, .nspec = (unsigned)nspec,
                           .on_message = on_load_message, .user = log};
   spvi_error err;
   spvi_module *m = spvi_load_memory(w, bytes, "program", &lo, &err);
-  if (!m) sb_add(log, "spvi: error: %s\n", err.message);
+  if (!m) sb_addf(log, "spvi: error: %s\n", err.message);
   free(sv);
   return m;
 }
@@ -588,7 +560,7 @@ static unsigned compile_flags(const clc_result *r) {
 static bool take_module(job *j, clc_result *r) {
   j->words = spv_copy(r->spirv, r->bytes);
   j->bytes = r->bytes;
-  if (!j->words) sb_add(&j->log, "spvi: error: the compiler's output is not a SPIR-V module\n");
+  if (!j->words) sb_addf(&j->log, "spvi: error: the compiler's output is not a SPIR-V module\n");
   return j->words != NULL;
 }
 
@@ -600,7 +572,7 @@ static void job_module(job *j, const char *options, const clc_header *headers, u
   if (j->source) {
     clc_result r;
     int rc = clc_compile(j->source, options, headers, nheaders, &r);
-    if (r.log) sb_add(&j->log, "%s", r.log);
+    if (r.log) sb_add(&j->log, r.log);
     if (rc == CLC_OK && take_module(j, &r)) j->flags = compile_flags(&r);
     else j->status = rc == CLC_INVALID_OPTIONS ? invalid_options : failure;
     clc_result_free(&r);
@@ -814,14 +786,14 @@ static cl_int run_link(prog_x *x, const link_in *in, cl_uint n, const char *opti
   sbuf log = {0};
   clc_result r;
   int rc = clc_link((const void *const *)in->mods, in->sizes, n, options, &r);
-  if (r.log) sb_add(&log, "%s", r.log);
+  if (r.log) sb_add(&log, r.log);
   cl_int e = rc == CLC_OK ? CL_SUCCESS : rc == CLC_INVALID_OPTIONS ? CL_INVALID_LINKER_OPTIONS : CL_LINK_PROGRAM_FAILURE;
   unsigned flags = in->flags | (r.denorms_are_zero ? PF_FTZ : 0);
   spvi_module *mod = NULL;
   uint32_t *out = NULL, *w = e == CL_SUCCESS ? spv_copy(r.spirv, r.bytes) : NULL;
   size_t out_bytes = 0;
   if (e == CL_SUCCESS && !w) {
-    sb_add(&log, "spvi: error: the linker's output is not a SPIR-V module\n");
+    sb_addf(&log, "spvi: error: the linker's output is not a SPIR-V module\n");
     e = CL_LINK_PROGRAM_FAILURE;
   }
   if (e == CL_SUCCESS && !library) {
@@ -890,8 +862,7 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl
 /* CL_PROGRAM_KERNEL_NAMES: the names separated by semicolons (API 5.8.9). */
 static char *kernel_names(const spvi_module *m) {
   sbuf b = {0};
-  sb_add(&b, "%s", "");
-  for (int k = 0; k < spvi_kernel_count(m); k++) sb_add(&b, "%s%s", k ? ";" : "", spvi_kernel_name(m, k));
+  for (int k = 0; k < spvi_kernel_count(m); k++) sb_addf(&b, "%s%s", k ? ";" : "", spvi_kernel_name(m, k));
   return sb_take(&b);
 }
 
