@@ -18,28 +18,12 @@
 #include <cmocka.h>
 
 #include "spvi.h"
+#include "test_load.h"
 
 static const char *const variants[] = {"O0", "O2"};
 enum { NV = 2 };
 
-static spvi_module *load(const char *file, const char *variant) {
-  const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-  char path[512];
-  snprintf(path, sizeof path, "%s/kernels/%s.%s.spv", build, file, variant);
-  spvi_error err;
-  spvi_module *m = spvi_load_file(path, NULL, &err);
-  if (!m) fail_msg("%s", err.message);
-  return m;
-}
 
-static spvi_launch *launch(spvi_module *m, const char *kernel) {
-  spvi_error err;
-  const int k = spvi_find_kernel(m, kernel);
-  if (k < 0) fail_msg("no kernel %s", kernel);
-  spvi_launch *l = spvi_launch_new(m, k, &err);
-  if (!l) fail_msg("%s", err.message);
-  return l;
-}
 
 static void ndrange(spvi_launch *l, unsigned dims, size_t gx, size_t gy, size_t lx) {
   const size_t g[2] = {gx, gy}, loc[2] = {lx, 1};
@@ -100,7 +84,7 @@ static void test_shared_buffer(void **state) {
   (void)state;
   enum { N = 40 };
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     spvi_mem *b = buffer(N * 4, NULL);
     size_t bytes = 0;
     int32_t *a = spvi_mem_data(b, &bytes);
@@ -108,7 +92,7 @@ static void test_shared_buffer(void **state) {
     assert_int_equal((uintptr_t)a % 128, 0);
     for (int i = 0; i < N; i++) assert_int_equal(a[i], 0);  /* zero-filled */
     for (int i = 0; i < N; i++) a[i] = i - 7;
-    spvi_launch *l1 = launch(m, "scale_add"), *l2 = launch(m, "scale_add");
+    spvi_launch *l1 = tl_launch(m, "scale_add"), *l2 = tl_launch(m, "scale_add");
     set_mem(l1, 0, b);
     set_int(l1, 1, 1);
     set_mem(l2, 0, b);
@@ -134,7 +118,7 @@ static void test_view(void **state) {
   (void)state;
   enum { N = 64, OFF = 16, VN = 16 };
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     spvi_mem *p = buffer(N * 4, NULL);
     spvi_error err;
     spvi_mem *view = spvi_buffer_view(p, OFF * 4, VN * 4, &err);
@@ -146,7 +130,7 @@ static void test_view(void **state) {
     assert_int_equal(vb, VN * 4);
     assert_ptr_equal(spvi_mem_data(inner, NULL), ints(p) + OFF + 8);
 
-    spvi_launch *l = launch(m, "fill_idx");
+    spvi_launch *l = tl_launch(m, "fill_idx");
     set_mem(l, 0, view);
     ndrange(l, 1, VN, 0, 0);
     run_ok(l);
@@ -159,7 +143,7 @@ static void test_view(void **state) {
       assert_int_equal(a[i], want);
     }
 
-    spvi_launch *k = launch(m, "poke");
+    spvi_launch *k = tl_launch(m, "poke");
     set_mem(k, 0, view);
     ndrange(k, 1, 1, 0, 0);
     const int32_t idx[2] = {VN, -1};
@@ -188,12 +172,12 @@ static void test_view(void **state) {
 static void test_host_memory(void **state) {
   (void)state;
   enum { N = 33 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   int32_t host[N];
   for (int i = 0; i < N; i++) host[i] = 3 * i;
   spvi_mem *b = buffer(sizeof host, host);
   assert_ptr_equal(spvi_mem_data(b, NULL), host);
-  spvi_launch *l = launch(m, "scale_add");
+  spvi_launch *l = tl_launch(m, "scale_add");
   set_mem(l, 0, b);
   set_int(l, 1, 5);
   ndrange(l, 1, N, 0, 0);
@@ -209,9 +193,9 @@ static void test_host_memory(void **state) {
 static void test_null_buffer(void **state) {
   (void)state;
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     spvi_mem *out = buffer(4, NULL);
-    spvi_launch *l = launch(m, "maybe_null");
+    spvi_launch *l = tl_launch(m, "maybe_null");
     set_mem(l, 0, NULL);
     set_mem(l, 1, out);
     set_int(l, 2, 0);
@@ -242,9 +226,9 @@ static void test_null_buffer(void **state) {
 static void test_written_mask(void **state) {
   (void)state;
   enum { N = 64, L = 16 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   spvi_mem *b = buffer(N * 4, NULL);
-  spvi_launch *l = launch(m, "fill_idx");
+  spvi_launch *l = tl_launch(m, "fill_idx");
   set_mem(l, 0, b);
   ndrange(l, 1, N, 0, L);
   spvi_run_options o;
@@ -282,13 +266,13 @@ static void test_image_object(void **state) {
   (void)state;
   enum { W = 5, H = 3 };
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     spvi_error err;
     const spvi_image_desc d = desc2d(W, H);
     spvi_mem *im = spvi_image_new(&d, NULL, &err);
     if (!im) fail_msg("%s", err.message);
     spvi_mem *out = buffer(W * H * 16, NULL);
-    spvi_launch *wr = launch(m, "img_write"), *rd = launch(m, "img_read");
+    spvi_launch *wr = tl_launch(m, "img_write"), *rd = tl_launch(m, "img_read");
     set_mem(wr, 0, im);
     set_mem(rd, 0, im);
     set_mem(rd, 1, out);
@@ -338,7 +322,7 @@ static void test_image_object(void **state) {
 static void test_image_from_buffer(void **state) {
   (void)state;
   enum { N = 8 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   spvi_mem *b = buffer(N * 16 + 20, NULL);
   uint32_t *px = spvi_mem_data(b, NULL);
   for (int i = 0; i < N * 4; i++) px[i] = (uint32_t)(i * 1000 + 17);
@@ -354,7 +338,7 @@ static void test_image_from_buffer(void **state) {
   assert_ptr_equal(spvi_mem_data(im, NULL), px);
   spvi_mem_release(b);  /* the image holds the buffer */
   spvi_mem *out = buffer(N * 16, NULL);
-  spvi_launch *l = launch(m, "img1d_read");
+  spvi_launch *l = tl_launch(m, "img1d_read");
   set_mem(l, 0, im);
   set_mem(l, 1, out);
   ndrange(l, 1, N, 0, 0);
@@ -379,13 +363,13 @@ static void test_image_from_buffer(void **state) {
 static void test_refcounts(void **state) {
   (void)state;
   enum { N = 16 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   for (int order = 0; order < 3; order++) {
     spvi_mem *p = buffer(N * 8, NULL);
     spvi_error err;
     spvi_mem *v = spvi_buffer_view(p, N * 4, N * 4, &err);
     assert_non_null(v);
-    spvi_launch *l = launch(m, "fill_idx");
+    spvi_launch *l = tl_launch(m, "fill_idx");
     set_mem(l, 0, v);
     set_mem(l, 0, v);  /* setting the object it already holds */
     ndrange(l, 1, N, 0, 0);
@@ -441,8 +425,8 @@ static void test_bad_input(void **state) {
   assert_false(spvi_svm_find(&local_var, NULL, NULL));
   assert_false(spvi_svm_find(NULL, NULL, NULL));
 
-  spvi_module *m = load("mem_objects", "O2");
-  spvi_launch *l = launch(m, "scale_add");
+  spvi_module *m = tl_load("mem_objects", "O2");
+  spvi_launch *l = tl_launch(m, "scale_add");
   assert_int_equal(spvi_set_arg_mem(l, 1, b, &err), SPVI_E_USAGE);  /* a by-value int */
   assert_int_equal(spvi_set_arg_mem(l, 5, b, &err), SPVI_E_USAGE);
   assert_int_equal(spvi_set_arg_mem(NULL, 0, b, &err), SPVI_E_USAGE);
@@ -477,12 +461,12 @@ static void wait_done(const spvi_job *j) {
 static void test_async(void **state) {
   (void)state;
   enum { N = 5000 };
-  spvi_module *m = load("mem_objects", "O0");
+  spvi_module *m = tl_load("mem_objects", "O0");
   spvi_mem *b[2] = {buffer(N * 4, NULL), buffer(N * 4, NULL)};
   spvi_launch *l[2];
   for (int k = 0; k < 2; k++) {
     for (int i = 0; i < N; i++) ints(b[k])[i] = i + k;
-    l[k] = launch(m, "scale_add");
+    l[k] = tl_launch(m, "scale_add");
     set_mem(l[k], 0, b[k]);
     set_int(l[k], 1, 10 * (k + 1));
     ndrange(l[k], 1, N, 0, 0);
@@ -509,7 +493,7 @@ static void test_async(void **state) {
   }
   assert_int_equal(atomic_load(&g_done_calls), 2);
   /* a fault comes back through spvi_job_wait */
-  spvi_launch *p = launch(m, "poke");
+  spvi_launch *p = tl_launch(m, "poke");
   set_mem(p, 0, b[0]);
   set_int(p, 1, N);
   ndrange(p, 1, 1, 0, 0);
@@ -520,7 +504,7 @@ static void test_async(void **state) {
   assert_int_equal(f.kind, SPVI_FAULT_OUT_OF_BOUNDS);
   assert_int_equal(f.offset, N * 4);
   /* an error (no NDRange) too */
-  spvi_launch *q = launch(m, "poke");
+  spvi_launch *q = tl_launch(m, "poke");
   spvi_job *je = spvi_run_async(q, NULL, NULL, NULL, &err);
   assert_non_null(je);
   assert_int_equal(spvi_job_wait(je, NULL, &err), SPVI_E_USAGE);
@@ -541,7 +525,7 @@ static void test_svm_list(void **state) {
   (void)state;
   enum { N = 9 };
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     hnode *nodes = svm(N * sizeof(hnode)), *tail = svm(sizeof(hnode));
     void *base = NULL;
     size_t bytes = 0;
@@ -561,7 +545,7 @@ static void test_svm_list(void **state) {
     tail->next = NULL;
     sum += 1000;
     int32_t *out = svm(8);
-    spvi_launch *l = launch(m, "list_sum");
+    spvi_launch *l = tl_launch(m, "list_sum");
     set_svm(l, 0, nodes);
     set_svm(l, 1, out);
     ndrange(l, 1, 1, 0, 0);
@@ -582,9 +566,9 @@ static void test_svm_list(void **state) {
 static void test_svm_kernel_pointers(void **state) {
   (void)state;
   enum { N = 37 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   hnode *nodes = svm(N * sizeof(hnode));
-  spvi_launch *l = launch(m, "list_build");
+  spvi_launch *l = tl_launch(m, "list_build");
   set_svm(l, 0, nodes);
   set_int(l, 1, N);
   ndrange(l, 1, N, 0, 0);
@@ -605,9 +589,9 @@ static void test_svm_kernel_pointers(void **state) {
 static void test_svm_bounds(void **state) {
   (void)state;
   enum { N = 16 };
-  spvi_module *m = load("mem_objects", "O0");
+  spvi_module *m = tl_load("mem_objects", "O0");
   int32_t *a = svm(N * 4);
-  spvi_launch *l = launch(m, "poke");
+  spvi_launch *l = tl_launch(m, "poke");
   set_svm(l, 0, a);
   ndrange(l, 1, 1, 0, 0);
   const int32_t idx[2] = {N, -1};
@@ -642,10 +626,10 @@ static void test_svm_bounds(void **state) {
 static void test_svm_atomics(void **state) {
   (void)state;
   enum { N = 4096 };
-  spvi_module *m = load("mem_objects", "O2");
+  spvi_module *m = tl_load("mem_objects", "O2");
   int32_t *c = svm(8);
   c[0] = 5;
-  spvi_launch *l = launch(m, "count");
+  spvi_launch *l = tl_launch(m, "count");
   set_svm(l, 0, c);
   ndrange(l, 1, N, 0, 64);
   spvi_fault f;
@@ -667,10 +651,10 @@ static void test_svm_builtins(void **state) {
   (void)state;
   enum { N = 64, L = 16 };
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     float *src = svm(N * 4), *dst = svm(N * 4);
     for (int i = 0; i < N; i++) src[i] = (float)i * 0.5f - 3.0f;
-    spvi_launch *l = launch(m, "vcopy");
+    spvi_launch *l = tl_launch(m, "vcopy");
     set_svm(l, 0, src);
     set_svm(l, 1, dst);
     ndrange(l, 1, N / 4, 0, 0);
@@ -680,7 +664,7 @@ static void test_svm_builtins(void **state) {
 
     int32_t *is = svm(N * 4), *id = svm(N * 4);
     for (int i = 0; i < N; i++) is[i] = i * i;
-    l = launch(m, "async_inc");
+    l = tl_launch(m, "async_inc");
     set_svm(l, 0, is);
     set_svm(l, 1, id);
     spvi_error err;
@@ -693,7 +677,7 @@ static void test_svm_builtins(void **state) {
     char *s = svm(32);
     strcpy(s, "svm text");
     char out[256] = "";
-    l = launch(m, "print_str");
+    l = tl_launch(m, "print_str");
     set_svm(l, 0, s);
     ndrange(l, 1, 1, 0, 0);
     spvi_run_options o;
@@ -706,7 +690,7 @@ static void test_svm_builtins(void **state) {
     spvi_launch_free(l);
 
     int64_t *r = svm(4 * 8);
-    l = launch(m, "ptr_math");
+    l = tl_launch(m, "ptr_math");
     set_svm(l, 0, is);
     set_svm(l, 1, is + 5);
     set_svm(l, 2, r);
@@ -738,15 +722,15 @@ static void test_svm_refusals(void **state) {
   (void)state;
   int32_t *a = svm(64);
   spvi_error err;
-  spvi_module *m32 = load("mem_objects", "O0.spir32");
-  spvi_launch *l = launch(m32, "poke");
+  spvi_module *m32 = tl_load("mem_objects", "O0.spir32");
+  spvi_launch *l = tl_launch(m32, "poke");
   assert_int_equal(spvi_set_arg_svm(l, 0, a, &err), SPVI_E_USAGE);
   assert_non_null(strstr(err.message, "Physical32"));
   spvi_launch_free(l);
   spvi_module_free(m32);
 
-  spvi_module *m = load("mem_objects", "O0");
-  l = launch(m, "poke");
+  spvi_module *m = tl_load("mem_objects", "O0");
+  l = tl_launch(m, "poke");
   set_svm(l, 0, a);
   set_int(l, 1, 3);
   ndrange(l, 1, 1, 0, 0);
@@ -763,8 +747,8 @@ static void test_svm_refusals(void **state) {
   spvi_launch_free(l);
   spvi_module_free(m);
 
-  spvi_module *big = load("mem_many_vars", "O0");
-  l = launch(big, "many");
+  spvi_module *big = tl_load("mem_many_vars", "O0");
+  l = tl_launch(big, "many");
   set_svm(l, 0, a);
   ndrange(l, 1, 1, 0, 0);
   assert_int_equal(spvi_run(l, NULL, &f, &err), SPVI_E_USAGE);
@@ -779,7 +763,7 @@ static void test_svm_refusals(void **state) {
 static void test_kernel_info(void **state) {
   (void)state;
   for (int v = 0; v < NV; v++) {
-    spvi_module *m = load("mem_objects", variants[v]);
+    spvi_module *m = tl_load("mem_objects", variants[v]);
     const int a = spvi_find_kernel(m, "info_a"), b = spvi_find_kernel(m, "info_b");
     assert_int_equal(spvi_kernel_local_bytes(m, a), 16 * 4);  /* local int tmp[16] */
     assert_int_equal(spvi_kernel_local_bytes(m, b), 4 * 8);   /* local double d[4] */
@@ -806,7 +790,7 @@ static void test_kernel_info(void **state) {
     spvi_module_free(m);
   }
   /* -O0: one work-item's private arena holds at least the 140 `volatile int` variables */
-  spvi_module *m = load("mem_many_vars", "O0");
+  spvi_module *m = tl_load("mem_many_vars", "O0");
   assert_true(spvi_kernel_private_bytes(m, 0) >= 140 * 4);
   assert_string_equal(spvi_kernel_param(m, 0, 0)->source_type_name, "");  /* no -cl-kernel-arg-info */
   spvi_module_free(m);

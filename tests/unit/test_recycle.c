@@ -17,30 +17,14 @@
 #include <cmocka.h>
 
 #include "spvi.h"
+#include "test_load.h"
 
 static const char *const variants[] = {"O0", "O2"};
 static const unsigned warps[] = {1, 7, 32, 64};
 static const unsigned threads[] = {1, 2};
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
-static spvi_module *load(const char *variant) {
-  const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-  char path[512];
-  snprintf(path, sizeof path, "%s/kernels/recycle.%s.spv", build, variant);
-  spvi_error err;
-  spvi_module *m = spvi_load_file(path, NULL, &err);
-  if (!m) fail_msg("%s", err.message);
-  return m;
-}
 
-static spvi_launch *new_launch(spvi_module *m, const char *kname) {
-  spvi_error err;
-  int k = spvi_find_kernel(m, kname);
-  assert_true(k >= 0);
-  spvi_launch *l = spvi_launch_new(m, k, &err);
-  if (!l) fail_msg("%s", err.message);
-  return l;
-}
 
 static void set_buf(spvi_launch *l, int i, const void *data, size_t bytes) {
   spvi_error err;
@@ -94,11 +78,11 @@ static void test_ids_loop(void **state) {
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = start_value(i);
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     uint64_t count0 = 0;
     for (size_t w = 0; w < COUNT(warps); w++)
       for (size_t t = 0; t < COUNT(threads); t++) {
-        spvi_launch *l = new_launch(m, "ids_loop");
+        spvi_launch *l = tl_launch(m, "ids_loop");
         set_buf(l, 0, in, sizeof in);
         set_buf(l, 1, NULL, N * 4);
         set_buf(l, 2, NULL, N * 9 * 4);
@@ -146,9 +130,9 @@ static void test_priv_loop(void **state) {
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = (uint32_t)(i * 2246822519u + 7);
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_launch *l = new_launch(m, "priv_loop");
+      spvi_launch *l = tl_launch(m, "priv_loop");
       set_buf(l, 0, in, sizeof in);
       set_buf(l, 1, NULL, sizeof in);
       const size_t global = N, local = 100;
@@ -172,9 +156,9 @@ static void test_byval_loop(void **state) {
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = (uint32_t)((i * 7919) % 200000);
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_launch *l = new_launch(m, "byval_loop");
+      spvi_launch *l = tl_launch(m, "byval_loop");
       spvi_error err;
       if (spvi_set_arg_value(l, 0, p, sizeof p, &err) != SPVI_OK) fail_msg("%s", err.message);
       set_buf(l, 1, in, sizeof in);
@@ -221,9 +205,9 @@ static void test_printf_loop(void **state) {
     collect(&want, line, strlen(line));
   }
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_launch *l = new_launch(m, "printf_loop");
+      spvi_launch *l = tl_launch(m, "printf_loop");
       set_buf(l, 0, in, sizeof in);
       const size_t global = N, local = 75;
       set_range(l, 1, &global, &local);
@@ -250,9 +234,9 @@ static void test_step_limit(void **state) {
   for (size_t i = 0; i < N; i++) in[i] = (uint32_t)(i % 13) * 5;  /* at most 60 iterations */
   in[LONG] = 10000000;
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_launch *l = new_launch(m, "long_loop");
+      spvi_launch *l = tl_launch(m, "long_loop");
       set_buf(l, 0, in, sizeof in);
       set_buf(l, 1, NULL, sizeof in);
       const size_t global = N, local = 100;
@@ -285,9 +269,9 @@ static void test_sg_ids_loop(void **state) {
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = start_value(i * 5 + 2);
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load(variants[v]);
+    spvi_module *m = tl_load("recycle", variants[v]);
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_launch *l = new_launch(m, "sg_ids_loop");
+      spvi_launch *l = tl_launch(m, "sg_ids_loop");
       set_buf(l, 0, in, sizeof in);
       set_buf(l, 1, NULL, N * 5 * 4);
       const size_t global = N, local = L;

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "spvi.h"
+#include "test_load.h"
 
 enum { NU = 16, NN = 32 };
 static const char *const variants[] = {"O0", "O2"};
@@ -30,15 +31,6 @@ static const unsigned sizes[] = {7, 8, 16, 32, 64};
 
 static int input(size_t i) { return (int)((i * 7919) % 23) - 5; }  /* -5 .. 17 */
 
-static spvi_module *load(const char *name, const char *variant) {
-  const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-  char path[512];
-  snprintf(path, sizeof path, "%s/kernels/%s.%s.spv", build, name, variant);
-  spvi_error err;
-  spvi_module *m = spvi_load_file(path, NULL, &err);
-  if (!m) fail_msg("%s", err.message);
-  return m;
-}
 
 /* A launch of kernel `kname` over `global` items in groups of `local`: buffer i gets bytes[i] bytes
  * (buffer 0 the inputs when `in` is set). */
@@ -86,7 +78,7 @@ static sgpos where(size_t k, size_t global, size_t local, unsigned S) {
 
 /* ---- cl_khr_subgroups: built-ins, collectives, sub_group_barrier --------------------------- */
 static void check_uniform(const char *variant, size_t global, size_t local, unsigned warp, unsigned S) {
-  spvi_module *m = load("sg_uniform", variant);
+  spvi_module *m = tl_load("sg_uniform", variant);
   int *in = malloc(global * sizeof *in);
   for (size_t i = 0; i < global; i++) in[i] = input(i);
   const size_t bytes[] = {global * NU * 4, global * 2 * 4, global * 8};
@@ -139,7 +131,7 @@ static void check_uniform(const char *variant, size_t global, size_t local, unsi
 
 /* ---- non-uniform functions in divergent control flow ------------------------------------------ */
 static void check_nonuniform(const char *variant, size_t global, size_t local, unsigned warp, unsigned S) {
-  spvi_module *m = load("sg_nonuniform", variant);
+  spvi_module *m = tl_load("sg_nonuniform", variant);
   int *in = malloc(global * sizeof *in);
   for (size_t i = 0; i < global; i++) in[i] = input(i);
   const size_t bytes[] = {global * NN * 4};
@@ -240,7 +232,7 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
 
 /* ---- float, double, long and short non-uniform arithmetic -------------------------------------- */
 static void check_types(const char *variant, size_t global, size_t local, unsigned warp, unsigned S) {
-  spvi_module *m = load("sg_nonuniform", variant);
+  spvi_module *m = tl_load("sg_nonuniform", variant);
   int *in = malloc(global * sizeof *in);
   for (size_t i = 0; i < global; i++) in[i] = input(i);
   const size_t bytes[] = {global * 3 * 4, global * 8, global * 8, global * 2};
@@ -278,7 +270,7 @@ static void check_types(const char *variant, size_t global, size_t local, unsign
 
 /* ---- cl_intel_subgroups shuffles -------------------------------------------------------------- */
 static void check_intel(const char *variant, size_t global, size_t local, unsigned warp, unsigned S) {
-  spvi_module *m = load("sg_intel", variant);
+  spvi_module *m = tl_load("sg_intel", variant);
   uint32_t *in = malloc(global * sizeof *in);
   for (size_t i = 0; i < global; i++) in[i] = (uint32_t)(i * 37 % 101);
   const size_t bytes[] = {global * 5 * 4, global * 16};
@@ -331,7 +323,7 @@ static void test_matrix(void **state) {
 /* ---- divergence ------------------------------------------------------------------------------- */
 static void expect_divergence(const char *kernel, unsigned warp, unsigned S, size_t gid, const char *text) {
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load("sg_divergent", variants[v]);
+    spvi_module *m = tl_load("sg_divergent", variants[v]);
     const size_t bytes[] = {64 * 4};
     spvi_launch *l = launch(m, kernel, 64, 32, NULL, 0, bytes, 1);
     spvi_run_options o;
@@ -359,7 +351,7 @@ static void test_divergence(void **state) {
   /* whole sub-groups skipping a collective is fine: odd sub-groups get the sum of their local ids */
   for (size_t v = 0; v < COUNT(variants); v++)
     for (size_t w = 0; w < COUNT(warps); w++) {
-      spvi_module *m = load("sg_divergent", variants[v]);
+      spvi_module *m = tl_load("sg_divergent", variants[v]);
       const size_t bytes[] = {60 * 4};
       spvi_launch *l = launch(m, "sg_some_subgroups", 60, 60, NULL, 0, bytes, 1);
       run_ok(l, warps[w], 8, "sg_some_subgroups");
@@ -378,7 +370,7 @@ static void test_divergence(void **state) {
 static void test_reqd_and_errors(void **state) {
   (void)state;
   for (size_t v = 0; v < COUNT(variants); v++) {
-    spvi_module *m = load("sg_reqd", variants[v]);
+    spvi_module *m = tl_load("sg_reqd", variants[v]);
     unsigned reqd = 0, per = 1;
     spvi_kernel_subgroup_modes(m, 0, &reqd, &per);
     assert_int_equal(reqd, 16);
@@ -415,7 +407,7 @@ static void test_reqd_and_errors(void **state) {
   assert_non_null(strstr(spvi_subgroup_extensions(), "cl_khr_subgroup_ballot"));
   /* the race checker models sub-group barriers: sg_uniform's exchange through local memory is
    * ordered by sub_group_barrier alone (sub-groups of 32 and 28), no report */
-  spvi_module *m = load("sg_uniform", "O2");
+  spvi_module *m = tl_load("sg_uniform", "O2");
   const size_t bytes[] = {60 * 4, 60 * NU * 4, 60 * 2 * 4, 60 * 8};
   spvi_launch *l = launch(m, "sg_uniform", 60, 60, NULL, 0, bytes, 4);
   spvi_error err;
