@@ -71,6 +71,9 @@ static const struct ctype_info *ctype_of(unsigned t) { return t < NCTYPES && cty
 unsigned bi_image_nchan(unsigned order) { const struct order_info *o = order_of(order); return o ? o->nchan : 0; }
 unsigned bi_image_csize(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->csize : 0; }
 int bi_image_class(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->cls : BI_IMG_FLOAT; }
+static const char *const type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d", "image2d_array",
+                                         "image3d"};
+const char *bi_image_type_name(unsigned type) { return type < 6 ? type_names[type] : NULL; }
 const char *bi_image_order_name(unsigned order) { const struct order_info *o = order_of(order); return o ? o->name : NULL; }
 const char *bi_image_ctype_name(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->name : NULL; }
 

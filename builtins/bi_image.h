@@ -38,6 +38,8 @@ enum { BI_IMG_R_F32 = 0, BI_IMG_R_F16 = 1, BI_IMG_R_I32 = 2 };
 unsigned bi_image_nchan(unsigned order);
 unsigned bi_image_csize(unsigned ctype);
 int bi_image_class(unsigned ctype);
+/* "image2d", ... for a bi_image type (0 image1d .. 5 image3d), NULL for another value. */
+const char *bi_image_type_name(unsigned type);
 const char *bi_image_order_name(unsigned order);
 const char *bi_image_ctype_name(unsigned ctype);
 /* Whether OpenCL allows channel type `ctype` with `order` (e.g. bgra only with 8-bit types). */

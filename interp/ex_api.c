@@ -57,17 +57,6 @@ struct spvi_launch {
   ex_launch l;
 };
 
-void ex_set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
-  if (!e) return;
-  e->status = s;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(e->message, sizeof e->message, fmt, ap);
-  va_end(ap);
-}
-void ex_clear_err(spvi_error *e) {
-  if (e) { e->status = SPVI_OK; e->message[0] = 0; }
-}
 #define set_err(...) ex_set_err(__VA_ARGS__)
 #define clear_err(e) ex_clear_err(e)
 
@@ -609,62 +598,6 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
 
 /* ---- images and samplers ---------------------------------------------------------------------- */
 
-static const char *const image_type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d",
-                                               "image2d_array", "image3d"};
-const char *spvi_image_type_name(spvi_image_type t) {
-  return (unsigned)t < sizeof image_type_names / sizeof image_type_names[0] ? image_type_names[t] : NULL;
-}
-const char *spvi_channel_order_name(spvi_channel_order o) { return bi_image_order_name((unsigned)o); }
-const char *spvi_channel_type_name(spvi_channel_type t) { return bi_image_ctype_name((unsigned)t); }
-unsigned spvi_image_channels(spvi_channel_order o) { return bi_image_nchan((unsigned)o); }
-unsigned spvi_channel_type_bytes(spvi_channel_type t) { return bi_image_csize((unsigned)t); }
-
-/* Sizes above 2^24 are refused: the sampling formulas multiply coordinates by the size in float,
- * which must hold it exactly (and no device allows images that large). */
-#define MAX_IMAGE_SIZE ((size_t)1 << 24)
-
-size_t spvi_image_bytes(const spvi_image_desc *d, spvi_error *err) {
-  clear_err(err);
-  if (!d) { set_err(err, SPVI_E_USAGE, "no image description"); return 0; }
-  const char *tn = spvi_image_type_name(d->type);
-  if (!tn) { set_err(err, SPVI_E_USAGE, "image type %d is not an image type", (int)d->type); return 0; }
-  const char *on = spvi_channel_order_name(d->order), *cn = spvi_channel_type_name(d->channel_type);
-  if (!on) { set_err(err, SPVI_E_USAGE, "channel order %d is not supported", (int)d->order); return 0; }
-  if (!cn) { set_err(err, SPVI_E_USAGE, "channel type %d is not supported", (int)d->channel_type); return 0; }
-  if (!bi_image_format_ok((unsigned)d->order, (unsigned)d->channel_type)) {
-    set_err(err, SPVI_E_USAGE, "channel order %s does not allow channel type %s (%s)", on, cn,
-            d->order == SPVI_ORDER_SRGBA || d->order == SPVI_ORDER_SBGRA ? "sRGB images are unorm8"
-            : d->order == SPVI_ORDER_INTENSITY || d->order == SPVI_ORDER_LUMINANCE
-                ? "intensity and luminance take unorm8, unorm16, snorm8, snorm16, half or float"
-                : "bgra, argb and abgr take 8-bit channel types");
-    return 0;
-  }
-  /* which sizes the type uses: width; height; depth; array size */
-  static const bool uses[6][3] = {{false, false, false}, {false, false, false}, {false, false, true},
-                                  {true, false, false},  {true, false, true},   {true, true, false}};
-  const size_t sz[3] = {d->height, d->depth, d->array_size};
-  static const char *const sname[3] = {"height", "depth", "array size"};
-  if (d->width == 0 || d->width > MAX_IMAGE_SIZE) {
-    set_err(err, SPVI_E_USAGE, "%s width %zu is not in 1..%zu", tn, d->width, MAX_IMAGE_SIZE);
-    return 0;
-  }
-  size_t n = d->width;
-  for (int i = 0; i < 3; i++) {
-    if (!uses[d->type][i]) {
-      if (sz[i] > 1) { set_err(err, SPVI_E_USAGE, "an %s has no %s (got %zu)", tn, sname[i], sz[i]); return 0; }
-      continue;
-    }
-    if (sz[i] == 0 || sz[i] > MAX_IMAGE_SIZE) {
-      set_err(err, SPVI_E_USAGE, "%s %s %zu is not in 1..%zu", tn, sname[i], sz[i], MAX_IMAGE_SIZE);
-      return 0;
-    }
-    if (n > SIZE_MAX / sz[i]) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
-    n *= sz[i];
-  }
-  size_t px = (size_t)spvi_image_channels(d->order) * spvi_channel_type_bytes(d->channel_type);
-  if (n > (SIZE_MAX / 2) / px) { set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
-  return n * px;
-}
 
 spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data, size_t bytes,
                                spvi_error *err) {

@@ -174,22 +174,6 @@ static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
   ex_site_where(m, s->fn, s->insn, o);
 }
 
-void ex_site_where(const ld_module *m, const ex_func *fn, const ex_insn *ip, spvi_site *o) {
-  if (!fn) return;
-  ld_id_name(m, fn->ld->id, o->function, sizeof o->function);
-  if (!ip) return;
-  const ld_insn *li = &fn->ld->insns[ip->src];
-  o->result_id = li->result;
-  const char *on = spv_op_name(li->opcode);
-  snprintf(o->opcode, sizeof o->opcode, "%s", on ? on : "?");
-  if (li->line) {
-    const char *file = li->file < m->bound ? m->ids[li->file].name : NULL;
-    snprintf(o->file, sizeof o->file, "%s", file ? file : "");
-    o->line = li->line;
-    o->column = li->column;
-  }
-}
-
 /* A report's text is built by appending to a fixed buffer; what does not fit is cut. */
 typedef struct text { char *p; size_t cap, n; } text;
 

@@ -29,10 +29,6 @@ typedef struct ex_site {
   bool write, atomic;            /* for memory accesses */
 } ex_site;
 
-/* Fill o's function, result id, opcode and source position from instruction ip of fn (either may
- * be NULL: those fields are left as they are). */
-struct ld_module;
-void ex_site_where(const struct ld_module *m, const struct ex_func *fn, const struct ex_insn *ip, spvi_site *o);
 
 /* The site of lane `lane` of warp w at instruction ip of fn, in the context's current work-group. */
 ex_site ex_site_of(const struct ex_ctx *cx, const struct ex_warp *w, unsigned lane, const struct ex_func *fn,

@@ -25,32 +25,6 @@
 #include "ex_internal.h"
 #include "ex_shadow.h"
 
-static const char *const type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d", "image2d_array",
-                                         "image3d"};
-
-void ex_image_describe(const bi_image *img, char *buf, size_t len) {
-  const char *tn = img->type < 6 ? type_names[img->type] : "image";
-  const char *on = bi_image_order_name(img->order), *cn = bi_image_ctype_name(img->ctype);
-  switch (img->type) {
-  case 0: case 1:
-    snprintf(buf, len, "%s of %llu %s %s", tn, (unsigned long long)img->size[0], on, cn);
-    break;
-  case 2:
-    snprintf(buf, len, "%s of %llu x %llu layers %s %s", tn, (unsigned long long)img->size[0],
-             (unsigned long long)img->size[1], on, cn);
-    break;
-  case 3:
-    snprintf(buf, len, "%s of %llu x %llu %s %s", tn, (unsigned long long)img->size[0],
-             (unsigned long long)img->size[1], on, cn);
-    break;
-  default:
-    snprintf(buf, len, "%s of %llu x %llu x %llu%s %s %s", tn, (unsigned long long)img->size[0],
-             (unsigned long long)img->size[1], (unsigned long long)img->size[2], img->type == 4 ? " layers" : "", on,
-             cn);
-    break;
-  }
-}
-
 /* The image a handle designates, or NULL after recording the fault. */
 static const bi_image *image_of(ex_ctx *cx, ex_warp *w, unsigned lane, const uint8_t *reg, uint32_t *alloc) {
   uint64_t h;

@@ -10,6 +10,7 @@
 
 #include "ex.h"
 #include "ex_check.h"
+#include "ex_fault.h"
 
 /* EX_CONVERT: operand kinds in the b (source) and c (destination) fields: (kind << 8) | bits. */
 enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
@@ -38,7 +39,7 @@ enum {
 };
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 /* The identity of a group operation for values of `bytes` bytes, and one combining step `a op b`
- * (ex_sched.c): the arithmetic shared by work-group and sub-group collectives. */
+ * (ex_collective.c): the arithmetic shared by work-group and sub-group collectives. */
 /* A register value of `bytes` bytes as an integer, and a float of 2, 4 or 8 bytes as a double. */
 uint64_t ex_gr_read(const uint8_t *p, unsigned bytes);
 double ex_gr_float(uint64_t v, unsigned bytes);
@@ -213,6 +214,8 @@ typedef struct ex_ctx {
                                     takes the next work-items in a row, as a new warp would */
   unsigned recycle_depth;        /* the kernel's own frame: 1, or 2 under an entry wrapper */
   uint32_t queue_next, queue_end;
+  bool lane_init;                /* a started lane has bytes to write: built-ins in memory, by-value
+                                    copies (ex_lanes.c) */
 } ex_ctx;
 
 /* The local linear id of the work-item lane `lane` of warp w runs. */
@@ -226,16 +229,16 @@ static inline unsigned ex_oldest_lane(const ex_warp *w) {
     if (w->lane_start[l] < w->lane_start[oldest]) oldest = l;
   return oldest;
 }
+/* Start warp w on local linear ids first .. first + nlanes - 1 of the current group, at the
+ * kernel's entry (ex_lanes.c). */
+void ex_start_warp(ex_ctx *cx, ex_warp *w, uint32_t first, unsigned nlanes);
 /* Start the group's next work-items on the lanes of `lanes` whose work-items returned (as many as
- * are left); returns the lanes started (ex_sched.c). */
+ * are left); returns the lanes started (ex_lanes.c). */
 uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes);
 /* Every lane of w finished: start the group's next work-items in a row on its lanes (as many as
- * are left); returns the lanes started (ex_sched.c). */
+ * are left); returns the lanes started (ex_lanes.c). */
 uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w);
 
-/* Record a fault at instruction ip of fn, lane `lane` of warp w. Returns NULL for convenience. */
-void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
-               uint64_t size, const char *detail);
 
 /* Pointers that are no (id, offset) of the launch (ex_svm.c): an SVM address is translated to
  * itself when the access lies in a live SVM allocation; anything else records the fault (null,
@@ -273,9 +276,6 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
   }
 }
 
-/* "argument 2 `out` (global buffer of 64 bytes)", "private variable `tmp` (16 bytes)" ... */
-void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len);
-
 /* bi_mem.access for builtins: ex_mem for the warp being run. */
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
 
@@ -293,7 +293,7 @@ bool ex_subgroup_exec(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
 /* OpNamedBarrierInitialize (EX_NBAR_INIT) for the active lanes of f. False after a fault. */
 bool ex_named_barrier_init(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
 
-/* Compute a work-group collective once every warp of the group waits at it (ex_sched.c). */
+/* Compute a work-group collective once every warp of the group waits at it (ex_collective.c). */
 void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *ip);
 
 /* Perform the async copy or event wait ip that every warp of the group waits at (ex_async.c);
@@ -333,21 +333,12 @@ int ex_runner_sync(ex_runner *r, unsigned nwarps);
 void ex_runner_end_group(ex_runner *r);
 /* The fault report of the fault recorded in the runner's context. */
 void ex_runner_report(const ex_runner *r, spvi_fault *f);
-/* The 3D index of linear index `lin` over dims (x fastest): local ids in a group, group ids in an
- * NDRange. */
-void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]);
-/* The size of work-group g (the last one of a dimension may be smaller than the local size). */
-void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]);
-/* Local id of lane `lane` of warp w in the current group. */
-void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
 
 
 /* Run an EX_IMAGE instruction for the given lanes of warp w (ex_image.c); false after a fault. */
 bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
-/* "image2d of 4 x 4 rgba unorm8" (an image allocation's description for reports). */
-void ex_image_describe(const bi_image *img, char *buf, size_t len);
 /* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
- * 64-bit components (ex_sched.c). */
+ * 64-bit components (ex_workitem.c). */
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);
 
 /* The builtins' type description of an IR type (false when it has none). */
