@@ -80,7 +80,7 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -ledit -o $@
 
-# The OpenCL platform (opencl/, README "OpenCL platform"): an ICD for the ocl-icd/Khronos loaders
+# The OpenCL platform (opencl/, docs/opencl-platform.md): an ICD for the ocl-icd/Khronos loaders
 # that can also be linked directly. Only the OpenCL entry points are exported (exports.map), and
 # -Bsymbolic binds the library's own calls to itself, never to a loader's functions of the same name.
 # The layer sees the public API alone: no -Iloader/-Iinterp/-Ibuiltins for its objects. They are

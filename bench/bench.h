@@ -24,7 +24,7 @@ typedef enum bench_elem { BE_FLOAT, BE_INT, BE_UINT } bench_elem;
 
 typedef enum bench_init {
   BINIT_ZERO,    /* zero-filled (outputs) */
-  BINIT_RANDOM   /* spvi's random(seed, lo, hi) (README: SplitMix64 definition) */
+  BINIT_RANDOM   /* spvi's random(seed, lo, hi) (docs/cli.md: SplitMix64 definition) */
 } bench_init;
 
 typedef struct bench_arg {

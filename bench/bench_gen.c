@@ -1,6 +1,6 @@
 /*
  * bench_gen.c — the benchmark inputs: an independent implementation of spvi's `random(SEED,LO,HI)`
- * buffer initialiser as the README defines it (one SplitMix64 stream per argument; integers uniform
+ * buffer initialiser as docs/cli.md gives it (one SplitMix64 stream per argument; integers uniform
  * in [LO, HI] with modulo-bias rejection, floats LO + u*(HI-LO) in double rounded to float with
  * values that round to HI redrawn), so the C references and the OpenCL host see the very inputs
  * spvi generated from its command line.

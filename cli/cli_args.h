@@ -49,7 +49,7 @@ bool cli_parse_sampler(const char *text, cli_arg *out, cli_error *e);
 unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]);
 
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
- * written agrees with p's (see README.md, "Kernel arguments", for the rules). */
+ * written agrees with p's (see docs/cli.md, "Kernel arguments", for the rules). */
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
 /* Frees a value's bytes or drops the argument's reference to its memory object (a launch the object
  * was set on keeps its own); data and mem become NULL, the description fields stay. */

@@ -1,7 +1,7 @@
 /*
  * cli_exec.h — `spvi exec [options] [--] PROGRAM [ARGS...]`: runs an OpenCL application with spvi
  * (libspvi-cl.so, found next to the spvi binary) as its only OpenCL platform, passing the options
- * to the library through the environment (SPVI_CHECK, SPVI_REPORT, ...; README "spvi exec").
+ * to the library through the environment (SPVI_CHECK, SPVI_REPORT, ...; docs/opencl-platform.md).
  */
 #ifndef CLI_EXEC_H
 #define CLI_EXEC_H

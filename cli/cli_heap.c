@@ -7,8 +7,8 @@
  * exit (the process is short-lived and its peak is what counts), maps blocks of 8 MiB or more
  * apart, and asks the kernel for transparent huge pages in the heap (Linux `madvise` mode), which
  * turns those faults into a few 2 MiB ones. Measured on bench/gen_big_module.py's 1 MiB module,
- * one core: 0.12 s -> 0.065 s (README, benchmarks). Elsewhere (another C library or kernel) it is a
- * no-op or a plain hint.
+ * one core: 0.12 s -> 0.065 s (docs/performance.md). Elsewhere (another C library or kernel) it
+ * is a no-op or a plain hint.
  */
 #define _DEFAULT_SOURCE
 #include "cli_heap.h"

@@ -1,7 +1,8 @@
 /*
  * cli_random.h — the deterministic generator behind `random(SEED[,LO,HI])` buffer initialisers.
- * Its exact definition is part of the command's documented interface (README, `spvi run --help`),
- * so the same command line gives the same data on every host and in every version.
+ * Its exact definition is part of the command's documented interface (docs/cli.md and
+ * `spvi run --help`), so the same command line gives the same data on every host and in every
+ * version.
  */
 #ifndef CLI_RANDOM_H
 #define CLI_RANDOM_H

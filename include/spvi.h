@@ -131,7 +131,7 @@ typedef enum spvi_channel_type {
 typedef struct spvi_image_desc {
   spvi_image_type type;
   spvi_channel_order order;
-  spvi_channel_type channel_type;  /* the combinations OpenCL allows (README, "Images") */
+  spvi_channel_type channel_type;  /* the combinations OpenCL allows (docs/cli.md, "Images") */
   size_t width;                    /* every type */
   size_t height;                   /* 2D, 2D array, 3D; 0 or 1 otherwise */
   size_t depth;                    /* 3D; 0 or 1 otherwise */
@@ -343,7 +343,7 @@ typedef struct spvi_run_options {
   void *printf_user;
   bool flush_denormals;  /* emulate a device that flushes float denormals to zero */
   /* Work-groups run in parallel on this many threads; 0 = the available cores. Results of
-   * race-free kernels do not depend on it (see README, "Threads"). */
+   * race-free kernels do not depend on it (see docs/semantics.md, "Threads"). */
   unsigned threads;
   /* Run only work-groups whose linear id (x fastest) is in [group_begin, group_end); both 0: all.
    * After such a run spvi_arg_written() tells which bytes of each buffer the run wrote. */
@@ -360,7 +360,7 @@ typedef struct spvi_run_options {
    * mode (reqd_sub_group_size) decides the size and a different value here is an error; with a
    * SubgroupsPerWorkgroup mode the size must give that many sub-groups (0: spvi picks one that does).
    * Kernels with sub-group operations run at a warp width that is a multiple of the sub-group size
-   * (see README, "Sub-groups"); results never depend on warp_width. */
+   * (see docs/semantics.md, "Sub-groups"); results never depend on warp_width. */
   unsigned subgroup_size;
   /* Optional checks (SPVI_CHECK_* flags, see "checks and reports" below); 0 = none. Bounds,
    * alignment, read-only, divergence and division checks are always on. */
@@ -426,7 +426,7 @@ spvi_status spvi_job_wait(spvi_job *j, spvi_fault *fault, spvi_error *err);
 
 /* ---- checks and reports ----------------------------------------------------------------------
  * A fault stops the run. A report does not: the kernel goes on (with the defined result spvi gives
- * undefined operations, README "Undefined behaviour") and every report of the run is kept. Reports of
+ * undefined operations, docs/semantics.md) and every report of the run is kept. Reports of
  * the same kind at the same instruction(s) are grouped into one with a count. After spvi_run,
  * spvi_report_count / spvi_report_get list them in a deterministic order (by the work-item of their
  * first occurrence, then instruction), whatever the threads. */
@@ -481,7 +481,7 @@ const char *spvi_report_kind_name(spvi_report_kind k);
 const char *spvi_report_kind_id(spvi_report_kind k);
 const char *spvi_fault_kind_id(spvi_fault_kind k);
 
-/* One JSON object per line for CI systems (schema: README, "Checks and reports"). `extra` (may be
+/* One JSON object per line for CI systems (schema: docs/checks.md, "JSON reports"). `extra` (may be
  * NULL) is written as further members before the closing brace, e.g. "\"enqueue\":3". */
 void spvi_report_write_json(FILE *f, const spvi_report *r, const char *extra);
 void spvi_fault_write_json(FILE *f, const spvi_fault *fault, const char *extra);
@@ -509,7 +509,7 @@ const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *des
 
 /* ---- debugging ------------------------------------------------------------------------------
  * A session runs a launch one work-item at a time under gdb-like commands (`spvi debug`; the
- * README's "Debugging" section lists them). The kernel runs with warp width 1 on the calling thread,
+ * docs/debugging.md lists them). The kernel runs with warp width 1 on the calling thread,
  * so its results (spvi_arg_buffer after the kernel finished) are those of spvi_run. Work-groups run
  * in order; within one, the focused work-item runs and the others only as far as barriers require.
  *

@@ -1,7 +1,7 @@
 /*
  * ex_json.c — faults and check reports as JSON lines (spvi run --report FILE, spvi exec --report):
  * every field of the public structs is written, so a CI system never has to parse the
- * human-readable message. The schema is in the README, "Checks and reports".
+ * human-readable message. The schema is in docs/checks.md, "JSON reports".
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * reports.
  *
  * An application cannot pass spvi options through the OpenCL API, so `spvi exec` (and users who
- * set them by hand) pass them in the environment, read once (README "spvi exec"). A kernel fault or
+ * set them by hand) pass them in the environment, read once (docs/opencl-platform.md). A fault or
  * a checker report inside an application is printed on stderr like `spvi run` prints it, with the
  * enqueue that caused it (its running number, the kernel) and the host call site when known, and
  * written as a JSON line to SPVI_REPORT; SPVI_STATUS_FILE lets `spvi exec` turn an application's

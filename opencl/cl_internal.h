@@ -297,7 +297,7 @@ cl_int clx_wait(cl_event ev);
 void clx_command_discard(cl_event ev);
 
 /* ---- run-time configuration and reports (cl_config.c) ----------------------------------------
- * `spvi exec` passes its options through the environment (README "spvi exec"): SPVI_CHECK
+ * `spvi exec` passes its options through the environment (docs/opencl-platform.md): SPVI_CHECK
  * (races,uninit,all), SPVI_REPORT (JSON lines file), SPVI_THREADS, SPVI_WARP, SPVI_MAX_STEPS,
  * SPVI_FLUSH_DENORMALS=1, SPVI_STRICT=1, SPVI_STATS=1, and SPVI_STATUS_FILE (written when a launch
  * faulted or reported, so the launcher can make its exit status 1). */

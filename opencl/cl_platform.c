@@ -37,7 +37,7 @@ static const cl_name_version c_versions[] = {
   {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"}, {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
 };
 
-/* SPIR-V versions the loader reads (README: 1.0 ... 1.6). */
+/* SPIR-V versions the loader reads (docs/semantics.md: 1.0 ... 1.6). */
 #define CLX_IL_STRING "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 SPIR-V_1.5 SPIR-V_1.6"
 static const cl_name_version il_versions[] = {
   {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"},
@@ -188,7 +188,7 @@ static const cl_device_id no_parent = NULL;
 static const cl_device_partition_property no_partitions[1] = {0};
 
 /* spvi's float arithmetic is IEEE with denormals (unless SPVI_FLUSH_DENORMALS), fma is exact, and
- * the math library is correctly rounded (README, "OpenCL.std"): so also divide and sqrt. */
+ * the math library is correctly rounded (docs/builtins.md): so also divide and sqrt. */
 #define CLX_FP_BASE (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | \
                      CL_FP_ROUND_TO_INF | CL_FP_FMA)
 /* Atomics execute sequentially consistent, also across the threads running work-groups. */

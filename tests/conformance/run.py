@@ -72,7 +72,7 @@ CLANG = os.environ.get("CLANG", "clang-14")
 LLVM_SPIRV = os.environ.get("LLVM_SPIRV", "llvm-spirv-14")
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-MAX_GROUP_ITEMS = 4096          # spvi's limit on work-items per work-group (README)
+MAX_GROUP_ITEMS = 4096          # spvi's limit on work-items per work-group (docs/semantics.md)
 MAX_CL_VERSION = 30             # OpenCL C 3.0
 
 

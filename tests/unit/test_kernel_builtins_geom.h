@@ -3,7 +3,7 @@
  * dot, length, distance, normalize, cross, fast_length, fast_distance, fast_normalize on float
  * (1-4 components), double (1-4) and half4.
  *
- * Expected values (spvi's definitions, README table and spec-notes/math.md "Geometric functions"):
+ * Expected values (spvi's definitions: docs/builtins.md, spec-notes/math.md "Geometric functions"):
  *   dot (SPIR-V OpDot; scalars: OpFMul): accumulated in the element type in component order,
  *     each product and each sum rounded (executor.md); NaN results: any NaN (core arithmetic
  *     does not define payloads);

@@ -10,7 +10,7 @@
  * BIN_FLOAT_LIST of bi_math_f.cl).
  *
  * Expected values: MPFR at the format's precision and exponent range + subnormalize (correctly
- * rounded, README: every math function is correctly rounded), with the C 7.5 "Edge Case Behavior"
+ * rounded, docs/builtins.md: every math function is so), with the C 7.5 "Edge Case Behavior"
  * values that MPFR does not follow written out by hand (rsqrt(-0), sinpi/tanpi/cospi at integers
  * and half-integers, powr, lgamma_r's sign, remquo's quo, logb/ilogb, fract, modf, frexp); the exact
  * functions by hand from their definitions (spec-notes/math.md). NaN results: the NaN policy
@@ -188,7 +188,7 @@ static const kb_un_fn kb_un[] = {
   {"sinpi", kb_r_sinpi, D_PI}, {"cospi", kb_r_cospi, D_PI}, {"tanpi", kb_r_tanpi, D_PI},
   {"asinpi", kb_r_asinpi, D_UNIT}, {"acospi", kb_r_acospi, D_UNIT}, {"atanpi", kb_r_atanpi, D_ALL},
   {"logb", kb_r_logb, D_ALL},
-  /* float only (half_* and native_* are spvi's correctly rounded base functions, README) */
+  /* float only (half_* and native_* are spvi's correctly rounded base functions) */
   {"half_cos", kb_r_cos, D_TRIG}, {"half_exp", kb_r_exp, D_EXP}, {"half_exp2", kb_r_exp2, D_EXP2},
   {"half_exp10", kb_r_exp10, D_EXP10}, {"half_log", kb_r_log, D_POS}, {"half_log2", kb_r_log2, D_POS},
   {"half_log10", kb_r_log10, D_POS}, {"half_recip", kb_r_recip, D_RECIP}, {"half_rsqrt", kb_r_rsqrt, D_ALL},
