@@ -31,8 +31,17 @@ $(BUILD)/obj/builtins/bi_math_trigf.o: OPT := $(HOT_OPT)
 endif
 
 CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra -Werror -fno-strict-aliasing $(OPT) $(SANFLAGS) \
-              -Iinclude -Iloader -Iinterp -Ibuiltins -I$(BUILD)/gen
+              $(INCLUDES)
 CFLAGS  += $(CFLAGS_BASE)
+# Include paths per folder: a folder's objects see the headers of the layers below it and its own,
+# so the boundaries are the compiler's to enforce. loader/ and builtins/ stand on the public API
+# (include/) and the generated tables; interp/ on loader/ and builtins/ too; cli/ on the public API
+# alone. Everything else built with CFLAGS (unit tests, bench/ programs, the tables) sees them all.
+INCLUDES = -Iinclude -Iloader -Iinterp -Ibuiltins -I$(BUILD)/gen
+$(BUILD)/obj/loader/%.o: INCLUDES = -Iinclude -Iloader -I$(BUILD)/gen
+$(BUILD)/obj/builtins/%.o: INCLUDES = -Iinclude -Ibuiltins -I$(BUILD)/gen
+$(BUILD)/obj/interp/%.o: INCLUDES = -Iinclude -Iloader -Ibuiltins -Iinterp -I$(BUILD)/gen
+$(BUILD)/obj/cli/%.o: INCLUDES = -Iinclude -Icli
 # The library's objects are position-independent executable code (GCC's default here), which also
 # links into libspvi-cl.so: every symbol they reference there is local to it (opencl/exports.map), so
 # their PC-relative references need no dynamic relocation (-z text checks). -fPIC would cost 1.6x
@@ -107,6 +116,15 @@ $(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(BUILD)/obj/opencl/c
 opencl-check: all $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/opencl/run.sh
 
+# The folders whose files form layers (docs at the top of loader/ld_internal.h): no file calls or
+# includes, directly or not, a file that calls or includes it back. tools/layers.py reads the
+# objects' symbols (nm) and the sources' #include lines; it names the files of any cycle.
+LAYERED_DIRS = loader builtins cli
+LAYERED_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(foreach d,$(LAYERED_DIRS),$(wildcard $(d)/*.c)))
+.PHONY: layers-check
+layers-check: $(LAYERED_OBJ)
+	$(PYTHON) tools/layers.py --obj $(BUILD)/obj $(LAYERED_DIRS)
+
 # make install [PREFIX=/usr/local] [DESTDIR=]: the command, the libraries, the header, and the ICD
 # registration /etc/OpenCL/vendors/spvi.icd naming the installed libspvi-cl.so.
 PREFIX ?= /usr/local
@@ -126,7 +144,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libspvi.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -MMD -MP $< $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
 
-check: all $(TEST_BIN) $(CLTEST_BIN)
+check: all layers-check $(TEST_BIN) $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/run_all.sh
 
 # The bundled example: compile examples/saxpy.cl and run it on a small range, printing the buffers.

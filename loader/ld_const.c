@@ -29,35 +29,8 @@ bool ld_const_is_opcode(uint32_t opcode) {
   }
 }
 
-const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
-  const ld_id *e = ld_ref(c, r, id, what);
-  if (!e) return NULL;
-  if (e->kind != LD_ID_CONST) {
-    ld_errf(c, r->at, "%s %%%u is not a constant%s", what, id,
-            c->def_at[id] ? "" : " (it is not defined before this use)");
-    return NULL;
-  }
-  return &c->m->consts[e->index];
-}
-
-bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value) {
-  const ld_const *k = ld_need_const(c, r, id, what);
-  if (!k) return false;
-  const ld_type *t = ld_type_of(c->m, k->type);
-  if (!t || t->kind != LD_TY_INT) return ld_errf(c, r->at, "%s %%%u is not an integer constant", what, id);
-  if (k->is_undef) return ld_errf(c, r->at, "%s %%%u is undefined (OpUndef)", what, id);
-  uint64_t v = 0;
-  switch (t->bits) {
-  case 8: { uint8_t x; memcpy(&x, k->bytes, 1); v = x; break; }
-  case 16: { uint16_t x; memcpy(&x, k->bytes, 2); v = x; break; }
-  case 32: { uint32_t x; memcpy(&x, k->bytes, 4); v = x; break; }
-  default: memcpy(&v, k->bytes, 8); break;
-  }
-  *value = v;
-  return true;
-}
-
-ld_const *ld_const_new(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_type *type) {
+/* Allocate a new constant slot for result `id` of type `type` (reg_size zero bytes). */
+static ld_const *new_const(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_type *type) {
   ld_module *m = c->m;
   if (!ld_define(c, r, id)) return NULL;
   if (m->nconsts >= c->max_consts) {
@@ -95,6 +68,19 @@ static bool scalar_value(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const 
   case 32: memcpy(k->bytes, &r->w[3], 4); break;
   default: { uint64_t v = (uint64_t)r->w[4] << 32 | r->w[3]; memcpy(k->bytes, &v, 8); break; }
   }
+  return true;
+}
+
+/* Append to k->relocs a pointer at byte `offset` of k's value into module-scope variable
+ * `global`. */
+static bool add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global) {
+  ld_reloc *n = ld_arena_array(c->arena, k->nrelocs + 1u, sizeof *n);
+  if (!n) return ld_oom(c);
+  if (k->nrelocs) memcpy(n, k->relocs, k->nrelocs * sizeof *n);
+  n[k->nrelocs].offset = offset;
+  n[k->nrelocs].global = global;
+  k->relocs = n;
+  k->nrelocs++;
   return true;
 }
 
@@ -136,7 +122,7 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
       constituent_slot(m, t, i, &off, &want);
       if (!ld_type_same(m, m->ids[pid].type, want))
         return ld_errf(c, r->at, "%s %%%u has type %%%u, expects %%%u", what, pid, m->ids[pid].type, want);
-      if (!ld_const_add_reloc(c, k, off, pid)) return false;
+      if (!add_reloc(c, k, off, pid)) return false;
       continue;
     }
     const ld_const *part = ld_need_const(c, r, pid, what);
@@ -149,19 +135,8 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
     if ((uint64_t)off + bytes > t->reg_size) abort();  /* layout guarantees the slot fits */
     memcpy(k->bytes + off, part->bytes, bytes);
     for (uint32_t j = 0; j < part->nrelocs; j++)
-      if (!ld_const_add_reloc(c, k, off + part->relocs[j].offset, part->relocs[j].global)) return false;
+      if (!add_reloc(c, k, off + part->relocs[j].offset, part->relocs[j].global)) return false;
   }
-  return true;
-}
-
-bool ld_const_add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global) {
-  ld_reloc *n = ld_arena_array(c->arena, k->nrelocs + 1u, sizeof *n);
-  if (!n) return ld_oom(c);
-  if (k->nrelocs) memcpy(n, k->relocs, k->nrelocs * sizeof *n);
-  n[k->nrelocs].offset = offset;
-  n[k->nrelocs].global = global;
-  k->relocs = n;
-  k->nrelocs++;
   return true;
 }
 
@@ -241,11 +216,19 @@ static bool constant_sampler(ld_ctx *c, const ld_raw *r) {
   if (norm > 1) return ld_errf(c, r->at, "OpConstantSampler %%%u: Param %u is not 0 or 1", r->w[2], norm);
   if (filter > SpvSamplerFilterModeLinear)
     return ld_errf(c, r->at, "OpConstantSampler %%%u: unknown filter mode %u", r->w[2], filter);
-  ld_const *k = ld_const_new(c, r, r->w[2], t);
+  ld_const *k = new_const(c, r, r->w[2], t);
   if (!k) return false;
   uint64_t bits = ld_sampler_bits(mode, norm == 1, filter == SpvSamplerFilterModeLinear);
   memcpy(k->bytes, &bits, 8);
   return true;
+}
+
+/* OpSpecConstantOp: ld_specop_eval computes the value; an address result (a variable plus an
+ * offset) also gets its relocation here, where constants are built. */
+static bool spec_op(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
+  uint32_t global;
+  if (!ld_specop_eval(c, r, t, k, &global)) return false;
+  return global == 0 || add_reloc(c, k, 0, global);
 }
 
 bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
@@ -257,7 +240,7 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   if (!t) return false;
   if (t->kind == LD_TY_VOID || t->kind == LD_TY_FUNCTION || t->kind == LD_TY_RUNTIME_ARRAY)
     return ld_errf(c, r->at, "%s %%%u: type %%%u has no values", r->info->name, r->w[2], t->id);
-  ld_const *k = ld_const_new(c, r, r->w[2], t);
+  ld_const *k = new_const(c, r, r->w[2], t);
   if (!k) return false;
   bool is_bool_op = false, value = false;
   switch (r->opcode) {
@@ -278,7 +261,7 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   case SpvOpConstantComposite: case SpvOpSpecConstantComposite: return composite(c, r, t, k);
   case SpvOpConstantNull: return true;  /* all zero: also the null pointer */
   case SpvOpUndef: k->is_undef = true; return true;
-  case SpvOpSpecConstantOp: return ld_specop_eval(c, r, t, k);
+  case SpvOpSpecConstantOp: return spec_op(c, r, t, k);
   default: abort();  /* ld_const_is_opcode lists exactly the cases above */
   }
   if (is_bool_op) {

@@ -6,6 +6,23 @@
  * offsets, id definition sites, the error buffer) and the functions the loader's passes call
  * across files. Every check that fails goes through ld_errf(), which writes exactly one message
  * "<file>: word <offset>: <what>" and makes the load fail.
+ *
+ * Layers. The loader's files call each other in one direction only: a file calls the files of the
+ * layers below its own, never a file of its own layer or above. `make layers-check` fails on any
+ * cycle among them (tools/layers.py, from the objects' symbols; with -v it prints the layers it
+ * finds, which are these). The sections below follow the same order.
+ *   0  ld_arena.c     memory: the arena every allocation of a module lives in
+ *   1  ld_ctx.c       the shared helpers: messages (ld_errf), decoding, ids (ld_define, ld_ref,
+ *                     ld_need_type, ld_need_const)
+ *   2  ld_decor.c     decorations: collection, then the lookups everyone else uses
+ *      ld_validate.c  the SPIRV-Tools validator
+ *   3  ld_types.c     types and layout (array lengths through ld_const_uint, layer 1)
+ *      ld_module.c    module-level declarations: capabilities, imports, names, entry points
+ *   4  ld_specop.c    OpSpecConstantOp evaluation (returns the relocation of an address result
+ *                     instead of building it, so that it does not call back into ld_const.c)
+ *   5  ld_const.c     constants and module-scope variables
+ *   6  ld_func.c      functions
+ *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free, ld_id_name)
  */
 #ifndef LD_INTERNAL_H
 #define LD_INTERNAL_H
@@ -18,7 +35,7 @@
 #include "gen_spv_tables.h"
 #include "ld_ir.h"
 
-/* ---- arena (ld_arena.c) ------------------------------------------------------------------- */
+/* ---- layer 0: arena (ld_arena.c) ------------------------------------------------------------ */
 typedef struct ld_arena ld_arena;
 ld_arena *ld_arena_new(void);
 /* Zeroed, 16-byte aligned memory; NULL when out of memory (or the size overflows). */
@@ -26,7 +43,7 @@ void *ld_arena_alloc(ld_arena *a, size_t bytes);
 void *ld_arena_array(ld_arena *a, size_t count, size_t elem_size);
 void ld_arena_free(ld_arena *a);
 
-/* ---- load context -------------------------------------------------------------------------- */
+/* ---- layer 1: the load context and its helpers (ld_ctx.c) ----------------------------------- */
 
 /* One instruction of the binary as the scan found it (word counts already checked). */
 typedef struct ld_raw {
@@ -104,13 +121,14 @@ bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id);
 /* Check that operand id `id` of instruction r (described by `what`, e.g. "OpTypeVector %7 component
  * type") is in range, and return its entry; NULL after an error. */
 ld_id *ld_ref(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what);
+/* Operand id that must name a type: returns it or NULL after an error. */
+const ld_type *ld_need_type(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what);
+/* Operand id that must name a constant. */
+const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what);
+/* Integer scalar constant value (zero-extended), for array lengths and LocalSizeId. */
+bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value);
 
-/* ---- module-level declarations (ld_module.c) ----------------------------------------------- */
-bool ld_module_preamble(ld_ctx *c, const ld_raw *r);   /* capabilities, imports, strings, names ... */
-bool ld_module_is_preamble(uint32_t opcode);
-bool ld_module_finish(ld_ctx *c);                      /* entry points, execution modes, checks */
-
-/* ---- decorations (ld_decor.c) -------------------------------------------------------------- */
+/* ---- layer 2: decorations (ld_decor.c) ------------------------------------------------------ */
 bool ld_decor_collect(ld_ctx *c, const ld_raw *r);     /* OpDecorate*, OpMemberDecorate*, groups */
 bool ld_decor_finish(ld_ctx *c);                       /* expand groups, sort, index by target */
 bool ld_decor_check_targets(ld_ctx *c);                /* after the IR is built */
@@ -119,11 +137,18 @@ const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, 
 /* LinkageAttributes linkage type of `id` (SpvLinkageType), or LD_NONE when not decorated. */
 uint32_t ld_linkage_type(const ld_module *m, uint32_t id);
 
-/* ---- types and layout (ld_types.c) --------------------------------------------------------- */
+/* ---- layer 2: validation (ld_validate.c) ---------------------------------------------------- */
+/* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
+ * words): ld_validate_start launches it (or runs it in place when no thread can be created),
+ * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
+ * any other error, as the validator's verdict comes first), else a warning. `ok` is whether the
+ * rest of loading succeeded; the result is the load's final verdict. */
+bool ld_validate_start(ld_ctx *c);
+bool ld_validate_finish(ld_ctx *c, bool ok);
+
+/* ---- layer 3: types and layout (ld_types.c) ------------------------------------------------- */
 bool ld_types_is_type_opcode(uint32_t opcode);
 bool ld_type_insn(ld_ctx *c, const ld_raw *r);
-/* Operand id that must name a type: returns it or NULL after an error. */
-const ld_type *ld_need_type(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what);
 /* Same type, or two declarations of the same scalar/vector/pointer type (llvm-spirv sometimes
  * emits duplicates of non-aggregate types). */
 bool ld_type_same(const ld_module *m, uint32_t a, uint32_t b);
@@ -134,38 +159,28 @@ bool ld_type_is_sized(const ld_type *t);
 /* Register bytes of a value of this type as assigned to results: reg_size, at least 1. */
 uint32_t ld_type_reg_bytes(const ld_type *t);
 
-/* ---- constants and module-scope variables (ld_const.c) -------------------------------------- */
+/* ---- layer 3: module-level declarations (ld_module.c) --------------------------------------- */
+bool ld_module_preamble(ld_ctx *c, const ld_raw *r);   /* capabilities, imports, strings, names ... */
+bool ld_module_is_preamble(uint32_t opcode);
+bool ld_module_finish(ld_ctx *c);                      /* entry points, execution modes, checks */
+
+/* ---- layer 4: OpSpecConstantOp (ld_specop.c) ------------------------------------------------ */
+/* Evaluate the OpSpecConstantOp r into k (k->bytes already allocated, type's reg_size). An
+ * address result (a module-scope variable plus a byte offset: the offset in k->bytes) sets *reloc
+ * to the variable, for the caller to record as k's relocation; *reloc is 0 otherwise. */
+bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k, uint32_t *reloc);
+/* The half with exactly the value d (NaN and infinities included); false when there is none. */
+bool ld_half_exact(double d, uint16_t *out);
+
+/* ---- layer 5: constants and module-scope variables (ld_const.c) ----------------------------- */
 bool ld_const_is_opcode(uint32_t opcode);
 bool ld_const_insn(ld_ctx *c, const ld_raw *r);
 bool ld_global_insn(ld_ctx *c, const ld_raw *r);
-/* Operand id that must name a constant. */
-const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what);
-/* Integer scalar constant value (zero-extended), for array lengths and LocalSizeId. */
-bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value);
-/* Allocate a new constant slot for result `id` of type `type` (reg_size zero bytes). */
-ld_const *ld_const_new(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_type *type);
-/* The half with exactly the value d (NaN and infinities included); false when there is none. */
-bool ld_half_exact(double d, uint16_t *out);
-/* Append to k->relocs a pointer at byte `offset` of k's value into module-scope variable `global`. */
-bool ld_const_add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global);
 
-/* ---- OpSpecConstantOp (ld_specop.c) ------------------------------------------------------- */
-/* Evaluate the OpSpecConstantOp r into k (k->bytes already allocated, type's reg_size). */
-bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k);
-
-/* ---- functions (ld_func.c) ---------------------------------------------------------------- */
+/* ---- layer 6: functions (ld_func.c) --------------------------------------------------------- */
 /* Build the function starting at instruction index *i (an OpFunction); on success *i is the index
  * of its OpFunctionEnd. */
 bool ld_func_build(ld_ctx *c, uint32_t *i);
 bool ld_func_is_terminator(uint32_t opcode);
-
-/* ---- validation (ld_validate.c) ------------------------------------------------------------ */
-/* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
- * words): ld_validate_start launches it (or runs it in place when no thread can be created),
- * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
- * any other error, as the validator's verdict comes first), else a warning. `ok` is whether the
- * rest of loading succeeded; the result is the load's final verdict. */
-bool ld_validate_start(ld_ctx *c);
-bool ld_validate_finish(ld_ctx *c, bool ok);
 
 #endif

@@ -10,7 +10,7 @@
  *   3. pass B in module order over types, constants, module-scope variables, module-level debug
  *      instructions and functions (ld_types.c, ld_const.c, ld_func.c),
  *   4. entry points and execution modes (ld_module.c) and the final cross-checks.
- * Also owns the error/warning formatting and the small decoding helpers every pass uses.
+ * The helpers every pass uses (messages, decoding, ids) are in ld_ctx.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,116 +26,7 @@
 #define LD_MAX_BOUND (16u * 1024u * 1024u)
 #define LD_BOUND_PER_WORD 64u
 
-/* ---- messages ------------------------------------------------------------------------------ */
-
-bool ld_errf(ld_ctx *c, uint32_t at, const char *fmt, ...) {
-  if (c->failed) return false;
-  c->failed = true;
-  if (!c->err || c->errlen == 0) return false;
-  int n = (at == LD_NONE) ? snprintf(c->err, c->errlen, "%s: ", c->path)
-                          : snprintf(c->err, c->errlen, "%s: word %u: ", c->path, at);
-  if (n < 0) n = 0;
-  if ((size_t)n < c->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
-  return false;
-}
-
-void ld_warnf(ld_ctx *c, const char *fmt, ...) {
-  if (!c->opt || !c->opt->warn) return;
-  char buf[1024];
-  int n = snprintf(buf, sizeof buf, "%s: ", c->path);
-  if (n < 0) n = 0;
-  if ((size_t)n < sizeof buf) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
-  c->opt->warn(c->opt->user, buf);
-}
-
-bool ld_oom(ld_ctx *c) {
-  return ld_errf(c, LD_NONE, "out of memory while loading the module");
-}
-
-/* ---- decoding helpers ---------------------------------------------------------------------- */
-
-ld_raw ld_raw_at(const ld_ctx *c, uint32_t at) {
-  ld_raw r;
-  r.at = at;
-  r.w = c->w + at;
-  r.opcode = (uint16_t)(r.w[0] & 0xFFFFu);
-  r.nwords = (uint16_t)(r.w[0] >> 16);
-  r.info = spv_op_info(r.opcode);
-  return r;
-}
-
-bool ld_string(ld_ctx *c, const ld_raw *r, uint32_t first, const char **out, uint32_t *nwords) {
-  size_t len = 0;
-  bool done = false;
-  for (uint32_t i = first; i < r->nwords && !done; i++)
-    for (unsigned b = 0; b < 4; b++) {
-      if (((r->w[i] >> (8 * b)) & 0xFFu) == 0) { done = true; break; }
-      len++;
-    }
-  if (!done)
-    return ld_errf(c, r->at, "%s: string operand is not nul-terminated within the instruction",
-                   r->info->name);
-  char *s = ld_arena_alloc(c->arena, len + 1);
-  if (!s) return ld_oom(c);
-  for (size_t k = 0; k < len; k++) {
-    uint32_t word = r->w[first + k / 4];
-    s[k] = (char)((word >> (8 * (k % 4))) & 0xFFu);
-  }
-  *out = s;
-  if (nwords) *nwords = (uint32_t)(len / 4 + 1);
-  return true;
-}
-
-const char *ld_quote(const char *s, char *buf, size_t len) {
-  size_t o = 0;
-  if (len == 0) return buf;
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    size_t need = (ch >= 0x20 && ch < 0x7F && ch != '\\' && ch != '"') ? 1 : 4;
-    if (o + need + 4 > len) {  /* room for "..." and the nul */
-      if (o + 4 <= len) memcpy(buf + o, "...", 3), o += 3;
-      break;
-    }
-    if (need == 1) buf[o++] = (char)ch;
-    else o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
-  }
-  buf[o] = '\0';
-  return buf;
-}
-
-bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id) {
-  if (id == 0 || id >= c->m->bound)
-    return ld_errf(c, r->at, "%s result id %u is out of range (the header's bound is %u)",
-                   r->info->name, id, c->m->bound);
-  if (c->def_at[id])
-    return ld_errf(c, r->at, "%s defines %%%u, which is already defined at word %u", r->info->name,
-                   id, c->def_at[id]);
-  /* Only OpTypeForwardPointer declares an id before defining it, and only OpTypePointer may then
-   * define it (ld_types.c completes that case itself). */
-  if (c->m->ids && c->m->ids[id].kind != LD_ID_NONE)
-    return ld_errf(c, r->at, "%s defines %%%u, which an OpTypeForwardPointer declared as a pointer type",
-                   r->info->name, id);
-  c->def_at[id] = r->at;
-  return true;
-}
-
-ld_id *ld_ref(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
-  if (id == 0 || id >= c->m->bound) {
-    ld_errf(c, r->at, "%s %%%u is out of range (the header's bound is %u)", what, id, c->m->bound);
-    return NULL;
-  }
-  return &c->m->ids[id];
-}
+/* ---- public lookups ------------------------------------------------------------------------ */
 
 const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len) {
   if (!buf || len == 0) return buf;

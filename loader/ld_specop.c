@@ -5,9 +5,13 @@
  * Evaluated: the integer, logical, comparison, select, conversion, bitcast, floating-point
  * arithmetic, composite extract/insert and vector shuffle operations of the list SPIR-V allows in
  * OpSpecConstantOp (Shader-independent entries plus the Kernel-capability additions; env spec
- * "Validation Rules" adds nothing). The pointer operations of that list (the access chains,
- * OpConvertPtrToU/UToPtr, OpGenericCastToPtr, OpPtrCastToGeneric) need addresses, which do not
- * exist at load time: they are reported by name, as is anything else.
+ * "Validation Rules" adds nothing). Of the pointer operations of that list, the access chains,
+ * OpGenericCastToPtr, OpPtrCastToGeneric and a pointer OpBitcast are evaluated over the address
+ * of a module-scope variable: the result is that variable plus a byte offset. The variable goes
+ * back to the caller (ld_const.c), which records it as the constant's relocation, so this file
+ * computes values only and calls nothing above types (ld_internal.h). OpConvertPtrToU/UToPtr
+ * need numeric addresses, which do not exist at load time: they are reported by name, as is
+ * anything else.
  *
  * Semantics follow the instructions' own definitions (SPIR-V 3.32.13 arithmetic, 3.32.14 bit,
  * 3.32.15 relational and logical, 3.32.11 conversion, 3.32.12 composite). Where the result is
@@ -70,6 +74,7 @@ typedef struct eval {
   const char *opname;     /* the wrapped opcode's name */
   uint32_t undefined;     /* components whose value is undefined */
   const char *why;        /* reason of the first undefined component */
+  uint32_t *reloc;        /* out: the variable an address result points into (ld_specop_eval) */
 } eval;
 
 /* ---- scalar access --------------------------------------------------------------------------- */
@@ -561,13 +566,15 @@ static bool address_op(eval *ev, uint32_t op, const ld_type *rt, ld_const *k) {
     }
   }
   put_bits(k->bytes, m->pointer_bytes, (uint64_t)off);
-  return ld_const_add_reloc(c, k, 0, global);
+  *ev->reloc = global;
+  return true;
 }
 
-bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k) {
+bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k, uint32_t *reloc) {
   uint32_t op = r->w[3];
   const char *name = spv_op_name(op);
-  eval ev = {c, r, k->id, name ? name : "an unknown opcode", 0, NULL};
+  eval ev = {c, r, k->id, name ? name : "an unknown opcode", 0, NULL, reloc};
+  *reloc = 0;
   int cls = -1;
   for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
     if (op_table[i].op == op) cls = op_table[i].cls;

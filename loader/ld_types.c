@@ -67,17 +67,6 @@ uint32_t ld_type_reg_bytes(const ld_type *t) {
   return t->reg_size ? t->reg_size : 1;
 }
 
-const ld_type *ld_need_type(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
-  const ld_id *e = ld_ref(c, r, id, what);
-  if (!e) return NULL;
-  if (e->kind != LD_ID_TYPE) {
-    ld_errf(c, r->at, "%s %%%u is not a type%s", what, id,
-            c->def_at[id] ? "" : " (it is not defined before this use)");
-    return NULL;
-  }
-  return &c->m->types[e->index];
-}
-
 static bool same_depth(const ld_module *m, uint32_t a, uint32_t b, int depth) {
   if (a == b) return true;
   const ld_type *x = ld_type_of(m, a), *y = ld_type_of(m, b);
