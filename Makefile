@@ -59,6 +59,8 @@ CLI_SRC = $(wildcard cli/*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_LIB_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/lib/*.c))
+TEST_LIB = $(BUILD)/tests/libunit.a
 
 CL_SRC  = $(wildcard opencl/*.c)
 CL_OBJ  = $(CL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -138,11 +140,17 @@ install: all
 	echo $(LIBDIR)/libspvi-cl.so > $(DESTDIR)/etc/OpenCL/vendors/spvi.icd
 
 # Unit tests: one cmocka program per tests/unit/test_*.c. A test may reach into the library's
-# internal headers (it links the static library) and may own helper sources named
-# tests/unit/<test>_*.h.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libspvi.a
+# internal headers (it links the static library). Helpers shared by several tests (the kernel and
+# checks harnesses, ...) are ordinary .c/.h pairs in tests/unit/lib/: compiled once into
+# $(TEST_LIB), which every test links (the linker takes the helpers a test uses).
+$(TEST_LIB): $(TEST_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -MMD -MP $< $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libspvi.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit/lib -MMD -MP $< $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
 
 check: all layers-check $(TEST_BIN) $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/run_all.sh

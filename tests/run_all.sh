@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the whole test suite against $BUILD (default build): the OpenCL C test kernels are compiled
-# first, then every cmocka program in $BUILD/tests, then the .spvasm cases, the CLI tests and the
-# debugger sessions.
+# first, then the cmocka program of every tests/unit/test_*.c (built in $BUILD/tests; test_spvasm
+# runs the .spvasm cases), then the CLI tests, the debugger sessions and the OpenCL platform's tests.
+# A program that was not built or a script that is missing is a failure, never a silent skip.
 # Ends with one line "N passed, N failed" counting test programs and script cases.
 set -u
 BUILD=${BUILD:-build}
@@ -13,21 +14,33 @@ note() { printf '%s\n' "$*"; }
 result() { # name status
   if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures="$failures $1"; fi
 }
+# missing NAME WHAT: a part of the suite is not there: a failure
+missing() {
+  note "run_all.sh: $1: $2" >&2
+  result "$1" 1
+}
 
 note "== compiling test kernels (clang-14 + llvm-spirv-14)"
 sh tests/kernels/build.sh
 result kernel-build $?
 
-for t in "$BUILD"/tests/test_*; do
-  [ -x "$t" ] || continue
-  note "== $(basename "$t")"
-  "$t"
-  result "$(basename "$t")" $?
+for src in tests/unit/test_*.c; do
+  name=$(basename "$src" .c)
+  note "== $name"
+  if [ ! -x "$BUILD/tests/$name" ]; then
+    missing "$name" "$BUILD/tests/$name is not built (make BUILD=$BUILD check builds every test)"
+    continue
+  fi
+  "$BUILD/tests/$name"
+  result "$name" $?
 done
 
-for s in tests/spvasm/run.sh tests/cli/run.sh tests/debug/run.sh tests/opencl/run.sh; do
-  [ -f "$s" ] || continue
+for s in tests/cli/run.sh tests/debug/run.sh tests/opencl/run.sh; do
   note "== $s"
+  if [ ! -f "$s" ]; then
+    missing "$s" "the script is missing"
+    continue
+  fi
   sh "$s"
   result "$s" $?
 done

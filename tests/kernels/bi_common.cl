@@ -1,5 +1,5 @@
 // OpenCL.std common functions (C 6.15.4) on float, float4, float3, double, double2, half, half4
-// (tests/unit/test_kernel_builtins_common.h). Block k of every buffer belongs to function k
+// (tests/unit/test_kernel_builtins_common.c). Block k of every buffer belongs to function k
 // (n elements per block), x = a[k*n + i], y = b[k*n + i], z = c[k*n + i]:
 //   0 mix(x, y, z)  1 smoothstep(x, y, z)  2 step(x, y)  3 sign(x)  4 degrees(x)  5 radians(x)
 //   6 clamp(x, y, z)  7 min(x, y)  8 max(x, y)

@@ -1,5 +1,5 @@
 // Explicit conversions convert_<T>[_sat][_rte|_rtz|_rtp|_rtn] (C 6.4.3) between float, double,
-// half and the integer types (tests/unit/test_kernel_builtins_conv.h). G items; item i writes
+// half and the integer types (tests/unit/test_kernel_builtins_conv.c). G items; item i writes
 // o<T>[K*i + k] for the k-th conversion of its group (K = conversions per group):
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void conv(global int *oi, global uchar *ouc, global char *oc, global float *of,

@@ -1,5 +1,5 @@
 // Geometric functions (C 6.15.5) on float, float2, float3, float4, double, double2, double3,
-// double4, half4 (tests/unit/test_kernel_builtins_geom.h). Input block k = elements k*n .. k*n+n-1
+// double4, half4 (tests/unit/test_kernel_builtins_geom.c). Input block k = elements k*n .. k*n+n-1
 // of a and b:
 //   sout[0n+i] = dot(a0, b0)   sout[1n+i] = length(a1)   sout[2n+i] = distance(a2, b2)
 //   vout[0n+i] = normalize(a3)

@@ -1,5 +1,5 @@
 // OpenCL.std integer builtins (C 6.15.3) on every integer type, scalar and vector
-// (tests/unit/test_kernel_builtins_int.h). int_<T>: block k of out holds the k-th function of
+// (tests/unit/test_kernel_builtins_int.c). int_<T>: block k of out holds the k-th function of
 // x = a[i], y = b[i], z = c[i] (n elements per block):
 //   out: 0 add_sat 1 sub_sat 2 hadd 3 rhadd 4 mul_hi 5 mad_hi(x,y,z) 6 mad_sat(x,y,z) 7 clz 8 ctz
 //        9 popcount 10 rotate(x,y) 11 min 12 max 13 clamp(x, lo, hi) [14 mul24 15 mad24(x,y,z):

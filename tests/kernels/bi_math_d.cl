@@ -1,4 +1,4 @@
-// OpenCL.std math builtins on double, double2 and double3 (tests/unit/test_kernel_builtins_math.h);
+// OpenCL.std math builtins on double, double2 and double3 (tests/unit/test_kernel_builtins_math.c);
 // the kernels are in bi_math_kernels.h, without the float-only half_*/native_* functions.
 #define UN_EXTRA_LIST(F)
 #define BIN_EXTRA_LIST(F)

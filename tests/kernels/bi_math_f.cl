@@ -1,5 +1,5 @@
 // OpenCL.std math builtins on float, float4, float3 and float16
-// (tests/unit/test_kernel_builtins_math.h); the kernels are in bi_math_kernels.h.
+// (tests/unit/test_kernel_builtins_math.c); the kernels are in bi_math_kernels.h.
 // float only: half_* and native_* (OpenCL C declares them for float and floatn)
 #define UN_EXTRA_LIST(F) F(half_cos) F(half_exp) F(half_exp2) F(half_exp10) F(half_log)           \
   F(half_log2) F(half_log10) F(half_recip) F(half_rsqrt) F(half_sin) F(half_sqrt) F(half_tan)     \

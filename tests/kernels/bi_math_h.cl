@@ -1,4 +1,4 @@
-// OpenCL.std math builtins on half, half4 and half3 (tests/unit/test_kernel_builtins_math.h); the
+// OpenCL.std math builtins on half, half4 and half3 (tests/unit/test_kernel_builtins_math.c); the
 // kernels are in bi_math_kernels.h, without the float-only half_*/native_* functions.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #define UN_EXTRA_LIST(F)

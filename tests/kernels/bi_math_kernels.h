@@ -1,5 +1,5 @@
 // bi_math_kernels.h — the math builtin kernels shared by bi_math_f.cl, bi_math_d.cl and
-// bi_math_h.cl (tests/unit/test_kernel_builtins_math.h): every kernel evaluates each function of a
+// bi_math_h.cl (tests/unit/test_kernel_builtins_math.c): every kernel evaluates each function of a
 // list on that function's own block of inputs: block k holds n elements (scalars or vectors),
 // out[k*n + i] = F_k(in[k*n + i]). The lists (and their order) are mirrored by the test's tables
 // kb_un[], kb_bin[]. The including file defines UN_EXTRA_LIST(F) and BIN_EXTRA_LIST(F) (functions

@@ -1,4 +1,4 @@
-// printf (C 6.15.14) (tests/unit/test_kernel_builtins_printf.h): the text of every work-item, in
+// printf (C 6.15.14) (tests/unit/test_kernel_builtins_printf.c): the text of every work-item, in
 // work-item order, is compared with hand-written expected text. ret[] receives printf's results.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma clang diagnostic ignored "-Wformat"

@@ -1,4 +1,4 @@
-// Relational functions (C 6.15.6) (tests/unit/test_kernel_builtins_rel.h).
+// Relational functions (C 6.15.6) (tests/unit/test_kernel_builtins_rel.c).
 // rel_<T>: block k of out = the k-th function on block k of a (and b): isequal isnotequal
 // isgreater isgreaterequal isless islessequal islessgreater isordered isunordered (x, y), then
 // isfinite isinf isnan isnormal signbit (x). Scalars return int 1/0, vectors -1/0 of an integer

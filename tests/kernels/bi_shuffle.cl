@@ -1,6 +1,6 @@
 // shuffle / shuffle2 (C 6.15.13) with masks whose bits above the index width are set: only the
 // low log2(m) (shuffle) or log2(2m) (shuffle2) bits of each mask component count
-// (tests/unit/test_kernel_builtins_vec.h). G items; every output buffer has blocks of G vectors.
+// (tests/unit/test_kernel_builtins_vec.c). G items; every output buffer has blocks of G vectors.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 // o4: shuffle(x, m4), then shuffle2(x, y, m4); o8: shuffle2(x, y, m8); o16: shuffle(x, m16)
 kernel void shuf_f(global float4 *o4, global float8 *o8, global float16 *o16, global const float4 *x,

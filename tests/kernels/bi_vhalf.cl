@@ -1,4 +1,4 @@
-// Half load/store (C 6.15.7) (tests/unit/test_kernel_builtins_vec.h): vload_half, vload_halfn,
+// Half load/store (C 6.15.7) (tests/unit/test_kernel_builtins_vec.c): vload_half, vload_halfn,
 // vloada_halfn (n = 3: stride 4), vstore_half[_rte|_rtz|_rtp|_rtn] from float and double,
 // vstore_halfn[_r], vstorea_halfn[_r] (n = 3: stride 4, the 4th half untouched by spvi).
 // No cl_khr_fp16: half is only used through pointers, as OpenCL C allows.

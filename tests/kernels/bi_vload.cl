@@ -1,5 +1,5 @@
 // vloadn / vstoren (C 6.15.7) for n = 2, 3, 4, 8, 16 on char, short, int, long, float, double,
-// half, at element offsets that are not multiples of n (tests/unit/test_kernel_builtins_vec.h).
+// half, at element offsets that are not multiples of n (tests/unit/test_kernel_builtins_vec.c).
 // vls_<T>(o2, o3, o4, o8, o16, in, s, t): item i loads vloadn(i, in + s), reverses (rotates, for
 // 3) the components and stores them with vstoren(.., i, on + t). vload3/vstore3 use stride 3.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable

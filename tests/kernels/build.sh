@@ -1,5 +1,6 @@
 #!/bin/sh
-# Compile every tests/kernels/*.cl to SPIR-V for tests/unit/test_kernels.c.
+# Compile every tests/kernels/*.cl to SPIR-V for the unit tests that run them (tests/unit/
+# test_kernels_*.c, test_kernel_builtins_*.c, test_checks*.c, ...).
 #
 #   BUILD=build sh tests/kernels/build.sh [NAME.cl ...]     (run from the repository root)
 #

@@ -2,15 +2,16 @@
 // Kernels for the uninitialized-value checker (tests/unit/test_checks.c). Each comment says what
 // `--check uninit` must report: a value computed from private or local memory that nothing wrote
 // in this launch, when it decides a branch, forms an address, is written to a buffer or printed
-// (spec-notes/checks.md). Lines are referenced by the test: keep them where they are.
+// (spec-notes/checks.md). The test names source lines by their `@` markers
+// (tests/unit/lib/marker.h).
 
-// Reported (line 13, written to a buffer): work-items 8..15 read local slots that only
+// Reported (@half-store, written to a buffer): work-items 8..15 read local slots that only
 // work-items 0..7 wrote.
 kernel void local_half(global int *out, local int *tmp) {
   size_t lid = get_local_id(0);
   if (lid < 8) tmp[lid] = (int)lid;
   barrier(CLK_LOCAL_MEM_FENCE);
-  out[get_global_id(0)] = tmp[lid];
+  out[get_global_id(0)] = tmp[lid];  // @half-store
 }
 
 // Correct: every slot written before the barrier.
@@ -21,12 +22,12 @@ kernel void local_full(global int *out, local int *tmp) {
   out[get_global_id(0)] = tmp[(lid + 1) % get_local_size(0)];
 }
 
-// Reported (line 29, decides a branch): a private array written up to n, read at k >= n.
+// Reported (@branch, decides a branch): a private array written up to n, read at k >= n.
 kernel void private_branch(global int *out, int n, int k) {
   int a[16];
   for (int i = 0; i < n; i++) a[i] = i;
   volatile int *va = a;
-  if (va[k] > 3) out[get_global_id(0)] = 1;
+  if (va[k] > 3) out[get_global_id(0)] = 1;  // @branch
 }
 
 // Correct: the uninitialized slot is read but overwritten before any use.
@@ -49,14 +50,14 @@ kernel void partial_struct(global int *out, int v) {
   out[get_global_id(0)] = q.a;
 }
 
-// Reported (line 54, forms an address): an index read from never-written local memory.
+// Reported (@index, forms an address): an index read from never-written local memory.
 kernel void local_index(global int *out, local int *idx) {
-  out[idx[0] & 15] = 1;
+  out[idx[0] & 15] = 1;  // @index
 }
 
-// Reported (line 61, printed): printf of a never-written private slot.
+// Reported (@print, printed): printf of a never-written private slot.
 kernel void print_uninit(int n) {
   int a[4];
   volatile int *va = a;
-  printf("%d\n", va[n]);
+  printf("%d\n", va[n]);  // @print
 }

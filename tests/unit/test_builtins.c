@@ -5,7 +5,7 @@
  * select/bitselect/shuffle/shuffle2 (hand-derived), and the memory builtins vloadn/vstoren/
  * vload_half(n)/vstore_half(n) and prefetch through a fake bounds-checked bi_mem.
  */
-#include "test_builtins_harness.h"
+#include "builtins_harness.h"
 
 #include <float.h>
 #include <stdlib.h>

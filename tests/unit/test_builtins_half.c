@@ -5,7 +5,7 @@
  * float->half and double->half in all four rounding modes and for half fma/mad/sqrt/floor/ceil/
  * trunc/rint/round, and hand-derived boundary values.
  */
-#include "test_builtins_harness.h"
+#include "builtins_harness.h"
 #include "spvi.h"
 
 #include <float.h>

@@ -4,7 +4,7 @@
  * arithmetic (exact values, then clamped or reduced modulo 2^w) and compiler bit-count builtins —
  * a different formulation from builtins/bi_int.c — plus hand-derived boundary values.
  */
-#include "test_builtins_harness.h"
+#include "builtins_harness.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
  * Half one-operand functions are checked on all 65536 inputs; float and double on >= 10^5 random
  * inputs (biased toward close exponents, subnormals and special values) per function.
  */
-#include "test_builtins_harness.h"
+#include "builtins_harness.h"
 #include "bi_impl.h"
 
 #include <float.h>

@@ -6,95 +6,24 @@
  *
  * Every expected report (its instructions, first work-items, byte range and count) is derived by
  * hand in the comments; there must be no other report, and the reports' text must be the same at
- * every warp width and thread count.
+ * every warp width and thread count (check_harness.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <cmocka.h>
 
-#include "spvi.h"
+#include "check_harness.h"
 
-typedef struct expect {
-  unsigned line, other_line;
-  size_t at_gid, other_gid;
-  bool at_atomic, other_write, other_atomic;
-  int64_t offset;
-  uint64_t size, count;
-} expect;
-
-typedef struct tcase {
-  const char *kernel;
-  size_t global, local, bytes;
-  int nexp;
-  expect e[2];
-} tcase;
-
-static char *run_one(const tcase *c, const char *variant, unsigned warp, unsigned threads) {
-  const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-  char path[512], ctx[256];
-  snprintf(path, sizeof path, "%s/kernels/check_races_warp.%s.spv", build, variant);
-  snprintf(ctx, sizeof ctx, "check_races_warp.%s %s warp %u threads %u", variant, c->kernel, warp, threads);
-  spvi_error err;
-  spvi_module *m = spvi_load_file(path, NULL, &err);
-  if (!m) fail_msg("%s: %s", ctx, err.message);
-  int k = spvi_find_kernel(m, c->kernel);
-  if (k < 0) fail_msg("%s: no kernel", ctx);
-  spvi_launch *l = spvi_launch_new(m, k, &err);
-  if (spvi_set_arg_buffer(l, 0, NULL, c->bytes, &err) != SPVI_OK) fail_msg("%s: %s", ctx, err.message);
-  size_t g = c->global, lo = c->local;
-  assert_int_equal(spvi_set_ndrange(l, 1, &g, &lo, NULL, &err), SPVI_OK);
-  spvi_run_options o;
-  memset(&o, 0, sizeof o);
-  o.warp_width = warp;
-  o.threads = threads;
-  o.checks = SPVI_CHECK_RACES;
-  spvi_fault f;
-  if (spvi_run(l, &o, &f, &err) != SPVI_OK) fail_msg("%s: %s %s", ctx, err.message, f.message);
-  const size_t n = spvi_report_count(l);
-  if (n != (size_t)c->nexp) fail_msg("%s: %zu reports, expected %d", ctx, n, c->nexp);
-  size_t cap = 1;
-  for (size_t i = 0; i < n; i++) cap += strlen(spvi_report_get(l, i)->message) + 1;
-  char *all = calloc(cap, 1);
-  for (size_t i = 0; i < n; i++) { strcat(all, spvi_report_get(l, i)->message); strcat(all, "\n"); }
-  for (int x = 0; x < c->nexp; x++) {
-    const expect *e = &c->e[x];
-    const spvi_report *r = NULL;
-    for (size_t i = 0; i < n && !r; i++) {
-      const spvi_report *q = spvi_report_get(l, i);
-      if (q->at.line == e->line && q->has_other && q->other.line == e->other_line) r = q;
-    }
-    if (!r) fail_msg("%s: no report at line %u against line %u in:\n%s", ctx, e->line, e->other_line, all);
-    if (r->kind != SPVI_REPORT_RACE || r->at.global_id[0] != e->at_gid || !r->at.write ||
-        r->at.atomic != e->at_atomic || r->other.global_id[0] != e->other_gid || r->other.write != e->other_write ||
-        r->other.atomic != e->other_atomic || r->arg_index != 0 || r->offset != e->offset ||
-        r->access_size != e->size || r->count != e->count)
-      fail_msg("%s: wrong report (count %llu):\n%s", ctx, (unsigned long long)r->count, r->message);
-  }
-  spvi_launch_free(l);
-  spvi_module_free(m);
-  return all;
-}
-
-static void run_case(const tcase *c) {
-  static const char *const variants[] = {"O0", "O2"};
-  static const unsigned warps[] = {1, 7, 32}, threads[] = {1, 2};
-  for (int v = 0; v < 2; v++) {
-    char *ref = NULL;
-    for (int w = 0; w < 3; w++)
-      for (int t = 0; t < 2; t++) {
-        char *got = run_one(c, variants[v], warps[w], threads[t]);
-        if (!ref) { ref = got; continue; }
-        if (strcmp(ref, got)) fail_msg("%s %s: reports differ at warp %u threads %u:\n%s\nvs\n%s", variants[v],
-                                       c->kernel, warps[w], threads[t], got, ref);
-        free(got);
-      }
-    free(ref);
-  }
+/* A launch of check_races_warp.cl's `kernel` on one buffer of `bytes`, under --check races. */
+static void warp_run(const char *kernel, size_t global, size_t local, size_t bytes, const ch_report *want,
+                     size_t nwant) {
+  ch_case c = {.file = "check_races_warp", .kernel = kernel, .checks = SPVI_CHECK_RACES, .global = global,
+               .local = local, .args = {CH_BUF(bytes)}};
+  assert_true(nwant <= sizeof c.want / sizeof c.want[0]);
+  for (size_t i = 0; i < nwant; i++) c.want[i] = want[i];
+  ch_run(&c);
 }
 
 static void test_scattered_atomics(void **state) {
@@ -106,9 +35,19 @@ static void test_scattered_atomics(void **state) {
    * the plain write (37) against the earliest atomic (group 0's g = 7), and group 3's atomic
    * (55) against the plain write of group 2. Atomics against atomics: never. So 2 occurrences at
    * the atomic (first gid 39) and 1 at the plain write, all on bytes [12, 16). */
-  const tcase c = {"scatter_mixed", 64, 16, 64, 2,
-                   {{9, 10, 39, 37, true, true, false, 12, 4, 2}, {10, 9, 37, 7, false, true, true, 12, 4, 1}}};
-  run_case(&c);
+  const ch_report want[] = {
+      {.kind = SPVI_REPORT_RACE,
+       .at = {.mark = "scatter-inc", .gid = 39, .write = true, .atomic = true},
+       .other = {.mark = "scatter-write", .gid = 37, .write = true},
+       .memory = {.arg = 0, .offset = 12, .size = 4},
+       .count = 2},
+      {.kind = SPVI_REPORT_RACE,
+       .at = {.mark = "scatter-write", .gid = 37, .write = true},
+       .other = {.mark = "scatter-inc", .gid = 7, .write = true, .atomic = true},
+       .memory = {.arg = 0, .offset = 12, .size = 4},
+       .count = 1},
+  };
+  warp_run("scatter_mixed", 64, 16, 64, want, 2);
 }
 
 static void test_run_pages(void **state) {
@@ -117,18 +56,30 @@ static void test_run_pages(void **state) {
    * writes int g. Group k >= 1 writes ints 32k and 32k + 1, read by items 32k - 2 and 32k - 1 of
    * group k - 1: 2 x 3 = 6 occurrences, the first the write by 32 of bytes [128, 132) against the
    * read by 30. The earlier groups' readers of a page are two runs (one per group). */
-  const tcase r = {"run_pages", 128, 32, 520, 1, {{18, 16, 32, 30, false, false, false, 128, 4, 6}}};
-  run_case(&r);
-  /* full_pages: the same reads plus each item's own int (line 25), so a page's smallest readers
-   * (slot s: item s - 2 by the second load, but items 0 and 1 by the first) are no run and
-   * the page keeps every slot; the conflicts are the same 6. */
-  const tcase f = {"full_pages", 128, 32, 520, 1, {{27, 25, 32, 30, false, false, false, 128, 4, 6}}};
-  run_case(&f);
+  const ch_report run = {.kind = SPVI_REPORT_RACE,
+                         .at = {.mark = "run-write", .gid = 32, .write = true},
+                         .other = {.mark = "run-read", .gid = 30},
+                         .memory = {.arg = 0, .offset = 128, .size = 4},
+                         .count = 6};
+  warp_run("run_pages", 128, 32, 520, &run, 1);
+  /* full_pages: the same reads plus each item's own int (@full-read), so a page's smallest
+   * readers (slot s: item s - 2 by the second load, but items 0 and 1 by the first) are no run
+   * and the page keeps every slot; the conflicts are the same 6. */
+  const ch_report full = {.kind = SPVI_REPORT_RACE,
+                          .at = {.mark = "full-write", .gid = 32, .write = true},
+                          .other = {.mark = "full-read", .gid = 30},
+                          .memory = {.arg = 0, .offset = 128, .size = 4},
+                          .count = 6};
+  warp_run("full_pages", 128, 32, 520, &full, 1);
   /* vec_pages, 4 groups of 16 over 65 int4: item g reads int4 g + 1, then writes int4 g. Group
    * k >= 1's item 0 writes the 16 bytes that item 15 of group k - 1 read: one occurrence per
    * access, 3, the first by 16 at [256, 272) against 15. A page's readers: 4 slots per item. */
-  const tcase v = {"vec_pages", 64, 16, 1040, 1, {{35, 33, 16, 15, false, false, false, 256, 16, 3}}};
-  run_case(&v);
+  const ch_report vec = {.kind = SPVI_REPORT_RACE,
+                         .at = {.mark = "vec-write", .gid = 16, .write = true},
+                         .other = {.mark = "vec-read", .gid = 15},
+                         .memory = {.arg = 0, .offset = 256, .size = 16},
+                         .count = 3};
+  warp_run("vec_pages", 64, 16, 1040, &vec, 1);
 }
 
 int main(void) {

@@ -13,9 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <spirv-tools/libspirv.h>
-
-#include "spvi.h"
+#include "spvasm.h"
 
 typedef struct text {
   char buf[16384];
@@ -40,24 +38,7 @@ static bool command(spvi_debug *d, text *t, const char *cmd, const char *want) {
 }
 
 static spvi_module *load_twice(void) {
-  FILE *f = fopen("tests/debug/twice.spvasm", "rb");
-  if (!f) fail_msg("tests/debug/twice.spvasm: cannot open (run from the repository root)");
-  static char src[8192];
-  size_t n = fread(src, 1, sizeof src - 1, f);
-  fclose(f);
-  src[n] = 0;
-  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_0);
-  spv_binary bin = NULL;
-  spv_diagnostic diag = NULL;
-  spv_result_t r = spvTextToBinaryWithOptions(ctx, src, n, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS, &bin, &diag);
-  spvDiagnosticDestroy(diag);
-  spvContextDestroy(ctx);
-  if (r != SPV_SUCCESS) fail_msg("twice.spvasm does not assemble");
-  spvi_error err;
-  spvi_module *m = spvi_load_memory(bin->code, bin->wordCount * 4, "twice.spv", NULL, &err);
-  spvBinaryDestroy(bin);
-  if (!m) fail_msg("%s", err.message);
-  return m;
+  return spvasm_load("tests/debug/twice.spvasm", 0, true, "twice.spv");
 }
 
 static spvi_launch *launch(spvi_module *m, const uint32_t *in, size_t n, size_t global, size_t local) {

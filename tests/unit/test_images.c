@@ -13,7 +13,8 @@
  */
 /* the shared harness has helpers this program does not use */
 #pragma GCC diagnostic ignored "-Wunused-function"
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
+#include "load.h"
 
 /* ---- the model --------------------------------------------------------------------------------- */
 
@@ -715,11 +716,8 @@ static void test_fault_undefined(void **state) {
 /* API argument checks */
 static void test_api_errors(void **state) {
   (void)state;
-  char path[512];
-  snprintf(path, sizeof path, "%s/kernels/images.O2.spv", kt_build_dir());
   spvi_error err;
-  kt_g.m = spvi_load_file(path, NULL, &err);
-  assert_non_null(kt_g.m);
+  kt_g.m = tl_load("images", "O2");
   int k = spvi_find_kernel(kt_g.m, "sample2d");
   const spvi_param_info *p0 = spvi_kernel_param(kt_g.m, k, 0), *p1 = spvi_kernel_param(kt_g.m, k, 1);
   assert_int_equal(p0->kind, SPVI_PARAM_IMAGE);

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "spvi.h"
-#include "test_load.h"
+#include "load.h"
 
 static const char *const variants[] = {"O0", "O2"};
 enum { NV = 2 };

@@ -6,7 +6,7 @@
  * conversions with the host C library's snprintf (glibc converts exactly, ties to even — a
  * differently written reference).
  */
-#include "test_builtins_harness.h"
+#include "builtins_harness.h"
 #include "bi_impl.h"
 
 #include <float.h>

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "spvi.h"
-#include "test_load.h"
+#include "load.h"
 
 static const char *const variants[] = {"O0", "O2"};
 static const unsigned warps[] = {1, 7, 32, 64};

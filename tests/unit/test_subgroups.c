@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "spvi.h"
-#include "test_load.h"
+#include "load.h"
 
 enum { NU = 16, NN = 32 };
 static const char *const variants[] = {"O0", "O2"};

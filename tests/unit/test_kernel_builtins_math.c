@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_math.h — OpenCL.std math functions called from OpenCL C:
+ * test_kernel_builtins_math.c — OpenCL.std math functions called from OpenCL C:
  * tests/kernels/bi_math_f.cl (float, float4, float3), bi_math_d.cl (double, double2),
  * bi_math_h.cl (half, half4).
  *
@@ -17,9 +17,7 @@
  * (kb_nan_policy): the first NaN operand quieted, else the canonical quiet NaN; copysign is a sign
  * operation and passes a NaN unchanged. Results must match bit for bit.
  */
-#ifndef TEST_KERNEL_BUILTINS_MATH_H
-#define TEST_KERNEL_BUILTINS_MATH_H
-#include "test_kernel_builtins_util.h"
+#include "kernel_builtins_harness.h"
 
 /* ---- variants ---------------------------------------------------------------------------------- */
 typedef struct kb_var {
@@ -35,8 +33,6 @@ static const kb_var kb_vars[KB_NVAR] = {
   {"bi_math_d", "d3", KB_D, 3, 4},  {"bi_math_h", "h", KB_H, 1, 1},  {"bi_math_h", "h4", KB_H, 4, 4},
   {"bi_math_h", "h3", KB_H, 3, 4},
 };
-
-#define KB_LOCAL 16   /* work-group size of every math launch; 7 does not divide it */
 
 /* KB_SCALE=k in the environment multiplies the number of math inputs (default 1) */
 static size_t kb_scale(void) {
@@ -57,8 +53,6 @@ typedef enum kb_dom {
   D_ALL, D_TRIG, D_UNIT, D_EXP, D_EXP2, D_EXP10, D_HYP, D_POS, D_LOG1P, D_ACOSH, D_ERF, D_ERFC,
   D_GAMMA, D_LGAMMA, D_PI, D_RECIP
 } kb_dom;
-
-static int kb_emax(kb_fmt f) { return (1 << (kb_fi[f].ebits - 1)) - 1; }
 
 /* the i-th input of a one-operand function */
 static uint64_t kb_gen1(kb_fmt f, kb_dom d, size_t i) {
@@ -241,20 +235,6 @@ static uint64_t kb_r_nextafter(kb_fmt f, uint64_t x, uint64_t y) {
   bool up = (vy > vx) == (vx > 0);   /* magnitude grows */
   return up ? x + 1 : x - 1;
 }
-/* fmax/fmin as spvi defines them (builtins.md): a NaN operand gives the other one, two NaNs the
- * first, -0 < +0 */
-static uint64_t kb_fmaxmin(kb_fmt f, uint64_t x, uint64_t y, bool max) {
-  if (kb_isnan(f, x) && kb_isnan(f, y)) return kb_canon(f);
-  if (kb_isnan(f, x)) return y;
-  if (kb_isnan(f, y)) return x;
-  double vx = kb_val(f, x), vy = kb_val(f, y);
-  if (vx == 0 && vy == 0) {
-    bool xneg = kb_neg(f, x);
-    return max ? (xneg ? y : x) : (xneg ? x : y);
-  }
-  if (max) return vx < vy ? y : x;
-  return vy < vx ? y : x;
-}
 /* maxmag: x if |x| > |y|, y if |y| > |x|, else fmax(x, y) (C 6.15.2); minmag likewise */
 static uint64_t kb_r_maxmag(kb_fmt f, uint64_t x, uint64_t y) {
   double ax = fabs(kb_val(f, x)), ay = fabs(kb_val(f, y));
@@ -288,13 +268,6 @@ static const kb_bin_fn kb_bin[] = {
   {"native_divide", kb_r_divide, B_ANY, false}, {"native_powr", kb_r_powr, B_POWR, false},
 };
 enum { KB_NBIN_ALL = 12, KB_NBIN_FLOAT = (int)(sizeof kb_bin / sizeof kb_bin[0]) };
-
-/* special operand pairs: all pairs of these 13 */
-enum { KB_NS2 = 13 };
-static uint64_t kb_special2(kb_fmt f, unsigned i) {
-  static const unsigned pick[KB_NS2] = {0, 1, 2, 3, 5, 6, 14, 15, 16, 19, 20, 7, 13};
-  return kb_special(f, pick[i]);
-}
 
 /* the i-th operand pair of a two-operand function */
 static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
@@ -355,90 +328,16 @@ static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
 }
 
 /* ---- expected slots and the check --------------------------------------------------------------- */
-/* what one output element is: its function, operands, expected pattern */
-typedef struct kb_slot {
-  uint16_t fn;          /* index into the kernel's name list */
-  uint8_t nops;         /* float operands */
-  bool has_int;
-  uint64_t op[3];
-  int64_t iop;
-  uint64_t want;
-} kb_slot;
-
-typedef struct kb_outspec {
-  int arg;
-  bool is_int;          /* int32 elements (ilogb, frexp's exp, lgamma_r's sign, remquo's quo) */
-  kb_fmt f;             /* float elements: the format */
-  size_t count;         /* elements (slots) in the buffer */
-  const kb_slot *slot;  /* count entries; fn == UINT16_MAX: padding, not compared */
-  const char *const *names;
-} kb_outspec;
-
-typedef struct kb_mcheck { kb_fmt f; int nout; kb_outspec out[3]; } kb_mcheck;
-
-static void kb_describe(kb_fmt f, const kb_slot *s, const char *name, char *buf, size_t n) {
-  char a[80] = "", b[80] = "", c[80] = "";
-  if (s->nops > 0) kb_fmtval(f, s->op[0], a, sizeof a);
-  if (s->nops > 1) kb_fmtval(f, s->op[1], b, sizeof b);
-  if (s->nops > 2) kb_fmtval(f, s->op[2], c, sizeof c);
-  if (s->nops == 3) snprintf(buf, n, "%s(%s, %s, %s)", name, a, b, c);
-  else if (s->nops == 2) snprintf(buf, n, "%s(%s, %s)", name, a, b);
-  else if (s->nops == 1 && s->has_int) snprintf(buf, n, "%s(%s, %lld)", name, a, (long long)s->iop);
-  else if (s->nops == 1) snprintf(buf, n, "%s(%s)", name, a);
-  else snprintf(buf, n, "%s(0x%llx)", name, (unsigned long long)s->iop);
-}
-
-static void kb_check_math(const kt_run *r, void *u) {
-  const kb_mcheck *c = u;
-  kb_report rep = {r, 0, 0, 40};
-  for (int o = 0; o < c->nout; ++o) {
-    const kb_outspec *os = &c->out[o];
-    size_t es = os->is_int ? 4 : kb_bytes(os->f);
-    kt_require(r, r->buf[os->arg] && r->bytes[os->arg] == os->count * es, "argument %d: size %zu, expected %zu",
-               os->arg, r->bytes[os->arg], os->count * es);
-    for (size_t i = 0; i < os->count; ++i) {
-      const kb_slot *s = &os->slot[i];
-      if (s->fn == UINT16_MAX) continue;
-      char d[400], g[80], w[80];
-      if (os->is_int) {
-        int32_t got;
-        memcpy(&got, (const unsigned char *)r->buf[os->arg] + i * 4, 4);
-        if ((int64_t)got == (int64_t)(int32_t)s->want) continue;
-        kb_describe(c->f, s, os->names[s->fn], d, sizeof d);
-        kb_bad(&rep, "arg %d [%zu] %s: int result %d, expected %d", os->arg, i, d, got, (int32_t)s->want);
-        continue;
-      }
-      uint64_t got = kb_get(os->f, r->buf[os->arg], i);
-      if (got == s->want) continue;
-      kb_describe(c->f, s, os->names[s->fn], d, sizeof d);
-      kb_fmtval(os->f, got, g, sizeof g);
-      kb_fmtval(os->f, s->want, w, sizeof w);
-      kb_bad(&rep, "arg %d [%zu] %s = %s, expected %s", os->arg, i, d, g, w);
-    }
-  }
-  kb_report_end(&rep, "math results");
-}
-
 /* slot index of lane l of vector v in block k */
 static size_t kb_sidx(const kb_var *v, size_t n, size_t k, size_t vec, size_t l) {
   return (k * n + vec) * v->slots + l;
 }
-static kb_slot *kb_new_slots(size_t count) {
-  kb_slot *s = kb_alloc(count * sizeof *s);
-  for (size_t i = 0; i < count; ++i) s->fn = UINT16_MAX, ++s;
-  return s - count;
-}
-
 static const char *kb_un_names[KB_NUN_FLOAT];
 static const char *kb_bin_names[KB_NBIN_FLOAT];
 
 static void kb_init_names(void) {
   for (int i = 0; i < KB_NUN_FLOAT; ++i) kb_un_names[i] = kb_un[i].name;
   for (int i = 0; i < KB_NBIN_FLOAT; ++i) kb_bin_names[i] = kb_bin[i].name;
-}
-
-static void kb_fix_nan(kb_fmt f, kb_slot *s, bool raw) {
-  if (!raw && kb_isnan(f, s->want)) s->want = kb_nan_policy(f, s->op, s->nops);
 }
 
 /* ---- un_<sfx> ------------------------------------------------------------------------------------ */
@@ -878,9 +777,11 @@ KB_MATH_VAR_TESTS(KB_V_H3, h3)
   KB_TEST(test_math_un_##name), KB_TEST(test_math_bin_##name), KB_TEST(test_math_ints_##name),       \
   KB_TEST(test_math_ptrs_##name), KB_TEST(test_math_nan_##name)
 
-#define KB_MATH_TESTS                                                                                 \
-  KB_TEST(test_math_oracle), KB_MATH_VAR_LIST(f), KB_MATH_VAR_LIST(f4), KB_MATH_VAR_LIST(f3),        \
-  KB_MATH_VAR_LIST(f16), KB_MATH_VAR_LIST(d), KB_MATH_VAR_LIST(d2), KB_MATH_VAR_LIST(d3),            \
-  KB_MATH_VAR_LIST(h), KB_MATH_VAR_LIST(h4), KB_MATH_VAR_LIST(h3)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_math_oracle), KB_MATH_VAR_LIST(f), KB_MATH_VAR_LIST(f4), KB_MATH_VAR_LIST(f3),
+    KB_MATH_VAR_LIST(f16), KB_MATH_VAR_LIST(d), KB_MATH_VAR_LIST(d2), KB_MATH_VAR_LIST(d3),
+    KB_MATH_VAR_LIST(h), KB_MATH_VAR_LIST(h4), KB_MATH_VAR_LIST(h3),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_math", tests, NULL, NULL);
+}

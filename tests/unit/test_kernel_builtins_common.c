@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_common.h — OpenCL C common functions (C 6.15.4) through
+ * test_kernel_builtins_common.c — OpenCL C common functions (C 6.15.4) through
  * tests/kernels/bi_common.cl: mix smoothstep step sign degrees radians clamp min max, and their
  * scalar-broadcast overloads, on float, float4, float3, double, double2, half, half4.
  *
@@ -14,9 +14,7 @@
  *   clamp = fmin(fmax(x, lo), hi) (lo <= hi), min/max = fmin/fmax (NaN operand ignored, -0 < +0).
  * NaN results: the NaN policy over the operands (first NaN quieted, else canonical).
  */
-#ifndef TEST_KERNEL_BUILTINS_COMMON_H
-#define TEST_KERNEL_BUILTINS_COMMON_H
-#include "test_kernel_builtins_math.h"
+#include "kernel_builtins_harness.h"
 
 /* correctly rounded x * 180/pi (deg) or x * pi/180 */
 static uint64_t kb_r_degrad(kb_fmt f, uint64_t x, bool deg) {
@@ -221,9 +219,11 @@ static void test_common_reference(void **state) {
 KB_COMMON_T(0, f) KB_COMMON_T(1, f4) KB_COMMON_T(2, f3) KB_COMMON_T(3, d) KB_COMMON_T(4, d2)
 KB_COMMON_T(5, h) KB_COMMON_T(6, h4)
 
-#define KB_COMMON_TESTS                                                                              \
-  KB_TEST(test_common_reference), KB_TEST(test_common_f), KB_TEST(test_common_f4),                   \
-  KB_TEST(test_common_f3), KB_TEST(test_common_d), KB_TEST(test_common_d2), KB_TEST(test_common_h),  \
-  KB_TEST(test_common_h4)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_common_reference), KB_TEST(test_common_f), KB_TEST(test_common_f4),
+    KB_TEST(test_common_f3), KB_TEST(test_common_d), KB_TEST(test_common_d2),
+    KB_TEST(test_common_h), KB_TEST(test_common_h4),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_common", tests, NULL, NULL);
+}

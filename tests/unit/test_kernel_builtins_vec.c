@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_vec.h — vector data load/store (C 6.15.7) and shuffle/shuffle2 (C 6.15.13)
+ * test_kernel_builtins_vec.c — vector data load/store (C 6.15.7) and shuffle/shuffle2 (C 6.15.13)
  * through tests/kernels/bi_vload.cl, bi_vhalf.cl, bi_shuffle.cl.
  *
  * Expected values:
@@ -16,9 +16,7 @@
  *     (implementation-defined in C 6.15.7, spvi's definition);
  *   shuffle/shuffle2: component mask & (m - 1), resp. & (2m - 1), indices >= m take y.
  */
-#ifndef TEST_KERNEL_BUILTINS_VEC_H
-#define TEST_KERNEL_BUILTINS_VEC_H
-#include "test_kernel_builtins_math.h"
+#include "kernel_builtins_harness.h"
 
 /* ---- vloadn / vstoren ------------------------------------------------------------------------ */
 typedef struct kb_vls_ctx {
@@ -442,8 +440,10 @@ static void test_vec_shuffle(void **state) {
   }
 }
 
-#define KB_VEC_TESTS                                                                                 \
-  KB_TEST(test_vec_vloadn), KB_TEST(test_vec_spaces), KB_TEST(test_vec_vload_half),                  \
-  KB_TEST(test_vec_vstore_half), KB_TEST(test_vec_shuffle)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_vec_vloadn), KB_TEST(test_vec_spaces), KB_TEST(test_vec_vload_half),
+    KB_TEST(test_vec_vstore_half), KB_TEST(test_vec_shuffle),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_vec", tests, NULL, NULL);
+}

@@ -1,31 +1,16 @@
 /*
- * test_kernels_float.h — floating-point kernels: float_arith.cl, float_compare.cl,
+ * test_kernels_float.c — floating-point kernels: float_arith.cl, float_compare.cl,
  * float_convert.cl, double_arith.cl, builtins_math.cl.
  * References are plain C float/double arithmetic (x86-64 SSE, FLT_EVAL_METHOD 0, and -std=c11
  * disables FP contraction), so results are bit-exact; NaN matches any NaN. Inputs avoid results in
  * the subnormal range (a device may flush them) and the cases OpenCL leaves open (fmin/fmax of +0
  * and -0, out-of-range float -> integer conversions).
  */
-#ifndef TEST_KERNELS_FLOAT_H
-#define TEST_KERNELS_FLOAT_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 #include <float.h>
 
-#define KT_NF 24
-
-static const float kt_fspecial[KT_NF] = {
-  0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 3.0f, 1e30f, -1e30f, 1e-30f, INFINITY, -INFINITY, NAN,
-  0.33333334f, 16777216.0f, 3.4e38f, FLT_MIN, 2.5f, -7.75f, 123456.789f, 0.5f, 65504.0f, -3.0e-5f,
-  1e10f, 7.0f};
-
-/* a normal float with a random sign and an exponent in [emin, emax] */
-static float kt_rand_float(int emin, int emax) {
-  uint32_t mant = (uint32_t)kt_rand() & 0x7FFFFF;
-  uint32_t e = (uint32_t)kt_rand_range(emin, emax) + 127;
-  uint32_t s = (uint32_t)(kt_rand() & 1) << 31;
-  return kt_u2f(s | e << 23 | mant);
-}
+/* a normal double with a random sign and an exponent in [emin, emax] (kt_rand_float's twin) */
 static double kt_rand_double(int emin, int emax) {
   uint64_t mant = kt_rand() & 0xFFFFFFFFFFFFFull;
   uint64_t e = (uint64_t)(kt_rand_range(emin, emax) + 1023);
@@ -102,16 +87,7 @@ static void test_fsum_seq(void **state) {
   kt_run_case(&c);
 }
 
-/* ---- float_compare.cl ----------------------------------------------------------------------- */
-/* Pairs chosen for the relations: equal, ordered both ways, NaN on each side and both, signed
- * zeros (equal), infinities. */
-static const float kt_cmp_a[KT_NF] = {1.0f, 1.0f, 2.0f, NAN, 1.0f, NAN, 0.0f, -0.0f, INFINITY, -INFINITY,
-                                      INFINITY, -1.0f, 3.5f, -3.5f, 1e-30f, NAN, 7.0f, -INFINITY, 0.5f,
-                                      FLT_MAX, -FLT_MAX, 2.0f, 100.0f, -0.0f};
-static const float kt_cmp_b[KT_NF] = {1.0f, 2.0f, 1.0f, 1.0f, NAN, NAN, -0.0f, 0.0f, INFINITY, INFINITY,
-                                      NAN, -1.0f, -3.5f, 3.5f, 0.0f, -INFINITY, 7.0f, -INFINITY, 0.25f,
-                                      INFINITY, -INFINITY, 2.0000002f, 99.99999f, -1e-30f};
-
+/* ---- float_compare.cl (the pairs kt_cmp_a, kt_cmp_b: kernel_harness.h) ---------------------- */
 static void kt_check_fcmp(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_I32, KT_NF * 10); }
 
 static void test_fcmp(void **state) {
@@ -521,10 +497,12 @@ static void test_fmath4(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_FLOAT_TESTS                                                                             \
-  KT_TEST(test_farith), KT_TEST(test_fsum_seq), KT_TEST(test_fcmp), KT_TEST(test_fcmp4),           \
-  KT_TEST(test_fcmp_branch), KT_TEST(test_f2i), KT_TEST(test_i2f), KT_TEST(test_d2x),              \
-  KT_TEST(test_conv_vec_float), KT_TEST(test_darith), KT_TEST(test_dcmp2), KT_TEST(test_fmath),    \
-  KT_TEST(test_dmath), KT_TEST(test_fmath4)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_farith), KT_TEST(test_fsum_seq), KT_TEST(test_fcmp), KT_TEST(test_fcmp4),
+    KT_TEST(test_fcmp_branch), KT_TEST(test_f2i), KT_TEST(test_i2f), KT_TEST(test_d2x),
+    KT_TEST(test_conv_vec_float), KT_TEST(test_darith), KT_TEST(test_dcmp2), KT_TEST(test_fmath),
+    KT_TEST(test_dmath), KT_TEST(test_fmath4),
+  };
+  return cmocka_run_group_tests_name("kernels_float", tests, NULL, NULL);
+}

@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_rel.h — relational functions (C 6.15.6) through tests/kernels/bi_rel.cl:
+ * test_kernel_builtins_rel.c — relational functions (C 6.15.6) through tests/kernels/bi_rel.cl:
  * isequal isnotequal isgreater isgreaterequal isless islessequal islessgreater isordered
  * isunordered isfinite isinf isnan isnormal signbit on float (1, 3, 4, 16), double (1, 2), half
  * (1, 4); any/all; bitselect and select on float, int, float4, char16, long2, double2, half4,
@@ -11,9 +11,7 @@
  * bitselect per bit; select on vectors: the most significant bit of each c component, on scalars:
  * c != 0.
  */
-#ifndef TEST_KERNEL_BUILTINS_REL_H
-#define TEST_KERNEL_BUILTINS_REL_H
-#include "test_kernel_builtins_math.h"
+#include "kernel_builtins_harness.h"
 
 enum { KR_EQ, KR_NE, KR_GT, KR_GE, KR_LT, KR_LE, KR_LG, KR_ORD, KR_UNORD, KR_FINITE, KR_INF, KR_NAN,
        KR_NORMAL, KR_SIGNBIT, KR_NFN };
@@ -251,9 +249,11 @@ static void test_rel_select(void **state) {
   for (size_t i = 0; i < sizeof kb_svars / sizeof kb_svars[0]; ++i) kb_sel_test(i);
 }
 
-#define KB_REL_TESTS                                                                                 \
-  KB_TEST(test_rel_f), KB_TEST(test_rel_f4), KB_TEST(test_rel_f3), KB_TEST(test_rel_f16),            \
-  KB_TEST(test_rel_d), KB_TEST(test_rel_d2), KB_TEST(test_rel_h), KB_TEST(test_rel_h4),              \
-  KB_TEST(test_rel_anyall), KB_TEST(test_rel_select)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_rel_f), KB_TEST(test_rel_f4), KB_TEST(test_rel_f3), KB_TEST(test_rel_f16),
+    KB_TEST(test_rel_d), KB_TEST(test_rel_d2), KB_TEST(test_rel_h), KB_TEST(test_rel_h4),
+    KB_TEST(test_rel_anyall), KB_TEST(test_rel_select),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_rel", tests, NULL, NULL);
+}

@@ -1,5 +1,5 @@
 /*
- * test_kernels_ndrange.h — work-item functions and multi-dimensional launches: ndrange_ids.cl,
+ * test_kernels_ndrange.c — work-item functions and multi-dimensional launches: ndrange_ids.cl,
  * ndrange_stencil3d.cl. The expected work-item function values are derived from the OpenCL 2.0
  * definitions (API s3.2 / C s6.13.1), for global size G, enqueued local size L and offset O in
  * each dimension, and position p = global id - O:
@@ -9,9 +9,7 @@
  *   local linear id = l0 + S0 * (l1 + S1 * l2) with S the actual local sizes,
  *   and for dimensions >= work_dim: ids 0, sizes 1, offset 0.
  */
-#ifndef TEST_KERNELS_NDRANGE_H
-#define TEST_KERNELS_NDRANGE_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 #define KT_REC 28
 
@@ -224,9 +222,11 @@ static void test_matmul2d(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_NDRANGE_TESTS                                                                           \
-  KT_TEST(test_ids_hand), KT_TEST(test_ids_1d), KT_TEST(test_ids_2d), KT_TEST(test_ids_3d),        \
-  KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null), KT_TEST(test_ids_const),             \
-  KT_TEST(test_stencil3d), KT_TEST(test_matmul2d)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_ids_hand), KT_TEST(test_ids_1d), KT_TEST(test_ids_2d), KT_TEST(test_ids_3d),
+    KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null), KT_TEST(test_ids_const),
+    KT_TEST(test_stencil3d), KT_TEST(test_matmul2d),
+  };
+  return cmocka_run_group_tests_name("kernels_ndrange", tests, NULL, NULL);
+}

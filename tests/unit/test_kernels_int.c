@@ -1,13 +1,11 @@
 /*
- * test_kernels_int.h — integer kernels: int_arith.cl, int_divrem.cl, int_shift.cl, int_convert.cl.
+ * test_kernels_int.c — integer kernels: int_arith.cl, int_divrem.cl, int_shift.cl, int_convert.cl.
  * References are plain C on <stdint.h> types; C and OpenCL C agree on every operation used here
  * (the inputs avoid the undefined cases: signed overflow, division by zero, MIN / -1 for int and
  * long, negative left shifts). Shift counts are masked as OpenCL C 2.0 s6.3.j specifies, written
  * out explicitly in the reference.
  */
-#ifndef TEST_KERNELS_INT_H
-#define TEST_KERNELS_INT_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 
 /* ---- int_arith.cl --------------------------------------------------------------------------- */
@@ -334,18 +332,20 @@ static void test_conv_vector(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_INT_TESTS                                                                               \
-  KT_TEST(test_arith_reference_spot), KT_TEST(test_arith_char), KT_TEST(test_arith_uchar),         \
-  KT_TEST(test_arith_short), KT_TEST(test_arith_ushort), KT_TEST(test_arith_int),                  \
-  KT_TEST(test_arith_uint), KT_TEST(test_arith_long), KT_TEST(test_arith_ulong),                   \
-  KT_TEST(test_divrem_char), KT_TEST(test_divrem_uchar), KT_TEST(test_divrem_short),               \
-  KT_TEST(test_divrem_ushort), KT_TEST(test_divrem_int), KT_TEST(test_divrem_uint),                \
-  KT_TEST(test_divrem_long), KT_TEST(test_divrem_ulong), KT_TEST(test_divrem_int4),                \
-  KT_TEST(test_divrem_ushort8), KT_TEST(test_shift_reference_spot), KT_TEST(test_shr_char),        \
-  KT_TEST(test_shr_uchar), KT_TEST(test_shr_short), KT_TEST(test_shr_ushort), KT_TEST(test_shr_int), \
-  KT_TEST(test_shr_uint), KT_TEST(test_shr_long), KT_TEST(test_shr_ulong), KT_TEST(test_shl_uchar), \
-  KT_TEST(test_shl_ushort), KT_TEST(test_shl_uint), KT_TEST(test_shl_ulong),                       \
-  KT_TEST(test_shift_char4), KT_TEST(test_shift_long2), KT_TEST(test_conv_scalar),                 \
-  KT_TEST(test_conv_vector)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_arith_reference_spot), KT_TEST(test_arith_char), KT_TEST(test_arith_uchar),
+    KT_TEST(test_arith_short), KT_TEST(test_arith_ushort), KT_TEST(test_arith_int),
+    KT_TEST(test_arith_uint), KT_TEST(test_arith_long), KT_TEST(test_arith_ulong),
+    KT_TEST(test_divrem_char), KT_TEST(test_divrem_uchar), KT_TEST(test_divrem_short),
+    KT_TEST(test_divrem_ushort), KT_TEST(test_divrem_int), KT_TEST(test_divrem_uint),
+    KT_TEST(test_divrem_long), KT_TEST(test_divrem_ulong), KT_TEST(test_divrem_int4),
+    KT_TEST(test_divrem_ushort8), KT_TEST(test_shift_reference_spot), KT_TEST(test_shr_char),
+    KT_TEST(test_shr_uchar), KT_TEST(test_shr_short), KT_TEST(test_shr_ushort),
+    KT_TEST(test_shr_int), KT_TEST(test_shr_uint), KT_TEST(test_shr_long), KT_TEST(test_shr_ulong),
+    KT_TEST(test_shl_uchar), KT_TEST(test_shl_ushort), KT_TEST(test_shl_uint),
+    KT_TEST(test_shl_ulong), KT_TEST(test_shift_char4), KT_TEST(test_shift_long2),
+    KT_TEST(test_conv_scalar), KT_TEST(test_conv_vector),
+  };
+  return cmocka_run_group_tests_name("kernels_int", tests, NULL, NULL);
+}

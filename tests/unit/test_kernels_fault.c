@@ -1,13 +1,11 @@
 /*
- * test_kernels_fault.h — kernels that fault: fault_oob_global.cl, fault_oob_local.cl,
+ * test_kernels_fault.c — kernels that fault: fault_oob_global.cl, fault_oob_local.cl,
  * fault_oob_private.cl, fault_barrier.cl, fault_unreachable.cl.
  * Exactly one work-item faults in each launch (its bad index comes from a buffer), so the report
  * is the same at every warp width. Expected offsets are derived by hand from the index: element
  * index * element size (see each test).
  */
-#ifndef TEST_KERNELS_FAULT_H
-#define TEST_KERNELS_FAULT_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 typedef struct kt_fault_ctx {
   spvi_fault_kind kind;
@@ -185,10 +183,12 @@ static void test_unreachable(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_FAULT_TESTS                                                                             \
-  KT_TEST(test_oob_write), KT_TEST(test_oob_write_control), KT_TEST(test_oob_read),                \
-  KT_TEST(test_oob_neg), KT_TEST(test_oob_local_array), KT_TEST(test_oob_local_arg),               \
-  KT_TEST(test_oob_private), KT_TEST(test_barrier_divergent), KT_TEST(test_barrier_uniform_branch), \
-  KT_TEST(test_unreachable)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_oob_write), KT_TEST(test_oob_write_control), KT_TEST(test_oob_read),
+    KT_TEST(test_oob_neg), KT_TEST(test_oob_local_array), KT_TEST(test_oob_local_arg),
+    KT_TEST(test_oob_private), KT_TEST(test_barrier_divergent),
+    KT_TEST(test_barrier_uniform_branch), KT_TEST(test_unreachable),
+  };
+  return cmocka_run_group_tests_name("kernels_fault", tests, NULL, NULL);
+}

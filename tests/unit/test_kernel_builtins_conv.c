@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_conv.h — explicit conversions convert_<T>[_sat][_rtX] (C 6.4.3) through
+ * test_kernel_builtins_conv.c — explicit conversions convert_<T>[_sat][_rtX] (C 6.4.3) through
  * tests/kernels/bi_convert.cl.
  *
  * Expected values: floating -> integer: the exact value rounded to an integer in the mode (MPFR
@@ -9,9 +9,7 @@
  * finite number). NaN -> floating results: any quiet NaN (the conversion does not define the
  * payload).
  */
-#ifndef TEST_KERNEL_BUILTINS_CONV_H
-#define TEST_KERNEL_BUILTINS_CONV_H
-#include "test_kernel_builtins_math.h"
+#include "kernel_builtins_harness.h"
 
 /* floating value (double, NaN allowed) -> w-bit integer, rounded in rnd, saturated */
 static uint64_t kb_cvt_fi(double v, unsigned w, bool sgn, mpfr_rnd_t rnd) {
@@ -264,6 +262,9 @@ static void test_conv_vector(void **state) {
   kt_run_case(&c);
 }
 
-#define KB_CONV_TESTS KB_TEST(test_conv_scalar), KB_TEST(test_conv_vector)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_conv_scalar), KB_TEST(test_conv_vector),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_conv", tests, NULL, NULL);
+}

@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_int.h — OpenCL C integer functions (C 6.15.3) through
+ * test_kernel_builtins_int.c — OpenCL C integer functions (C 6.15.3) through
  * tests/kernels/bi_int.cl: add_sat sub_sat hadd rhadd mul_hi mad_hi mad_sat clz ctz popcount rotate
  * min max clamp abs abs_diff upsample mul24 mad24, on char/uchar/short/ushort/int/uint/long/ulong
  * scalars and char16, ushort3, int4, uint8, long2 vectors; the scalar-broadcast min/max/clamp.
@@ -11,9 +11,7 @@
  * random values. mul24/mad24: operands inside the 24-bit range (defined by the spec) in most
  * elements; outside it spvi's documented definition (low 24 bits, sign/zero-extended) is checked.
  */
-#ifndef TEST_KERNEL_BUILTINS_INT_H
-#define TEST_KERNEL_BUILTINS_INT_H
-#include "test_kernel_builtins_util.h"
+#include "kernel_builtins_harness.h"
 
 /* ---- 128-bit two's-complement integers ------------------------------------------------------ */
 typedef struct kb_i128 { uint64_t lo, hi; } kb_i128;
@@ -386,10 +384,13 @@ static void test_int_broadcast(void **state) {
   kt_run_case(&d);
 }
 
-#define KB_INT_TESTS                                                                                 \
-  KB_TEST(test_int_reference), KB_TEST(test_int_char), KB_TEST(test_int_uchar), KB_TEST(test_int_short), \
-  KB_TEST(test_int_ushort), KB_TEST(test_int_int), KB_TEST(test_int_uint), KB_TEST(test_int_long),       \
-  KB_TEST(test_int_ulong), KB_TEST(test_int_char16), KB_TEST(test_int_ushort3), KB_TEST(test_int_int4),  \
-  KB_TEST(test_int_uint8), KB_TEST(test_int_long2), KB_TEST(test_int_broadcast)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_int_reference), KB_TEST(test_int_char), KB_TEST(test_int_uchar),
+    KB_TEST(test_int_short), KB_TEST(test_int_ushort), KB_TEST(test_int_int),
+    KB_TEST(test_int_uint), KB_TEST(test_int_long), KB_TEST(test_int_ulong),
+    KB_TEST(test_int_char16), KB_TEST(test_int_ushort3), KB_TEST(test_int_int4),
+    KB_TEST(test_int_uint8), KB_TEST(test_int_long2), KB_TEST(test_int_broadcast),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_int", tests, NULL, NULL);
+}

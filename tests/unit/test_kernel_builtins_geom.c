@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_geom.h — geometric functions (C 6.15.5) through tests/kernels/bi_geom.cl:
+ * test_kernel_builtins_geom.c — geometric functions (C 6.15.5) through tests/kernels/bi_geom.cl:
  * dot, length, distance, normalize, cross, fast_length, fast_distance, fast_normalize on float
  * (1-4 components), double (1-4) and half4.
  *
@@ -18,9 +18,7 @@
  *     first NaN of (a1, b2, a2, b1) quieted, else canonical;
  *   fast_* = the same as the exact functions (spvi's definition).
  */
-#ifndef TEST_KERNEL_BUILTINS_GEOM_H
-#define TEST_KERNEL_BUILTINS_GEOM_H
-#include "test_kernel_builtins_math.h"
+#include "kernel_builtins_harness.h"
 
 #define KB_WIDE 4600   /* bits: any sum of squares or product difference of doubles is exact */
 
@@ -328,9 +326,11 @@ static void test_geom_reference(void **state) {
 KB_GEOM_T(0, f) KB_GEOM_T(1, f2) KB_GEOM_T(2, f3) KB_GEOM_T(3, f4) KB_GEOM_T(4, d) KB_GEOM_T(5, d2)
 KB_GEOM_T(6, d3) KB_GEOM_T(7, d4) KB_GEOM_T(8, h4)
 
-#define KB_GEOM_TESTS                                                                                \
-  KB_TEST(test_geom_reference), KB_TEST(test_geom_f), KB_TEST(test_geom_f2), KB_TEST(test_geom_f3),  \
-  KB_TEST(test_geom_f4), KB_TEST(test_geom_d), KB_TEST(test_geom_d2), KB_TEST(test_geom_d3),          \
-  KB_TEST(test_geom_d4), KB_TEST(test_geom_h4)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_TEST(test_geom_reference), KB_TEST(test_geom_f), KB_TEST(test_geom_f2),
+    KB_TEST(test_geom_f3), KB_TEST(test_geom_f4), KB_TEST(test_geom_d), KB_TEST(test_geom_d2),
+    KB_TEST(test_geom_d3), KB_TEST(test_geom_d4), KB_TEST(test_geom_h4),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_geom", tests, NULL, NULL);
+}

@@ -1,168 +1,71 @@
 /*
- * test_kernels_util.h — the harness behind tests/unit/test_kernels.c.
- *
- * A test describes one launch as a kt_case (kernel file, kernel name, arguments, NDRange, a check
- * callback) and calls kt_run_case(). The harness then, for every variant of the kernel file that
- * tests/kernels/build.sh produced ($BUILD/kernels/NAME.O0.spv, NAME.O2.spv, NAME.O0.spir32.spv):
- *   - loads the module and finds the kernel (through include/spvi.h only),
- *   - for each warp width in KT_WARPS: sets the arguments and the NDRange, runs, and calls the
- *     check callback (which compares against the test's own C reference),
- *   - requires every buffer to be byte-identical across warp widths (not for fault tests).
- * A variant the translator rejected (NAME.<variant>.skip exists) is skipped with its reason; a
- * missing variant without a .skip file is a failure (build.sh was not run, or is broken).
+ * kernel_harness.c — the kernel test harness: see kernel_harness.h.
  */
-#ifndef TEST_KERNELS_UTIL_H
-#define TEST_KERNELS_UTIL_H
+#include "kernel_harness.h"
+#include "load.h"
 
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include <float.h>
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+const unsigned KT_WARPS[3] = {1, 0, 7};
 
-#include "spvi.h"
+kt_held kt_g;
 
-#define KT_MAX_ARGS 16
-#define KT_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Warp widths every launch runs at: 1, the default (0 = 32), and 7, which never divides the local
- * sizes used here, so the last warp of a group is partial. */
-static const unsigned KT_WARPS[] = {1, 0, 7};
-
-typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL, KT_IMG, KT_SMP } kt_kind;
-
-/* KT_IMG: `data` points to one of these; KT_SMP: `data` points to an spvi_sampler. */
-typedef struct kt_image {
-  spvi_image_desc desc;
-  const void *pixels;  /* NULL: zero-filled */
-} kt_image;
-
-typedef struct kt_arg {
-  kt_kind kind;
-  const void *data;   /* BUF: initial contents (NULL: zero-filled); VAL: the value's bytes;
-                         IMG: a kt_image; SMP: an spvi_sampler */
-  size_t bytes;       /* BUF, VAL: size in bytes; LOCAL: bytes per work-group; IMG: pixel bytes */
-} kt_arg;
-
-#define KT_BUF_IN(ptr, n) {KT_BUF, (ptr), (n)}
-#define KT_VALUE(ptr) {KT_VAL, (ptr), sizeof *(ptr)}
-#define KT_LOCAL_BYTES(n) {KT_LOCAL, NULL, (n)}
-#define KT_IMAGE(img, n) {KT_IMG, (img), (n)}
-#define KT_SAMPLER(smp) {KT_SMP, (smp), 0}
-
-typedef struct kt_range {
-  unsigned dims;
-  size_t global[3];
-  size_t local[3];    /* all zero: pass NULL (spvi picks) */
-  size_t offset[3];   /* all zero: pass NULL */
-} kt_range;
-
-/* One run, as the check callback sees it. */
-typedef struct kt_run {
-  const char *file, *kernel, *variant;
-  unsigned warp;
-  const char *ctx;               /* "int_arith.O2 arith_char, warp width 7" for messages */
-  spvi_status status;
-  const spvi_fault *fault;
-  const spvi_error *err;
-  const spvi_launch *launch;
-  size_t local[3];               /* spvi_launch_local_size() */
-  const void *buf[KT_MAX_ARGS];  /* spvi_arg_buffer() of each buffer argument, else NULL */
-  size_t bytes[KT_MAX_ARGS];
-} kt_run;
-
-typedef void (*kt_check_fn)(const kt_run *r, void *user);
-
-typedef struct kt_case {
-  const char *file;             /* tests/kernels/<file>.cl */
-  const char *kernel;
-  kt_arg args[KT_MAX_ARGS];     /* in parameter order; ends at the first KT_END */
-  kt_range range;
-  kt_check_fn check;
-  void *user;
-  bool expect_fault;            /* the run may fault: `check` looks at status and fault, and
-                                   buffers are not compared across warp widths */
-  bool expect_reports;          /* the run may produce check reports (spvi_report_get); otherwise
-                                   any report fails the test */
-  unsigned checks;              /* spvi_run_options.checks */
-  uint64_t max_steps;           /* spvi_run_options.max_steps (0: the default) */
-} kt_case;
-
-/* ---- state freed by the teardown even when a check fails ------------------------------------ */
+/* What the teardown frees besides kt_g: the buffers of the first warp width (compared with the
+ * others), the message context, the test's kt_alloc() blocks. */
 static struct {
-  spvi_module *m;
-  spvi_launch *l;
   void *saved[KT_MAX_ARGS];
   size_t saved_bytes[KT_MAX_ARGS];
   char ctx[512];
-  int variants_run;
-  void *owned[8];   /* test allocations, freed by the teardown (see kt_alloc) */
-} kt_g;
+  void *owned[8];
+} kt_state;
 
-static void kt_release(void) {
+void kt_release(void) {
   if (kt_g.l) spvi_launch_free(kt_g.l);
   kt_g.l = NULL;
   if (kt_g.m) spvi_module_free(kt_g.m);
   kt_g.m = NULL;
   for (int i = 0; i < KT_MAX_ARGS; ++i) {
-    free(kt_g.saved[i]);
-    kt_g.saved[i] = NULL;
-    kt_g.saved_bytes[i] = 0;
+    free(kt_state.saved[i]);
+    kt_state.saved[i] = NULL;
+    kt_state.saved_bytes[i] = 0;
   }
 }
 
-static int kt_teardown(void **state) {
+int kt_teardown(void **state) {
   (void)state;
   kt_release();
-  for (size_t i = 0; i < sizeof kt_g.owned / sizeof kt_g.owned[0]; ++i) {
-    free(kt_g.owned[i]);
-    kt_g.owned[i] = NULL;
+  for (size_t i = 0; i < KT_COUNT(kt_state.owned); ++i) {
+    free(kt_state.owned[i]);
+    kt_state.owned[i] = NULL;
   }
   return 0;
 }
 
-/* malloc that the teardown frees, so a failing check does not leak it */
-static void *kt_alloc(size_t bytes) {
-  for (size_t i = 0; i < sizeof kt_g.owned / sizeof kt_g.owned[0]; ++i)
-    if (!kt_g.owned[i]) {
-      kt_g.owned[i] = malloc(bytes ? bytes : 1);
-      assert_non_null(kt_g.owned[i]);
-      return kt_g.owned[i];
+void *kt_alloc(size_t bytes) {
+  for (size_t i = 0; i < KT_COUNT(kt_state.owned); ++i)
+    if (!kt_state.owned[i]) {
+      kt_state.owned[i] = malloc(bytes ? bytes : 1);
+      assert_non_null(kt_state.owned[i]);
+      return kt_state.owned[i];
     }
   fail_msg("kt_alloc: too many allocations in one test");
   return NULL;
 }
 
-#define KT_TEST(f) cmocka_unit_test_teardown(f, kt_teardown)
-
-/* ---- failure reporting ------------------------------------------------------------------------ */
-#define kt_fail(r, ...) do { print_error("%s: ", (r)->ctx); print_error(__VA_ARGS__); print_error("\n"); fail(); } while (0)
-#define kt_require(r, cond, ...) do { if (!(cond)) kt_fail(r, __VA_ARGS__); } while (0)
-
 /* ---- deterministic inputs --------------------------------------------------------------------- */
 static uint64_t kt_rng_state = 0x9E3779B97F4A7C15ull;
-static void kt_seed(uint64_t s) { kt_rng_state = s ^ 0x9E3779B97F4A7C15ull; }
-static uint64_t kt_rand(void) {  /* splitmix64 */
+void kt_seed(uint64_t s) { kt_rng_state = s ^ 0x9E3779B97F4A7C15ull; }
+uint64_t kt_rand(void) {
   uint64_t z = (kt_rng_state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
-/* uniform in [lo, hi] */
-static int64_t kt_rand_range(int64_t lo, int64_t hi) {
+int64_t kt_rand_range(int64_t lo, int64_t hi) {
   return lo + (int64_t)(kt_rand() % (uint64_t)(hi - lo + 1));
 }
 
-/* Interesting bit patterns of a `bits`-wide integer: 0, 1, 2, 3, -1, -2, MAX, MIN, MAX-1, MIN+1,
- * 0x55.., 0xAA.., 100, -100, then random values. Returned truncated to `bits` (zero-extended). */
-static uint64_t kt_int_pattern(unsigned bits, size_t i) {
+uint64_t kt_int_pattern(unsigned bits, size_t i) {
   uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
   uint64_t smin = 1ull << (bits - 1), smax = smin - 1;
   uint64_t v;
@@ -186,10 +89,7 @@ static uint64_t kt_int_pattern(unsigned bits, size_t i) {
   return v & mask;
 }
 
-#define KT_NI 24   /* elements per integer test */
-
-/* Fill a[] and b[] (elements of `bytes` bytes) with patterns, b in a different order. */
-static void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed) {
+void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed) {
   kt_seed(seed);
   for (size_t i = 0; i < KT_NI; ++i) {
     uint64_t x = kt_int_pattern(bytes * 8, i);
@@ -200,14 +100,27 @@ static void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed) {
   }
 }
 
-static uint32_t kt_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float kt_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint64_t kt_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+const float kt_fspecial[KT_NF] = {
+  0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 3.0f, 1e30f, -1e30f, 1e-30f, INFINITY, -INFINITY, NAN,
+  0.33333334f, 16777216.0f, 3.4e38f, FLT_MIN, 2.5f, -7.75f, 123456.789f, 0.5f, 65504.0f, -3.0e-5f,
+  1e10f, 7.0f};
+
+float kt_rand_float(int emin, int emax) {
+  uint32_t mant = (uint32_t)kt_rand() & 0x7FFFFF;
+  uint32_t e = (uint32_t)kt_rand_range(emin, emax) + 127;
+  uint32_t s = (uint32_t)(kt_rand() & 1) << 31;
+  return kt_u2f(s | e << 23 | mant);
+}
+
+const float kt_cmp_a[KT_NF] = {1.0f, 1.0f, 2.0f, NAN, 1.0f, NAN, 0.0f, -0.0f, INFINITY, -INFINITY,
+                               INFINITY, -1.0f, 3.5f, -3.5f, 1e-30f, NAN, 7.0f, -INFINITY, 0.5f,
+                               FLT_MAX, -FLT_MAX, 2.0f, 100.0f, -0.0f};
+const float kt_cmp_b[KT_NF] = {1.0f, 2.0f, 1.0f, 1.0f, NAN, NAN, -0.0f, 0.0f, INFINITY, INFINITY,
+                               NAN, -1.0f, -3.5f, 3.5f, 0.0f, -INFINITY, 7.0f, -INFINITY, 0.25f,
+                               INFINITY, -INFINITY, 2.0000002f, 99.99999f, -1e-30f};
 
 /* ---- comparisons ------------------------------------------------------------------------------ */
-typedef enum kt_type { KT_I8, KT_U8, KT_I16, KT_U16, KT_I32, KT_U32, KT_I64, KT_U64, KT_F32, KT_F64 } kt_type;
-
-static size_t kt_type_size(kt_type t) {
+size_t kt_type_size(kt_type t) {
   static const size_t s[] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
   return s[t];
 }
@@ -247,7 +160,7 @@ static void kt_elem_format(kt_type t, const void *p, char *out, size_t n) {
 /* Compares `count` elements of buffer argument `arg` with `expected`. Elements whose index modulo
  * `period` is >= `used` are not compared (period 0: compare all), e.g. period 4, used 3 for the
  * padding lane of 3-component vectors. Reports up to 8 mismatches, then fails. */
-static void kt_expect_lanes(const kt_run *r, int arg, const void *expected, kt_type t, size_t count,
+void kt_expect_lanes(const kt_run *r, int arg, const void *expected, kt_type t, size_t count,
                             size_t period, size_t used) {
   size_t es = kt_type_size(t);
   kt_require(r, r->buf[arg] != NULL, "argument %d is not a buffer", arg);
@@ -270,27 +183,24 @@ static void kt_expect_lanes(const kt_run *r, int arg, const void *expected, kt_t
   if (bad) kt_fail(r, "argument %d: %zu of %zu elements differ (first at %zu)", arg, bad, count, first);
 }
 
-static void kt_expect_buf(const kt_run *r, int arg, const void *expected, kt_type t, size_t count) {
+void kt_expect_buf(const kt_run *r, int arg, const void *expected, kt_type t, size_t count) {
   kt_expect_lanes(r, arg, expected, t, count, 0, 0);
 }
 
-/* The common case: argument 0 holds int32 results; u points at {count, values...}. */
-static void kt_check_i32_n(const kt_run *r, void *u) {
+void kt_check_i32_n(const kt_run *r, void *u) {
   const int32_t *w = u;
   kt_expect_buf(r, 0, w + 1, KT_I32, (size_t)w[0]);
 }
 
-
 /* ---- files ------------------------------------------------------------------------------------ */
-static bool kt_exists(const char *path) {
+bool kt_exists(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return false;
   fclose(f);
   return true;
 }
 
-/* First line of a small text file (the .skip reason), without the newline. */
-static void kt_first_line(const char *path, char *out, size_t n) {
+void kt_first_line(const char *path, char *out, size_t n) {
   out[0] = '\0';
   FILE *f = fopen(path, "r");
   if (!f) return;
@@ -312,11 +222,6 @@ static bool kt_marked_spir32(const char *file) {
   }
   fclose(f);
   return marked;
-}
-
-static const char *kt_build_dir(void) {
-  const char *b = getenv("BUILD");
-  return b && *b ? b : "build";
 }
 
 /* ---- running ---------------------------------------------------------------------------------- */
@@ -369,12 +274,12 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
   for (size_t w = 0; w < KT_COUNT(KT_WARPS); ++w) {
     kt_run r;
     memset(&r, 0, sizeof r);
-    snprintf(kt_g.ctx, sizeof kt_g.ctx, "%s.%s %s, warp width %u", c->file, variant, c->kernel, KT_WARPS[w]);
+    snprintf(kt_state.ctx, sizeof kt_state.ctx, "%s.%s %s, warp width %u", c->file, variant, c->kernel, KT_WARPS[w]);
     r.file = c->file;
     r.kernel = c->kernel;
     r.variant = variant;
     r.warp = KT_WARPS[w];
-    r.ctx = kt_g.ctx;
+    r.ctx = kt_state.ctx;
 
     memset(&err, 0, sizeof err);
     kt_g.l = spvi_launch_new(kt_g.m, k, &err);
@@ -422,13 +327,13 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
       for (int i = 0; i < nargs; ++i) {
         if (!r.buf[i]) continue;
         if (w == 0) {
-          kt_g.saved[i] = malloc(r.bytes[i] ? r.bytes[i] : 1);
-          assert_non_null(kt_g.saved[i]);
-          memcpy(kt_g.saved[i], r.buf[i], r.bytes[i]);
-          kt_g.saved_bytes[i] = r.bytes[i];
+          kt_state.saved[i] = malloc(r.bytes[i] ? r.bytes[i] : 1);
+          assert_non_null(kt_state.saved[i]);
+          memcpy(kt_state.saved[i], r.buf[i], r.bytes[i]);
+          kt_state.saved_bytes[i] = r.bytes[i];
           continue;
         }
-        const unsigned char *a = kt_g.saved[i], *b = r.buf[i];
+        const unsigned char *a = kt_state.saved[i], *b = r.buf[i];
         for (size_t j = 0; j < r.bytes[i]; ++j)
           if (a[j] != b[j])
             kt_fail(&r, "argument %d byte %zu differs from warp width %u: 0x%02x vs 0x%02x", i, j,
@@ -441,9 +346,9 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
   kt_release();
 }
 
-static void kt_run_case(const kt_case *c) {
+void kt_run_case(const kt_case *c) {
   static const char *const variants[] = {"O0", "O2", "O0.spir32"};
-  const char *build = kt_build_dir();
+  const char *build = tl_build_dir();
   int ran = 0, skipped = 0;
   for (size_t v = 0; v < KT_COUNT(variants); ++v) {
     char path[512], skip[512], reason[512];
@@ -464,17 +369,13 @@ static void kt_run_case(const kt_case *c) {
     fail_msg("%s is missing and there is no %s explaining why: run `BUILD=%s sh tests/kernels/build.sh` "
              "from the repository root first", path, skip, build);
   }
-  kt_g.variants_run += ran;
   if (ran == 0) {
     print_message("[  SKIP    ] %s: no variant could be built (%d skipped)\n", c->kernel, skipped);
     skip();
   }
 }
 
-/* Checks a fault report: kind, kernel name, the faulting work-item's global id (when `gid` is
- * not NULL), the parameter the memory belongs to and the byte offset (for memory faults), and
- * that the message is not empty. */
-static void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t *gid, bool check_mem,
+void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t *gid, bool check_mem,
                             int arg_index, int64_t offset) {
   if (r->status != SPVI_FAULT)
     kt_fail(r, "spvi_run returned status %d (%s), expected SPVI_FAULT (%s)", (int)r->status,
@@ -495,5 +396,3 @@ static void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t 
   }
   kt_require(r, f->message[0] != '\0', "fault.message is empty");
 }
-
-#endif

@@ -1,14 +1,13 @@
 /*
- * test_kernels_vec.h — vector kernels and vector builtins: vec_widths.cl, vec_access.cl,
+ * test_kernels_vec.c — vector kernels and vector builtins: vec_widths.cl, vec_access.cl,
  * vec_compare.cl, vec_args.cl, builtins_int.cl, builtins_vec.cl.
  * Vectors are handled in the references as plain arrays of components. Memory layout (OpenCL C
  * s6.1.5): a 3-component vector in a buffer of vectors takes 4 components' room; vload3/vstore3
  * use 3 packed components.
  */
-#ifndef TEST_KERNELS_VEC_H
-#define TEST_KERNELS_VEC_H
-#include "test_kernels_util.h"
-#include "test_kernels_float.h"   /* kt_fspecial, kt_cmp_a/b, kt_rand_float */
+#include "kernel_harness.h"
+
+#include <float.h>
 
 /* ---- vec_widths.cl -------------------------------------------------------------------------- */
 #define KT_VW_ITEMS 12
@@ -459,13 +458,16 @@ static void test_shuffle16(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_VEC_TESTS                                                                               \
-  KT_TEST(test_vint2), KT_TEST(test_vflt2), KT_TEST(test_vint3), KT_TEST(test_vflt3),              \
-  KT_TEST(test_vint4), KT_TEST(test_vflt4), KT_TEST(test_vint8), KT_TEST(test_vflt8),              \
-  KT_TEST(test_vint16), KT_TEST(test_vflt16), KT_TEST(test_vint3_packed), KT_TEST(test_vec_access), \
-  KT_TEST(test_vec_access3), KT_TEST(test_vcmp_int4), KT_TEST(test_vcmp_uchar16),                  \
-  KT_TEST(test_vcmp_float8), KT_TEST(test_vcmp_long2), KT_TEST(test_vcmp_int3),                    \
-  KT_TEST(test_scalar_args), KT_TEST(test_vector_args), KT_TEST(test_imisc), KT_TEST(test_vmisc),  \
-  KT_TEST(test_vls), KT_TEST(test_shuffle), KT_TEST(test_shuffle16)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_vint2), KT_TEST(test_vflt2), KT_TEST(test_vint3), KT_TEST(test_vflt3),
+    KT_TEST(test_vint4), KT_TEST(test_vflt4), KT_TEST(test_vint8), KT_TEST(test_vflt8),
+    KT_TEST(test_vint16), KT_TEST(test_vflt16), KT_TEST(test_vint3_packed),
+    KT_TEST(test_vec_access), KT_TEST(test_vec_access3), KT_TEST(test_vcmp_int4),
+    KT_TEST(test_vcmp_uchar16), KT_TEST(test_vcmp_float8), KT_TEST(test_vcmp_long2),
+    KT_TEST(test_vcmp_int3), KT_TEST(test_scalar_args), KT_TEST(test_vector_args),
+    KT_TEST(test_imisc), KT_TEST(test_vmisc), KT_TEST(test_vls), KT_TEST(test_shuffle),
+    KT_TEST(test_shuffle16),
+  };
+  return cmocka_run_group_tests_name("kernels_vec", tests, NULL, NULL);
+}

@@ -1,12 +1,14 @@
 /*
- * test_kernels_checks.h — the always-on checks of check_simple.cl: division reports (the run goes
+ * test_kernels_checks.c — the always-on checks of check_simple.cl: division reports (the run goes
  * on with spvi's defined results), misaligned loads and stores, and the step limit (faults).
  * Bad operands come from buffers, so the reporting work-items, counts and source lines below are
- * derived by hand from the inputs and the kernel's line numbers.
+ * derived by hand from the inputs and the kernel; lines are named by their `@` markers in
+ * check_simple.cl (marker.h).
  */
-#ifndef TEST_KERNELS_CHECKS_H
-#define TEST_KERNELS_CHECKS_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
+#include "marker.h"
+
+#define KT_SIMPLE "tests/kernels/check_simple.cl"
 
 /* The report of `kind` at source line `line`, or NULL. */
 static const spvi_report *kt_find_report(const kt_run *r, spvi_report_kind kind, unsigned line) {
@@ -19,7 +21,7 @@ static const spvi_report *kt_find_report(const kt_run *r, spvi_report_kind kind,
 
 typedef struct kt_report_want {
   spvi_report_kind kind;
-  unsigned line;
+  const char *mark;   /* the marker of its source line */
   const char *opcode;
   size_t gid;         /* first work-item (dimension 0) */
   uint64_t count;
@@ -31,15 +33,16 @@ static void kt_expect_reports(const kt_run *r, const kt_report_want *want, size_
   kt_require(r, got == n, "%zu reports, expected %zu%s%s", got, n, got ? "; the first:\n" : "",
              got ? spvi_report_get(r->launch, 0)->message : "");
   for (size_t i = 0; i < n; i++) {
-    const spvi_report *x = kt_find_report(r, want[i].kind, want[i].line);
-    kt_require(r, x != NULL, "no %s report at line %u", spvi_report_kind_name(want[i].kind), want[i].line);
+    const unsigned line = marker_line(KT_SIMPLE, want[i].mark);
+    const spvi_report *x = kt_find_report(r, want[i].kind, line);
+    kt_require(r, x != NULL, "no %s report at line %u", spvi_report_kind_name(want[i].kind), line);
     if (!x) continue;
-    kt_require(r, strcmp(x->at.opcode, want[i].opcode) == 0, "report at line %u: opcode %s, expected %s", want[i].line,
+    kt_require(r, strcmp(x->at.opcode, want[i].opcode) == 0, "report at line %u: opcode %s, expected %s", line,
                x->at.opcode, want[i].opcode);
     kt_require(r, x->at.global_id[0] == want[i].gid, "report at line %u: first work-item %zu, expected %zu:\n%s",
-               want[i].line, x->at.global_id[0], want[i].gid, x->message);
+               line, x->at.global_id[0], want[i].gid, x->message);
     kt_require(r, x->count == want[i].count, "report at line %u: count %" PRIu64 ", expected %" PRIu64 ":\n%s",
-               want[i].line, x->count, want[i].count, x->message);
+               line, x->count, want[i].count, x->message);
     kt_require(r, strstr(x->at.file, "check_simple.cl") != NULL, "report file `%s`", x->at.file);
     kt_require(r, strcmp(x->kernel, r->kernel) == 0, "report kernel `%s`", x->kernel);
   }
@@ -57,8 +60,10 @@ static void kt_check_div_s(const kt_run *r, void *u) {
   (void)u;
   /* b[3] = b[10] = 0; a[5] = INT_MIN with b[5] = -1; b[12] = 3 skips the remainder */
   const kt_report_want want[] = {
-    {SPVI_REPORT_DIV_BY_ZERO, 7, "OpSDiv", 3, 2}, {SPVI_REPORT_DIV_OVERFLOW, 7, "OpSDiv", 5, 1},
-    {SPVI_REPORT_DIV_BY_ZERO, 8, "OpSRem", 3, 2}, {SPVI_REPORT_DIV_OVERFLOW, 8, "OpSRem", 5, 1},
+    {.kind = SPVI_REPORT_DIV_BY_ZERO, .mark = "div-s", .opcode = "OpSDiv", .gid = 3, .count = 2},
+    {.kind = SPVI_REPORT_DIV_OVERFLOW, .mark = "div-s", .opcode = "OpSDiv", .gid = 5, .count = 1},
+    {.kind = SPVI_REPORT_DIV_BY_ZERO, .mark = "rem-s", .opcode = "OpSRem", .gid = 3, .count = 2},
+    {.kind = SPVI_REPORT_DIV_OVERFLOW, .mark = "rem-s", .opcode = "OpSRem", .gid = 5, .count = 1},
   };
   kt_expect_reports(r, want, KT_COUNT(want));
   const int32_t *q = r->buf[0], *m = r->buf[3];
@@ -89,7 +94,9 @@ static void test_check_div_signed(void **state) {
 
 static void kt_check_div_u(const kt_run *r, void *u) {
   (void)u;
-  const kt_report_want want[] = {{SPVI_REPORT_DIV_BY_ZERO, 13, "OpUDiv", 0, 2}};
+  const kt_report_want want[] = {
+    {.kind = SPVI_REPORT_DIV_BY_ZERO, .mark = "div-u", .opcode = "OpUDiv", .gid = 0, .count = 2},
+  };
   kt_expect_reports(r, want, KT_COUNT(want));
   const uint32_t *q = r->buf[0];
   for (int g = 0; g < KD_G; g++) {
@@ -116,8 +123,10 @@ static int32_t kv_a[8 * 4], kv_b[8 * 4];
 
 static void kt_check_div_vec(const kt_run *r, void *u) {
   (void)u;
-  const kt_report_want want[] = {{SPVI_REPORT_DIV_BY_ZERO, 18, "OpSDiv", 4, 2},
-                                 {SPVI_REPORT_DIV_OVERFLOW, 18, "OpSDiv", 6, 1}};
+  const kt_report_want want[] = {
+    {.kind = SPVI_REPORT_DIV_BY_ZERO, .mark = "div-vec", .opcode = "OpSDiv", .gid = 4, .count = 2},
+    {.kind = SPVI_REPORT_DIV_OVERFLOW, .mark = "div-vec", .opcode = "OpSDiv", .gid = 6, .count = 1},
+  };
   kt_expect_reports(r, want, KT_COUNT(want));
 }
 
@@ -139,10 +148,10 @@ static void test_check_div_vector(void **state) {
 typedef struct kt_fault_at {
   spvi_fault_kind kind;
   size_t gid;
-  int arg_index;
+  int arg_index;        /* -1: a fault that names no memory */
   int64_t offset;
-  uint64_t access_size;
-  unsigned line_lo, line_hi;
+  uint64_t access_size; /* 0: not checked */
+  const char *first, *last;  /* the markers of the lines the fault may be at, first to last */
 } kt_fault_at;
 
 static void kt_check_fault_at(const kt_run *r, void *u) {
@@ -152,8 +161,9 @@ static void kt_check_fault_at(const kt_run *r, void *u) {
   if (w->access_size)
     kt_require(r, r->fault->access_size == w->access_size, "access size %" PRIu64 ", expected %" PRIu64,
                r->fault->access_size, w->access_size);
-  kt_require(r, r->fault->line >= w->line_lo && r->fault->line <= w->line_hi, "fault at line %u, expected %u..%u:\n%s",
-             r->fault->line, w->line_lo, w->line_hi, r->fault->message);
+  const unsigned lo = marker_line(KT_SIMPLE, w->first), hi = marker_line(KT_SIMPLE, w->last);
+  kt_require(r, r->fault->line >= lo && r->fault->line <= hi, "fault at line %u, expected %u..%u:\n%s", r->fault->line,
+             lo, hi, r->fault->message);
 }
 
 static void test_check_misaligned_load(void **state) {
@@ -163,7 +173,8 @@ static void test_check_misaligned_load(void **state) {
   for (int i = 0; i < 64; i++) bytes[i] = (uint8_t)i;
   for (int g = 0; g < 12; g++) off[g] = 4 * g;
   off[6] = 6;   /* int load at byte 6: 4-byte alignment broken */
-  kt_fault_at w = {SPVI_FAULT_MISALIGNED, 6, 1, 6, 4, 24, 24};
+  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED, .gid = 6, .arg_index = 1, .offset = 6, .access_size = 4,
+                   .first = "load-at", .last = "load-at"};
   kt_case c = {.file = "check_simple", .kernel = "load_at",
                .args = {KT_BUF_IN(NULL, 12 * 4), KT_BUF_IN(bytes, sizeof bytes), KT_BUF_IN(off, sizeof off)},
                .range = {1, {12}, {4}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true};
@@ -196,7 +207,8 @@ static void test_check_aligned_load(void **state) {
 static void test_check_misaligned_store(void **state) {
   (void)state;
   static int32_t off[4] = {0, 16, 40, 48};   /* float4 store at byte 40: 16-byte alignment broken */
-  kt_fault_at w = {SPVI_FAULT_MISALIGNED, 2, 0, 40, 16, 30, 30};
+  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED, .gid = 2, .arg_index = 0, .offset = 40, .access_size = 16,
+                   .first = "store-at", .last = "store-at"};
   kt_case c = {.file = "check_simple", .kernel = "store_at",
                .args = {KT_BUF_IN(NULL, 64), KT_BUF_IN(off, sizeof off)},
                .range = {1, {4}, {4}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true};
@@ -209,7 +221,7 @@ static void test_check_step_limit(void **state) {
   static int32_t n[16];
   for (int g = 0; g < 16; g++) n[g] = 2 * g;
   n[5] = 7;   /* never reached counting by 2 */
-  kt_fault_at w = {SPVI_FAULT_STEP_LIMIT, 5, -1, 0, 0, 38, 39};
+  kt_fault_at w = {.kind = SPVI_FAULT_STEP_LIMIT, .gid = 5, .arg_index = -1, .first = "count-loop", .last = "count-body"};
   kt_case c = {.file = "check_simple", .kernel = "count_to",
                .args = {KT_BUF_IN(NULL, sizeof n), KT_BUF_IN(n, sizeof n)},
                .range = {1, {16}, {16}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true,
@@ -234,10 +246,12 @@ static void test_check_step_limit_not_reached(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_CHECKS_TESTS                                                                            \
-  KT_TEST(test_check_div_signed), KT_TEST(test_check_div_unsigned), KT_TEST(test_check_div_vector),  \
-  KT_TEST(test_check_misaligned_load), KT_TEST(test_check_aligned_load),                           \
-  KT_TEST(test_check_misaligned_store), KT_TEST(test_check_step_limit),                            \
-  KT_TEST(test_check_step_limit_not_reached)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_check_div_signed), KT_TEST(test_check_div_unsigned),
+    KT_TEST(test_check_div_vector), KT_TEST(test_check_misaligned_load),
+    KT_TEST(test_check_aligned_load), KT_TEST(test_check_misaligned_store),
+    KT_TEST(test_check_step_limit), KT_TEST(test_check_step_limit_not_reached),
+  };
+  return cmocka_run_group_tests_name("kernels_checks", tests, NULL, NULL);
+}

@@ -1,5 +1,5 @@
 /*
- * test_kernel_builtins_printf.h — printf (C 6.15.14) from OpenCL C (tests/kernels/bi_printf.cl).
+ * test_kernel_builtins_printf.c — printf (C 6.15.14) from OpenCL C (tests/kernels/bi_printf.cl).
  *
  * The output is captured with spvi_run_options.on_printf (each work-item's text, work-groups in
  * order, work-items in local id order) for every variant (-O0, -O2) at warp widths 1, 0 and 7, and
@@ -9,9 +9,8 @@
  * buffer that starts with a sentinel: 0 for every valid call, -1 for the invalid one (spvi's
  * definition of the undefined case: nothing printed).
  */
-#ifndef TEST_KERNEL_BUILTINS_PRINTF_H
-#define TEST_KERNEL_BUILTINS_PRINTF_H
-#include "test_kernel_builtins_util.h"
+#include "kernel_builtins_harness.h"
+#include "load.h"
 
 typedef struct kb_text { char *p; size_t len, cap; } kb_text;
 
@@ -51,7 +50,7 @@ static void kb_text_diff(const char *ctx, const char *got, size_t glen, const ch
 static void kb_printf_case(const char *kernel, size_t G, size_t L, const kt_arg *extra, int nextra, size_t count,
                            const int32_t *want_ret, const char *want, size_t wlen) {
   static const char *const variants[] = {"O0", "O2"};
-  const char *build = kt_build_dir();
+  const char *build = tl_build_dir();
   int32_t *init = kb_alloc(count * 4);
   for (size_t i = 0; i < count; ++i) init[i] = 0x5a5a5a5a;
   int ran = 0;
@@ -247,8 +246,10 @@ static void test_printf_invalid(void **state) {
 }
 
 #define KB_PF_TEST(f) cmocka_unit_test_teardown(f, kb_pf_teardown)
-#define KB_PRINTF_TESTS                                                                              \
-  KB_PF_TEST(test_printf_int), KB_PF_TEST(test_printf_float), KB_PF_TEST(test_printf_fixed),         \
-  KB_PF_TEST(test_printf_vec), KB_PF_TEST(test_printf_many), KB_PF_TEST(test_printf_invalid)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KB_PF_TEST(test_printf_int), KB_PF_TEST(test_printf_float), KB_PF_TEST(test_printf_fixed),
+    KB_PF_TEST(test_printf_vec), KB_PF_TEST(test_printf_many), KB_PF_TEST(test_printf_invalid),
+  };
+  return cmocka_run_group_tests_name("kernel_builtins_printf", tests, NULL, NULL);
+}

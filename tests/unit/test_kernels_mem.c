@@ -1,14 +1,11 @@
 /*
- * test_kernels_mem.h — memory and calls: struct_arg.cl, struct_global.cl, func_calls.cl,
+ * test_kernels_mem.c — memory and calls: struct_arg.cl, struct_global.cl, func_calls.cl,
  * local_reduce.cl, local_scan.cl, local_transpose.cl, local_bitonic.cl, local_args.cl,
  * constant_tables.cl, global_vars.cl, global_ptr_init.cl, generic_ptr.cl, ptr_arith.cl.
  * Host-side structs restate the OpenCL C layouts (OpenCL C s6.1.5: scalars aligned to their size,
  * vectors to their size with 3-vectors as 4) and are pinned with _Static_assert on offsets.
  */
-#ifndef TEST_KERNELS_MEM_H
-#define TEST_KERNELS_MEM_H
-#include "test_kernels_util.h"
-#include "test_kernels_float.h"
+#include "kernel_harness.h"
 
 /* ---- struct_arg.cl -------------------------------------------------------------------------- */
 typedef struct kt_params {
@@ -716,14 +713,17 @@ static void test_ptr_local(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_MEM_TESTS                                                                               \
-  KT_TEST(test_struct_byval), KT_TEST(test_struct_private_array), KT_TEST(test_struct_rw),         \
-  KT_TEST(test_struct_inplace), KT_TEST(test_struct_packed), KT_TEST(test_calls),                  \
-  KT_TEST(test_calls_local), KT_TEST(test_reduce_sum), KT_TEST(test_reduce_minmax),                \
-  KT_TEST(test_scan_hs), KT_TEST(test_scan_blelloch), KT_TEST(test_transpose), KT_TEST(test_bitonic), \
-  KT_TEST(test_local_args), KT_TEST(test_crc32), KT_TEST(test_lookup), KT_TEST(test_const_arg),    \
-  KT_TEST(test_read_globals), KT_TEST(test_scratch_globals), KT_TEST(test_ptr_globals),            \
-  KT_TEST(test_generic_sum), KT_TEST(test_generic_cast), KT_TEST(test_ptr_walk),                   \
-  KT_TEST(test_ptr_bytes), KT_TEST(test_ptr_private), KT_TEST(test_ptr_local)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_struct_byval), KT_TEST(test_struct_private_array), KT_TEST(test_struct_rw),
+    KT_TEST(test_struct_inplace), KT_TEST(test_struct_packed), KT_TEST(test_calls),
+    KT_TEST(test_calls_local), KT_TEST(test_reduce_sum), KT_TEST(test_reduce_minmax),
+    KT_TEST(test_scan_hs), KT_TEST(test_scan_blelloch), KT_TEST(test_transpose),
+    KT_TEST(test_bitonic), KT_TEST(test_local_args), KT_TEST(test_crc32), KT_TEST(test_lookup),
+    KT_TEST(test_const_arg), KT_TEST(test_read_globals), KT_TEST(test_scratch_globals),
+    KT_TEST(test_ptr_globals), KT_TEST(test_generic_sum), KT_TEST(test_generic_cast),
+    KT_TEST(test_ptr_walk), KT_TEST(test_ptr_bytes), KT_TEST(test_ptr_private),
+    KT_TEST(test_ptr_local),
+  };
+  return cmocka_run_group_tests_name("kernels_mem", tests, NULL, NULL);
+}

@@ -1,14 +1,12 @@
 /*
- * test_kernels_async.h — async work-group copies (tests/kernels/async_copy.cl) and their misuse
+ * test_kernels_async.c — async work-group copies (tests/kernels/async_copy.cl) and their misuse
  * (async_copy_fault.cl). Expected values come from a plain C model of OpenCL C 6.15.11: a copy of
  * n elements from src + base to dst + base, strided on the global side; the per-element operation
  * the kernels apply in local memory (+1 or *2, modulo 2^bits for integers) is done here on each
  * component of the element type.
  */
-#ifndef TEST_KERNELS_ASYNC_H
-#define TEST_KERNELS_ASYNC_H
 
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 /* The gentypes of async_copy.cl: component type, components, memory slots (3-vectors take 4). */
 typedef struct kt_async_type { const char *name; kt_type comp; unsigned ncomp, slots; } kt_async_type;
@@ -288,9 +286,11 @@ static void test_async_uninit(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_ASYNC_TESTS                                                                              \
-  KT_TEST(test_async_copy_tiles), KT_TEST(test_async_strided), KT_TEST(test_async_pipeline),       \
-  KT_TEST(test_async_fault_divergent), KT_TEST(test_async_fault_mismatch), KT_TEST(test_async_fault_oob), \
-  KT_TEST(test_async_fault_events), KT_TEST(test_async_uninit)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_async_copy_tiles), KT_TEST(test_async_strided), KT_TEST(test_async_pipeline),
+    KT_TEST(test_async_fault_divergent), KT_TEST(test_async_fault_mismatch),
+    KT_TEST(test_async_fault_oob), KT_TEST(test_async_fault_events), KT_TEST(test_async_uninit),
+  };
+  return cmocka_run_group_tests_name("kernels_async", tests, NULL, NULL);
+}

@@ -1,48 +1,14 @@
 /*
- * test_kernel_builtins_util.h — helpers of test_kernel_builtins.c (OpenCL.std builtins called from
- * OpenCL C kernels, tests/kernels/bi_*.cl).
- *
- * Floating-point values are handled as bit patterns (uint64_t) of a format: half, float, double.
- * Expected values never come from spvi:
- *   - kb_mp_*: MPFR evaluated at the format's precision with the format's exponent range
- *     (mpfr_set_emin/emax) and mpfr_subnormalize -- MPFR's documented recipe for correctly rounded
- *     IEEE results including subnormals;
- *   - kb_round_mp: rounding of an exact (high-precision) MPFR value to a format in any of the four
- *     IEEE rounding modes, written out by hand (scale to the quantum, round to an integer, apply
- *     the overflow rule of the mode);
- *   - kb_h2d / kb_enc: exact decoding/encoding of half, float and double bit patterns.
- * The NaN policy of spvi (spec-notes/builtins.md "NaN results"): a NaN operand comes back quieted
- * (the first NaN operand), an invalid operation gives the canonical quiet NaN.
+ * kernel_builtins_harness.c — helpers of the test_kernel_builtins_*.c programs: see
+ * kernel_builtins_harness.h.
  */
-#ifndef TEST_KERNEL_BUILTINS_UTIL_H
-#define TEST_KERNEL_BUILTINS_UTIL_H
-
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <float.h>
-#include <limits.h>
-#include <math.h>
-#include <mpfr.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* the kernel harness (kt_case, kt_run_case ...); not every helper of it is used here */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "test_kernels_util.h"
-#pragma GCC diagnostic pop
+#include "kernel_builtins_harness.h"
 
 /* ---- allocations freed by the teardown, also when a check fails ------------------------------ */
 #define KB_MAX_OWNED 256
 static void *kb_owned[KB_MAX_OWNED];
 
-static void *kb_alloc(size_t bytes) {
+void *kb_alloc(size_t bytes) {
   for (size_t i = 0; i < KB_MAX_OWNED; ++i)
     if (!kb_owned[i]) {
       kb_owned[i] = calloc(1, bytes ? bytes : 1);
@@ -53,7 +19,7 @@ static void *kb_alloc(size_t bytes) {
   return NULL;
 }
 
-static int kb_teardown(void **state) {
+int kb_teardown(void **state) {
   for (size_t i = 0; i < KB_MAX_OWNED; ++i) {
     free(kb_owned[i]);
     kb_owned[i] = NULL;
@@ -62,46 +28,19 @@ static int kb_teardown(void **state) {
   return kt_teardown(state);
 }
 
-#define KB_TEST(f) cmocka_unit_test_teardown(f, kb_teardown)
-
 /* ---- deterministic randomness (splitmix64 of the harness: kt_seed / kt_rand) ------------------- */
-static double kb_unif(void) { return (double)(kt_rand() >> 11) * 0x1p-53; } /* [0, 1) */
-static int64_t kb_irange(int64_t lo, int64_t hi) { return kt_rand_range(lo, hi); }
+double kb_unif(void) { return (double)(kt_rand() >> 11) * 0x1p-53; } /* [0, 1) */
+int64_t kb_irange(int64_t lo, int64_t hi) { return kt_rand_range(lo, hi); }
 
 /* ---- formats --------------------------------------------------------------------------------- */
-typedef enum kb_fmt { KB_H = 0, KB_F = 1, KB_D = 2 } kb_fmt;
-
-typedef struct kb_fmtinfo {
-  unsigned bits, prec, ebits;
-  int emin_mp, emax_mp;  /* MPFR's convention (significand in [1/2, 1)) */
-  int emin_norm;         /* exponent of the smallest normal number: 2^emin_norm */
-  const char *name;
-} kb_fmtinfo;
-
-static const kb_fmtinfo kb_fi[3] = {
+const kb_fmtinfo kb_fi[3] = {
   {16, 11, 5, -23, 16, -14, "half"},
   {32, 24, 8, -148, 128, -126, "float"},
   {64, 53, 11, -1073, 1024, -1022, "double"},
 };
 
-static size_t kb_bytes(kb_fmt f) { return kb_fi[f].bits / 8; }
-static uint64_t kb_signbit(kb_fmt f) { return 1ull << (kb_fi[f].bits - 1); }
-static uint64_t kb_mantmask(kb_fmt f) { return (1ull << (kb_fi[f].prec - 1)) - 1; }
-static uint64_t kb_expmask(kb_fmt f) { return ((1ull << kb_fi[f].ebits) - 1) << (kb_fi[f].prec - 1); }
-static uint64_t kb_qbit(kb_fmt f) { return 1ull << (kb_fi[f].prec - 2); }
-static uint64_t kb_canon(kb_fmt f) { return kb_expmask(f) | kb_qbit(f); }
-static uint64_t kb_inf(kb_fmt f) { return kb_expmask(f); }
-static uint64_t kb_maxfin(kb_fmt f) { return kb_expmask(f) - 1; }
-static bool kb_isnan(kb_fmt f, uint64_t u) {
-  return (u & kb_expmask(f)) == kb_expmask(f) && (u & kb_mantmask(f)) != 0;
-}
-static bool kb_isinf(kb_fmt f, uint64_t u) { return (u & ~kb_signbit(f)) == kb_inf(f); }
-static bool kb_iszero(kb_fmt f, uint64_t u) { return (u & ~kb_signbit(f)) == 0; }
-static bool kb_neg(kb_fmt f, uint64_t u) { return (u & kb_signbit(f)) != 0; }
-static uint64_t kb_quiet(kb_fmt f, uint64_t u) { return u | kb_qbit(f); }
-
 /* Exact value of a pattern as a double (every half/float/double value is a double). NaN: NAN. */
-static double kb_val(kb_fmt f, uint64_t u) {
+double kb_val(kb_fmt f, uint64_t u) {
   if (f == KB_D) { double d; memcpy(&d, &u, 8); return d; }
   if (f == KB_F) { float x; uint32_t v = (uint32_t)u; memcpy(&x, &v, 4); return (double)x; }
   /* half: sign, 5-bit exponent (bias 15), 10-bit fraction; decoded with ldexp (exact) */
@@ -113,7 +52,7 @@ static double kb_val(kb_fmt f, uint64_t u) {
 }
 
 /* The pattern of a double value that is exactly representable in the format (asserted). */
-static uint64_t kb_enc(kb_fmt f, double d) {
+uint64_t kb_enc(kb_fmt f, double d) {
   if (isnan(d)) return kb_canon(f);
   if (f == KB_D) { uint64_t u; memcpy(&u, &d, 8); return u; }
   if (f == KB_F) {
@@ -138,37 +77,32 @@ static uint64_t kb_enc(kb_fmt f, double d) {
 }
 
 /* ---- MPFR helpers ----------------------------------------------------------------------------- */
-static void kb_mp_set(mpfr_ptr x, kb_fmt f, uint64_t u) {
+void kb_mp_set(mpfr_ptr x, kb_fmt f, uint64_t u) {
   if (kb_isnan(f, u)) mpfr_set_nan(x);
   else mpfr_set_d(x, kb_val(f, u), MPFR_RNDN);  /* exact: x has >= 53 bits */
 }
 
-typedef struct kb_range_save { mpfr_exp_t emin, emax; } kb_range_save;
-static kb_range_save kb_range_push(kb_fmt f) {
+kb_range_save kb_range_push(kb_fmt f) {
   kb_range_save s = {mpfr_get_emin(), mpfr_get_emax()};
   mpfr_set_emin(kb_fi[f].emin_mp);
   mpfr_set_emax(kb_fi[f].emax_mp);
   return s;
 }
-static void kb_range_pop(kb_range_save s) {
+void kb_range_pop(kb_range_save s) {
   mpfr_set_emin(s.emin);
   mpfr_set_emax(s.emax);
 }
 
 /* finish a computation done in the narrowed range: check_range + subnormalize, pattern out */
-static uint64_t kb_mp_finish(kb_fmt f, mpfr_ptr r, int t, mpfr_rnd_t rnd) {
+uint64_t kb_mp_finish(kb_fmt f, mpfr_ptr r, int t, mpfr_rnd_t rnd) {
   t = mpfr_check_range(r, t, rnd);
   mpfr_subnormalize(r, t, rnd);
   if (mpfr_nan_p(r)) return kb_canon(f);
   return kb_enc(f, mpfr_get_d(r, MPFR_RNDN));  /* exact: r has the format's precision and range */
 }
 
-typedef int (*kb_mpfn1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
-typedef int (*kb_mpfn2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
-typedef int (*kb_mpfnl)(mpfr_ptr, mpfr_srcptr, long, mpfr_rnd_t);
-
 /* correctly rounded fn(x) in format f (round to nearest even) */
-static uint64_t kb_mp1(kb_fmt f, kb_mpfn1 fn, uint64_t x) {
+uint64_t kb_mp1(kb_fmt f, kb_mpfn1 fn, uint64_t x) {
   mpfr_t a, r;
   mpfr_init2(a, 64);
   mpfr_init2(r, kb_fi[f].prec);
@@ -180,7 +114,7 @@ static uint64_t kb_mp1(kb_fmt f, kb_mpfn1 fn, uint64_t x) {
   mpfr_clears(a, r, (mpfr_ptr)0);
   return out;
 }
-static uint64_t kb_mp2(kb_fmt f, kb_mpfn2 fn, uint64_t x, uint64_t y) {
+uint64_t kb_mp2(kb_fmt f, kb_mpfn2 fn, uint64_t x, uint64_t y) {
   mpfr_t a, b, r;
   mpfr_inits2(64, a, b, (mpfr_ptr)0);
   mpfr_init2(r, kb_fi[f].prec);
@@ -193,7 +127,7 @@ static uint64_t kb_mp2(kb_fmt f, kb_mpfn2 fn, uint64_t x, uint64_t y) {
   mpfr_clears(a, b, r, (mpfr_ptr)0);
   return out;
 }
-static uint64_t kb_mpl(kb_fmt f, kb_mpfnl fn, uint64_t x, long n) {
+uint64_t kb_mpl(kb_fmt f, kb_mpfnl fn, uint64_t x, long n) {
   mpfr_t a, r;
   mpfr_init2(a, 64);
   mpfr_init2(r, kb_fi[f].prec);
@@ -208,7 +142,7 @@ static uint64_t kb_mpl(kb_fmt f, kb_mpfnl fn, uint64_t x, long n) {
 
 /* One correctly rounded arithmetic operation in format f ('+', '-', '*', '/'), IEEE signs of
  * zero and NaN for invalid operations (MPFR follows IEEE 754 here); NaN operands give NaN. */
-static uint64_t kb_op(kb_fmt f, char op, uint64_t x, uint64_t y) {
+uint64_t kb_op(kb_fmt f, char op, uint64_t x, uint64_t y) {
   kb_mpfn2 fn = op == '+' ? mpfr_add : op == '-' ? mpfr_sub : op == '*' ? mpfr_mul : mpfr_div;
   return kb_mp2(f, fn, x, y);
 }
@@ -218,7 +152,7 @@ static uint64_t kb_op(kb_fmt f, char op, uint64_t x, uint64_t y) {
  * v's binade e (floor(log2|v|)); v/q is rounded to an integer in the mode; overflow: the rounded
  * value beyond the largest finite number gives inf in RNDN and in the mode's direction away from
  * zero, else the largest finite number (IEEE 754-2008 7.4). */
-static uint64_t kb_round_mp(kb_fmt f, mpfr_srcptr v, mpfr_rnd_t rnd) {
+uint64_t kb_round_mp(kb_fmt f, mpfr_srcptr v, mpfr_rnd_t rnd) {
   if (mpfr_nan_p(v)) return kb_canon(f);
   uint64_t sign = mpfr_signbit(v) ? kb_signbit(f) : 0;
   if (mpfr_inf_p(v)) return sign | kb_inf(f);
@@ -250,7 +184,7 @@ static uint64_t kb_round_mp(kb_fmt f, mpfr_srcptr v, mpfr_rnd_t rnd) {
 }
 
 /* a double value rounded to format f in mode rnd */
-static uint64_t kb_round_d(kb_fmt f, double d, mpfr_rnd_t rnd) {
+uint64_t kb_round_d(kb_fmt f, double d, mpfr_rnd_t rnd) {
   mpfr_t v;
   mpfr_init2(v, 64);
   if (isnan(d)) mpfr_set_nan(v);
@@ -259,11 +193,11 @@ static uint64_t kb_round_d(kb_fmt f, double d, mpfr_rnd_t rnd) {
   mpfr_clear(v);
   return u;
 }
-static uint64_t kb_from_d(kb_fmt f, double d) { return kb_round_d(f, d, MPFR_RNDN); }
+uint64_t kb_from_d(kb_fmt f, double d) { return kb_round_d(f, d, MPFR_RNDN); }
 
 /* ---- NaN policy: the NaN a function returns for these operands ------------------------------- */
 /* ops[0..n): operand patterns in the output format (non-float operands: pass n excluding them) */
-static uint64_t kb_nan_policy(kb_fmt f, const uint64_t *ops, int n) {
+uint64_t kb_nan_policy(kb_fmt f, const uint64_t *ops, int n) {
   for (int i = 0; i < n; ++i)
     if (kb_isnan(f, ops[i])) return kb_quiet(f, ops[i]);
   return kb_canon(f);
@@ -271,20 +205,20 @@ static uint64_t kb_nan_policy(kb_fmt f, const uint64_t *ops, int n) {
 
 /* ---- packing ---------------------------------------------------------------------------------- */
 /* patterns -> a native little-endian buffer of the format's element size */
-static void *kb_pack(kb_fmt f, const uint64_t *u, size_t n) {
+void *kb_pack(kb_fmt f, const uint64_t *u, size_t n) {
   size_t es = kb_bytes(f);
   unsigned char *p = kb_alloc(n * es);
   for (size_t i = 0; i < n; ++i) memcpy(p + i * es, &u[i], es);  /* little-endian host */
   return p;
 }
-static uint64_t kb_get(kb_fmt f, const void *buf, size_t i) {
+uint64_t kb_get(kb_fmt f, const void *buf, size_t i) {
   uint64_t u = 0;
   memcpy(&u, (const unsigned char *)buf + i * kb_bytes(f), kb_bytes(f));
   return u;
 }
 
 /* "0x1.8p+1 (0x4040)" */
-static void kb_fmtval(kb_fmt f, uint64_t u, char *out, size_t n) {
+void kb_fmtval(kb_fmt f, uint64_t u, char *out, size_t n) {
   char hex[24];
   if (f == KB_H) snprintf(hex, sizeof hex, "0x%04llx", (unsigned long long)u);
   else if (f == KB_F) snprintf(hex, sizeof hex, "0x%08llx", (unsigned long long)u);
@@ -294,9 +228,7 @@ static void kb_fmtval(kb_fmt f, uint64_t u, char *out, size_t n) {
 }
 
 /* ---- mismatch reporting ----------------------------------------------------------------------- */
-typedef struct kb_report { const kt_run *r; size_t bad, shown, limit; } kb_report;
-
-static void kb_bad(kb_report *rep, const char *fmt, ...) {
+void kb_bad(kb_report *rep, const char *fmt, ...) {
   ++rep->bad;
   if (rep->shown >= rep->limit) return;
   ++rep->shown;
@@ -307,14 +239,14 @@ static void kb_bad(kb_report *rep, const char *fmt, ...) {
   va_end(ap);
   print_error("%s: %s\n", rep->r->ctx, msg);
 }
-static void kb_report_end(kb_report *rep, const char *what) {
+void kb_report_end(kb_report *rep, const char *what) {
   if (rep->bad) kt_fail(rep->r, "%s: %zu mismatches (first %zu shown)", what, rep->bad, rep->shown);
 }
 
 /* ---- input generation ------------------------------------------------------------------------- */
 /* a random finite value of format f: |x| = 2^e * (1 + frac), e uniform in [elo, ehi] (clamped to
  * the format; below the normal range the value is subnormal), random sign unless `pos` */
-static uint64_t kb_rand_log(kb_fmt f, int elo, int ehi, bool pos) {
+uint64_t kb_rand_log(kb_fmt f, int elo, int ehi, bool pos) {
   int emax = (1 << (kb_fi[f].ebits - 1)) - 1, emin = kb_fi[f].emin_norm - (int)kb_fi[f].prec + 1;
   if (elo < emin) elo = emin;
   if (ehi > emax) ehi = emax;
@@ -327,18 +259,17 @@ static uint64_t kb_rand_log(kb_fmt f, int elo, int ehi, bool pos) {
   return u;
 }
 /* uniform in [lo, hi] rounded to f */
-static uint64_t kb_rand_unif(kb_fmt f, double lo, double hi) {
+uint64_t kb_rand_unif(kb_fmt f, double lo, double hi) {
   return kb_round_d(f, lo + (hi - lo) * kb_unif(), MPFR_RNDN);
 }
 /* random bit pattern of the format (NaNs and infinities included, rarely) */
-static uint64_t kb_rand_bits(kb_fmt f) {
+uint64_t kb_rand_bits(kb_fmt f) {
   uint64_t u = kt_rand();
   return kb_fi[f].bits == 64 ? u : u & ((1ull << kb_fi[f].bits) - 1);
 }
 
 /* Special operands, the same list for every format (patterns built per format). */
-enum { KB_NSPEC = 34 };
-static uint64_t kb_special(kb_fmt f, unsigned i) {
+uint64_t kb_special(kb_fmt f, unsigned i) {
   uint64_t sb = kb_signbit(f), minsub = 1, maxsub = kb_mantmask(f), minnorm = kb_mantmask(f) + 1;
   switch (i % KB_NSPEC) {
   case 0: return 0;
@@ -378,4 +309,78 @@ static uint64_t kb_special(kb_fmt f, unsigned i) {
   }
 }
 
-#endif
+uint64_t kb_special2(kb_fmt f, unsigned i) {
+  static const unsigned pick[KB_NS2] = {0, 1, 2, 3, 5, 6, 14, 15, 16, 19, 20, 7, 13};
+  return kb_special(f, pick[i]);
+}
+
+/* ---- references shared by several functions ----------------------------------------------------- */
+/* fmax/fmin as spvi defines them (builtins.md): a NaN operand gives the other one, two NaNs the
+ * first, -0 < +0 */
+uint64_t kb_fmaxmin(kb_fmt f, uint64_t x, uint64_t y, bool max) {
+  if (kb_isnan(f, x) && kb_isnan(f, y)) return kb_canon(f);
+  if (kb_isnan(f, x)) return y;
+  if (kb_isnan(f, y)) return x;
+  double vx = kb_val(f, x), vy = kb_val(f, y);
+  if (vx == 0 && vy == 0) {
+    bool xneg = kb_neg(f, x);
+    return max ? (xneg ? y : x) : (xneg ? x : y);
+  }
+  if (max) return vx < vy ? y : x;
+  return vy < vx ? y : x;
+}
+
+/* ---- expected slots and the check of float results --------------------------------------------- */
+/* "fn(x, y)" of a slot, for messages */
+static void kb_describe(kb_fmt f, const kb_slot *s, const char *name, char *buf, size_t n) {
+  char a[80] = "", b[80] = "", c[80] = "";
+  if (s->nops > 0) kb_fmtval(f, s->op[0], a, sizeof a);
+  if (s->nops > 1) kb_fmtval(f, s->op[1], b, sizeof b);
+  if (s->nops > 2) kb_fmtval(f, s->op[2], c, sizeof c);
+  if (s->nops == 3) snprintf(buf, n, "%s(%s, %s, %s)", name, a, b, c);
+  else if (s->nops == 2) snprintf(buf, n, "%s(%s, %s)", name, a, b);
+  else if (s->nops == 1 && s->has_int) snprintf(buf, n, "%s(%s, %lld)", name, a, (long long)s->iop);
+  else if (s->nops == 1) snprintf(buf, n, "%s(%s)", name, a);
+  else snprintf(buf, n, "%s(0x%llx)", name, (unsigned long long)s->iop);
+}
+
+void kb_check_math(const kt_run *r, void *u) {
+  const kb_mcheck *c = u;
+  kb_report rep = {r, 0, 0, 40};
+  for (int o = 0; o < c->nout; ++o) {
+    const kb_outspec *os = &c->out[o];
+    size_t es = os->is_int ? 4 : kb_bytes(os->f);
+    kt_require(r, r->buf[os->arg] && r->bytes[os->arg] == os->count * es, "argument %d: size %zu, expected %zu",
+               os->arg, r->bytes[os->arg], os->count * es);
+    for (size_t i = 0; i < os->count; ++i) {
+      const kb_slot *s = &os->slot[i];
+      if (s->fn == UINT16_MAX) continue;
+      char d[400], g[80], w[80];
+      if (os->is_int) {
+        int32_t got;
+        memcpy(&got, (const unsigned char *)r->buf[os->arg] + i * 4, 4);
+        if ((int64_t)got == (int64_t)(int32_t)s->want) continue;
+        kb_describe(c->f, s, os->names[s->fn], d, sizeof d);
+        kb_bad(&rep, "arg %d [%zu] %s: int result %d, expected %d", os->arg, i, d, got, (int32_t)s->want);
+        continue;
+      }
+      uint64_t got = kb_get(os->f, r->buf[os->arg], i);
+      if (got == s->want) continue;
+      kb_describe(c->f, s, os->names[s->fn], d, sizeof d);
+      kb_fmtval(os->f, got, g, sizeof g);
+      kb_fmtval(os->f, s->want, w, sizeof w);
+      kb_bad(&rep, "arg %d [%zu] %s = %s, expected %s", os->arg, i, d, g, w);
+    }
+  }
+  kb_report_end(&rep, "math results");
+}
+
+kb_slot *kb_new_slots(size_t count) {
+  kb_slot *s = kb_alloc(count * sizeof *s);
+  for (size_t i = 0; i < count; ++i) s->fn = UINT16_MAX, ++s;
+  return s - count;
+}
+
+void kb_fix_nan(kb_fmt f, kb_slot *s, bool raw) {
+  if (!raw && kb_isnan(f, s->want)) s->want = kb_nan_policy(f, s->op, s->nops);
+}

@@ -1,12 +1,10 @@
 /*
- * test_kernels_cf.h — control flow: cf_if.cl, cf_switch.cl, cf_loops.cl, cf_divergent.cl,
+ * test_kernels_cf.c — control flow: cf_if.cl, cf_switch.cl, cf_loops.cl, cf_divergent.cl,
  * priv_array.cl. The references restate the kernels' OpenCL C logic in plain C (same language
  * semantics for everything used), with hand-derived spot values asserted first so that a
  * reference mistake shows up as a reference failure.
  */
-#ifndef TEST_KERNELS_CF_H
-#define TEST_KERNELS_CF_H
-#include "test_kernels_util.h"
+#include "kernel_harness.h"
 
 /* ---- cf_if.cl ------------------------------------------------------------------------------- */
 static int kt_classify(int x) {
@@ -331,10 +329,12 @@ static void test_priv_matmul(void **state) {
   kt_run_case(&c);
 }
 
-#define KT_CF_TESTS                                                                                \
-  KT_TEST(test_if_nest), KT_TEST(test_switch_int), KT_TEST(test_switch_char),                      \
-  KT_TEST(test_switch_long), KT_TEST(test_collatz), KT_TEST(test_loops), KT_TEST(test_early_return), \
-  KT_TEST(test_diverge_reconverge), KT_TEST(test_priv_sort), KT_TEST(test_priv_hist),              \
-  KT_TEST(test_priv_matmul)
-
-#endif
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    KT_TEST(test_if_nest), KT_TEST(test_switch_int), KT_TEST(test_switch_char),
+    KT_TEST(test_switch_long), KT_TEST(test_collatz), KT_TEST(test_loops),
+    KT_TEST(test_early_return), KT_TEST(test_diverge_reconverge), KT_TEST(test_priv_sort),
+    KT_TEST(test_priv_hist), KT_TEST(test_priv_matmul),
+  };
+  return cmocka_run_group_tests_name("kernels_cf", tests, NULL, NULL);
+}
