@@ -36,7 +36,7 @@ static const char usage_main[] =
     "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
     "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
     "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
-    "       spvi info MODULE.spv\n"
+    "       spvi info MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
     "       spvi merge OUT_DIR SHARD_DIR...\n"
     "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
     "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
@@ -62,12 +62,20 @@ static const char usage_main[] =
 
 static const char usage_info[] =
     "usage: spvi info MODULE.spv\n"
+    "       spvi info --prepared MODULE.spv [-k KERNEL]\n"
     "\n"
     "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
     "program-scope variables in global and constant memory (type, name, size) and, for every\n"
     "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
     "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
     "kernel declares them, and the sub-group extensions spvi implements.\n"
+    "\n"
+    "  --prepared         print instead the prepared code the interpreter runs, for debugging\n"
+    "                     spvi itself: per function and block, one instruction a line, e.g.\n"
+    "                     `12  r40 = IADD_I32 r16, r24 (n=1)  ; OpIAdd %20 k.cl:3` (rN: register\n"
+    "                     at byte offset N, aux[N]: an operand list, bN: a block, fN: a function;\n"
+    "                     interp/ex_ops.h gives each instruction's operands and meaning)\n"
+    "  -k, --kernel NAME  with --prepared: only this kernel's code and the functions it calls\n"
     "Validation warnings go to stderr as `spvi: warning: ...`.\n"
     "exit status: 0 success, 2 bad usage or unusable module\n";
 
@@ -257,8 +265,26 @@ static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t c
   return buf;
 }
 
+static int choose_kernel(const spvi_module *m, const char *module, const char *name);
+
+/* spvi info --prepared: the prepared code of the module or of one kernel. */
+static int info_prepared(const char *path, const char *kernel) {
+  spvi_module *m = load_module(path, false, NULL);
+  if (!m) return EXIT_BAD;
+  int k = kernel ? choose_kernel(m, path, kernel) : -1;  /* choose_kernel reports a bad name */
+  int status = EXIT_BAD;
+  spvi_error err;
+  if (!kernel || k >= 0) {
+    if (spvi_dump_prepared(m, k, stdout, &err) == SPVI_OK) status = EXIT_OK;
+    else cli_say_error("%s", err.message);
+  }
+  spvi_module_free(m);
+  return status;
+}
+
 static int cmd_info(int argc, char **argv) {
-  const char *path = NULL;
+  const char *path = NULL, *kernel = NULL;
+  bool prepared = false;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(usage_info, stdout);
@@ -266,6 +292,18 @@ static int cmd_info(int argc, char **argv) {
     }
   }
   for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--prepared") == 0) {
+      prepared = true;
+      continue;
+    }
+    if (strcmp(argv[i], "-k") == 0 || strcmp(argv[i], "--kernel") == 0) {
+      if (i + 1 == argc) {
+        cli_say_error("%s needs a kernel name (see spvi info --help)", argv[i]);
+        return EXIT_BAD;
+      }
+      kernel = argv[++i];
+      continue;
+    }
     if (argv[i][0] == '-' && argv[i][1] != 0) {
       cli_say_error("unknown option `%s` for info (see spvi info --help)", argv[i]);
       return EXIT_BAD;
@@ -280,6 +318,11 @@ static int cmd_info(int argc, char **argv) {
     cli_say_error("missing MODULE.spv (see spvi info --help)");
     return EXIT_BAD;
   }
+  if (kernel && !prepared) {
+    cli_say_error("-k goes with --prepared (spvi info lists every kernel)");
+    return EXIT_BAD;
+  }
+  if (prepared) return info_prepared(path, kernel);
   spvi_module *m = load_module(path, false, NULL);
   if (!m) return EXIT_BAD;
   uint32_t v = spvi_module_version(m);

@@ -212,6 +212,11 @@ int spvi_module_capability_count(const spvi_module *m);
 const char *spvi_module_capability(const spvi_module *m, int i);
 /* SPIR-V version of the module, e.g. 0x00010400 for 1.4. */
 uint32_t spvi_module_version(const spvi_module *m);
+/* The module's prepared code (what the interpreter runs) written to `out` as text, one line per
+ * instruction, for debugging spvi itself (`spvi info --prepared`; the format may change between
+ * versions): the function of kernel `kernel` and those it calls, or every function when kernel is
+ * -1. SPVI_E_USAGE for a bad kernel index, SPVI_E_IO when writing fails. */
+spvi_status spvi_dump_prepared(const spvi_module *m, int kernel, FILE *out, spvi_error *err);
 
 /* ---- program-scope variables ----------------------------------------------------------------
  * Variables declared at program scope (or `static` inside functions) in the global or constant

@@ -44,6 +44,7 @@
 /* ---- handlers ----------------------------------------------------------------------------- */
 #include "ex_ops.h"
 
+/* What d, a, b, c, n and flags mean for each handler: its shape and semantics in ex_ops.h. */
 typedef struct ex_insn {
   uint16_t op;      /* ex_op */
   uint8_t n;        /* components (elementwise ops), or a small op-specific count */
@@ -155,7 +156,8 @@ typedef struct ex_program {
   uint32_t *id_reg;
 } ex_program;
 
-/* Build the program; on failure writes a message naming the function, instruction and source line. */
+/* Build the program; on failure writes a message naming the function, instruction and source line,
+ * or leaves err empty when it ran out of memory. */
 ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen);
 void ex_program_free(ex_program *p);
 /* Find the ex_func of a SPIR-V function id (NULL if absent). */

@@ -17,6 +17,7 @@
 #include "ex_api.h"
 #include "ex_check.h"
 #include "ex_debug.h"
+#include "ex_dump.h"
 #include "ex_svm.h"
 #include "gen_spv_tables.h"
 #include "spvi.h"
@@ -340,7 +341,13 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   free(specs);
   if (!ld) { set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module"); return NULL; }
   ex_program *prog = ex_prepare(ld, msg, sizeof msg);
-  if (!prog) { ld_free(ld); set_err(err, SPVI_E_MODULE, "%s", msg); return NULL; }
+  if (!prog) {
+    /* ex_prepare leaves the message empty when it ran out of memory */
+    if (msg[0]) set_err(err, SPVI_E_MODULE, "%s", msg);
+    else set_err(err, SPVI_E_NOMEM, "%s: out of memory while preparing the module", ld->path);
+    ld_free(ld);
+    return NULL;
+  }
   spvi_module *m = calloc(1, sizeof *m);
   if (!m) abort();
   m->ld = ld;
@@ -442,6 +449,24 @@ const char *spvi_module_capability(const spvi_module *m, int i) {
   return m && i >= 0 && (uint32_t)i < m->ld->ncaps ? m->caps[i] : NULL;
 }
 uint32_t spvi_module_version(const spvi_module *m) { return m ? m->ld->version : 0; }
+
+spvi_status spvi_dump_prepared(const spvi_module *m, int kernel, FILE *out, spvi_error *err) {
+  clear_err(err);
+  if (!m || !out) {
+    set_err(err, SPVI_E_USAGE, "spvi_dump_prepared: no module or no output");
+    return SPVI_E_USAGE;
+  }
+  if (kernel < -1 || kernel >= m->nkernels) {
+    set_err(err, SPVI_E_USAGE, "no kernel with index %d (the module has %d)", kernel, m->nkernels);
+    return SPVI_E_USAGE;
+  }
+  ex_dump(m->prog, kernel < 0 ? NULL : m->kernels[kernel].fn, out);
+  if (ferror(out)) {
+    set_err(err, SPVI_E_IO, "spvi_dump_prepared: cannot write the prepared code");
+    return SPVI_E_IO;
+  }
+  return SPVI_OK;
+}
 
 /* ---- program-scope variables -------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
  * value that is not such a pointer (OpConstantNull, OpUndef) is recognised. A sampler (8 bytes) is
  * ld_sampler_bits; a sampled image (16 bytes) is the image followed by the sampler.
  *
- * EX_IMAGE operands (ex_prepare.c builds them): flags = EX_IMG_*, d = result register, a = image or
+ * EX_IMAGE operands (ex_prep_image.c builds them): flags = EX_IMG_*, d = result register, a = image or
  * sampled image, b = coordinate, c = aux index of:
  *   [0] coordinate: bit 0 integer components (else float), bits 8..15 components
  *   [1] READ/SAMPLE/WRITE: result or texel kind (BI_IMG_R_*); QUERY: EX_IQ_*

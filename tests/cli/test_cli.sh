@@ -306,6 +306,46 @@ else
   fail "cannot assemble trace.spvasm: $(cat "$TMP/err")"
 fi
 
+# ---- info --prepared: the prepared code, by hand from prepared.spvasm --------------------------
+# Registers (ld_func.c, ex.h "Registers"): each parameter and result an 8-aligned slot of its
+# register size in order: %21 ptr r0, %22 uint4 r8 (16 bytes), %23 r24, %24 r32, %31 uint4 r40,
+# %32 r56, %33 r64, %34 r72, %35 bool r80: 88 bytes. Constants follow from r88, each on first use:
+# %9 = 5 at r88 (4 bytes), then the 8-byte temporary that brings the 32-bit shift count %23 to the
+# 64-bit base's width at r96; 16 constant bytes, no phi scratch: 104. OpLessOrGreater is
+# FOrdNotEqual (SPIR-V 3.32.15; the validator's warning about it goes to stderr). Aux: the branch's
+# two edges (no phis) are aux[0], aux[1], then its (true block, edge, false block, edge) from aux[2];
+# OpBranch's edge is aux[6]. Store: 16-byte value, Aligned 16 = 2^4.
+if spirv-as --preserve-numeric-ids "$HERE/prepared.spvasm" -o "$TMP/prepared.spv" 2>"$TMP/err"; then
+  for k in '' '-k pk'; do
+    # shellcheck disable=SC2086
+    if run 0 info --prepared "$TMP/prepared.spv" $k; then
+      expect_out 'prepared program: 1 function, 104 register bytes per lane (constants r88 .. r104), 0 private bytes
+function f0 %20 pk (kernel pk): 4 parameters r0 r8 r24 r32, returns 0 bytes, registers from r0
+  block b0 %30: rpo 0
+      0  r40 = IADD_I32 r8, r8 (n=4)  ; OpIAdd %31
+      1  r56 = IMUL_I32 r24, r88 (n=1)  ; OpIMul %32
+      2  r64 = SEXT_I32_I64 r56 (n=1)  ; OpSConvert %33
+      3  r96 = CONVERT r24 (b=32 c=64 n=1 flags=0)  ; OpShiftLeftLogical %34
+      4  r72 = SHL_I64 r64, r96 (n=1)  ; OpShiftLeftLogical %34
+      5  r80 = FONE_F32 r32, r32 (n=1)  ; OpLessOrGreater %35
+      6  BRC r80, aux[2] -> b1 b2  ; OpBranchConditional
+  block b1 %40: rpo 1
+      7  STORE r0, r40 (c=16 flags=4)  ; OpStore
+      8  BR b2, aux[6] -> b2  ; OpBranch
+  block b2 %50: rpo 2
+      9  RET  ; OpReturn'
+    fi
+  done
+  if run 2 info --prepared "$TMP/prepared.spv" -k nope; then
+    expect_err '-k: no kernel `nope` in'
+  fi
+  if run 2 info "$TMP/prepared.spv" -k pk; then
+    expect_err '-k goes with --prepared'
+  fi
+else
+  fail "cannot assemble prepared.spvasm: $(cat "$TMP/err")"
+fi
+
 # ---- sub-groups: --subgroup-size, spvi info, the debugger's refusal ----------------------------
 # Sub-groups of 4 consecutive work-items over inputs 1..10: sums 1+2+3+4 = 10, 5+..+8 = 26 and the
 # partial last sub-group 9+10 = 19; out = 100*sum + sub-group local id.
