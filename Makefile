@@ -24,7 +24,7 @@ HOT_OPT ?= -O3 -g
 $(BUILD)/obj/interp/ex_exec.o: OPT := $(HOT_OPT)
 # The checks' per-access loops (--check races/uninit) too: their share of a checked run is what the
 # "checks overhead" goal measures.
-$(BUILD)/obj/interp/ex_race.o $(BUILD)/obj/interp/ex_uninit.o $(BUILD)/obj/interp/ex_checks.o: OPT := $(HOT_OPT)
+$(BUILD)/obj/interp/ex_race.o $(BUILD)/obj/interp/ex_uninit.o $(BUILD)/obj/interp/ex_hooks.o: OPT := $(HOT_OPT)
 # The batch kernel of float sin/cos/tan: -O3 vectorises its loop (two elements per SSE2 operation,
 # four in its AVX2 copy).
 $(BUILD)/obj/builtins/bi_math_trigf.o: OPT := $(HOT_OPT)
@@ -42,6 +42,9 @@ $(BUILD)/obj/loader/%.o: INCLUDES = -Iinclude -Iloader -I$(BUILD)/gen
 $(BUILD)/obj/builtins/%.o: INCLUDES = -Iinclude -Ibuiltins -I$(BUILD)/gen
 $(BUILD)/obj/interp/%.o: INCLUDES = -Iinclude -Iloader -Ibuiltins -Iinterp -I$(BUILD)/gen
 $(BUILD)/obj/cli/%.o: INCLUDES = -Iinclude -Icli
+# debug/ (the debugger) stands on interp/ through its inspection header alone (interp/inspect/), and
+# reads the loader's IR for symbols; never interp/'s internals.
+$(BUILD)/obj/debug/%.o: INCLUDES = -Iinclude -Iloader -Iinterp/inspect -Idebug -I$(BUILD)/gen
 # The library's objects are position-independent executable code (GCC's default here), which also
 # links into libspvi-cl.so: every symbol they reference there is local to it (opencl/exports.map), so
 # their PC-relative references need no dynamic relocation (-z text checks). -fPIC would cost 1.6x
@@ -53,7 +56,7 @@ LDLIBS  = -lSPIRV-Tools -lmpfr -lgmp -lstdc++ -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 GEN     = $(BUILD)/gen/gen_spv_tables.h $(BUILD)/gen/gen_spv_tables.c
-LIB_SRC = $(wildcard loader/*.c interp/*.c builtins/*.c)
+LIB_SRC = $(wildcard loader/*.c interp/*.c builtins/*.c debug/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gen_spv_tables.o
 CLI_SRC = $(wildcard cli/*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -121,7 +124,7 @@ opencl-check: all $(CLTEST_BIN)
 # The folders whose files form layers (docs at the top of loader/ld_internal.h): no file calls or
 # includes, directly or not, a file that calls or includes it back. tools/layers.py reads the
 # objects' symbols (nm) and the sources' #include lines; it names the files of any cycle.
-LAYERED_DIRS = loader builtins cli
+LAYERED_DIRS = loader builtins cli debug
 LAYERED_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(foreach d,$(LAYERED_DIRS),$(wildcard $(d)/*.c)))
 .PHONY: layers-check
 layers-check: $(LAYERED_OBJ)

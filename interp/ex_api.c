@@ -16,7 +16,6 @@
 #include "ex.h"
 #include "ex_api.h"
 #include "ex_check.h"
-#include "ex_debug.h"
 #include "ex_dump.h"
 #include "ex_svm.h"
 #include "gen_spv_tables.h"
@@ -976,8 +975,7 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
   return s;
 }
 
-spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
-                           void (*out)(void *user, const char *text, size_t len), void *user, spvi_error *err) {
+ex_launch *ex_api_debug_launch(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
   clear_err(err);
   if (!prepare_run(l, opts, err)) return NULL;
   if (l->l.prog->uses_subgroups) {
@@ -988,11 +986,7 @@ spvi_debug *spvi_debug_new(spvi_launch *l, const spvi_run_options *opts,
     return NULL;
   }
   l->l.threads = 1;
-  char msg[1024] = "";
-  spvi_status st = SPVI_OK;
-  spvi_debug *d = ex_debug_new(&l->l, out, user, &st, msg, sizeof msg);
-  if (!d) set_err(err, st, "%s", msg[0] ? msg : "cannot start the debugger");
-  return d;
+  return &l->l;
 }
 
 const void *spvi_arg_buffer(const spvi_launch *l, int index, size_t *bytes) {

@@ -25,6 +25,12 @@ struct spvi_mem {
   spvi_image_desc desc;    /* images */
 };
 
+struct ex_launch;
+/* spvi_run's checks of launch l and options, then the launch set for a debug session (one thread;
+ * refused for a module with sub-group operations, which need a sub-group in lock-step): its
+ * ex_launch, or NULL with err filled. ex_inspect.c's start. */
+struct ex_launch *ex_api_debug_launch(spvi_launch *l, const spvi_run_options *opts, spvi_error *err);
+
 /* Fill *e (may be NULL) with status s and a one-line message. */
 void ex_set_err(spvi_error *e, spvi_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ex_clear_err(spvi_error *e);

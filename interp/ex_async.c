@@ -16,11 +16,12 @@
  * as the accessor, so an out-of-bounds copy is reported like any access, against the buffer or
  * variable it overran. A contiguous copy checks each side as one range; a strided one checks and
  * copies element by element (source and destination are in different address spaces, so they
- * cannot overlap). A fault leaves the elements before the faulting one copied. Under
- * --check uninit the copy carries definedness from source to destination (ex_chk_group_copy); the
- * padding slot of 3-component vectors is not looked at. Under --check races the copy is the
- * group's access, unordered with the work-items' until the wait for its event (ex_chk_copy_event,
- * ex_chk_wait_events; spec-notes/checks.md).
+ * cannot overlap). A fault leaves the elements before the faulting one copied. The hook clients
+ * (ex_hooks.h) see each range copied as an EX_HK_GROUP_COPY access (the padding slot of
+ * 3-component vectors is not part of it), then the copies' event and the waits (copy_event,
+ * wait_events): under --check uninit the copy carries definedness from source to destination; under
+ * --check races it is the group's access, unordered with the work-items' until the wait for its
+ * event (spec-notes/checks.md).
  *
  * Events. An event is an 8-byte handle (ld_types.c gives OpTypeEvent 8 bytes). A copy with a zero
  * Event operand returns a new handle 1, 2, ... (per work-group, in the order of the group's copies);
@@ -39,8 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex_internal.h"
-#include "ex_shadow.h"
+#include "ex_hooks.h"
 
 static uint64_t rd_u(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
@@ -108,6 +108,17 @@ static const char *not_open_reason(const struct ex_async *as, uint64_t h) {
   return "no async copy of this work-group returned it";
 }
 
+/* n bytes copied from src to dst for the group (by lane 0 of w0), for the hook clients. */
+static void hook_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *fn, uint64_t dst, uint64_t src,
+                      uint64_t n) {
+  static const uint16_t lane0 = 0;
+  ex_hk_access a = ex_hk_access_one(EX_HK_GROUP_COPY, w0, fn, ip, &lane0, &dst, n, true);
+  a.src = &src;
+  a.sizes = NULL;
+  a.src_reg = LD_NONE;
+  ex_hooks_access(cx, &a);
+}
+
 static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *fn) {
   const unsigned pb = cx->prog->ptr_bytes;
   const uint32_t *x = fn->aux + ip->b;
@@ -125,15 +136,16 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
   cx->cur_ip = ip;
   cx->cur_fn = fn;
   cx->cur_warp = w0;
+  const bool hooked = ex_hooks_on(cx, EX_HK_EV_ACCESS);
   if (sstride == 1 && dstride == 1) {
     /* one range per side; a byte count that does not fit 64 bits is out of bounds of anything */
     const uint64_t bytes = num > UINT64_MAX / es ? UINT64_MAX : num * es;
     const uint8_t *s = ex_mem(cx, w0, 0, src, bytes, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dst, bytes, true) : NULL;
     if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
-    if (cx->chk && x[5] == es) ex_chk_group_copy(cx, w0, fn, ip, dst, src, bytes);
-    else if (cx->chk)
-      for (uint64_t i = 0; i < num; i++) ex_chk_group_copy(cx, w0, fn, ip, dst + i * es, src + i * es, x[5]);
+    if (hooked && x[5] == es) hook_copy(cx, w0, ip, fn, dst, src, bytes);
+    else if (hooked)
+      for (uint64_t i = 0; i < num; i++) hook_copy(cx, w0, ip, fn, dst + i * es, src + i * es, x[5]);
     memmove(d, s, bytes);
     return true;
   }
@@ -142,7 +154,7 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
     const uint8_t *s = ex_mem(cx, w0, 0, sp, es, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dp, es, true) : NULL;
     if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
-    if (cx->chk) ex_chk_group_copy(cx, w0, fn, ip, dp, sp, x[5]);
+    if (hooked) hook_copy(cx, w0, ip, fn, dp, sp, x[5]);
     memmove(d, s, es);
   }
   return true;
@@ -176,7 +188,7 @@ static bool async_copy(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *i
     ev = as->next++;
     as->open[as->nopen++] = (struct ex_event){ev, ip, fn};
   }
-  if (cx->chk) ex_chk_copy_event(cx, ev);
+  ex_hooks_copy_event(cx, ev);
   for (unsigned k = 0; k < nw; k++)
     for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * cx->W + (size_t)l * 8, &ev, 8);
   return true;
@@ -225,7 +237,7 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
     int j = find_open(as, rd_u(list0 + i * evb, 8));
     if (j >= 0) as->open[j] = as->open[--as->nopen];  /* order does not matter until the report */
   }
-  if (cx->chk) ex_chk_wait_events(cx, list0, num, evb);  /* the copies are complete for the whole group */
+  ex_hooks_wait_events(cx, list0, num, evb);  /* the copies are complete for the whole group */
   return true;
 }
 

@@ -27,8 +27,8 @@
 #include <spirv/unified1/spirv.h>
 
 #include "bi_half.h"
+#include "ex_hooks.h"
 #include "ex_internal.h"
-#include "ex_shadow.h"
 
 typedef uint16_t h16;  /* half values are kept as their bit patterns */
 
@@ -43,10 +43,6 @@ static inline bool is_normal_F64(double x) { return isnormal(x) != 0; }
 static inline float ftz(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
 static inline h16 f2h(float f) { return bi_half_from_float(f, BI_RTE); }
 
-static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
-  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
-  uint32_t v; memcpy(&v, p, 4); return v;
-}
 static inline void wr_ptr(uint8_t *p, unsigned pb, uint64_t v) {
   if (pb == 8) { memcpy(p, &v, 8); return; }
   uint32_t x = (uint32_t)v; memcpy(p, &x, 4);
@@ -696,9 +692,9 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
  * dst_reg, both bounds-checked (overlap allowed). false after recording a fault. */
 static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_reg, const uint8_t *src_reg,
                         unsigned pb, uint64_t n) {
-  uint8_t *src = ex_mem(cx, w, l, rd_ptr(src_reg, pb), n, false);
+  uint8_t *src = ex_mem(cx, w, l, ex_rd_ptr(src_reg, pb), n, false);
   if (!src) return false;
-  uint8_t *dst = ex_mem(cx, w, l, rd_ptr(dst_reg, pb), n, true);
+  uint8_t *dst = ex_mem(cx, w, l, ex_rd_ptr(dst_reg, pb), n, true);
   if (!dst) return false;
   memmove(dst, src, n);
   return true;
@@ -713,7 +709,7 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
                                                                    unsigned W, uint64_t n, uint64_t amask, bool write,
                                                                    uint64_t *offs) {
   if (cx->written) return NULL;
-  const uint64_t id = (rd_ptr(pa, pb) & cx->ptr_mask) >> cx->shift;
+  const uint64_t id = (ex_rd_ptr(pa, pb) & cx->ptr_mask) >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return NULL;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
@@ -723,7 +719,7 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
   const uint64_t lim = a->size - n, start = ex_ptr_of(cx, (uint32_t)id), ptr_mask = cx->ptr_mask;
   uint64_t bad = 0;
   for (unsigned k = 0; k < W; k++) {
-    const uint64_t off = (rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask) - start;
+    const uint64_t off = (ex_rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask) - start;
     offs[k] = off;
     bad |= (uint64_t)(off > lim) | (off & amask);
   }
@@ -741,27 +737,14 @@ static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, u
   ex_fault_ptr(cx, SPVI_FAULT_MISALIGNED, w, l, p, n, d);
 }
 
-/* The reports of DIV_CHECK: one per lane, for its first bad component. */
+/* DIV_CHECK found a divisor of 0 or a signed overflow in some lane: the hooks' arith event (the
+ * reports are a client's, ex_arith_check.c). */
 static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
                                                        const uint8_t *a, const uint8_t *b, unsigned bytes, bool is_signed,
                                                        const uint16_t *lanes, unsigned nl, unsigned W) {
   (void)W;
-  const uint64_t min = (uint64_t)1 << (bytes * 8 - 1), all = bytes == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (bytes * 8)) - 1;
-  for (unsigned k = 0; k < nl; k++) {
-    const unsigned l = lanes[k];
-    for (unsigned i = l * ip->n; i < (l + 1u) * ip->n; i++) {
-      uint64_t x = rd_uint(a + (size_t)i * bytes, bytes), y = rd_uint(b + (size_t)i * bytes, bytes);
-      bool zero = y == 0, overflow = is_signed && y == all && x == min;
-      if (!zero && !overflow) continue;
-      ex_check_event e = {.kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
-                          .at = ex_site_of(cx, w, l, fn, ip),
-                          .detail = zero ? "the divisor is 0 (spvi goes on with quotient all ones, remainder the dividend)"
-                                         : "the minimum value divided by -1 overflows (spvi goes on with quotient the "
-                                           "minimum value, remainder 0)"};
-      ex_check_report(cx, &e);
-      break;
-    }
-  }
+  const ex_hk_arith e = {w, fn, ip, lanes, nl, a, b, ip->n, bytes, is_signed};
+  ex_hooks_div(cx, &e);
 }
 
 /* The lane mask of W bool registers (0 or 1 each, as every bool-producing handler writes; other
@@ -879,35 +862,38 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_DEBUG_)
 #undef LABEL_DEBUG_
   };
-  /* With --check races/uninit every entry leads to the checks' hook (L_CHECK_HOOK), which updates
-   * the shadow state before the instruction runs; without checks it is never selected. */
-  static const void *const check_labels[EX_OP_COUNT] = {
-#define LABEL_CHECK_(name) &&L_CHECK_HOOK,
-    EX_OP_LIST(LABEL_CHECK_)
-#undef LABEL_CHECK_
+  /* The hook clients' tables (ex_hooks.h), built from what they need to see before an instruction
+   * runs; a run whose clients need none never selects them. EX_HK_EVERY: every entry leads to the
+   * hook (L_HOOK). */
+  static const void *const every_labels[EX_OP_COUNT] = {
+#define LABEL_EVERY_(name) &&L_HOOK,
+    EX_OP_LIST(LABEL_EVERY_)
+#undef LABEL_EVERY_
   };
-  /* --check races alone needs the hook only before memory accesses (and before builtins, which
-   * name the instruction their accesses belong to) and sub-group operations (sub-group barriers). */
-#define RACE_HOOKED_(name)                                                                         \
-  (EX_##name == EX_LOAD || EX_##name == EX_LOAD_4 || EX_##name == EX_LOAD_8 || EX_##name == EX_STORE ||  \
-   EX_##name == EX_STORE_4 || EX_##name == EX_STORE_8 || EX_##name == EX_ATOMIC || EX_##name == EX_COPYMEM || \
-   EX_##name == EX_COPYMEM_SIZED || EX_##name == EX_CALL || EX_##name == EX_EXTINST || EX_##name == EX_SUBGROUP)
-  static const void *const race_labels[EX_OP_COUNT] = {
-#define LABEL_RACE_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_##name,
-    EX_OP_LIST(LABEL_RACE_)
-#undef LABEL_RACE_
+  /* EX_HK_MEMORY: the hook only before the instructions ex_hooks_step decodes (EX_HK_MEMORY_OP). */
+#define MEM_HOOKED_(name) EX_HK_MEMORY_OP(EX_##name)
+  static const void *const mem_labels[EX_OP_COUNT] = {
+#define LABEL_MEM_(name) MEM_HOOKED_(name) ? &&L_HOOK : &&L_##name,
+    EX_OP_LIST(LABEL_MEM_)
+#undef LABEL_MEM_
   };
-  /* --check uninit (with or without races): the other instructions have shadow work only while
-   * some register of the warp holds an undefined byte (w->uflags_set, ex_uninit.c). */
-  static const void *const uninit_labels[EX_OP_COUNT] = {
-#define LABEL_UNINIT_(name) RACE_HOOKED_(name) ? &&L_CHECK_HOOK : &&L_CHECK_FLAGGED,
-    EX_OP_LIST(LABEL_UNINIT_)
-#undef LABEL_UNINIT_
+  static const void *const mem_ftz_labels[EX_OP_COUNT] = {
+#define LABEL_MEM_(name) MEM_HOOKED_(name) ? &&L_HOOK : &&L_FTZ_##name,
+    EX_OP_LIST(LABEL_MEM_)
+#undef LABEL_MEM_
   };
-#undef RACE_HOOKED_
+  /* EX_HK_FLAGGED (with the memory instructions): the other instructions reach the hook only while
+   * the warp's watch set is not empty (the uninit checker: some register holds an undefined byte). */
+  static const void *const flagged_labels[EX_OP_COUNT] = {
+#define LABEL_FLAGGED_(name) MEM_HOOKED_(name) ? &&L_HOOK : &&L_HOOK_FLAGGED,
+    EX_OP_LIST(LABEL_FLAGGED_)
+#undef LABEL_FLAGGED_
+  };
+#undef MEM_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const void *const *const chk_labels = (cx->checks & SPVI_CHECK_UNINIT) ? uninit_labels : cx->ftz ? check_labels : race_labels;
-  const void *const *const labels = cx->dbg || cx->l->on_trace ? debug_labels : cx->chk ? chk_labels : base_labels;
+  const unsigned hk = cx->hk->insn;  /* (the worker's hooks are set up before it runs a warp) */
+  const void *const *const labels = cx->dbg ? debug_labels : !hk ? base_labels : (hk & EX_HK_EVERY) ? every_labels
+                                    : (hk & EX_HK_FLAGGED) ? flagged_labels : cx->ftz ? mem_ftz_labels : mem_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -1123,7 +1109,7 @@ resched:
     const size_t s = ip->c;
     const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      const uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint8_t *m = ex_mem(cx, w, l, p, s, false);
       if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, false); goto fault; }
       memcpy(REG(ip->d) + l * s, m, s);
@@ -1145,7 +1131,7 @@ resched:
       }                                                                                            \
     }                                                                                              \
     LANES_BEGIN                                                                                    \
-      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
       uint8_t *m = ex_mem(cx, w, l, p, N, false);                                                  \
       if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, false); goto fault; }          \
       memcpy(&d_[l], m, N);                                                                        \
@@ -1165,7 +1151,7 @@ resched:
       }                                                                                            \
     }                                                                                              \
     LANES_BEGIN                                                                                    \
-      const uint64_t p = rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
       uint8_t *m = ex_mem(cx, w, l, p, N, true);                                                   \
       if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, true); goto fault; }           \
       memcpy(m, &v_[l], N);                                                                        \
@@ -1191,7 +1177,7 @@ resched:
       NEXT;
     }
     LANES_BEGIN
-      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
+      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
@@ -1213,7 +1199,7 @@ resched:
       NEXT;
     }
     LANES_BEGIN
-      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + ix[l] * es;
+      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + ix[l] * es;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
@@ -1225,7 +1211,7 @@ resched:
     const size_t s = ip->c;
     const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
-      const uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      const uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint8_t *m = ex_mem(cx, w, l, p, s, true);
       if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, true); goto fault; }
       memcpy(m, REG(ip->b) + l * s, s);
@@ -1251,7 +1237,7 @@ resched:
     const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32);
     const uint32_t nt = x[2];
     LANES_BEGIN
-      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + coff;
+      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + coff;
       for (uint32_t t = 0; t < nt; t++) {
         const uint32_t *tm = x + 3 + 3 * t;
         p += (uint64_t)rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]) * tm[2];
@@ -1261,7 +1247,7 @@ resched:
     NEXT;
   }
   H(PTR2U) {
-    LANES_BEGIN wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, rd_ptr(REG(ip->a) + (size_t)l * pb, pb)); LANES_END
+    LANES_BEGIN wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)); LANES_END
     NEXT;
   }
   H(U2PTR) {
@@ -1270,7 +1256,7 @@ resched:
   }
   H(GEN2PTR) {
     LANES_BEGIN
-      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint64_t id = (p & cx->ptr_mask) >> cx->shift;
       /* OpGenericCastToPtrExplicit: null when the object is not in the requested space (OpenCL C
        * 6.15.9 to_global/to_local/to_private) */
@@ -1282,16 +1268,16 @@ resched:
     NEXT;
   }
   H(PTREQ) {
-    LANES_BEGIN REG(ip->d)[l] = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    LANES_BEGIN REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
     NEXT;
   }
   H(PTRNE) {
-    LANES_BEGIN REG(ip->d)[l] = rd_ptr(REG(ip->a) + (size_t)l * pb, pb) != rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    LANES_BEGIN REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) != ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
     NEXT;
   }
   H(PTRDIFF) {
     LANES_BEGIN
-      int64_t diff = (int64_t)(rd_ptr(REG(ip->a) + (size_t)l * pb, pb) - rd_ptr(REG(ip->b) + (size_t)l * pb, pb));
+      int64_t diff = (int64_t)(ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) - ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb));
       if (pb == 4) diff = (int32_t)(uint32_t)diff;
       wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, (uint64_t)(diff / (int64_t)ip->c));
     LANES_END
@@ -1352,7 +1338,7 @@ resched:
     /* flag test-and-set returns a bool; the flag itself is a 32-bit integer in memory */
     const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
     LANES_BEGIN
-      uint64_t p = rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint8_t *m = ex_mem(cx, w, l, p, msize, write);
       if (!m) goto fault;
       if ((uintptr_t)m % msize) {
@@ -1523,7 +1509,7 @@ resched:
         const uint64_t np = ex_ptr_of(cx, bv);
         cx->cur_ip = ip;
         LANES_BEGIN
-          uint8_t *src = ex_mem(cx, w, l, rd_ptr(REG(x[1 + i]) + (size_t)l * pb, pb), a->size, false);
+          uint8_t *src = ex_mem(cx, w, l, ex_rd_ptr(REG(x[1 + i]) + (size_t)l * pb, pb), a->size, false);
           if (!src) goto fault;
           memmove(w->priv + (size_t)l * prog->private_size + a->offset, src, a->size);
           wr_ptr(REG(callee->param_reg[i]) + (size_t)l * pb, pb, np);
@@ -1627,26 +1613,25 @@ resched:
 
 L_DEBUG_HOOK:
   /* Before every instruction under the debugger: pause here (the frame resumes at ip: the block,
-   * active lanes and registers are already explicit state), or run the instruction. Tracing uses
-   * the same hook to report each instruction once it has run. */
-  if (cx->l->on_trace) {
-    ex_trace_step(cx, w, f, ip);
-    if (cx->chk) goto L_CHECK_HOOK;
-    goto *base_labels[ip->op];
-  }
-  if (ex_dbg_stop(cx, w, f, ip)) {
+   * active lanes and registers are already explicit state), or run the instruction. */
+  if (cx->dbg(cx, w, f, ip)) {
     f->ip = (uint32_t)(ip - f->fn->code);
     w->state = EX_W_PAUSED;
     return;
   }
-  if (cx->chk) goto L_CHECK_HOOK;
+  if (hk) goto L_HOOK;
   goto *base_labels[ip->op];
 
-L_CHECK_HOOK:
-  ex_chk_step(cx, w, f, ip, lanes, nl);
+L_HOOK:
+  /* the hook clients (ex_hooks_step); one may pause the warp before ip, as the debugger does */
+  if (__builtin_expect(ex_hooks_step(cx, w, f, ip, lanes, nl), 0)) {
+    f->ip = (uint32_t)(ip - f->fn->code);
+    w->state = EX_W_PAUSED;
+    return;
+  }
   goto *base_labels[ip->op];
-L_CHECK_FLAGGED:
-  if (w->uflags_set) ex_chk_step(cx, w, f, ip, lanes, nl);
+L_HOOK_FLAGGED:
+  if (w->hk_watch) goto L_HOOK;
   goto *base_labels[ip->op];
 
 step_limit: {

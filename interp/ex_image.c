@@ -22,8 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ex_internal.h"
-#include "ex_shadow.h"
+#include "ex_hooks.h"
 
 /* The image a handle designates, or NULL after recording the fault. */
 static const bi_image *image_of(ex_ctx *cx, ex_warp *w, unsigned lane, const uint8_t *reg, uint32_t *alloc) {
@@ -73,6 +72,23 @@ static bool lod_zero(const uint8_t *R, unsigned W, uint32_t reg, uint32_t kind, 
   return false;
 }
 
+/* Lane l's access of n bytes at `off` of image allocation `alloc` (after it succeeded), for the
+ * hook clients: the coordinate is its address, the texel written its value. */
+static void hook_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
+                       uint64_t off, uint64_t n, bool write) {
+  const uint32_t *x = fn->aux + ip->c;
+  const uint16_t l16 = (uint16_t)l;
+  const uint64_t p = ex_ptr_of(cx, alloc) + off;
+  ex_hk_access a = ex_hk_access_one(EX_HK_IMAGE, w, fn, ip, &l16, &p, n, write);
+  a.alloc = alloc;
+  a.off = off;
+  a.addr_reg = ip->b;
+  a.addr_bytes = 4 * ((x[0] >> 8) & 0xffu);  /* coordinate: 32-bit components */
+  a.value_reg = write ? x[3] : LD_NONE;
+  a.value_bytes = write ? kind_bytes(x[1]) : 0;
+  ex_hooks_access(cx, &a);
+}
+
 static bool image_fault(ex_ctx *cx, ex_warp *w, unsigned lane, uint32_t alloc, int st, const char *why) {
   ex_fault(cx, st == BI_IMG_OUT_OF_RANGE ? SPVI_FAULT_OUT_OF_BOUNDS : SPVI_FAULT_IMAGE, w, lane, alloc, 0, 0, why);
   return false;
@@ -80,6 +96,7 @@ static bool image_fault(ex_ctx *cx, ex_warp *w, unsigned lane, uint32_t alloc, i
 
 bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
   const unsigned W = cx->W;
+  const bool hooked = ex_hooks_on(cx, EX_HK_EV_ACCESS);
   uint8_t *const R = w->regs;
   const uint32_t *x = fn->aux + ip->c;
   char why[200];
@@ -102,10 +119,10 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       bi_img_footprint fp;
       fp.n = 0;
       int st = bi_image_read_fp(img, sampled, smp, &c, (int)x[1], (int)x[2], R + (size_t)ip->d * W + (size_t)rb * l,
-                                why, sizeof why, cx->chk ? &fp : NULL);
+                                why, sizeof why, hooked ? &fp : NULL);
       if (st != BI_IMG_OK) return image_fault(cx, w, l, alloc, st, why);
-      if (cx->chk)  /* --check: the texels read (the hook before the instruction cannot know them) */
-        for (unsigned i = 0; i < fp.n; i++) ex_chk_image(cx, w, l, fn, ip, alloc, fp.off[i], (uint64_t)img->nchan * img->csize, false);
+      if (hooked)  /* the texels read (no hook before the instruction could know them) */
+        for (unsigned i = 0; i < fp.n; i++) hook_image(cx, w, l, fn, ip, alloc, fp.off[i], (uint64_t)img->nchan * img->csize, false);
       break;
     }
     case EX_IMG_WRITE: {
@@ -124,7 +141,7 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       int st = bi_image_write(img, &c, (int)x[1], R + (size_t)x[3] * W + (size_t)tb * l, &off, &n, why, sizeof why);
       if (st != BI_IMG_OK) return image_fault(cx, w, l, alloc, st, why);
       if (cx->written && cx->written[alloc]) memset(cx->written[alloc] + off, 1, n);
-      if (cx->chk) ex_chk_image(cx, w, l, fn, ip, alloc, off, n, true);
+      if (hooked) hook_image(cx, w, l, fn, ip, alloc, off, n, true);
       break;
     }
     default: {  /* EX_IMG_QUERY */

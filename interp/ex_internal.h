@@ -132,20 +132,11 @@ typedef struct ex_warp {
   uint64_t steps;                /* SPIR-V instructions of the blocks this warp ran (each block once,
                                     whatever its active lanes): bounds each lane's own count, so
                                     the step limit compares it (exact at warp width 1) */
-  const ex_insn *trace_ip;       /* tracing: the instruction run last (reported at the next one) */
-  const ex_func *trace_fn;
-  uint64_t trace_active;         /* the lanes that ran trace_ip (warps wider than 1: sub-groups) */
-  uint8_t *ureg;                 /* --check uninit: per register byte, 1 = computed from memory
-                                    never written (same layout as regs), or NULL */
-  uint8_t *upriv;                /* --check uninit: per private byte, 1 = never written, or NULL */
-  uint8_t *uflag;                /* --check uninit: per 8 bytes of a lane's registers, 0 when those
-                                    bytes' shadow is 0 in every lane (so most instructions skip it) */
-  uint32_t uflags_set;           /* --check uninit: how many uflag entries are 1 */
+  uint32_t hk_watch;             /* hook clients (their bits, ex_hooks.h EX_HK_FLAGGED) that see
+                                    every instruction of this warp while their bit is set */
   bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
                                     the debugger must not stop at again */
 } ex_warp;
-
-struct spvi_debug;
 
 typedef struct ex_ctx {
   const ex_program *prog;
@@ -196,12 +187,14 @@ typedef struct ex_ctx {
                                     uses sub-group operations: W is then a multiple of S) */
   unsigned sg_max;               /* SubgroupMaxSize: min(S, enqueued work-group size) */
   ex_named_barrier *nbar;        /* the current work-group's named barriers (prog->nnamed_barriers) */
-  struct spvi_debug *dbg;        /* the debugger, NULL except under `spvi debug`: then every
-                                    instruction is dispatched through ex_dbg_stop first */
+  /* The debugger's pause hook (ex_inspect.c installs it), NULL except under `spvi debug`: then every
+   * instruction is dispatched through it first; true pauses warp w before instruction ip of its top
+   * frame f (EX_W_PAUSED). dbg_state is the hook's own. */
+  bool (*dbg)(struct ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
+  void *dbg_state;
   struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
-  struct ex_chk *chk;            /* shadow checks of this worker (ex_shadow.h), NULL when off: then
-                                    no checked code path is ever taken */
-  struct ex_chkl *chkl;          /* their launch-wide state (shared by the workers) */
+  struct ex_hk_worker *hk;       /* this worker's hook clients (ex_hooks.h), NULL before its init */
+  struct ex_hk_launch *hkl;      /* the run's clients and their launch-wide state (shared) */
   unsigned checks;               /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
   unsigned threads;              /* worker threads of the launch */
@@ -252,6 +245,12 @@ void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uin
 /* Whether p points into a live SVM allocation of the run (SVM memory is global memory). */
 bool ex_svm_in_global(const ex_ctx *cx, uint64_t p);
 
+/* The pointer of `pb` bytes (the module's pointer size: 4 or 8) stored at p. */
+static inline uint64_t ex_rd_ptr(const uint8_t *p, unsigned pb) {
+  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
+  uint32_t v; memcpy(&v, p, 4); return v;
+}
+
 static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
   return ((uint64_t)alloc << cx->shift) | cx->bias;
 }
@@ -279,11 +278,6 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
 /* bi_mem.access for builtins: ex_mem for the warp being run. */
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
 
-/* Tracing (ex_trace.c): called before every instruction when cx->l->on_trace is set; reports the
- * instruction executed just before by this warp (with its result), then remembers ip. */
-void ex_trace_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
-/* Report the warp's last instruction (at a pause, barrier or the end of the warp's run). */
-void ex_trace_flush(ex_ctx *cx, ex_warp *w);
 /* The global id of lane `lane` of warp w. */
 void ex_lane_global_id(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t gid[3]);
 
@@ -308,10 +302,6 @@ void ex_async_free(ex_ctx *cx);
 /* Run warp w until it finishes, waits at a barrier, faults (cx->faulted) or, under the debugger,
  * pauses (EX_W_PAUSED). */
 void ex_exec_warp(ex_ctx *cx, ex_warp *w);
-
-/* The debugger's check before instruction ip of the top frame f of warp w (ex_debug.c): true when
- * the warp must pause there. Called only when cx->dbg is set. */
-bool ex_dbg_stop(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
 
 /* ---- a launch driven one step at a time (ex_sched.c; the debugger's scheduler) ---------------
  * One worker, the whole NDRange's allocations, warps for the largest work-group. The caller starts

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
+#include "ex_hooks.h"
 #include "ex_internal.h"
-#include "ex_shadow.h"
 
 static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const uint64_t v[3]) {
   for (uint32_t i = 0; i < ncomp && i < 3; i++) {
@@ -90,7 +90,7 @@ uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w) {
   start_lanes(cx, w, cx->queue_next, n);
   cx->queue_next += n;
   count_wrapper(cx, n);
-  if (cx->chk) ex_chk_warp_restart(cx, w);
+  ex_hooks_warp_start(cx, w);
   return w->all;
 }
 

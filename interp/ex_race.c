@@ -27,11 +27,15 @@
  * access until its wait_group_events, pcopy); spec-notes/checks.md. The speed-ups (ACC bits,
  * earlier groups' runs) apply in every mode; the word-slot shortcut (word_access) does not apply
  * in sub-group mode, whose pages have byte slots.
+ *
+ * A client of the hook interface (ex_hooks.h, ex_race_hooks at the end): it takes the memory
+ * accesses (instructions, builtins, images, async copies), the barriers and the async copies'
+ * events, already decoded.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex_shadow.h"
+#include "ex_hooks.h"
 
 #define PG_SHIFT 8u
 #define PG_BYTES (1u << PG_SHIFT)
@@ -212,13 +216,15 @@ typedef struct sgx {
   bool pow;
 } sgx;
 
-/* An async copy's range waiting for wait_group_events (see ex_race_copy). */
+/* An async copy's range waiting for wait_group_events (see race_copy). */
 typedef struct pcopy {
   uint64_t dst, src, n, ev;
   uint32_t site;
 } pcopy;
 
-struct ex_race {
+typedef struct ex_race ex_race;
+struct ex_race {                     /* per worker */
+  struct ex_race_global *g;          /* the launch's */
   ipage **lp;                        /* the local arena's pages */
   uint64_t nlp;
   ipage *group_pages, *free_pages;
@@ -237,8 +243,7 @@ static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uin
                       unsigned count, uint32_t s, bool write, bool atomic);
 static void nb_barrier_all(ex_race *r, const bool spaces[]);
 static void nb_group_end(ex_race *r);
-static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
-                                bool global, bool image);
+static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, const bool sp[]);
 
 /* The async copy's accesses are the work-group's, not one work-item's: a pseudo work-item that
  * conflicts with every real one (shown as work-item 0, like the copy's bounds faults). */
@@ -268,10 +273,10 @@ static inline void min_add(ent *s, const ent *x) {
   if (!s->item || key(x) < key(s) || (key(x) == key(s) && x->site < s->site)) *s = *x;
 }
 
-bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx) {
+static bool race_launch_begin(ex_ctx *cx, void **launch) {
   struct ex_race_global *g = calloc(1, sizeof *g);
   if (!g) return false;
-  L->rg = g;
+  *launch = g;
   g->nallocs = cx->nallocs;
   g->ep = calloc(cx->nallocs, sizeof *g->ep);
   g->ip = calloc(cx->nallocs, sizeof *g->ip);
@@ -287,8 +292,8 @@ bool ex_race_launch_begin(ex_chkl *L, const ex_ctx *cx) {
   return true;
 }
 
-void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx) {
-  struct ex_race_global *g = L->rg;
+static void race_launch_end(ex_ctx *cx, void *launch) {
+  struct ex_race_global *g = launch;
   if (!g) return;
   for (uint32_t i = 1; i < g->nallocs; i++) {
     if (g->ep && g->ep[i]) {
@@ -301,25 +306,25 @@ void ex_race_launch_end(ex_chkl *L, const ex_ctx *cx) {
   free(g->ep);
   free(g->ip);
   free(g);
-  L->rg = NULL;
 }
 
-ex_race *ex_race_new(const ex_ctx *cx, uint64_t local_bytes) {
+static bool race_worker_init(ex_ctx *cx, void *launch, const ex_hk_info *info, void **self) {
   ex_race *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
-  r->nlp = (local_bytes + PG_BYTES - 1) >> PG_SHIFT;
+  if (!r) return false;
+  *self = r;
+  r->g = launch;
+  r->nlp = (info->local_bytes + PG_BYTES - 1) >> PG_SHIFT;
   r->lp = calloc(r->nlp + 1, sizeof *r->lp);
-  if (!r->lp) { free(r); return NULL; }
-  if (cx->prog->nnamed_barriers) {
-    if (!nb_new(cx, r)) { ex_race_free(r); return NULL; }
-  } else if (cx->prog->uses_subgroup_sync) {
+  if (!r->lp) return false;
+  if (cx->prog->nnamed_barriers) return nb_new(cx, r);
+  if (cx->prog->uses_subgroup_sync) {
     const uint64_t items = cx->l->local[0] * cx->l->local[1] * cx->l->local[2];
     r->sgs = cx->sg_size ? cx->sg_size : 1;
     r->nsg = (uint32_t)((items + r->sgs - 1) / r->sgs) + 1;
     r->epoch = calloc((size_t)r->nsg * EP_N, sizeof *r->epoch);
-    if (!r->epoch) { free(r->lp); free(r); return NULL; }
+    if (!r->epoch) return false;
   }
-  return r;
+  return true;
 }
 
 static void page_free(ipage *p) {
@@ -327,7 +332,8 @@ static void page_free(ipage *p) {
   free(p);
 }
 
-void ex_race_free(ex_race *r) {
+static void race_worker_free(void *self) {
+  ex_race *r = self;
   if (!r) return;
   for (ipage *p = r->group_pages, *n; p; p = n) { n = p->next; page_free(p); }
   for (ipage *p = r->free_pages, *n; p; p = n) { n = p->next; page_free(p); }
@@ -370,7 +376,7 @@ static ex_site make_site(const ex_ctx *cx, uint64_t group, uint32_t item, uint32
   memset(&s, 0, sizeof s);
   s.group = group;
   s.item = item;
-  ex_chk_site_decode(cx, site & ~ATOMIC_BIT, &s.fn, &s.insn);
+  ex_hk_site_decode(cx, site & ~ATOMIC_BIT, &s.fn, &s.insn);
   s.write = write;
   s.atomic = (site & ATOMIC_BIT) != 0;
   return s;
@@ -503,10 +509,9 @@ static void __attribute__((noinline)) sg_record(ex_race *r, ipage *p, uint32_t j
 /* The accesses of `count` work-items with consecutive local ids from item (+ 1), each of n bytes,
  * at consecutive places from byte `base` of allocation id (of the local arena for local memory):
  * one lane's access, or a whole warp's contiguous one, handled page by page. */
-static void access_items(ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint64_t n, uint32_t item, unsigned count,
-                         uint32_t site, bool write, bool atomic) {
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
+static void access_items(ex_race *r, ex_ctx *cx, uint32_t id, bool glob, uint64_t base, uint64_t n, uint32_t item,
+                         unsigned count, uint32_t site, bool write, bool atomic) {
+  struct ex_race_global *g = r->g;
   const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
   const uint64_t lim = base + n * count;
   /* every work-item's bytes are whole words: word slots stay */
@@ -588,11 +593,12 @@ static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_rac
   return true;
 }
 
-void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr, uint64_t n, bool write,
-                    bool atomic) {
+/* Lane `lane` of w accesses n bytes at ptr (instruction `site`). */
+static void race_access(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint64_t ptr,
+                        uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return;
+  if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
   const bool glob = a->space == EX_AS_GLOBAL;
@@ -600,21 +606,21 @@ void ex_race_access(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, 
   const uint32_t item = w->first_linear + lane + 1;
   /* one word slot (an int or float, e.g. an atomic counter): directly; not in sub-group mode,
    * whose pages have byte slots (sg_add) */
-  if (n == 4 && !(base & 3) && !cx->chk->race->sgs && !cx->chk->race->nb) {
-    ex_race *r = cx->chk->race;
-    struct ex_race_global *g = cx->chkl->rg;
+  if (n == 4 && !(base & 3) && !r->sgs && !r->nb) {
+    struct ex_race_global *g = r->g;
     const uint64_t pg = base >> PG_SHIFT;
     if (word_access(cx, r, glob ? &g->ip[id][pg] : &r->lp[pg], glob ? g->ep[id][pg] : NULL, id, glob, base, item,
                     site | (atomic ? ATOMIC_BIT : 0), write, atomic))
       return;
   }
-  access_items(cx, id, glob, base, n, item, 1, site, write, atomic);
+  access_items(r, cx, id, glob, base, n, item, 1, site, write, atomic);
 }
 
-void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, uint32_t site,
-                          const uint64_t *pt, uint64_t n, bool write, bool atomic) {
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
+/* The accesses of n bytes at pt[k] by lanes[k], k < nl (scattered: a histogram's atomic bins): as
+ * race_access for each lane in order, sharing the allocation's lookup between lanes. */
+static void race_access_lanes(ex_race *r, ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl,
+                              uint32_t site, const uint64_t *pt, uint64_t n, bool write, bool atomic) {
+  struct ex_race_global *g = r->g;
   const uint32_t s = site | (atomic ? ATOMIC_BIT : 0);
   /* the allocation of the previous lane, looked up again only when a lane leaves it */
   uint64_t cur = 0, size = 0, abase = 0;
@@ -639,7 +645,7 @@ void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, u
         }
       }
     }
-    /* off is huge when p is below the allocation's start, as in ex_chk_resolve */
+    /* off is huge when p is below the allocation's start, as in ex_hk_resolve */
     const uint64_t off = (p & cx->off_mask) - cx->bias, base = abase + off;
     if (ok && off <= size - n && !(base & 3)) {
       const uint64_t pg = base >> PG_SHIFT;
@@ -647,35 +653,38 @@ void ex_race_access_lanes(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, u
                       s, write, atomic))
         continue;
     }
-    ex_race_access(cx, w, lanes[k], site, p, n, write, atomic);
+    race_access(r, cx, w, lanes[k], site, p, n, write, atomic);
   }
 }
 
-bool ex_race_access_run(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
-                        uint64_t n, bool write, bool atomic) {
+/* The accesses of `count` consecutive lanes from `lane` where lane + k accesses n bytes at
+ * ptr + k * n (_run) or all access the same n bytes at ptr (_uniform): as race_access for each
+ * lane. false (nothing done) when the range is not valid as a whole: then lane by lane. */
+static bool race_access_run(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site,
+                            uint64_t ptr, uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (!n || !ex_chk_resolve(cx, ptr, n * count, &id, &off)) return false;
+  if (!n || !ex_hk_resolve(cx, ptr, n * count, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
   const bool glob = a->space == EX_AS_GLOBAL;
-  access_items(cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, count, site, write, atomic);
+  access_items(r, cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, count, site, write,
+               atomic);
   return true;
 }
 
-bool ex_race_access_uniform(ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site, uint64_t ptr,
-                            uint64_t n, bool write, bool atomic) {
+static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count,
+                                uint32_t site, uint64_t ptr, uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (cx->chk->race->sgs || cx->chk->race->nb) return false;  /* sub-group and named-barrier modes: lane by lane */
-  if (!n || !ex_chk_resolve(cx, ptr, n, &id, &off)) return false;
+  if (r->sgs || r->nb) return false;  /* sub-group and named-barrier modes: lane by lane */
+  if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
   const bool glob = a->space == EX_AS_GLOBAL;
   const uint64_t base = glob ? off : a->offset + off;
   const uint32_t item0 = w->first_linear + lane + 1, nitems = count, s = site | (atomic ? ATOMIC_BIT : 0);
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
+  struct ex_race_global *g = r->g;
   const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
   xrun x = {{0, 0}, 0, 0, false};
   for (uint64_t b = base; b < base + n;) {
@@ -943,8 +952,8 @@ static inline __attribute__((always_inline)) void scan_conflicts_s(ex_ctx *cx, c
 
 /* scan_conflicts_s with S (the sub-group size; 0: not sub-group mode) as a constant when 0, so the
  * usual loop has no sub-group test per slot. */
-static void scan_conflicts(ex_ctx *cx, const ipage *p) {
-  const unsigned S = cx->chk->race->sgs;
+static void scan_conflicts(ex_race *r, ex_ctx *cx, const ipage *p) {
+  const unsigned S = r->sgs;
   if (S) scan_conflicts_s(cx, p, S);
   else scan_conflicts_s(cx, p, 0);
 }
@@ -953,12 +962,12 @@ static void scan_conflicts(ex_ctx *cx, const ipage *p) {
  * es (the group's end, when no earlier interval of the group filled that summary) merge it into
  * the earlier groups' page at once. Only what the interval recorded (p->acc) is looked at: the
  * other half of the summary is empty. */
-static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
+static void close_interval(ex_race *r, ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
   if (p->lo >= p->hi) return;
   const unsigned acc = p->acc;
   /* named-barrier mode: the group's pairs are found at each access (nb_record), the summaries only
    * serve async copies and the later groups */
-  if (((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) && !cx->chk->race->nb) scan_conflicts(cx, p);
+  if (((acc & ACC_PW) || ((acc & ACC_W) && (acc & ACC_R))) && !r->nb) scan_conflicts(r, cx, p);
   if (es) {
     if (acc & ACC_W) merge_into(es, 0, &p->w[0][0], 2, p->lo, p->hi, grp);
     if (acc & ACC_R) merge_into(es, 1, &p->r[0][0], 2, p->lo, p->hi, grp);
@@ -975,25 +984,33 @@ static void close_interval(ex_ctx *cx, ipage *p, epage **es, uint32_t grp) {
   p->acc = 0;
 }
 
-static void copies_check(ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
-                         uint64_t evb);
+static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev,
+                         uint64_t nev, uint64_t evb);
 
-void ex_race_interval_end(ex_ctx *cx, bool local, bool global, bool image) {
-  const bool sp[EP_N] = {local, global, image};
-  if (cx->chk->race->ncopies) copies_check(cx, sp, true, NULL, 0, 0);  /* against the closing interval */
-  for (ipage *p = cx->chk->race->group_pages; p; p = p->next)
-    if (sp[page_space(cx, p)]) close_interval(cx, p, NULL, 0);
-  if (cx->chk->race->nb) nb_barrier_all(cx->chk->race, sp);
+/* The memories (EP_*) a barrier's fences order: EX_HK_FENCE_LOCAL, _GLOBAL and _IMAGE are bits
+ * EP_LOCAL, EP_GLOBAL and EP_IMAGE. */
+static void fence_spaces(unsigned fences, bool sp[EP_N]) {
+  for (unsigned k = 0; k < EP_N; k++) sp[k] = (fences >> k) & 1u;
 }
 
-void ex_race_group_end(ex_ctx *cx) {
-  ex_race *r = cx->chk->race;
+/* A work-group barrier orders the group's accesses to the memory of its fences. */
+static void race_interval_end(ex_race *r, ex_ctx *cx, unsigned fences) {
+  bool sp[EP_N];
+  fence_spaces(fences, sp);
+  if (r->ncopies) copies_check(r, cx, sp, true, NULL, 0, 0);  /* against the closing interval */
+  for (ipage *p = r->group_pages; p; p = p->next)
+    if (sp[page_space(cx, p)]) close_interval(r, cx, p, NULL, 0);
+  if (r->nb) nb_barrier_all(r, sp);
+}
+
+static void race_group_end(void *self, ex_ctx *cx) {
+  ex_race *r = self;
   if (r->nb) nb_group_end(r);
   r->ncopies = r->unbound = 0;  /* a copy never waited for is a fault of the group (ex_async.c) */
-  struct ex_race_global *g = cx->chkl->rg;
+  struct ex_race_global *g = r->g;
   const uint32_t grp = group_linear(cx);
   for (ipage *p = r->group_pages; p; p = p->next) {
-    if (!p->glob) { close_interval(cx, p, NULL, 0); continue; }
+    if (!p->glob) { close_interval(r, cx, p, NULL, 0); continue; }
     /* the group's summary joins the earlier groups' */
     epage **es = &g->ep[p->alloc][p->page];
     if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
@@ -1003,7 +1020,7 @@ void ex_race_group_end(ex_ctx *cx) {
     /* a page of a single interval (no barrier with the global fence since it was first touched):
      * that interval's summary is the group's */
     const bool direct = same && p->glo >= p->ghi;
-    close_interval(cx, p, direct ? es : NULL, grp);
+    close_interval(r, cx, p, direct ? es : NULL, grp);
     if (same && !direct) {
       merge_into(es, 0, p->gw, 1, p->glo, p->ghi, grp);
       merge_into(es, 1, p->gr, 1, p->glo, p->ghi, grp);
@@ -1028,10 +1045,11 @@ void ex_race_group_end(ex_ctx *cx) {
 
 /* ---- sub-group barriers, images, async copies ------------------------------------------------ */
 
-void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
-                              bool global, bool image) {
-  ex_race *r = cx->chk->race;
-  if (r->nb) { nb_subgroup_barrier(r, w, lanes, nl, local, global, image); return; }
+/* The sub-groups of the given lanes of w pass a sub-group barrier with these fences. */
+static void race_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, unsigned fences) {
+  bool sp[EP_N];
+  fence_spaces(fences, sp);
+  if (r->nb) { nb_subgroup_barrier(r, w, lanes, nl, sp); return; }
   if (!r->sgs) return;
   uint32_t last = UINT32_MAX;
   for (unsigned k = 0; k < nl; k++) {  /* lanes ascend: each sub-group once */
@@ -1039,25 +1057,23 @@ void ex_race_subgroup_barrier(ex_ctx *cx, const ex_warp *w, const uint16_t *lane
     if (g == last || g >= r->nsg) continue;
     last = g;
     uint32_t *e = &r->epoch[(size_t)g * EP_N];
-    e[EP_LOCAL] += local;
-    e[EP_GLOBAL] += global;
-    e[EP_IMAGE] += image;
+    for (unsigned m = 0; m < EP_N; m++) e[m] += sp[m];
   }
 }
 
-void ex_race_image(ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint32_t alloc, uint64_t off,
-                   uint64_t n, bool write) {
+/* Lane l of w read or wrote n bytes of image allocation `alloc` from byte off (the texels). */
+static void race_image(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t site, uint32_t alloc,
+                       uint64_t off, uint64_t n, bool write) {
   if (!n || alloc == 0 || alloc >= cx->nallocs || off > cx->allocs[alloc].size || n > cx->allocs[alloc].size - off)
     return;
-  access_items(cx, alloc, true, off, n, w->first_linear + lane + 1, 1, site, write, false);
+  access_items(r, cx, alloc, true, off, n, w->first_linear + lane + 1, 1, site, write, false);
 }
 
 /* The global side of an async copy against the earlier groups' summary (as access_items does for a
  * work-item's access) and into the group's summary for the later groups. The running interval's
  * summary does not hold it: the copy is checked against that at the wait (copies_check). */
-static void copy_global(ex_ctx *cx, uint32_t id, uint64_t off, uint64_t n, bool write, uint32_t site) {
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
+static void copy_global(ex_race *r, ex_ctx *cx, uint32_t id, uint64_t off, uint64_t n, bool write, uint32_t site) {
+  struct ex_race_global *g = r->g;
   if (!g->ep[id]) return;
   const ent cp = {COPY_ITEM, site};
   xrun x = {{0, 0}, 0, 0, false};
@@ -1090,8 +1106,10 @@ static void copy_global(ex_ctx *cx, uint32_t id, uint64_t off, uint64_t n, bool 
   if (x.len) xrun_report(cx, &x, id, 1, site, write);
 }
 
-void ex_race_copy(ex_ctx *cx, uint32_t site, uint64_t dst, uint64_t src, uint64_t n) {
-  ex_race *r = cx->chk->race;
+/* An async copy of n bytes from src to dst at instruction `site`, done for the group: the
+ * group's access, unordered with the work-items' until wait_group_events for its event (the event
+ * comes with race_copy_event). */
+static void race_copy(ex_race *r, ex_ctx *cx, uint32_t site, uint64_t dst, uint64_t src, uint64_t n) {
   if (!n) return;
   if (r->ncopies == r->capcopies) {
     uint32_t cap = r->capcopies ? 2 * r->capcopies : 16;
@@ -1105,13 +1123,14 @@ void ex_race_copy(ex_ctx *cx, uint32_t site, uint64_t dst, uint64_t src, uint64_
   for (int side = 0; side < 2; side++) {
     uint32_t id;
     uint64_t off;
-    if (ex_chk_resolve(cx, side ? src : dst, n, &id, &off) && cx->allocs[id].space == EX_AS_GLOBAL)
-      copy_global(cx, id, off, n, !side, site);
+    if (ex_hk_resolve(cx, side ? src : dst, n, &id, &off) && cx->allocs[id].space == EX_AS_GLOBAL)
+      copy_global(r, cx, id, off, n, !side, site);
   }
 }
 
-void ex_race_copy_event(ex_ctx *cx, uint64_t ev) {
-  ex_race *r = cx->chk->race;
+static void race_copy_event(void *self, ex_ctx *cx, uint64_t ev) {
+  ex_race *r = self;
+  (void)cx;
   for (uint32_t i = r->ncopies - r->unbound; i < r->ncopies; i++) r->copies[i].ev = ev;
   r->unbound = 0;
 }
@@ -1119,12 +1138,11 @@ void ex_race_copy_event(ex_ctx *cx, uint64_t ev) {
 /* One side of a pending copy against the running interval's summaries, when its memory is in
  * `spaces`: the copy's write conflicts with any access of a byte (the smallest writer, else the
  * smallest reader, is shown), its read with any write. */
-static void copy_side(ex_ctx *cx, const pcopy *c, bool write, const bool spaces[EP_N]) {
-  ex_race *r = cx->chk->race;
-  struct ex_race_global *g = cx->chkl->rg;
+static void copy_side(ex_race *r, ex_ctx *cx, const pcopy *c, bool write, const bool spaces[EP_N]) {
+  struct ex_race_global *g = r->g;
   uint32_t id;
   uint64_t off;
-  if (!ex_chk_resolve(cx, write ? c->dst : c->src, c->n, &id, &off)) return;
+  if (!ex_hk_resolve(cx, write ? c->dst : c->src, c->n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;
   const bool glob = a->space == EX_AS_GLOBAL;
@@ -1158,9 +1176,8 @@ static void copy_side(ex_ctx *cx, const pcopy *c, bool write, const bool spaces[
 }
 
 /* The pending copies (all, or those whose event is in the list) against the running interval. */
-static void copies_check(ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
-                         uint64_t evb) {
-  ex_race *r = cx->chk->race;
+static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev,
+                         uint64_t nev, uint64_t evb) {
   for (uint32_t i = 0; i < r->ncopies; i++) {
     const pcopy *c = &r->copies[i];
     bool sel = all;
@@ -1170,15 +1187,15 @@ static void copies_check(ex_ctx *cx, const bool spaces[EP_N], bool all, const ui
       sel = e == c->ev;
     }
     if (!sel) continue;
-    copy_side(cx, c, true, spaces);
-    copy_side(cx, c, false, spaces);
+    copy_side(r, cx, c, true, spaces);
+    copy_side(r, cx, c, false, spaces);
   }
 }
 
-void ex_race_wait(ex_ctx *cx, const void *events, uint64_t num, uint64_t evb) {
-  ex_race *r = cx->chk->race;
+static void race_wait(void *self, ex_ctx *cx, const void *events, uint64_t num, uint64_t evb) {
+  ex_race *r = self;
   static const bool every[EP_N] = {true, true, true};
-  copies_check(cx, every, false, events, num, evb);
+  copies_check(r, cx, every, false, events, num, evb);
   /* the waited copies are complete: ordered before every later access of the group */
   uint32_t k = 0;
   for (uint32_t i = 0; i < r->ncopies; i++) {
@@ -1255,7 +1272,7 @@ static bool nb_new(const ex_ctx *cx, ex_race *r) {
   b->vc = malloc((size_t)EP_N * b->nsg * b->nsg * sizeof *b->vc);
   b->tab = calloc(cx->nallocs, sizeof *b->tab);
   b->npages = calloc(cx->nallocs, sizeof *b->npages);
-  if (!b->vc || !b->tab || !b->npages) return false;  /* ex_race_free frees what exists */
+  if (!b->vc || !b->tab || !b->npages) return false;  /* race_worker_free frees what exists */
   b->npages[0] = r->nlp;
   for (uint32_t i = 1; i < cx->nallocs; i++)
     if (cx->allocs[i].space == EX_AS_GLOBAL) b->npages[i] = (cx->allocs[i].size + PG_BYTES - 1) >> PG_SHIFT;
@@ -1346,10 +1363,8 @@ static void nb_barrier_all(ex_race *r, const bool spaces[]) {
   free(all);
 }
 
-static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, bool local,
-                                bool global, bool image) {
+static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, const bool sp[]) {
   nbstate *b = r->nb;
-  const bool sp[EP_N] = {local, global, image};
   uint32_t last = UINT32_MAX;
   for (unsigned k = 0; k < nl; k++) {
     const uint32_t g = (w->first_linear + lanes[k]) / b->S;
@@ -1360,17 +1375,18 @@ static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *la
   }
 }
 
-void ex_race_named_barrier(ex_ctx *cx, const uint32_t *first_linear, const uint32_t *sem, unsigned n) {
-  ex_race *r = cx->chk->race;
+/* Named-barrier mode: a phase of a named barrier completed for the n sub-groups whose first
+ * work-items (local linear ids) are first_linear[k], each waiting with fences fences[k]. */
+static void race_named_barrier(ex_race *r, const uint32_t *first_linear, const unsigned *fences, unsigned n) {
   nbstate *b = r->nb;
   if (!b || !n) return;
   uint32_t *mem = malloc(n * sizeof *mem);
   if (!mem) return;
-  static const uint32_t bit[EP_N] = {0x100u, 0x200u, 0x800u};
+  static const unsigned bit[EP_N] = {EX_HK_FENCE_LOCAL, EX_HK_FENCE_GLOBAL, EX_HK_FENCE_IMAGE};
   for (unsigned sp = 0; sp < EP_N; sp++) {
     uint32_t nm = 0;
     for (unsigned k = 0; k < n; k++)
-      if ((sem[k] & bit[sp]) && first_linear[k] / b->S < b->nsg) mem[nm++] = first_linear[k] / b->S;
+      if ((fences[k] & bit[sp]) && first_linear[k] / b->S < b->nsg) mem[nm++] = first_linear[k] / b->S;
     nb_sync(b, sp, mem, nm);
   }
   free(mem);
@@ -1456,3 +1472,101 @@ static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uin
     if (len) nb_report(cx, alloc, start, len, item, s, write, ro, rw, space);
   }
 }
+
+/* ---- the client (ex_hooks.h) ---------------------------------------------------------------- */
+
+/* A load's or store's lanes, in segments of consecutive lanes whose pointers are consecutive
+ * elements (lane + k at p + k * n: a warp reading a row) or the same (a broadcast): each segment
+ * is recorded with one lookup per page instead of one per lane. */
+static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t site) {
+  const uint64_t *pt = a->ptr, n = a->size;
+  const uint16_t *lanes = a->lanes;
+  const unsigned nl = a->nl;
+  const bool full = a->full, write = a->write;  /* full: lanes[k] == k */
+  unsigned k = 0;
+  while (k < nl) {
+    unsigned e = k + 1;
+    uint64_t stride = 0;
+    if (e < nl && (full || lanes[e] == lanes[k] + 1)) {
+      stride = pt[e] - pt[k];
+      if (stride == n || stride == 0) {
+        if (full) {
+          /* the whole warp, else blocks of 8 lanes, without an early exit (which does not
+           * vectorise), then lane by lane in the block where the segment ends (a 2D group's row
+           * of 16 in a warp of 32) */
+          if (pt[nl - 1] - pt[k] == stride * (nl - 1 - k)) {  /* else the warp is no one segment */
+            uint64_t all = 0;
+            for (unsigned j = e; j < nl; j++) all |= (pt[j] - pt[j - 1]) ^ stride;
+            if (!all) e = nl;
+          }
+          while (e + 8 <= nl) {
+            uint64_t diff = 0;
+            for (unsigned j = e; j < e + 8; j++) diff |= (pt[j] - pt[j - 1]) ^ stride;
+            if (diff) break;
+            e += 8;
+          }
+          while (e < nl && pt[e] - pt[e - 1] == stride) e++;
+        }
+        else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
+      }
+      else
+        e = k + 1;
+    }
+    const unsigned cnt = e - k;
+    if (cnt == 1 || !(stride ? race_access_run(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)
+                             : race_access_uniform(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)))
+      for (unsigned j = k; j < e; j++) race_access(r, cx, a->w, lanes[j], site, pt[j], n, write, false);
+    k = e;
+  }
+}
+
+static void race_on_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
+  ex_race *r = self;
+  const uint32_t site = ex_hk_site(cx, a->fn, a->ip);
+  switch (a->kind) {
+  case EX_HK_LOAD: case EX_HK_STORE: race_lanes(r, cx, a, site); return;
+  case EX_HK_ATOMIC: race_access_lanes(r, cx, a->w, a->lanes, a->nl, site, a->ptr, a->size, a->write, true); return;
+  case EX_HK_COPY: case EX_HK_BYVAL:  /* (a by-value copy's write is to private memory: no race) */
+    for (unsigned k = 0; k < a->nl; k++) {
+      const uint64_t n = a->sizes ? a->sizes[k] : a->size;
+      if (!n) continue;
+      race_access(r, cx, a->w, a->lanes[k], site, a->src[k], n, false, false);
+      race_access(r, cx, a->w, a->lanes[k], site, a->ptr[k], n, true, false);
+    }
+    return;
+  case EX_HK_BUILTIN: race_access(r, cx, a->w, a->lanes[0], site, a->ptr[0], a->size, a->write, false); return;
+  case EX_HK_IMAGE: race_image(r, cx, a->w, a->lanes[0], site, a->alloc, a->off, a->size, a->write); return;
+  case EX_HK_GROUP_COPY: race_copy(r, cx, site, a->ptr[0], a->src[0], a->size); return;
+  default: return;
+  }
+}
+
+static void race_on_barrier(void *self, ex_ctx *cx, const ex_hk_barrier *b) {
+  ex_race *r = self;
+  switch (b->scope) {
+  case EX_HK_BAR_GROUP: race_interval_end(r, cx, b->fences); return;
+  case EX_HK_BAR_SUBGROUP: race_subgroup_barrier(r, b->w, b->lanes, b->nl, b->fences); return;
+  default: race_named_barrier(r, b->first_linear, b->member_fences, b->n); return;
+  }
+}
+
+/* Races between work-groups are found by comparing each group with the groups before it, which
+ * must have finished: work-groups run in order on one thread (EX_HK_SERIAL). Work-items are named
+ * first_linear + lane (EX_HK_WARPWISE). */
+static unsigned race_wants(const ex_ctx *cx) {
+  return (cx->checks & SPVI_CHECK_RACES) ? EX_HK_MEMORY | EX_HK_WARPWISE | EX_HK_SERIAL | EX_HK_SITES : 0;
+}
+
+const ex_hooks ex_race_hooks = {
+    .name = "races",
+    .wants = race_wants,
+    .launch_begin = race_launch_begin,
+    .launch_end = race_launch_end,
+    .worker_init = race_worker_init,
+    .worker_free = race_worker_free,
+    .group_end = race_group_end,
+    .access = race_on_access,
+    .barrier = race_on_barrier,
+    .copy_event = race_copy_event,
+    .wait_events = race_wait,
+};

@@ -25,8 +25,8 @@
 #include <spirv/unified1/spirv.h>
 
 #include "bi_half.h"
+#include "ex_hooks.h"
 #include "ex_internal.h"
-#include "ex_shadow.h"
 #include "ex_svm.h"
 #include "gen_spv_tables.h"
 
@@ -135,7 +135,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     }
   }
   if (!setup_svm(cx, err, errlen)) return SPVI_E_USAGE;
-  if (cx->checks && !ex_chk_launch_begin(cx)) return SPVI_E_NOMEM;
+  if (!ex_hooks_launch_begin(cx)) return SPVI_E_NOMEM;
   return SPVI_OK;
 }
 
@@ -257,8 +257,9 @@ static unsigned start_group(run *r) {
    * under the debugger, tracing and at warp width 1. One warp then starts with the group's first
    * work-items and its lanes take the others as they finish; with checks, whose shadow state
    * follows lanes, only a warp whose lanes all finished takes the next ones, in a row. */
-  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->dbg && !cx->l->on_trace;
-  cx->recycle_lanes = cx->recycle && !cx->chk;
+  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->dbg &&
+                !(ex_hooks_flags(cx) & EX_HK_NO_RECYCLE);
+  cx->recycle_lanes = cx->recycle && !(ex_hooks_flags(cx) & EX_HK_WARPWISE);
   if (cx->recycle) {
     /* under llvm-spirv's entry wrapper the kernel's own function is the one recycled: the wrapper
      * frame's lanes stay at the call, whose arguments are the same for every work-item */
@@ -271,7 +272,7 @@ static unsigned start_group(run *r) {
     uint64_t first = (uint64_t)k * W;
     ex_start_warp(cx, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
   }
-  if (cx->chk) ex_chk_group_start(cx, r->warps, nw);
+  ex_hooks_group_begin(cx, r->warps, nw);
   return nw;
 }
 
@@ -315,7 +316,7 @@ static int group_sync(run *r, unsigned nw) {
     group_fault(cx, first_wait, detail);
     return EX_SYNC_FAULT;
   }
-  if (cx->chk) ex_chk_barrier(cx, first_wait->stack[first_wait->depth - 1].fn, at);
+  ex_hooks_group_barrier(cx, first_wait->stack[first_wait->depth - 1].fn, at);
   if (at->op == EX_GROUP) ex_group_collective(cx, r->warps, nw, at);
   else if ((at->op == EX_ASYNC_COPY || at->op == EX_WAIT_EVENTS) && !ex_async_collective(cx, r->warps, nw, at))
     return EX_SYNC_FAULT;
@@ -331,7 +332,7 @@ static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
   if (++nb->waiting < nb->count) return false;
   nb->waiting = 0;
   const uint32_t h = w->nbar;
-  if (r->cx.chk) ex_chk_named_barrier(&r->cx, r->warps, nw, h);
+  ex_hooks_named_barrier(&r->cx, r->warps, nw, h);
   for (unsigned k = 0; k < nw; k++) {
     ex_warp *x = &r->warps[k];
     if (x->state == EX_W_BARRIER && x->barrier_at->op == EX_NBAR_WAIT && x->nbar == h) x->state = EX_W_RUN;
@@ -349,7 +350,7 @@ static void run_group_warps(run *r, unsigned nw) {
         if (r->warps[k].state == EX_W_RUN) {
           ex_warp *w = &r->warps[k];
           ex_exec_warp(cx, w);
-          ex_trace_flush(cx, w);  /* the instruction it stopped after (tracing only) */
+          ex_hooks_warp_stop(cx, w);
           if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
             again = true;
         }
@@ -361,7 +362,7 @@ static void run_group_warps(run *r, unsigned nw) {
 /* Run one work-group to completion. */
 static void run_group(run *r) {
   run_group_warps(r, start_group(r));
-  if (r->cx.chk && !r->cx.faulted) ex_chk_group_end(&r->cx);
+  if (!r->cx.faulted) ex_hooks_group_end(&r->cx);
   printf_flush(&r->cx);
 }
 
@@ -429,7 +430,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   if (!setup_warps(&wk->r, max_group)) return false;
   cx->local = calloc(wk->r.local_bytes + 8, 1);
   if (!cx->local) return false;
-  if (cx->checks && !ex_chk_worker_init(cx, wk->r.local_bytes, wk->r.warps, wk->r.nwarps)) return false;
+  if (!ex_hooks_worker_init(cx, wk->r.local_bytes, wk->r.warps, wk->r.nwarps)) return false;
   if (cx->l->on_printf && cx->prog->uses_printf) {
     cx->printf_items = max_group;
     cx->printf_buf = calloc(max_group, sizeof *cx->printf_buf);
@@ -446,7 +447,7 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
 
 static void worker_free(worker *wk) {
   run *r = &wk->r;
-  ex_chk_worker_free(&r->cx, r->warps, r->nwarps);
+  ex_hooks_worker_free(&r->cx);
   for (unsigned k = 0; k < r->nwarps; k++) { free(r->warps[k].regs); free(r->warps[k].priv); free(r->warps[k].stack); }
   free(r->warps);
   free(r->cx.local);
@@ -519,7 +520,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
 }
 
 static void launch_end(run *base) {
-  ex_chk_launch_end(&base->cx);
+  ex_hooks_launch_end(&base->cx);
   free(base->cx.allocs);
   ex_svm_snap_free((ex_svm_snap *)base->cx.svm);
   base->cx.svm = NULL;
@@ -545,13 +546,13 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   job j;
   spvi_status st = launch_begin(&base, &j, l, warp_width, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
-  unsigned nthreads = l->on_trace ? 1 : l->threads ? l->threads : 1;  /* a trace keeps program order */
+  unsigned nthreads = l->threads ? l->threads : 1;
   if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
   /* printf output is emitted group by group in order: one thread keeps that order */
   if (l->on_printf && l->prog->uses_printf) nthreads = 1;
-  /* races between work-groups are found by comparing each group with the groups before it, which
-   * must have finished: work-groups run in order on one thread (spec-notes/checks.md) */
-  if (l->checks & SPVI_CHECK_RACES) nthreads = 1;
+  /* hook clients that need the work-groups in order on one thread: a trace keeps program order;
+   * the race checker compares each group with the groups before it (spec-notes/checks.md) */
+  if (ex_hooks_flags(&base.cx) & EX_HK_SERIAL) nthreads = 1;
   worker *wk = calloc(nthreads, sizeof *wk);
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;
@@ -639,7 +640,7 @@ unsigned ex_runner_start_group(ex_runner *r, uint64_t linear) {
 
 int ex_runner_sync(ex_runner *r, unsigned nwarps) { return group_sync(&r->wk.r, nwarps); }
 void ex_runner_end_group(ex_runner *r) {
-  if (r->wk.r.cx.chk && !r->wk.r.cx.faulted) ex_chk_group_end(&r->wk.r.cx);
+  if (!r->wk.r.cx.faulted) ex_hooks_group_end(&r->wk.r.cx);
   printf_flush(&r->wk.r.cx);
 }
 void ex_runner_report(const ex_runner *r, spvi_fault *f) { ex_fault_build_report(&r->wk.r.cx, f); }

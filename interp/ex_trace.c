@@ -3,9 +3,9 @@
  * work-items, with the value it produced, for diffing spvi's execution against another
  * implementation's.
  *
- * The run goes through the debugger's dispatch hook (every instruction passes ex_trace_step before
- * it executes); a line is written when the warp reaches its next instruction, so the result register
- * holds the value, for each lane that ran it. Tracing runs at warp width 1 on one thread: each
+ * A client of the hook interface (ex_hooks.h, ex_trace_hooks at the end) that sees every
+ * instruction before it executes; a line is written when the warp reaches its next instruction (or
+ * stops), so the result register holds the value, for each lane that ran it. Tracing runs at warp width 1 on one thread: each
  * work-item's lines come in its program order, work-items one after the other between barriers —
  * except in programs with sub-group operations, whose warps hold whole sub-groups: there the lines
  * of one instruction come for the sub-group's work-items together.
@@ -16,9 +16,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "bi_half.h"
-#include "ex_internal.h"
+#include "ex_hooks.h"
 #include "gen_spv_tables.h"
+
+/* Per warp: the instruction run last, reported at the next one. */
+typedef struct twarp {
+  const ex_insn *ip;             /* NULL: nothing to report */
+  const ex_func *fn;
+  uint64_t active;               /* the lanes that ran it (warps wider than 1: sub-groups) */
+} twarp;
+
+typedef struct trace {           /* per worker */
+  twarp *warps;                  /* per warp of the worker, in the order of its array */
+  const ex_warp *warp0;
+} trace;
 
 void ex_lane_global_id(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t gid[3]) {
   uint64_t lid[3];
@@ -76,13 +90,15 @@ static size_t format_value(const ld_module *m, uint32_t tid, const uint8_t *p, c
   return k < cap ? k : cap - 1;
 }
 
-static void report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip) {
+static void report(ex_ctx *cx, const ex_warp *w, const twarp *t) {
+  const ex_func *fn = t->fn;
+  const ex_insn *ip = t->ip;
   const ex_program *p = cx->prog;
   const ld_module *m = p->ld;
   const ld_insn *li = &fn->ld->insns[ip->src];
   const unsigned W = cx->W;
   for (unsigned lane = 0; lane < w->nlanes; lane++) {
-    if (!((w->trace_active >> lane) & 1) || !selected(cx, w, lane)) continue;
+    if (!((t->active >> lane) & 1) || !selected(cx, w, lane)) continue;
     uint64_t gid[3];
     ex_lane_global_id(cx, w, lane, gid);
     char line[1024];
@@ -98,27 +114,65 @@ static void report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip)
       else k += snprintf(line + k, sizeof line - (size_t)k, " %s", on ? on : "?");
     }
     uint32_t reg = li->result && li->result < m->bound && p->id_reg ? p->id_reg[li->result] : LD_NONE;
-    const ld_type *t = li->type ? ld_type_of(m, li->type) : NULL;
-    if (reg != LD_NONE && t && t->kind != LD_TY_VOID && k > 0 && (size_t)k + 2 < sizeof line) {
-      char tn[32] = "";
+    const ld_type *ty = li->type ? ld_type_of(m, li->type) : NULL;
+    if (reg != LD_NONE && ty && ty->kind != LD_TY_VOID && k > 0 && (size_t)k + 2 < sizeof line) {
       line[k++] = ' ';
       line[k] = 0;
-      (void)tn;
-      k += (int)format_value(m, li->type, w->regs + (size_t)reg * W + (size_t)lane * t->reg_size, line + k,
+      k += (int)format_value(m, li->type, w->regs + (size_t)reg * W + (size_t)lane * ty->reg_size, line + k,
                              sizeof line - (size_t)k);
     }
     cx->l->on_trace(cx->l->trace_user, line);
   }
 }
 
-void ex_trace_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip) {
-  if (w->trace_ip) report(cx, w, w->trace_fn, w->trace_ip);
-  w->trace_ip = ip;
-  w->trace_fn = f->fn;
-  w->trace_active = f->active;
+static bool trace_worker_init(ex_ctx *cx, void *launch, const ex_hk_info *info, void **self) {
+  (void)cx;
+  (void)launch;
+  trace *t = calloc(1, sizeof *t);
+  if (!t) return false;
+  *self = t;
+  t->warp0 = info->warps;
+  t->warps = calloc(info->nwarps + 1, sizeof *t->warps);
+  return t->warps != NULL;
 }
 
-void ex_trace_flush(ex_ctx *cx, ex_warp *w) {
-  if (cx->l->on_trace && w->trace_ip) report(cx, w, w->trace_fn, w->trace_ip);
-  w->trace_ip = NULL;
+static void trace_worker_free(void *self) {
+  trace *t = self;
+  if (!t) return;
+  free(t->warps);
+  free(t);
 }
+
+/* Before instruction ip: the warp's previous instruction has run (its result is in its register). */
+static bool trace_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
+  trace *t = self;
+  twarp *x = &t->warps[e->w - t->warp0];
+  if (x->ip) report(cx, e->w, x);
+  x->ip = e->ip;
+  x->fn = e->f->fn;
+  x->active = e->f->active;
+  return false;
+}
+
+/* The warp's last instruction (at a pause, a barrier or the end of the warp's run). */
+static void trace_warp_stop(void *self, ex_ctx *cx, ex_warp *w) {
+  trace *t = self;
+  twarp *x = &t->warps[w - t->warp0];
+  if (x->ip) report(cx, w, x);
+  x->ip = NULL;
+}
+
+/* Every instruction; each work-item's lines in its program order: no lane recycling (a warp keeps
+ * its work-items), groups in order on one thread. */
+static unsigned trace_wants(const ex_ctx *cx) {
+  return cx->l->on_trace ? EX_HK_EVERY | EX_HK_NO_RECYCLE | EX_HK_SERIAL : 0;
+}
+
+const ex_hooks ex_trace_hooks = {
+    .name = "trace",
+    .wants = trace_wants,
+    .worker_init = trace_worker_init,
+    .worker_free = trace_worker_free,
+    .warp_stop = trace_warp_stop,
+    .before = trace_before,
+};

@@ -11,17 +11,21 @@
  * instructions mark their result undefined when any operand byte is (composite extract, insert and
  * construct, moves and phi moves keep byte precision). Global and constant memory is always defined
  * (the host or the program initialised it).
+ *
+ * A client of the hook interface (ex_hooks.h, ex_uninit_hooks at the end): memory accesses
+ * (always), builtin calls (always), and every other instruction only while some register of the
+ * warp holds an undefined byte (EX_HK_FLAGGED: the warp's watch bit follows uwarp.uflags_set).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
-#include "ex_shadow.h"
+#include "ex_hooks.h"
 
 #define OCL_PRINTF 184u  /* OpenCL.std printf */
 
-struct ex_uninit_plans {
+struct ex_uninit_plans {  /* launch-wide */
   uint32_t *plan;        /* per site: index into data of its generic plan, 0 when none */
   uint32_t *data;        /* [out_reg, out_size, flags, nin, (reg, size) x nin] */
   uint32_t ndata, cap;
@@ -32,14 +36,31 @@ struct ex_uninit_plans {
 };
 enum { PLAN_PRINTF = 1 };
 
-struct ex_uninit {
+/* A warp's shadow state. */
+typedef struct uwarp {
+  ex_warp *w;
+  uint8_t *ureg;         /* per register byte, 1 = computed from memory never written (regs' layout) */
+  uint8_t *upriv;        /* per private byte, 1 = never written */
+  uint8_t *uflag;        /* per 8 bytes of a lane's registers, 0 when those bytes' shadow is 0 in
+                            every lane (so most instructions skip it) */
+  uint32_t uflags_set;   /* how many uflag entries are 1; the warp's watch bit is set while > 0 */
+  uint32_t watch;        /* this client's bit in ex_warp.hk_watch */
+} uwarp;
+
+typedef struct ex_uninit {  /* per worker */
+  const struct ex_uninit_plans *up;
   uint8_t *ulocal;       /* the local arena's shadow */
   uint64_t local_bytes;
+  uwarp *warps;          /* per warp of the worker, in the order of its array */
+  ex_warp *warp0;
+  unsigned nwarps;
   /* the running builtin's result register: undefined in a lane where it reads undefined memory */
   ex_warp *pw;
   uint32_t pd, psize;
   uint64_t in_taint;     /* lanes whose builtin operands are undefined (the running EXTINST) */
-};
+} ex_uninit;
+
+static inline uwarp *uw(const ex_uninit *u, const ex_warp *w) { return &u->warps[w - u->warp0]; }
 
 static bool push(struct ex_uninit_plans *u, uint32_t v) {
   if (u->ndata == u->cap) {
@@ -71,20 +92,20 @@ static void id_operands(const ld_insn *li, uint32_t *first, uint32_t *count) {
   }
 }
 
-bool ex_uninit_launch_begin(ex_chkl *L, const ex_ctx *cx) {
+static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
   const ex_program *p = cx->prog;
   const ld_module *m = p->ld;
   struct ex_uninit_plans *u = calloc(1, sizeof *u);
   if (!u) return false;
-  L->up = u;
-  u->plan = calloc(L->nsites, sizeof *u->plan);
+  *launch = u;
+  u->plan = calloc(cx->hkl->nsites, sizeof *u->plan);
   if (!u->plan || !push(u, 0)) return false;
   for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
     const ex_func *fn = &p->funcs[fi];
     for (uint32_t k = 0; k < fn->ncode; k++) {
       const ex_insn *ip = &fn->code[k];
       const ld_insn *li = &fn->ld->insns[ip->src];
-      u->plan[L->fbase[fi] + k] = u->ndata;
+      u->plan[ex_hk_site(cx, fn, ip)] = u->ndata;
       uint32_t out = li->result && li->result < m->bound ? p->id_reg[li->result] : LD_NONE;
       uint32_t first, count, nin = 0;
       id_operands(li, &first, &count);
@@ -139,8 +160,9 @@ bool ex_uninit_launch_begin(ex_chkl *L, const ex_ctx *cx) {
   return true;
 }
 
-void ex_uninit_launch_end(ex_chkl *L) {
-  struct ex_uninit_plans *u = L->up;
+static void uninit_launch_end(ex_ctx *cx, void *launch) {
+  struct ex_uninit_plans *u = launch;
+  (void)cx;
   if (!u) return;
   free(u->plan);
   free(u->data);
@@ -148,72 +170,58 @@ void ex_uninit_launch_end(ex_chkl *L) {
   free(u->shadowed);
   free(u->lane_priv);
   free(u);
-  L->up = NULL;
 }
 
-ex_uninit *ex_uninit_new(const ex_ctx *cx, uint64_t local_bytes) {
-  (void)cx;
-  ex_uninit *u = calloc(1, sizeof *u);
-  if (!u) return NULL;
-  u->local_bytes = local_bytes;
-  u->ulocal = calloc(local_bytes + 8, 1);
-  if (!u->ulocal) { free(u); return NULL; }
-  return u;
-}
-
-void ex_uninit_free(ex_uninit *u) {
+static void uninit_worker_free(void *self) {
+  ex_uninit *u = self;
   if (!u) return;
+  for (unsigned k = 0; u->warps && k < u->nwarps; k++) {
+    free(u->warps[k].ureg);
+    free(u->warps[k].upriv);
+    free(u->warps[k].uflag);
+  }
+  free(u->warps);
   free(u->ulocal);
   free(u);
 }
 
-bool ex_uninit_warp_init(const ex_ctx *cx, ex_warp *w) {
-  w->ureg = calloc((size_t)cx->prog->reg_bytes * cx->W + 8, 1);
-  w->upriv = calloc((size_t)cx->prog->private_size * cx->W + 8, 1);
-  w->uflag = calloc(cx->prog->reg_bytes / 8 + 1, 1);
-  return w->ureg && w->upriv && w->uflag;
-}
-
-void ex_uninit_warp_free(ex_warp *w) {
-  free(w->ureg);
-  free(w->upriv);
-  free(w->uflag);
-  w->ureg = w->upriv = w->uflag = NULL;
-}
-
-static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s);
-
-/* A warp's shadow as its work-items start: registers defined except OpUndef values, private memory
- * as lane_priv says. */
-void ex_uninit_warp_start(ex_ctx *cx, ex_warp *w) {
+static bool uninit_worker_init(ex_ctx *cx, void *launch, const ex_hk_info *info, void **self) {
+  ex_uninit *u = calloc(1, sizeof *u);
+  if (!u) return false;
+  *self = u;
+  u->up = launch;
+  u->local_bytes = info->local_bytes;
+  u->ulocal = calloc(info->local_bytes + 8, 1);
+  u->warp0 = info->warps;
+  u->nwarps = info->nwarps;
+  u->warps = calloc(info->nwarps + 1, sizeof *u->warps);
+  if (!u->ulocal || !u->warps) return false;
   const ex_program *p = cx->prog;
-  const struct ex_uninit_plans *up = cx->chkl->up;
-  const unsigned W = cx->W;
-  /* only flagged registers can hold nonzero shadow bytes */
-  for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
-    if (w->uflag[c]) { memset(w->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); w->uflag[c] = 0; }
-  w->uflags_set = 0;
-  for (uint32_t i = 0; i < up->nundef; i++) {
-    memset(w->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
-    fl_set(w, up->undef[2 * i], up->undef[2 * i + 1]);
+  for (unsigned k = 0; k < info->nwarps; k++) {
+    uwarp *x = &u->warps[k];
+    x->w = &info->warps[k];
+    x->watch = info->watch;
+    x->ureg = calloc((size_t)p->reg_bytes * cx->W + 8, 1);
+    x->upriv = calloc((size_t)p->private_size * cx->W + 8, 1);
+    x->uflag = calloc(p->reg_bytes / 8 + 1, 1);
+    if (!x->ureg || !x->upriv || !x->uflag) return false;
   }
-  /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
-   * copies instead of one call per lane, which dominated short kernels' group starts) */
-  const size_t ps = p->private_size, all = ps * W;
-  if (ps) {
-    memcpy(w->upriv, up->lane_priv, ps);
-    for (size_t done = ps; done < all; done *= 2) memcpy(w->upriv + done, w->upriv, done < all - done ? done : all - done);
-  }
+  return true;
 }
 
-void ex_uninit_group_start(ex_ctx *cx, ex_warp *warps, unsigned nw) {
-  ex_uninit *u = cx->chk->un;
-  memset(u->ulocal, 1, u->local_bytes);
-  u->pw = NULL;
-  for (unsigned k = 0; k < nw; k++) ex_uninit_warp_start(cx, &warps[k]);
+/* Register flags (uwarp.uflag): flag c covers the lane bytes [8c, 8c + 8) of every lane, which are
+ * the shadow bytes ureg[8cW, 8(c+1)W) (registers are 8-byte aligned, so a register's flags are its
+ * own). Invariant: a flag of 0 means those shadow bytes are all 0. Nearly every value of a correct
+ * kernel is defined, so an instruction whose operands' flags are 0 (and whose result's flag is 0)
+ * has nothing to do; only the slow paths look at bytes, and they recompute the flags they touch.
+ * The warp's watch bit (ex_hk_watch) is set while some flag is: the other instructions reach the
+ * hook only then. */
+static inline bool fl_any(const uwarp *x, uint32_t r, uint32_t s) {
+  if (!x->uflags_set || !s || r == LD_NONE) return false;  /* (usually no flag is set at all) */
+  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++)
+    if (x->uflag[c]) return true;
+  return false;
 }
-
-/* ---- per instruction ------------------------------------------------------------------------ */
 
 static inline bool any(const uint8_t *p, size_t n) {
   size_t i = 0;
@@ -227,102 +235,109 @@ static inline bool any(const uint8_t *p, size_t n) {
   return false;
 }
 
-static inline uint64_t rd_ptr(const uint8_t *p, unsigned pb) {
-  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
-  uint32_t v; memcpy(&v, p, 4); return v;
-}
-
-/* Register flags (w->uflag): flag c covers the lane bytes [8c, 8c + 8) of every lane, which are the
- * shadow bytes ureg[8cW, 8(c+1)W) (registers are 8-byte aligned, so a register's flags are its
- * own). Invariant: a flag of 0 means those shadow bytes are all 0. Nearly every value of a correct
- * kernel is defined, so an instruction whose operands' flags are 0 (and whose result's flag is 0)
- * has nothing to do; only the slow paths look at bytes, and they recompute the flags they touch. */
-static inline bool fl_any(const ex_warp *w, uint32_t r, uint32_t s) {
-  if (!s || r == LD_NONE) return false;
-  for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++)
-    if (w->uflag[c]) return true;
-  return false;
-}
-
-static void fl_refresh(const ex_ctx *cx, ex_warp *w, uint32_t r, uint32_t s) {
+static void fl_refresh(const ex_ctx *cx, uwarp *x, uint32_t r, uint32_t s) {
   if (!s || r == LD_NONE) return;
   const size_t W = cx->W;
   for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
-    const uint8_t v = any(w->ureg + (size_t)c * 8 * W, 8 * W);
-    w->uflags_set += (uint32_t)v - w->uflag[c];
-    w->uflag[c] = v;
+    const uint8_t v = any(x->ureg + (size_t)c * 8 * W, 8 * W);
+    x->uflags_set += (uint32_t)v - x->uflag[c];
+    x->uflag[c] = v;
   }
+  ex_hk_watch(x->w, x->watch, x->uflags_set != 0);
 }
 
-static inline void fl_set(ex_warp *w, uint32_t r, uint32_t s) {
+static inline void fl_set(uwarp *x, uint32_t r, uint32_t s) {
   if (!s || r == LD_NONE) return;
   for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
-    w->uflags_set += 1u - w->uflag[c];
-    w->uflag[c] = 1;
+    x->uflags_set += 1u - x->uflag[c];
+    x->uflag[c] = 1;
+  }
+  ex_hk_watch(x->w, x->watch, true);
+}
+
+/* A warp's shadow as its work-items start: registers defined except OpUndef values, private memory
+ * as lane_priv says. */
+static void warp_start(const ex_ctx *cx, const ex_uninit *u, uwarp *x) {
+  const ex_program *p = cx->prog;
+  const struct ex_uninit_plans *up = u->up;
+  const unsigned W = cx->W;
+  /* only flagged registers can hold nonzero shadow bytes */
+  for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
+    if (x->uflag[c]) { memset(x->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); x->uflag[c] = 0; }
+  x->uflags_set = 0;
+  ex_hk_watch(x->w, x->watch, false);
+  for (uint32_t i = 0; i < up->nundef; i++) {
+    memset(x->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
+    fl_set(x, up->undef[2 * i], up->undef[2 * i + 1]);
+  }
+  /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
+   * copies instead of one call per lane, which dominated short kernels' group starts) */
+  const size_t ps = p->private_size, all = ps * W;
+  if (ps) {
+    memcpy(x->upriv, up->lane_priv, ps);
+    for (size_t done = ps; done < all; done *= 2) memcpy(x->upriv + done, x->upriv, done < all - done ? done : all - done);
   }
 }
 
+static void uninit_warp_start(void *self, ex_ctx *cx, ex_warp *w) {
+  ex_uninit *u = self;
+  warp_start(cx, u, uw(u, w));
+}
+
+static void uninit_group_begin(void *self, ex_ctx *cx, ex_warp *warps, unsigned nw) {
+  ex_uninit *u = self;
+  memset(u->ulocal, 1, u->local_bytes);
+  u->pw = NULL;
+  for (unsigned k = 0; k < nw; k++) warp_start(cx, u, uw(u, &warps[k]));
+}
+
+/* ---- per instruction ------------------------------------------------------------------------ */
+
 /* Whether an edge's phi moves have anything to copy: a source or a destination flagged. */
-static bool edge_dirty(const ex_warp *w, const uint32_t *e) {
+static bool edge_dirty(const uwarp *x, const uint32_t *e) {
   const uint32_t nm = e[0] & 0x7FFFFFFFu;
   for (uint32_t i = 0; i < nm; i++) {
     const uint32_t *mv = e + 1 + 3 * i;
-    if (fl_any(w, mv[0], mv[2]) || fl_any(w, mv[1], mv[2])) return true;
+    if (fl_any(x, mv[0], mv[2]) || fl_any(x, mv[1], mv[2])) return true;
   }
   return false;
 }
 
-static void edge_refresh(const ex_ctx *cx, ex_warp *w, const uint32_t *e) {
+static void edge_refresh(const ex_ctx *cx, uwarp *x, const uint32_t *e) {
   const uint32_t nm = e[0] & 0x7FFFFFFFu;
-  for (uint32_t i = 0; i < nm; i++) fl_refresh(cx, w, e[1 + 3 * i], e[3 + 3 * i]);
+  for (uint32_t i = 0; i < nm; i++) fl_refresh(cx, x, e[1 + 3 * i], e[3 + 3 * i]);
 }
 
-/* False when some active lane's pointer in register r names private or local memory, the only
- * spaces with a shadow (an invalid pointer is the instruction's own fault: no shadow either). */
-static bool lanes_unshadowed(const ex_ctx *cx, const ex_warp *w, uint32_t r, const uint16_t *lanes, unsigned nl) {
-  const uint8_t *sh = cx->chkl->up->shadowed;
-  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+/* False when some lane's pointer (pt[k], k < nl) names private or local memory, the only spaces
+ * with a shadow (an invalid pointer is the instruction's own fault: no shadow either). */
+static bool lanes_unshadowed(const ex_ctx *cx, const ex_uninit *u, const uint64_t *pt, unsigned nl) {
+  const uint8_t *sh = u->up->shadowed;
   const uint32_t na = cx->nallocs;
-  const uint8_t *P = w->regs + (size_t)r * W;
-  if (nl == W && pb == 8) {
-    /* usually every lane points into the same allocation: one lookup */
-    uint64_t p0, acc = 0;
-    memcpy(&p0, P, 8);
-    for (unsigned l = 0; l < W; l++) {
-      uint64_t v;
-      memcpy(&v, P + 8 * (size_t)l, 8);
-      acc |= v ^ p0;
-    }
-    if (!((acc & cx->ptr_mask) >> cx->shift)) {
-      const uint64_t a = (p0 & cx->ptr_mask) >> cx->shift;
-      return !(a < na && sh[a]);
-    }
+  /* usually every lane points into the same allocation: one lookup */
+  uint64_t acc = 0;
+  for (unsigned k = 0; k < nl; k++) acc |= pt[k] ^ pt[0];
+  if (!((acc & cx->ptr_mask) >> cx->shift)) {
+    const uint64_t a = (pt[0] & cx->ptr_mask) >> cx->shift;
+    return !(a < na && sh[a]);
   }
   unsigned hit = 0;
   for (unsigned k = 0; k < nl; k++) {
-    const uint64_t a = (rd_ptr(P + (size_t)lanes[k] * pb, pb) & cx->ptr_mask) >> cx->shift;
+    const uint64_t a = (pt[k] & cx->ptr_mask) >> cx->shift;
     hit |= a < na ? sh[a] : 0u;
   }
   return !hit;
 }
 
-/* The local-memory shadow of a full warp's access where lane l accesses n bytes at p0 + l * n (the
- * lanes' shadows are then as contiguous as the register's), or NULL. */
-static uint8_t *local_run(ex_ctx *cx, const ex_warp *w, uint32_t r, uint64_t n) {
-  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
-  if (pb != 8) return NULL;
-  const uint8_t *P = w->regs + (size_t)r * W;
-  uint64_t p0, bad = 0;
-  memcpy(&p0, P, 8);
-  for (unsigned l = 0; l < W; l++) {
-    uint64_t v;
-    memcpy(&v, P + 8 * (size_t)l, 8);
-    bad |= v ^ (p0 + l * n);
-  }
+/* The local-memory shadow of a full warp's access where lane l accesses n bytes at pt[0] + l * n
+ * (the lanes' shadows are then as contiguous as the register's), or NULL. */
+static uint8_t *local_run(const ex_ctx *cx, const ex_uninit *u, const uint64_t *pt, uint64_t n) {
+  const unsigned W = cx->W;
+  uint64_t bad = 0;
+  for (unsigned l = 0; l < W; l++) bad |= pt[l] ^ (pt[0] + l * n);
   uint32_t id;
   uint64_t off;
-  if (bad || !ex_chk_resolve(cx, p0, n * W, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
-  return cx->chk->un->ulocal + cx->allocs[id].offset + off;
+  if (bad || !ex_hk_resolve(cx, pt[0], n * W, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
+  return u->ulocal + cx->allocs[id].offset + off;
 }
 
 enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
@@ -349,27 +364,30 @@ static void __attribute__((cold)) report(ex_ctx *cx, const ex_warp *w, unsigned 
 
 /* The shadow of `n` bytes at pointer p for lane l, or NULL for defined memory (global, constant,
  * or an invalid access, which the instruction itself reports as a fault). */
-static uint8_t *mem_shadow(ex_ctx *cx, ex_warp *w, unsigned l, uint64_t p, uint64_t n, uint32_t *id, uint64_t *off) {
-  if (!ex_chk_resolve(cx, p, n, id, off)) { *id = 0; return NULL; }
+static uint8_t *mem_shadow(const ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, uint64_t p, uint64_t n,
+                           uint32_t *id, uint64_t *off) {
+  if (!ex_hk_resolve(cx, p, n, id, off)) { *id = 0; return NULL; }
   const ex_alloc *a = &cx->allocs[*id];
-  if (a->space == EX_AS_PRIVATE) return w->upriv + (size_t)l * cx->prog->private_size + a->offset + *off;
-  if (a->space == EX_AS_LOCAL) return cx->chk->un->ulocal + a->offset + *off;
+  if (a->space == EX_AS_PRIVATE) return x->upriv + (size_t)l * cx->prog->private_size + a->offset + *off;
+  if (a->space == EX_AS_LOCAL) return u->ulocal + a->offset + *off;
   return NULL;
 }
 
-void ex_uninit_copy(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint64_t dst, uint64_t src,
-                    uint64_t n) {
+/* A copy of n bytes from src to dst by lane l: the destination's shadow becomes the source's;
+ * undefined bytes copied into global memory are reported. */
+static void copy_shadow(ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, const ex_func *fn,
+                        const ex_insn *ip, uint64_t dst, uint64_t src, uint64_t n) {
   uint32_t sid, did;
   uint64_t soff, doff;
-  const uint8_t *s = mem_shadow(cx, w, l, src, n, &sid, &soff);
-  uint8_t *d = mem_shadow(cx, w, l, dst, n, &did, &doff);
+  const uint8_t *s = mem_shadow(cx, u, x, l, src, n, &sid, &soff);
+  uint8_t *d = mem_shadow(cx, u, x, l, dst, n, &did, &doff);
   if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
   else if (did && s && any(s, n)) {
     /* the bytes written undefined: from the first to the last (a copy can be a whole tile) */
     uint64_t lo = 0, hi = n;
     while (!s[lo]) lo++;
     while (!s[hi - 1]) hi--;
-    report(cx, w, l, fn, ip, WHY_WRITE, did, doff + lo, hi - lo);
+    report(cx, x->w, l, fn, ip, WHY_WRITE, did, doff + lo, hi - lo);
   }
 }
 
@@ -398,23 +416,27 @@ static void edge_lane(const ex_ctx *cx, uint8_t *U, const uint32_t *e, unsigned 
   if (t != tmp) free(t);
 }
 
-static void generic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl,
-                    uint64_t *tainted_lanes) {
-  const struct ex_uninit_plans *up = cx->chkl->up;
-  const uint32_t *pl = up->data + up->plan[ex_chk_site(cx, f->fn, ip)];
+/* The plan of instruction ip of fn (ex_uninit_plans.data). */
+static const uint32_t *plan_of(const ex_ctx *cx, const ex_uninit *u, const ex_func *fn, const ex_insn *ip) {
+  return u->up->data + u->up->plan[ex_hk_site(cx, fn, ip)];
+}
+
+static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn, const ex_insn *ip,
+                    const uint16_t *lanes, unsigned nl, uint64_t *tainted_lanes) {
+  const uint32_t *pl = plan_of(cx, u, fn, ip);
   const unsigned W = cx->W;
-  uint8_t *U = w->ureg;
+  uint8_t *U = x->ureg;
   const uint32_t out = pl[0], osz = pl[1], nin = pl[3];
   const uint32_t *in = pl + 4;
   bool dirty = false;
   *tainted_lanes = 0;
-  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = fl_any(w, in[2 * i], in[2 * i + 1]);
+  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = fl_any(x, in[2 * i], in[2 * i + 1]);
   if (!dirty) {
     /* every operand defined: the result's active lanes become defined */
-    if (out == LD_NONE || !fl_any(w, out, osz)) return;
+    if (out == LD_NONE || !fl_any(x, out, osz)) return;
     if (nl == W) memset(U + (size_t)out * W, 0, (size_t)osz * W);
     else for (unsigned k = 0; k < nl; k++) memset(U + (size_t)out * W + (size_t)lanes[k] * osz, 0, osz);
-    fl_refresh(cx, w, out, osz);
+    fl_refresh(cx, x, out, osz);
     return;
   }
   for (unsigned k = 0; k < nl; k++) {
@@ -424,294 +446,345 @@ static void generic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip
     if (t) *tainted_lanes |= (uint64_t)1 << l;
     if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz, t, osz);
   }
-  if (out != LD_NONE) fl_refresh(cx, w, out, osz);
+  if (out != LD_NONE) fl_refresh(cx, x, out, osz);
   if ((pl[2] & PLAN_PRINTF) && *tainted_lanes)
     for (unsigned k = 0; k < nl; k++)
-      if (*tainted_lanes >> lanes[k] & 1) report(cx, w, lanes[k], f->fn, ip, WHY_PRINTF, 0, 0, 0);
+      if (*tainted_lanes >> lanes[k] & 1) report(cx, x->w, lanes[k], fn, ip, WHY_PRINTF, 0, 0, 0);
 }
 
-void ex_uninit_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
-  ex_uninit *u = cx->chk->un;
-  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
-  uint8_t *U = w->ureg;
-  const uint32_t *aux = f->fn->aux;
+/* Lanes whose address register (n bytes, LD_NONE: none) holds an undefined byte: reported. */
+static inline void check_address(ex_ctx *cx, const uwarp *x, const ex_hk_access *a, uint32_t reg) {
+  if (reg == LD_NONE || !fl_any(x, reg, a->addr_bytes)) return;
+  const unsigned W = cx->W;
+  for (unsigned k = 0; k < a->nl; k++)
+    if (any(x->ureg + (size_t)reg * W + (size_t)a->lanes[k] * a->addr_bytes, a->addr_bytes))
+      report(cx, x->w, a->lanes[k], a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+}
+
+static void on_load(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access *a) {
+  const unsigned W = cx->W;
+  const uint32_t d = a->value_reg;
+  const uint64_t n = a->size;
+  uint8_t *U = x->ureg, *run;
+  check_address(cx, x, a, a->addr_reg);
+  if (lanes_unshadowed(cx, u, a->ptr, a->nl)) {  /* global or constant memory: defined */
+    if (!fl_any(x, d, (uint32_t)n)) return;
+    for (unsigned k = 0; k < a->nl; k++) memset(U + (size_t)d * W + (size_t)a->lanes[k] * n, 0, n);
+  } else if (a->full && (run = local_run(cx, u, a->ptr, n))) {
+    memcpy(U + (size_t)d * W, run, (size_t)n * W);
+  } else {
+    for (unsigned k = 0; k < a->nl; k++) {
+      const unsigned l = a->lanes[k];
+      uint32_t id;
+      uint64_t off;
+      const uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], n, &id, &off);
+      if (s) memcpy(U + (size_t)d * W + (size_t)l * n, s, n);
+      else memset(U + (size_t)d * W + (size_t)l * n, 0, n);
+    }
+  }
+  fl_refresh(cx, x, d, (uint32_t)n);
+}
+
+static void on_store(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access *a) {
+  const unsigned W = cx->W;
+  const uint32_t v = a->value_reg;
+  const uint64_t n = a->size;
+  const uint8_t *V = x->ureg + (size_t)v * W;
+  uint8_t *run;
+  check_address(cx, x, a, a->addr_reg);
+  /* a defined value stored to unshadowed memory changes nothing and reports nothing */
+  if (!fl_any(x, v, (uint32_t)n) && lanes_unshadowed(cx, u, a->ptr, a->nl)) return;
+  if (a->full && (run = local_run(cx, u, a->ptr, n))) {
+    if (fl_any(x, v, (uint32_t)n)) memcpy(run, V, (size_t)n * W);
+    else memset(run, 0, (size_t)n * W);
+    return;
+  }
+  for (unsigned k = 0; k < a->nl; k++) {
+    const unsigned l = a->lanes[k];
+    uint32_t id;
+    uint64_t off;
+    uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], n, &id, &off);
+    if (s) memcpy(s, V + (size_t)l * n, n);
+    else if (id && any(V + (size_t)l * n, n)) report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, id, off, n);
+  }
+}
+
+static void on_atomic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access *a) {
+  const unsigned W = cx->W, size = a->value_bytes, op = a->atomic_op;
+  const unsigned msize = (unsigned)a->size, dsize = a->result_bytes;
+  const uint32_t d = a->result_reg;
+  uint8_t *U = x->ureg;
 #define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
-#define PTR(r, l) rd_ptr(w->regs + (size_t)(r) * W + (size_t)(l) * pb, pb)
+  check_address(cx, x, a, a->addr_reg);
+  /* defined operands on unshadowed memory: the old value is defined, nothing else changes */
+  if (!fl_any(x, a->value_reg, size) && !fl_any(x, a->cmp_reg, size) && lanes_unshadowed(cx, u, a->ptr, a->nl)) {
+    if (d == LD_NONE || !fl_any(x, d, dsize)) return;
+    for (unsigned k = 0; k < a->nl; k++) memset(UT(d, a->lanes[k], dsize), 0, dsize);
+    fl_refresh(cx, x, d, dsize);
+    return;
+  }
+  for (unsigned k = 0; k < a->nl; k++) {
+    const unsigned l = a->lanes[k];
+    const bool vt = (a->value_reg != LD_NONE && any(UT(a->value_reg, l, size), size)) ||
+                    (a->cmp_reg != LD_NONE && any(UT(a->cmp_reg, l, size), size));
+    uint32_t id;
+    uint64_t off;
+    uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], msize, &id, &off);
+    const bool old = s && any(s, msize);
+    if (d != LD_NONE) memset(UT(d, l, dsize), old, dsize);
+    if (s && op != EX_AT_LOAD) {
+      /* a plain exchange or store replaces the value; the other operations combine with it */
+      const bool replace = op == EX_AT_STORE || op == EX_AT_XCHG || op == EX_AT_FLAG_SET || op == EX_AT_FLAG_CLEAR;
+      memset(s, vt || (!replace && old), msize);
+    } else if (!s && id && vt && op != EX_AT_LOAD) {
+      report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, id, off, msize);
+    }
+  }
+  if (d != LD_NONE) fl_refresh(cx, x, d, dsize);
+#undef UT
+}
+
+/* A builtin's access of lane a->lanes[0]: a write stores the operands' definedness, a read of
+ * undefined memory makes the result undefined in that lane. */
+static void on_builtin_access(ex_ctx *cx, ex_uninit *u, uwarp *x, const ex_hk_access *a) {
+  const unsigned lane = a->lanes[0];
+  uint32_t id;
+  uint64_t off;
+  uint8_t *s = mem_shadow(cx, u, x, lane, a->ptr[0], a->size, &id, &off);
+  const bool t = (u->in_taint >> lane) & 1;
+  if (a->write) {
+    if (s) memset(s, t, a->size);
+    else if (id && t) report(cx, x->w, lane, a->fn, a->ip, WHY_WRITE, id, off, a->size);
+  } else if (s && any(s, a->size) && u->pw == x->w && u->pd != LD_NONE) {
+    /* the builtin event (before the builtin) has written the result's shadow already */
+    memset(x->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
+    fl_set(x, u->pd, u->psize);
+  }
+}
+
+/* An image access of one lane (after it succeeded): an undefined coordinate is reported like an
+ * undefined address, an undefined texel written like an undefined value stored to a buffer. */
+static void on_image(ex_ctx *cx, const uwarp *x, const ex_hk_access *a) {
+  if (!x->uflags_set) return;  /* every register of the warp is defined */
+  const unsigned W = cx->W, l = a->lanes[0];
+  if (any(x->ureg + (size_t)a->addr_reg * W + (size_t)l * a->addr_bytes, a->addr_bytes)) {
+    report(cx, x->w, l, a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+    return;
+  }
+  /* a texel computed from undefined memory written to the image (global memory): as a store */
+  if (a->write && any(x->ureg + (size_t)a->value_reg * W + (size_t)l * a->value_bytes, a->value_bytes))
+    report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, a->alloc, a->off, a->size);
+}
+
+static void uninit_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
+  ex_uninit *u = self;
+  uwarp *x = uw(u, a->w);
+  switch (a->kind) {
+  case EX_HK_LOAD: on_load(cx, u, x, a); return;
+  case EX_HK_STORE: on_store(cx, u, x, a); return;
+  case EX_HK_ATOMIC: on_atomic(cx, u, x, a); return;
+  case EX_HK_COPY: case EX_HK_BYVAL: case EX_HK_GROUP_COPY:
+    for (unsigned k = 0; k < a->nl; k++) {
+      const unsigned l = a->lanes[k];
+      const uint64_t n = a->sizes ? a->sizes[k] : a->size;
+      const unsigned pb = a->addr_bytes;
+      if (a->kind == EX_HK_COPY && (any(x->ureg + (size_t)a->addr_reg * cx->W + (size_t)l * pb, pb) ||
+                                    any(x->ureg + (size_t)a->src_reg * cx->W + (size_t)l * pb, pb)))
+        report(cx, x->w, l, a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+      if (n) copy_shadow(cx, u, x, l, a->fn, a->ip, a->ptr[k], a->src[k], n);
+    }
+    return;
+  case EX_HK_BUILTIN: on_builtin_access(cx, u, x, a); return;
+  case EX_HK_IMAGE: on_image(cx, x, a); return;
+  default: return;
+  }
+}
+
+/* Before a builtin: the result's shadow from the operands' (generic plan), and the lanes whose
+ * operands are undefined, for its memory accesses (on_builtin_access). */
+static void uninit_builtin(void *self, ex_ctx *cx, const ex_hk_insn *e) {
+  ex_uninit *u = self;
+  uwarp *x = uw(u, e->w);
+  uint64_t t;
+  generic(cx, u, x, e->f->fn, e->ip, e->lanes, e->nl, &t);
+  u->in_taint = t;
+  const uint32_t *pl = plan_of(cx, u, e->f->fn, e->ip);
+  u->pw = e->w;
+  u->pd = pl[0];
+  u->psize = pl[1];
+}
+
+/* A call's arguments: their registers' shadows into the callee's parameters (by-value aggregates:
+ * the parameter is a defined pointer; their bytes come as EX_HK_BYVAL accesses). */
+static void on_call(ex_ctx *cx, uwarp *x, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+  const unsigned W = cx->W, pb = cx->prog->ptr_bytes;
+  const ex_func *callee = &cx->prog->funcs[ip->a];
+  const uint32_t *arg = f->fn->aux + ip->b + 1;
+  uint8_t *U = x->ureg;
+  for (uint32_t i = 0; i < callee->nparams; i++) {
+    const uint32_t bv = callee->param_byval[i], pr = callee->param_reg[i];
+    const uint32_t s = bv ? pb : callee->param_size[i];
+    if (!fl_any(x, arg[i], s) && !fl_any(x, pr, s)) continue;
+    for (unsigned k = 0; k < nl; k++) {
+      const size_t l = lanes[k];
+      if (bv) memset(U + (size_t)pr * W + l * pb, 0, pb);
+      else memcpy(U + (size_t)pr * W + l * s, U + (size_t)arg[i] * W + l * s, s);
+    }
+    fl_refresh(cx, x, pr, s);
+  }
+}
+
+/* Before an instruction of a warp with undefined registers (EX_HK_FLAGGED): the result's shadow
+ * from the operands'. Memory instructions and builtins come as their own events. */
+static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
+  ex_uninit *u = self;
+  uwarp *x = uw(u, e->w);
+  const ex_warp *w = e->w;
+  const ex_frame *f = e->f;
+  const ex_insn *ip = e->ip;
+  const uint16_t *lanes = e->lanes;
+  const unsigned nl = e->nl, W = cx->W;
+  uint8_t *U = x->ureg;
+  const uint32_t *aux = f->fn->aux;
+  uint64_t t;
+#define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
   switch (ip->op) {
-  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8:
-    if (fl_any(w, ip->a, pb))
-      for (unsigned k = 0; k < nl; k++)
-        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-    uint8_t *run;
-    if (lanes_unshadowed(cx, w, ip->a, lanes, nl)) {  /* global or constant memory: defined */
-      if (!fl_any(w, ip->d, ip->c)) return;
-      for (unsigned k = 0; k < nl; k++) memset(UT(ip->d, lanes[k], ip->c), 0, ip->c);
-    } else if (nl == W && (run = local_run(cx, w, ip->a, ip->c))) {
-      memcpy(UT(ip->d, 0, ip->c), run, (size_t)ip->c * W);
-    } else {
-      for (unsigned k = 0; k < nl; k++) {
-        const unsigned l = lanes[k];
-        uint32_t id;
-        uint64_t off;
-        const uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
-        if (s) memcpy(UT(ip->d, l, ip->c), s, ip->c);
-        else memset(UT(ip->d, l, ip->c), 0, ip->c);
-      }
-    }
-    fl_refresh(cx, w, ip->d, ip->c);
-    return;
-  case EX_STORE: case EX_STORE_4: case EX_STORE_8:
-    if (fl_any(w, ip->a, pb))
-      for (unsigned k = 0; k < nl; k++)
-        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-    /* a defined value stored to unshadowed memory changes nothing and reports nothing */
-    if (!fl_any(w, ip->b, ip->c) && lanes_unshadowed(cx, w, ip->a, lanes, nl)) return;
-    uint8_t *srun;
-    if (nl == W && (srun = local_run(cx, w, ip->a, ip->c))) {
-      if (fl_any(w, ip->b, ip->c)) memcpy(srun, UT(ip->b, 0, ip->c), (size_t)ip->c * W);
-      else memset(srun, 0, (size_t)ip->c * W);
-      return;
-    }
-    for (unsigned k = 0; k < nl; k++) {
-      const unsigned l = lanes[k];
-      uint32_t id;
-      uint64_t off;
-      uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), ip->c, &id, &off);
-      if (s) memcpy(s, UT(ip->b, l, ip->c), ip->c);
-      else if (id && any(UT(ip->b, l, ip->c), ip->c)) report(cx, w, l, f->fn, ip, WHY_WRITE, id, off, ip->c);
-    }
-    return;
-  case EX_ATOMIC: {
-    const unsigned size = (ip->n >> 1) & 15u, kind = ip->flags;
-    const unsigned msize = kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR ? 4 : size;
-    const unsigned dsize = kind == EX_AT_FLAG_SET ? 1 : size;
-    if (fl_any(w, ip->a, pb))
-      for (unsigned k = 0; k < nl; k++)
-        if (any(UT(ip->a, lanes[k], pb), pb)) report(cx, w, lanes[k], f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-    /* defined operands on unshadowed memory: the old value is defined, nothing else changes */
-    if (!fl_any(w, ip->b, size) && !(kind == EX_AT_CMPXCHG && fl_any(w, ip->c, size)) &&
-        lanes_unshadowed(cx, w, ip->a, lanes, nl)) {
-      if (ip->d == LD_NONE || !fl_any(w, ip->d, dsize)) return;
-      for (unsigned k = 0; k < nl; k++) memset(UT(ip->d, lanes[k], dsize), 0, dsize);
-      fl_refresh(cx, w, ip->d, dsize);
-      return;
-    }
-    for (unsigned k = 0; k < nl; k++) {
-      const unsigned l = lanes[k];
-      bool vt = (ip->b != LD_NONE && any(UT(ip->b, l, size), size)) ||
-                (kind == EX_AT_CMPXCHG && any(UT(ip->c, l, size), size));
-      uint32_t id;
-      uint64_t off;
-      uint8_t *s = mem_shadow(cx, w, l, PTR(ip->a, l), msize, &id, &off);
-      bool old = s && any(s, msize);
-      if (ip->d != LD_NONE) memset(UT(ip->d, l, dsize), old, dsize);
-      if (s && kind != EX_AT_LOAD) {
-        /* a plain exchange or store replaces the value; the other operations combine with it */
-        bool replace = kind == EX_AT_STORE || kind == EX_AT_XCHG || kind == EX_AT_FLAG_SET || kind == EX_AT_FLAG_CLEAR;
-        memset(s, vt || (!replace && old), msize);
-      } else if (!s && id && vt && kind != EX_AT_LOAD) {
-        report(cx, w, l, f->fn, ip, WHY_WRITE, id, off, msize);
-      }
-    }
-    if (ip->d != LD_NONE) fl_refresh(cx, w, ip->d, dsize);
-    return;
-  }
-  case EX_COPYMEM: case EX_COPYMEM_SIZED:
-    for (unsigned k = 0; k < nl; k++) {
-      const unsigned l = lanes[k];
-      uint64_t n = ip->c;
-      if (ip->op == EX_COPYMEM_SIZED) {
-        n = 0;
-        memcpy(&n, w->regs + (size_t)ip->c * W + (size_t)l * ip->flags, ip->flags);
-      }
-      if (any(UT(ip->a, l, pb), pb) || any(UT(ip->b, l, pb), pb)) report(cx, w, l, f->fn, ip, WHY_ADDRESS, 0, 0, 0);
-      if (n) ex_uninit_copy(cx, w, l, f->fn, ip, PTR(ip->a, l), PTR(ip->b, l), n);
-    }
-    return;
-  case EX_CALL: {
-    const ex_func *callee = &cx->prog->funcs[ip->a];
-    const uint32_t *x = aux + ip->b;
-    for (uint32_t i = 0; i < callee->nparams; i++) {
-      const uint32_t bv = callee->param_byval[i];
-      const size_t s = callee->param_size[i];
-      if (!bv && !fl_any(w, x[1 + i], (uint32_t)s) && !fl_any(w, callee->param_reg[i], (uint32_t)s)) continue;
-      for (unsigned k = 0; k < nl; k++) {
-        const unsigned l = lanes[k];
-        if (bv) {
-          const ex_alloc *a = &cx->allocs[bv];
-          uint8_t *d = w->upriv + (size_t)l * cx->prog->private_size + a->offset;
-          uint32_t id;
-          uint64_t off;
-          const uint8_t *src = mem_shadow(cx, w, l, PTR(x[1 + i], l), a->size, &id, &off);
-          if (src) memmove(d, src, a->size); else memset(d, 0, a->size);
-          memset(UT(callee->param_reg[i], l, pb), 0, pb);
-        } else {
-          memcpy(UT(callee->param_reg[i], l, s), UT(x[1 + i], l, s), s);
-        }
-      }
-      fl_refresh(cx, w, callee->param_reg[i], bv ? pb : (uint32_t)s);
-    }
-    return;
-  }
+  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8: case EX_STORE: case EX_STORE_4: case EX_STORE_8: case EX_ATOMIC:
+  case EX_COPYMEM: case EX_COPYMEM_SIZED: case EX_EXTINST:
+  case EX_BARRIER: case EX_NOP: case EX_RET: case EX_UNREACHABLE:
+    return false;
+  case EX_CALL:
+    on_call(cx, x, f, ip, lanes, nl);
+    return false;
   case EX_RETV:
-    if (w->depth > 1 && f->ret_dst != LD_NONE && (fl_any(w, ip->a, ip->c) || fl_any(w, f->ret_dst, ip->c))) {
+    if (w->depth > 1 && f->ret_dst != LD_NONE && (fl_any(x, ip->a, ip->c) || fl_any(x, f->ret_dst, ip->c))) {
       for (unsigned k = 0; k < nl; k++) memcpy(UT(f->ret_dst, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
-      fl_refresh(cx, w, f->ret_dst, ip->c);
+      fl_refresh(cx, x, f->ret_dst, ip->c);
     }
-    return;
+    return false;
   case EX_BR:
-    if (!edge_dirty(w, aux + ip->b)) return;
+    if (!edge_dirty(x, aux + ip->b)) return false;
     for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + ip->b, lanes[k]);
-    edge_refresh(cx, w, aux + ip->b);
-    return;
+    edge_refresh(cx, x, aux + ip->b);
+    return false;
   case EX_BRC: {
-    const uint32_t *x = aux + ip->b;
+    const uint32_t *b = aux + ip->b;
     const uint8_t *c = w->regs + (size_t)ip->a * W;
-    if (fl_any(w, ip->a, 1))
+    if (fl_any(x, ip->a, 1))
       for (unsigned k = 0; k < nl; k++)
         if (U[(size_t)ip->a * W + lanes[k]]) report(cx, w, lanes[k], f->fn, ip, WHY_BRANCH, 0, 0, 0);
-    if (!edge_dirty(w, aux + x[1]) && !edge_dirty(w, aux + x[3])) return;
-    for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + (c[lanes[k]] ? x[1] : x[3]), lanes[k]);
-    edge_refresh(cx, w, aux + x[1]);
-    edge_refresh(cx, w, aux + x[3]);
-    return;
+    if (!edge_dirty(x, aux + b[1]) && !edge_dirty(x, aux + b[3])) return false;
+    for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + (c[lanes[k]] ? b[1] : b[3]), lanes[k]);
+    edge_refresh(cx, x, aux + b[1]);
+    edge_refresh(cx, x, aux + b[3]);
+    return false;
   }
   case EX_SWITCH: {
-    const uint32_t *x = aux + ip->b;
+    const uint32_t *b = aux + ip->b;
     const unsigned ss = ip->n;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       if (any(UT(ip->a, l, ss), ss)) report(cx, w, l, f->fn, ip, WHY_BRANCH, 0, 0, 0);
       uint64_t v = 0;
       memcpy(&v, w->regs + (size_t)ip->a * W + (size_t)l * ss, ss);
-      uint32_t edge = x[2];
-      for (uint32_t j = 0; j < x[0]; j++) {
-        const uint32_t *cs = x + 3 + 4 * j;
+      uint32_t edge = b[2];
+      for (uint32_t j = 0; j < b[0]; j++) {
+        const uint32_t *cs = b + 3 + 4 * j;
         uint64_t cv = (uint64_t)cs[0] | ((uint64_t)cs[1] << 32);
         if (ss < 8) cv &= ((uint64_t)1 << (ss * 8)) - 1;
         if (cv == v) { edge = cs[3]; break; }
       }
       edge_lane(cx, U, aux + edge, l);
-      edge_refresh(cx, w, aux + edge);
+      edge_refresh(cx, x, aux + edge);
     }
-    return;
+    return false;
   }
   case EX_MOVE:
-    if (!fl_any(w, ip->a, ip->c) && !fl_any(w, ip->d, ip->c)) return;
+    if (!fl_any(x, ip->a, ip->c) && !fl_any(x, ip->d, ip->c)) return false;
     for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
-    fl_refresh(cx, w, ip->d, ip->c);
-    return;
+    fl_refresh(cx, x, ip->d, ip->c);
+    return false;
   case EX_EXTRACT: {
     const uint32_t off = aux[ip->b], ssz = aux[ip->b + 1];
-    if (!fl_any(w, ip->a, ssz) && !fl_any(w, ip->d, ip->c)) return;
+    if (!fl_any(x, ip->a, ssz) && !fl_any(x, ip->d, ip->c)) return false;
     for (unsigned k = 0; k < nl; k++) memcpy(UT(ip->d, lanes[k], ip->c), UT(ip->a, lanes[k], ssz) + off, ip->c);
-    fl_refresh(cx, w, ip->d, ip->c);
-    return;
+    fl_refresh(cx, x, ip->d, ip->c);
+    return false;
   }
   case EX_INSERT: {
     /* a: the inserted object (osz bytes), b: the composite (tsz bytes), as in ex_exec.c */
     const uint32_t off = aux[ip->c], osz = aux[ip->c + 1], tsz = aux[ip->c + 2];
-    if (!fl_any(w, ip->a, osz) && !fl_any(w, ip->b, tsz) && !fl_any(w, ip->d, tsz)) return;
+    if (!fl_any(x, ip->a, osz) && !fl_any(x, ip->b, tsz) && !fl_any(x, ip->d, tsz)) return false;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       memmove(UT(ip->d, l, tsz), UT(ip->b, l, tsz), tsz);
       memmove(UT(ip->d, l, tsz) + off, UT(ip->a, l, osz), osz);
     }
-    fl_refresh(cx, w, ip->d, tsz);
-    return;
+    fl_refresh(cx, x, ip->d, tsz);
+    return false;
   }
   case EX_SHUFFLE: {
     /* per component: the selected component's shadow; an undefined selector (0xFFFFFFFF) gives
      * spvi's defined 0 (spec-notes/executor.md), which clang uses for the padding slot of 3-vectors
      * widened to 4 -- not a use of undefined memory */
-    const uint32_t *x = aux + ip->c;
-    const unsigned es = x[0], n1 = x[1], n2 = x[2], n = ip->n;
-    if (!fl_any(w, ip->a, n1 * es) && !fl_any(w, ip->b, n2 * es) && !fl_any(w, ip->d, n * es)) return;
+    const uint32_t *b = aux + ip->c;
+    const unsigned es = b[0], n1 = b[1], n2 = b[2], n = ip->n;
+    if (!fl_any(x, ip->a, n1 * es) && !fl_any(x, ip->b, n2 * es) && !fl_any(x, ip->d, n * es)) return false;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       uint8_t tmp[16 * 8];
       for (unsigned i = 0; i < n; i++) {
-        const uint32_t c = x[3 + i];
+        const uint32_t c = b[3 + i];
         if (c == 0xFFFFFFFFu) memset(tmp + i * es, 0, es);
         else if (c < n1) memcpy(tmp + i * es, UT(ip->a, l, (size_t)n1 * es) + (size_t)c * es, es);
         else memcpy(tmp + i * es, UT(ip->b, l, (size_t)n2 * es) + (size_t)(c - n1) * es, es);
       }
       memcpy(UT(ip->d, l, (size_t)n * es), tmp, (size_t)n * es);
     }
-    fl_refresh(cx, w, ip->d, n * es);
-    return;
+    fl_refresh(cx, x, ip->d, n * es);
+    return false;
   }
   case EX_CONSTRUCT: {
-    const uint32_t *x = aux + ip->a;
-    bool dirty = fl_any(w, ip->d, ip->c);
-    for (uint32_t i = 0; i < x[0] && !dirty; i++) dirty = fl_any(w, x[1 + 3 * i], x[2 + 3 * i]);
-    if (!dirty) return;
+    const uint32_t *b = aux + ip->a;
+    bool dirty = fl_any(x, ip->d, ip->c);
+    for (uint32_t i = 0; i < b[0] && !dirty; i++) dirty = fl_any(x, b[1 + 3 * i], b[2 + 3 * i]);
+    if (!dirty) return false;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
       uint8_t *d = UT(ip->d, l, ip->c);
       memset(d, 0, ip->c);
       uint32_t run = 0;
-      for (uint32_t i = 0; i < x[0]; i++) {
-        const uint32_t reg = x[1 + 3 * i], sz = x[2 + 3 * i], o = x[3 + 3 * i];
+      for (uint32_t i = 0; i < b[0]; i++) {
+        const uint32_t reg = b[1 + 3 * i], sz = b[2 + 3 * i], o = b[3 + 3 * i];
         const uint32_t at = o == LD_NONE ? run : o;
         if (at + sz <= ip->c) memcpy(d + at, UT(reg, l, sz), sz);
         run = at + sz;
       }
     }
-    fl_refresh(cx, w, ip->d, ip->c);
-    return;
+    fl_refresh(cx, x, ip->d, ip->c);
+    return false;
   }
-  case EX_EXTINST: {
-    uint64_t t;
-    generic(cx, w, f, ip, lanes, nl, &t);
-    u->in_taint = t;
-    const struct ex_uninit_plans *up = cx->chkl->up;
-    const uint32_t *pl = up->data + up->plan[ex_chk_site(cx, f->fn, ip)];
-    u->pw = w;
-    u->pd = pl[0];
-    u->psize = pl[1];
-    return;
-  }
-  case EX_BARRIER: case EX_NOP: case EX_RET: case EX_UNREACHABLE:
-    return;
-  default: {
-    uint64_t t;
-    generic(cx, w, f, ip, lanes, nl, &t);
-    return;
-  }
+  default:
+    generic(cx, u, x, f->fn, ip, lanes, nl, &t);
+    return false;
   }
 #undef UT
-#undef PTR
 }
 
-void ex_uninit_bi_access(ex_ctx *cx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write) {
-  ex_uninit *u = cx->chk->un;
-  ex_warp *w = cx->cur_warp;
-  uint32_t id;
-  uint64_t off;
-  uint8_t *s = mem_shadow(cx, w, lane, ptr, bytes, &id, &off);
-  const bool t = (u->in_taint >> lane) & 1;
-  if (write) {
-    if (s) memset(s, t, bytes);
-    else if (id && t) report(cx, w, lane, cx->cur_fn, cx->cur_ip, WHY_WRITE, id, off, bytes);
-  } else if (s && any(s, bytes) && u->pw == w && u->pd != LD_NONE) {
-    /* the hook (before the builtin) has written the result's shadow already */
-    memset(w->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
-    fl_set(w, u->pd, u->psize);
-  }
+static unsigned uninit_wants(const ex_ctx *cx) {
+  return (cx->checks & SPVI_CHECK_UNINIT) ? EX_HK_MEMORY | EX_HK_FLAGGED | EX_HK_WARPWISE | EX_HK_SITES : 0;
 }
 
-void ex_uninit_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint32_t alloc,
-                     uint64_t off, uint64_t n, bool write) {
-  if (!w->uflags_set) return;  /* every register of the warp is defined */
-  const unsigned W = cx->W;
-  const uint32_t *x = fn->aux + ip->c;
-  const unsigned cb = 4 * ((x[0] >> 8) & 0xffu);  /* coordinate: 32-bit components */
-  if (any(w->ureg + (size_t)ip->b * W + (size_t)l * cb, cb)) {
-    report(cx, w, l, fn, ip, WHY_ADDRESS, 0, 0, 0);
-    return;
-  }
-  /* a texel computed from undefined memory written to the image (global memory): as a store */
-  const unsigned tb = x[1] == BI_IMG_R_F16 ? 8 : 16;
-  if (write && any(w->ureg + (size_t)x[3] * W + (size_t)l * tb, tb)) report(cx, w, l, fn, ip, WHY_WRITE, alloc, off, n);
-}
+const ex_hooks ex_uninit_hooks = {
+    .name = "uninit",
+    .wants = uninit_wants,
+    .launch_begin = uninit_launch_begin,
+    .launch_end = uninit_launch_end,
+    .worker_init = uninit_worker_init,
+    .worker_free = uninit_worker_free,
+    .group_begin = uninit_group_begin,
+    .warp_start = uninit_warp_start,
+    .before = uninit_before,
+    .builtin = uninit_builtin,
+    .access = uninit_access,
+};

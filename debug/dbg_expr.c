@@ -1,5 +1,5 @@
 /*
- * ex_debug_expr.c — the debugger's expressions: `print`, `display`, `watch`, `x` and breakpoint
+ * dbg_expr.c — the debugger's expressions: `print`, `display`, `watch`, `x` and breakpoint
  * conditions.
  *
  * Syntax: C expressions over source variables (DebugInfo or OpName), SPIR-V ids (%42, or %name as
@@ -16,14 +16,12 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <spirv/unified1/spirv.h>
-
-#include "bi_half.h"
-#include "ex_debug.h"
+#include "dbg.h"
 
 /* ---- syntax tree ------------------------------------------------------------------------------ */
 
@@ -55,21 +53,6 @@ void dbg_expr_free(dbg_expr *e) {
   for (int i = 0; i < e->nargs; i++) dbg_expr_free(e->args[i]);
   free(e->name);
   free(e);
-}
-
-static dbg_expr *node(int kind) {
-  dbg_expr *e = calloc(1, sizeof *e);
-  if (!e) abort();
-  e->kind = kind;
-  return e;
-}
-
-static char *xstrndup(const char *s, size_t n) {
-  char *d = malloc(n + 1);
-  if (!d) abort();
-  memcpy(d, s, n);
-  d[n] = 0;
-  return d;
 }
 
 /* ---- lexer and parser ---------------------------------------------------------------------- */
@@ -155,6 +138,27 @@ static void next(parser *ps) {
   ps->kind = T_END;
 }
 
+/* A node of `kind` whose first operand is a (may be NULL); NULL when out of memory, after freeing
+ * a and failing the parse. */
+static dbg_expr *node(parser *ps, int kind, dbg_expr *a) {
+  dbg_expr *e = calloc(1, sizeof *e);
+  if (!e) {
+    dbg_expr_free(a);
+    perr(ps, "%s", "Out of memory.");
+    return NULL;
+  }
+  e->kind = kind;
+  e->a = a;
+  return e;
+}
+
+/* A copy of the token's name; NULL when out of memory (the parse fails). */
+static char *token_name(parser *ps, const char *s, size_t n) {
+  char *d = dbg_strndup(s, n);
+  if (!d) perr(ps, "%s", "Out of memory.");
+  return d;
+}
+
 static bool is_op(const parser *ps, const char *op) { return ps->kind == T_OP && strcmp(ps->op, op) == 0; }
 static bool ident_is(const parser *ps, const char *w) {
   return ps->kind == T_IDENT && strlen(w) == ps->ilen && strncmp(ps->ident, w, ps->ilen) == 0;
@@ -180,9 +184,9 @@ static const struct {
   const char *name;
   int space;
 } space_names[] = {
-  {"global", EX_AS_GLOBAL}, {"__global", EX_AS_GLOBAL}, {"local", EX_AS_LOCAL}, {"__local", EX_AS_LOCAL},
-  {"private", EX_AS_PRIVATE}, {"__private", EX_AS_PRIVATE}, {"constant", EX_AS_CONSTANT},
-  {"__constant", EX_AS_CONSTANT}, {"generic", DBG_AS_GENERIC}, {"__generic", DBG_AS_GENERIC},
+  {"global", SPVI_AS_GLOBAL}, {"__global", SPVI_AS_GLOBAL}, {"local", SPVI_AS_LOCAL}, {"__local", SPVI_AS_LOCAL},
+  {"private", SPVI_AS_PRIVATE}, {"__private", SPVI_AS_PRIVATE}, {"constant", SPVI_AS_CONSTANT},
+  {"__constant", SPVI_AS_CONSTANT}, {"generic", SPVI_AS_GENERIC}, {"__generic", SPVI_AS_GENERIC},
 };
 
 static int type_word(const parser *ps) {
@@ -198,8 +202,9 @@ static int type_word(const parser *ps) {
 
 /* After '(' of a cast: [space] [unsigned|signed] TYPE ['*'] ')' */
 static dbg_expr *p_cast(parser *ps) {
-  dbg_expr *e = node(E_CAST);
-  e->cspace = EX_AS_PRIVATE;
+  dbg_expr *e = node(ps, E_CAST, NULL);
+  if (!e) return NULL;
+  e->cspace = SPVI_AS_PRIVATE;
   bool have_base = false, is_unsigned = false, is_signed = false;
   while (ps->kind == T_IDENT && type_word(ps)) {
     bool done = false;
@@ -233,29 +238,29 @@ static dbg_expr *p_unary(parser *ps);
 static dbg_expr *p_primary(parser *ps) {
   dbg_expr *e = NULL;
   if (ps->kind == T_INT) {
-    e = node(E_INT);
+    if (!(e = node(ps, E_INT, NULL))) return NULL;
     e->ival = ps->ival;
     e->is_unsigned = ps->is_unsigned;
     e->is_long = ps->is_long;
     next(ps);
   } else if (ps->kind == T_FLT) {
-    e = node(E_FLT);
+    if (!(e = node(ps, E_FLT, NULL))) return NULL;
     e->fval = ps->fval;
     e->is_f32 = ps->is_f32;
     next(ps);
   } else if (ps->kind == T_SPVID) {
-    e = node(E_SPVID);
+    if (!(e = node(ps, E_SPVID, NULL))) return NULL;
     bool digits = true;
     for (size_t i = 0; i < ps->ilen; i++) digits = digits && isdigit((unsigned char)ps->ident[i]);
     if (digits) e->id = (uint32_t)strtoul(ps->ident, NULL, 10);
-    else e->name = xstrndup(ps->ident, ps->ilen);
+    else e->name = token_name(ps, ps->ident, ps->ilen);
     next(ps);
   } else if (ps->kind == T_IDENT) {
-    char *name = xstrndup(ps->ident, ps->ilen);
+    char *name = token_name(ps, ps->ident, ps->ilen);
     next(ps);
-    if (is_op(ps, "(")) {
-      e = node(E_CALL);
-      e->name = name;
+    if (!name || !(e = node(ps, is_op(ps, "(") ? E_CALL : E_NAME, NULL))) { free(name); return NULL; }
+    e->name = name;
+    if (e->kind == E_CALL) {
       next(ps);
       while (!ps->failed && !is_op(ps, ")")) {
         if (e->nargs == 3) { perr(ps, "Too many arguments to %s.", name); break; }
@@ -264,15 +269,11 @@ static dbg_expr *p_primary(parser *ps) {
         else if (!is_op(ps, ")")) perr(ps, "Expected `)' near `%s'.", ps->p);
       }
       next(ps);
-    } else {
-      e = node(E_NAME);
-      e->name = name;
     }
   } else if (is_op(ps, "(")) {
     next(ps);
     if (type_word(ps)) {
-      e = p_cast(ps);
-      e->a = p_unary(ps);
+      if ((e = p_cast(ps))) e->a = p_unary(ps);
       return e;
     }
     e = p_expr(ps);
@@ -281,14 +282,14 @@ static dbg_expr *p_primary(parser *ps) {
   } else {
     perr(ps, ps->kind == T_END ? "Expected an expression%s." : "A syntax error in expression, near `%s'.",
          ps->kind == T_END ? "" : ps->p - (ps->kind == T_OP ? strlen(ps->op) : 0));
-    return node(E_INT);
+    return NULL;
   }
   /* postfix: [i] .m ->m */
   while (!ps->failed) {
     if (is_op(ps, "[")) {
       next(ps);
-      dbg_expr *x = node(E_INDEX);
-      x->a = e;
+      dbg_expr *x = node(ps, E_INDEX, e);
+      if (!x) return NULL;
       x->b = p_expr(ps);
       if (!is_op(ps, "]")) perr(ps, "Expected `]' near `%s'.", ps->p);
       next(ps);
@@ -297,10 +298,10 @@ static dbg_expr *p_primary(parser *ps) {
       bool arrow = is_op(ps, "->");
       next(ps);
       if (ps->kind != T_IDENT && ps->kind != T_INT) { perr(ps, "Expected a member name near `%s'.", ps->p); break; }
-      dbg_expr *x = node(arrow ? E_ARROW : E_MEMBER);
-      x->a = e;
-      if (ps->kind == T_IDENT) x->name = xstrndup(ps->ident, ps->ilen);
-      else { char b[32]; snprintf(b, sizeof b, "%llu", (unsigned long long)ps->ival); x->name = xstrndup(b, strlen(b)); }
+      dbg_expr *x = node(ps, arrow ? E_ARROW : E_MEMBER, e);
+      if (!x) return NULL;
+      if (ps->kind == T_IDENT) x->name = token_name(ps, ps->ident, ps->ilen);
+      else { char b[32]; snprintf(b, sizeof b, "%llu", (unsigned long long)ps->ival); x->name = token_name(ps, b, strlen(b)); }
       next(ps);
       e = x;
     } else {
@@ -312,7 +313,8 @@ static dbg_expr *p_primary(parser *ps) {
 
 static dbg_expr *p_unary(parser *ps) {
   if (is_op(ps, "-") || is_op(ps, "+") || is_op(ps, "!") || is_op(ps, "~") || is_op(ps, "*") || is_op(ps, "&")) {
-    dbg_expr *e = node(E_UNARY);
+    dbg_expr *e = node(ps, E_UNARY, NULL);
+    if (!e) return NULL;
     memcpy(e->op, ps->op, sizeof e->op);
     next(ps);
     e->a = p_unary(ps);
@@ -336,10 +338,10 @@ static dbg_expr *p_binary(parser *ps, unsigned level) {
     for (unsigned i = 0; i < 5 && levels[level][i]; i++)
       if (is_op(ps, levels[level][i])) matched = true;
     if (!matched || ps->failed) return e;
-    dbg_expr *x = node(E_BINARY);
+    dbg_expr *x = node(ps, E_BINARY, e);
+    if (!x) return NULL;
     memcpy(x->op, ps->op, sizeof x->op);
     next(ps);
-    x->a = e;
     x->b = p_binary(ps, level + 1);
     e = x;
   }
@@ -349,8 +351,8 @@ static dbg_expr *p_expr(parser *ps) {
   dbg_expr *e = p_binary(ps, 0);
   if (is_op(ps, "?")) {
     next(ps);
-    dbg_expr *x = node(E_COND);
-    x->a = e;
+    dbg_expr *x = node(ps, E_COND, e);
+    if (!x) return NULL;
     x->b = p_expr(ps);
     if (!is_op(ps, ":")) perr(ps, "Expected `:' near `%s'.", ps->p);
     next(ps);
@@ -385,12 +387,15 @@ static bool fail(dbg_ctx *c, const char *fmt, ...) {
   return false;
 }
 
-static dbg_value mkval(dbg_ctx *c, const dbg_type *t) {
-  dbg_value v;
-  memset(&v, 0, sizeof v);
-  v.t = t;
-  v.bytes = dbg_alloc(c->arena, t->size ? t->size : 1);
-  return v;
+/* A new value of type t (zeroed, in the context's arena); false when out of memory (t is NULL
+ * when a type could not be made). */
+static bool mkval(dbg_ctx *c, const dbg_type *t, dbg_value *v) {
+  memset(v, 0, sizeof *v);
+  v->t = t;
+  v->bytes = t ? dbg_alloc(c->arena, t->size ? t->size : 1) : NULL;
+  if (v->bytes) return true;
+  c->s->oom = true;  /* said after the command even where the error itself is not shown */
+  return fail(c, "Out of memory.");
 }
 
 static dbg_syms *SY(dbg_ctx *c) { return &c->s->sym; }
@@ -421,7 +426,7 @@ static num to_num(const dbg_type *t, const uint8_t *b) {
   if (t->kind == DK_FLOAT) {
     n.is_float = true;
     n.bits = t->bits;
-    if (t->bits == 16) { uint16_t h; memcpy(&h, b, 2); n.f = bi_half_to_double(h); }
+    if (t->bits == 16) { uint16_t h; memcpy(&h, b, 2); n.f = spvi_half_to_double(h); }
     else if (t->bits == 32) { float f; memcpy(&f, b, 4); n.f = f; }
     else memcpy(&n.f, b, 8);
     return n;
@@ -438,7 +443,7 @@ static num to_num(const dbg_type *t, const uint8_t *b) {
 static void from_num(const dbg_type *t, num n, uint8_t *b) {
   if (t->kind == DK_FLOAT) {
     double d = n.is_float ? n.f : n.sgn ? (double)(int64_t)n.u : (double)n.u;
-    if (t->bits == 16) { uint16_t h = bi_half_from_double(d, BI_RTE); memcpy(b, &h, 2); }
+    if (t->bits == 16) { uint16_t h = spvi_half_from_double(d); memcpy(b, &h, 2); }
     else if (t->bits == 32) { float f = (float)d; memcpy(b, &f, 4); }
     else memcpy(b, &d, 8);
     return;
@@ -457,10 +462,11 @@ static void from_num(const dbg_type *t, num n, uint8_t *b) {
   memcpy(b, &v, bits / 8);
 }
 
-static dbg_value scalar_value(dbg_ctx *c, const dbg_type *t, num n) {
-  dbg_value v = mkval(c, t);
-  from_num(t, n, v.bytes);
-  return v;
+/* The scalar of type t with number n; false when out of memory. */
+static bool scalar_value(dbg_ctx *c, const dbg_type *t, num n, dbg_value *out) {
+  if (!mkval(c, t, out)) return false;
+  from_num(t, n, out->bytes);
+  return true;
 }
 
 static num int_num(int64_t x) {
@@ -577,54 +583,51 @@ static bool read_mem(dbg_ctx *c, uint64_t p, const dbg_type *t, dbg_value *out) 
   char why[256];
   uint8_t *m = dbg_mem(c->s, c->warp, p, t->size, why, sizeof why);
   if (!m) return fail(c, "%s", why);
-  *out = mkval(c, t);
+  if (!mkval(c, t, out)) return false;
   memcpy(out->bytes, m, t->size);
   out->lval = true;
   out->addr = p;
   return true;
 }
 
-/* The register of a value in a warp: per-lane offset R, lane 0 (the debugger runs warps of one). */
-static const uint8_t *reg_of(dbg_ctx *c, uint32_t reg) {
-  return c->s->warps[c->warp].regs + (size_t)reg * c->s->cx->W;
+/* Copy a register-layout value into memory layout (3-component vectors take 4 slots). */
+static bool reg_to_value(dbg_ctx *c, const dbg_type *t, const uint8_t *src, uint32_t reg_size, dbg_value *out) {
+  if (!mkval(c, t, out)) return false;
+  memcpy(out->bytes, src, reg_size < t->size ? reg_size : t->size);
+  return true;
 }
 
-/* Copy a register-layout value into memory layout (3-component vectors take 4 slots). */
-static void reg_to_value(dbg_ctx *c, const dbg_type *t, const uint8_t *src, uint32_t reg_size, dbg_value *out) {
-  *out = mkval(c, t);
-  memcpy(out->bytes, src, reg_size < t->size ? reg_size : t->size);
+/* Whether the context's work-item is running ld function fi (in any of its frames). */
+static bool runs_function(dbg_ctx *c, uint32_t fi) {
+  const unsigned n = dbg_frame_count(c->s, c->warp);
+  for (unsigned k = 0; k < n; k++) {
+    uint32_t fn, idx;
+    if (dbg_frame_pos(c->s, c->warp, k, &fn, &idx) && fn == fi) return true;
+  }
+  return false;
 }
 
 bool dbg_id_value(dbg_ctx *c, uint32_t id, dbg_value *out) {
   const ld_module *m = c->s->sym.m;
-  const ex_program *p = c->s->sym.p;
   if (id == 0 || id >= m->bound) return fail(c, "%%%u is not an id of this module.", id);
   const ld_id *e = &m->ids[id];
   const dbg_type *t = dbg_spv_type(SY(c), e->type);
   const ld_type *lt = ld_type_of(m, e->type);
+  const uint8_t *reg = ex_insp_reg(c->s->x, c->warp, id);
   char nb[96];
   switch (e->kind) {
-  case LD_ID_VALUE: case LD_ID_PARAM: {
-    const ex_warp *w = &c->s->warps[c->warp];
-    bool active = false;
-    for (unsigned k = 0; k < w->depth; k++) active = active || w->stack[k].fn->index == e->index;
-    if (!active || w->state == EX_W_DONE)
+  case LD_ID_VALUE: case LD_ID_PARAM:
+    if (!runs_function(c, e->index))
       return fail(c, "%%%u belongs to function `%s`, which this work-item is not running.", id,
                   dbg_func_name(SY(c), e->index, nb, sizeof nb));
-    if (!lt || lt->kind == LD_TY_VOID || p->id_reg[id] == LD_NONE) return fail(c, "%%%u has no value.", id);
-    reg_to_value(c, t, reg_of(c, p->id_reg[id]), lt->reg_size, out);
-    return true;
-  }
-  case LD_ID_CONST: {
+    if (!lt || lt->kind == LD_TY_VOID || !reg) return fail(c, "%%%u has no value.", id);
+    return reg_to_value(c, t, reg, lt->reg_size, out);
+  case LD_ID_CONST:
     if (!lt) return fail(c, "%%%u has no value.", id);
-    if (p->id_reg[id] != LD_NONE) reg_to_value(c, t, reg_of(c, p->id_reg[id]), lt->reg_size, out);
-    else reg_to_value(c, t, m->consts[e->index].bytes, lt->reg_size, out);
-    return true;
-  }
+    return reg_to_value(c, t, reg ? reg : m->consts[e->index].bytes, lt->reg_size, out);
   case LD_ID_GLOBAL:
-    if (p->id_reg[id] == LD_NONE) return fail(c, "%%%u has no value.", id);
-    reg_to_value(c, t, reg_of(c, p->id_reg[id]), lt ? lt->reg_size : p->ptr_bytes, out);
-    return true;
+    if (!reg) return fail(c, "%%%u has no value.", id);
+    return reg_to_value(c, t, reg, lt ? lt->reg_size : m->pointer_bytes, out);
   case LD_ID_FUNCTION: return fail(c, "%%%u is the function `%s`, not a value.", id, dbg_func_name(SY(c), e->index, nb, sizeof nb));
   case LD_ID_LABEL: return fail(c, "%%%u is a block label, not a value.", id);
   case LD_ID_TYPE: return fail(c, "%%%u is a type, not a value.", id);
@@ -634,11 +637,10 @@ bool dbg_id_value(dbg_ctx *c, uint32_t id, dbg_value *out) {
 
 /* The frame's function and ld instruction index (where names are looked up). */
 static bool frame_where(dbg_ctx *c, uint32_t *fi, uint32_t *insn) {
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   if (!dbg_frame_pos(c->s, c->warp, c->frame, &fn, &idx)) return false;
-  *fi = fn->index;
-  *insn = dbg_insn_at(fn, idx) - fn->ld->insns;
+  *fi = fn;
+  *insn = (uint32_t)(dbg_insn_at(SY(c), fn, idx) - SY(c)->m->funcs[fn].insns);
   return true;
 }
 
@@ -662,53 +664,14 @@ bool dbg_var_value(dbg_ctx *c, const dbg_var *v, dbg_value *out) {
   }
   /* a value: shown as the source type when it has the same size */
   if (v->type && v->type->size >= x.t->size && v->type->kind != DK_VOID) {
-    dbg_value y = mkval(c, v->type);
+    dbg_value y;
+    if (!mkval(c, v->type, &y)) return false;
     memcpy(y.bytes, x.bytes, x.t->size);
     *out = y;
   } else {
     *out = x;
   }
   return true;
-}
-
-/* ---- describing pointers ---------------------------------------------------------------------- */
-
-/* Name of kernel argument i: OpName of the entry's parameter, else the DebugInfo parameter of the
- * kernel function of the same name (llvm-spirv wraps kernels), else argI. */
-static void arg_name(dbg_session *s, int i, char *buf, size_t cap) {
-  const ld_module *m = s->sym.m;
-  const ld_function *entry = s->l->entry->ld;
-  const char *n = (uint32_t)i < entry->nparams ? m->ids[entry->params[i]].name : NULL;
-  const char *kname = m->entries[s->l->kernel].name;
-  for (uint32_t v = 0; !n && v < s->sym.nvars; v++) {
-    const dbg_var *x = &s->sym.vars[v];
-    if (x->argno == (uint32_t)i + 1 && x->func != LD_NONE && s->sym.funcs[x->func].name &&
-        strcmp(s->sym.funcs[x->func].name, kname) == 0)
-      n = x->name;
-  }
-  if (n && n[0]) snprintf(buf, cap, "%s", n);
-  else snprintf(buf, cap, "arg%d", i);
-}
-
-void dbg_alloc_name(dbg_session *s, uint32_t id, char *buf, size_t cap) {
-  const ex_alloc *a = &s->cx->allocs[id];
-  if (a->arg_index >= 0) { arg_name(s, a->arg_index, buf, cap); return; }
-  if (!a->var_id) { snprintf(buf, cap, "alloc%u", id); return; }
-  const char *n = s->sym.m->ids[a->var_id].name;
-  for (uint32_t v = 0; !n && v < s->sym.nvars; v++)
-    for (uint32_t k = 0; k < s->sym.vars[v].nlocs && !n; k++)
-      if (s->sym.vars[v].locs[k].declare && s->sym.vars[v].locs[k].id == a->var_id) n = s->sym.vars[v].name;
-  if (n) snprintf(buf, cap, "%s", n);
-  else snprintf(buf, cap, "%%%u", a->var_id);
-}
-
-void dbg_describe_ptr(dbg_session *s, uint64_t p, char *buf, size_t cap) {
-  uint32_t id;
-  int64_t off;
-  if (!dbg_ptr_alloc(s, p, &id, &off)) { snprintf(buf, cap, p ? "no memory" : "null"); return; }
-  char name[160];
-  dbg_alloc_name(s, id, name, sizeof name);
-  snprintf(buf, cap, "%s%s%lld", name, off < 0 ? "" : "+", (long long)off);
 }
 
 /* ---- formatting ------------------------------------------------------------------------------- */
@@ -776,8 +739,7 @@ static void format_body(dbg_session *s, const dbg_type *t, const uint8_t *b, cha
   }
 }
 
-void dbg_format_value(dbg_session *s, unsigned warp, const dbg_value *v, bool with_type, char fmt, dbg_buf *out) {
-  (void)warp;
+void dbg_format_value(dbg_session *s, const dbg_value *v, bool with_type, char fmt, dbg_buf *out) {
   if (with_type) {
     char tn[256];
     dbg_type_name(v->t, tn, sizeof tn);
@@ -827,15 +789,13 @@ static bool pointer_arith(dbg_ctx *c, const char *op, const dbg_value *a, const 
     int64_t d = (int64_t)(to_num(a->t, a->bytes).u - to_num(b->t, b->bytes).u);
     num n = int_num(d / (int64_t)es);
     n.bits = 64;
-    *out = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 64, true), n);
-    return true;
+    return scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 64, true), n, out);
   }
   if (i->t->kind != DK_INT && i->t->kind != DK_BOOL) return fail(c, "Pointer arithmetic needs an integer.");
   if (op[0] != '+' && !(op[0] == '-' && p == a)) return fail(c, "Operator %s is not defined on a pointer.", op);
   num ni = to_num(i->t, i->bytes), np = to_num(p->t, p->bytes);
   np.u += (op[0] == '-' ? (uint64_t)0 - ni.u : ni.u) * es;
-  *out = scalar_value(c, p->t, np);
-  return true;
+  return scalar_value(c, p->t, np, out);
 }
 
 static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_value *b, dbg_value *out) {
@@ -855,7 +815,8 @@ static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_val
     const dbg_type *rt_elem = cmp_op || strcmp(op, "&&") == 0 || strcmp(op, "||") == 0
                                   ? dbg_scalar_type(SY(c), DK_INT, et->kind == DK_FLOAT ? et->bits : et->bits < 8 ? 8 : et->bits, true)
                                   : et;
-    dbg_value r = mkval(c, dbg_vector_type(SY(c), rt_elem, n));
+    dbg_value r;
+    if (!mkval(c, dbg_vector_type(SY(c), rt_elem, n), &r)) return false;
     for (uint32_t i = 0; i < n; i++) {
       dbg_value x = component(c, a, i), y = component(c, b, i);
       num rn;
@@ -877,8 +838,7 @@ static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_val
   num rn;
   bool is_cmp;
   if (!scalar_binop(c, op, t, to_num(a->t, a->bytes), to_num(b->t, b->bytes), &rn, &is_cmp)) return false;
-  *out = scalar_value(c, is_cmp ? dbg_scalar_type(SY(c), DK_INT, 32, true) : t, rn);
-  return true;
+  return scalar_value(c, is_cmp ? dbg_scalar_type(SY(c), DK_INT, 32, true) : t, rn, out);
 }
 
 /* Vector components: .x .y .z .w, .s0 .. .sF (several: .s01), .lo .hi .even .odd, and swizzles. */
@@ -906,7 +866,8 @@ static bool swizzle(dbg_ctx *c, const dbg_value *v, const char *name, dbg_value 
       return fail(c, "Component %u of a %u-component vector.", idx[i], n);
   if (k == 1) { *out = component(c, v, idx[0]); return true; }
   if (k != 2 && k != 3 && k != 4 && k != 8 && k != 16) return fail(c, "A vector of %u components does not exist.", k);
-  dbg_value r = mkval(c, dbg_vector_type(SY(c), v->t->elem, k));
+  dbg_value r;
+  if (!mkval(c, dbg_vector_type(SY(c), v->t->elem, k), &r)) return false;
   for (uint32_t i = 0; i < k; i++)
     if (idx[i] < n) memcpy(r.bytes + (size_t)i * v->t->elem->size, v->bytes + (size_t)idx[i] * v->t->elem->size, v->t->elem->size);
   *out = r;
@@ -969,13 +930,6 @@ static bool index_value(dbg_ctx *c, const dbg_value *a, const dbg_value *i, dbg_
   return true;
 }
 
-static int space_of_alloc(dbg_ctx *c, uint64_t p) {
-  uint32_t id;
-  int64_t off;
-  if (!dbg_ptr_alloc(c->s, p, &id, &off)) return DBG_AS_GENERIC;
-  return c->s->cx->allocs[id].space;
-}
-
 /* The work-item functions (OpenCL C 6.15.1), for the context's work-item. */
 static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
   static const char *const names[] = {
@@ -986,10 +940,10 @@ static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
     if (strcmp(e->name, names[i]) == 0) k = i;
   if (k < 0) return fail(c, "`%s` is not a work-item function; expressions cannot call kernel functions.", e->name);
-  const dbg_session *s = c->s;
-  const ex_launch *l = s->l;
-  uint64_t gid[3], lid[3];
-  dbg_item_ids(s, c->warp, gid, lid);
+  const ex_insp_range *l = c->s->nd;
+  uint64_t gid[3], lid[3], group[3], size[3];
+  ex_insp_item_ids(c->s->x, c->warp, gid, lid);
+  ex_insp_group(c->s->x, group, size);
   uint64_t r = 0;
   if (k <= 7) {
     if (e->nargs != 1) return fail(c, "%s takes one argument.", e->name);
@@ -1002,10 +956,10 @@ static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     switch (k) {
     case 0: r = ok ? gid[dim] : 0; break;
     case 1: r = ok ? lid[dim] : 0; break;
-    case 2: r = ok ? s->cx->group[dim] : 0; break;
+    case 2: r = ok ? group[dim] : 0; break;
     case 3: r = ok ? l->global[dim] : 1; break;
-    case 4: r = ok ? s->cx->group_size[dim] : 1; break;
-    case 5: r = ok ? s->ngroups[dim] : 1; break;
+    case 4: r = ok ? size[dim] : 1; break;
+    case 5: r = ok ? l->ngroups[dim] : 1; break;
     case 6: r = ok ? l->offset[dim] : 0; break;
     default: r = ok ? l->local[dim] : 1; break;
     }
@@ -1013,13 +967,12 @@ static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     if (e->nargs != 0) return fail(c, "%s takes no argument.", e->name);
     if (k == 8) r = l->dims;
     else if (k == 9) r = ((gid[2] - l->offset[2]) * l->global[1] + (gid[1] - l->offset[1])) * l->global[0] + (gid[0] - l->offset[0]);
-    else r = (lid[2] * s->cx->group_size[1] + lid[1]) * s->cx->group_size[0] + lid[0];
+    else r = (lid[2] * size[1] + lid[1]) * size[0] + lid[0];
   }
   num n = int_num((int64_t)r);
   n.bits = 64;
   n.sgn = false;
-  *out = scalar_value(c, k == 8 ? dbg_scalar_type(SY(c), DK_INT, 32, false) : dbg_scalar_type(SY(c), DK_INT, 64, false), n);
-  return true;
+  return scalar_value(c, k == 8 ? dbg_scalar_type(SY(c), DK_INT, 32, false) : dbg_scalar_type(SY(c), DK_INT, 64, false), n, out);
 }
 
 static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
@@ -1034,16 +987,14 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     bool sgn = !e->is_unsigned && (bits == 32 || e->ival <= (uint64_t)INT64_MAX);
     n.bits = bits;
     n.sgn = sgn;
-    *out = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, bits, sgn), n);
-    return true;
+    return scalar_value(c, dbg_scalar_type(SY(c), DK_INT, bits, sgn), n, out);
   }
   case E_FLT: {
     num n;
     memset(&n, 0, sizeof n);
     n.is_float = true;
     n.f = e->fval;
-    *out = scalar_value(c, dbg_scalar_type(SY(c), DK_FLOAT, e->is_f32 ? 32 : 64, false), n);
-    return true;
+    return scalar_value(c, dbg_scalar_type(SY(c), DK_FLOAT, e->is_f32 ? 32 : 64, false), n, out);
   }
   case E_SPVID: {
     uint32_t id = e->name ? dbg_id_by_name(SY(c), e->name) : e->id;
@@ -1057,7 +1008,7 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     if (v) return dbg_var_value(c, v, out);
     if (strncmp(e->name, "arg", 3) == 0 && isdigit((unsigned char)e->name[3])) {
       unsigned k = (unsigned)strtoul(e->name + 3, NULL, 10);
-      const ld_function *entry = c->s->l->entry->ld;
+      const ld_function *entry = &SY(c)->m->funcs[c->s->nd->entry_fn];
       if (k < entry->nparams) return dbg_id_value(c, entry->params[k], out);
     }
     return fail(c, "No symbol \"%s\" in current context.", e->name);
@@ -1071,23 +1022,22 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
       num n;
       memset(&n, 0, sizeof n);
       n.u = a.addr;
-      *out = scalar_value(c, dbg_pointer_type(SY(c), a.t, space_of_alloc(c, a.addr)), n);
-      return true;
+      return scalar_value(c, dbg_pointer_type(SY(c), a.t, dbg_ptr_space(c->s, a.addr)), n, out);
     }
     if (e->op[0] == '+') { if (!need_scalar(c, &a, "Unary +") && a.t->kind != DK_VECTOR) return false; *out = a; out->lval = false; return true; }
     dbg_value zero;
     if (e->op[0] == '-') {
-      zero = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(0));
+      if (!scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(0), &zero)) return false;
       return binary(c, "-", &zero, &a, out);
     }
     if (e->op[0] == '!') {
-      zero = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(0));
+      if (!scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(0), &zero)) return false;
       return binary(c, "==", &a, &zero, out);
     }
     /* ~ */
     if (a.t->kind != DK_INT && !(a.t->kind == DK_VECTOR && a.t->elem->kind == DK_INT) && a.t->kind != DK_BOOL)
       return fail(c, "Operator ~ needs an integer operand.");
-    zero = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(-1));
+    if (!scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(-1), &zero)) return false;
     return binary(c, "^", &a, &zero, out);
   }
   case E_BINARY:
@@ -1095,10 +1045,9 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
       /* short-circuit, as in C: the right side may not be evaluable */
       if (!ev(c, e->a, &a)) return false;
       bool t = dbg_truth(&a);
-      if (e->op[0] == '&' ? !t : t) { *out = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(t)); return true; }
+      if (e->op[0] == '&' ? !t : t) return scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(t), out);
       if (!ev(c, e->b, &b)) return false;
-      *out = scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(dbg_truth(&b)));
-      return true;
+      return scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(dbg_truth(&b)), out);
     }
     if (!ev(c, e->a, &a) || !ev(c, e->b, &b)) return false;
     return binary(c, e->op, &a, &b, out);
@@ -1118,7 +1067,7 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     if (!ev(c, e->a, &a)) return false;
     const dbg_type *t = e->ck == DK_VOID ? NULL : dbg_scalar_type(SY(c), e->ck, e->cbits, e->csigned);
     if (e->cptr) {
-      t = dbg_pointer_type(SY(c), t, e->cspace);
+      if (!(t = dbg_pointer_type(SY(c), t, e->cspace))) return fail(c, "Out of memory.");
       if (a.t->kind != DK_POINTER && a.t->kind != DK_INT) return fail(c, "Only pointers and integers convert to pointers.");
       if (a.t->kind == DK_POINTER) { *out = a; out->t = t; out->lval = false; return true; }
     } else if (!is_scalar(a.t)) {
@@ -1126,8 +1075,7 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
       dbg_type_name(a.t, tn, sizeof tn);
       return fail(c, "Invalid cast from %s (casts convert scalars).", tn);
     }
-    *out = scalar_value(c, t, to_num(a.t, a.bytes));
-    return true;
+    return scalar_value(c, t, to_num(a.t, a.bytes), out);
   }
   default: return fail(c, "Bad expression.");
   }

@@ -1,5 +1,5 @@
 /*
- * ex_debug_cmd.c — the debugger's commands, one table: gdb's names, abbreviations (any unique
+ * dbg_cmd.c — the debugger's commands, one table: gdb's names, abbreviations (any unique
  * prefix, plus gdb's aliases such as c, s, n, p, bt) and output formats where gdb has them.
  *
  * Owns: parsing command lines, breakpoint locations (FILE:LINE, LINE, function name, %ID), the
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ex_debug.h"
+#include "dbg.h"
 
 typedef void (*cmd_fn)(dbg_session *s, const char *args, const char *fmt);
 
@@ -24,11 +24,10 @@ typedef struct dbg_cmd {
   const char *help;
 } dbg_cmd;
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (!d) abort();
-  memcpy(d, s, n);
+/* A copy of s; NULL after saying so when out of memory. */
+static char *copy_text(dbg_session *s, const char *text) {
+  char *d = dbg_strndup(text, strlen(text));
+  if (!d) dbg_printf(s, "Out of memory.\n");
   return d;
 }
 
@@ -62,31 +61,30 @@ static long parse_count(const char *p) {
 }
 
 /* Focused frame's function and ld instruction, false when the work-item has finished. */
-static bool here(dbg_session *s, const ex_func **fn, uint32_t *idx, const ld_insn **in) {
+static bool here(dbg_session *s, uint32_t *fn, uint32_t *idx, const ld_insn **in) {
   if (!dbg_frame_pos(s, s->focus, s->frame, fn, idx)) return false;
-  if (in) *in = dbg_insn_at(*fn, *idx);
+  if (in) *in = dbg_insn_at(&s->sym, *fn, *idx);
   return true;
 }
 
 static void print_value_line(dbg_session *s, const char *label, const dbg_value *v, char fmt) {
   dbg_buf b = {0};
   dbg_bprintf(&b, "%s = ", label);
-  dbg_format_value(s, s->focus, v, true, fmt, &b);
+  dbg_format_value(s, v, true, fmt, &b);
   dbg_bprintf(&b, "\n");
-  s->out(s->user, b.s, b.len);
-  dbg_buf_free(&b);
+  dbg_put_buf(s, &b);
 }
 
 /* ---- breakpoints ------------------------------------------------------------------------------ */
 
-/* First ex instruction of each function on source line `line` of files matching `file` (NULL: any). */
+/* First prepared instruction of each function on source line `line` of files matching `file` (NULL:
+ * any). */
 static uint32_t line_locs(dbg_session *s, const char *file, uint32_t line, struct dbg_bploc *out, uint32_t cap) {
-  const ex_program *p = s->sym.p;
   uint32_t n = 0;
-  for (uint32_t f = 0; f < p->nfuncs && n < cap; f++) {
-    const ex_func *xf = &p->funcs[f];
-    for (uint32_t i = 0; i < xf->ncode; i++) {
-      const ld_insn *in = dbg_insn_at(xf, i);
+  for (uint32_t f = 0; f < s->sym.m->nfuncs && n < cap; f++) {
+    const uint32_t ncode = ex_insp_code_count(s->x, f);
+    for (uint32_t i = 0; i < ncode; i++) {
+      const ld_insn *in = dbg_insn_at(&s->sym, f, i);
       if (in->line != line || (file && !dbg_file_matches(&s->sym, in->file, file))) continue;
       out[n++] = (struct dbg_bploc){f, i};
       break;
@@ -97,43 +95,53 @@ static uint32_t line_locs(dbg_session *s, const char *file, uint32_t line, struc
 
 static uint32_t max_line(dbg_session *s) {
   uint32_t mx = 0;
-  const ex_program *p = s->sym.p;
-  for (uint32_t f = 0; f < p->nfuncs; f++)
-    for (uint32_t i = 0; i < p->funcs[f].ncode; i++) {
-      uint32_t l = dbg_insn_at(&p->funcs[f], i)->line;
+  for (uint32_t f = 0; f < s->sym.m->nfuncs; f++)
+    for (uint32_t i = 0, n = ex_insp_code_count(s->x, f); i < n; i++) {
+      uint32_t l = dbg_insn_at(&s->sym, f, i)->line;
       if (l > mx) mx = l;
     }
   return mx;
 }
 
-/* The ex instruction for SPIR-V id `id`: the instruction defining it (or the first one after it in
- * its block that does something), a block's first, a function's first past its prologue. */
+/* The first source file of the module's code (0: none). */
+static uint32_t any_file(dbg_session *s, const char *spec) {
+  for (uint32_t f = 0; f < s->sym.m->nfuncs; f++)
+    for (uint32_t i = 0, n = ex_insp_code_count(s->x, f); i < n; i++) {
+      uint32_t fl = dbg_insn_at(&s->sym, f, i)->file;
+      if (fl && (!spec || dbg_file_matches(&s->sym, fl, spec))) return fl;
+    }
+  return 0;
+}
+
+/* The prepared instruction for SPIR-V id `id`: the instruction defining it (or the first one after
+ * it in its block that does something), a block's first, a function's first past its prologue. */
 static bool id_loc(dbg_session *s, uint32_t id, struct dbg_bploc *out) {
   const ld_module *m = s->sym.m;
-  const ex_program *p = s->sym.p;
   if (id == 0 || id >= m->bound) return false;
   const ld_id *e = &m->ids[id];
+  uint32_t first, count;
   if (e->kind == LD_ID_FUNCTION) {
-    if (p->funcs[e->index].ncode == 0) return false;
+    if (ex_insp_code_count(s->x, e->index) == 0) return false;
     *out = (struct dbg_bploc){e->index, s->sym.funcs[e->index].body_start};
     return true;
   }
   if (e->kind == LD_ID_LABEL) {
-    for (uint32_t f = 0; f < p->nfuncs; f++)
-      if (e->index < p->funcs[f].nblocks && p->funcs[f].blocks[e->index].label == id) {
-        *out = (struct dbg_bploc){f, p->funcs[f].blocks[e->index].first};
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+      if (e->index < m->funcs[f].nblocks && m->funcs[f].blocks[e->index].label == id) {
+        ex_insp_block_code(s->x, f, e->index, &first, &count);
+        *out = (struct dbg_bploc){f, first};
         return true;
       }
     return false;
   }
   if (e->kind != LD_ID_VALUE) return false;
-  const ex_func *xf = &p->funcs[e->index];
-  const ld_function *lf = xf->ld;
-  for (uint32_t b = 0; b < xf->nblocks; b++) {
+  const ld_function *lf = &m->funcs[e->index];
+  for (uint32_t b = 0; b < lf->nblocks; b++) {
     const ld_block *lb = &lf->blocks[b];
     if (e->insn < lb->first || e->insn >= lb->first + lb->count) continue;
-    for (uint32_t i = xf->blocks[b].first; i < xf->blocks[b].first + xf->blocks[b].count; i++)
-      if (xf->code[i].src >= e->insn) { *out = (struct dbg_bploc){e->index, i}; return true; }
+    ex_insp_block_code(s->x, e->index, b, &first, &count);
+    for (uint32_t i = first; i < first + count; i++)
+      if (ex_insp_code_src(s->x, e->index, i) >= e->insn) { *out = (struct dbg_bploc){e->index, i}; return true; }
   }
   return false;
 }
@@ -142,12 +150,11 @@ static bool id_loc(dbg_session *s, uint32_t id, struct dbg_bploc *out) {
 static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *desc, size_t cap) {
   struct dbg_bploc locs[64];
   uint32_t n = 0;
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   const ld_insn *in;
   if (!*spec) {
     if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No default breakpoint location: the work-item has finished.\n"); return false; }
-    locs[n++] = (struct dbg_bploc){fn->index, idx};
+    locs[n++] = (struct dbg_bploc){fn, idx};
   } else if (spec[0] == '%') {
     bool digits = spec[1] != 0;
     for (const char *p = spec + 1; *p; p++) digits = digits && isdigit((unsigned char)*p);
@@ -180,22 +187,22 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
         return false;
       }
     } else {
-      const ex_program *p = s->sym.p;
       for (int pass = 0; pass < 2 && !n; pass++)  /* source names first, then kernel entry points */
-        for (uint32_t f = 0; f < p->nfuncs && n < 64; f++) {
+        for (uint32_t f = 0; f < s->sym.m->nfuncs && n < 64; f++) {
           const dbg_func *df = &s->sym.funcs[f];
-          if (!df->name || strcmp(df->name, spec) != 0 || df->is_entry_wrapper != (pass == 1) || !p->funcs[f].ncode) continue;
+          if (!df->name || strcmp(df->name, spec) != 0 || df->is_entry_wrapper != (pass == 1) ||
+              !ex_insp_code_count(s->x, f))
+            continue;
           locs[n++] = (struct dbg_bploc){f, df->body_start};
         }
       if (!n) { dbg_printf(s, "Function \"%s\" not defined.\n", spec); return false; }
     }
   }
   b->locs = malloc(n * sizeof *b->locs);
-  if (!b->locs) abort();
+  if (!b->locs) { dbg_printf(s, "Out of memory.\n"); return false; }
   memcpy(b->locs, locs, n * sizeof *locs);
   b->nlocs = n;
-  fn = &s->sym.p->funcs[locs[0].fn];
-  in = dbg_insn_at(fn, locs[0].idx);
+  in = dbg_insn_at(&s->sym, locs[0].fn, locs[0].idx);
   if (in->line) {
     snprintf(desc, cap, "%s:%u", dbg_file_name(&s->sym, in->file, true), in->line);
   } else {
@@ -206,11 +213,15 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
   return true;
 }
 
+/* Room for one more breakpoint, not counted yet (s->nbps++ adds it); NULL after saying so when out
+ * of memory. */
 static dbg_bp *new_bp(dbg_session *s) {
   if (s->nbps == s->capbps) {
-    s->capbps = s->capbps ? s->capbps * 2 : 8;
-    s->bps = realloc(s->bps, s->capbps * sizeof *s->bps);
-    if (!s->bps) abort();
+    unsigned cap = s->capbps ? s->capbps * 2 : 8;
+    dbg_bp *bps = realloc(s->bps, cap * sizeof *bps);
+    if (!bps) { dbg_printf(s, "Out of memory.\n"); return NULL; }
+    s->bps = bps;
+    s->capbps = cap;
   }
   dbg_bp *b = &s->bps[s->nbps];
   memset(b, 0, sizeof *b);
@@ -234,6 +245,7 @@ static void add_break(dbg_session *s, const char *args, bool temp) {
   else if (*rest) { dbg_printf(s, "Junk at end of arguments: `%s'.\n", rest); return; }
   dbg_bp *b = new_bp(s);
   char desc[600];
+  if (!b) return;
   if (cond) {
     char err[256];
     if (!*cond) { dbg_printf(s, "Argument required (boolean expression).\n"); return; }
@@ -243,12 +255,13 @@ static void add_break(dbg_session *s, const char *args, bool temp) {
   if (!resolve_location(s, spec, b, desc, sizeof desc)) { dbg_expr_free(b->cond); return; }
   b->id = s->next_bp++;
   b->temp = temp;
-  b->text = xstrdup(desc);
-  b->cond_text = cond ? xstrdup(cond) : NULL;
   s->nbps++;
+  b->text = copy_text(s, desc);
+  b->cond_text = cond ? copy_text(s, cond) : NULL;
+  if (!b->text || (cond && !b->cond_text)) { dbg_delete_bp(s, s->nbps - 1); return; }
   dbg_rebuild_bp_map(s);
   dbg_printf(s, "%s %d at %s", temp ? "Temporary breakpoint" : "Breakpoint", b->id, desc);
-  if (!dbg_insn_at(&s->sym.p->funcs[b->locs[0].fn], b->locs[0].idx)->line) {
+  if (!dbg_insn_at(&s->sym, b->locs[0].fn, b->locs[0].idx)->line) {
     char nb[128];
     dbg_printf(s, " in %s", dbg_func_name(&s->sym, b->locs[0].fn, nb, sizeof nb));
   }
@@ -258,6 +271,27 @@ static void add_break(dbg_session *s, const char *args, bool temp) {
 
 static void cmd_break(dbg_session *s, const char *args, const char *fmt) { (void)fmt; add_break(s, args, false); }
 static void cmd_tbreak(dbg_session *s, const char *args, const char *fmt) { (void)fmt; add_break(s, args, true); }
+
+/* Where watchpoint b watches the value v: a place in memory, which any work-item that changes it
+ * triggers (private memory belongs to this work-item, local memory to this work-group), or a
+ * computed value, re-evaluated for this work-item (b takes e then). */
+static void watch_where(dbg_session *s, dbg_bp *b, const dbg_value *v, dbg_expr **e) {
+  uint32_t alloc;
+  int64_t off;
+  ex_insp_alloc a;
+  if (v->lval && ex_insp_ptr_alloc(s->x, v->addr, &alloc, &off) && off >= 0 && ex_insp_alloc_get(s->x, alloc, &a)) {
+    b->in_memory = true;
+    b->alloc = alloc;
+    b->off = (uint64_t)off;
+    if (a.space == SPVI_AS_PRIVATE) { b->bound_warp = (int)s->focus; b->bound_group = s->group; }
+    else if (a.space == SPVI_AS_LOCAL) b->bound_group = s->group;
+    return;
+  }
+  b->expr = *e;
+  *e = NULL;
+  b->bound_warp = (int)s->focus;
+  b->bound_group = s->group;
+}
 
 static void cmd_watch(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
@@ -269,46 +303,40 @@ static void cmd_watch(dbg_session *s, const char *args, const char *fmt) {
   dbg_arena arena = {0};
   dbg_ctx c = {s, s->focus, s->frame, &arena, err, sizeof err};
   dbg_value v;
-  if (!dbg_eval(&c, e, &v)) { dbg_printf(s, "%s\n", err); dbg_expr_free(e); dbg_arena_free(&arena); return; }
-  dbg_bp *b = new_bp(s);
-  b->is_watch = true;
-  b->text = xstrdup(args);
-  b->type = v.t;
-  b->size = v.t->size;
-  uint32_t alloc;
-  int64_t off;
-  if (v.lval && dbg_ptr_alloc(s, v.addr, &alloc, &off) && off >= 0) {
-    /* a place in memory: any work-item that changes it triggers the watchpoint; private memory
-     * belongs to this work-item, local memory to this work-group */
-    b->in_memory = true;
-    b->alloc = alloc;
-    b->off = (uint64_t)off;
-    int space = s->cx->allocs[alloc].space;
-    if (space == EX_AS_PRIVATE) { b->bound_warp = (int)s->focus; b->bound_group = s->group; }
-    else if (space == EX_AS_LOCAL) b->bound_group = s->group;
-    dbg_expr_free(e);
-  } else {
-    b->expr = e;  /* a computed value: re-evaluated for this work-item */
-    b->bound_warp = (int)s->focus;
-    b->bound_group = s->group;
+  dbg_bp *b = NULL;
+  if (!dbg_eval(&c, e, &v)) dbg_printf(s, "%s\n", err);
+  else b = new_bp(s);
+  if (b) {
+    b->is_watch = true;
+    b->type = v.t;
+    b->size = v.t->size;
+    watch_where(s, b, &v, &e);
+    b->id = s->next_bp++;
+    s->nbps++;
+    b->text = copy_text(s, args);
+    b->old = malloc(b->size + 1);
+    if (!b->text || !b->old) {
+      if (b->text) dbg_printf(s, "Out of memory.\n");
+      dbg_delete_bp(s, s->nbps - 1);
+      b = NULL;
+    }
   }
-  b->old = malloc(b->size + 1);
-  if (!b->old) abort();
-  memcpy(b->old, v.bytes, b->size);
-  b->old_valid = true;
-  b->id = s->next_bp++;
-  s->nbps++;
-  dbg_rebuild_bp_map(s);
-  dbg_printf(s, "Watchpoint %d: %s", b->id, b->text);
-  if (b->bound_warp >= 0) {
-    uint64_t gid[3], lid[3];
-    dbg_item_ids(s, s->focus, gid, lid);
-    dbg_printf(s, " (in work-item global (%llu,%llu,%llu))", (unsigned long long)gid[0], (unsigned long long)gid[1],
-               (unsigned long long)gid[2]);
-  } else if (b->bound_group != UINT64_MAX) {
-    dbg_printf(s, " (local memory of this work-group)");
+  if (b) {
+    memcpy(b->old, v.bytes, b->size);
+    b->old_valid = true;
+    dbg_rebuild_bp_map(s);
+    dbg_printf(s, "Watchpoint %d: %s", b->id, b->text);
+    if (b->bound_warp >= 0) {
+      uint64_t gid[3], lid[3];
+      ex_insp_item_ids(s->x, s->focus, gid, lid);
+      dbg_printf(s, " (in work-item global (%llu,%llu,%llu))", (unsigned long long)gid[0], (unsigned long long)gid[1],
+                 (unsigned long long)gid[2]);
+    } else if (b->bound_group != UINT64_MAX) {
+      dbg_printf(s, " (local memory of this work-group)");
+    }
+    dbg_printf(s, "\n");
   }
-  dbg_printf(s, "\n");
+  dbg_expr_free(e);
   dbg_arena_free(&arena);
 }
 
@@ -393,13 +421,17 @@ static void cmd_display(dbg_session *s, const char *args, const char *fmt) {
   dbg_expr *e = dbg_parse(args, err, sizeof err);
   if (!e) { dbg_printf(s, "%s\n", err); return; }
   if (s->ndisplays == s->capdisplays) {
-    s->capdisplays = s->capdisplays ? s->capdisplays * 2 : 4;
-    s->displays = realloc(s->displays, s->capdisplays * sizeof *s->displays);
-    if (!s->displays) abort();
+    unsigned cap = s->capdisplays ? s->capdisplays * 2 : 4;
+    dbg_display *ds = realloc(s->displays, cap * sizeof *ds);
+    if (!ds) { dbg_printf(s, "Out of memory.\n"); dbg_expr_free(e); return; }
+    s->displays = ds;
+    s->capdisplays = cap;
   }
+  char *text = copy_text(s, args);
+  if (!text) { dbg_expr_free(e); return; }
   dbg_display *d = &s->displays[s->ndisplays++];
   d->id = s->next_display++;
-  d->text = xstrdup(args);
+  d->text = text;
   d->e = e;
   /* show it once now, as gdb does */
   dbg_arena arena = {0};
@@ -407,11 +439,10 @@ static void cmd_display(dbg_session *s, const char *args, const char *fmt) {
   dbg_value v;
   dbg_buf b = {0};
   dbg_bprintf(&b, "%d: %s = ", d->id, d->text);
-  if (dbg_eval(&c, e, &v)) dbg_format_value(s, s->focus, &v, true, 0, &b);
+  if (dbg_eval(&c, e, &v)) dbg_format_value(s, &v, true, 0, &b);
   else dbg_bprintf(&b, "<error: %s>", err);
   dbg_bprintf(&b, "\n");
-  s->out(s->user, b.s, b.len);
-  dbg_buf_free(&b);
+  dbg_put_buf(s, &b);
   dbg_arena_free(&arena);
 }
 
@@ -512,14 +543,13 @@ static void cmd_x(dbg_session *s, const char *args, const char *fmt) {
     default: {
       dbg_value one = {dbg_scalar_type(&s->sym, DK_FLOAT, size * 8, false), m + i * size, false, 0};
       dbg_bprintf(&b, "\t");
-      dbg_format_value(s, s->focus, &one, false, 0, &b);
+      dbg_format_value(s, &one, false, 0, &b);
       break;
     }
     }
   }
   dbg_bprintf(&b, "\n");
-  s->out(s->user, b.s, b.len);
-  dbg_buf_free(&b);
+  dbg_put_buf(s, &b);
   dbg_arena_free(&arena);
 }
 
@@ -590,8 +620,7 @@ static void list_dis(dbg_session *s, int first, int mark) {
 
 static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   const ld_insn *in = NULL;
   bool have = here(s, &fn, &idx, &in);
   const char *a = skip_ws(args);
@@ -612,12 +641,7 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
     return;
   }
   uint32_t file = have && in->line ? in->file : s->list_file;
-  if (!file) {
-    /* any file with lines */
-    const ex_program *p = s->sym.p;
-    for (uint32_t f = 0; f < p->nfuncs && !file; f++)
-      for (uint32_t i = 0; i < p->funcs[f].ncode && !file; i++) file = dbg_insn_at(&p->funcs[f], i)->file;
-  }
+  if (!file) file = any_file(s, NULL);
   uint32_t a1 = 0, a2 = 0;
   const char *comma = strchr(a, ',');
   if (isdigit((unsigned char)a[0]) && comma) {
@@ -635,15 +659,9 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
   if (digits) {
     uint32_t line = (uint32_t)strtoul(num, NULL, 10);
     if (colon) {
-      file = 0;
-      const ex_program *p = s->sym.p;
       char spec[512];
       snprintf(spec, sizeof spec, "%.*s", (int)(colon - a), a);
-      for (uint32_t f = 0; f < p->nfuncs && !file; f++)
-        for (uint32_t i = 0; i < p->funcs[f].ncode && !file; i++) {
-          uint32_t fl = dbg_insn_at(&p->funcs[f], i)->file;
-          if (fl && dbg_file_matches(&s->sym, fl, spec)) file = fl;
-        }
+      file = any_file(s, spec);
       if (!file) { dbg_printf(s, "No source file named %s.\n", spec); return; }
     }
     if (!file) { dbg_printf(s, "No source file.\n"); return; }
@@ -651,11 +669,10 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
     list_lines(s, file, first, first + 9);
     return;
   }
-  const ex_program *p = s->sym.p;
-  for (uint32_t f = 0; f < p->nfuncs; f++) {
+  for (uint32_t f = 0; f < s->sym.m->nfuncs; f++) {
     const dbg_func *df = &s->sym.funcs[f];
-    if (!df->name || strcmp(df->name, a) != 0 || !p->funcs[f].ncode || df->is_entry_wrapper) continue;
-    const ld_insn *fi = dbg_insn_at(&p->funcs[f], df->body_start);
+    if (!df->name || strcmp(df->name, a) != 0 || !ex_insp_code_count(s->x, f) || df->is_entry_wrapper) continue;
+    const ld_insn *fi = dbg_insn_at(&s->sym, f, df->body_start);
     uint32_t line = df->decl_line ? df->decl_line : fi->line;
     if (!line) {
       int k = dbg_dis_line(&s->sym, fi->word_offset);
@@ -672,17 +689,16 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
 static void cmd_disassemble(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   (void)args;
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   const ld_insn *in;
   if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No frame selected.\n"); return; }
   dbg_syms *y = &s->sym;
   int mark = dbg_dis_line(y, in->word_offset);
-  int k = dbg_dis_line(y, fn->ld->insns[0].word_offset);
+  int k = dbg_dis_line(y, y->m->funcs[fn].insns[0].word_offset);
   if (mark < 0 || k < 0) { dbg_printf(s, "No disassembly available.\n"); return; }
   while (k > 0 && !strstr(y->dis_lines[k], "OpFunction ")) k--;
   char nb[128];
-  dbg_printf(s, "Dump of SPIR-V for function %s:\n", dbg_func_name(y, fn->index, nb, sizeof nb));
+  dbg_printf(s, "Dump of SPIR-V for function %s:\n", dbg_func_name(y, fn, nb, sizeof nb));
   for (; (uint32_t)k < y->ndis; k++) {
     dbg_printf(s, "%s %s\n", k == mark ? "=>" : "  ", y->dis_lines[k]);
     if (strstr(y->dis_lines[k], "OpFunctionEnd")) break;
@@ -711,7 +727,7 @@ static void info_breakpoints(dbg_session *s, const char *args) {
     if (b->is_watch && b->bound_warp >= 0) {
       uint64_t gid[3], lid[3];
       if (b->bound_group == s->group) {
-        dbg_item_ids(s, (unsigned)b->bound_warp, gid, lid);
+        ex_insp_item_ids(s->x, (unsigned)b->bound_warp, gid, lid);
         dbg_printf(s, "\tin work-item global (%llu,%llu,%llu)\n", (unsigned long long)gid[0], (unsigned long long)gid[1],
                    (unsigned long long)gid[2]);
       }
@@ -723,12 +739,12 @@ static void info_breakpoints(dbg_session *s, const char *args) {
 }
 
 static void show_vars(dbg_session *s, bool args) {
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   const ld_insn *in;
   if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No frame selected.\n"); return; }
+  const ld_function *lf = &s->sym.m->funcs[fn];
   const dbg_var *vars[256];
-  uint32_t n = dbg_visible_vars(&s->sym, fn->index, (uint32_t)(in - fn->ld->insns), args, vars, 256);
+  uint32_t n = dbg_visible_vars(&s->sym, fn, (uint32_t)(in - lf->insns), args, vars, 256);
   dbg_arena arena = {0};
   char err[256];
   dbg_ctx c = {s, s->focus, s->frame, &arena, err, sizeof err};
@@ -739,7 +755,6 @@ static void show_vars(dbg_session *s, bool args) {
   }
   if (!n && args) {
     /* without debug information: the SPIR-V parameters */
-    const ld_function *lf = fn->ld;
     for (uint32_t i = 0; i < lf->nparams; i++) {
       dbg_value v;
       char label[32];
@@ -756,60 +771,76 @@ static void show_vars(dbg_session *s, bool args) {
 static void info_locals(dbg_session *s, const char *args) { (void)args; show_vars(s, false); }
 static void info_args(dbg_session *s, const char *args) { (void)args; show_vars(s, true); }
 
+/* Where work-item k is for `info workitems`: "k.cl:14 in f", "`%5 = OpLoad ...` in f", or "". */
+static void item_where(dbg_session *s, unsigned k, char *where, size_t cap) {
+  uint32_t fn, idx;
+  where[0] = 0;
+  if (!dbg_frame_pos(s, k, 0, &fn, &idx)) return;
+  const ld_insn *in = dbg_insn_at(&s->sym, fn, idx);
+  char nb[128];
+  if (in->line) snprintf(where, cap, "%s:%u in %s", dbg_file_name(&s->sym, in->file, true), in->line,
+                         dbg_func_name(&s->sym, fn, nb, sizeof nb));
+  else {
+    char text[200];
+    dbg_insn_text(&s->sym, in, text, sizeof text);
+    snprintf(where, cap, "`%s` in %s", text, dbg_func_name(&s->sym, fn, nb, sizeof nb));
+  }
+}
+
+static const char *item_state_name(const ex_insp_item *it, bool faulted) {
+  if (faulted) return "faulted";
+  switch (it->state) {
+  case EX_INSP_DONE: return "finished";
+  case EX_INSP_WAITING: return it->collective ? "at collective" : "at barrier";
+  case EX_INSP_PAUSED: return "stopped";
+  case EX_INSP_NOT_STARTED: return "not started";
+  default: return "ready";
+  }
+}
+
+/* "N of M work-items wait at the barrier at k.cl:9." for the wait of work-item k. */
+static void print_waiting(dbg_session *s, unsigned waiting, unsigned k, const char *what) {
+  uint32_t fn, idx;
+  if (!dbg_frame_pos(s, k, 0, &fn, &idx)) return;
+  const ld_insn *in = dbg_insn_at(&s->sym, fn, idx);
+  char loc[300];
+  if (in->line) snprintf(loc, sizeof loc, "%s:%u", dbg_file_name(&s->sym, in->file, true), in->line);
+  else dbg_insn_text(&s->sym, in, loc, sizeof loc);
+  dbg_printf(s, "%u of %u work-items wait at the %s at %s.\n", waiting, s->nw, what, loc);
+}
+
 static void info_workitems(dbg_session *s, const char *args) {
   (void)args;
-  const ex_ctx *cx = s->cx;
-  dbg_printf(s, "Work-group (%llu,%llu,%llu), %u work-item%s%s:\n", (unsigned long long)cx->group[0],
-             (unsigned long long)cx->group[1], (unsigned long long)cx->group[2], s->nw, s->nw == 1 ? "" : "s",
+  uint64_t group[3], size[3];
+  ex_insp_group(s->x, group, size);
+  int faulted = -1;
+  if (s->state == DS_FAULTED) ex_insp_fault(s->x, NULL, &faulted);
+  dbg_printf(s, "Work-group (%llu,%llu,%llu), %u work-item%s%s:\n", (unsigned long long)group[0],
+             (unsigned long long)group[1], (unsigned long long)group[2], s->nw, s->nw == 1 ? "" : "s",
              s->state == DS_FINISHED ? " (the kernel has finished)" : "");
   dbg_printf(s, "  %-18s %-18s %-14s %s\n", "global", "local", "state", "where");
   unsigned waiting = 0;
-  const ex_insn *at = NULL;
-  const ex_func *at_fn = NULL;
+  int at = -1;
+  const char *at_what = NULL;
   for (unsigned k = 0; k < s->nw; k++) {
-    const ex_warp *w = &s->warps[k];
+    ex_insp_item it;
+    ex_insp_item_get(s->x, k, &it);
     uint64_t gid[3], lid[3];
-    dbg_item_ids(s, k, gid, lid);
+    ex_insp_item_ids(s->x, k, gid, lid);
     char g[64], l[64], where[256] = "";
     snprintf(g, sizeof g, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1], (unsigned long long)gid[2]);
     snprintf(l, sizeof l, "(%llu,%llu,%llu)", (unsigned long long)lid[0], (unsigned long long)lid[1], (unsigned long long)lid[2]);
-    const bool waits = w->state == EX_W_BARRIER;
-    const bool collective = waits && w->barrier_at && ex_is_collective(w->barrier_at->op);
-    if (waits) {
+    if (it.state == EX_INSP_WAITING) {
       waiting++;
-      at = w->barrier_at;
-      at_fn = w->stack[w->depth - 1].fn;
+      at = it.waits_at ? (int)k : -1;
+      at_what = it.waits_at;
     }
-    const char *state = s->state == DS_FAULTED && cx->fwarp == w ? "faulted"
-                        : w->state == EX_W_DONE                   ? "finished"
-                        : waits                                   ? (collective ? "at collective" : "at barrier")
-                        : w->state == EX_W_PAUSED                 ? "stopped"
-                        : w->depth == 1 && w->stack[0].cur < 0    ? "not started"
-                                                                  : "ready";
-    const ex_func *fn;
-    uint32_t idx;
-    if (w->state != EX_W_DONE && !(w->depth == 1 && w->stack[0].cur < 0) && dbg_frame_pos(s, k, 0, &fn, &idx)) {
-      const ld_insn *in = dbg_insn_at(fn, idx);
-      char nb[128];
-      if (in->line) snprintf(where, sizeof where, "%s:%u in %s", dbg_file_name(&s->sym, in->file, true), in->line,
-                             dbg_func_name(&s->sym, fn->index, nb, sizeof nb));
-      else {
-        char text[200];
-        dbg_insn_text(&s->sym, in, text, sizeof text);
-        snprintf(where, sizeof where, "`%s` in %s", text, dbg_func_name(&s->sym, fn->index, nb, sizeof nb));
-      }
-    }
+    const char *state = item_state_name(&it, (int)k == faulted);
+    if (it.state != EX_INSP_DONE && it.state != EX_INSP_NOT_STARTED) item_where(s, k, where, sizeof where);
     if (where[0]) dbg_printf(s, "%c %-18s %-18s %-14s %s\n", k == s->focus ? '*' : ' ', g, l, state, where);
     else dbg_printf(s, "%c %-18s %-18s %s\n", k == s->focus ? '*' : ' ', g, l, state);
   }
-  if (waiting && at) {
-    const ld_insn *in = &at_fn->ld->insns[at->src];
-    char loc[300];
-    if (in->line) snprintf(loc, sizeof loc, "%s:%u", dbg_file_name(&s->sym, in->file, true), in->line);
-    else dbg_insn_text(&s->sym, in, loc, sizeof loc);
-    dbg_printf(s, "%u of %u work-items wait at the %s at %s.\n", waiting, s->nw,
-               ex_sync_name(at->op), loc);
-  }
+  if (waiting && at >= 0) print_waiting(s, waiting, (unsigned)at, at_what);
 }
 
 static void info_frame(dbg_session *s, const char *args) {
@@ -817,20 +848,14 @@ static void info_frame(dbg_session *s, const char *args) {
   if (!dbg_frame_count(s, s->focus)) { dbg_printf(s, "No stack: the work-item has finished the kernel.\n"); return; }
   dbg_printf(s, "Stack level %u of %u, ", s->frame, dbg_frame_count(s, s->focus));
   dbg_print_frame(s, s->focus, s->frame, false, false);
-  const ex_func *fn;
-  uint32_t idx;
+  uint32_t fn, idx;
   const ld_insn *in;
   if (here(s, &fn, &idx, &in)) {
     char text[512];
     dbg_insn_text(&s->sym, in, text, sizeof text);
     dbg_printf(s, " instruction: %s\n", text);
   }
-  uint64_t gid[3], lid[3];
-  dbg_item_ids(s, s->focus, gid, lid);
-  dbg_printf(s, " work-item global (%llu,%llu,%llu) local (%llu,%llu,%llu) group (%llu,%llu,%llu)\n",
-             (unsigned long long)gid[0], (unsigned long long)gid[1], (unsigned long long)gid[2], (unsigned long long)lid[0],
-             (unsigned long long)lid[1], (unsigned long long)lid[2], (unsigned long long)s->cx->group[0],
-             (unsigned long long)s->cx->group[1], (unsigned long long)s->cx->group[2]);
+  dbg_print_item(s, " ", s->focus, "\n");
 }
 
 static void info_display(dbg_session *s, const char *args) {
@@ -885,12 +910,7 @@ static void cmd_info(dbg_session *s, const char *args, const char *fmt) {
 /* ---- focus ------------------------------------------------------------------------------------ */
 
 static void show_focus(dbg_session *s) {
-  uint64_t gid[3], lid[3];
-  dbg_item_ids(s, s->focus, gid, lid);
-  dbg_printf(s, "Focus: work-item global (%llu,%llu,%llu) local (%llu,%llu,%llu) group (%llu,%llu,%llu)\n",
-             (unsigned long long)gid[0], (unsigned long long)gid[1], (unsigned long long)gid[2], (unsigned long long)lid[0],
-             (unsigned long long)lid[1], (unsigned long long)lid[2], (unsigned long long)s->cx->group[0],
-             (unsigned long long)s->cx->group[1], (unsigned long long)s->cx->group[2]);
+  dbg_print_item(s, "Focus: ", s->focus, "\n");
   if (dbg_frame_count(s, s->focus)) dbg_print_frame(s, s->focus, s->frame, true, false);
   else dbg_printf(s, "The work-item has finished the kernel.\n");
 }
@@ -900,12 +920,12 @@ static void cmd_workitem(dbg_session *s, const char *args, const char *fmt) {
   uint64_t v[3];
   int n = parse_triple(args, v);
   if (n == 0) { show_focus(s); return; }
-  if (n < 0 || (unsigned)n > s->l->dims) {
-    dbg_printf(s, "Usage: workitem X[,Y[,Z]] (a global id with up to %u component%s).\n", s->l->dims, s->l->dims == 1 ? "" : "s");
+  const ex_insp_range *l = s->nd;
+  if (n < 0 || (unsigned)n > l->dims) {
+    dbg_printf(s, "Usage: workitem X[,Y[,Z]] (a global id with up to %u component%s).\n", l->dims, l->dims == 1 ? "" : "s");
     return;
   }
-  for (int d = n; d < 3; d++) v[d] = s->l->offset[d];
-  const ex_launch *l = s->l;
+  for (int d = n; d < 3; d++) v[d] = l->offset[d];
   uint64_t g[3], lid[3], size[3];
   for (int d = 0; d < 3; d++) {
     if (v[d] < l->offset[d] || v[d] - l->offset[d] >= l->global[d]) {
@@ -918,9 +938,9 @@ static void cmd_workitem(dbg_session *s, const char *args, const char *fmt) {
     g[d] = (v[d] - l->offset[d]) / l->local[d];
     lid[d] = (v[d] - l->offset[d]) % l->local[d];
   }
-  ex_group_size(l, g, size);
-  uint64_t group = (g[2] * s->ngroups[1] + g[1]) * s->ngroups[0] + g[0];
-  if (group < s->group_first || group >= s->group_end) { dbg_printf(s, "That work-item's work-group is not in the run.\n"); return; }
+  ex_insp_group_size(s->x, g, size);
+  uint64_t group = dbg_group_linear(s, g);
+  if (group < l->group_first || group >= l->group_end) { dbg_printf(s, "That work-item's work-group is not in the run.\n"); return; }
   dbg_focus(s, group, (unsigned)((lid[2] * size[1] + lid[1]) * size[0] + lid[0]));
 }
 
@@ -929,16 +949,17 @@ static void cmd_workgroup(dbg_session *s, const char *args, const char *fmt) {
   uint64_t v[3] = {0, 0, 0};
   int n = parse_triple(args, v);
   if (n == 0) { show_focus(s); return; }
-  if (n < 0 || (unsigned)n > s->l->dims) { dbg_printf(s, "Usage: workgroup X[,Y[,Z]] (a work-group id).\n"); return; }
+  const ex_insp_range *l = s->nd;
+  if (n < 0 || (unsigned)n > l->dims) { dbg_printf(s, "Usage: workgroup X[,Y[,Z]] (a work-group id).\n"); return; }
   for (int d = 0; d < 3; d++)
-    if (v[d] >= s->ngroups[d]) {
+    if (v[d] >= l->ngroups[d]) {
       dbg_printf(s, "No work-group (%llu,%llu,%llu): there are %llu,%llu,%llu.\n", (unsigned long long)v[0], (unsigned long long)v[1],
-                 (unsigned long long)v[2], (unsigned long long)s->ngroups[0], (unsigned long long)s->ngroups[1],
-                 (unsigned long long)s->ngroups[2]);
+                 (unsigned long long)v[2], (unsigned long long)l->ngroups[0], (unsigned long long)l->ngroups[1],
+                 (unsigned long long)l->ngroups[2]);
       return;
     }
-  uint64_t group = (v[2] * s->ngroups[1] + v[1]) * s->ngroups[0] + v[0];
-  if (group < s->group_first || group >= s->group_end) { dbg_printf(s, "That work-group is not in the run.\n"); return; }
+  uint64_t group = dbg_group_linear(s, v);
+  if (group < l->group_first || group >= l->group_end) { dbg_printf(s, "That work-group is not in the run.\n"); return; }
   dbg_focus(s, group, 0);
 }
 
@@ -1066,7 +1087,8 @@ void dbg_command(dbg_session *s, const char *line) {
     rest += k;
   }
   /* trailing blanks are not part of an argument */
-  char *args = xstrdup(skip_ws(rest));
+  char *args = copy_text(s, skip_ws(rest));
+  if (!args) return;
   for (size_t k = strlen(args); k > 0 && isspace((unsigned char)args[k - 1]); k--) args[k - 1] = 0;
   c->fn(s, args, fmt);
   free(args);

@@ -1,5 +1,5 @@
 /*
- * ex_debug_sym.c — the debugger's symbols: what it knows about the source behind a module.
+ * dbg_sym.c — the debugger's symbols: what it knows about the source behind a module.
  *
  * Owns: debugger types (from OpenCL.DebugInfo.100 when present: source names, signedness, typedefs,
  * struct member names; from the SPIR-V types otherwise), function names and prologues, variables
@@ -16,24 +16,28 @@
 
 /* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, an external definition
  * in C that would clash with every other file including it: rename ours, as ld_validate.c does. */
-#define kDefaultMaxIdBound ex_debug_sym_kDefaultMaxIdBound
+#define kDefaultMaxIdBound dbg_sym_kDefaultMaxIdBound
 #include <spirv-tools/libspirv.h>
 #undef kDefaultMaxIdBound
 #include <spirv/unified1/spirv.h>
 
-#include "ex_debug.h"
+#include "dbg.h"
 #include "gen_spv_tables.h"
 
-static void *xcalloc(size_t n, size_t s) {
+/* Zeroed memory, or NULL with y->oom set: the symbols are then incomplete (dbg_syms_build fails;
+ * later, a file or the disassembly is missing and the command says so). */
+static void *ycalloc(dbg_syms *y, size_t n, size_t s) {
   void *p = calloc(n ? n : 1, s ? s : 1);
-  if (!p) abort();  /* out of memory building symbols: nothing sensible to continue with */
+  if (!p) y->oom = true;
   return p;
 }
 
 /* ---- types ------------------------------------------------------------------------------------ */
 
+/* A new type in the session's list, NULL when out of memory. */
 static dbg_type *new_type(dbg_syms *y, dbg_kind kind) {
-  dbg_type *t = xcalloc(1, sizeof *t);
+  dbg_type *t = ycalloc(y, 1, sizeof *t);
+  if (!t) return NULL;
   t->kind = kind;
   t->next = y->types;
   y->types = t;
@@ -50,27 +54,47 @@ const dbg_type *dbg_scalar_type(dbg_syms *y, dbg_kind kind, uint32_t bits, bool 
   for (const dbg_type *t = y->types; t; t = t->next)
     if (t->kind == kind && !t->name && t->bits == bits && t->is_signed == is_signed) return t;
   dbg_type *t = new_type(y, kind);
+  if (!t) return NULL;
   t->bits = bits;
   t->is_signed = is_signed;
   t->size = bits / 8;
   return t;
 }
 
-const dbg_type *dbg_pointer_type(dbg_syms *y, const dbg_type *to, int space) {
-  for (const dbg_type *t = y->types; t; t = t->next)
-    if (t->kind == DK_POINTER && !t->name && t->elem == to && t->space == space) return t;
+/* The scalar types expressions may ask for at any time, made first so that asking never fails. */
+static bool make_scalars(dbg_syms *y) {
+  static const uint8_t ints[] = {8, 16, 32, 64}, floats[] = {16, 32, 64};
+  bool ok = dbg_scalar_type(y, DK_VOID, 0, false) && dbg_scalar_type(y, DK_BOOL, 8, false);
+  for (int i = 0; i < 4; i++)
+    ok = ok && dbg_scalar_type(y, DK_INT, ints[i], true) && dbg_scalar_type(y, DK_INT, ints[i], false);
+  for (int i = 0; i < 3; i++) ok = ok && dbg_scalar_type(y, DK_FLOAT, floats[i], false);
+  return ok;
+}
+
+/* A pointer type (not shared: the pointee may be set later); NULL when out of memory. */
+static dbg_type *new_pointer(dbg_syms *y, int space) {
   dbg_type *t = new_type(y, DK_POINTER);
-  t->elem = to;
+  if (!t) return NULL;
   t->space = space;
   t->size = y->m->pointer_bytes;
   t->bits = y->m->pointer_bytes * 8;
   return t;
 }
 
+const dbg_type *dbg_pointer_type(dbg_syms *y, const dbg_type *to, int space) {
+  for (const dbg_type *t = y->types; t; t = t->next)
+    if (t->kind == DK_POINTER && !t->name && t->elem == to && t->space == space) return t;
+  dbg_type *t = new_pointer(y, space);
+  if (t) t->elem = to;
+  return t;
+}
+
 const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
+  if (!elem) return NULL;
   for (const dbg_type *t = y->types; t; t = t->next)
     if (t->kind == DK_VECTOR && !t->name && t->elem == elem && t->count == n) return t;
   dbg_type *t = new_type(y, DK_VECTOR);
+  if (!t) return NULL;
   t->elem = elem;
   t->count = n;
   t->size = pow2_at_least(n) * elem->size;  /* OpenCL: 3 components take 4 slots */
@@ -79,77 +103,95 @@ const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
 
 static int space_of_storage(uint32_t sc) {
   switch (sc) {
-  case SpvStorageClassCrossWorkgroup: return EX_AS_GLOBAL;
-  case SpvStorageClassUniformConstant: return EX_AS_CONSTANT;
-  case SpvStorageClassWorkgroup: return EX_AS_LOCAL;
-  case SpvStorageClassGeneric: return DBG_AS_GENERIC;
-  default: return EX_AS_PRIVATE;
+  case SpvStorageClassCrossWorkgroup: return SPVI_AS_GLOBAL;
+  case SpvStorageClassUniformConstant: return SPVI_AS_CONSTANT;
+  case SpvStorageClassWorkgroup: return SPVI_AS_LOCAL;
+  case SpvStorageClassGeneric: return SPVI_AS_GENERIC;
+  default: return SPVI_AS_PRIVATE;
   }
 }
 
-/* SPIR-V integers carry no sign in what llvm-spirv emits: they are shown signed, as in `spvi info`. */
-const dbg_type *dbg_spv_type(dbg_syms *y, uint32_t id) {
-  const ld_module *m = y->m;
-  if (id == 0 || id >= m->bound) return dbg_scalar_type(y, DK_VOID, 0, false);
-  if (y->spv_cache[id]) return y->spv_cache[id];
-  const ld_type *lt = ld_type_of(m, id);
-  dbg_type *t;
+/* The members of a struct type (arrays of n), false when out of memory. */
+static bool alloc_members(dbg_syms *y, dbg_type *t, uint32_t n) {
+  t->mnames = ycalloc(y, n, sizeof *t->mnames);
+  t->members = ycalloc(y, n, sizeof *t->members);
+  t->offsets = ycalloc(y, n, sizeof *t->offsets);
+  return t->mnames && t->members && t->offsets;
+}
+
+static const dbg_type *spv_type(dbg_syms *y, uint32_t id);
+
+static const dbg_type *spv_struct(dbg_syms *y, uint32_t id, const ld_type *lt) {
+  dbg_type *t = new_type(y, DK_STRUCT);
+  y->spv_cache[id] = t;  /* first: a member may point to the struct */
+  if (!t || !alloc_members(y, t, lt->count)) return NULL;
+  const char *n = y->m->ids[id].name;
+  /* llvm-spirv names struct types "struct.S" */
+  t->name = n ? (strncmp(n, "struct.", 7) == 0 ? n + 7 : n) : "struct";
+  for (uint32_t i = 0; i < lt->count; i++) {
+    static const char *const names[] = {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
+                                        "m10", "m11", "m12", "m13", "m14", "m15"};
+    t->mnames[i] = i < 16 ? names[i] : "m";
+    t->members[i] = spv_type(y, lt->members[i]);
+    if (!t->members[i]) return NULL;
+    t->offsets[i] = lt->offsets[i];
+    t->count = i + 1;
+  }
+  t->size = lt->size;
+  return t;
+}
+
+/* The type of SPIR-V type `id`, cached; NULL when out of memory. SPIR-V integers carry no sign in
+ * what llvm-spirv emits: they are shown signed, as in `spvi info`. */
+static const dbg_type *spv_type(dbg_syms *y, uint32_t id) {
+  const ld_type *lt = ld_type_of(y->m, id);
   if (!lt) return dbg_scalar_type(y, DK_VOID, 0, false);
+  if (y->spv_cache[id]) return y->spv_cache[id];
+  const dbg_type *e;
+  dbg_type *t;
   switch (lt->kind) {
   case LD_TY_VOID: return y->spv_cache[id] = dbg_scalar_type(y, DK_VOID, 0, false);
   case LD_TY_BOOL: return y->spv_cache[id] = dbg_scalar_type(y, DK_BOOL, 8, false);
   case LD_TY_INT: return y->spv_cache[id] = dbg_scalar_type(y, DK_INT, lt->bits, true);
   case LD_TY_FLOAT: return y->spv_cache[id] = dbg_scalar_type(y, DK_FLOAT, lt->bits, false);
-  case LD_TY_VECTOR: return y->spv_cache[id] = dbg_vector_type(y, dbg_spv_type(y, lt->elem), lt->count);
+  case LD_TY_VECTOR: return y->spv_cache[id] = dbg_vector_type(y, spv_type(y, lt->elem), lt->count);
   case LD_TY_POINTER: {
-    /* set the cache first: a struct may point to itself */
-    t = new_type(y, DK_POINTER);
-    y->spv_cache[id] = t;
-    t->space = space_of_storage(lt->storage);
-    t->size = m->pointer_bytes;
-    t->bits = m->pointer_bytes * 8;
-    const ld_type *pt = lt->elem ? ld_type_of(m, lt->elem) : NULL;
-    t->elem = pt && pt->kind != LD_TY_VOID ? dbg_spv_type(y, lt->elem) : NULL;
+    t = new_pointer(y, space_of_storage(lt->storage));
+    y->spv_cache[id] = t;  /* first: a struct may point to itself */
+    const ld_type *pt = lt->elem ? ld_type_of(y->m, lt->elem) : NULL;
+    if (t && pt && pt->kind != LD_TY_VOID && !(t->elem = spv_type(y, lt->elem))) return NULL;
     return t;
   }
   case LD_TY_ARRAY: case LD_TY_RUNTIME_ARRAY:
     t = new_type(y, DK_ARRAY);
     y->spv_cache[id] = t;
-    t->elem = dbg_spv_type(y, lt->elem);
+    if (!t || !(e = spv_type(y, lt->elem))) return NULL;
+    t->elem = e;
     t->count = lt->kind == LD_TY_ARRAY ? lt->count : 0;
-    t->size = (uint64_t)t->count * t->elem->size;
+    t->size = (uint64_t)t->count * e->size;
     return t;
-  case LD_TY_STRUCT: {
-    t = new_type(y, DK_STRUCT);
-    y->spv_cache[id] = t;
-    const char *n = m->ids[id].name;
-    /* llvm-spirv names struct types "struct.S" */
-    t->name = n ? (strncmp(n, "struct.", 7) == 0 ? n + 7 : n) : "struct";
-    t->count = lt->count;
-    t->mnames = xcalloc(lt->count, sizeof *t->mnames);
-    t->members = xcalloc(lt->count, sizeof *t->members);
-    t->offsets = xcalloc(lt->count, sizeof *t->offsets);
-    for (uint32_t i = 0; i < lt->count; i++) {
-      static const char *const names[] = {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
-                                          "m10", "m11", "m12", "m13", "m14", "m15"};
-      t->mnames[i] = i < 16 ? names[i] : "m";
-      t->members[i] = dbg_spv_type(y, lt->members[i]);
-      t->offsets[i] = lt->offsets[i];
-    }
-    t->size = lt->size;
-    return t;
-  }
+  case LD_TY_STRUCT: return spv_struct(y, id, lt);
   default:
     t = new_type(y, DK_OPAQUE);
     y->spv_cache[id] = t;
+    if (!t) return NULL;
     t->name = lt->kind == LD_TY_OPAQUE && lt->opaque ? lt->opaque : "function";
     t->size = lt->size;
     return t;
   }
 }
 
-void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
+const dbg_type *dbg_spv_type(dbg_syms *y, uint32_t id) {
+  const dbg_type *t = spv_type(y, id);
+  return t ? t : dbg_scalar_type(y, DK_VOID, 0, false);
+}
+
+const char *dbg_space_name(int space) {
   static const char *const spaces[] = {"private", "global", "constant", "local", "generic"};
+  return space >= 0 && space <= SPVI_AS_GENERIC ? spaces[space] : "?";
+}
+
+void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
   char e[200];
   if (!t) { snprintf(buf, cap, "void"); return; }
   if (t->name) { snprintf(buf, cap, "%s", t->name); return; }
@@ -166,7 +208,7 @@ void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
   case DK_ARRAY: dbg_type_name(t->elem, e, sizeof e); snprintf(buf, cap, "%s[%u]", e, t->count); return;
   case DK_POINTER:
     dbg_type_name(t->elem, e, sizeof e);
-    snprintf(buf, cap, "%s %s *", t->space >= 0 && t->space <= 4 ? spaces[t->space] : "?", e);
+    snprintf(buf, cap, "%s %s *", dbg_space_name(t->space), e);
     return;
   case DK_STRUCT: snprintf(buf, cap, "struct"); return;
   default: snprintf(buf, cap, "?"); return;
@@ -207,9 +249,11 @@ enum { DI_ENC_BOOLEAN = 2, DI_ENC_FLOAT = 3, DI_ENC_SIGNED = 4, DI_ENC_SIGNED_CH
 
 static const dbg_type *di_type(dbg_syms *y, uint32_t id);
 
-/* A copy to rename (typedefs, enums); never of a struct, which owns its member arrays. */
+/* A copy to rename (typedefs, enums); never of a struct, which owns its member arrays. NULL when
+ * out of memory. */
 static dbg_type *copy_type(dbg_syms *y, const dbg_type *base) {
   dbg_type *t = new_type(y, base->kind);
+  if (!t) return NULL;
   dbg_type *keep = t->next;
   *t = *base;
   t->next = keep;
@@ -219,13 +263,11 @@ static dbg_type *copy_type(dbg_syms *y, const dbg_type *base) {
 static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) {
   dbg_type *t = new_type(y, DK_STRUCT);
   y->di_cache[id] = t;
+  uint32_t nm = d->nops > 11 ? d->nops - 11u : 0;
+  if (!t || !alloc_members(y, t, nm)) return NULL;
   const char *n = di_string(y, di_arg(d, 0));
   t->name = n && n[0] ? n : NULL;
   t->size = di_number(y, di_arg(d, 7)) / 8;
-  uint32_t nm = d->nops > 11 ? d->nops - 11u : 0;
-  t->mnames = xcalloc(nm, sizeof *t->mnames);
-  t->members = xcalloc(nm, sizeof *t->members);
-  t->offsets = xcalloc(nm, sizeof *t->offsets);
   for (uint32_t i = 0; i < nm; i++) {
     const ld_insn *mb = di_insn(y, d->ops[11 + i]);
     if (!mb || di_op(mb) != DI_DebugTypeMember) continue;  /* member functions, inheritance: not data */
@@ -255,11 +297,9 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
     break;
   }
   case DI_DebugTypePointer: {
-    t = new_type(y, DK_POINTER);
+    t = new_pointer(y, space_of_storage(di_arg(d, 1)));
     y->di_cache[id] = t;
-    t->space = space_of_storage(di_arg(d, 1));
-    t->size = y->m->pointer_bytes;
-    t->bits = t->size * 8;
+    if (!t) return NULL;
     const ld_insn *b = di_insn(y, di_arg(d, 0));
     t->elem = b && di_op(b) != DI_DebugInfoNone ? di_type(y, di_arg(d, 0)) : NULL;
     return t;
@@ -274,7 +314,7 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
     const dbg_type *e = di_type(y, di_arg(d, 0));
     /* counts outermost first: int a[2][3] has counts 2, 3 */
     for (uint32_t k = d->nops; e && k > 3; k--) {
-      t = new_type(y, DK_ARRAY);
+      if (!(t = new_type(y, DK_ARRAY))) break;
       t->elem = e;
       t->count = (uint32_t)di_number(y, d->ops[k - 1]);
       t->size = (uint64_t)t->count * e->size;
@@ -293,8 +333,7 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
       r = b;
       break;
     }
-    t = copy_type(y, b);
-    t->name = di_string(y, di_arg(d, 0));
+    if ((t = copy_type(y, b))) t->name = di_string(y, di_arg(d, 0));
     r = t;
     break;
   }
@@ -302,8 +341,7 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
   case DI_DebugTypeEnum: {
     const dbg_type *b = di_type(y, di_arg(d, 1));
     if (!b) b = dbg_scalar_type(y, DK_INT, 32, true);
-    t = copy_type(y, b);
-    t->name = di_string(y, di_arg(d, 0));
+    if ((t = copy_type(y, b))) t->name = di_string(y, di_arg(d, 0));
     r = t;
     break;
   }
@@ -335,11 +373,14 @@ static uint32_t scope_function(const dbg_syms *y, uint32_t scope, const uint32_t
   return LD_NONE;
 }
 
+/* A new variable, NULL when out of memory. */
 static dbg_var *add_var(dbg_syms *y) {
   if (y->nvars == y->capvars) {
-    y->capvars = y->capvars ? y->capvars * 2 : 16;
-    y->vars = realloc(y->vars, y->capvars * sizeof *y->vars);
-    if (!y->vars) abort();
+    uint32_t cap = y->capvars ? y->capvars * 2 : 16;
+    dbg_var *vars = realloc(y->vars, cap * sizeof *vars);
+    if (!vars) { y->oom = true; return NULL; }
+    y->vars = vars;
+    y->capvars = cap;
   }
   dbg_var *v = &y->vars[y->nvars++];
   memset(v, 0, sizeof *v);
@@ -347,19 +388,22 @@ static dbg_var *add_var(dbg_syms *y) {
   return v;
 }
 
-static void add_loc(dbg_var *v, uint32_t insn, uint32_t id, bool declare) {
+static void add_loc(dbg_syms *y, dbg_var *v, uint32_t insn, uint32_t id, bool declare) {
   if (v->nlocs == v->caplocs) {
-    v->caplocs = v->caplocs ? v->caplocs * 2 : 4;
-    v->locs = realloc(v->locs, v->caplocs * sizeof *v->locs);
-    if (!v->locs) abort();
+    uint32_t cap = v->caplocs ? v->caplocs * 2 : 4;
+    dbg_loc *locs = realloc(v->locs, cap * sizeof *locs);
+    if (!locs) { y->oom = true; return; }
+    v->locs = locs;
+    v->caplocs = cap;
   }
   v->locs[v->nlocs++] = (dbg_loc){insn, id, declare};
 }
 
 static void build_debuginfo(dbg_syms *y) {
   const ld_module *m = y->m;
-  uint32_t *di_fn_of = xcalloc(m->bound, sizeof *di_fn_of);  /* DebugFunction id -> ld function */
-  uint32_t *var_of = xcalloc(m->bound, sizeof *var_of);      /* DebugLocalVariable id -> var index + 1 */
+  uint32_t *di_fn_of = ycalloc(y, m->bound, sizeof *di_fn_of);  /* DebugFunction id -> ld function */
+  uint32_t *var_of = ycalloc(y, m->bound, sizeof *var_of);      /* DebugLocalVariable id -> var index + 1 */
+  if (!di_fn_of || !var_of) { free(di_fn_of); free(var_of); return; }
   for (uint32_t i = 0; i < m->bound; i++) di_fn_of[i] = LD_NONE;
   for (uint32_t i = 0; i < m->ndebug_insns; i++) {
     const ld_insn *d = &m->debug_insns[i];
@@ -379,6 +423,7 @@ static void build_debuginfo(dbg_syms *y) {
     if (!di_insn(y, d->result)) continue;
     if (di_op(d) == DI_DebugLocalVariable) {
       dbg_var *v = add_var(y);
+      if (!v) break;
       v->name = di_string(y, di_arg(d, 0));
       v->type = di_type(y, di_arg(d, 1));
       v->line = di_arg(d, 3);
@@ -393,6 +438,7 @@ static void build_debuginfo(dbg_syms *y) {
       const char *n = di_string(y, di_arg(d, 0));
       if (!n || var >= m->bound || m->ids[var].kind != LD_ID_GLOBAL) continue;
       dbg_var *v = add_var(y);
+      if (!v) break;
       v->name = n;
       v->type = di_type(y, di_arg(d, 1));
       v->line = di_arg(d, 3);
@@ -417,7 +463,7 @@ static void build_debuginfo(dbg_syms *y) {
         const ld_type *pt = ld_type_of(m, def->type);
         if (def->opcode == SpvOpVariable && pt && v->type && v->type->kind != DK_POINTER) declare = true;
       }
-      add_loc(v, i, id, declare);
+      add_loc(y, v, i, id, declare);
     }
   }
   free(di_fn_of);
@@ -433,10 +479,11 @@ static void build_opnames(dbg_syms *y) {
       const char *n = m->ids[fn->params[i]].name;
       if (!n || !n[0]) continue;
       dbg_var *v = add_var(y);
+      if (!v) return;
       v->name = n;
       v->func = fi;
       v->argno = i + 1;
-      add_loc(v, 0, fn->params[i], false);
+      add_loc(y, v, 0, fn->params[i], false);
     }
     for (uint32_t i = 0; i < fn->ninsns; i++) {
       const ld_insn *in = &fn->insns[i];
@@ -445,10 +492,11 @@ static void build_opnames(dbg_syms *y) {
       const ld_type *rt = ld_type_of(m, in->type);
       if (!rt || rt->kind == LD_TY_VOID) continue;
       dbg_var *v = add_var(y);
+      if (!v) return;
       v->name = n;
       v->func = fi;
       /* a variable's name names the object; a value's name names the value */
-      add_loc(v, in->opcode == SpvOpVariable ? 0 : i, in->result, in->opcode == SpvOpVariable);
+      add_loc(y, v, in->opcode == SpvOpVariable ? 0 : i, in->result, in->opcode == SpvOpVariable);
     }
   }
   for (uint32_t g = 0; g < m->nglobals; g++) {
@@ -458,19 +506,37 @@ static void build_opnames(dbg_syms *y) {
     for (uint32_t i = 0; i < y->nvars && !dup; i++) dup = y->vars[i].func == LD_NONE && strcmp(y->vars[i].name, n) == 0;
     if (dup) continue;
     dbg_var *v = add_var(y);
+    if (!v) return;
     v->name = n;
     v->global_id = m->globals[g].id;
   }
 }
 
-bool dbg_syms_build(dbg_syms *y, const ex_program *p) {
+/* The prologue of function fi: the instructions before the first one with a line other than the
+ * function's own (clang puts the parameters' stores on the declaration line). */
+static uint32_t body_start(const dbg_syms *y, uint32_t fi) {
+  const dbg_func *df = &y->funcs[fi];
+  if (!df->has_lines) return 0;
+  const uint32_t n = ex_insp_code_count(y->x, fi);
+  uint32_t first_line = LD_NONE;
+  for (uint32_t i = 0; i < n; i++) {
+    const ld_insn *in = dbg_insn_at(y, fi, i);
+    if (!in->line) continue;
+    if (in->line != df->decl_line) return i;
+    if (first_line == LD_NONE) first_line = i;
+  }
+  return first_line != LD_NONE ? first_line : 0;
+}
+
+bool dbg_syms_build(dbg_syms *y, const ex_insp *x) {
   memset(y, 0, sizeof *y);
-  const ld_module *m = p->ld;
+  const ld_module *m = ex_insp_module(x);
   y->m = m;
-  y->p = p;
-  y->spv_cache = xcalloc(m->bound, sizeof *y->spv_cache);
-  y->di_cache = xcalloc(m->bound, sizeof *y->di_cache);
-  y->funcs = xcalloc(m->nfuncs, sizeof *y->funcs);
+  y->x = x;
+  y->spv_cache = ycalloc(y, m->bound, sizeof *y->spv_cache);
+  y->di_cache = ycalloc(y, m->bound, sizeof *y->di_cache);
+  y->funcs = ycalloc(y, m->nfuncs, sizeof *y->funcs);
+  if (y->oom || !make_scalars(y)) return false;
   for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
     const ld_function *fn = &m->funcs[fi];
     y->funcs[fi].name = m->ids[fn->id].name;
@@ -482,25 +548,13 @@ bool dbg_syms_build(dbg_syms *y, const ex_program *p) {
     for (uint32_t i = 0; i < fn->ninsns; i++)
       if (fn->insns[i].line) y->funcs[fi].has_lines = y->any_lines = true;
   }
+  /* every SPIR-V type now, so that looking one up later never allocates */
+  for (uint32_t id = 1; id < m->bound && !y->oom; id++)
+    if (m->ids[id].kind == LD_ID_TYPE) spv_type(y, id);
   build_debuginfo(y);
   build_opnames(y);
-  /* prologue: the instructions before the first one with a line other than the function's own
-   * (clang puts the parameters' stores on the declaration line) */
-  for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
-    const ex_func *xf = &p->funcs[fi];
-    dbg_func *df = &y->funcs[fi];
-    df->body_start = 0;
-    if (!df->has_lines) continue;
-    uint32_t first_line = LD_NONE;
-    for (uint32_t i = 0; i < xf->ncode; i++) {
-      const ld_insn *in = &xf->ld->insns[xf->code[i].src];
-      if (!in->line) continue;
-      if (first_line == LD_NONE) first_line = i;
-      if (in->line != df->decl_line) { df->body_start = i; first_line = LD_NONE; break; }
-    }
-    if (first_line != LD_NONE) df->body_start = first_line;
-  }
-  return true;
+  for (uint32_t fi = 0; fi < m->nfuncs; fi++) y->funcs[fi].body_start = body_start(y, fi);
+  return !y->oom;
 }
 
 void dbg_syms_free(dbg_syms *y) {
@@ -524,6 +578,11 @@ void dbg_syms_free(dbg_syms *y) {
 
 /* ---- names, files, scopes ------------------------------------------------------------------- */
 
+const ld_insn *dbg_insn_at(const dbg_syms *y, uint32_t fn, uint32_t idx) {
+  const uint32_t n = ex_insp_code_count(y->x, fn);
+  return &y->m->funcs[fn].insns[ex_insp_code_src(y->x, fn, idx < n ? idx : n - 1)];
+}
+
 const char *dbg_func_name(const dbg_syms *y, uint32_t fi, char *buf, size_t cap) {
   if (fi < y->m->nfuncs && y->funcs[fi].name) return y->funcs[fi].name;
   snprintf(buf, cap, "%%%u", fi < y->m->nfuncs ? y->m->funcs[fi].id : 0);
@@ -544,15 +603,10 @@ bool dbg_file_matches(const dbg_syms *y, uint32_t file, const char *spec) {
   return ls < lf && strcmp(full + lf - ls, spec) == 0 && full[lf - ls - 1] == '/';
 }
 
-const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
-  for (uint32_t i = 0; i < y->nsrcs; i++)
-    if (y->srcs[i].file == file) return y->srcs[i].text ? &y->srcs[i] : NULL;
-  y->srcs = realloc(y->srcs, (y->nsrcs + 1) * sizeof *y->srcs);
-  if (!y->srcs) abort();
-  dbg_src *s = &y->srcs[y->nsrcs++];
-  memset(s, 0, sizeof *s);
-  s->file = file;
-  FILE *f = fopen(dbg_file_name(y, file, false), "rb");
+/* The contents of file `path` (NUL-terminated, *len bytes); NULL when it cannot be read, or with
+ * *oom set when there is no memory for it. */
+static char *read_file(const char *path, size_t *len, bool *oom) {
+  FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 4096, n = 0;
   char *t = malloc(cap);
@@ -566,12 +620,30 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
     }
   }
   fclose(f);
-  if (!t) return NULL;
+  if (!t) { *oom = true; return NULL; }
   t[n] = 0;
-  s->text = t;
+  *len = n;
+  return t;
+}
+
+const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
+  for (uint32_t i = 0; i < y->nsrcs; i++)
+    if (y->srcs[i].file == file) return y->srcs[i].text ? &y->srcs[i] : NULL;
+  dbg_src *srcs = realloc(y->srcs, (y->nsrcs + 1) * sizeof *srcs);
+  if (!srcs) { y->oom = true; return NULL; }
+  y->srcs = srcs;
+  dbg_src *s = &y->srcs[y->nsrcs++];
+  memset(s, 0, sizeof *s);
+  s->file = file;
+  size_t n = 0;
+  bool oom = false;
+  char *t = read_file(dbg_file_name(y, file, false), &n, &oom);
   uint32_t nl = 1;
-  for (size_t i = 0; i < n; i++) nl += t[i] == '\n';
-  s->lines = xcalloc(nl, sizeof *s->lines);
+  for (size_t i = 0; t && i < n; i++) nl += t[i] == '\n';
+  if (t && !(s->lines = calloc(nl, sizeof *s->lines))) { free(t); t = NULL; oom = true; }
+  if (oom) { y->oom = true; y->nsrcs--; }  /* out of memory, not unreadable: tried again next time */
+  if (!t) return NULL;
+  s->text = t;
   char *p = t;
   while (*p || p == t) {
     s->lines[s->nlines++] = p;
@@ -585,7 +657,8 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
   return s;
 }
 
-uint32_t dbg_scope_at(const dbg_syms *y, uint32_t fi, uint32_t insn) {
+/* The DebugInfo scope in effect at instruction `insn` of ld function fi (0 without DebugInfo). */
+static uint32_t scope_at(const dbg_syms *y, uint32_t fi, uint32_t insn) {
   const ld_module *m = y->m;
   const ld_function *fn = &m->funcs[fi];
   uint32_t first = 0;
@@ -612,7 +685,7 @@ static uint32_t scope_parent(const dbg_syms *y, uint32_t scope) {
 }
 
 const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, const char *name) {
-  uint32_t scope = fi != LD_NONE ? dbg_scope_at(y, fi, insn) : 0;
+  uint32_t scope = fi != LD_NONE ? scope_at(y, fi, insn) : 0;
   for (int guard = 0; scope && guard < 1000; guard++, scope = scope_parent(y, scope))
     for (uint32_t i = 0; i < y->nvars; i++)
       if (y->vars[i].func == fi && y->vars[i].scope == scope && strcmp(y->vars[i].name, name) == 0)
@@ -637,7 +710,7 @@ uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool ar
         if (y->vars[i].func == fi && y->vars[i].argno == a) { out[n++] = &y->vars[i]; break; }
     return n;
   }
-  uint32_t scope = dbg_scope_at(y, fi, insn);
+  uint32_t scope = scope_at(y, fi, insn);
   for (int guard = 0; scope && guard < 1000; guard++, scope = scope_parent(y, scope))
     for (uint32_t i = 0; i < y->nvars && n < cap; i++)
       if (y->vars[i].func == fi && y->vars[i].scope == scope && !y->vars[i].argno) out[n++] = &y->vars[i];
@@ -675,16 +748,21 @@ static bool build_disasm(dbg_syms *y) {
   spvDiagnosticDestroy(diag);
   spvContextDestroy(ctx);
   if (r != SPV_SUCCESS || !text) { spvTextDestroy(text); return false; }
-  y->dis_text = malloc(text->length + 1);
-  if (!y->dis_text) abort();
+  y->dis_text = ycalloc(y, text->length + 1, 1);
+  if (!y->dis_text) { spvTextDestroy(text); return false; }
   memcpy(y->dis_text, text->str, text->length);
   y->dis_text[text->length] = 0;
   spvTextDestroy(text);
   /* one line per instruction, in binary order */
   uint32_t ninsn = 0;
   for (uint32_t at = 5; at < m->nwords && (m->words[at] >> 16); at += m->words[at] >> 16) ninsn++;
-  y->dis_lines = xcalloc(ninsn, sizeof *y->dis_lines);
-  y->dis_at = xcalloc(ninsn, sizeof *y->dis_at);
+  y->dis_lines = ycalloc(y, ninsn, sizeof *y->dis_lines);
+  y->dis_at = ycalloc(y, ninsn, sizeof *y->dis_at);
+  if (!y->dis_lines || !y->dis_at) {
+    free(y->dis_lines);
+    y->dis_lines = NULL;  /* no disassembly: dbg_dis_line answers -1 */
+    return false;
+  }
   char *p = y->dis_text;
   uint32_t at = 5;
   while (*p && y->ndis < ninsn) {
