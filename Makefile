@@ -124,7 +124,7 @@ opencl-check: all $(CLTEST_BIN)
 # The folders whose files form layers (docs at the top of loader/ld_internal.h): no file calls or
 # includes, directly or not, a file that calls or includes it back. tools/layers.py reads the
 # objects' symbols (nm) and the sources' #include lines; it names the files of any cycle.
-LAYERED_DIRS = loader builtins cli debug
+LAYERED_DIRS = loader interp builtins cli debug
 LAYERED_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(foreach d,$(LAYERED_DIRS),$(wildcard $(d)/*.c)))
 .PHONY: layers-check
 layers-check: $(LAYERED_OBJ)

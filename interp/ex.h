@@ -219,6 +219,8 @@ typedef struct ex_launch {
   int trace_kind;         /* 0 all work-items, 1 one global id, 2 one work-group */
   uint64_t trace_id[3];
   uint64_t group_begin, group_end;  /* linear work-group ids to run, [begin, end); end 0: all */
+  struct ex_pause *debug;  /* a debug session drives the run (ex_inspect.c): its pause client's
+                             state (ex_pause.h); NULL for every other run */
   uint8_t *written_all;   /* the per-allocation mask table of the last run (owned) */
   unsigned checks;        /* spvi_run_options.checks */
   uint64_t max_steps;     /* spvi_run_options.max_steps (never 0 here) */

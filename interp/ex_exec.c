@@ -855,16 +855,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_ADDR_)
 #undef LABEL_ADDR_
   };
-  /* Under the debugger every entry leads to the hook (L_DEBUG_HOOK below), which then dispatches
-   * through base_labels; a normal run never touches it, so it costs nothing there. */
-  static const void *const debug_labels[EX_OP_COUNT] = {
-#define LABEL_DEBUG_(name) &&L_DEBUG_HOOK,
-    EX_OP_LIST(LABEL_DEBUG_)
-#undef LABEL_DEBUG_
-  };
   /* The hook clients' tables (ex_hooks.h), built from what they need to see before an instruction
    * runs; a run whose clients need none never selects them. EX_HK_EVERY: every entry leads to the
-   * hook (L_HOOK). */
+   * hook (L_HOOK), as under the debugger, whose client may pause the warp there. */
   static const void *const every_labels[EX_OP_COUNT] = {
 #define LABEL_EVERY_(name) &&L_HOOK,
     EX_OP_LIST(LABEL_EVERY_)
@@ -892,7 +885,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
 #undef MEM_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
   const unsigned hk = cx->hk->insn;  /* (the worker's hooks are set up before it runs a warp) */
-  const void *const *const labels = cx->dbg ? debug_labels : !hk ? base_labels : (hk & EX_HK_EVERY) ? every_labels
+  const void *const *const labels = !hk ? base_labels : (hk & EX_HK_EVERY) ? every_labels
                                     : (hk & EX_HK_FLAGGED) ? flagged_labels : cx->ftz ? mem_ftz_labels : mem_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
@@ -1611,19 +1604,9 @@ resched:
     return;
   }
 
-L_DEBUG_HOOK:
-  /* Before every instruction under the debugger: pause here (the frame resumes at ip: the block,
-   * active lanes and registers are already explicit state), or run the instruction. */
-  if (cx->dbg(cx, w, f, ip)) {
-    f->ip = (uint32_t)(ip - f->fn->code);
-    w->state = EX_W_PAUSED;
-    return;
-  }
-  if (hk) goto L_HOOK;
-  goto *base_labels[ip->op];
-
 L_HOOK:
-  /* the hook clients (ex_hooks_step); one may pause the warp before ip, as the debugger does */
+  /* the hook clients (ex_hooks_step); one may pause the warp before ip (the debugger's, ex_pause.c):
+   * the frame resumes at ip, its block, active lanes and registers being explicit state */
   if (__builtin_expect(ex_hooks_step(cx, w, f, ip, lanes, nl), 0)) {
     f->ip = (uint32_t)(ip - f->fn->code);
     w->state = EX_W_PAUSED;

@@ -13,9 +13,10 @@
 
 /* The clients, in notification order. ADDING A CLIENT (a checker, a tracer) touches its own file,
  * which defines `const ex_hooks NAME`, and ONE line here; e.g. the division reports
- * (ex_arith_check.c) are one file and the line X(ex_arith_hooks). A debugger client would come
- * first (it may pause the warp before the others see the instruction). */
+ * (ex_arith_check.c) are one file and the line X(ex_arith_hooks). The debugger's client comes
+ * first: it may pause the warp before the others see the instruction. */
 #define EX_HK_CLIENTS(X)                                                                           \
+  X(ex_pause_hooks)      /* ex_pause.c: spvi debug (ex_inspect.c) */                               \
   X(ex_trace_hooks)      /* ex_trace.c: --trace */                                                 \
   X(ex_race_hooks)       /* ex_race.c: --check races */                                            \
   X(ex_uninit_hooks)     /* ex_uninit.c: --check uninit */                                         \

@@ -1,8 +1,9 @@
 /*
  * ex_hooks.h — the hook interface: what the executor and the scheduler tell the optional clients
  * that watch a run (the race checker, the uninitialized-value checker, the tracer, the division
- * reports), in the manner of Oclgrind's Plugin (src/core/Plugin.h: memoryLoad/Store/Atomic...,
- * workGroupBarrier, workGroupBegin/Complete, kernelBegin/End).
+ * reports, the debugger's pauses), in the manner of Oclgrind's Plugin (src/core/Plugin.h:
+ * memoryLoad/Store/Atomic..., workGroupBarrier, workGroupBegin/Complete, kernelBegin/End). The
+ * debugger's client (ex_pause.c) is registered first: its `before` may pause the warp.
  *
  * A client is one file that fills an `ex_hooks` table (NULL for the events it does not take) and
  * one line in the registration list of ex_hooks.c. Events arrive ALREADY DECODED: a memory access
@@ -43,6 +44,9 @@
 #define EX_HK_NO_RECYCLE 32u  /* no lane recycling at all (each warp keeps its work-items) */
 #define EX_HK_SERIAL 64u      /* work-groups run in increasing order on one thread */
 #define EX_HK_SITES 128u      /* the client names instructions by site number (ex_hk_site) */
+#define EX_HK_BUILTIN_MEM 256u /* every built-in variable is written to each lane's private memory
+                                when its work-item starts, also those EX_BUILTIN computes without
+                                reading memory (the debugger shows them from memory) */
 
 /* The instructions EX_HK_MEMORY hooks (ex_hooks_step decodes them): memory accesses, calls (their
  * by-value copies), builtins (their accesses come as EX_HK_BUILTIN; the uninit checker computes
@@ -187,14 +191,14 @@ typedef struct ex_hooks {
   /* Warp w, whose lanes all finished, was restarted with the group's next work-items (lane
    * recycling, EX_HK_WARPWISE): its private memory and registers are fresh. */
   void (*warp_start)(void *self, ex_ctx *cx, ex_warp *w);
-  /* Warp w stopped running: finished, or waiting at a barrier (the scheduler's run loop, after
-   * each ex_exec_warp; a loop driving the runner step by step, the debugger's, does not send it). */
+  /* Warp w stopped running: finished, waiting at a barrier, faulted or paused (after each
+   * ex_exec_warp of the scheduler's run loop and of the debugger's step-by-step one). */
   void (*warp_stop)(void *self, ex_ctx *cx, ex_warp *w);
   /* Before an instruction (EX_HK_EVERY, EX_HK_FLAGGED). Returns true to pause the warp before it
    * (f->ip = ip, EX_W_PAUSED: ex_exec_warp resumes there and the instruction is notified again
-   * from the first client); the clients after a pausing one are not called. This is the
-   * debugger's event (ex_dbg_stop has this shape: a debugger client would be registered first,
-   * with EX_HK_EVERY); the other clients return false. */
+   * from the first client: the pausing client lets it run then); the clients after a pausing one
+   * are not called. This is the debugger's event (ex_pause.c, registered first, with EX_HK_EVERY);
+   * the other clients return false. */
   bool (*before)(void *self, ex_ctx *cx, const ex_hk_insn *e);
   /* Before a builtin (OpExtInst) runs (EX_HK_MEMORY); its memory accesses follow as EX_HK_BUILTIN. */
   void (*builtin)(void *self, ex_ctx *cx, const ex_hk_insn *e);

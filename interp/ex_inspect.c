@@ -3,19 +3,20 @@
  * interface (inspect/ex_inspect.h) through which the debugger (debug/) sees the executor.
  *
  * Owns: the runner of a debug run (ex_sched.c's ex_runner at warp width 1, so a warp is one
- * work-item and its index the local linear id), the executor's pause hook (ex_ctx.dbg, called
- * before every instruction of such a run) that asks the debugger's ex_insp_pause_fn, and the
- * read-only views of warps, frames, registers and allocations. Memory reads translate pointers
- * like ex_mem but never record a fault.
+ * work-item and its index the local linear id), the state of the debugger's hook client
+ * (ex_pause.c, which asks the debugger's ex_insp_pause_fn before every instruction of such a run;
+ * the launch points at it, so the run is a debug run from its start), and the read-only views of
+ * warps, frames, registers and allocations. Memory reads translate pointers like ex_mem but never
+ * record a fault.
  *
- * Nothing in interp/ calls this file: ex_exec.c reaches the hook through the pointer, and
- * spvi_debug_new (debug/dbg_api.c) starts here.
+ * Nothing in interp/ calls this file: spvi_debug_new (debug/dbg_api.c) starts here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ex_api.h"
 #include "ex_internal.h"
+#include "ex_pause.h"
 #include "ex_svm.h"
 #include "inspect/ex_inspect.h"
 
@@ -26,34 +27,14 @@ _Static_assert((int)EX_SYNC_RELEASED == (int)EX_INSP_RELEASED && (int)EX_SYNC_DO
                (int)EX_SYNC_FAULT == (int)EX_INSP_FAULT, "sync results");
 
 struct ex_insp {
+  ex_launch *l;                  /* the session's launch (its `debug` points at `pause`) */
   ex_runner *run;
   ex_ctx *cx;
   ex_warp *warps;
   unsigned nw;                   /* warps (work-items) of the current group */
   ex_insp_range range;
-  ex_insp_pause_fn pause;
-  void *user;
-  /* the work-item the pause hook is being asked about: its top frame's ip is written only when it
-   * pauses, so its position is the one the hook was given (-1: none) */
-  int live_item;
-  uint32_t live_idx;
+  ex_pause pause;                /* the pause client's state (its work-item being asked about) */
 };
-
-/* The executor's hook before instruction ip of top frame f of warp w (ex_ctx.dbg). */
-static bool pause_hook(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip) {
-  ex_insp *x = cx->dbg_state;
-  if (w->dbg_resume) {  /* it paused before this very instruction: run it now */
-    w->dbg_resume = false;
-    return false;
-  }
-  const ex_insp_at at = {(unsigned)(w - x->warps), f->fn->index, (uint32_t)(ip - f->fn->code), w->depth};
-  x->live_item = (int)at.item;
-  x->live_idx = at.idx;
-  const bool stop = x->pause(x->user, &at);
-  x->live_item = -1;
-  w->dbg_resume = stop;
-  return stop;
-}
 
 static void fill_range(ex_insp *x, const ex_launch *l) {
   ex_insp_range *r = &x->range;
@@ -74,29 +55,28 @@ ex_insp *ex_insp_new(spvi_launch *sl, const spvi_run_options *opts, ex_insp_paus
   if (!l) return NULL;
   ex_insp *x = calloc(1, sizeof *x);
   if (!x) { ex_set_err(err, SPVI_E_NOMEM, "out of memory starting the debugger"); return NULL; }
+  x->l = l;
+  x->pause = (ex_pause){pause, user, -1, 0};
+  l->debug = &x->pause;  /* before the runner resolves the hook clients: ex_pause_hooks takes part */
   spvi_status st = SPVI_OK;
   char msg[1024] = "";
   x->run = ex_runner_new(l, 1, &st, msg, sizeof msg);
   if (!x->run) {
     ex_set_err(err, st, "%s", msg[0] ? msg : "cannot start the debugger");
+    l->debug = NULL;
     free(x);
     return NULL;
   }
   x->cx = ex_runner_ctx(x->run);
   x->warps = ex_runner_warps(x->run);
-  x->pause = pause;
-  x->user = user;
-  x->live_item = -1;
-  x->cx->dbg = pause_hook;
-  x->cx->dbg_state = x;
   fill_range(x, l);
   return x;
 }
 
 void ex_insp_free(ex_insp *x) {
   if (!x) return;
-  x->cx->dbg = NULL;
   ex_runner_free(x->run);
+  x->l->debug = NULL;  /* later runs of the launch are plain runs */
   free(x);
 }
 
@@ -108,14 +88,13 @@ void ex_insp_group_size(const ex_insp *x, const uint64_t g[3], uint64_t size[3])
 
 unsigned ex_insp_start_group(ex_insp *x, uint64_t linear) {
   x->nw = ex_runner_start_group(x->run, linear);
-  for (unsigned k = 0; k < x->nw; k++) x->warps[k].dbg_resume = false;
   return x->nw;
 }
 
 void ex_insp_run(ex_insp *x, unsigned item) {
   ex_warp *w = &x->warps[item];
   w->state = EX_W_RUN;  /* a paused warp resumes at its top frame's ip */
-  ex_exec_warp(x->cx, w);
+  ex_runner_run(x->run, w);
 }
 
 int ex_insp_sync(ex_insp *x) { return ex_runner_sync(x->run, x->nw); }
@@ -164,7 +143,7 @@ bool ex_insp_frame(const ex_insp *x, unsigned item, unsigned k, uint32_t *fn, ui
   const ex_frame *f = &w->stack[w->depth - 1 - k];
   uint32_t i;
   if (k > 0) i = f->ip - 1;  /* a caller: at its call */
-  else if (x->live_item == (int)item) i = x->live_idx;
+  else if (x->pause.live_item == (int)item) i = x->pause.live_idx;
   else if (cx->faulted && cx->fwarp == w && cx->finsn && cx->ffn == f->fn) i = (uint32_t)(cx->finsn - f->fn->code);
   else if (w->state == EX_W_BARRIER && w->barrier_at) i = (uint32_t)(w->barrier_at - f->fn->code);
   else if (f->cur < 0) i = f->fn->blocks[0].first;  /* not started: the entry block */

@@ -109,8 +109,8 @@ typedef struct ex_frame {
   uint32_t ret_dst;              /* caller's register for the return value, LD_NONE if void */
 } ex_frame;
 
-/* EX_W_PAUSED: stopped by the debugger before the instruction at the top frame's ip (debug runs
- * only); ex_exec_warp resumes there. */
+/* EX_W_PAUSED: stopped by a hook client (the debugger's, ex_pause.c) before the instruction at the
+ * top frame's ip; ex_exec_warp resumes there. */
 enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE, EX_W_PAUSED };
 
 typedef struct ex_warp {
@@ -134,8 +134,6 @@ typedef struct ex_warp {
                                     the step limit compares it (exact at warp width 1) */
   uint32_t hk_watch;             /* hook clients (their bits, ex_hooks.h EX_HK_FLAGGED) that see
                                     every instruction of this warp while their bit is set */
-  bool dbg_resume;               /* debug runs: resuming at the instruction it paused before, which
-                                    the debugger must not stop at again */
 } ex_warp;
 
 typedef struct ex_ctx {
@@ -187,11 +185,6 @@ typedef struct ex_ctx {
                                     uses sub-group operations: W is then a multiple of S) */
   unsigned sg_max;               /* SubgroupMaxSize: min(S, enqueued work-group size) */
   ex_named_barrier *nbar;        /* the current work-group's named barriers (prog->nnamed_barriers) */
-  /* The debugger's pause hook (ex_inspect.c installs it), NULL except under `spvi debug`: then every
-   * instruction is dispatched through it first; true pauses warp w before instruction ip of its top
-   * frame f (EX_W_PAUSED). dbg_state is the hook's own. */
-  bool (*dbg)(struct ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip);
-  void *dbg_state;
   struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
   struct ex_hk_worker *hk;       /* this worker's hook clients (ex_hooks.h), NULL before its init */
   struct ex_hk_launch *hkl;      /* the run's clients and their launch-wide state (shared) */
@@ -305,7 +298,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w);
 
 /* ---- a launch driven one step at a time (ex_sched.c; the debugger's scheduler) ---------------
  * One worker, the whole NDRange's allocations, warps for the largest work-group. The caller starts
- * work-groups in order, runs their warps with ex_exec_warp and, once none can run, lets
+ * work-groups in order, runs their warps with ex_runner_run and, once none can run, lets
  * ex_runner_sync release a barrier or a collective. */
 typedef struct ex_runner ex_runner;
 enum { EX_SYNC_RELEASED, EX_SYNC_DONE, EX_SYNC_FAULT };
@@ -315,6 +308,9 @@ ex_ctx *ex_runner_ctx(ex_runner *r);
 ex_warp *ex_runner_warps(ex_runner *r);
 /* Start work-group `linear` (x fastest): zeroes its local memory, starts its warps; returns their number. */
 unsigned ex_runner_start_group(ex_runner *r, uint64_t linear);
+/* Run warp w (one of ex_runner_warps) until it finishes, waits, faults or pauses, as the run loop
+ * does (ex_exec_warp, then the hooks' warp_stop). */
+void ex_runner_run(ex_runner *r, ex_warp *w);
 /* Every warp of the group is finished or waiting: release the barrier/collective they all wait at
  * (EX_SYNC_RELEASED, warps set running), report that the group is finished (EX_SYNC_DONE), or record
  * barrier divergence (EX_SYNC_FAULT). */

@@ -17,15 +17,16 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
 }
 
 /* Fill a lane's built-ins and by-value argument copies (its private arena is zeroed). Built-ins
- * only ever loaded whole are computed by EX_BUILTIN instead (ex.h, ex_builtin_var), except under
- * the debugger, which shows them from memory. */
+ * only ever loaded whole are computed by EX_BUILTIN instead (ex.h, ex_builtin_var), except for
+ * a hook client that reads them from memory (EX_HK_BUILTIN_MEM: the debugger). */
 static void init_lane(ex_ctx *cx, ex_warp *w, unsigned lane) {
   const ex_program *p = cx->prog;
   const ex_launch *l = cx->l;
   uint8_t *priv = w->priv + (size_t)lane * p->private_size;
+  const bool all_builtins = ex_hooks_flags(cx) & EX_HK_BUILTIN_MEM;
   for (uint32_t b = 0; b < p->nbuiltins; b++) {
     const struct ex_builtin_var *bv = &p->builtins[b];
-    if (!bv->materialize && !cx->dbg) continue;
+    if (!bv->materialize && !all_builtins) continue;
     uint64_t v[3];
     ex_builtin_value(cx, w, lane, bv->builtin, v);
     write_vec(priv + cx->allocs[bv->alloc].offset, bv->elem_bytes, bv->ncomp, v);

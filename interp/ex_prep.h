@@ -1,7 +1,13 @@
 /*
  * ex_prep.h — the translation of the loader's IR into prepared code, shared by its files: the
- * state of one ex_prepare (prep), its helpers (ex_prepare.c), and the translation passes, one per
+ * state of one ex_prepare (prep), its helpers (ex_prep_util.c), and the translation passes, one per
  * instruction class (ex_prep_*.c).
+ *
+ * Layers, bottom up (a file calls only files below it; `make layers-check` enforces it):
+ *   ex_prep_util.c   the helpers declared below; calls no other ex_prep*.c file
+ *   the passes       ex_prep_{arith,comp,mem,ctrl,group,image,ext}.c: call the helpers, never one
+ *                    another nor the driver
+ *   ex_prepare.c     the driver: lays out registers and static allocations, runs the passes
  *
  * Passes. As SPIRV-Tools splits its validator into validate_*.cpp passes behind one signature,
  * every pass takes (state, instruction): it translates the instructions of its class into ex_insn
@@ -55,7 +61,7 @@ prep_pass prep_group;      /* barriers, work-group and sub-group operations (ex_
 prep_pass prep_image;      /* images and samplers (ex_prep_image.c) */
 prep_pass prep_extinst;    /* OpExtInst: OpenCL.std builtins (ex_prep_ext.c) */
 
-/* ---- helpers (ex_prepare.c) ------------------------------------------------------------------- */
+/* ---- helpers (ex_prep_util.c) ----------------------------------------------------------------- */
 
 /* Out of memory: back to ex_prepare, which fails. */
 _Noreturn void prep_nomem(prep *s);

@@ -248,17 +248,18 @@ static unsigned start_group(run *r) {
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
   ex_async_reset(cx);
   if (cx->prog->nnamed_barriers) memset(cx->nbar, 0, cx->prog->nnamed_barriers * sizeof *cx->nbar);
-  /* whether init_lane has anything to write (decided per group: the debugger attaches after setup) */
+  /* whether init_lane has anything to write */
   const ex_program *p = cx->prog;
+  const bool all_builtins = ex_hooks_flags(cx) & EX_HK_BUILTIN_MEM;
   cx->lane_init = false;
-  for (uint32_t b = 0; b < p->nbuiltins; b++) cx->lane_init |= p->builtins[b].materialize || cx->dbg;
+  for (uint32_t b = 0; b < p->nbuiltins; b++) cx->lane_init |= p->builtins[b].materialize || all_builtins;
   for (uint32_t i = 0; i < cx->l->entry->nparams; i++) cx->lane_init |= cx->l->entry->param_byval[i] != 0;
   /* Lane recycling (see ex_exec.c) needs work-items that never wait for each other, and is off
-   * under the debugger, tracing and at warp width 1. One warp then starts with the group's first
-   * work-items and its lanes take the others as they finish; with checks, whose shadow state
-   * follows lanes, only a warp whose lanes all finished takes the next ones, in a row. */
-  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !cx->dbg &&
-                !(ex_hooks_flags(cx) & EX_HK_NO_RECYCLE);
+   * for the hook clients that say so (the debugger, tracing: EX_HK_NO_RECYCLE) and at warp width
+   * 1. One warp then starts with the group's first work-items and its lanes take the others as
+   * they finish; with checks, whose shadow state follows lanes, only a warp whose lanes all
+   * finished takes the next ones, in a row. */
+  cx->recycle = W > 1 && nw > 1 && !cx->l->entry->group_sync && !(ex_hooks_flags(cx) & EX_HK_NO_RECYCLE);
   cx->recycle_lanes = cx->recycle && !(ex_hooks_flags(cx) & EX_HK_WARPWISE);
   if (cx->recycle) {
     /* under llvm-spirv's entry wrapper the kernel's own function is the one recycled: the wrapper
@@ -340,6 +341,12 @@ static bool named_barrier_arrive(run *r, unsigned nw, ex_warp *w) {
   return true;
 }
 
+/* Run warp w until it stops (finished, waiting, faulted or paused) and tell the hook clients. */
+static void run_warp(ex_ctx *cx, ex_warp *w) {
+  ex_exec_warp(cx, w);
+  ex_hooks_warp_stop(cx, w);
+}
+
 static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
@@ -349,8 +356,7 @@ static void run_group_warps(run *r, unsigned nw) {
       for (unsigned k = 0; k < nw && !cx->faulted; k++)
         if (r->warps[k].state == EX_W_RUN) {
           ex_warp *w = &r->warps[k];
-          ex_exec_warp(cx, w);
-          ex_hooks_warp_stop(cx, w);
+          run_warp(cx, w);
           if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
             again = true;
         }
@@ -638,6 +644,7 @@ unsigned ex_runner_start_group(ex_runner *r, uint64_t linear) {
   return start_group(&r->wk.r);
 }
 
+void ex_runner_run(ex_runner *r, ex_warp *w) { run_warp(&r->wk.r.cx, w); }
 int ex_runner_sync(ex_runner *r, unsigned nwarps) { return group_sync(&r->wk.r, nwarps); }
 void ex_runner_end_group(ex_runner *r) {
   if (!r->wk.r.cx.faulted) ex_hooks_group_end(&r->wk.r.cx);
