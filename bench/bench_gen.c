@@ -24,7 +24,7 @@ static void fill_random_float(float *dst, size_t n, uint64_t seed, double lo, do
     float v;
     do {
       uint64_t x = splitmix64_next(&st);
-      double u = (double)(x >> 40) * 0x1p-24;  /* p = 24 for float */
+      double u = (double)(x >> 40) * 0x1p-24; /* p = 24 for float */
       v = (float)(lo + u * (hi - lo));
     } while ((double)v == hi);
     dst[i] = v;
@@ -33,8 +33,8 @@ static void fill_random_float(float *dst, size_t n, uint64_t seed, double lo, do
 
 static void fill_random_uint(uint32_t *dst, size_t n, uint64_t seed, uint64_t lo, uint64_t hi) {
   uint64_t st = seed;
-  uint64_t span = hi - lo + 1;  /* at most 2^32 here: never 0 */
-  uint64_t reject_below = (uint64_t)(-span) % span;  /* 2^64 mod span */
+  uint64_t span = hi - lo + 1;                      /* at most 2^32 here: never 0 */
+  uint64_t reject_below = (uint64_t)(-span) % span; /* 2^64 mod span */
   for (size_t i = 0; i < n; i++) {
     uint64_t x;
     do x = splitmix64_next(&st);
@@ -54,9 +54,8 @@ bool bench_gen_inputs(const bench_kernel *k, void *bufs[BENCH_MAX_ARGS]) {
       return false;
     }
     if (a->init != BINIT_RANDOM) continue;
-    if (a->elem == BE_FLOAT)
-      fill_random_float(bufs[i], a->count, a->seed, a->lo, a->hi);
-    else  /* the table's integer ranges are non-negative and at most 32 bits wide */
+    if (a->elem == BE_FLOAT) fill_random_float(bufs[i], a->count, a->seed, a->lo, a->hi);
+    else /* the table's integer ranges are non-negative and at most 32 bits wide */
       fill_random_uint(bufs[i], a->count, a->seed, (uint64_t)a->lo, (uint64_t)a->hi);
   }
   return true;

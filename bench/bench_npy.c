@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *bench_npy_descr(bench_elem e) {
-  return e == BE_FLOAT ? "<f4" : e == BE_INT ? "<i4" : "<u4";
-}
+const char *bench_npy_descr(bench_elem e) { return e == BE_FLOAT ? "<f4" : e == BE_INT ? "<i4" : "<u4"; }
 
 /* The product of the integers in the header's 'shape': (...) tuple; 0 on a malformed header. */
 static size_t shape_count(const char *hdr) {
@@ -41,7 +39,7 @@ void *bench_npy_read(const char *path, const char *descr, size_t count, char *ms
     goto done;
   }
   size_t hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
-  if (pre[6] >= 2) {  /* versions 2.0 and 3.0: 4-byte header length */
+  if (pre[6] >= 2) { /* versions 2.0 and 3.0: 4-byte header length */
     if (fread(pre + 10, 1, 2, f) != 2) goto short_read;
     hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
   }

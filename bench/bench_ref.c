@@ -29,8 +29,8 @@ static bool compare_words(const char *what, const uint32_t *want, const uint32_t
   memcpy(&wf, &want[first], 4);
   memcpy(&gf, &got[first], 4);
   if (is_float)
-    snprintf(msg, msglen, "%s: %zu of %zu elements differ; first at [%zu]: got %.9g (0x%08x), want %.9g (0x%08x)",
-             what, bad, n, first, gf, got[first], wf, want[first]);
+    snprintf(msg, msglen, "%s: %zu of %zu elements differ; first at [%zu]: got %.9g (0x%08x), want %.9g (0x%08x)", what,
+             bad, n, first, gf, got[first], wf, want[first]);
   else
     snprintf(msg, msglen, "%s: %zu of %zu elements differ; first at [%zu]: got %u, want %u", what, bad, n, first,
              got[first], want[first]);

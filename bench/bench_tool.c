@@ -14,15 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *type_name(bench_elem e) {
-  return e == BE_FLOAT ? "float" : e == BE_INT ? "int" : "uint";
-}
+static const char *type_name(bench_elem e) { return e == BE_FLOAT ? "float" : e == BE_INT ? "int" : "uint"; }
 
 static void print_sizes(const size_t v[2], unsigned dims) {
-  if (dims == 1)
-    printf("%zu\n", v[0]);
-  else
-    printf("%zu,%zu\n", v[0], v[1]);
+  if (dims == 1) printf("%zu\n", v[0]);
+  else printf("%zu,%zu\n", v[0], v[1]);
 }
 
 static int cmd_list(void) {

@@ -36,13 +36,13 @@ static double median(double *v, int n) {
   return v[n / 2];
 }
 
-#define CHECK(e, what)                                                       \
-  do {                                                                       \
-    cl_int e_ = (e);                                                         \
-    if (e_ != CL_SUCCESS) {                                                  \
-      fprintf(stderr, "cl_platform: %s failed: %d\n", what, (int)e_);        \
-      exit(1);                                                               \
-    }                                                                        \
+#define CHECK(e, what)                                                \
+  do {                                                                \
+    cl_int e_ = (e);                                                  \
+    if (e_ != CL_SUCCESS) {                                           \
+      fprintf(stderr, "cl_platform: %s failed: %d\n", what, (int)e_); \
+      exit(1);                                                        \
+    }                                                                 \
   } while (0)
 
 int main(void) {
@@ -53,7 +53,7 @@ int main(void) {
   char name[256] = "";
   clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof name, name, NULL);
   for (char *c = name; *c; c++)
-    if (*c == ' ') *c = '_';  /* one word, for bench/run.sh's parsing */
+    if (*c == ' ') *c = '_'; /* one word, for bench/run.sh's parsing */
   CHECK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), "clGetDeviceIDs");
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
   CHECK(e, "clCreateContext");
@@ -71,7 +71,7 @@ int main(void) {
 
   size_t one = 1;
   double t[BATCHES];
-  for (int i = 0; i < 50; i++) {  /* warm-up: workers started, code paged in */
+  for (int i = 0; i < 50; i++) { /* warm-up: workers started, code paged in */
     CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");
     CHECK(clFinish(q), "clFinish");
   }
@@ -105,7 +105,7 @@ int main(void) {
     t0 = now();
     for (int i = 0; i < XFER_REPS; i++) {
       memcpy(host2, host, XFER_BYTES);
-      __asm__ volatile("" : : "r"(host2) : "memory");  /* keep every copy */
+      __asm__ volatile("" : : "r"(host2) : "memory"); /* keep every copy */
     }
     m[b] = (double)XFER_BYTES * XFER_REPS / (now() - t0) / 1e9;
   }
@@ -113,8 +113,8 @@ int main(void) {
     fprintf(stderr, "cl_platform: the read-back buffer differs from what was written\n");
     return 1;
   }
-  printf("name=%s enqueue_us=%.2f write_gbs=%.2f read_gbs=%.2f memcpy_gbs=%.2f\n", name, enqueue_us,
-         median(w, BATCHES), median(r, BATCHES), median(m, BATCHES));
+  printf("name=%s enqueue_us=%.2f write_gbs=%.2f read_gbs=%.2f memcpy_gbs=%.2f\n", name, enqueue_us, median(w, BATCHES),
+         median(r, BATCHES), median(m, BATCHES));
   clReleaseMemObject(big);
   clReleaseMemObject(small);
   clReleaseKernel(k);

@@ -23,15 +23,15 @@
 
 #include "bi_half.h"
 
-static uint16_t encode(double v) {  /* v: a value representable as a half, or +-inf */
+static uint16_t encode(double v) { /* v: a value representable as a half, or +-inf */
   uint16_t sign = signbit(v) ? 0x8000 : 0;
   v = fabs(v);
   if (isinf(v)) return sign | 0x7c00;
   if (v == 0) return sign;
   int e;
-  frexp(v, &e);                      /* v = m * 2^e, m in [0.5, 1) */
-  if (e - 1 < -14) return sign | (uint16_t)(v * 0x1p24);          /* subnormal: v / 2^-24 */
-  uint16_t mant = (uint16_t)((ldexp(v, 11 - e) - 1024.0));         /* 10 fraction bits */
+  frexp(v, &e);                                            /* v = m * 2^e, m in [0.5, 1) */
+  if (e - 1 < -14) return sign | (uint16_t)(v * 0x1p24);   /* subnormal: v / 2^-24 */
+  uint16_t mant = (uint16_t)((ldexp(v, 11 - e) - 1024.0)); /* 10 fraction bits */
   return sign | (uint16_t)((e - 1 + 15) << 10) | mant;
 }
 
@@ -53,9 +53,9 @@ static uint16_t reference(uint32_t bits, int mode) {
   if (isinf(d) || d == 0) return encode(d);
   int e;
   frexp(fabs(d), &e);
-  int scale = e - 1 < -14 ? 24 : 10 - (e - 1);   /* subnormal grid 2^-24, else 11 significant bits */
+  int scale = e - 1 < -14 ? 24 : 10 - (e - 1); /* subnormal grid 2^-24, else 11 significant bits */
   double r = ldexp(round_mode(ldexp(d, scale), mode), -scale);
-  if (fabs(r) > 65504.0) {                        /* overflow per mode (IEEE 754 7.4) */
+  if (fabs(r) > 65504.0) { /* overflow per mode (IEEE 754 7.4) */
     bool to_inf = mode == BI_RTE || (mode == BI_RTP && !neg) || (mode == BI_RTN && neg);
     r = to_inf ? (neg ? -INFINITY : INFINITY) : (neg ? -65504.0 : 65504.0);
   }
@@ -63,7 +63,10 @@ static uint16_t reference(uint32_t bits, int mode) {
   return encode(r);
 }
 
-typedef struct job { uint64_t first, last; unsigned long long bad; } job;
+typedef struct job {
+  uint64_t first, last;
+  unsigned long long bad;
+} job;
 
 static void *work(void *arg) {
   job *j = arg;

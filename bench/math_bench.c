@@ -44,8 +44,8 @@ static const struct {
   const char *name;
   uint32_t op;
   unsigned nargs;
-} FN[] = {{"sin", OCLSTD_sin, 1}, {"cos", OCLSTD_cos, 1}, {"exp", OCLSTD_exp, 1}, {"log", OCLSTD_log, 1},
-          {"pow", OCLSTD_pow, 2}, {"tan", OCLSTD_tan, 1}, {"exp2", OCLSTD_exp2, 1}, {"log2", OCLSTD_log2, 1},
+} FN[] = {{"sin", OCLSTD_sin, 1},     {"cos", OCLSTD_cos, 1}, {"exp", OCLSTD_exp, 1},   {"log", OCLSTD_log, 1},
+          {"pow", OCLSTD_pow, 2},     {"tan", OCLSTD_tan, 1}, {"exp2", OCLSTD_exp2, 1}, {"log2", OCLSTD_log2, 1},
           {"atan2", OCLSTD_atan2, 2}, {"erf", OCLSTD_erf, 1}};
 
 /* Inputs "in the normal range": sin/cos/tan |x| <= 100; exp [-87, 88]; exp2 [-125, 127]; log/log2
@@ -53,32 +53,38 @@ static const struct {
  * atan2 both uniform in [-100, 100]; erf [-4, 4]. */
 static void gen(which w, double *x, double *y) {
   switch (w) {
-    case W_SIN: case W_COS: case W_TAN: *x = 200 * unif() - 100; break;
-    case W_EXP: *x = -87 + 175 * unif(); break;
-    case W_EXP2: *x = -125 + 252 * unif(); break;
-    case W_LOG: case W_LOG2: *x = exp2(-126 + 253 * unif()); break;
-    case W_POW: {
-      *x = exp2(-8 + 16 * unif());
-      *y = (2 * unif() - 1) * 100 / fmax(fabs(log2(*x)), 1);
-      break;
-    }
-    case W_ATAN2: *x = 200 * unif() - 100; *y = 200 * unif() - 100; break;
-    case W_ERF: *x = 8 * unif() - 4; break;
+  case W_SIN:
+  case W_COS:
+  case W_TAN: *x = 200 * unif() - 100; break;
+  case W_EXP: *x = -87 + 175 * unif(); break;
+  case W_EXP2: *x = -125 + 252 * unif(); break;
+  case W_LOG:
+  case W_LOG2: *x = exp2(-126 + 253 * unif()); break;
+  case W_POW: {
+    *x = exp2(-8 + 16 * unif());
+    *y = (2 * unif() - 1) * 100 / fmax(fabs(log2(*x)), 1);
+    break;
+  }
+  case W_ATAN2:
+    *x = 200 * unif() - 100;
+    *y = 200 * unif() - 100;
+    break;
+  case W_ERF: *x = 8 * unif() - 4; break;
   }
 }
 
 static double host(which w, double x, double y) {
   switch (w) {
-    case W_SIN: return sin(x);
-    case W_COS: return cos(x);
-    case W_TAN: return tan(x);
-    case W_EXP: return exp(x);
-    case W_EXP2: return exp2(x);
-    case W_LOG: return log(x);
-    case W_LOG2: return log2(x);
-    case W_POW: return pow(x, y);
-    case W_ATAN2: return atan2(x, y);
-    default: return erf(x);
+  case W_SIN: return sin(x);
+  case W_COS: return cos(x);
+  case W_TAN: return tan(x);
+  case W_EXP: return exp(x);
+  case W_EXP2: return exp2(x);
+  case W_LOG: return log(x);
+  case W_LOG2: return log2(x);
+  case W_POW: return pow(x, y);
+  case W_ATAN2: return atan2(x, y);
+  default: return erf(x);
   }
 }
 
@@ -97,22 +103,31 @@ int main(int argc, char **argv) {
 
   printf("%-7s %-6s %10s %10s %7s %10s\n", "func", "type", "bi ns/el", "libm ns", "ratio", "fallback");
   int fail = 0;
-  static const int order[] = {1, 2, 0};   /* float, double, half */
+  static const int order[] = {1, 2, 0}; /* float, double, half */
   for (unsigned fi = 0; fi < sizeof FN / sizeof FN[0]; fi++)
     for (unsigned oi = 0; oi < 3; oi++) {
       const int t = order[oi];
       const unsigned es = bytes[t];
-      size_t m = t == 2 ? nb / 8 : nb;                              /* double: slower, fewer */
+      size_t m = t == 2 ? nb / 8 : nb; /* double: slower, fewer */
       m = m / LANES * LANES;
       for (size_t i = 0; i < m; i++) {
         double x = 0, y = 0;
         gen((which)fi, &x, &y);
-        if (t == 0 && (fi == W_EXP || fi == W_EXP2)) x = fmin(fmax(x / 8, -16), 11);   /* half range */
+        if (t == 0 && (fi == W_EXP || fi == W_EXP2)) x = fmin(fmax(x / 8, -16), 11); /* half range */
         if (t == 0 && (fi == W_LOG || fi == W_LOG2)) x = exp2(-14 + 29 * unif());
-        if (t == 0 && fi == W_POW) { x = exp2(-4 + 8 * unif()); y = (2 * unif() - 1) * 14 / fmax(fabs(log2(x)), 1); }
+        if (t == 0 && fi == W_POW) {
+          x = exp2(-4 + 8 * unif());
+          y = (2 * unif() - 1) * 14 / fmax(fabs(log2(x)), 1);
+        }
         /* round the inputs to the type first, so both sides compute the same function values */
-        if (t == 1) { x = (float)x; y = (float)y; }
-        if (t == 0) { x = bi_half_to_double(bi_half_from_double(x, BI_RTE)); y = bi_half_to_double(bi_half_from_double(y, BI_RTE)); }
+        if (t == 1) {
+          x = (float)x;
+          y = (float)y;
+        }
+        if (t == 0) {
+          x = bi_half_to_double(bi_half_from_double(x, BI_RTE));
+          y = bi_half_to_double(bi_half_from_double(y, BI_RTE));
+        }
         xd[i] = x;
         yd[i] = y;
         if (t == 0) {

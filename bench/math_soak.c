@@ -31,28 +31,51 @@
 #include <unistd.h>
 
 typedef enum fmt { FH, FF, FD } fmt;
-static const struct { unsigned bytes; mpfr_prec_t prec; mpfr_exp_t emin, emax; const char *name; } FM[] = {
-  {2, 11, -23, 16, "half"}, {4, 24, -148, 128, "float"}, {8, 53, -1073, 1024, "double"}};
+static const struct {
+  unsigned bytes;
+  mpfr_prec_t prec;
+  mpfr_exp_t emin, emax;
+  const char *name;
+} FM[] = {{2, 11, -23, 16, "half"}, {4, 24, -148, 128, "float"}, {8, 53, -1073, 1024, "double"}};
 
 /* ---- patterns --------------------------------------------------------------------------------- */
 
 static bool is_nan(fmt f, uint64_t b) {
-  return f == FH ? (b & 0x7fff) > 0x7c00 : f == FF ? (b & 0x7fffffff) > 0x7f800000
-                                                   : (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+  return f == FH   ? (b & 0x7fff) > 0x7c00
+         : f == FF ? (b & 0x7fffffff) > 0x7f800000
+                   : (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
 }
 static uint64_t quiet(fmt f, uint64_t b) { return b | (f == FH ? 0x200 : f == FF ? 0x400000 : 0x8000000000000ull); }
 static uint64_t canon(fmt f) { return f == FH ? 0x7e00 : f == FF ? 0x7fc00000 : 0x7ff8000000000000ull; }
 
 static double val(fmt f, uint64_t b) {
-  if (f == FD) { double d; memcpy(&d, &b, 8); return d; }
-  if (f == FF) { float x; uint32_t w = (uint32_t)b; memcpy(&x, &w, 4); return x; }
+  if (f == FD) {
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+  }
+  if (f == FF) {
+    float x;
+    uint32_t w = (uint32_t)b;
+    memcpy(&x, &w, 4);
+    return x;
+  }
   const int e = (b >> 10) & 0x1f, m = b & 0x3ff;
   const double v = e == 0x1f ? INFINITY : e == 0 ? ldexp(m, -24) : ldexp(1024 + m, e - 25);
   return (b & 0x8000) ? -v : v;
 }
 static uint64_t enc(fmt f, double v) {
-  if (f == FD) { uint64_t b; memcpy(&b, &v, 8); return b; }
-  if (f == FF) { float x = (float)v; uint32_t b; memcpy(&b, &x, 4); return b; }
+  if (f == FD) {
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    return b;
+  }
+  if (f == FF) {
+    float x = (float)v;
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    return b;
+  }
   const uint64_t s = signbit(v) ? 0x8000 : 0;
   const double a = fabs(v);
   if (isinf(a)) return s | 0x7c00;
@@ -77,14 +100,23 @@ typedef int (*mp1)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 typedef int (*mp2)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
 typedef int (*mpi)(mpfr_ptr, mpfr_srcptr, long, mpfr_rnd_t);
 
-static int o_lgamma(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) { int s; return mpfr_lgamma(r, &s, x, m); }
+static int o_lgamma(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) {
+  int s;
+  return mpfr_lgamma(r, &s, x, m);
+}
 static int o_recip(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) { return mpfr_ui_div(r, 1, x, m); }
-static int o_rsqrt(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) {   /* rsqrt(-0) = -inf (1/sqrt(-0)) */
-  if (mpfr_zero_p(x) && mpfr_signbit(x)) { mpfr_set_inf(r, -1); return 0; }
+static int o_rsqrt(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) { /* rsqrt(-0) = -inf (1/sqrt(-0)) */
+  if (mpfr_zero_p(x) && mpfr_signbit(x)) {
+    mpfr_set_inf(r, -1);
+    return 0;
+  }
   return mpfr_rec_sqrt(r, x, m);
 }
-static int o_powr(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t m) {   /* powr(x, NaN) = NaN */
-  if (mpfr_nan_p(x) || mpfr_nan_p(y)) { mpfr_set_nan(r); return 0; }
+static int o_powr(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t m) { /* powr(x, NaN) = NaN */
+  if (mpfr_nan_p(x) || mpfr_nan_p(y)) {
+    mpfr_set_nan(r);
+    return 0;
+  }
   return mpfr_powr(r, x, y, m);
 }
 
@@ -95,10 +127,10 @@ typedef struct soakfn {
   mp1 m1;
   mp2 m2;
   mpi mi;
-  double lo, hi;         /* uniform-sampling domain */
-  dfn d;                 /* the glibc primitive of the fast path (bound check), or NULL */
+  double lo, hi; /* uniform-sampling domain */
+  dfn d;         /* the glibc primitive of the fast path (bound check), or NULL */
   lfn l;
-  double bound_d;        /* assumed relative bound of d (rel / 2 of bi_math.h) */
+  double bound_d; /* assumed relative bound of d (rel / 2 of bi_math.h) */
   long double bound_l;
 } soakfn;
 
@@ -157,13 +189,21 @@ static uint64_t oracle(const soakfn *t, fmt f, uint64_t xb, uint64_t yb) {
   mpfr_set_emax(mpfr_get_emax_max());
   mpfr_init2(r, FM[f].prec);
   mpfr_inits2(53, x, y, (mpfr_ptr)0);
-  if (is_nan(f, xb)) mpfr_set_nan(x); else mpfr_set_d(x, val(f, xb), MPFR_RNDN);
-  if (t->m2) { if (is_nan(f, yb)) mpfr_set_nan(y); else mpfr_set_d(y, val(f, yb), MPFR_RNDN); }
+  if (is_nan(f, xb)) mpfr_set_nan(x);
+  else mpfr_set_d(x, val(f, xb), MPFR_RNDN);
+  if (t->m2) {
+    if (is_nan(f, yb)) mpfr_set_nan(y);
+    else mpfr_set_d(y, val(f, yb), MPFR_RNDN);
+  }
   mpfr_set_emin(FM[f].emin);
   mpfr_set_emax(FM[f].emax);
-  int i = t->m1 ? t->m1(r, x, MPFR_RNDN) : t->m2 ? t->m2(r, x, y, MPFR_RNDN) : t->mi(r, x, (long)(int32_t)yb, MPFR_RNDN);
+  int i = t->m1   ? t->m1(r, x, MPFR_RNDN)
+          : t->m2 ? t->m2(r, x, y, MPFR_RNDN)
+                  : t->mi(r, x, (long)(int32_t)yb, MPFR_RNDN);
   i = mpfr_subnormalize(r, i, MPFR_RNDN);
-  const uint64_t out = mpfr_nan_p(r) ? (is_nan(f, xb) ? quiet(f, xb) : t->m2 && is_nan(f, yb) ? quiet(f, yb) : canon(f))
+  const uint64_t out = mpfr_nan_p(r) ? (is_nan(f, xb)            ? quiet(f, xb)
+                                        : t->m2 && is_nan(f, yb) ? quiet(f, yb)
+                                                                 : canon(f))
                                      : enc(f, mpfr_get_d(r, MPFR_RNDN));
   mpfr_set_emin(mpfr_get_emin_min());
   mpfr_set_emax(mpfr_get_emax_max());
@@ -174,14 +214,22 @@ static uint64_t oracle(const soakfn *t, fmt f, uint64_t xb, uint64_t yb) {
 /* ---- sampling ------------------------------------------------------------------------------------ */
 
 static uint64_t rs;
-static uint64_t rnd(void) { rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27; return rs * 0x2545F4914F6CDD1Dull; }
+static uint64_t rnd(void) {
+  rs ^= rs >> 12;
+  rs ^= rs << 25;
+  rs ^= rs >> 27;
+  return rs * 0x2545F4914F6CDD1Dull;
+}
 static double unif(void) { return (double)(rnd() >> 11) * 0x1p-53; }
 
 static uint64_t sample(const soakfn *t, fmt f, bool second) {
   const double top = f == FH ? 16 : f == FF ? 128 : 1024, bot = f == FH ? -24 : f == FF ? -149 : -1074;
   const double mx = f == FH ? 65504 : f == FF ? 0x1.fffffep127 : 0x1.fffffffffffffp1023;
   const unsigned s = rnd() % 16;
-  if (s < 4) { const uint64_t r = rnd(); return f == FH ? (r & 0xffff) : f == FF ? (r & 0xffffffff) : r; }
+  if (s < 4) {
+    const uint64_t r = rnd();
+    return f == FH ? (r & 0xffff) : f == FF ? (r & 0xffffffff) : r;
+  }
   if (s < 8) {
     const double v = fmin(exp2(bot + unif() * (top - bot)), mx);
     return to_fmt(f, (t->lo >= 0 && !second) || !(rnd() & 1) ? v : -v);
@@ -223,13 +271,25 @@ static double now(void) {
 }
 
 static void put(uint8_t *p, unsigned bytes, uint64_t v) {
-  if (bytes == 2) { const uint16_t w = (uint16_t)v; memcpy(p, &w, 2); }
-  else if (bytes == 4) { const uint32_t w = (uint32_t)v; memcpy(p, &w, 4); }
-  else memcpy(p, &v, 8);
+  if (bytes == 2) {
+    const uint16_t w = (uint16_t)v;
+    memcpy(p, &w, 2);
+  } else if (bytes == 4) {
+    const uint32_t w = (uint32_t)v;
+    memcpy(p, &w, 4);
+  } else memcpy(p, &v, 8);
 }
 static uint64_t get(const uint8_t *p, unsigned bytes) {
-  if (bytes == 2) { uint16_t w; memcpy(&w, p, 2); return w; }
-  if (bytes == 4) { uint32_t w; memcpy(&w, p, 4); return w; }
+  if (bytes == 2) {
+    uint16_t w;
+    memcpy(&w, p, 2);
+    return w;
+  }
+  if (bytes == 4) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+  }
   uint64_t w;
   memcpy(&w, p, 8);
   return w;
@@ -285,8 +345,8 @@ static unsigned long long soak(const soakfn *t, fmt f, unsigned long long count)
     }
   }
   const double dt = now() - t0;
-  printf("%-13s %-6s %12llu inputs  %llu mismatches  fallback rate %.2e  %.0f s\n", spv_oclstd_name(t->op),
-         FM[f].name, count, bad, (double)(bi_math_fallbacks() - fb0) / (double)count, dt);
+  printf("%-13s %-6s %12llu inputs  %llu mismatches  fallback rate %.2e  %.0f s\n", spv_oclstd_name(t->op), FM[f].name,
+         count, bad, (double)(bi_math_fallbacks() - fb0) / (double)count, dt);
   fflush(stdout);
   return bad;
 }
@@ -311,7 +371,7 @@ static int check_bounds(const soakfn *t, unsigned long long count) {
       if (!mpfr_number_p(r) || mpfr_zero_p(r)) continue;
       if (f == FF) {
         const double a = t->d(v);
-        if (!isfinite(a) || fabs(a) < 0x1p-1021) continue;   /* overflow; absolute regime */
+        if (!isfinite(a) || fabs(a) < 0x1p-1021) continue; /* overflow; absolute regime */
         mpfr_set_d(e, a, MPFR_RNDN);
       } else {
         const long double a = t->l(v);
@@ -321,8 +381,14 @@ static int check_bounds(const soakfn *t, unsigned long long count) {
       mpfr_sub(e, e, r, MPFR_RNDN);
       mpfr_div(e, e, r, MPFR_RNDN);
       const double q = fabs(mpfr_get_d(e, MPFR_RNDN)) / (f == FF ? t->bound_d : (double)t->bound_l);
-      if (f == FF && q > worst_d) { worst_d = q; at_d = v; }
-      if (f == FD && q > worst_l) { worst_l = q; at_l = v; }
+      if (f == FF && q > worst_d) {
+        worst_d = q;
+        at_d = v;
+      }
+      if (f == FD && q > worst_l) {
+        worst_l = q;
+        at_l = v;
+      }
     }
   }
   mpfr_clears(x, r, e, (mpfr_ptr)0);

@@ -29,11 +29,15 @@
 #include <string.h>
 #include <time.h>
 
-static float fl(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
+static float fl(uint32_t b) {
+  float x;
+  memcpy(&x, &b, 4);
+  return x;
+}
 
 /* ---- the facts of the proof --------------------------------------------------------------------- */
 
-static int sig_bits(double v) {   /* significant bits of a finite nonzero double */
+static int sig_bits(double v) { /* significant bits of a finite nonzero double */
   uint64_t m = bi_m_bits(v) & 0xfffffffffffffull;
   if (((bi_m_bits(v) >> 52) & 0x7ff) != 0) m |= 1ull << 52;
   int b = 53;
@@ -46,7 +50,7 @@ static bool facts(void) {
   mpfr_t p, t, d;
   mpfr_inits2(300, p, t, d, (mpfr_ptr)0);
   mpfr_const_pi(p, MPFR_RNDN);
-  mpfr_div_2ui(p, p, 1, MPFR_RNDN);   /* pi/2 to 300 bits */
+  mpfr_div_2ui(p, p, 1, MPFR_RNDN); /* pi/2 to 300 bits */
   mpfr_t c;
   mpfr_init2(c, 33);
   mpfr_set(c, p, MPFR_RNDN);
@@ -58,10 +62,10 @@ static bool facts(void) {
   const double c3 = mpfr_get_d(t, MPFR_RNDN);
   mpfr_sub_d(t, t, c3, MPFR_RNDN);
   const double delta = fabs(mpfr_get_d(t, MPFR_RNDN));
-  mpfr_ui_div(d, 1, p, MPFR_RNDN);   /* 2/pi */
+  mpfr_ui_div(d, 1, p, MPFR_RNDN); /* 2/pi */
   const double inv = mpfr_get_d(d, MPFR_RNDN);
-  printf("constants: C1 %a (%d bits) C2 %a (%d bits) C3 %a, |pi/2 - C1 - C2 - C3| = 2^%.2f, 2/pi %a\n",
-         c1, sig_bits(BI_M_PIO2_1), c2, sig_bits(BI_M_PIO2_2), c3, log2(delta), inv);
+  printf("constants: C1 %a (%d bits) C2 %a (%d bits) C3 %a, |pi/2 - C1 - C2 - C3| = 2^%.2f, 2/pi %a\n", c1,
+         sig_bits(BI_M_PIO2_1), c2, sig_bits(BI_M_PIO2_2), c3, log2(delta), inv);
   if (c1 != BI_M_PIO2_1 || c2 != BI_M_PIO2_2 || c3 != BI_M_PIO2_3 || inv != BI_M_INVPIO2 ||
       sig_bits(BI_M_PIO2_1) > 33 || sig_bits(BI_M_PIO2_2) > 33 || !(delta < 0x1p-122)) {
     printf("FAIL: the constants differ from bi_math.h or lack the properties the proof needs\n");
@@ -72,7 +76,7 @@ static bool facts(void) {
   long mk = 0;
   float mx = 0;
   for (long k = 1;; k++) {
-    mpfr_mul_si(t, p, k, MPFR_RNDN);   /* exact: 300 bits hold k pi/2 to 2^-280 */
+    mpfr_mul_si(t, p, k, MPFR_RNDN); /* exact: 300 bits hold k pi/2 to 2^-280 */
     if (mpfr_cmp_d(t, BI_M_TRIGF_MAX) > 0) break;
     const float xs[2] = {mpfr_get_flt(t, MPFR_RNDD), mpfr_get_flt(t, MPFR_RNDU)};
     for (int i = 0; i < 2; i++) {
@@ -82,8 +86,8 @@ static bool facts(void) {
       if (dd < m) m = dd, mk = k, mx = xs[i];
     }
   }
-  printf("m = min |x - k pi/2| over floats 0 < |x| <= 2^20, k != 0: %a = 2^%.3f at k = %ld, x = %a\n", m,
-         log2(m), mk, mx);
+  printf("m = min |x - k pi/2| over floats 0 < |x| <= 2^20, k != 0: %a = 2^%.3f at k = %ld, x = %a\n", m, log2(m), mk,
+         mx);
   if (!(m >= exp2(-27.9))) {
     printf("FAIL: m is below the 2^-27.9 of the proof\n");
     ok = false;
@@ -99,11 +103,11 @@ enum { F_SIN, F_COS, F_TAN, F_SINCOS_S, F_SINCOS_C, NF };
 static const char *const FNAME[NF] = {"sin", "cos", "tan", "sincos.sin", "sincos.cos"};
 
 typedef struct job {
-  uint32_t lo, hi;          /* magnitude bit patterns [lo, hi), both signs */
-  uint32_t stride;          /* 1, or a sample */
+  uint32_t lo, hi; /* magnitude bit patterns [lo, hi), both signs */
+  uint32_t stride; /* 1, or a sample */
   unsigned long long n, out, mism[NF], slow[4], variant_mism;
-  unsigned variants;        /* bit v: kernel variant v was compared */   /* out: operands the kernel leaves to the cores */
-  double maxerr[3];          /* sin, cos, tan approximations vs sinl/cosl/tanl */
+  unsigned variants; /* bit v: kernel variant v was compared */ /* out: operands the kernel leaves to the cores */
+  double maxerr[3];                                             /* sin, cos, tan approximations vs sinl/cosl/tanl */
   uint32_t first_bad[NF];
 } job;
 
@@ -123,8 +127,10 @@ static void run_chunk(job *j, const float *x, unsigned n, bool measure) {
   }
   j->slow[3] += bi_m_sincos_fv(x, s, c, n);
   for (unsigned i = 0; i < n; i++) {
-    if (bi_m_fbits(s[i]) != bi_m_fbits(ref[F_SIN][i]) && !j->mism[F_SINCOS_S]++) j->first_bad[F_SINCOS_S] = bi_m_fbits(x[i]);
-    if (bi_m_fbits(c[i]) != bi_m_fbits(ref[F_COS][i]) && !j->mism[F_SINCOS_C]++) j->first_bad[F_SINCOS_C] = bi_m_fbits(x[i]);
+    if (bi_m_fbits(s[i]) != bi_m_fbits(ref[F_SIN][i]) && !j->mism[F_SINCOS_S]++)
+      j->first_bad[F_SINCOS_S] = bi_m_fbits(x[i]);
+    if (bi_m_fbits(c[i]) != bi_m_fbits(ref[F_COS][i]) && !j->mism[F_SINCOS_C]++)
+      j->first_bad[F_SINCOS_C] = bi_m_fbits(x[i]);
   }
   j->n += n;
   for (unsigned i = 0; i < n; i++) j->out += !(fabsf(x[i]) <= BI_M_TRIGF_MAX) || x[i] == 0;
@@ -136,7 +142,8 @@ static void run_chunk(job *j, const float *x, unsigned n, bool measure) {
     if (!bi_m_sincos_fa_variant(v, x, sv, cv, n)) continue;
     j->variants |= 1u << v;
     for (unsigned i = 0; i < n; i++)
-      if (fabsf(x[i]) <= BI_M_TRIGF_MAX && (bi_m_bits(sv[i]) != bi_m_bits(sa[i]) || bi_m_bits(cv[i]) != bi_m_bits(ca[i])))
+      if (fabsf(x[i]) <= BI_M_TRIGF_MAX &&
+          (bi_m_bits(sv[i]) != bi_m_bits(sa[i]) || bi_m_bits(cv[i]) != bi_m_bits(ca[i])))
         j->variant_mism++;
   }
   for (unsigned i = 0; i < n; i++) {
@@ -216,8 +223,8 @@ static void speed(void) {
       if (t1 - t0 < best_fast) best_fast = t1 - t0;
       if (t2 - t1 < best_core) best_core = t2 - t1;
     }
-    printf("speed %-3s |x| <= 10: batch %.2f ns/element (scalar core %.2f), %llu of %u to the scalar core\n",
-           FNAME[f], best_fast * 1e9 / N, best_core * 1e9 / N, slow, (unsigned)N);
+    printf("speed %-3s |x| <= 10: batch %.2f ns/element (scalar core %.2f), %llu of %u to the scalar core\n", FNAME[f],
+           best_fast * 1e9 / N, best_core * 1e9 / N, slow, (unsigned)N);
   }
   free(x);
   free(y);
@@ -245,7 +252,8 @@ int main(int argc, char **argv) {
   size_t nj = (top + CHUNK - 1) / CHUNK + 2;
   job *jobs = calloc(nj, sizeof *jobs);
   size_t k = 0;
-  for (uint32_t b = 0; b < top; b += CHUNK, k++) jobs[k] = (job){.lo = b, .hi = b + CHUNK < top ? b + CHUNK : top, .stride = 1};
+  for (uint32_t b = 0; b < top; b += CHUNK, k++)
+    jobs[k] = (job){.lo = b, .hi = b + CHUNK < top ? b + CHUNK : top, .stride = 1};
   jobs[k++] = (job){.lo = top, .hi = 0x7f800000u, .stride = 4099};
   jobs[k++] = (job){.lo = 0x7f800000u, .hi = 0x80000000u, .stride = 65537};
   nj = k;
@@ -268,8 +276,8 @@ int main(int argc, char **argv) {
     for (int f = 0; f < 3; f++)
       if (jobs[i].maxerr[f] > tot.maxerr[f]) tot.maxerr[f] = jobs[i].maxerr[f];
   }
-  printf("compared %llu floats (all %llu with |x| <= 2^21, both signs; a sample beyond, inf, NaNs) in %.0f s\n",
-         tot.n, 2ull * top, now() - t0);
+  printf("compared %llu floats (all %llu with |x| <= 2^21, both signs; a sample beyond, inf, NaNs) in %.0f s\n", tot.n,
+         2ull * top, now() - t0);
   for (int f = 0; f < NF; f++) {
     printf("  %-11s mismatches %llu", FNAME[f], tot.mism[f]);
     if (tot.mism[f]) printf(" (first x = %a, bits 0x%08x)", fl(tot.first_bad[f]), tot.first_bad[f]);
@@ -281,16 +289,17 @@ int main(int argc, char **argv) {
   const char *const sn[4] = {"sin", "cos", "tan", "sincos"};
   for (int f = 0; f < 4; f++) {
     const unsigned long long by_design = (f == 3 ? 2 : 1) * tot.out, inr = (f == 3 ? 2 : 1) * (tot.n - tot.out);
-    printf("  %-6s to the scalar core: %llu, %llu of them beyond the range or zero; undecided in range: %llu of %llu (%.3g)\n",
-           sn[f], tot.slow[f], by_design, tot.slow[f] - by_design, inr, (double)(tot.slow[f] - by_design) / (double)inr);
+    printf(
+      "  %-6s to the scalar core: %llu, %llu of them beyond the range or zero; undecided in range: %llu of %llu (%.3g)\n",
+      sn[f], tot.slow[f], by_design, tot.slow[f] - by_design, inr, (double)(tot.slow[f] - by_design) / (double)inr);
   }
   printf("  kernel variants compared with the one in use on every float of the range:%s%s; differing: %llu\n",
          tot.variants & 1 ? " baseline" : "", tot.variants & 2 ? " AVX2" : "", tot.variant_mism);
   if (tot.variant_mism) ok = false;
   const double bound[3] = {exp2(-50.4), exp2(-49.6), exp2(-48.9)};
   for (int f = 0; f < 3; f++) {
-    printf("  %-3s approximation: largest relative error seen (every 17th float) 2^%.2f, proven bound 2^%.1f\n",
-           sn[f], log2(tot.maxerr[f]), log2(bound[f]));
+    printf("  %-3s approximation: largest relative error seen (every 17th float) 2^%.2f, proven bound 2^%.1f\n", sn[f],
+           log2(tot.maxerr[f]), log2(bound[f]));
     if (!(tot.maxerr[f] <= bound[f])) ok = false;
   }
   printf("%s\n", ok ? "OK" : "FAILED");

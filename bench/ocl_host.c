@@ -31,13 +31,13 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-#define CHECK_CL(call, what)                                           \
-  do {                                                                 \
-    cl_int err_ = (call);                                              \
-    if (err_ != CL_SUCCESS) {                                          \
-      fprintf(stderr, "ocl_host: %s failed: error %d\n", what, err_);  \
-      goto done;                                                       \
-    }                                                                  \
+#define CHECK_CL(call, what)                                          \
+  do {                                                                \
+    cl_int err_ = (call);                                             \
+    if (err_ != CL_SUCCESS) {                                         \
+      fprintf(stderr, "ocl_host: %s failed: error %d\n", what, err_); \
+      goto done;                                                      \
+    }                                                                 \
   } while (0)
 
 static char *read_text(const char *path) {
@@ -158,14 +158,13 @@ int main(int argc, char **argv) {
   size_t global[2] = {k->global[0], k->global[1]};
   global[k->dims - 1] = rows;
   for (int r = -warmup; r < runs; r++) {
-    for (int i = 0; i < k->nargs; i++)  /* outputs start zeroed on every run (histogram accumulates) */
+    for (int i = 0; i < k->nargs; i++) /* outputs start zeroed on every run (histogram accumulates) */
       if (k->args[i].kind == BARG_BUFFER && k->args[i].output)
         CHECK_CL(clEnqueueWriteBuffer(q, mem[i], CL_TRUE, 0, bench_buffer_bytes(&k->args[i]), in[i], 0, NULL, NULL),
                  "clEnqueueWriteBuffer");
     CHECK_CL(clFinish(q), "clFinish");
     double t0 = now_seconds();
-    CHECK_CL(clEnqueueNDRangeKernel(q, kern, k->dims, NULL, global, k->local, 0, NULL, NULL),
-             "clEnqueueNDRangeKernel");
+    CHECK_CL(clEnqueueNDRangeKernel(q, kern, k->dims, NULL, global, k->local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
     CHECK_CL(clFinish(q), "clFinish");
     if (r >= 0) times[r] = now_seconds() - t0;
   }

@@ -23,8 +23,8 @@ typedef enum bi_kind { BI_VOID = 0, BI_INT, BI_FLOAT, BI_BOOL, BI_PTR } bi_kind;
 /* The type of a result or operand as the builtin sees it. */
 typedef struct bi_type {
   bi_kind kind;
-  uint8_t bits;       /* element width: 8/16/32/64 (BOOL: 8; PTR: 32 or 64, the pointer itself) */
-  uint8_t ncomp;      /* 1 for scalars, else vector components */
+  uint8_t bits;  /* element width: 8/16/32/64 (BOOL: 8; PTR: 32 or 64, the pointer itself) */
+  uint8_t ncomp; /* 1 for scalars, else vector components */
   /* PTR only: the pointee's element description and the address space (SpvStorageClass) */
   bi_kind pointee_kind;
   uint8_t pointee_bits, pointee_ncomp;
@@ -51,33 +51,33 @@ typedef struct bi_out {
 #define BI_MAX_OPERANDS 64
 
 typedef struct bi_call {
-  uint8_t *dst;               /* result register of lane 0 (NULL when the result is void) */
-  const uint8_t *src[BI_MAX_OPERANDS];  /* operand registers of lane 0 (nsrc of them) */
-  uint32_t dst_stride;        /* bytes between lanes' copies of the result */
+  uint8_t *dst;                        /* result register of lane 0 (NULL when the result is void) */
+  const uint8_t *src[BI_MAX_OPERANDS]; /* operand registers of lane 0 (nsrc of them) */
+  uint32_t dst_stride;                 /* bytes between lanes' copies of the result */
   uint32_t src_stride[BI_MAX_OPERANDS];
-  const bi_type *types;       /* the operands' types, as given to bi_resolve */
+  const bi_type *types; /* the operands' types, as given to bi_resolve */
   uint32_t nsrc;
-  const uint16_t *lanes;      /* the active lanes */
+  const uint16_t *lanes; /* the active lanes */
   uint32_t nlanes;
   const bi_mem *mem;
-  const bi_out *out;          /* printf only */
-  uint32_t literal;           /* bi_resolved.literal, copied unchanged: whatever the library packed
+  const bi_out *out;    /* printf only */
+  uint32_t literal;     /* bi_resolved.literal, copied unchanged: whatever the library packed
                                  at resolve time (component count, rounding mode, widths ...) */
-  bool flush_denormals;       /* emulate a device that flushes float denormals (reserved, issue 3) */
+  bool flush_denormals; /* emulate a device that flushes float denormals (reserved, issue 3) */
 } bi_call;
 
 typedef bool (*bi_fn)(const bi_call *call);
 
 typedef struct bi_resolved {
   bi_fn fn;
-  uint32_t literal;           /* copied into bi_call.literal */
+  uint32_t literal; /* copied into bi_call.literal */
 } bi_resolved;
 
 /* Resolve OpenCL.std instruction `op` (OCLSTD_*) for the given types. `lit` holds the trailing
  * literal operand when the instruction has one (vloadn/vstoren n, rounding mode), else 0.
  * On failure returns false and writes e.g. "OpenCL.std `tgamma` is not implemented" or
  * "OpenCL.std `fma` is not implemented for double3" to err. */
-bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigned nargs, uint32_t lit,
-                bi_resolved *out, char *err, unsigned errlen);
+bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigned nargs, uint32_t lit, bi_resolved *out,
+                char *err, unsigned errlen);
 
 #endif

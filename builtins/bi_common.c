@@ -44,15 +44,15 @@
  * §6.15.4: "Returns the linear blend of x and y implemented as: x + (y - x) * a"; a outside [0, 1]
  * is undefined. spvi: d = RN(y - x), p = RN(d * a), result RN(x + p) — three roundings, in the
  * operand type, for every a (also outside [0, 1]). */
-#define MIX_FNS(S, T, FMT)                                                                        \
-  static inline T mix_##S(T x, T y, T a) {                                                        \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    if (isnan_##S(y)) return quiet_##S(y);                                                        \
-    if (isnan_##S(a)) return quiet_##S(a);                                                        \
-    const T d = sub_##S(y, x);                                                                    \
-    const T p = mul_##S(d, a);                                                                    \
-    const T r = add_##S(x, p);                                                                    \
-    return isnan_##S(r) ? canon_##S() : r;                                                        \
+#define MIX_FNS(S, T, FMT)                 \
+  static inline T mix_##S(T x, T y, T a) { \
+    if (isnan_##S(x)) return quiet_##S(x); \
+    if (isnan_##S(y)) return quiet_##S(y); \
+    if (isnan_##S(a)) return quiet_##S(a); \
+    const T d = sub_##S(y, x);             \
+    const T p = mul_##S(d, a);             \
+    const T r = add_##S(x, p);             \
+    return isnan_##S(r) ? canon_##S() : r; \
   }
 FOR_FORMATS(MIX_FNS)
 
@@ -63,18 +63,18 @@ FOR_FORMATS(MIX_FNS)
  * RN(3 - 2t)) (2t is exact). clamp is spvi's fclamp, fmin(fmax(t, 0), 1) (bi_fp.c): a NaN t (from a
  * NaN operand, 0/0 or inf/inf) becomes +0, as does -0, so the result is always in [0, 1] and never a
  * NaN; edge0 >= edge1 just follows the arithmetic (e.g. edge0 == edge1 is a step at the edge). */
-#define SMOOTH_FNS(S, T, FMT)                                                                     \
-  static inline T smoothstep_##S(T e0, T e1, T x) {                                               \
-    const T num = sub_##S(x, e0);                                                                 \
-    const T den = sub_##S(e1, e0);                                                                \
-    T t = div_##S(num, den);                                                                      \
-    const double tv = tod_##S(t);                                                                 \
-    if (!(tv > 0)) t = fromd_##S(0.0);                    /* fmax(t, 0): NaN, negatives, -0 */    \
-    else if (tv > 1) t = fromd_##S(1.0);                  /* fmin(., 1) */                        \
-    const T tt = mul_##S(t, t);                                                                   \
-    const T two_t = mul_##S(fromd_##S(2.0), t);                                                   \
-    const T u = sub_##S(fromd_##S(3.0), two_t);                                                   \
-    return mul_##S(tt, u);                                                                        \
+#define SMOOTH_FNS(S, T, FMT)                                                 \
+  static inline T smoothstep_##S(T e0, T e1, T x) {                           \
+    const T num = sub_##S(x, e0);                                             \
+    const T den = sub_##S(e1, e0);                                            \
+    T t = div_##S(num, den);                                                  \
+    const double tv = tod_##S(t);                                             \
+    if (!(tv > 0)) t = fromd_##S(0.0);   /* fmax(t, 0): NaN, negatives, -0 */ \
+    else if (tv > 1) t = fromd_##S(1.0); /* fmin(., 1) */                     \
+    const T tt = mul_##S(t, t);                                               \
+    const T two_t = mul_##S(fromd_##S(2.0), t);                               \
+    const T u = sub_##S(fromd_##S(3.0), two_t);                               \
+    return mul_##S(tt, u);                                                    \
   }
 FOR_FORMATS(SMOOTH_FNS)
 
@@ -92,10 +92,13 @@ FOR_FORMATS(SMOOTH_FNS)
  * range) MPFR computes an enclosure of x * C from directed roundings of pi, refined until both ends
  * round alike (bi_mp_refine). ±0 and ±inf are returned unchanged (exact), NaN quieted. */
 
-static const double CONST_HI[2] = {0x1.1df46a2529d39p-6, 0x1.ca5dc1a63c1f8p+5};   /* [0] pi/180, [1] 180/pi */
+static const double CONST_HI[2] = {0x1.1df46a2529d39p-6, 0x1.ca5dc1a63c1f8p+5}; /* [0] pi/180, [1] 180/pi */
 static const double CONST_LO[2] = {0x1.5c1d8becdd291p-62, -0x1.1e7ab456405f9p-49};
 
-typedef struct mulc_ctx { double x; bool deg; } mulc_ctx;
+typedef struct mulc_ctx {
+  double x;
+  bool deg;
+} mulc_ctx;
 
 /* Enclosure of |x| * C from pi rounded down and up, then the sign of x. */
 static void mulc_bounds(mpfr_ptr lo, mpfr_ptr hi, const void *vctx) {
@@ -146,29 +149,30 @@ static double mulc(double x, bool deg, bi_fmt f) {
   return r;
 }
 
-#define ANGLE_FNS(S, T, FMT)                                                                      \
-  static inline T degrees_##S(T x) {                                                              \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    const double a = tod_##S(x);                                                                  \
-    return (a == 0 || isinf(a)) ? x : fromd_##S(mulc(a, true, FMT));                              \
-  }                                                                                               \
-  static inline T radians_##S(T x) {                                                              \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    const double a = tod_##S(x);                                                                  \
-    return (a == 0 || isinf(a)) ? x : fromd_##S(mulc(a, false, FMT));                             \
+#define ANGLE_FNS(S, T, FMT)                                          \
+  static inline T degrees_##S(T x) {                                  \
+    if (isnan_##S(x)) return quiet_##S(x);                            \
+    const double a = tod_##S(x);                                      \
+    return (a == 0 || isinf(a)) ? x : fromd_##S(mulc(a, true, FMT));  \
+  }                                                                   \
+  static inline T radians_##S(T x) {                                  \
+    if (isnan_##S(x)) return quiet_##S(x);                            \
+    const double a = tod_##S(x);                                      \
+    return (a == 0 || isinf(a)) ? x : fromd_##S(mulc(a, false, FMT)); \
   }
 FOR_FORMATS(ANGLE_FNS)
 
 /* ---- lane loops and rows -------------------------------------------------------------------------- */
 
-#define LOOPS(S, T, FMT)                                                                          \
-  BI_EW3(mix_##S##_l, T, T, mix_##S)                                                              \
-  BI_EW3(smoothstep_##S##_l, T, T, smoothstep_##S)                                                \
-  BI_EW1(degrees_##S##_l, T, T, degrees_##S)                                                      \
+#define LOOPS(S, T, FMT)                           \
+  BI_EW3(mix_##S##_l, T, T, mix_##S)               \
+  BI_EW3(smoothstep_##S##_l, T, T, smoothstep_##S) \
+  BI_EW1(degrees_##S##_l, T, T, degrees_##S)       \
   BI_EW1(radians_##S##_l, T, T, radians_##S)
 FOR_FORMATS(LOOPS)
 
-#define SLOTS(p) { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
+#define SLOTS(p) \
+  { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
 
 static const bi_row rows[] = {
   {OCLSTD_mix, BI_SIG_F3, 0, SLOTS(mix)},

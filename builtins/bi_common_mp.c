@@ -13,14 +13,14 @@
 #include <math.h>
 
 const bi_fmt_info bi_fmts[3] = {
-  [BI_FMT_H] = {11, -24, 16},      /* binary16: 11 bits, smallest subnormal 2^-24, max < 2^16 */
-  [BI_FMT_F] = {24, -149, 128},    /* binary32 */
-  [BI_FMT_D] = {53, -1074, 1024},  /* binary64 */
+  [BI_FMT_H] = {11, -24, 16},     /* binary16: 11 bits, smallest subnormal 2^-24, max < 2^16 */
+  [BI_FMT_F] = {24, -149, 128},   /* binary32 */
+  [BI_FMT_D] = {53, -1074, 1024}, /* binary64 */
 };
 
 double bi_pow2(int u) {
   if (u >= -1022) return bi_dfrom((uint64_t)(u + 1023) << 52);
-  return bi_dfrom(1ull << (u + 1074));   /* a subnormal power of two */
+  return bi_dfrom(1ull << (u + 1074)); /* a subnormal power of two */
 }
 
 void bi_decompose(double x, uint64_t *m, int *e) {
@@ -51,25 +51,25 @@ double bi_compose(bool neg, uint64_t m, int64_t e, bi_fmt f) {
   const int64_t sh = u - e;
   uint64_t M;
   if (sh <= 0) {
-    M = m << -sh;                        /* exact: at most prec bits (u <= e here) */
+    M = m << -sh; /* exact: at most prec bits (u <= e here) */
   } else if (sh > 64) {
-    M = 0;                               /* m < 2^64 < half a quantum */
+    M = 0; /* m < 2^64 < half a quantum */
   } else {
     const uint64_t rem = sh == 64 ? m : m & ((1ull << sh) - 1);
     const uint64_t half = 1ull << (sh - 1);
     M = sh == 64 ? 0 : m >> sh;
     if (rem > half || (rem == half && (M & 1))) M++;
   }
-  double r = (double)M * bi_pow2((int)u);   /* exact: a value of the format, or 2^emax */
+  double r = (double)M * bi_pow2((int)u); /* exact: a value of the format, or 2^emax */
   if (f != BI_FMT_D && r >= bi_pow2(fi->emax)) r = INFINITY;
   return neg ? -r : r;
 }
 
 double bi_round_to(double v, bi_fmt f) {
   switch (f) {
-    case BI_FMT_H: return bi_half_to_double(bi_half_from_double(v, BI_RTE));
-    case BI_FMT_F: return (double)(float)v;
-    default: return v;
+  case BI_FMT_H: return bi_half_to_double(bi_half_from_double(v, BI_RTE));
+  case BI_FMT_F: return (double)(float)v;
+  default: return v;
   }
 }
 

@@ -23,7 +23,9 @@
  * subnormal's unit (the finest quantum) and the first overflowing binade: values >= 2^emax are not
  * finite. */
 typedef enum bi_fmt { BI_FMT_H, BI_FMT_F, BI_FMT_D } bi_fmt;
-typedef struct bi_fmt_info { int prec, emin_ulp, emax; } bi_fmt_info;
+typedef struct bi_fmt_info {
+  int prec, emin_ulp, emax;
+} bi_fmt_info;
 extern const bi_fmt_info bi_fmts[3];
 
 /* Canonical quiet NaNs (bi_fp.c's NaN policy: an invalid operation on non-NaN operands). */
@@ -31,10 +33,26 @@ extern const bi_fmt_info bi_fmts[3];
 #define BI_F_CANON 0x7fc00000u
 #define BI_D_CANON 0x7ff8000000000000ull
 
-static inline uint32_t bi_fbits(float x) { uint32_t b; memcpy(&b, &x, 4); return b; }
-static inline float bi_ffrom(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
-static inline uint64_t bi_dbits(double x) { uint64_t b; memcpy(&b, &x, 8); return b; }
-static inline double bi_dfrom(uint64_t b) { double x; memcpy(&x, &b, 8); return x; }
+static inline uint32_t bi_fbits(float x) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  return b;
+}
+static inline float bi_ffrom(uint32_t b) {
+  float x;
+  memcpy(&x, &b, 4);
+  return x;
+}
+static inline uint64_t bi_dbits(double x) {
+  uint64_t b;
+  memcpy(&b, &x, 8);
+  return b;
+}
+static inline double bi_dfrom(uint64_t b) {
+  double x;
+  memcpy(&x, &b, 8);
+  return x;
+}
 
 /* 2^u for -1074 <= u <= 1023, built from its bits (no libm, exact). */
 double bi_pow2(int u);

@@ -54,9 +54,9 @@
 
 static bool rem_core(double x, double y, bool nearest, double *res, int32_t *quo) {
   *quo = 0;
-  if (isinf(x) || y == 0) return false;           /* invalid: NaN, quo 0 */
+  if (isinf(x) || y == 0) return false; /* invalid: NaN, quo 0 */
   if (isinf(y) || x == 0) {
-    *res = x;                                     /* k = 0 */
+    *res = x; /* k = 0 */
     return true;
   }
   uint64_t mx, my;
@@ -64,7 +64,7 @@ static bool rem_core(double x, double y, bool nearest, double *res, int32_t *quo
   bi_decompose(x, &mx, &ex);
   bi_decompose(y, &my, &ey);
   const bool xneg = signbit(x) != 0, qneg = (signbit(x) != 0) != (signbit(y) != 0);
-  bool up = false;                                /* k = q + 1 (remainder rounded the quotient up) */
+  bool up = false; /* k = q + 1 (remainder rounded the quotient up) */
   uint64_t q = 0;
   double mag;
   if (fabs(x) >= fabs(y)) {
@@ -81,7 +81,7 @@ static bool rem_core(double x, double y, bool nearest, double *res, int32_t *quo
       up = true;
       r = my - r;
     }
-    mag = bi_compose(false, r, ey, BI_FMT_D);     /* exact: r * 2^ey with r < 2^53 */
+    mag = bi_compose(false, r, ey, BI_FMT_D); /* exact: r * 2^ey with r < 2^53 */
   } else {
     mag = fabs(x);
     if (nearest) {
@@ -92,7 +92,7 @@ static bool rem_core(double x, double y, bool nearest, double *res, int32_t *quo
       const bool more = s < 0 ? 2 * mx > my : s >= 11 ? false : mx > (my << s);
       if (more) {
         up = true;
-        mag = fabs(y) - fabs(x);                  /* exact (Sterbenz) */
+        mag = fabs(y) - fabs(x); /* exact (Sterbenz) */
       }
     }
   }
@@ -103,35 +103,35 @@ static bool rem_core(double x, double y, bool nearest, double *res, int32_t *quo
   return true;
 }
 
-#define REM_FNS(S, T, FMT)                                                                        \
-  static inline T fmod_##S(T x, T y) {                                                            \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    if (isnan_##S(y)) return quiet_##S(y);                                                        \
-    double r;                                                                                     \
-    int32_t q;                                                                                    \
-    return rem_core(tod_##S(x), tod_##S(y), false, &r, &q) ? fromd_##S(r) : canon_##S();          \
-  }                                                                                               \
-  static inline T remquo_##S(T x, T y, int32_t *q) {                                              \
-    *q = 0;                                                                                       \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    if (isnan_##S(y)) return quiet_##S(y);                                                        \
-    double r;                                                                                     \
-    return rem_core(tod_##S(x), tod_##S(y), true, &r, q) ? fromd_##S(r) : canon_##S();            \
-  }                                                                                               \
-  static inline T remainder_##S(T x, T y) {                                                       \
-    int32_t q;                                                                                    \
-    return remquo_##S(x, y, &q);                                                                  \
+#define REM_FNS(S, T, FMT)                                                               \
+  static inline T fmod_##S(T x, T y) {                                                   \
+    if (isnan_##S(x)) return quiet_##S(x);                                               \
+    if (isnan_##S(y)) return quiet_##S(y);                                               \
+    double r;                                                                            \
+    int32_t q;                                                                           \
+    return rem_core(tod_##S(x), tod_##S(y), false, &r, &q) ? fromd_##S(r) : canon_##S(); \
+  }                                                                                      \
+  static inline T remquo_##S(T x, T y, int32_t *q) {                                     \
+    *q = 0;                                                                              \
+    if (isnan_##S(x)) return quiet_##S(x);                                               \
+    if (isnan_##S(y)) return quiet_##S(y);                                               \
+    double r;                                                                            \
+    return rem_core(tod_##S(x), tod_##S(y), true, &r, q) ? fromd_##S(r) : canon_##S();   \
+  }                                                                                      \
+  static inline T remainder_##S(T x, T y) {                                              \
+    int32_t q;                                                                           \
+    return remquo_##S(x, y, &q);                                                         \
   }
 FOR_FORMATS(REM_FNS)
 
 /* ---- fdim ----------------------------------------------------------------------------------------
  * §6.15.2: x - y if x > y, +0 if x <= y; §7.5: fdim(any, NaN) and fdim(NaN, any) return NaN. The
  * difference is rounded once in the format (overflow to inf as RN dictates). */
-#define FDIM_FNS(S, T, FMT)                                                                       \
-  static inline T fdim_##S(T x, T y) {                                                            \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    if (isnan_##S(y)) return quiet_##S(y);                                                        \
-    return tod_##S(x) > tod_##S(y) ? sub_##S(x, y) : fromd_##S(0.0);                              \
+#define FDIM_FNS(S, T, FMT)                                          \
+  static inline T fdim_##S(T x, T y) {                               \
+    if (isnan_##S(x)) return quiet_##S(x);                           \
+    if (isnan_##S(y)) return quiet_##S(y);                           \
+    return tod_##S(x) > tod_##S(y) ? sub_##S(x, y) : fromd_##S(0.0); \
   }
 FOR_FORMATS(FDIM_FNS)
 
@@ -142,30 +142,30 @@ FOR_FORMATS(FDIM_FNS)
  * (fmax(+-0, -+0) = +0, fmin(+-0, -+0) = -0); on every other input this is the spec's formula.
  * §6.15.2 maxmag: x if |x| > |y|, y if |y| > |x|, otherwise fmax(x, y); minmag likewise with <
  * and fmin. A NaN fails both comparisons, so it reaches fmax/fmin, which return the other operand. */
-#define MAG_FNS(S, T, FMT)                                                                        \
-  static inline T fmaxc_##S(T x, T y) {                                                           \
-    if (isnan_##S(x)) return isnan_##S(y) ? quiet_##S(x) : y;                                     \
-    if (isnan_##S(y)) return x;                                                                   \
-    const double a = tod_##S(x), b = tod_##S(y);                                                  \
-    if (a < b) return y;                                                                          \
-    if (b < a) return x;                                                                          \
-    return signbit(a) ? y : x;                                                                    \
-  }                                                                                               \
-  static inline T fminc_##S(T x, T y) {                                                           \
-    if (isnan_##S(x)) return isnan_##S(y) ? quiet_##S(x) : y;                                     \
-    if (isnan_##S(y)) return x;                                                                   \
-    const double a = tod_##S(x), b = tod_##S(y);                                                  \
-    if (a < b) return x;                                                                          \
-    if (b < a) return y;                                                                          \
-    return signbit(a) ? x : y;                                                                    \
-  }                                                                                               \
-  static inline T maxmag_##S(T x, T y) {                                                          \
-    const double a = fabs(tod_##S(x)), b = fabs(tod_##S(y));                                      \
-    return a > b ? x : b > a ? y : fmaxc_##S(x, y);                                               \
-  }                                                                                               \
-  static inline T minmag_##S(T x, T y) {                                                          \
-    const double a = fabs(tod_##S(x)), b = fabs(tod_##S(y));                                      \
-    return a < b ? x : b < a ? y : fminc_##S(x, y);                                               \
+#define MAG_FNS(S, T, FMT)                                    \
+  static inline T fmaxc_##S(T x, T y) {                       \
+    if (isnan_##S(x)) return isnan_##S(y) ? quiet_##S(x) : y; \
+    if (isnan_##S(y)) return x;                               \
+    const double a = tod_##S(x), b = tod_##S(y);              \
+    if (a < b) return y;                                      \
+    if (b < a) return x;                                      \
+    return signbit(a) ? y : x;                                \
+  }                                                           \
+  static inline T fminc_##S(T x, T y) {                       \
+    if (isnan_##S(x)) return isnan_##S(y) ? quiet_##S(x) : y; \
+    if (isnan_##S(y)) return x;                               \
+    const double a = tod_##S(x), b = tod_##S(y);              \
+    if (a < b) return x;                                      \
+    if (b < a) return y;                                      \
+    return signbit(a) ? x : y;                                \
+  }                                                           \
+  static inline T maxmag_##S(T x, T y) {                      \
+    const double a = fabs(tod_##S(x)), b = fabs(tod_##S(y));  \
+    return a > b ? x : b > a ? y : fmaxc_##S(x, y);           \
+  }                                                           \
+  static inline T minmag_##S(T x, T y) {                      \
+    const double a = fabs(tod_##S(x)), b = fabs(tod_##S(y));  \
+    return a < b ? x : b < a ? y : fminc_##S(x, y);           \
   }
 FOR_FORMATS(MAG_FNS)
 
@@ -174,15 +174,15 @@ FOR_FORMATS(MAG_FNS)
  * nextafter(-0, +0) = +0); §7.5: nextafter(+-0, y > 0) is the smallest positive subnormal and
  * nextafter(+-0, y < 0) the smallest negative one. Stepping the bit pattern by one moves to the
  * neighbour (away from zero when the magnitude grows; the largest finite value steps to inf). */
-#define NEXT_FNS(S, T, U, SIGN, TO_BITS, FROM_BITS)                                               \
-  static inline T nextafter_##S(T x, T y) {                                                       \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    if (isnan_##S(y)) return quiet_##S(y);                                                        \
-    const double a = tod_##S(x), b = tod_##S(y);                                                  \
-    if (a == b) return y;                                                                         \
-    if (a == 0) return FROM_BITS((U)(b > 0 ? 1u : (SIGN | 1u)));                                  \
-    const U bits = TO_BITS(x);                                                                    \
-    return FROM_BITS((U)(((a < b) == (a > 0)) ? bits + 1u : bits - 1u));                          \
+#define NEXT_FNS(S, T, U, SIGN, TO_BITS, FROM_BITS)                      \
+  static inline T nextafter_##S(T x, T y) {                              \
+    if (isnan_##S(x)) return quiet_##S(x);                               \
+    if (isnan_##S(y)) return quiet_##S(y);                               \
+    const double a = tod_##S(x), b = tod_##S(y);                         \
+    if (a == b) return y;                                                \
+    if (a == 0) return FROM_BITS((U)(b > 0 ? 1u : (SIGN | 1u)));         \
+    const U bits = TO_BITS(x);                                           \
+    return FROM_BITS((U)(((a < b) == (a > 0)) ? bits + 1u : bits - 1u)); \
   }
 static inline uint16_t h_id(uint16_t b) { return b; }
 NEXT_FNS(hs, uint16_t, uint16_t, 0x8000u, h_id, h_id)
@@ -195,28 +195,28 @@ NEXT_FNS(ds, double, uint64_t, 0x8000000000000000ull, bi_dbits, bi_dfrom)
  * ldexp(+-0, k) = +-0, ldexp(+-inf, k) = +-inf). k is the int32 operand (any value).
  * frexp: x = mant * 2^exp with |mant| in [1/2, 1) — subnormals are normalised; +-0 gives +-0 and exp
  * 0 (C99 F.9.3.4); §7.5: +-inf gives +-inf and exp 0, NaN gives the NaN and exp 0. Exact. */
-#define SCALE_FNS(S, T, FMT)                                                                      \
-  static inline T ldexp_##S(T x, int32_t k) {                                                     \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    const double a = tod_##S(x);                                                                  \
-    if (a == 0 || isinf(a)) return x;                                                             \
-    uint64_t m;                                                                                   \
-    int e;                                                                                        \
-    bi_decompose(a, &m, &e);                                                                      \
-    return fromd_##S(bi_compose(signbit(a) != 0, m, (int64_t)e + k, FMT));                        \
-  }                                                                                               \
-  static inline T frexp_##S(T x, int32_t *ep) {                                                   \
-    *ep = 0;                                                                                      \
-    if (isnan_##S(x)) return quiet_##S(x);                                                        \
-    const double a = tod_##S(x);                                                                  \
-    if (a == 0 || isinf(a)) return x;                                                             \
-    uint64_t m;                                                                                   \
-    int e;                                                                                        \
-    bi_decompose(a, &m, &e);                                                                      \
-    const int nb = bitlen(m);                                                                     \
-    *ep = e + nb;                                                                                 \
-    const double mant = (double)m * bi_pow2(-nb);          /* m / 2^nb: exact, in [1/2, 1) */     \
-    return fromd_##S(signbit(a) ? -mant : mant);                                                  \
+#define SCALE_FNS(S, T, FMT)                                                         \
+  static inline T ldexp_##S(T x, int32_t k) {                                        \
+    if (isnan_##S(x)) return quiet_##S(x);                                           \
+    const double a = tod_##S(x);                                                     \
+    if (a == 0 || isinf(a)) return x;                                                \
+    uint64_t m;                                                                      \
+    int e;                                                                           \
+    bi_decompose(a, &m, &e);                                                         \
+    return fromd_##S(bi_compose(signbit(a) != 0, m, (int64_t)e + k, FMT));           \
+  }                                                                                  \
+  static inline T frexp_##S(T x, int32_t *ep) {                                      \
+    *ep = 0;                                                                         \
+    if (isnan_##S(x)) return quiet_##S(x);                                           \
+    const double a = tod_##S(x);                                                     \
+    if (a == 0 || isinf(a)) return x;                                                \
+    uint64_t m;                                                                      \
+    int e;                                                                           \
+    bi_decompose(a, &m, &e);                                                         \
+    const int nb = bitlen(m);                                                        \
+    *ep = e + nb;                                                                    \
+    const double mant = (double)m * bi_pow2(-nb); /* m / 2^nb: exact, in [1/2, 1) */ \
+    return fromd_##S(signbit(a) ? -mant : mant);                                     \
   }
 FOR_FORMATS(SCALE_FNS)
 
@@ -230,31 +230,31 @@ FOR_FORMATS(SCALE_FNS)
  * §6.15.2: "The min() operator is there to prevent fract(-small) from returning 1.0"). §7.5: fract(+-0)
  * = +-0 with +-0 in iptr (x - floor(x) would give +0 for -0), fract(+-inf) = +-0 with +-inf in iptr,
  * fract(NaN) = the NaN (quieted) with the NaN in iptr. */
-#define FRAC_FNS(S, T, FMT)                                                                       \
-  static inline T modf_##S(T x, T *ip) {                                                          \
-    if (isnan_##S(x)) {                                                                           \
-      *ip = quiet_##S(x);                                                                         \
-      return quiet_##S(x);                                                                        \
-    }                                                                                             \
-    const double a = tod_##S(x), t = trunc(a);                                                    \
-    *ip = fromd_##S(t);                                                                           \
-    return fromd_##S(copysign(isinf(a) ? 0.0 : a - t, a));                                        \
-  }                                                                                               \
-  static inline T fract_##S(T x, T *ip) {                                                         \
-    if (isnan_##S(x)) {                                                                           \
-      *ip = quiet_##S(x);                                                                         \
-      return quiet_##S(x);                                                                        \
-    }                                                                                             \
-    const double a = tod_##S(x);                                                                  \
-    if (a == 0 || isinf(a)) {                                                                     \
-      *ip = x;                                                                                    \
-      return fromd_##S(a == 0 ? a : copysign(0.0, a));                                            \
-    }                                                                                             \
-    const T fl = fromd_##S(floor(a));                                                             \
-    *ip = fl;                                                                                     \
-    const T d = sub_##S(x, fl);                                                                   \
-    const double cmax = 1.0 - bi_pow2(-bi_fmts[FMT].prec);                                        \
-    return tod_##S(d) < cmax ? d : fromd_##S(cmax);                                               \
+#define FRAC_FNS(S, T, FMT)                                \
+  static inline T modf_##S(T x, T *ip) {                   \
+    if (isnan_##S(x)) {                                    \
+      *ip = quiet_##S(x);                                  \
+      return quiet_##S(x);                                 \
+    }                                                      \
+    const double a = tod_##S(x), t = trunc(a);             \
+    *ip = fromd_##S(t);                                    \
+    return fromd_##S(copysign(isinf(a) ? 0.0 : a - t, a)); \
+  }                                                        \
+  static inline T fract_##S(T x, T *ip) {                  \
+    if (isnan_##S(x)) {                                    \
+      *ip = quiet_##S(x);                                  \
+      return quiet_##S(x);                                 \
+    }                                                      \
+    const double a = tod_##S(x);                           \
+    if (a == 0 || isinf(a)) {                              \
+      *ip = x;                                             \
+      return fromd_##S(a == 0 ? a : copysign(0.0, a));     \
+    }                                                      \
+    const T fl = fromd_##S(floor(a));                      \
+    *ip = fl;                                              \
+    const T d = sub_##S(x, fl);                            \
+    const double cmax = 1.0 - bi_pow2(-bi_fmts[FMT].prec); \
+    return tod_##S(d) < cmax ? d : fromd_##S(cmax);        \
   }
 FOR_FORMATS(FRAC_FNS)
 
@@ -272,68 +272,67 @@ static inline double nan_ds(uint64_t code) { return bi_dfrom(BI_D_CANON | (code 
  * int32 operand (ldexp), and one pointer output written after the whole vector is computed (PO1:
  * (x, p); PO2: (x, y, p)), with side elements of type TS. */
 
-#define EW_INT(NAME, T, F)                                                                        \
-  static bool NAME(const bi_call *c) {                                                            \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      const uint8_t *a = bi_src(c, 0, l), *b = bi_src(c, 1, l);                                   \
-      uint8_t *d = bi_dst(c, l);                                                                  \
-      for (unsigned k = 0; k < n; k++) {                                                          \
-        T x;                                                                                      \
-        int32_t e;                                                                                \
-        memcpy(&x, a + k * sizeof(T), sizeof(T));                                                 \
-        memcpy(&e, b + k * 4, 4);                                                                 \
-        const T r = F(x, e);                                                                      \
-        memcpy(d + k * sizeof(T), &r, sizeof(T));                                                 \
-      }                                                                                           \
-    }                                                                                             \
-    return true;                                                                                  \
+#define EW_INT(NAME, T, F)                                      \
+  static bool NAME(const bi_call *c) {                          \
+    const unsigned n = bi_lit_n(c->literal);                    \
+    for (uint32_t i = 0; i < c->nlanes; i++) {                  \
+      const size_t l = c->lanes[i];                             \
+      const uint8_t *a = bi_src(c, 0, l), *b = bi_src(c, 1, l); \
+      uint8_t *d = bi_dst(c, l);                                \
+      for (unsigned k = 0; k < n; k++) {                        \
+        T x;                                                    \
+        int32_t e;                                              \
+        memcpy(&x, a + k * sizeof(T), sizeof(T));               \
+        memcpy(&e, b + k * 4, 4);                               \
+        const T r = F(x, e);                                    \
+        memcpy(d + k * sizeof(T), &r, sizeof(T));               \
+      }                                                         \
+    }                                                           \
+    return true;                                                \
   }
 
-#define PO_BODY(T, TS, PI, CALL)                                                                  \
-  if (!c->mem) return false;                                                                      \
-  const unsigned n = bi_lit_n(c->literal), pb = bi_lit_ptr64(c->literal) ? 8u : 4u;               \
-  for (uint32_t i = 0; i < c->nlanes; i++) {                                                      \
-    const size_t l = c->lanes[i];                                                                 \
-    T r[16];                                                                                      \
-    TS s[16];                                                                                     \
-    for (unsigned k = 0; k < n; k++) {                                                            \
-      CALL;                                                                                       \
-    }                                                                                             \
-    const uint64_t ptr = bi_load_uint(bi_src(c, PI, l), pb);                                      \
-    void *p = c->mem->access(c->mem->ctx, (unsigned)l, ptr, (uint64_t)n * sizeof(TS), true);      \
-    if (!p) return false;                                                                         \
-    memcpy(p, s, n * sizeof(TS));                                                                 \
-    memcpy(bi_dst(c, l), r, n * sizeof(T));                                                       \
-  }                                                                                               \
+#define PO_BODY(T, TS, PI, CALL)                                                             \
+  if (!c->mem) return false;                                                                 \
+  const unsigned n = bi_lit_n(c->literal), pb = bi_lit_ptr64(c->literal) ? 8u : 4u;          \
+  for (uint32_t i = 0; i < c->nlanes; i++) {                                                 \
+    const size_t l = c->lanes[i];                                                            \
+    T r[16];                                                                                 \
+    TS s[16];                                                                                \
+    for (unsigned k = 0; k < n; k++) {                                                       \
+      CALL;                                                                                  \
+    }                                                                                        \
+    const uint64_t ptr = bi_load_uint(bi_src(c, PI, l), pb);                                 \
+    void *p = c->mem->access(c->mem->ctx, (unsigned)l, ptr, (uint64_t)n * sizeof(TS), true); \
+    if (!p) return false;                                                                    \
+    memcpy(p, s, n * sizeof(TS));                                                            \
+    memcpy(bi_dst(c, l), r, n * sizeof(T));                                                  \
+  }                                                                                          \
   return true;
 
-#define PO1(NAME, T, TS, F)                                                                       \
-  static bool NAME(const bi_call *c) {                                                            \
-    PO_BODY(T, TS, 1, T x_; memcpy(&x_, bi_src(c, 0, l) + k * sizeof(T), sizeof(T));              \
-            r[k] = F(x_, &s[k]))                                                                  \
+#define PO1(NAME, T, TS, F)                                                                               \
+  static bool NAME(const bi_call *c) {                                                                    \
+    PO_BODY(T, TS, 1, T x_; memcpy(&x_, bi_src(c, 0, l) + k * sizeof(T), sizeof(T)); r[k] = F(x_, &s[k])) \
   }
-#define PO2(NAME, T, TS, F)                                                                       \
-  static bool NAME(const bi_call *c) {                                                            \
-    PO_BODY(T, TS, 2, T x_; T y_; memcpy(&x_, bi_src(c, 0, l) + k * sizeof(T), sizeof(T));        \
-            memcpy(&y_, bi_src(c, 1, l) + k * sizeof(T), sizeof(T)); r[k] = F(x_, y_, &s[k]))     \
+#define PO2(NAME, T, TS, F)                                                                   \
+  static bool NAME(const bi_call *c) {                                                        \
+    PO_BODY(T, TS, 2, T x_; T y_; memcpy(&x_, bi_src(c, 0, l) + k * sizeof(T), sizeof(T));    \
+            memcpy(&y_, bi_src(c, 1, l) + k * sizeof(T), sizeof(T)); r[k] = F(x_, y_, &s[k])) \
   }
 
 /* Lane functions NAME_h / NAME_f / NAME_d (the slot names BI_SLOTS_F expects). */
-#define LOOPS(S, T, FMT)                                                                          \
-  BI_EW2(fmod_##S##_l, T, T, fmod_##S)                                                            \
-  BI_EW2(remainder_##S##_l, T, T, remainder_##S)                                                  \
-  BI_EW2(fdim_##S##_l, T, T, fdim_##S)                                                            \
-  BI_EW2(fmaxc_##S##_l, T, T, fmaxc_##S)                                                          \
-  BI_EW2(fminc_##S##_l, T, T, fminc_##S)                                                          \
-  BI_EW2(maxmag_##S##_l, T, T, maxmag_##S)                                                        \
-  BI_EW2(minmag_##S##_l, T, T, minmag_##S)                                                        \
-  BI_EW2(nextafter_##S##_l, T, T, nextafter_##S)                                                  \
-  EW_INT(ldexp_##S##_l, T, ldexp_##S)                                                             \
-  PO1(frexp_##S##_l, T, int32_t, frexp_##S)                                                       \
-  PO1(modf_##S##_l, T, T, modf_##S)                                                               \
-  PO1(fract_##S##_l, T, T, fract_##S)                                                             \
+#define LOOPS(S, T, FMT)                         \
+  BI_EW2(fmod_##S##_l, T, T, fmod_##S)           \
+  BI_EW2(remainder_##S##_l, T, T, remainder_##S) \
+  BI_EW2(fdim_##S##_l, T, T, fdim_##S)           \
+  BI_EW2(fmaxc_##S##_l, T, T, fmaxc_##S)         \
+  BI_EW2(fminc_##S##_l, T, T, fminc_##S)         \
+  BI_EW2(maxmag_##S##_l, T, T, maxmag_##S)       \
+  BI_EW2(minmag_##S##_l, T, T, minmag_##S)       \
+  BI_EW2(nextafter_##S##_l, T, T, nextafter_##S) \
+  EW_INT(ldexp_##S##_l, T, ldexp_##S)            \
+  PO1(frexp_##S##_l, T, int32_t, frexp_##S)      \
+  PO1(modf_##S##_l, T, T, modf_##S)              \
+  PO1(fract_##S##_l, T, T, fract_##S)            \
   PO2(remquo_##S##_l, T, int32_t, remquo_##S)
 FOR_FORMATS(LOOPS)
 
@@ -341,23 +340,17 @@ BI_EW1(nan_hs_l, uint16_t, uint16_t, nan_hs)
 BI_EW1(nan_fs_l, float, uint32_t, nan_fs)
 BI_EW1(nan_ds_l, double, uint64_t, nan_ds)
 
-#define SLOTS(p) { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
+#define SLOTS(p) \
+  { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
 
 static const bi_row rows[] = {
-  {OCLSTD_fmod, BI_SIG_F2, 0, SLOTS(fmod)},
-  {OCLSTD_remainder, BI_SIG_F2, 0, SLOTS(remainder)},
-  {OCLSTD_remquo, BI_SIG_REMQUO, 0, SLOTS(remquo)},
-  {OCLSTD_fdim, BI_SIG_F2, 0, SLOTS(fdim)},
-  {OCLSTD_maxmag, BI_SIG_F2, 0, SLOTS(maxmag)},
-  {OCLSTD_minmag, BI_SIG_F2, 0, SLOTS(minmag)},
-  {OCLSTD_nextafter, BI_SIG_F2, 0, SLOTS(nextafter)},
-  {OCLSTD_ldexp, BI_SIG_F_INTN, 0, SLOTS(ldexp)},
-  {OCLSTD_frexp, BI_SIG_F_PTRINTN, 0, SLOTS(frexp)},
-  {OCLSTD_modf, BI_SIG_F_PTRF, 0, SLOTS(modf)},
-  {OCLSTD_fract, BI_SIG_F_PTRF, 0, SLOTS(fract)},
-  {OCLSTD_nan, BI_SIG_NAN, 0, SLOTS(nan)},
-  {OCLSTD_fmax_common, BI_SIG_F2, 0, SLOTS(fmaxc)},
-  {OCLSTD_fmin_common, BI_SIG_F2, 0, SLOTS(fminc)},
+  {OCLSTD_fmod, BI_SIG_F2, 0, SLOTS(fmod)},           {OCLSTD_remainder, BI_SIG_F2, 0, SLOTS(remainder)},
+  {OCLSTD_remquo, BI_SIG_REMQUO, 0, SLOTS(remquo)},   {OCLSTD_fdim, BI_SIG_F2, 0, SLOTS(fdim)},
+  {OCLSTD_maxmag, BI_SIG_F2, 0, SLOTS(maxmag)},       {OCLSTD_minmag, BI_SIG_F2, 0, SLOTS(minmag)},
+  {OCLSTD_nextafter, BI_SIG_F2, 0, SLOTS(nextafter)}, {OCLSTD_ldexp, BI_SIG_F_INTN, 0, SLOTS(ldexp)},
+  {OCLSTD_frexp, BI_SIG_F_PTRINTN, 0, SLOTS(frexp)},  {OCLSTD_modf, BI_SIG_F_PTRF, 0, SLOTS(modf)},
+  {OCLSTD_fract, BI_SIG_F_PTRF, 0, SLOTS(fract)},     {OCLSTD_nan, BI_SIG_NAN, 0, SLOTS(nan)},
+  {OCLSTD_fmax_common, BI_SIG_F2, 0, SLOTS(fmaxc)},   {OCLSTD_fmin_common, BI_SIG_F2, 0, SLOTS(fminc)},
 };
 
 const bi_rowset bi_rows_exact = {rows, sizeof rows / sizeof rows[0]};

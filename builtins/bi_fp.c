@@ -36,10 +36,26 @@ _Static_assert(FLT_EVAL_METHOD == 0, "spvi's builtins need FLT_EVAL_METHOD == 0 
 #define F_CANON_NAN 0x7fc00000u
 #define D_CANON_NAN 0x7ff8000000000000ull
 
-static inline uint32_t f_bits(float x) { uint32_t b; memcpy(&b, &x, 4); return b; }
-static inline float f_from(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
-static inline uint64_t d_bits(double x) { uint64_t b; memcpy(&b, &x, 8); return b; }
-static inline double d_from(uint64_t b) { double x; memcpy(&x, &b, 8); return x; }
+static inline uint32_t f_bits(float x) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  return b;
+}
+static inline float f_from(uint32_t b) {
+  float x;
+  memcpy(&x, &b, 4);
+  return x;
+}
+static inline uint64_t d_bits(double x) {
+  uint64_t b;
+  memcpy(&b, &x, 8);
+  return b;
+}
+static inline double d_from(uint64_t b) {
+  double x;
+  memcpy(&x, &b, 8);
+  return x;
+}
 
 static inline bool h_isnan(uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
 static inline bool h_sign(uint16_t h) { return (h & 0x8000u) != 0; }
@@ -92,7 +108,7 @@ static inline uint16_t fma_hs(uint16_t a, uint16_t b, uint16_t c) {
   if (h_isnan(c)) return h_quiet(c);
   const double p = h2d(a) * h2d(b), z = h2d(c);
   if (!isfinite(p) || !isfinite(z)) {
-    const double s = p + z;                       /* exact: an infinity, or NaN for inf*0, inf-inf */
+    const double s = p + z; /* exact: an infinity, or NaN for inf*0, inf-inf */
     return isnan(s) ? (uint16_t)H_CANON_NAN : d2h(s);
   }
   return d2h(sum_round_odd(p, z));
@@ -130,7 +146,7 @@ static inline double fma_ds(double a, double b, double c) {
 
 static inline uint16_t sqrt_hs(uint16_t x) {
   if (h_isnan(x)) return h_quiet(x);
-  if (h_sign(x) && (x & 0x7fffu)) return H_CANON_NAN;       /* negative, not -0 */
+  if (h_sign(x) && (x & 0x7fffu)) return H_CANON_NAN; /* negative, not -0 */
   return d2h(sqrt(h2d(x)));
 }
 static inline float sqrt_fs(float x) {
@@ -150,9 +166,7 @@ static inline uint16_t fabs_hs(uint16_t x) { return (uint16_t)(x & 0x7fffu); }
 static inline float fabs_fs(float x) { return f_from(f_bits(x) & 0x7fffffffu); }
 static inline double fabs_ds(double x) { return d_from(d_bits(x) & 0x7fffffffffffffffull); }
 
-static inline uint16_t copysign_hs(uint16_t x, uint16_t y) {
-  return (uint16_t)((x & 0x7fffu) | (y & 0x8000u));
-}
+static inline uint16_t copysign_hs(uint16_t x, uint16_t y) { return (uint16_t)((x & 0x7fffu) | (y & 0x8000u)); }
 static inline float copysign_fs(float x, float y) {
   return f_from((f_bits(x) & 0x7fffffffu) | (f_bits(y) & 0x80000000u));
 }
@@ -165,9 +179,9 @@ static inline double copysign_ds(double x, double y) {
  * rounds halfway cases away from zero. For half, the float result is an integer of magnitude
  * <= 1024 or the half operand itself (halves >= 1024 are integers), so converting back is exact. */
 
-#define ROUNDING_FNS(NAME, FLT_FN, DBL_FN)                                                        \
-  static inline float NAME##_fs(float x) { return isnan(x) ? f_quiet(x) : FLT_FN(x); }            \
-  static inline double NAME##_ds(double x) { return isnan(x) ? d_quiet(x) : DBL_FN(x); }          \
+#define ROUNDING_FNS(NAME, FLT_FN, DBL_FN)                                               \
+  static inline float NAME##_fs(float x) { return isnan(x) ? f_quiet(x) : FLT_FN(x); }   \
+  static inline double NAME##_ds(double x) { return isnan(x) ? d_quiet(x) : DBL_FN(x); } \
   static inline uint16_t NAME##_hs(uint16_t x) { return h_isnan(x) ? h_quiet(x) : f2h(FLT_FN(h2f(x))); }
 ROUNDING_FNS(floor, floorf, floor)
 ROUNDING_FNS(ceil, ceilf, ceil)
@@ -183,21 +197,21 @@ ROUNDING_FNS(round, roundf, round)
  * minimumNumber/maximumNumber: fmin(±0, ∓0) = -0, fmax(±0, ∓0) = +0.
  * §6.15.4 clamp (OpenCL.std fclamp) is defined as fmin(fmax(x, minval), maxval). */
 
-#define MINMAX_FNS(SFX, T, ISNAN, QUIET, LT, NEG)                                                 \
-  static inline T fmin_##SFX(T x, T y) {                                                          \
-    if (ISNAN(x)) return ISNAN(y) ? QUIET(x) : y;                                                 \
-    if (ISNAN(y)) return x;                                                                       \
-    if (LT(x, y)) return x;                                                                       \
-    if (LT(y, x)) return y;                                                                       \
-    return NEG(x) ? x : y;          /* equal: identical, or zeros of opposite signs */            \
-  }                                                                                               \
-  static inline T fmax_##SFX(T x, T y) {                                                          \
-    if (ISNAN(x)) return ISNAN(y) ? QUIET(x) : y;                                                 \
-    if (ISNAN(y)) return x;                                                                       \
-    if (LT(x, y)) return y;                                                                       \
-    if (LT(y, x)) return x;                                                                       \
-    return NEG(x) ? y : x;                                                                        \
-  }                                                                                               \
+#define MINMAX_FNS(SFX, T, ISNAN, QUIET, LT, NEG)                             \
+  static inline T fmin_##SFX(T x, T y) {                                      \
+    if (ISNAN(x)) return ISNAN(y) ? QUIET(x) : y;                             \
+    if (ISNAN(y)) return x;                                                   \
+    if (LT(x, y)) return x;                                                   \
+    if (LT(y, x)) return y;                                                   \
+    return NEG(x) ? x : y; /* equal: identical, or zeros of opposite signs */ \
+  }                                                                           \
+  static inline T fmax_##SFX(T x, T y) {                                      \
+    if (ISNAN(x)) return ISNAN(y) ? QUIET(x) : y;                             \
+    if (ISNAN(y)) return x;                                                   \
+    if (LT(x, y)) return y;                                                   \
+    if (LT(y, x)) return x;                                                   \
+    return NEG(x) ? y : x;                                                    \
+  }                                                                           \
   static inline T fclamp_##SFX(T x, T lo, T hi) { return fmin_##SFX(fmax_##SFX(x, lo), hi); }
 
 #define H_LT(a, b) (h2f(a) < h2f(b))
@@ -225,12 +239,15 @@ static inline double step_ds(double edge, double x) { return x < edge ? 0.0 : 1.
 
 /* ---- lane loops and rows ------------------------------------------------------------------------ */
 
-#define FP1(NAME) BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs) BI_EW1(NAME##_f, float, float, NAME##_fs) \
-                  BI_EW1(NAME##_d, double, double, NAME##_ds)
-#define FP2(NAME) BI_EW2(NAME##_h, uint16_t, uint16_t, NAME##_hs) BI_EW2(NAME##_f, float, float, NAME##_fs) \
-                  BI_EW2(NAME##_d, double, double, NAME##_ds)
-#define FP3(NAME) BI_EW3(NAME##_h, uint16_t, uint16_t, NAME##_hs) BI_EW3(NAME##_f, float, float, NAME##_fs) \
-                  BI_EW3(NAME##_d, double, double, NAME##_ds)
+#define FP1(NAME)                                 \
+  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs) \
+  BI_EW1(NAME##_f, float, float, NAME##_fs) BI_EW1(NAME##_d, double, double, NAME##_ds)
+#define FP2(NAME)                                 \
+  BI_EW2(NAME##_h, uint16_t, uint16_t, NAME##_hs) \
+  BI_EW2(NAME##_f, float, float, NAME##_fs) BI_EW2(NAME##_d, double, double, NAME##_ds)
+#define FP3(NAME)                                 \
+  BI_EW3(NAME##_h, uint16_t, uint16_t, NAME##_hs) \
+  BI_EW3(NAME##_f, float, float, NAME##_fs) BI_EW3(NAME##_d, double, double, NAME##_ds)
 
 FP3(fma)
 FP1(sqrt)
@@ -249,7 +266,7 @@ FP2(step)
 
 static const bi_row rows[] = {
   {OCLSTD_fma, BI_SIG_F3, 0, BI_SLOTS_F(fma)},
-  {OCLSTD_mad, BI_SIG_F3, 0, BI_SLOTS_F(fma)},     /* mad is fused: see above */
+  {OCLSTD_mad, BI_SIG_F3, 0, BI_SLOTS_F(fma)}, /* mad is fused: see above */
   {OCLSTD_sqrt, BI_SIG_F1, 0, BI_SLOTS_F(sqrt)},
   {OCLSTD_fabs, BI_SIG_F1, 0, BI_SLOTS_F(fabs)},
   {OCLSTD_copysign, BI_SIG_F2, 0, BI_SLOTS_F(copysign)},

@@ -83,7 +83,10 @@ static void exact_sum_squares(mpfr_ptr s, const double *v, unsigned n) {
   mpfr_clear(sq);
 }
 
-typedef struct norm_ctx { const double *v; unsigned n, idx; } norm_ctx;
+typedef struct norm_ctx {
+  const double *v;
+  unsigned n, idx;
+} norm_ctx;
 
 /* Enclosure of sqrt(S) (lo == hi when the root is exact at this precision). */
 static void norm_bounds(mpfr_ptr lo, mpfr_ptr hi, const void *vctx) {
@@ -175,7 +178,7 @@ static double norm_fmt(const double *v, unsigned n, bi_fmt f) {
     if (all0) return 0.0;
     if (dd_norm(v, n, w, &k, &rh, &rl)) {
       const double s = rh + rl, t = rl - (s - rh);
-      if (bi_cert_dd(s, t, s * 0x1p-96, &r)) return r * bi_pow2(k);   /* exact: normal, finite */
+      if (bi_cert_dd(s, t, s * 0x1p-96, &r)) return r * bi_pow2(k); /* exact: normal, finite */
     }
   }
   const norm_ctx ctx = {v, n, 0};
@@ -203,8 +206,7 @@ static void normalize_fmt(const double *v, unsigned n, bi_fmt f, double *out) {
     bool ok = dd_norm(v, n, w, &k, &rh, &rl);
     /* the scaling must be exact (normalize is scale-invariant only then), and tiny components
      * would make the fma residual below inexact */
-    for (unsigned i = 0; ok && i < n; i++)
-      ok = w[i] * bi_pow2(k) == v[i] && (w[i] == 0 || fabs(w[i]) >= 0x1p-900);
+    for (unsigned i = 0; ok && i < n; i++) ok = w[i] * bi_pow2(k) == v[i] && (w[i] == 0 || fabs(w[i]) >= 0x1p-900);
     for (unsigned i = 0; ok && i < n; i++) {
       if (w[i] == 0) {
         out[i] = v[i];
@@ -256,7 +258,7 @@ static double cross_mpfr(double a, double b, double c, double d) {
   mpfr_init2(p, 106);
   mpfr_init2(q, 106);
   mpfr_set_d(p, a, MPFR_RNDN);
-  mpfr_mul_d(p, p, b, MPFR_RNDN);     /* exact: 53 x 53 bits */
+  mpfr_mul_d(p, p, b, MPFR_RNDN); /* exact: 53 x 53 bits */
   mpfr_set_d(q, c, MPFR_RNDN);
   mpfr_mul_d(q, q, d, MPFR_RNDN);
   mpfr_prec_t prec = 110;
@@ -265,7 +267,7 @@ static double cross_mpfr(double a, double b, double c, double d) {
     prec = (mpfr_prec_t)((ep > eq ? ep - eq : eq - ep) + 110);
   }
   mpfr_init2(r, prec);
-  mpfr_sub(r, p, q, MPFR_RNDN);       /* exact; signed zeros as IEEE 754 */
+  mpfr_sub(r, p, q, MPFR_RNDN); /* exact; signed zeros as IEEE 754 */
   const double res = bi_mp_round(r, BI_FMT_D);
   mpfr_clear(p);
   mpfr_clear(q);
@@ -287,11 +289,11 @@ static double cross_diff(double a, double b, double c, double d, bi_fmt f) {
   const double p = a * b;
   const double q = c * d;
   if (pinf || qinf) return pinf && qinf ? p - q : pinf ? p : -q;
-  if (f != BI_FMT_D) return bi_round_to(sum_round_odd(p, -q), f);   /* p, q exact in double */
+  if (f != BI_FMT_D) return bi_round_to(sum_round_odd(p, -q), f); /* p, q exact in double */
   if (safe_prod(p, a, b) && safe_prod(q, c, d)) {
     const double pl = fma(a, b, -p);
     const double ql = fma(c, d, -q);
-    if (p == q && pl == ql) return p - q;   /* exactly zero: IEEE sign of zero (-0 - +0 = -0) */
+    if (p == q && pl == ql) return p - q; /* exactly zero: IEEE sign of zero (-0 - +0 = -0) */
     const double s0 = p - q;
     const double bb = s0 - p;
     const double e0 = (p - (s0 - bb)) + (-q - bb);
@@ -309,59 +311,59 @@ static double cross_diff(double a, double b, double c, double d, bi_fmt f) {
 
 /* ---- per-type functions ------------------------------------------------------------------------------ */
 
-#define GEOM_FNS(S, T, FMT)                                                                       \
-  static T length_##S(const T *x, unsigned n) {                                                   \
-    double v[4];                                                                                  \
-    bool inf = false;                                                                             \
-    for (unsigned i = 0; i < n; i++)                                                              \
-      if (isnan_##S(x[i])) return quiet_##S(x[i]);                                                \
-    for (unsigned i = 0; i < n; i++) {                                                            \
-      v[i] = tod_##S(x[i]);                                                                       \
-      inf = inf || isinf(v[i]);                                                                   \
-    }                                                                                             \
-    return fromd_##S(inf ? INFINITY : norm_fmt(v, n, FMT));                                       \
-  }                                                                                               \
-  static T distance_##S(const T *a, const T *b, unsigned n) {                                     \
-    T d[4];                                                                                       \
-    for (unsigned i = 0; i < n; i++) {                                                            \
-      if (isnan_##S(a[i])) d[i] = quiet_##S(a[i]);                                                \
-      else if (isnan_##S(b[i])) d[i] = quiet_##S(b[i]);                                           \
-      else {                                                                                      \
-        d[i] = sub_##S(a[i], b[i]);                                                               \
-        if (isnan_##S(d[i])) d[i] = canon_##S();                                                  \
-      }                                                                                           \
-    }                                                                                             \
-    return length_##S(d, n);                                                                      \
-  }                                                                                               \
-  static void normalize_##S(const T *x, unsigned n, T *out) {                                     \
-    for (unsigned i = 0; i < n; i++)                                                              \
-      if (isnan_##S(x[i])) {                                                                      \
-        for (unsigned j = 0; j < n; j++) out[j] = quiet_##S(x[i]);                                \
-        return;                                                                                   \
-      }                                                                                           \
-    double v[4], r[4];                                                                            \
-    bool inf = false, all0 = true;                                                                \
-    for (unsigned i = 0; i < n; i++) {                                                            \
-      v[i] = tod_##S(x[i]);                                                                       \
-      inf = inf || isinf(v[i]);                                                                   \
-      all0 = all0 && v[i] == 0;                                                                   \
-    }                                                                                             \
-    if (all0) {                                                                                   \
-      memcpy(out, x, n * sizeof(T));                                                              \
-      return;                                                                                     \
-    }                                                                                             \
-    if (inf)                                                                                      \
+#define GEOM_FNS(S, T, FMT)                                                                            \
+  static T length_##S(const T *x, unsigned n) {                                                        \
+    double v[4];                                                                                       \
+    bool inf = false;                                                                                  \
+    for (unsigned i = 0; i < n; i++)                                                                   \
+      if (isnan_##S(x[i])) return quiet_##S(x[i]);                                                     \
+    for (unsigned i = 0; i < n; i++) {                                                                 \
+      v[i] = tod_##S(x[i]);                                                                            \
+      inf = inf || isinf(v[i]);                                                                        \
+    }                                                                                                  \
+    return fromd_##S(inf ? INFINITY : norm_fmt(v, n, FMT));                                            \
+  }                                                                                                    \
+  static T distance_##S(const T *a, const T *b, unsigned n) {                                          \
+    T d[4];                                                                                            \
+    for (unsigned i = 0; i < n; i++) {                                                                 \
+      if (isnan_##S(a[i])) d[i] = quiet_##S(a[i]);                                                     \
+      else if (isnan_##S(b[i])) d[i] = quiet_##S(b[i]);                                                \
+      else {                                                                                           \
+        d[i] = sub_##S(a[i], b[i]);                                                                    \
+        if (isnan_##S(d[i])) d[i] = canon_##S();                                                       \
+      }                                                                                                \
+    }                                                                                                  \
+    return length_##S(d, n);                                                                           \
+  }                                                                                                    \
+  static void normalize_##S(const T *x, unsigned n, T *out) {                                          \
+    for (unsigned i = 0; i < n; i++)                                                                   \
+      if (isnan_##S(x[i])) {                                                                           \
+        for (unsigned j = 0; j < n; j++) out[j] = quiet_##S(x[i]);                                     \
+        return;                                                                                        \
+      }                                                                                                \
+    double v[4], r[4];                                                                                 \
+    bool inf = false, all0 = true;                                                                     \
+    for (unsigned i = 0; i < n; i++) {                                                                 \
+      v[i] = tod_##S(x[i]);                                                                            \
+      inf = inf || isinf(v[i]);                                                                        \
+      all0 = all0 && v[i] == 0;                                                                        \
+    }                                                                                                  \
+    if (all0) {                                                                                        \
+      memcpy(out, x, n * sizeof(T));                                                                   \
+      return;                                                                                          \
+    }                                                                                                  \
+    if (inf)                                                                                           \
       for (unsigned i = 0; i < n; i++) v[i] = isinf(v[i]) ? copysign(1.0, v[i]) : copysign(0.0, v[i]); \
-    normalize_fmt(v, n, FMT, r);                                                                  \
-    for (unsigned i = 0; i < n; i++) out[i] = fromd_##S(r[i]);                                    \
-  }                                                                                               \
-  static inline T crossc_##S(T a1, T b2, T a2, T b1) {                                            \
-    if (isnan_##S(a1)) return quiet_##S(a1);                                                      \
-    if (isnan_##S(b2)) return quiet_##S(b2);                                                      \
-    if (isnan_##S(a2)) return quiet_##S(a2);                                                      \
-    if (isnan_##S(b1)) return quiet_##S(b1);                                                      \
-    const double r = cross_diff(tod_##S(a1), tod_##S(b2), tod_##S(a2), tod_##S(b1), FMT);         \
-    return isnan(r) ? canon_##S() : fromd_##S(r);                                                 \
+    normalize_fmt(v, n, FMT, r);                                                                       \
+    for (unsigned i = 0; i < n; i++) out[i] = fromd_##S(r[i]);                                         \
+  }                                                                                                    \
+  static inline T crossc_##S(T a1, T b2, T a2, T b1) {                                                 \
+    if (isnan_##S(a1)) return quiet_##S(a1);                                                           \
+    if (isnan_##S(b2)) return quiet_##S(b2);                                                           \
+    if (isnan_##S(a2)) return quiet_##S(a2);                                                           \
+    if (isnan_##S(b1)) return quiet_##S(b1);                                                           \
+    const double r = cross_diff(tod_##S(a1), tod_##S(b2), tod_##S(a2), tod_##S(b1), FMT);              \
+    return isnan(r) ? canon_##S() : fromd_##S(r);                                                      \
   }
 FOR_FORMATS(GEOM_FNS)
 
@@ -370,60 +372,62 @@ FOR_FORMATS(GEOM_FNS)
 
 #define LOAD(dst, p, n, T) memcpy(dst, p, (n) * sizeof(T))
 
-#define LOOPS(S, T, FMT)                                                                          \
-  static bool length_##S##_l(const bi_call *c) {                                                  \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      T x[4];                                                                                     \
-      LOAD(x, bi_src(c, 0, l), n, T);                                                             \
-      const T r = length_##S(x, n);                                                               \
-      memcpy(bi_dst(c, l), &r, sizeof(T));                                                        \
-    }                                                                                             \
-    return true;                                                                                  \
-  }                                                                                               \
-  static bool distance_##S##_l(const bi_call *c) {                                                \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      T a[4], b[4];                                                                               \
-      LOAD(a, bi_src(c, 0, l), n, T);                                                             \
-      LOAD(b, bi_src(c, 1, l), n, T);                                                             \
-      const T r = distance_##S(a, b, n);                                                          \
-      memcpy(bi_dst(c, l), &r, sizeof(T));                                                        \
-    }                                                                                             \
-    return true;                                                                                  \
-  }                                                                                               \
-  static bool normalize_##S##_l(const bi_call *c) {                                               \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      T x[4], r[4];                                                                               \
-      LOAD(x, bi_src(c, 0, l), n, T);                                                             \
-      normalize_##S(x, n, r);                                                                     \
-      memcpy(bi_dst(c, l), r, n * sizeof(T));                                                     \
-    }                                                                                             \
-    return true;                                                                                  \
-  }                                                                                               \
-  static bool cross_##S##_l(const bi_call *c) {                                                   \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      T a[4], b[4], r[4];                                                                         \
-      LOAD(a, bi_src(c, 0, l), 3, T);                                                             \
-      LOAD(b, bi_src(c, 1, l), 3, T);                                                             \
-      r[0] = crossc_##S(a[1], b[2], a[2], b[1]);                                                  \
-      r[1] = crossc_##S(a[2], b[0], a[0], b[2]);                                                  \
-      r[2] = crossc_##S(a[0], b[1], a[1], b[0]);                                                  \
-      r[3] = fromd_##S(0.0);                                                                      \
-      memcpy(bi_dst(c, l), r, n * sizeof(T));                                                     \
-    }                                                                                             \
-    return true;                                                                                  \
+#define LOOPS(S, T, FMT)                            \
+  static bool length_##S##_l(const bi_call *c) {    \
+    const unsigned n = bi_lit_n(c->literal);        \
+    for (uint32_t i = 0; i < c->nlanes; i++) {      \
+      const size_t l = c->lanes[i];                 \
+      T x[4];                                       \
+      LOAD(x, bi_src(c, 0, l), n, T);               \
+      const T r = length_##S(x, n);                 \
+      memcpy(bi_dst(c, l), &r, sizeof(T));          \
+    }                                               \
+    return true;                                    \
+  }                                                 \
+  static bool distance_##S##_l(const bi_call *c) {  \
+    const unsigned n = bi_lit_n(c->literal);        \
+    for (uint32_t i = 0; i < c->nlanes; i++) {      \
+      const size_t l = c->lanes[i];                 \
+      T a[4], b[4];                                 \
+      LOAD(a, bi_src(c, 0, l), n, T);               \
+      LOAD(b, bi_src(c, 1, l), n, T);               \
+      const T r = distance_##S(a, b, n);            \
+      memcpy(bi_dst(c, l), &r, sizeof(T));          \
+    }                                               \
+    return true;                                    \
+  }                                                 \
+  static bool normalize_##S##_l(const bi_call *c) { \
+    const unsigned n = bi_lit_n(c->literal);        \
+    for (uint32_t i = 0; i < c->nlanes; i++) {      \
+      const size_t l = c->lanes[i];                 \
+      T x[4], r[4];                                 \
+      LOAD(x, bi_src(c, 0, l), n, T);               \
+      normalize_##S(x, n, r);                       \
+      memcpy(bi_dst(c, l), r, n * sizeof(T));       \
+    }                                               \
+    return true;                                    \
+  }                                                 \
+  static bool cross_##S##_l(const bi_call *c) {     \
+    const unsigned n = bi_lit_n(c->literal);        \
+    for (uint32_t i = 0; i < c->nlanes; i++) {      \
+      const size_t l = c->lanes[i];                 \
+      T a[4], b[4], r[4];                           \
+      LOAD(a, bi_src(c, 0, l), 3, T);               \
+      LOAD(b, bi_src(c, 1, l), 3, T);               \
+      r[0] = crossc_##S(a[1], b[2], a[2], b[1]);    \
+      r[1] = crossc_##S(a[2], b[0], a[0], b[2]);    \
+      r[2] = crossc_##S(a[0], b[1], a[1], b[0]);    \
+      r[3] = fromd_##S(0.0);                        \
+      memcpy(bi_dst(c, l), r, n * sizeof(T));       \
+    }                                               \
+    return true;                                    \
   }
 FOR_FORMATS(LOOPS)
 
-#define SLOTS(p) { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
-#define FLOAT_ONLY(p) { [BI_T_F32] = p##_fs_l }
+#define SLOTS(p) \
+  { [BI_T_F16] = p##_hs_l, [BI_T_F32] = p##_fs_l, [BI_T_F64] = p##_ds_l }
+#define FLOAT_ONLY(p) \
+  { [BI_T_F32] = p##_fs_l }
 
 static const bi_row rows[] = {
   {OCLSTD_cross, BI_SIG_CROSS, 0, SLOTS(cross)},

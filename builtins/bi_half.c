@@ -15,8 +15,8 @@
 
 #define H_SIGN 0x8000u
 #define H_INF 0x7c00u
-#define H_QNAN 0x0200u   /* quiet bit: the top fraction bit (IEEE 754-2008 §6.2.1) */
-#define H_MAX 0x7bffu    /* 65504 */
+#define H_QNAN 0x0200u /* quiet bit: the top fraction bit (IEEE 754-2008 §6.2.1) */
+#define H_MAX 0x7bffu  /* 65504 */
 
 /* Index of the most significant set bit of m (m != 0), by halving the search window. */
 static int msb64(uint64_t m) {
@@ -45,20 +45,24 @@ static uint16_t overflow(uint16_t sign, bi_round r) {
  * absorbs a rounding carry (q = 2^11, or a subnormal reaching 2^10) as the next exponent. */
 static uint16_t round_pack(uint16_t sign, uint64_t m, int e, bi_round r) {
   const int E = msb64(m) + e;
-  if (E > 15) return overflow(sign, r);          /* >= 2^16 > 65504 whatever the mode */
+  if (E > 15) return overflow(sign, r); /* >= 2^16 > 65504 whatever the mode */
   const int qexp = (E < -14 ? -14 : E) - 10;
-  const int shift = qexp - e;                     /* low bits of m below the quantum */
+  const int shift = qexp - e; /* low bits of m below the quantum */
   uint64_t q;
   bool up = false;
   if (shift <= 0) {
-    q = m << -shift;                              /* exact; q < 2^11 so no bits are lost */
+    q = m << -shift; /* exact; q < 2^11 so no bits are lost */
   } else {
     /* rem/half compare the discarded part with half a quantum. For shift > 64, m < 2^64 <= half. */
     uint64_t rem, halfq;
     if (shift > 64) {
-      q = 0; rem = 1; halfq = 2;                  /* nonzero and below half a quantum */
+      q = 0;
+      rem = 1;
+      halfq = 2; /* nonzero and below half a quantum */
     } else if (shift == 64) {
-      q = 0; rem = m; halfq = (uint64_t)1 << 63;
+      q = 0;
+      rem = m;
+      halfq = (uint64_t)1 << 63;
     } else {
       q = m >> shift;
       rem = m & (((uint64_t)1 << shift) - 1);
@@ -66,10 +70,10 @@ static uint16_t round_pack(uint16_t sign, uint64_t m, int e, bi_round r) {
     }
     if (rem != 0) {
       switch (r) {
-        case BI_RTZ: up = false; break;
-        case BI_RTP: up = !sign; break;
-        case BI_RTN: up = sign != 0; break;
-        default:     up = rem > halfq || (rem == halfq && (q & 1)); break;  /* ties to even */
+      case BI_RTZ: up = false; break;
+      case BI_RTP: up = !sign; break;
+      case BI_RTN: up = sign != 0; break;
+      default: up = rem > halfq || (rem == halfq && (q & 1)); break; /* ties to even */
       }
     }
   }
@@ -84,10 +88,10 @@ uint16_t bi_half_from_f32bits(uint32_t b, bi_round r) {
   const uint32_t exp = (b >> 23) & 0xffu, frac = b & 0x7fffffu;
   if (exp == 0xffu) {
     if (frac == 0) return (uint16_t)(sign | H_INF);
-    return (uint16_t)(sign | H_INF | H_QNAN | (frac >> 13));   /* keep the top 9 payload bits */
+    return (uint16_t)(sign | H_INF | H_QNAN | (frac >> 13)); /* keep the top 9 payload bits */
   }
   if (exp == 0 && frac == 0) return sign;
-  if (exp == 0) return round_pack(sign, frac, -149, r);        /* float subnormal: frac * 2^-149 */
+  if (exp == 0) return round_pack(sign, frac, -149, r); /* float subnormal: frac * 2^-149 */
   return round_pack(sign, frac | 0x800000u, (int)exp - 150, r);
 }
 
@@ -124,10 +128,13 @@ static void half_fields(uint16_t h, int *exp, uint32_t *frac) {
   uint32_t f = h & 0x3ffu;
   if (e == 0 && f != 0) {
     e = 1;
-    while (!(f & 0x400u)) { f <<= 1; e--; }
+    while (!(f & 0x400u)) {
+      f <<= 1;
+      e--;
+    }
     f &= 0x3ffu;
   }
-  *exp = e;   /* biased by 15; <= 0 only for normalised subnormals */
+  *exp = e; /* biased by 15; <= 0 only for normalised subnormals */
   *frac = f;
 }
 

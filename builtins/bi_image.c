@@ -29,12 +29,12 @@ static const struct ctype_info {
   uint8_t csize, cls, norm;
   uint32_t maxv;
 } ctypes[] = {
-  [0] = {"snorm8", 1, BI_IMG_FLOAT, N_SNORM, 127},     [1] = {"snorm16", 2, BI_IMG_FLOAT, N_SNORM, 32767},
-  [2] = {"unorm8", 1, BI_IMG_FLOAT, N_UNORM, 255},     [3] = {"unorm16", 2, BI_IMG_FLOAT, N_UNORM, 65535},
-  [7] = {"int8", 1, BI_IMG_SINT, N_INT, 0},            [8] = {"int16", 2, BI_IMG_SINT, N_INT, 0},
-  [9] = {"int32", 4, BI_IMG_SINT, N_INT, 0},           [10] = {"uint8", 1, BI_IMG_UINT, N_INT, 0},
-  [11] = {"uint16", 2, BI_IMG_UINT, N_INT, 0},         [12] = {"uint32", 4, BI_IMG_UINT, N_INT, 0},
-  [13] = {"half", 2, BI_IMG_FLOAT, N_HALF, 0},         [14] = {"float", 4, BI_IMG_FLOAT, N_FLOAT, 0},
+  [0] = {"snorm8", 1, BI_IMG_FLOAT, N_SNORM, 127}, [1] = {"snorm16", 2, BI_IMG_FLOAT, N_SNORM, 32767},
+  [2] = {"unorm8", 1, BI_IMG_FLOAT, N_UNORM, 255}, [3] = {"unorm16", 2, BI_IMG_FLOAT, N_UNORM, 65535},
+  [7] = {"int8", 1, BI_IMG_SINT, N_INT, 0},        [8] = {"int16", 2, BI_IMG_SINT, N_INT, 0},
+  [9] = {"int32", 4, BI_IMG_SINT, N_INT, 0},       [10] = {"uint8", 1, BI_IMG_UINT, N_INT, 0},
+  [11] = {"uint16", 2, BI_IMG_UINT, N_INT, 0},     [12] = {"uint32", 4, BI_IMG_UINT, N_INT, 0},
+  [13] = {"half", 2, BI_IMG_FLOAT, N_HALF, 0},     [14] = {"float", 4, BI_IMG_FLOAT, N_FLOAT, 0},
 };
 #define NCTYPES (sizeof ctypes / sizeof ctypes[0])
 
@@ -68,14 +68,29 @@ static const struct order_info {
 static const struct order_info *order_of(unsigned o) { return o < NORDERS && orders[o].nchan ? &orders[o] : NULL; }
 static const struct ctype_info *ctype_of(unsigned t) { return t < NCTYPES && ctypes[t].csize ? &ctypes[t] : NULL; }
 
-unsigned bi_image_nchan(unsigned order) { const struct order_info *o = order_of(order); return o ? o->nchan : 0; }
-unsigned bi_image_csize(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->csize : 0; }
-int bi_image_class(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->cls : BI_IMG_FLOAT; }
-static const char *const type_names[] = {"image1d", "image1d_buffer", "image1d_array", "image2d", "image2d_array",
-                                         "image3d"};
+unsigned bi_image_nchan(unsigned order) {
+  const struct order_info *o = order_of(order);
+  return o ? o->nchan : 0;
+}
+unsigned bi_image_csize(unsigned ctype) {
+  const struct ctype_info *t = ctype_of(ctype);
+  return t ? t->csize : 0;
+}
+int bi_image_class(unsigned ctype) {
+  const struct ctype_info *t = ctype_of(ctype);
+  return t ? t->cls : BI_IMG_FLOAT;
+}
+static const char *const type_names[] = {"image1d", "image1d_buffer", "image1d_array",
+                                         "image2d", "image2d_array",  "image3d"};
 const char *bi_image_type_name(unsigned type) { return type < 6 ? type_names[type] : NULL; }
-const char *bi_image_order_name(unsigned order) { const struct order_info *o = order_of(order); return o ? o->name : NULL; }
-const char *bi_image_ctype_name(unsigned ctype) { const struct ctype_info *t = ctype_of(ctype); return t ? t->name : NULL; }
+const char *bi_image_order_name(unsigned order) {
+  const struct order_info *o = order_of(order);
+  return o ? o->name : NULL;
+}
+const char *bi_image_ctype_name(unsigned ctype) {
+  const struct ctype_info *t = ctype_of(ctype);
+  return t ? t->name : NULL;
+}
 
 bool bi_image_format_ok(unsigned order, unsigned ctype) {
   const struct order_info *o = order_of(order);
@@ -85,7 +100,7 @@ bool bi_image_format_ok(unsigned order, unsigned ctype) {
   case T_ANY: return true;
   case T_8BIT: return t->csize == 1;
   case T_IL: return t->norm != N_INT;
-  default: return ctype == 2;  /* sRGB: unorm8 only */
+  default: return ctype == 2; /* sRGB: unorm8 only */
   }
 }
 
@@ -108,10 +123,16 @@ void bi_image_init(bi_image *img, uint8_t *data, unsigned type, unsigned order, 
   img->size[1] = 1;
   img->size[2] = 1;
   switch (type) {
-  case 2: img->size[1] = layers; break;                            /* 1D array: layers are "y" */
+  case 2: img->size[1] = layers; break; /* 1D array: layers are "y" */
   case 3: img->size[1] = height; break;
-  case 4: img->size[1] = height; img->size[2] = layers; break;
-  case 5: img->size[1] = height; img->size[2] = depth; break;
+  case 4:
+    img->size[1] = height;
+    img->size[2] = layers;
+    break;
+  case 5:
+    img->size[1] = height;
+    img->size[2] = depth;
+    break;
   default: break;
   }
 }
@@ -133,7 +154,10 @@ float bi_image_ratio_f32(int32_t x, uint32_t d) {
   double be = INFINITY;
   for (int i = 0; i < 3; i++) {
     double e = fabs((double)ax - (double)d * (double)cand[i]);
-    if (e < be) { be = e; best = cand[i]; }
+    if (e < be) {
+      be = e;
+      best = cand[i];
+    }
   }
   return neg ? -best : best;
 }
@@ -148,9 +172,12 @@ uint16_t bi_image_ratio_f16(int32_t x, uint32_t d) {
   double be = INFINITY;
   for (int i = -1; i <= 1; i++) {
     int c = (int)h + i;
-    if (c < 0 || c >= 0x7c00) continue;  /* positive finite halves are ordered like their bits */
+    if (c < 0 || c >= 0x7c00) continue; /* positive finite halves are ordered like their bits */
     double e = fabs((double)ax - (double)d * bi_half_to_double((uint16_t)c));
-    if (e < be) { be = e; best = (uint16_t)c; }
+    if (e < be) {
+      be = e;
+      best = (uint16_t)c;
+    }
   }
   return (uint16_t)(best | (neg ? 0x8000u : 0u));
 }
@@ -173,7 +200,7 @@ uint16_t bi_image_ratio_f16(int32_t x, uint32_t d) {
  * no ties and x = #{k : y >= F_k}, F_k the smallest float above T_k, which srgb_init certifies. */
 static float srgb_lin_f[256];
 static uint16_t srgb_lin_h[256];
-static float srgb_thr[256];  /* [k] = F_k for k = 1..255 */
+static float srgb_thr[256]; /* [k] = F_k for k = 1..255 */
 static pthread_once_t srgb_once = PTHREAD_ONCE_INIT;
 
 static void lin_bounds(mpfr_ptr lo, mpfr_ptr hi, const void *ctx) {
@@ -183,7 +210,7 @@ static void lin_bounds(mpfr_ptr lo, mpfr_ptr hi, const void *ctx) {
   /* r <= 0.04045 exactly: r * 20000 <= 809, and r * 20000 is exact in double */
   const bool linear = (double)r * 20000.0 <= 809.0;
   for (int s = 0; s < 2; s++) {
-    mpfr_set_flt(out[s], r, MPFR_RNDN);  /* exact: the precision is >= 128 */
+    mpfr_set_flt(out[s], r, MPFR_RNDN); /* exact: the precision is >= 128 */
     if (linear) {
       mpfr_mul_ui(out[s], out[s], 25, rnd[s]);
       mpfr_div_ui(out[s], out[s], 323, rnd[s]);
@@ -230,7 +257,10 @@ static void srgb_init(void) {
       const float a = mpfr_get_flt(lo, MPFR_RNDU), b = mpfr_get_flt(hi, MPFR_RNDU);
       mpfr_clear(lo);
       mpfr_clear(hi);
-      if (a == b) { srgb_thr[k] = a; break; }
+      if (a == b) {
+        srgb_thr[k] = a;
+        break;
+      }
     }
   }
 }
@@ -247,12 +277,13 @@ static uint16_t srgb_to_linear_h(uint8_t x) {
 
 uint8_t bi_image_linear_to_srgb(float y) {
   pthread_once(&srgb_once, srgb_init);
-  if (isnan(y) || y < 0.0f) return 0;  /* OpenCL C §8.3.5: NaN -> 0, below 0 -> 0 */
+  if (isnan(y) || y < 0.0f) return 0; /* OpenCL C §8.3.5: NaN -> 0, below 0 -> 0 */
   if (y > 1.0f) return 255;
-  unsigned lo = 0, hi = 255;  /* count of k in 1..255 with F_k <= y: thresholds increase with k */
+  unsigned lo = 0, hi = 255; /* count of k in 1..255 with F_k <= y: thresholds increase with k */
   while (lo < hi) {
     unsigned mid = (lo + hi + 1) / 2;
-    if (srgb_thr[mid] <= y) lo = mid; else hi = mid - 1;
+    if (srgb_thr[mid] <= y) lo = mid;
+    else hi = mid - 1;
   }
   return (uint8_t)lo;
 }
@@ -268,9 +299,20 @@ static uint64_t pixel_offset(const bi_image *img, uint64_t x, uint64_t y, uint64
 static uint32_t chan_raw(const struct ctype_info *t, const uint8_t *p) {
   const bool sgn = t->cls == BI_IMG_SINT || t->norm == N_SNORM;
   switch (t->csize) {
-  case 1: { uint8_t v = p[0]; return sgn ? (uint32_t)(int32_t)(int8_t)v : v; }
-  case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint32_t)(int32_t)(int16_t)v : v; }
-  default: { uint32_t v; memcpy(&v, p, 4); return v; }
+  case 1: {
+    uint8_t v = p[0];
+    return sgn ? (uint32_t)(int32_t)(int8_t)v : v;
+  }
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return sgn ? (uint32_t)(int32_t)(int16_t)v : v;
+  }
+  default: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
   }
 }
 
@@ -279,9 +321,16 @@ static float chan_f32(const struct ctype_info *t, const uint8_t *p, bool srgb) {
   uint32_t raw = chan_raw(t, p);
   switch (t->norm) {
   case N_UNORM: return srgb ? bi_image_srgb_to_linear((uint8_t)raw) : bi_image_ratio_f32((int32_t)raw, t->maxv);
-  case N_SNORM: { float v = bi_image_ratio_f32((int32_t)raw, t->maxv); return v < -1.0f ? -1.0f : v; }
+  case N_SNORM: {
+    float v = bi_image_ratio_f32((int32_t)raw, t->maxv);
+    return v < -1.0f ? -1.0f : v;
+  }
   case N_HALF: return bi_half_to_float((uint16_t)raw);
-  default: { float v; memcpy(&v, &raw, 4); return v; }
+  default: {
+    float v;
+    memcpy(&v, &raw, 4);
+    return v;
+  }
   }
 }
 
@@ -292,10 +341,14 @@ static uint16_t chan_f16(const struct ctype_info *t, const uint8_t *p, bool srgb
   case N_UNORM: return srgb ? srgb_to_linear_h((uint8_t)raw) : bi_image_ratio_f16((int32_t)raw, t->maxv);
   case N_SNORM: {
     uint16_t h = bi_image_ratio_f16((int32_t)raw, t->maxv);
-    return (h & 0x8000u) && (h & 0x7fffu) > 0x3c00u ? 0xbc00u : h;  /* max(-1.0h, v) */
+    return (h & 0x8000u) && (h & 0x7fffu) > 0x3c00u ? 0xbc00u : h; /* max(-1.0h, v) */
   }
   case N_HALF: return (uint16_t)raw;
-  default: { float v; memcpy(&v, &raw, 4); return bi_half_from_float(v, BI_RTE); }
+  default: {
+    float v;
+    memcpy(&v, &raw, 4);
+    return bi_half_from_float(v, BI_RTE);
+  }
   }
 }
 
@@ -312,15 +365,19 @@ static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, 
   uint32_t u[4] = {0, 0, 0, 1};
   for (unsigned k = 0; k < o->nchan; k++) {
     const uint8_t *c = p + k * t->csize;
-    const bool srgb = o->srgb && o->map[k] != 3;  /* alpha is stored linear */
+    const bool srgb = o->srgb && o->map[k] != 3; /* alpha is stored linear */
     unsigned comp = o->map[k];
     if (rk == BI_IMG_R_F32) f[comp] = chan_f32(t, c, srgb);
     else if (rk == BI_IMG_R_F16) h[comp] = chan_f16(t, c, srgb);
     else u[comp] = chan_raw(t, c);
   }
-  if (o->special != M_PLAIN) {  /* (I,I,I,I) / (L,L,L,1) */
+  if (o->special != M_PLAIN) { /* (I,I,I,I) / (L,L,L,1) */
     unsigned last = o->special == M_INTENSITY ? 4 : 3;
-    for (unsigned i = 1; i < last; i++) { f[i] = f[0]; h[i] = h[0]; u[i] = u[0]; }
+    for (unsigned i = 1; i < last; i++) {
+      f[i] = f[0];
+      h[i] = h[0];
+      u[i] = u[0];
+    }
   }
   if (rk == BI_IMG_R_F32) memcpy(out, f, sizeof f);
   else if (rk == BI_IMG_R_F16) memcpy(out, h, sizeof h);
@@ -329,9 +386,16 @@ static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, 
 
 static void border_read(const bi_image *img, int rk, void *out) {
   const bool one = !order_of(img->order)->alpha_border;
-  if (rk == BI_IMG_R_F32) { float f[4] = {0, 0, 0, one ? 1.0f : 0.0f}; memcpy(out, f, sizeof f); }
-  else if (rk == BI_IMG_R_F16) { uint16_t h[4] = {0, 0, 0, one ? 0x3c00u : 0}; memcpy(out, h, sizeof h); }
-  else { uint32_t u[4] = {0, 0, 0, one ? 1u : 0}; memcpy(out, u, sizeof u); }
+  if (rk == BI_IMG_R_F32) {
+    float f[4] = {0, 0, 0, one ? 1.0f : 0.0f};
+    memcpy(out, f, sizeof f);
+  } else if (rk == BI_IMG_R_F16) {
+    uint16_t h[4] = {0, 0, 0, one ? 0x3c00u : 0};
+    memcpy(out, h, sizeof h);
+  } else {
+    uint32_t u[4] = {0, 0, 0, one ? 1u : 0};
+    memcpy(out, u, sizeof u);
+  }
 }
 
 /* float -> normalized integer (env §IAF "Converting Floating-point Values to Normalized Integer
@@ -343,7 +407,7 @@ static int32_t norm_from_f32(float v, uint32_t maxv, bool sgn) {
   double lo = sgn ? -(double)maxv - 1.0 : 0.0;
   if (s < lo) s = lo;
   if (s > (double)maxv) s = (double)maxv;
-  return (int32_t)nearbyint(s);  /* the default rounding mode: to nearest, ties to even */
+  return (int32_t)nearbyint(s); /* the default rounding mode: to nearest, ties to even */
 }
 
 /* ---- addressing (env §IAF "Addressing and Filter Modes") ------------------------------------------ */
@@ -361,32 +425,35 @@ static int64_t floor_sat(float u) {
 static int64_t clampi(int64_t a, int64_t b, int64_t c) { return a < b ? b : (a > c ? c : a); }
 
 static int64_t address_mode(unsigned mode, int64_t c, int64_t size) {
-  if (mode == 2) return clampi(c, -1, size);               /* Clamp */
-  if (mode == 1) return clampi(c, 0, size - 1);            /* ClampToEdge */
-  return c;                                                /* None */
+  if (mode == 2) return clampi(c, -1, size);    /* Clamp */
+  if (mode == 1) return clampi(c, 0, size - 1); /* ClampToEdge */
+  return c;                                     /* None */
 }
 
-typedef struct axis { int64_t i0, i1; float a; } axis;
+typedef struct axis {
+  int64_t i0, i1;
+  float a;
+} axis;
 
 static const char *const axis_names[] = {"x", "y", "z"};
 
 /* One spatial coordinate s (float) through the sampler: texel index (nearest) or the pair and
  * weight (linear). Returns BI_IMG_OK or a fault with `why`. */
-static int address_float(float s, int64_t size, unsigned mode, bool norm, bool linear, unsigned d, axis *ax,
-                         char *why, size_t whylen) {
+static int address_float(float s, int64_t size, unsigned mode, bool norm, bool linear, unsigned d, axis *ax, char *why,
+                         size_t whylen) {
   if (!isfinite(s)) {
     snprintf(why, whylen, "coordinate %s is %s (the specs leave NaN and infinite coordinates undefined)", axis_names[d],
              isnan(s) ? "NaN" : "infinite");
     return BI_IMG_UNDEFINED;
   }
-  const float wt = (float)size;  /* exact: sizes are at most 2^24 */
+  const float wt = (float)size; /* exact: sizes are at most 2^24 */
   if (mode == 3 || mode == 4) {
     float u;
-    if (mode == 3) {              /* Repeat: u = (s - floor(s)) * w_t */
+    if (mode == 3) { /* Repeat: u = (s - floor(s)) * w_t */
       const float fs = floorf(s);
       const float fr = s - fs;
       u = fr * wt;
-    } else {                      /* RepeatMirrored: s' = 2 rint(0.5 s); s' = |s - s'|; u = s' w_t */
+    } else { /* RepeatMirrored: s' = 2 rint(0.5 s); s' = |s - s'|; u = s' w_t */
       const float half = 0.5f * s;
       const float sp0 = 2.0f * rintf(half);
       const float sp = fabsf(s - sp0);
@@ -412,13 +479,14 @@ static int address_float(float s, int64_t size, unsigned mode, bool norm, bool l
     }
     ax->i0 = i0;
     ax->i1 = i1;
-    ax->a = um - fl;              /* frac(u - 0.5) */
+    ax->a = um - fl; /* frac(u - 0.5) */
     return BI_IMG_OK;
   }
   /* None, ClampToEdge, Clamp: u = s * w_t when normalized */
   const float u = norm ? s * wt : s;
   if (!isfinite(u)) {
-    snprintf(why, whylen, "coordinate %s = %g times the size %lld is infinite", axis_names[d], (double)s, (long long)size);
+    snprintf(why, whylen, "coordinate %s = %g times the size %lld is infinite", axis_names[d], (double)s,
+             (long long)size);
     return BI_IMG_UNDEFINED;
   }
   if (mode == 0 && !(u >= 0.0f && u < wt)) {
@@ -466,13 +534,13 @@ bool bi_sampler_decode(uint64_t bits, unsigned *addressing, bool *normalized, bo
 
 static const char *const mode_names[] = {"none", "clamp_to_edge", "clamp", "repeat", "mirrored_repeat"};
 
-int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
-                  int extend, void *out, char *why, size_t whylen) {
+int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind, int extend,
+                  void *out, char *why, size_t whylen) {
   return bi_image_read_fp(img, sampled, sampler, c, rkind, extend, out, why, whylen, NULL);
 }
 
-int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
-                     int extend, void *out, char *why, size_t whylen, bi_img_footprint *fp) {
+int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind, int extend,
+                     void *out, char *why, size_t whylen, bi_img_footprint *fp) {
   if (fp) fp->n = 0;
   const int cls = bi_image_class(img->ctype);
   /* result type against channel type (OpenCL C §6.15.15.2: read_imagef/h for normalized, half and
@@ -504,9 +572,10 @@ int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const 
     return BI_IMG_UNDEFINED;
   }
   if (c->is_int && sampled && (norm || linear || mode > 2)) {
-    snprintf(why, whylen, "integer coordinates with a sampler that is not unnormalized, nearest and none/clamp/"
-             "clamp_to_edge (%s, %s, %s: undefined)", norm ? "normalized" : "unnormalized", mode_names[mode],
-             linear ? "linear" : "nearest");
+    snprintf(why, whylen,
+             "integer coordinates with a sampler that is not unnormalized, nearest and none/clamp/"
+             "clamp_to_edge (%s, %s, %s: undefined)",
+             norm ? "normalized" : "unnormalized", mode_names[mode], linear ? "linear" : "nearest");
     return BI_IMG_UNDEFINED;
   }
   const unsigned nd = bi_image_ndim(img->type);
@@ -528,7 +597,7 @@ int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const 
   }
   /* the array layer (env §IAF "Selecting an Image from an Image Array") */
   if (bi_image_arrayed(img->type)) {
-    const unsigned d = nd;  /* 1D array: v is the layer; 2D array: w */
+    const unsigned d = nd; /* 1D array: v is the layer; 2D array: w */
     const int64_t n = (int64_t)img->size[d];
     int64_t layer;
     if (c->is_int) {
@@ -541,7 +610,7 @@ int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const 
         return BI_IMG_UNDEFINED;
       }
       if (sampled) {
-        layer = clampi(floor_sat(rintf(w)), 0, n - 1);   /* clamp(rint(w), 0, d_t - 1) */
+        layer = clampi(floor_sat(rintf(w)), 0, n - 1); /* clamp(rint(w), 0, d_t - 1) */
       } else {
         if (w != floorf(w)) {
           snprintf(why, whylen, "array layer coordinate %.9g is not an integer", (double)w);
@@ -559,7 +628,7 @@ int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const 
   if (!linear) {
     const int64_t ijk[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
     if (in_image(img, ijk)) texel_read(img, (uint64_t)ijk[0], (uint64_t)ijk[1], (uint64_t)ijk[2], rkind, out, fp);
-    else border_read(img, rkind, out);  /* Clamp: the border colour */
+    else border_read(img, rkind, out); /* Clamp: the border colour */
     return BI_IMG_OK;
   }
   /* Linear filtering: T = sum of weight * T_ijk over the 2, 4 or 8 texels, weights and terms
@@ -605,7 +674,10 @@ int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const 
     fetch_f32(img, (const int64_t[3]){ax[0].i1, j1, k1}, t7, fp);
     const float ab[4] = {ma * mb, a * mb, ma * b, a * b};
     float w[8];
-    for (int q = 0; q < 4; q++) { w[q] = ab[q] * mc; w[4 + q] = ab[q] * cc; }
+    for (int q = 0; q < 4; q++) {
+      w[q] = ab[q] * mc;
+      w[4 + q] = ab[q] * cc;
+    }
     const float *t[8] = {t0, t1, t2, t3, t4, t5, t6, t7};
     for (int i = 0; i < 4; i++) {
       float s = w[0] * t[0][i];
@@ -640,7 +712,8 @@ int bi_image_write(const bi_image *img, const bi_img_coord *c, int tkind, const 
     if (ijk[d] < 0 || (uint64_t)ijk[d] >= img->size[d]) {
       const bool layer = bi_image_arrayed(img->type) && d == nd - 1;
       if (layer)
-        snprintf(why, whylen, "array layer %d is outside the image's %llu layers", c->i[d], (unsigned long long)img->size[d]);
+        snprintf(why, whylen, "array layer %d is outside the image's %llu layers", c->i[d],
+                 (unsigned long long)img->size[d]);
       else
         snprintf(why, whylen, "coordinate %s = %d is outside the image (0 <= %s < %llu)", axis_names[d], c->i[d],
                  axis_names[d], (unsigned long long)img->size[d]);
@@ -657,7 +730,7 @@ int bi_image_write(const bi_image *img, const bi_img_coord *c, int tkind, const 
   else if (tkind == BI_IMG_R_F16) {
     uint16_t h[4];
     memcpy(h, texel, sizeof h);
-    for (int i = 0; i < 4; i++) f[i] = bi_half_to_float(h[i]);  /* exact; the conversions below are the same */
+    for (int i = 0; i < 4; i++) f[i] = bi_half_to_float(h[i]); /* exact; the conversions below are the same */
   } else memcpy(u, texel, sizeof u);
   for (unsigned k = 0; k < o->nchan; k++) {
     const unsigned comp = o->special != M_PLAIN ? 0 : o->map[k];
@@ -680,13 +753,17 @@ int bi_image_write(const bi_image *img, const bi_img_coord *c, int tkind, const 
         raw = o->srgb && o->map[k] != 3 ? bi_image_linear_to_srgb(v) : (uint32_t)norm_from_f32(v, t->maxv, false);
         break;
       case N_SNORM: raw = (uint32_t)norm_from_f32(v, t->maxv, true); break;
-      case N_HALF: raw = bi_half_from_float(v, BI_RTE); break;  /* round to nearest even, no flush */
-      default: memcpy(&raw, &v, 4); break;                      /* preserved, denormals too */
+      case N_HALF: raw = bi_half_from_float(v, BI_RTE); break; /* round to nearest even, no flush */
+      default: memcpy(&raw, &v, 4); break;                     /* preserved, denormals too */
       }
     }
     switch (t->csize) {
     case 1: q[0] = (uint8_t)raw; break;
-    case 2: { uint16_t v16 = (uint16_t)raw; memcpy(q, &v16, 2); break; }
+    case 2: {
+      uint16_t v16 = (uint16_t)raw;
+      memcpy(q, &v16, 2);
+      break;
+    }
     default: memcpy(q, &raw, 4); break;
     }
   }

@@ -21,11 +21,11 @@
  * ImageChannelOrder and ImageChannelDataType). */
 typedef struct bi_image {
   uint8_t *data;
-  unsigned type;          /* spvi_image_type */
-  unsigned order, ctype;  /* spvi_channel_order, spvi_channel_type */
-  uint64_t size[3];       /* pixels in x, y, slice: 1D (w,1,1), 1D array (w,layers,1), 2D (w,h,1),
+  unsigned type;         /* spvi_image_type */
+  unsigned order, ctype; /* spvi_channel_order, spvi_channel_type */
+  uint64_t size[3];      /* pixels in x, y, slice: 1D (w,1,1), 1D array (w,layers,1), 2D (w,h,1),
                              2D array (w,h,layers), 3D (w,h,d); memory is x fastest, then y, then slice */
-  unsigned nchan, csize;  /* channels per pixel, bytes per channel */
+  unsigned nchan, csize; /* channels per pixel, bytes per channel */
 } bi_image;
 
 /* What a channel type reads as: normalized/half/float channels read as floats (read_imagef/h),
@@ -53,8 +53,8 @@ void bi_image_init(bi_image *img, uint8_t *data, unsigned type, unsigned order, 
 
 /* A read or write location after addressing: integer pixel coordinates and the slice. */
 typedef struct bi_img_coord {
-  bool is_int;            /* the coordinate operand's components are 32-bit integers */
-  unsigned n;             /* components given */
+  bool is_int; /* the coordinate operand's components are 32-bit integers */
+  unsigned n;  /* components given */
   float f[4];
   int32_t i[4];
 } bi_img_coord;
@@ -70,8 +70,8 @@ enum { BI_IMG_OK = 0, BI_IMG_OUT_OF_RANGE = 1, BI_IMG_UNDEFINED = 2 };
  * the array layer must be an integer in range). `rkind` is BI_IMG_R_*; `out` receives 4 floats,
  * 4 half bit patterns or 4 32-bit integers. `extend`: 0, or 1/2 when the instruction carries
  * SignExtend/ZeroExtend (then the channel type must be signed/unsigned). */
-int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
-                  int extend, void *out, char *why, size_t whylen);
+int bi_image_read(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind, int extend,
+                  void *out, char *why, size_t whylen);
 
 /* The texels a read used (for --check races): byte offsets of up to 8 pixels in img->data, each
  * nchan * csize bytes; border texels outside the image are not memory and are not listed. */
@@ -80,8 +80,8 @@ typedef struct bi_img_footprint {
   unsigned n;
 } bi_img_footprint;
 /* bi_image_read that also fills *fp (when not NULL). */
-int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind,
-                     int extend, void *out, char *why, size_t whylen, bi_img_footprint *fp);
+int bi_image_read_fp(const bi_image *img, bool sampled, uint64_t sampler, const bi_img_coord *c, int rkind, int extend,
+                     void *out, char *why, size_t whylen, bi_img_footprint *fp);
 
 /* OpImageWrite of a texel (4 components of kind `tkind`) at integer coordinates c. On BI_IMG_OK
  * *offset and *bytes give the pixel written (for the written-bytes mask). */

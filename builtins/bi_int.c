@@ -32,9 +32,7 @@ static inline int64_t smin_w(unsigned w) { return -1 - smax_w(w); }
 
 /* floor(v / 2^s) for 0 <= s < 64 (an arithmetic right shift, which C leaves
  * implementation-defined for negative v). */
-static inline int64_t asr(int64_t v, unsigned s) {
-  return v >= 0 ? v >> s : -1 - ((-1 - v) >> s);
-}
+static inline int64_t asr(int64_t v, unsigned s) { return v >= 0 ? v >> s : -1 - ((-1 - v) >> s); }
 
 static inline int64_t clamp_s(int64_t v, unsigned w) {
   return v > smax_w(w) ? smax_w(w) : v < smin_w(w) ? smin_w(w) : v;
@@ -65,13 +63,19 @@ static inline uint64_t s_abs_(uint64_t x, unsigned w) {
   const int64_t a = sext(x, w);
   return a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
 }
-static inline uint64_t u_abs_(uint64_t x, unsigned w) { (void)w; return x; }
+static inline uint64_t u_abs_(uint64_t x, unsigned w) {
+  (void)w;
+  return x;
+}
 static inline uint64_t s_abs_diff_(uint64_t x, uint64_t y, unsigned w) {
   const int64_t a = sext(x, w), b = sext(y, w);
   /* |a - b| < 2^w; the unsigned difference modulo 2^64 is exact */
   return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
 }
-static inline uint64_t u_abs_diff_(uint64_t x, uint64_t y, unsigned w) { (void)w; return x > y ? x - y : y - x; }
+static inline uint64_t u_abs_diff_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return x > y ? x - y : y - x;
+}
 
 /* ---- add_sat, sub_sat: saturate to the type's range. Below 64 bits the exact result fits int64;
  * at 64 bits overflow is detected from the signs (it happened iff the operands' signs make the
@@ -93,7 +97,10 @@ static inline uint64_t s_sub_sat_(uint64_t x, uint64_t y, unsigned w) {
   if (((x ^ y) & (x ^ r)) >> 63) return (x >> 63) ? (uint64_t)1 << 63 : ~((uint64_t)1 << 63);
   return r;
 }
-static inline uint64_t u_sub_sat_(uint64_t x, uint64_t y, unsigned w) { (void)w; return x > y ? x - y : 0; }
+static inline uint64_t u_sub_sat_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return x > y ? x - y : 0;
+}
 
 /* ---- hadd, rhadd: (x + y) >> 1 and (x + y + 1) >> 1 without intermediate overflow, i.e.
  * floor((x + y) / 2) and floor((x + y + 1) / 2): halve each operand (floor) and add back the carry
@@ -101,21 +108,37 @@ static inline uint64_t u_sub_sat_(uint64_t x, uint64_t y, unsigned w) { (void)w;
 static inline uint64_t s_hadd_(uint64_t x, uint64_t y, unsigned w) {
   return (uint64_t)(asr(sext(x, w), 1) + asr(sext(y, w), 1)) + (x & y & 1);
 }
-static inline uint64_t u_hadd_(uint64_t x, uint64_t y, unsigned w) { (void)w; return (x >> 1) + (y >> 1) + (x & y & 1); }
+static inline uint64_t u_hadd_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return (x >> 1) + (y >> 1) + (x & y & 1);
+}
 static inline uint64_t s_rhadd_(uint64_t x, uint64_t y, unsigned w) {
   return (uint64_t)(asr(sext(x, w), 1) + asr(sext(y, w), 1)) + ((x | y) & 1);
 }
-static inline uint64_t u_rhadd_(uint64_t x, uint64_t y, unsigned w) { (void)w; return (x >> 1) + (y >> 1) + ((x | y) & 1); }
+static inline uint64_t u_rhadd_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return (x >> 1) + (y >> 1) + ((x | y) & 1);
+}
 
 /* ---- max, min, clamp: max returns y if x < y, else x; min returns y if y < x, else x; clamp is
  * min(max(x, minval), maxval) (evaluated as written also when minval > maxval, which the spec leaves
  * undefined). */
 static inline uint64_t s_max_(uint64_t x, uint64_t y, unsigned w) { return sext(x, w) < sext(y, w) ? y : x; }
-static inline uint64_t u_max_(uint64_t x, uint64_t y, unsigned w) { (void)w; return x < y ? y : x; }
+static inline uint64_t u_max_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return x < y ? y : x;
+}
 static inline uint64_t s_min_(uint64_t x, uint64_t y, unsigned w) { return sext(y, w) < sext(x, w) ? y : x; }
-static inline uint64_t u_min_(uint64_t x, uint64_t y, unsigned w) { (void)w; return y < x ? y : x; }
-static inline uint64_t s_clamp_(uint64_t x, uint64_t lo, uint64_t hi, unsigned w) { return s_min_(s_max_(x, lo, w), hi, w); }
-static inline uint64_t u_clamp_(uint64_t x, uint64_t lo, uint64_t hi, unsigned w) { return u_min_(u_max_(x, lo, w), hi, w); }
+static inline uint64_t u_min_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return y < x ? y : x;
+}
+static inline uint64_t s_clamp_(uint64_t x, uint64_t lo, uint64_t hi, unsigned w) {
+  return s_min_(s_max_(x, lo, w), hi, w);
+}
+static inline uint64_t u_clamp_(uint64_t x, uint64_t lo, uint64_t hi, unsigned w) {
+  return u_min_(u_max_(x, lo, w), hi, w);
+}
 
 /* ---- clz, ctz, popcount: clz(0) = ctz(0) = w (the component's width, not a promoted int's). */
 static inline uint64_t clz_(uint64_t x, unsigned w) {
@@ -145,12 +168,12 @@ static inline uint64_t rotate_(uint64_t x, uint64_t i, unsigned w) {
 
 /* ---- mul_hi, mad_hi: the high w bits of the 2w-bit product (+ c, wrapping). */
 static inline uint64_t s_mul_hi_(uint64_t x, uint64_t y, unsigned w) {
-  if (w < 64) return (uint64_t)asr(sext(x, w) * sext(y, w), w);   /* |product| <= 2^62 */
+  if (w < 64) return (uint64_t)asr(sext(x, w) * sext(y, w), w); /* |product| <= 2^62 */
   uint64_t lo;
   return smul128(x, y, &lo);
 }
 static inline uint64_t u_mul_hi_(uint64_t x, uint64_t y, unsigned w) {
-  if (w < 64) return (x * y) >> w;                                  /* product < 2^64 */
+  if (w < 64) return (x * y) >> w; /* product < 2^64 */
   uint64_t lo;
   return umul128(x, y, &lo);
 }
@@ -165,7 +188,7 @@ static inline uint64_t s_mad_sat_(uint64_t a, uint64_t b, uint64_t c, unsigned w
   uint64_t lo;
   uint64_t hi = smul128(a, b, &lo);
   const uint64_t lo2 = lo + c;
-  hi += (lo2 < lo) + ((c >> 63) ? ~(uint64_t)0 : 0);   /* carry, plus c sign-extended to 128 bits */
+  hi += (lo2 < lo) + ((c >> 63) ? ~(uint64_t)0 : 0); /* carry, plus c sign-extended to 128 bits */
   const uint64_t ext = (lo2 >> 63) ? ~(uint64_t)0 : 0;
   if (hi == ext) return lo2;
   return (hi >> 63) ? (uint64_t)1 << 63 : ~((uint64_t)1 << 63);
@@ -189,7 +212,10 @@ static inline uint64_t s_mul24_(uint64_t x, uint64_t y, unsigned w) {
   (void)w;
   return (uint64_t)(sext(x, 24) * sext(y, 24));
 }
-static inline uint64_t u_mul24_(uint64_t x, uint64_t y, unsigned w) { (void)w; return (x & 0xffffffu) * (y & 0xffffffu); }
+static inline uint64_t u_mul24_(uint64_t x, uint64_t y, unsigned w) {
+  (void)w;
+  return (x & 0xffffffu) * (y & 0xffffffu);
+}
 static inline uint64_t s_mad24_(uint64_t x, uint64_t y, uint64_t z, unsigned w) { return s_mul24_(x, y, w) + z; }
 static inline uint64_t u_mad24_(uint64_t x, uint64_t y, uint64_t z, unsigned w) { return u_mul24_(x, y, w) + z; }
 
@@ -200,18 +226,18 @@ static inline uint64_t upsample_(uint64_t hi, uint64_t lo, unsigned w) { return 
 /* ---- lane loops and rows ----------------------------------------------------------------------
  * INTk(NAME) instantiates, from the scalar function NAME##_(operands..., w), the bi_fns NAME##_8,
  * NAME##_16, NAME##_32 and NAME##_64 (the element type is the unsigned C type of that width). */
-#define INT1_W(NAME, W, T)                                                                        \
-  static inline uint64_t NAME##_s##W(uint64_t x) { return NAME##_(x, W); }                        \
+#define INT1_W(NAME, W, T)                                                 \
+  static inline uint64_t NAME##_s##W(uint64_t x) { return NAME##_(x, W); } \
   BI_EW1(NAME##_##W, T, T, NAME##_s##W)
-#define INT2_W(NAME, W, T)                                                                        \
-  static inline uint64_t NAME##_s##W(uint64_t x, uint64_t y) { return NAME##_(x, y, W); }         \
+#define INT2_W(NAME, W, T)                                                                \
+  static inline uint64_t NAME##_s##W(uint64_t x, uint64_t y) { return NAME##_(x, y, W); } \
   BI_EW2(NAME##_##W, T, T, NAME##_s##W)
-#define INT3_W(NAME, W, T)                                                                        \
+#define INT3_W(NAME, W, T)                                                                               \
   static inline uint64_t NAME##_s##W(uint64_t x, uint64_t y, uint64_t z) { return NAME##_(x, y, z, W); } \
   BI_EW3(NAME##_##W, T, T, NAME##_s##W)
-#define INT_ALLW(K, NAME)                                                                         \
-  INT##K##_W(NAME, 8, uint8_t) INT##K##_W(NAME, 16, uint16_t) INT##K##_W(NAME, 32, uint32_t)      \
-  INT##K##_W(NAME, 64, uint64_t)
+#define INT_ALLW(K, NAME)                                                                    \
+  INT##K##_W(NAME, 8, uint8_t) INT##K##_W(NAME, 16, uint16_t) INT##K##_W(NAME, 32, uint32_t) \
+    INT##K##_W(NAME, 64, uint64_t)
 
 INT_ALLW(1, s_abs)
 INT_ALLW(1, u_abs)
@@ -254,7 +280,8 @@ UPSAMPLE_W(8, uint16_t, uint8_t)
 UPSAMPLE_W(16, uint32_t, uint16_t)
 UPSAMPLE_W(32, uint64_t, uint32_t)
 
-#define ONLY32(p) { [BI_T_I32] = p##_32 }
+#define ONLY32(p) \
+  { [BI_T_I32] = p##_32 }
 
 static const bi_row rows[] = {
   {OCLSTD_s_abs, BI_SIG_I1, 0, BI_SLOTS_I(s_abs)},

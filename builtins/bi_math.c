@@ -29,29 +29,29 @@ static inline uint16_t d2h(double d) { return bi_half_from_double(d, BI_RTE); }
  * the three lane loops of bi_impl.h: the same six definitions for each of ~40 functions. The core's
  * result is a value of the target format, so the conversions back are exact. */
 
-#define MATH1(NAME, CORE)                                                                         \
-  static inline uint16_t NAME##_hs(uint16_t x) { return d2h(CORE(h2d(x), BI_MF_H)); }            \
-  static inline float NAME##_fs(float x) { return (float)CORE((double)x, BI_MF_F); }              \
-  static inline double NAME##_ds(double x) { return CORE(x, BI_MF_D); }                           \
-  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                 \
-  BI_EW1(NAME##_f, float, float, NAME##_fs)                                                       \
+#define MATH1(NAME, CORE)                                                             \
+  static inline uint16_t NAME##_hs(uint16_t x) { return d2h(CORE(h2d(x), BI_MF_H)); } \
+  static inline float NAME##_fs(float x) { return (float)CORE((double)x, BI_MF_F); }  \
+  static inline double NAME##_ds(double x) { return CORE(x, BI_MF_D); }               \
+  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                     \
+  BI_EW1(NAME##_f, float, float, NAME##_fs)                                           \
   BI_EW1(NAME##_d, double, double, NAME##_ds)
 
 /* sin, cos, tan: half and double as MATH1; float through the batch kernel of bi_math_trigf.c, which
  * needs the elements of many lanes side by side (trig_f). */
-#define MATH1_HD(NAME, CORE)                                                                      \
-  static inline uint16_t NAME##_hs(uint16_t x) { return d2h(CORE(h2d(x), BI_MF_H)); }            \
-  static inline double NAME##_ds(double x) { return CORE(x, BI_MF_D); }                           \
-  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                 \
-  BI_EW1(NAME##_d, double, double, NAME##_ds)                                                     \
+#define MATH1_HD(NAME, CORE)                                                          \
+  static inline uint16_t NAME##_hs(uint16_t x) { return d2h(CORE(h2d(x), BI_MF_H)); } \
+  static inline double NAME##_ds(double x) { return CORE(x, BI_MF_D); }               \
+  BI_EW1(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                     \
+  BI_EW1(NAME##_d, double, double, NAME##_ds)                                         \
   static bool NAME##_f(const bi_call *c) { return trig_f(c, bi_m_##NAME##_fv); }
 
-#define MATH2(NAME, CORE)                                                                         \
+#define MATH2(NAME, CORE)                                                                                 \
   static inline uint16_t NAME##_hs(uint16_t x, uint16_t y) { return d2h(CORE(h2d(x), h2d(y), BI_MF_H)); } \
-  static inline float NAME##_fs(float x, float y) { return (float)CORE((double)x, (double)y, BI_MF_F); } \
-  static inline double NAME##_ds(double x, double y) { return CORE(x, y, BI_MF_D); }             \
-  BI_EW2(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                 \
-  BI_EW2(NAME##_f, float, float, NAME##_fs)                                                       \
+  static inline float NAME##_fs(float x, float y) { return (float)CORE((double)x, (double)y, BI_MF_F); }  \
+  static inline double NAME##_ds(double x, double y) { return CORE(x, y, BI_MF_D); }                      \
+  BI_EW2(NAME##_h, uint16_t, uint16_t, NAME##_hs)                                                         \
+  BI_EW2(NAME##_f, float, float, NAME##_fs)                                                               \
   BI_EW2(NAME##_d, double, double, NAME##_ds)
 
 /* Gathers the float elements of as many lanes as a batch holds (BI_M_FV_MAX / n lanes), applies fv
@@ -63,7 +63,7 @@ static inline bool trig_f(const bi_call *c, unsigned (*fv)(const float *, float 
   for (uint32_t i0 = 0; i0 < c->nlanes; i0 += per) {
     const uint32_t i1 = c->nlanes - i0 < per ? c->nlanes : i0 + per;
     unsigned m = 0;
-    if (n == 1) {   /* scalars, the common case: fixed-size copies instead of memcpy calls */
+    if (n == 1) { /* scalars, the common case: fixed-size copies instead of memcpy calls */
       for (uint32_t i = i0; i < i1; i++) memcpy(v + m++, bi_src(c, 0, c->lanes[i]), sizeof(float));
       fv(v, v, m);
       m = 0;
@@ -80,7 +80,7 @@ static inline bool trig_f(const bi_call *c, unsigned (*fv)(const float *, float 
 
 static double logb_core(double x, bi_mfmt f) {
   (void)f;
-  return bi_m_logb(x);   /* exact in every format: |logb| <= 1074 */
+  return bi_m_logb(x); /* exact in every format: |logb| <= 1074 */
 }
 
 MATH1(acos, bi_m_acos)
@@ -257,9 +257,9 @@ static bool loop_lgamma_r(const bi_call *c, bi_mfmt f) {
 }
 
 /* The typed entry points of the generic loops (one per format, as the row slots need). */
-#define PER_FORMAT(NAME, CALL)                                                                    \
-  static bool NAME##_h(const bi_call *c) { return CALL(c, BI_MF_H); }                             \
-  static bool NAME##_f(const bi_call *c) { return CALL(c, BI_MF_F); }                             \
+#define PER_FORMAT(NAME, CALL)                                        \
+  static bool NAME##_h(const bi_call *c) { return CALL(c, BI_MF_H); } \
+  static bool NAME##_f(const bi_call *c) { return CALL(c, BI_MF_F); } \
   static bool NAME##_d(const bi_call *c) { return CALL(c, BI_MF_D); }
 
 #define LOOP_POWN(c, f) loop_fi(c, bi_m_pown, f)
@@ -273,7 +273,8 @@ PER_FORMAT(lgamma_r, loop_lgamma_r)
 
 /* ---- rows ---------------------------------------------------------------------------------------- */
 
-#define F32_ONLY(p) { [BI_T_F32] = p##_f }
+#define F32_ONLY(p) \
+  { [BI_T_F32] = p##_f }
 
 static const bi_row rows[] = {
   {OCLSTD_acos, BI_SIG_F1, 0, BI_SLOTS_F(acos)},

@@ -54,15 +54,49 @@ typedef enum bi_mfmt { BI_MF_H, BI_MF_F, BI_MF_D } bi_mfmt;
 
 /* The operations the fallback can evaluate: f(x), f(x, y) or f(x, n). */
 typedef enum bi_mop {
-  BI_MOP_ACOS, BI_MOP_ACOSH, BI_MOP_ACOSPI, BI_MOP_ASIN, BI_MOP_ASINH, BI_MOP_ASINPI, BI_MOP_ATAN,
-  BI_MOP_ATANH, BI_MOP_ATANPI, BI_MOP_CBRT, BI_MOP_COS, BI_MOP_COSH, BI_MOP_COSPI, BI_MOP_ERF,
-  BI_MOP_ERFC, BI_MOP_EXP, BI_MOP_EXP2, BI_MOP_EXP10, BI_MOP_EXPM1, BI_MOP_LGAMMA, BI_MOP_LOG,
-  BI_MOP_LOG2, BI_MOP_LOG10, BI_MOP_LOG1P, BI_MOP_RSQRT, BI_MOP_SIN, BI_MOP_SINH, BI_MOP_SINPI,
-  BI_MOP_TAN, BI_MOP_TANH, BI_MOP_TANPI, BI_MOP_TGAMMA, BI_MOP_RECIP, BI_MOP_SQRT,
+  BI_MOP_ACOS,
+  BI_MOP_ACOSH,
+  BI_MOP_ACOSPI,
+  BI_MOP_ASIN,
+  BI_MOP_ASINH,
+  BI_MOP_ASINPI,
+  BI_MOP_ATAN,
+  BI_MOP_ATANH,
+  BI_MOP_ATANPI,
+  BI_MOP_CBRT,
+  BI_MOP_COS,
+  BI_MOP_COSH,
+  BI_MOP_COSPI,
+  BI_MOP_ERF,
+  BI_MOP_ERFC,
+  BI_MOP_EXP,
+  BI_MOP_EXP2,
+  BI_MOP_EXP10,
+  BI_MOP_EXPM1,
+  BI_MOP_LGAMMA,
+  BI_MOP_LOG,
+  BI_MOP_LOG2,
+  BI_MOP_LOG10,
+  BI_MOP_LOG1P,
+  BI_MOP_RSQRT,
+  BI_MOP_SIN,
+  BI_MOP_SINH,
+  BI_MOP_SINPI,
+  BI_MOP_TAN,
+  BI_MOP_TANH,
+  BI_MOP_TANPI,
+  BI_MOP_TGAMMA,
+  BI_MOP_RECIP,
+  BI_MOP_SQRT,
   /* two operands */
-  BI_MOP_ATAN2, BI_MOP_ATAN2PI, BI_MOP_HYPOT, BI_MOP_POW, BI_MOP_DIV,
+  BI_MOP_ATAN2,
+  BI_MOP_ATAN2PI,
+  BI_MOP_HYPOT,
+  BI_MOP_POW,
+  BI_MOP_DIV,
   /* x and an integer n */
-  BI_MOP_POWN, BI_MOP_ROOTN,
+  BI_MOP_POWN,
+  BI_MOP_ROOTN,
   BI_MOP_COUNT
 } bi_mop;
 
@@ -76,9 +110,21 @@ unsigned long long bi_math_fallbacks(void);
 
 #define BI_M_CANON_NAN 0x7ff8000000000000ull
 
-static inline uint64_t bi_m_bits(double x) { uint64_t b; memcpy(&b, &x, 8); return b; }
-static inline double bi_m_from(uint64_t b) { double x; memcpy(&x, &b, 8); return x; }
-static inline uint32_t bi_m_fbits(float x) { uint32_t b; memcpy(&b, &x, 4); return b; }
+static inline uint64_t bi_m_bits(double x) {
+  uint64_t b;
+  memcpy(&b, &x, 8);
+  return b;
+}
+static inline double bi_m_from(uint64_t b) {
+  double x;
+  memcpy(&x, &b, 8);
+  return x;
+}
+static inline uint32_t bi_m_fbits(float x) {
+  uint32_t b;
+  memcpy(&b, &x, 4);
+  return b;
+}
 
 /* x (a NaN) quieted, payload kept. For operands widened from half/float it is already quiet. */
 static inline double bi_m_qnan(double x) { return bi_m_from(bi_m_bits(x) | 0x0008000000000000ull); }
@@ -102,7 +148,7 @@ static inline bool bi_m_isodd(double x) {
  * so they round to a zero whose sign is the question. The interval ends a ± e are computed with one
  * rounding each; rel/2 leaves room for it (e >= 2^-40·|a| is far above half an ulp of a). */
 static inline bool bi_m_decide(double a, double rel, int sign, bi_mfmt fmt, double *out) {
-  if (isinf(a)) {   /* the exact result is beyond DBL_MAX (1 - rel): beyond any half/float */
+  if (isinf(a)) { /* the exact result is beyond DBL_MAX (1 - rel): beyond any half/float */
     *out = a;
     return true;
   }
@@ -188,11 +234,11 @@ static inline double bi_m_fin_ld(long double a, long double rel, int sign, bi_mo
  * than a function: FD and FL have different types and are named directly (no indirect call on the
  * float fast path), and about thirty cores share this exact shape. */
 #if BI_M_HAVE_LD
-#define BI_M_EVAL1(FMT, X, FD, FL, REL, RELL, SIGN, OP)                                             \
-  ((FMT) == BI_MF_D ? bi_m_fin_ld(FL((long double)(X)), RELL, SIGN, OP, X, 0, 0)                    \
+#define BI_M_EVAL1(FMT, X, FD, FL, REL, RELL, SIGN, OP)                          \
+  ((FMT) == BI_MF_D ? bi_m_fin_ld(FL((long double)(X)), RELL, SIGN, OP, X, 0, 0) \
                     : bi_m_fin(FD(X), REL, SIGN, FMT, OP, X, 0, 0))
 #else
-#define BI_M_EVAL1(FMT, X, FD, FL, REL, RELL, SIGN, OP)                                             \
+#define BI_M_EVAL1(FMT, X, FD, FL, REL, RELL, SIGN, OP) \
   ((FMT) == BI_MF_D ? bi_m_mpfr(OP, X, 0, 0, BI_MF_D) : bi_m_fin(FD(X), REL, SIGN, FMT, OP, X, 0, 0))
 #endif
 

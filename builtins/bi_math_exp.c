@@ -30,12 +30,12 @@ static long double exp10_l(long double x) { return powl(10.0L, x); }
 #endif
 
 /* exp, exp2 and exp10 share their special cases and bounds; the macro writes the three cores. */
-#define EXP_LIKE(NAME, FD, FL, OP)                                                                \
-  double bi_m_##NAME(double x, bi_mfmt f) {                                                       \
-    if (isnan(x)) return bi_m_qnan(x);                                                            \
-    if (isinf(x)) return x > 0 ? x : 0.0;                                                         \
-    if (x == 0) return 1.0;                                                                       \
-    return BI_M_EVAL1(f, x, FD, FL, BI_M_REL_LIBM, BI_M_REL_LD, 1, OP);                           \
+#define EXP_LIKE(NAME, FD, FL, OP)                                      \
+  double bi_m_##NAME(double x, bi_mfmt f) {                             \
+    if (isnan(x)) return bi_m_qnan(x);                                  \
+    if (isinf(x)) return x > 0 ? x : 0.0;                               \
+    if (x == 0) return 1.0;                                             \
+    return BI_M_EVAL1(f, x, FD, FL, BI_M_REL_LIBM, BI_M_REL_LD, 1, OP); \
   }
 EXP_LIKE(exp, exp, expl, BI_MOP_EXP)
 EXP_LIKE(exp2, exp2, exp2l, BI_MOP_EXP2)
@@ -54,14 +54,14 @@ double bi_m_expm1(double x, bi_mfmt f) {
  * double versions (<= 1 / 1 / 1 / 2 ulp). */
 
 /* log, log2 and log10 likewise. */
-#define LOG_LIKE(NAME, FD, FL, OP)                                                                \
-  double bi_m_##NAME(double x, bi_mfmt f) {                                                       \
-    if (isnan(x)) return bi_m_qnan(x);                                                            \
-    if (x < 0) return bi_m_nan();                                                                 \
-    if (x == 0) return -INFINITY;                                                                 \
-    if (isinf(x)) return x;                                                                       \
-    if (x == 1) return 0.0;                                                                       \
-    return BI_M_EVAL1(f, x, FD, FL, BI_M_REL_LIBM, BI_M_REL_LD, x > 1 ? 1 : -1, OP);              \
+#define LOG_LIKE(NAME, FD, FL, OP)                                                   \
+  double bi_m_##NAME(double x, bi_mfmt f) {                                          \
+    if (isnan(x)) return bi_m_qnan(x);                                               \
+    if (x < 0) return bi_m_nan();                                                    \
+    if (x == 0) return -INFINITY;                                                    \
+    if (isinf(x)) return x;                                                          \
+    if (x == 1) return 0.0;                                                          \
+    return BI_M_EVAL1(f, x, FD, FL, BI_M_REL_LIBM, BI_M_REL_LD, x > 1 ? 1 : -1, OP); \
   }
 LOG_LIKE(log, log, logl, BI_MOP_LOG)
 LOG_LIKE(log2, log2, log2l, BI_MOP_LOG2)
@@ -92,9 +92,9 @@ double bi_m_sqrt(double x, bi_mfmt f) {
   if (isnan(x)) return bi_m_qnan(x);
   if (x < 0) return bi_m_nan();
   switch (f) {
-    case BI_MF_F: return sqrtf((float)x);
-    case BI_MF_H: return bi_half_to_double(bi_half_from_double(sqrt(x), BI_RTE));
-    default: return sqrt(x);
+  case BI_MF_F: return sqrtf((float)x);
+  case BI_MF_H: return bi_half_to_double(bi_half_from_double(sqrt(x), BI_RTE));
+  default: return sqrt(x);
   }
 }
 
@@ -167,7 +167,7 @@ double bi_m_hypot(double x, double y, bi_mfmt f) {
 
 /* The non-special part shared by pow, powr and pown: finite non-zero x, finite non-zero y. */
 static double pow_general(double x, double y, long n, bi_mop op, bi_mfmt f) {
-  const int sign = (x < 0 && bi_m_isodd(y)) ? -1 : 1;   /* parity only matters for x < 0 */
+  const int sign = (x < 0 && bi_m_isodd(y)) ? -1 : 1; /* parity only matters for x < 0 */
 #if BI_M_HAVE_LD
   if (f == BI_MF_D) return bi_m_fin_ld(powl(x, y), BI_M_REL_LD, sign, op, x, y, n);
 #else
@@ -271,11 +271,11 @@ double bi_m_rootn(double x, int32_t n, bi_mfmt f) {
   }
   if (isinf(x)) return n > 0 ? x : copysign(0.0, x);
   switch (n) {
-    case 1: return x;
-    case -1: return bi_m_recip(x, f);
-    case 2: return bi_m_sqrt(x, f);
-    case -2: return bi_m_rsqrt(x, f);
-    default: break;
+  case 1: return x;
+  case -1: return bi_m_recip(x, f);
+  case 2: return bi_m_sqrt(x, f);
+  case -2: return bi_m_rsqrt(x, f);
+  default: break;
   }
   const double a = fabs(x);
   if (f == BI_MF_D) {

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 
 static _Thread_local unsigned long long fallbacks;
-static _Thread_local bool registered;   /* this thread's caches are freed at its exit */
+static _Thread_local bool registered; /* this thread's caches are freed at its exit */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_key_t cache_key;
 static bool key_ok, mpfr_thread_safe;
@@ -54,11 +54,11 @@ static void init_once(void) {
  * which would otherwise need one identical wrapper each. */
 typedef int (*mp_fn)(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, long n, mpfr_rnd_t m);
 
-#define MP1(NAME, MPFN)                                                                           \
-  static int NAME(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, long n, mpfr_rnd_t m) {              \
-    (void)y;                                                                                      \
-    (void)n;                                                                                      \
-    return MPFN(r, x, m);                                                                         \
+#define MP1(NAME, MPFN)                                                             \
+  static int NAME(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, long n, mpfr_rnd_t m) { \
+    (void)y;                                                                        \
+    (void)n;                                                                        \
+    return MPFN(r, x, m);                                                           \
   }
 MP1(mp_acos, mpfr_acos)
 MP1(mp_acosh, mpfr_acosh)
@@ -134,26 +134,26 @@ static int mp_rootn(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, long n, mpfr_rnd_t
 }
 
 static const mp_fn ops[BI_MOP_COUNT] = {
-  [BI_MOP_ACOS] = mp_acos, [BI_MOP_ACOSH] = mp_acosh, [BI_MOP_ACOSPI] = mp_acospi,
-  [BI_MOP_ASIN] = mp_asin, [BI_MOP_ASINH] = mp_asinh, [BI_MOP_ASINPI] = mp_asinpi,
-  [BI_MOP_ATAN] = mp_atan, [BI_MOP_ATANH] = mp_atanh, [BI_MOP_ATANPI] = mp_atanpi,
-  [BI_MOP_CBRT] = mp_cbrt, [BI_MOP_COS] = mp_cos, [BI_MOP_COSH] = mp_cosh,
-  [BI_MOP_COSPI] = mp_cospi, [BI_MOP_ERF] = mp_erf, [BI_MOP_ERFC] = mp_erfc,
-  [BI_MOP_EXP] = mp_exp, [BI_MOP_EXP2] = mp_exp2, [BI_MOP_EXP10] = mp_exp10,
-  [BI_MOP_EXPM1] = mp_expm1, [BI_MOP_LGAMMA] = mp_lgamma, [BI_MOP_LOG] = mp_log,
-  [BI_MOP_LOG2] = mp_log2, [BI_MOP_LOG10] = mp_log10, [BI_MOP_LOG1P] = mp_log1p,
-  [BI_MOP_RSQRT] = mp_rsqrt, [BI_MOP_SIN] = mp_sin, [BI_MOP_SINH] = mp_sinh,
-  [BI_MOP_SINPI] = mp_sinpi, [BI_MOP_TAN] = mp_tan, [BI_MOP_TANH] = mp_tanh,
-  [BI_MOP_TANPI] = mp_tanpi, [BI_MOP_TGAMMA] = mp_tgamma, [BI_MOP_RECIP] = mp_recip,
-  [BI_MOP_SQRT] = mp_sqrt, [BI_MOP_ATAN2] = mp_atan2, [BI_MOP_ATAN2PI] = mp_atan2pi,
-  [BI_MOP_HYPOT] = mp_hypot, [BI_MOP_POW] = mp_pow, [BI_MOP_DIV] = mp_div,
-  [BI_MOP_POWN] = mp_pown, [BI_MOP_ROOTN] = mp_rootn,
+  [BI_MOP_ACOS] = mp_acos,     [BI_MOP_ACOSH] = mp_acosh,   [BI_MOP_ACOSPI] = mp_acospi, [BI_MOP_ASIN] = mp_asin,
+  [BI_MOP_ASINH] = mp_asinh,   [BI_MOP_ASINPI] = mp_asinpi, [BI_MOP_ATAN] = mp_atan,     [BI_MOP_ATANH] = mp_atanh,
+  [BI_MOP_ATANPI] = mp_atanpi, [BI_MOP_CBRT] = mp_cbrt,     [BI_MOP_COS] = mp_cos,       [BI_MOP_COSH] = mp_cosh,
+  [BI_MOP_COSPI] = mp_cospi,   [BI_MOP_ERF] = mp_erf,       [BI_MOP_ERFC] = mp_erfc,     [BI_MOP_EXP] = mp_exp,
+  [BI_MOP_EXP2] = mp_exp2,     [BI_MOP_EXP10] = mp_exp10,   [BI_MOP_EXPM1] = mp_expm1,   [BI_MOP_LGAMMA] = mp_lgamma,
+  [BI_MOP_LOG] = mp_log,       [BI_MOP_LOG2] = mp_log2,     [BI_MOP_LOG10] = mp_log10,   [BI_MOP_LOG1P] = mp_log1p,
+  [BI_MOP_RSQRT] = mp_rsqrt,   [BI_MOP_SIN] = mp_sin,       [BI_MOP_SINH] = mp_sinh,     [BI_MOP_SINPI] = mp_sinpi,
+  [BI_MOP_TAN] = mp_tan,       [BI_MOP_TANH] = mp_tanh,     [BI_MOP_TANPI] = mp_tanpi,   [BI_MOP_TGAMMA] = mp_tgamma,
+  [BI_MOP_RECIP] = mp_recip,   [BI_MOP_SQRT] = mp_sqrt,     [BI_MOP_ATAN2] = mp_atan2,   [BI_MOP_ATAN2PI] = mp_atan2pi,
+  [BI_MOP_HYPOT] = mp_hypot,   [BI_MOP_POW] = mp_pow,       [BI_MOP_DIV] = mp_div,       [BI_MOP_POWN] = mp_pown,
+  [BI_MOP_ROOTN] = mp_rootn,
 };
 
 /* Precision and exponent range per format (MPFR's significand is in [0.5, 1): the smallest
  * subnormal 2^-24 / 2^-149 / 2^-1074 has MPFR exponent -23 / -148 / -1073; the largest finite value
  * is below 2^16 / 2^128 / 2^1024). */
-static const struct { mpfr_prec_t prec; mpfr_exp_t emin, emax; } fmts[] = {
+static const struct {
+  mpfr_prec_t prec;
+  mpfr_exp_t emin, emax;
+} fmts[] = {
   [BI_MF_H] = {11, -23, 16},
   [BI_MF_F] = {24, -148, 128},
   [BI_MF_D] = {53, -1073, 1024},
@@ -164,7 +164,7 @@ double bi_m_mpfr(bi_mop op, double x, double y, long n, bi_mfmt fmt) {
   pthread_once(&once, init_once);
   if (!registered && key_ok) {
     registered = true;
-    pthread_setspecific(cache_key, &registered);   /* non-NULL: the destructor runs at thread exit */
+    pthread_setspecific(cache_key, &registered); /* non-NULL: the destructor runs at thread exit */
   }
   if (!mpfr_thread_safe) pthread_mutex_lock(&serial);
   const mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
@@ -172,9 +172,9 @@ double bi_m_mpfr(bi_mop op, double x, double y, long n, bi_mfmt fmt) {
   mpfr_init2(r, fmts[fmt].prec);
   mpfr_init2(a, 53);
   mpfr_init2(b, 53);
-  mpfr_set_emin(mpfr_get_emin_min());  /* whatever range the caller left: the operands fit */
+  mpfr_set_emin(mpfr_get_emin_min()); /* whatever range the caller left: the operands fit */
   mpfr_set_emax(mpfr_get_emax_max());
-  mpfr_set_d(a, x, MPFR_RNDN);         /* exact */
+  mpfr_set_d(a, x, MPFR_RNDN); /* exact */
   mpfr_set_d(b, y, MPFR_RNDN);
   mpfr_set_emin(fmts[fmt].emin);
   mpfr_set_emax(fmts[fmt].emax);

@@ -97,7 +97,7 @@ double bi_m_lgamma(double x, bi_mfmt f) {
 int32_t bi_m_lgamma_sign(double x) {
   if (isnan(x) || x == 0) return 0;
   if (x > 0) return 1;
-  const double k = floor(x);   /* -inf: floor(-inf) == -inf */
+  const double k = floor(x); /* -inf: floor(-inf) == -inf */
   if (k == x) return 0;
   return even_int(k) ? 1 : -1;
 }

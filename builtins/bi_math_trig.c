@@ -88,8 +88,8 @@ double bi_m_sinpi(double x, bi_mfmt f) {
   if (isnan(x)) return bi_m_qnan(x);
   if (isinf(x)) return bi_m_nan();
   const double a = fabs(x), k = floor(a), r = a - k;
-  if (r == 0) return copysign(0.0, x);            /* sinpi(±n) = ±0, sinpi(±0) = ±0 */
-  const bool neg = (signbit(x) != 0) != odd_int(k);   /* sinpi(a) = (-1)^k sinpi(r) */
+  if (r == 0) return copysign(0.0, x);              /* sinpi(±n) = ±0, sinpi(±0) = ±0 */
+  const bool neg = (signbit(x) != 0) != odd_int(k); /* sinpi(a) = (-1)^k sinpi(r) */
   const double g = r > 0.5 ? 1 - r : r;
   if (g == 0.5) return neg ? -1.0 : 1.0;
   if (g <= 0.25) return pi_eval(PK_SIN, g, neg, f, BI_MOP_SINPI, x);
@@ -100,13 +100,13 @@ double bi_m_cospi(double x, bi_mfmt f) {
   if (isnan(x)) return bi_m_qnan(x);
   if (isinf(x)) return bi_m_nan();
   const double a = fabs(x), k = floor(a), r = a - k;
-  bool neg = odd_int(k);                          /* cospi(a) = (-1)^k cospi(r) */
+  bool neg = odd_int(k); /* cospi(a) = (-1)^k cospi(r) */
   double g = r;
   if (r > 0.5) {
     g = 1 - r;
     neg = !neg;
   }
-  if (g == 0.5) return 0.0;                       /* cospi(n + 0.5) = +0 */
+  if (g == 0.5) return 0.0; /* cospi(n + 0.5) = +0 */
   if (g == 0) return neg ? -1.0 : 1.0;
   if (g <= 0.25) return pi_eval(PK_COS, g, neg, f, BI_MOP_COSPI, x);
   return pi_eval(PK_SIN, 0.5 - g, neg, f, BI_MOP_COSPI, x);
@@ -122,7 +122,7 @@ double bi_m_tanpi(double x, bi_mfmt f) {
     const bool n_odd = signbit(x) ? !odd_int(k) : odd_int(k);
     return n_odd ? -INFINITY : INFINITY;
   }
-  bool neg = signbit(x) != 0;                     /* tanpi is odd with period 1 */
+  bool neg = signbit(x) != 0; /* tanpi is odd with period 1 */
   double g = r;
   if (r > 0.5) {
     g = 1 - r;
@@ -168,8 +168,8 @@ double bi_m_atan(double x, bi_mfmt f) {
 #define LD_ONLY(...)
 #endif
 /* f(x)/pi in double and in long double: three identical pairs, hence a macro */
-#define PI_DIV(NAME, FD, FL)                                                                      \
-  static double NAME##_d(double x) { return FD(x) * INVPI_D; }                                    \
+#define PI_DIV(NAME, FD, FL)                                   \
+  static double NAME##_d(double x) { return FD(x) * INVPI_D; } \
   LD_ONLY(static long double NAME##_l(long double x) { return FL(x) * INVPI_L; })
 PI_DIV(asinpi, asin, asinl)
 PI_DIV(acospi, acos, acosl)

@@ -39,13 +39,21 @@
 
 /* Taylor coefficients (-1)^n / (2n+1)! (sin, n = 1..7) and (-1)^n / (2n)! (cos, n = 1..8), each
  * rounded once: the factorials up to 16! are exact doubles. */
-static const double SC[7] = {-1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800,
-                             1.0 / 6227020800.0, -1.0 / 1307674368000.0};
-static const double CC[8] = {-1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800,
-                             1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 20922789888000.0};
+static const double SC[7] = {-1.0 / 6,        1.0 / 120,          -1.0 / 5040,           1.0 / 362880,
+                             -1.0 / 39916800, 1.0 / 6227020800.0, -1.0 / 1307674368000.0};
+static const double CC[8] = {-1.0 / 2,       1.0 / 24,        -1.0 / 720,           1.0 / 40320,
+                             -1.0 / 3628800, 1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 20922789888000.0};
 
-static inline uint64_t bits(double v) { uint64_t b; memcpy(&b, &v, 8); return b; }
-static inline double from(uint64_t b) { double v; memcpy(&v, &b, 8); return v; }
+static inline uint64_t bits(double v) {
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  return b;
+}
+static inline double from(uint64_t b) {
+  double v;
+  memcpy(&v, &b, 8);
+  return v;
+}
 
 /* All ones when |x| <= 2^20 (not NaN, not inf), else 0; on the bits, as the kernel's selections
  * (a floating-point comparison would be a branch GCC does not convert). */
@@ -61,7 +69,7 @@ static inline __attribute__((always_inline)) void kernel_body(const float *x, do
     const double xd = from(bits((double)x[i]) & in_range(x[i]));
     const double t = xd * BI_M_INVPIO2 + SHIFTER;
     const double k = t - SHIFTER;
-    const uint64_t q = bits(t);   /* significand 2^51 + k: its low two bits are k mod 4 */
+    const uint64_t q = bits(t); /* significand 2^51 + k: its low two bits are k mod 4 */
     const double r = ((xd - k * BI_M_PIO2_1) - k * BI_M_PIO2_2) - k * BI_M_PIO2_3;
     const double z = r * r;
     double p = SC[6];
@@ -133,21 +141,21 @@ bool bi_m_sincos_fa_variant(int v, const float *x, double *s, double *c, unsigne
 
 /* One function's batch: approximations, then the test for all, then the scalar core for the rest
  * (a separate pass, so that the first two stay free of calls). */
-#define BATCH_FN(NAME, CORE, RESULT)                                                              \
-  unsigned NAME(const float *x, float *y, unsigned n) {                                           \
-    double s[BI_M_FV_MAX], c[BI_M_FV_MAX];                                                        \
-    bool ok[BI_M_FV_MAX];                                                                         \
-    float xs[BI_M_FV_MAX];                                                                        \
-    memcpy(xs, x, n * sizeof *x);   /* x may be y */                                              \
-    kernel(xs, s, c, n);                                                                          \
-    for (unsigned i = 0; i < n; i++) ok[i] = decided(xs[i], RESULT, &y[i]);                       \
-    unsigned slow = 0;                                                                            \
-    for (unsigned i = 0; i < n; i++)                                                              \
-      if (!ok[i]) {                                                                               \
-        y[i] = (float)CORE((double)xs[i], BI_MF_F);                                               \
-        slow++;                                                                                   \
-      }                                                                                           \
-    return slow;                                                                                  \
+#define BATCH_FN(NAME, CORE, RESULT)                                        \
+  unsigned NAME(const float *x, float *y, unsigned n) {                     \
+    double s[BI_M_FV_MAX], c[BI_M_FV_MAX];                                  \
+    bool ok[BI_M_FV_MAX];                                                   \
+    float xs[BI_M_FV_MAX];                                                  \
+    memcpy(xs, x, n * sizeof *x); /* x may be y */                          \
+    kernel(xs, s, c, n);                                                    \
+    for (unsigned i = 0; i < n; i++) ok[i] = decided(xs[i], RESULT, &y[i]); \
+    unsigned slow = 0;                                                      \
+    for (unsigned i = 0; i < n; i++)                                        \
+      if (!ok[i]) {                                                         \
+        y[i] = (float)CORE((double)xs[i], BI_MF_F);                         \
+        slow++;                                                             \
+      }                                                                     \
+    return slow;                                                            \
   }
 
 BATCH_FN(bi_m_sin_fv, bi_m_sin, s[i])
@@ -188,10 +196,10 @@ bool bi_m_sincos_fa_variant(int v, const float *x, double *s, double *c, unsigne
   return true;
 }
 
-#define BATCH_FN(NAME, CORE)                                                                      \
-  unsigned NAME(const float *x, float *y, unsigned n) {                                           \
-    for (unsigned i = 0; i < n; i++) y[i] = (float)CORE((double)x[i], BI_MF_F);                   \
-    return n;                                                                                     \
+#define BATCH_FN(NAME, CORE)                                                    \
+  unsigned NAME(const float *x, float *y, unsigned n) {                         \
+    for (unsigned i = 0; i < n; i++) y[i] = (float)CORE((double)x[i], BI_MF_F); \
+    return n;                                                                   \
   }
 BATCH_FN(bi_m_sin_fv, bi_m_sin)
 BATCH_FN(bi_m_cos_fv, bi_m_cos)

@@ -66,47 +66,47 @@ static bool vstoren_any(const bi_call *c) {
 }
 
 /* vload_half, vload_halfn, vloada_halfn(offset, p) -> float or double components. */
-#define VLOAD_HALF(SFX, T, WIDEN)                                                                 \
-  static bool vload_half_##SFX(const bi_call *c) {                                                \
-    if (!c->mem) return false;                                                                    \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      const uint8_t *p = lane_access(c, l, lane_address(c, 0, 1, l, 2), 2u * n, false);           \
-      if (!p) return false;                                                                       \
-      uint8_t *d = bi_dst(c, l);                                                                  \
-      for (unsigned k = 0; k < n; k++) {                                                          \
-        uint16_t h;                                                                               \
-        memcpy(&h, p + 2 * k, 2);                                                                 \
-        const T v = WIDEN(h);                                                                     \
-        memcpy(d + k * sizeof(T), &v, sizeof(T));                                                 \
-      }                                                                                           \
-    }                                                                                             \
-    return true;                                                                                  \
+#define VLOAD_HALF(SFX, T, WIDEN)                                                       \
+  static bool vload_half_##SFX(const bi_call *c) {                                      \
+    if (!c->mem) return false;                                                          \
+    const unsigned n = bi_lit_n(c->literal);                                            \
+    for (uint32_t i = 0; i < c->nlanes; i++) {                                          \
+      const size_t l = c->lanes[i];                                                     \
+      const uint8_t *p = lane_access(c, l, lane_address(c, 0, 1, l, 2), 2u * n, false); \
+      if (!p) return false;                                                             \
+      uint8_t *d = bi_dst(c, l);                                                        \
+      for (unsigned k = 0; k < n; k++) {                                                \
+        uint16_t h;                                                                     \
+        memcpy(&h, p + 2 * k, 2);                                                       \
+        const T v = WIDEN(h);                                                           \
+        memcpy(d + k * sizeof(T), &v, sizeof(T));                                       \
+      }                                                                                 \
+    }                                                                                   \
+    return true;                                                                        \
   }
 VLOAD_HALF(f, float, bi_half_to_float)
 VLOAD_HALF(d, double, bi_half_to_double)
 
 /* vstore_half[n][_r], vstorea_halfn[_r](data, offset, p): round each component, then one store. */
-#define VSTORE_HALF(SFX, T, NARROW)                                                               \
-  static bool vstore_half_##SFX(const bi_call *c) {                                               \
-    if (!c->mem) return false;                                                                    \
-    const unsigned n = bi_lit_n(c->literal);                                                      \
-    const bi_round r = (bi_round)bi_lit_round(c->literal);                                        \
-    for (uint32_t i = 0; i < c->nlanes; i++) {                                                    \
-      const size_t l = c->lanes[i];                                                               \
-      const uint8_t *s = bi_src(c, 0, l);                                                         \
-      uint16_t h[16];                                                                             \
-      for (unsigned k = 0; k < n; k++) {                                                          \
-        T v;                                                                                      \
-        memcpy(&v, s + k * sizeof(T), sizeof(T));                                                 \
-        h[k] = NARROW(v, r);                                                                      \
-      }                                                                                           \
-      void *p = lane_access(c, l, lane_address(c, 1, 2, l, 2), 2u * n, true);                     \
-      if (!p) return false;                                                                       \
-      memcpy(p, h, 2u * n);                                                                       \
-    }                                                                                             \
-    return true;                                                                                  \
+#define VSTORE_HALF(SFX, T, NARROW)                                           \
+  static bool vstore_half_##SFX(const bi_call *c) {                           \
+    if (!c->mem) return false;                                                \
+    const unsigned n = bi_lit_n(c->literal);                                  \
+    const bi_round r = (bi_round)bi_lit_round(c->literal);                    \
+    for (uint32_t i = 0; i < c->nlanes; i++) {                                \
+      const size_t l = c->lanes[i];                                           \
+      const uint8_t *s = bi_src(c, 0, l);                                     \
+      uint16_t h[16];                                                         \
+      for (unsigned k = 0; k < n; k++) {                                      \
+        T v;                                                                  \
+        memcpy(&v, s + k * sizeof(T), sizeof(T));                             \
+        h[k] = NARROW(v, r);                                                  \
+      }                                                                       \
+      void *p = lane_access(c, l, lane_address(c, 1, 2, l, 2), 2u * n, true); \
+      if (!p) return false;                                                   \
+      memcpy(p, h, 2u * n);                                                   \
+    }                                                                         \
+    return true;                                                              \
   }
 VSTORE_HALF(f, float, bi_half_from_float)
 VSTORE_HALF(d, double, bi_half_from_double)
@@ -118,9 +118,12 @@ static bool prefetch_nop(const bi_call *c) {
   return true;
 }
 
-#define ANY_TYPE(f) { f, f, f, f, f, f, f }
-#define LOADH { [BI_T_F32] = vload_half_f, [BI_T_F64] = vload_half_d }
-#define STOREH { [BI_T_F32] = vstore_half_f, [BI_T_F64] = vstore_half_d }
+#define ANY_TYPE(f) \
+  { f, f, f, f, f, f, f }
+#define LOADH \
+  { [BI_T_F32] = vload_half_f, [BI_T_F64] = vload_half_d }
+#define STOREH \
+  { [BI_T_F32] = vstore_half_f, [BI_T_F64] = vstore_half_d }
 
 static const bi_row rows[] = {
   {OCLSTD_vloadn, BI_SIG_VLOADN, BI_F_LIT_N, ANY_TYPE(vloadn_any)},

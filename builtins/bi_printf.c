@@ -70,10 +70,13 @@ enum { PF_OK = 0, PF_INVALID = -1, PF_FAULT = -2 };
 /* ---- argument types in the literal ------------------------------------------------------------------
  * code = 1 + class * 6 + width index, class in the table below, width index into {1, 2, 3, 4, 8, 16};
  * 0 = no argument. */
-typedef struct argty { bi_kind kind; unsigned bits, n; } argty;
+typedef struct argty {
+  bi_kind kind;
+  unsigned bits, n;
+} argty;
 
 uint32_t bi_printf_literal(const bi_type *args, unsigned nargs) {
-  return (nargs && args[0].bits == 64) ? 1u << 30 : 0;  /* the format pointer's width */
+  return (nargs && args[0].bits == 64) ? 1u << 30 : 0; /* the format pointer's width */
 }
 
 /* ---- memory ------------------------------------------------------------------------------------------ */
@@ -81,8 +84,8 @@ uint32_t bi_printf_literal(const bi_type *args, unsigned nargs) {
 typedef struct pf {
   const bi_call *c;
   size_t lane;
-  bool p64;            /* pointers are 64-bit */
-  unsigned next;       /* the next argument operand (1-based) */
+  bool p64;      /* pointers are 64-bit */
+  unsigned next; /* the next argument operand (1-based) */
 } pf;
 
 /* Appends the NUL-terminated string at addr (at most max bytes when max >= 0) to buf; false when an
@@ -103,7 +106,7 @@ static bool read_string(const pf *s, uint64_t addr, int64_t max, bi_pf_buf *buf)
 /* ---- arguments ------------------------------------------------------------------------------------------ */
 
 static bool take(pf *s, argty *t, const uint8_t **src) {
-  if (s->next >= s->c->nsrc) return false;                /* too few arguments */
+  if (s->next >= s->c->nsrc) return false; /* too few arguments */
   const bi_type *bt = &s->c->types[s->next];
   t->kind = bt->kind;
   t->bits = bt->bits;
@@ -168,7 +171,7 @@ static int conv_int(pf *s, const bi_pf_spec *sp, unsigned vn, lenmod len, bi_pf_
     if (!target || t.n != 1 || (len == L_L ? t.bits != 64 : t.bits > 32)) return PF_INVALID;
   }
   const bool is_signed = sp->conv == 'd' || sp->conv == 'i';
-  const unsigned w = t.bits < target ? t.bits : target;   /* a narrower argument: its own width */
+  const unsigned w = t.bits < target ? t.bits : target; /* a narrower argument: its own width */
   for (unsigned k = 0; k < t.n; k++) {
     if (k) bi_pf_put(out, ",", 1);
     bool neg;
@@ -295,7 +298,7 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
       len = f[i + 1] == 'h' ? L_HH : f[i + 1] == 'l' ? L_HL : L_H;
       i += len == L_H ? 1 : 2;
     } else if (f[i] == 'l') {
-      if (f[i + 1] == 'l') return PF_INVALID;                   /* ll: reserved */
+      if (f[i + 1] == 'l') return PF_INVALID; /* ll: reserved */
       len = L_L;
       i++;
     } else if (f[i] == 'z' || f[i] == 't') {
@@ -303,7 +306,7 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
       i++;
     }
     sp.conv = f[i];
-    if (!sp.conv) return PF_INVALID;                            /* cut off by the end */
+    if (!sp.conv) return PF_INVALID; /* cut off by the end */
     i++;
     if (width > FIELD_MAX || (prec > FIELD_MAX && sp.conv != 's')) return PF_INVALID;
     sp.width = (int)width;
@@ -318,7 +321,7 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
       if (vn || len != L_NONE) return PF_INVALID;
       st = conv_text(s, &sp, out);
     } else {
-      return PF_INVALID;                                        /* n, %, j, L, unknown */
+      return PF_INVALID; /* n, %, j, L, unknown */
     }
     if (st != PF_OK) return st;
   }
@@ -331,7 +334,7 @@ static int format_lane(const bi_call *c, size_t lane, bi_pf_buf *out) {
   const uint64_t fptr = bi_load_uint(bi_src(c, 0, lane), s.p64 ? 8 : 4);
   int st = PF_FAULT;
   if (read_string(&s, fptr, -1, &fmt)) {
-    bi_pf_put(&fmt, "", 1);                                     /* the terminator */
+    bi_pf_put(&fmt, "", 1); /* the terminator */
     st = fmt.failed ? PF_INVALID : run(&s, fmt.p, out);
   }
   free(fmt.p);

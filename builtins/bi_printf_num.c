@@ -59,8 +59,8 @@ void bi_pf_fill(bi_pf_buf *b, char c, size_t count) {
  * the value (integer precision); the 0 flag adds padding zeros after sign and prefix when
  * `zero_ok` (C99 7.19.6.1: not for inf/NaN, not for integers with a precision), else the field is
  * padded with spaces on the left, or on the right with the - flag (which overrides 0). */
-static void emit(bi_pf_buf *b, const bi_pf_spec *s, char sign, const char *prefix, size_t zeros,
-                 const char *body, size_t n, bool zero_ok) {
+static void emit(bi_pf_buf *b, const bi_pf_spec *s, char sign, const char *prefix, size_t zeros, const char *body,
+                 size_t n, bool zero_ok) {
   const size_t plen = strlen(prefix);
   const size_t total = (sign ? 1u : 0u) + plen + zeros + n;
   const size_t pad = (size_t)s->width > total ? (size_t)s->width - total : 0;
@@ -73,9 +73,7 @@ static void emit(bi_pf_buf *b, const bi_pf_spec *s, char sign, const char *prefi
   if (s->minus) bi_pf_fill(b, ' ', pad);
 }
 
-void bi_pf_text(bi_pf_buf *b, const bi_pf_spec *s, const char *text, size_t n) {
-  emit(b, s, 0, "", 0, text, n, false);
-}
+void bi_pf_text(bi_pf_buf *b, const bi_pf_spec *s, const char *text, size_t n) { emit(b, s, 0, "", 0, text, n, false); }
 
 /* ---- integers ------------------------------------------------------------------------------------
  * C99 7.19.6.1: the precision is the minimum number of digits (default 1), and 0 with precision 0
@@ -90,7 +88,7 @@ void bi_pf_int(bi_pf_buf *b, const bi_pf_spec *s, bool neg, uint64_t mag) {
   size_t nd = 0;
   for (uint64_t v = mag; v; v /= base) tmp[sizeof tmp - 1 - nd++] = dig[v % base];
   const size_t prec = s->prec < 0 ? 1 : (size_t)s->prec;
-  if (mag == 0 && prec > 0) tmp[sizeof tmp - 1 - nd++] = '0';   /* one "0" digit (precision >= 1) */
+  if (mag == 0 && prec > 0) tmp[sizeof tmp - 1 - nd++] = '0'; /* one "0" digit (precision >= 1) */
   size_t zeros = prec > nd ? prec - nd : 0;
   if (conv == 'o' && s->hash && zeros == 0 && (nd == 0 || tmp[sizeof tmp - nd] != '0')) zeros = 1;
   const bool is_signed = conv == 'd' || conv == 'i';
@@ -104,7 +102,10 @@ void bi_pf_int(bi_pf_buf *b, const bi_pf_spec *s, bool neg, uint64_t mag) {
  * and e >= -1074 give N < 2^2547 < 10^767, 86 limbs. */
 enum { LIMBS = 90, MAXDIG = LIMBS * 9 };
 
-typedef struct big { uint32_t l[LIMBS]; int n; } big;
+typedef struct big {
+  uint32_t l[LIMBS];
+  int n;
+} big;
 
 static void big_mul(big *x, uint32_t f) {
   uint64_t carry = 0;
@@ -133,7 +134,7 @@ static int exact_digits(double v, char *d, int *pt) {
     if (k) big_mul(&x, 1u << k);
   } else {
     int k = -e;
-    for (; k >= 13; k -= 13) big_mul(&x, 1220703125u);          /* 5^13 */
+    for (; k >= 13; k -= 13) big_mul(&x, 1220703125u); /* 5^13 */
     uint32_t f = 1;
     for (; k; k--) f *= 5;
     big_mul(&x, f);
@@ -148,7 +149,7 @@ static int exact_digits(double v, char *d, int *pt) {
     }
     int j = 0;
     if (nd == 0)
-      while (j < 8 && tmp[j] == '0') j++;                         /* no leading zeros */
+      while (j < 8 && tmp[j] == '0') j++; /* no leading zeros */
     memcpy(d + nd, tmp + j, (size_t)(9 - j));
     nd += 9 - j;
   }
@@ -161,7 +162,7 @@ static int exact_digits(double v, char *d, int *pt) {
  * returns its length (k, k + 1 after a carry out of the top digit, or 0). r has room for
  * max(k, nd) + 1 characters. */
 static int round_digits(const char *d, int nd, int k, char *r) {
-  if (k < 0) return 0;                                            /* below 0.1 units: rounds to 0 */
+  if (k < 0) return 0; /* below 0.1 units: rounds to 0 */
   if (k >= nd) {
     memcpy(r, d, (size_t)nd);
     memset(r + nd, '0', (size_t)(k - nd));
@@ -217,7 +218,7 @@ static size_t fmt_e(char *out, const char *d, int nd, int pt, bool zero, int p, 
     memset(r, '0', (size_t)p + 1);
   } else {
     const int len = round_digits(d, nd, p + 1, r);
-    x = len == p + 2 ? pt : pt - 1;                               /* a carry made it 10^pt */
+    x = len == p + 2 ? pt : pt - 1; /* a carry made it 10^pt */
   }
   size_t o = 0;
   out[o++] = r[0];
@@ -248,21 +249,21 @@ static size_t fmt_a(char *out, double v, int prec, bool hash, bool upper) {
   uint64_t frac = bits & 0xfffffffffffffull;
   unsigned lead = be ? 1u : 0u;
   int exp = bits == 0 ? 0 : be ? be - 1023 : -1022;
-  int nh;                                                          /* hex digits after the point */
+  int nh; /* hex digits after the point */
   if (prec < 0) {
     nh = 13;
     while (nh > 0 && !(frac & 0xf)) {
       frac >>= 4;
       nh--;
     }
-    frac <<= 4 * (13 - nh);                                       /* back to 52-bit alignment */
+    frac <<= 4 * (13 - nh); /* back to 52-bit alignment */
   } else if (prec < 13) {
     const int drop = 52 - 4 * prec;
     const uint64_t keep = frac >> drop, rem = frac & ((1ull << drop) - 1), half = 1ull << (drop - 1);
     const uint64_t lsb = prec ? (keep & 1) : (lead & 1);
     uint64_t k = keep;
     if (rem > half || (rem == half && lsb)) k++;
-    if (k >> (4 * prec)) {                                        /* carry into the leading digit */
+    if (k >> (4 * prec)) { /* carry into the leading digit */
       lead++;
       k = 0;
     }
@@ -318,7 +319,7 @@ void bi_pf_float(bi_pf_buf *b, const bi_pf_spec *s, double v) {
   const bool zero = a == 0;
   if (conv == 'a' || conv == 'A') {
     const size_t n = fmt_a(body, a, s->prec, s->hash, upper);
-    emit(b, s, sign, upper ? "0X" : "0x", 0, body, n, true);   /* 0 flag: zeros after the 0x */
+    emit(b, s, sign, upper ? "0X" : "0x", 0, body, n, true); /* 0 flag: zeros after the 0x */
     return;
   }
   int nd = 1, pt = 1;
@@ -333,10 +334,8 @@ void bi_pf_float(bi_pf_buf *b, const bi_pf_spec *s, double v) {
     /* g: P significant digits; X the exponent e style would have; f style when P > X >= -4 */
     const int P = s->prec < 0 ? 6 : s->prec == 0 ? 1 : s->prec;
     const int X = e_exponent(d, nd, pt, zero, P - 1);
-    if (P > X && X >= -4)
-      n = fmt_f(body, d, nd, pt, zero, P - 1 - X, s->hash);
-    else
-      n = fmt_e(body, d, nd, pt, zero, P - 1, s->hash, upper ? 'E' : 'e');
+    if (P > X && X >= -4) n = fmt_f(body, d, nd, pt, zero, P - 1 - X, s->hash);
+    else n = fmt_e(body, d, nd, pt, zero, P - 1, s->hash, upper ? 'E' : 'e');
     if (!s->hash) n = strip_zeros(body, n);
   }
   emit(b, s, sign, "", 0, body, n, true);

@@ -20,8 +20,8 @@
 #define ARGS_QUOTE_MAX 64
 
 static const char args_type_list[] =
-    "char uchar short ushort int uint long ulong half float double, optionally followed by a "
-    "vector width 2 3 4 8 16";
+  "char uchar short ushort int uint long ulong half float double, optionally followed by a "
+  "vector width 2 3 4 8 16";
 
 /* A piece of the argument text (not NUL-terminated). */
 typedef struct args_span {
@@ -31,9 +31,7 @@ typedef struct args_span {
 
 static int args_q(size_t len) { return len > ARGS_QUOTE_MAX ? ARGS_QUOTE_MAX : (int)len; }
 
-static bool args_starts(const char *text, const char *prefix) {
-  return strncmp(text, prefix, strlen(prefix)) == 0;
-}
+static bool args_starts(const char *text, const char *prefix) { return strncmp(text, prefix, strlen(prefix)) == 0; }
 
 static bool args_elem(args_span sp, cli_elem *t, cli_error *e) {
   if (sp.len == 0) return cli_fail(e, "missing type (types: %s)", args_type_list);
@@ -70,16 +68,13 @@ static void args_store(unsigned char *data, cli_elem t, size_t k, uint64_t bits)
 
 /* "element 3" or "element 3 component 1": where component k sits, for messages. */
 static const char *args_where(cli_elem t, size_t k, char *buf, size_t cap) {
-  if (t.width == 1)
-    snprintf(buf, cap, "element %zu", k);
-  else
-    snprintf(buf, cap, "element %zu component %zu", k / t.width, k % t.width);
+  if (t.width == 1) snprintf(buf, cap, "element %zu", k);
+  else snprintf(buf, cap, "element %zu component %zu", k / t.width, k % t.width);
   return buf;
 }
 
 /* Parses one literal, prefixing any message with what it was for (unless `what` is NULL). */
-static bool args_literal(const cli_scalar *t, args_span sp, const char *what, uint64_t *bits,
-                         cli_error *e) {
+static bool args_literal(const cli_scalar *t, args_span sp, const char *what, uint64_t *bits, cli_error *e) {
   cli_error inner;
   if (cli_scalar_parse(t, sp.s, sp.len, bits, &inner)) return true;
   if (!what) return cli_fail(e, "%s", inner.msg);
@@ -87,8 +82,7 @@ static bool args_literal(const cli_scalar *t, args_span sp, const char *what, ui
 }
 
 /* An integer literal that must lie in t's range (range/random bounds). */
-static bool args_int_in_type(const cli_scalar *t, args_span sp, const char *what, cli_int *v,
-                             cli_error *e) {
+static bool args_int_in_type(const cli_scalar *t, args_span sp, const char *what, cli_int *v, cli_error *e) {
   cli_error inner;
   if (!cli_int_parse(sp.s, sp.len, t->name, v, &inner)) return cli_fail(e, "%s: %s", what, inner.msg);
   if (!cli_int_fits(t, *v)) {
@@ -156,7 +150,7 @@ bool cli_parse_value(const char *text, cli_arg *out, cli_error *e) {
   if (n != t.width)
     return cli_fail(e, "%u value%s expected for %s, got %zu", t.width, args_plural(t.width),
                     cli_elem_name(t, name, sizeof name), n);
-  unsigned char *data = calloc(1, cli_elem_size(t));  /* calloc: the float3 padding slot is 0 */
+  unsigned char *data = calloc(1, cli_elem_size(t)); /* calloc: the float3 padding slot is 0 */
   if (!data) return cli_fail(e, "out of memory");
   size_t pos = 0;
   for (size_t k = 0; k < n; k++) {
@@ -170,7 +164,8 @@ bool cli_parse_value(const char *text, cli_arg *out, cli_error *e) {
     }
     args_store(data, t, k, bits);
   }
-  *out = (cli_arg){.kind = CLI_ARG_VALUE, .typed = true, .elem = t, .count = 1, .data = data, .bytes = cli_elem_size(t)};
+  *out =
+    (cli_arg){.kind = CLI_ARG_VALUE, .typed = true, .elem = t, .count = 1, .data = data, .bytes = cli_elem_size(t)};
   return true;
 }
 
@@ -197,14 +192,12 @@ bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e) {
     if (len == 0) return cli_fail(e, "no bytes after `bytes:`");
     if (len % 2) return cli_fail(e, "odd number of hex digits (%zu): every byte takes two", len);
     for (size_t i = 0; i < len; i++)
-      if (args_hex(body[i]) < 0)
-        return cli_fail(e, "`%c` at position %zu is not a hex digit", body[i], i + 1);
+      if (args_hex(body[i]) < 0) return cli_fail(e, "`%c` at position %zu is not a hex digit", body[i], i + 1);
     size = len / 2;
     data = malloc(size);
     if (!data) return cli_fail(e, "out of memory");
     /* Bytes in the order written: the first pair is the byte at offset 0. */
-    for (size_t i = 0; i < size; i++)
-      data[i] = (unsigned char)(args_hex(body[2 * i]) << 4 | args_hex(body[2 * i + 1]));
+    for (size_t i = 0; i < size; i++) data[i] = (unsigned char)(args_hex(body[2 * i]) << 4 | args_hex(body[2 * i + 1]));
   }
   *out = (cli_arg){.kind = CLI_ARG_VALUE, .typed = false, .elem = {NULL, 0}, .count = 1, .data = data, .bytes = size};
   return true;
@@ -216,9 +209,9 @@ bool cli_parse_local(const char *text, cli_arg *out, cli_error *e) {
   cli_int v;
   cli_error inner;
   if (!cli_int_parse(body, strlen(body), "a size", &v, &inner)) return cli_fail(e, "%s", inner.msg);
-  if (v.neg || v.mag == 0 || v.mag > SIZE_MAX)
-    return cli_fail(e, "`%s` is not a size of at least 1 byte", body);
-  *out = (cli_arg){.kind = CLI_ARG_LOCAL, .typed = false, .elem = {NULL, 0}, .count = 0, .data = NULL, .bytes = (size_t)v.mag};
+  if (v.neg || v.mag == 0 || v.mag > SIZE_MAX) return cli_fail(e, "`%s` is not a size of at least 1 byte", body);
+  *out = (cli_arg){
+    .kind = CLI_ARG_LOCAL, .typed = false, .elem = {NULL, 0}, .count = 0, .data = NULL, .bytes = (size_t)v.mag};
   return true;
 }
 
@@ -230,7 +223,7 @@ typedef struct args_buf {
   size_t count, comps;
   unsigned char *data;
   size_t bytes;
-  const size_t *shape;   /* images: the .npy shape a file must have (or the flat (comps,)) */
+  const size_t *shape; /* images: the .npy shape a file must have (or the flat (comps,)) */
   unsigned ndim;
 } args_buf;
 
@@ -238,8 +231,7 @@ static bool args_init_list(args_buf *b, args_span list, cli_error *e) {
   size_t n = args_count_items(list);
   if (n != b->comps) {
     char name[24];
-    if (b->t.width == 1)
-      return cli_fail(e, "%zu value%s expected, got %zu", b->comps, args_plural(b->comps), n);
+    if (b->t.width == 1) return cli_fail(e, "%zu value%s expected, got %zu", b->comps, args_plural(b->comps), n);
     return cli_fail(e, "%zu values expected (%zu × %s), got %zu", b->comps, b->count,
                     cli_elem_name(b->t, name, sizeof name), n);
   }
@@ -265,10 +257,8 @@ static bool args_init_fill(args_buf *b, args_span params, cli_error *e) {
   size_t pos = 0;
   for (size_t j = 0; j < n; j++) {
     char what[32];
-    if (n == 1)
-      snprintf(what, sizeof what, "fill");
-    else
-      snprintf(what, sizeof what, "fill value %zu", j + 1);
+    if (n == 1) snprintf(what, sizeof what, "fill");
+    else snprintf(what, sizeof what, "fill value %zu", j + 1);
     if (!args_literal(b->t.scalar, args_next_item(params, &pos), what, &bits[j], e)) return false;
   }
   for (size_t k = 0; k < b->comps; k++) args_store(b->data, b->t, k, bits[n == 1 ? 0 : k % b->t.width]);
@@ -296,8 +286,7 @@ static bool args_init_range(args_buf *b, args_span params, cli_error *e) {
       bool ok = cli_int_mul((uint64_t)k, step, &off) && cli_int_add(start, off, &v);
       if (!ok || !cli_int_fits(s, v)) {
         char num[24], range[80];
-        return cli_fail(e, "range: %s would be %s, out of range for %s",
-                        args_where(b->t, k, where, sizeof where),
+        return cli_fail(e, "range: %s would be %s, out of range for %s", args_where(b->t, k, where, sizeof where),
                         ok ? cli_int_str(v, num, sizeof num) : "beyond 64 bits",
                         cli_int_range_str(s, range, sizeof range));
       }
@@ -315,17 +304,15 @@ static bool args_init_range(args_buf *b, args_span params, cli_error *e) {
   for (size_t k = 0; k < b->comps; k++) {
     double v = start + (double)k * step;
     if (!cli_float_from_double(s, v, &bits))
-      return cli_fail(e, "range: %s would be %g, out of range for %s",
-                      args_where(b->t, k, where, sizeof where), v, s->name);
+      return cli_fail(e, "range: %s would be %g, out of range for %s", args_where(b->t, k, where, sizeof where), v,
+                      s->name);
     args_store(b->data, b->t, k, bits);
   }
   return true;
 }
 
 /* Significand precision of each float format: random floats are drawn on a grid this fine. */
-static unsigned args_precision(const cli_scalar *s) {
-  return s->bits == 16 ? 11 : s->bits == 32 ? 24 : 53;
-}
+static unsigned args_precision(const cli_scalar *s) { return s->bits == 16 ? 11 : s->bits == 32 ? 24 : 53; }
 
 static bool args_init_random(args_buf *b, args_span params, cli_error *e) {
   size_t n = args_count_items(params);
@@ -333,8 +320,7 @@ static bool args_init_random(args_buf *b, args_span params, cli_error *e) {
   size_t pos = 0;
   args_span seed_text = args_next_item(params, &pos);
   cli_int seed;
-  if (!args_int_in_type(cli_scalar_by_name("ulong", 5), seed_text, "random SEED", &seed, e))
-    return false;
+  if (!args_int_in_type(cli_scalar_by_name("ulong", 5), seed_text, "random SEED", &seed, e)) return false;
   cli_rng rng;
   cli_rng_seed(&rng, seed.mag);
   const cli_scalar *s = b->t.scalar;
@@ -349,8 +335,7 @@ static bool args_init_random(args_buf *b, args_span params, cli_error *e) {
     /* hi - lo fits in 64 bits for any pair in one type's range, so modular arithmetic on the
      * two's complement patterns gives it exactly. */
     uint64_t lo_bits = cli_int_bits(lo), span_minus_1 = cli_int_bits(hi) - lo_bits;
-    for (size_t k = 0; k < b->comps; k++)
-      args_store(b->data, b->t, k, cli_rng_int(&rng, lo_bits, span_minus_1));
+    for (size_t k = 0; k < b->comps; k++) args_store(b->data, b->t, k, cli_rng_int(&rng, lo_bits, span_minus_1));
     return true;
   }
 
@@ -407,20 +392,19 @@ static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h,
                   (s->bits == 8 && h->descr[0] == '<' && strcmp(h->descr + 1, s->npy + 1) == 0);
   if (!dtype_ok) {
     if (h->descr[0] == '>' && strcmp(h->descr + 1, s->npy + 1) == 0)
-      return cli_fail(e, "`%s` holds big-endian data (dtype '%s'); spvi reads little-endian '%s'",
-                      path, h->descr, s->npy);
+      return cli_fail(e, "`%s` holds big-endian data (dtype '%s'); spvi reads little-endian '%s'", path, h->descr,
+                      s->npy);
     return cli_fail(e, "`%s` has dtype '%s' but %s needs '%s'", path, h->descr, name, s->npy);
   }
-  if (h->fortran_order && h->ndim > 1)
-    return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
+  if (h->fortran_order && h->ndim > 1) return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
   if (b->shape) {
     bool same = h->ndim == b->ndim;
     for (unsigned i = 0; same && i < h->ndim; i++) same = h->shape[i] == b->shape[i];
     if (!same && !(h->ndim == 1 && h->shape[0] == b->comps)) {
       char got[160], want[160];
       return cli_fail(e, "`%s` has shape %s but the image needs %s (or (%zu,))", path,
-                      args_shape_str(h->shape, h->ndim, got, sizeof got), args_shape_str(b->shape, b->ndim, want, sizeof want),
-                      b->comps);
+                      args_shape_str(h->shape, h->ndim, got, sizeof got),
+                      args_shape_str(b->shape, b->ndim, want, sizeof want), b->comps);
     }
     return true;
   }
@@ -428,14 +412,10 @@ static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h,
   /* Accepted shapes: (COUNT,) for scalars; for vectors (COUNT, slots) and the flat memory image
    * (COUNT*slots,); for 3-element vectors also (COUNT, 3), which gets the zero padding slot. */
   bool ok;
-  if (b->t.width == 1)
-    ok = h->ndim == 1 && h->shape[0] == b->count;
-  else if (h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == slots)
-    ok = true;
-  else if (h->ndim == 1 && h->shape[0] == b->count * slots)
-    ok = true;
-  else
-    ok = *expand3 = b->t.width == 3 && h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == 3;
+  if (b->t.width == 1) ok = h->ndim == 1 && h->shape[0] == b->count;
+  else if (h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == slots) ok = true;
+  else if (h->ndim == 1 && h->shape[0] == b->count * slots) ok = true;
+  else ok = *expand3 = b->t.width == 3 && h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == 3;
   if (!ok) {
     char got[160], want[64];
     size_t w[2] = {b->count, slots};
@@ -481,8 +461,8 @@ static bool args_init_bytes(args_buf *b, const char *path, const unsigned char *
   }
   if (size != b->bytes) {
     char name[24];
-    return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
-                    b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+    return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes, b->count,
+                    cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
   }
   memcpy(b->data, file, size);
   return true;
@@ -498,8 +478,8 @@ static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t siz
   if (!cli_npy_has_magic(first, n0) && !args_ends_with(path, ".npy")) {
     if (size != b->bytes) {
       char name[24];
-      return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes,
-                      b->count, cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
+      return cli_fail(e, "`%s` has %zu bytes, expected %zu (%zu × %s of %zu bytes)", path, size, b->bytes, b->count,
+                      cli_elem_name(b->t, name, sizeof name), cli_elem_size(b->t));
     }
     memcpy(b->data, first, n0);
     return args_read_exact(f, path, b->data + n0, size - n0, e);
@@ -511,7 +491,8 @@ static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t siz
     const size_t len16 = (size_t)first[8] | (size_t)first[9] << 8;
     size_t want = n0;
     if (first[6] == 1) want = 10 + len16;
-    else if ((first[6] == 2 || first[6] == 3) && n0 >= 12) want = 12 + (len16 | (size_t)first[10] << 16 | (size_t)first[11] << 24);
+    else if ((first[6] == 2 || first[6] == 3) && n0 >= 12)
+      want = 12 + (len16 | (size_t)first[10] << 16 | (size_t)first[11] << 24);
     if (want <= size) head = want;
   }
   unsigned char *hdr = malloc(head ? head : 1);
@@ -519,8 +500,8 @@ static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t siz
   memcpy(hdr, first, n0 < head ? n0 : head);
   cli_npy h;
   bool expand3 = false;
-  bool ok = (head <= n0 || args_read_exact(f, path, hdr + n0, head - n0, e)) &&
-            cli_npy_parse(hdr, size, path, &h, e) && args_npy_fits(b, path, &h, &expand3, e);
+  bool ok = (head <= n0 || args_read_exact(f, path, hdr + n0, head - n0, e)) && cli_npy_parse(hdr, size, path, &h, e) &&
+            args_npy_fits(b, path, &h, &expand3, e);
   free(hdr);
   if (!ok) return false;
   /* cli_npy_parse checked that exactly the described data follows the header, and args_npy_fits
@@ -569,14 +550,15 @@ static bool args_init(args_buf *b, const char *init, cli_error *e) {
   if (!paren) return args_init_list(b, (args_span){init, strlen(init)}, e);
   size_t name_len = (size_t)(paren - init), len = strlen(init);
   for (size_t i = 0; i < sizeof args_inits / sizeof args_inits[0]; i++) {
-    if (strlen(args_inits[i].name) != name_len || memcmp(args_inits[i].name, init, name_len) != 0)
-      continue;
+    if (strlen(args_inits[i].name) != name_len || memcmp(args_inits[i].name, init, name_len) != 0) continue;
     if (init[len - 1] != ')' || strchr(paren + 1, '(') || strchr(paren + 1, ')') != init + len - 1)
       return cli_fail(e, "`%s(` must end with one `)`", args_inits[i].name);
     return args_inits[i].fn(b, (args_span){paren + 1, (size_t)(init + len - 1 - (paren + 1))}, e);
   }
-  return cli_fail(e, "`%.*s` is not an initialiser (V,V,..., fill(V), range(START[,STEP]), "
-                  "random(SEED[,LO,HI]) or @FILE)", args_q(name_len + 1), init);
+  return cli_fail(e,
+                  "`%.*s` is not an initialiser (V,V,..., fill(V), range(START[,STEP]), "
+                  "random(SEED[,LO,HI]) or @FILE)",
+                  args_q(name_len + 1), init);
 }
 
 bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
@@ -592,11 +574,9 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
     return cli_fail(e, "count: %s", inner.msg);
   size_t es = cli_elem_size(b.t);
   if (count.neg || count.mag == 0) return cli_fail(e, "the count must be at least 1");
-  if (count.mag > SIZE_MAX / es)
-    return cli_fail(e, "count %llu is too large", (unsigned long long)count.mag);
+  if (count.mag > SIZE_MAX / es) return cli_fail(e, "count %llu is too large", (unsigned long long)count.mag);
   if (rb[1] != 0 && rb[1] != '=')
-    return cli_fail(e, "unexpected `%.*s` after `]` (expected `=INIT` or nothing)",
-                    args_q(strlen(rb + 1)), rb + 1);
+    return cli_fail(e, "unexpected `%.*s` after `]` (expected `=INIT` or nothing)", args_q(strlen(rb + 1)), rb + 1);
   b.count = (size_t)count.mag;
   b.comps = b.count * b.t.width;
   b.bytes = b.count * es;
@@ -611,42 +591,71 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
     spvi_mem_release(mem);
     return false;
   }
-  *out = (cli_arg){.kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data,
-                   .bytes = b.bytes, .mem = mem};
+  *out = (cli_arg){
+    .kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = b.bytes, .mem = mem};
   return true;
 }
 
 
 /* ---- images and samplers ----------------------------------------------------------------------- */
 
-static const struct { const char *name; spvi_image_type type; unsigned nsizes; } args_image_types[] = {
-  {"image1d", SPVI_IMAGE_1D, 1},             {"image1d_buffer", SPVI_IMAGE_1D_BUFFER, 1},
-  {"image1d_array", SPVI_IMAGE_1D_ARRAY, 2}, {"image2d", SPVI_IMAGE_2D, 2},
-  {"image2d_array", SPVI_IMAGE_2D_ARRAY, 3}, {"image3d", SPVI_IMAGE_3D, 3},
+static const struct {
+  const char *name;
+  spvi_image_type type;
+  unsigned nsizes;
+} args_image_types[] = {
+  {"image1d", SPVI_IMAGE_1D, 1}, {"image1d_buffer", SPVI_IMAGE_1D_BUFFER, 1}, {"image1d_array", SPVI_IMAGE_1D_ARRAY, 2},
+  {"image2d", SPVI_IMAGE_2D, 2}, {"image2d_array", SPVI_IMAGE_2D_ARRAY, 3},   {"image3d", SPVI_IMAGE_3D, 3},
 };
 static const spvi_channel_order args_orders[] = {
-  SPVI_ORDER_R, SPVI_ORDER_A, SPVI_ORDER_RG, SPVI_ORDER_RA, SPVI_ORDER_RGBA, SPVI_ORDER_BGRA, SPVI_ORDER_ARGB,
-  SPVI_ORDER_ABGR, SPVI_ORDER_INTENSITY, SPVI_ORDER_LUMINANCE, SPVI_ORDER_SRGBA, SPVI_ORDER_SBGRA,
+  SPVI_ORDER_R,    SPVI_ORDER_A,    SPVI_ORDER_RG,        SPVI_ORDER_RA,        SPVI_ORDER_RGBA,  SPVI_ORDER_BGRA,
+  SPVI_ORDER_ARGB, SPVI_ORDER_ABGR, SPVI_ORDER_INTENSITY, SPVI_ORDER_LUMINANCE, SPVI_ORDER_SRGBA, SPVI_ORDER_SBGRA,
 };
 /* Channel types and the scalar type their raw values are written in. */
-static const struct { spvi_channel_type type; const char *scalar; } args_ctypes[] = {
-  {SPVI_UNORM_INT8, "uchar"},   {SPVI_UNORM_INT16, "ushort"},   {SPVI_SNORM_INT8, "char"},
-  {SPVI_SNORM_INT16, "short"},  {SPVI_UNSIGNED_INT8, "uchar"},  {SPVI_UNSIGNED_INT16, "ushort"},
+static const struct {
+  spvi_channel_type type;
+  const char *scalar;
+} args_ctypes[] = {
+  {SPVI_UNORM_INT8, "uchar"},    {SPVI_UNORM_INT16, "ushort"},  {SPVI_SNORM_INT8, "char"},
+  {SPVI_SNORM_INT16, "short"},   {SPVI_UNSIGNED_INT8, "uchar"}, {SPVI_UNSIGNED_INT16, "ushort"},
   {SPVI_UNSIGNED_INT32, "uint"}, {SPVI_SIGNED_INT8, "char"},    {SPVI_SIGNED_INT16, "short"},
-  {SPVI_SIGNED_INT32, "int"},   {SPVI_HALF_FLOAT, "half"},      {SPVI_FLOAT, "float"},
+  {SPVI_SIGNED_INT32, "int"},    {SPVI_HALF_FLOAT, "half"},     {SPVI_FLOAT, "float"},
 };
 #define ARGS_N(a) (sizeof a / sizeof a[0])
 
-static bool args_span_is(args_span sp, const char *word) { return strlen(word) == sp.len && memcmp(sp.s, word, sp.len) == 0; }
+static bool args_span_is(args_span sp, const char *word) {
+  return strlen(word) == sp.len && memcmp(sp.s, word, sp.len) == 0;
+}
 
 unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]) {
   size_t c = spvi_image_channels(d->order);
   switch (d->type) {
-  case SPVI_IMAGE_1D_ARRAY: shape[0] = d->array_size; shape[1] = d->width; shape[2] = c; return 3;
-  case SPVI_IMAGE_2D: shape[0] = d->height; shape[1] = d->width; shape[2] = c; return 3;
-  case SPVI_IMAGE_2D_ARRAY: shape[0] = d->array_size; shape[1] = d->height; shape[2] = d->width; shape[3] = c; return 4;
-  case SPVI_IMAGE_3D: shape[0] = d->depth; shape[1] = d->height; shape[2] = d->width; shape[3] = c; return 4;
-  default: shape[0] = d->width; shape[1] = c; return 2;
+  case SPVI_IMAGE_1D_ARRAY:
+    shape[0] = d->array_size;
+    shape[1] = d->width;
+    shape[2] = c;
+    return 3;
+  case SPVI_IMAGE_2D:
+    shape[0] = d->height;
+    shape[1] = d->width;
+    shape[2] = c;
+    return 3;
+  case SPVI_IMAGE_2D_ARRAY:
+    shape[0] = d->array_size;
+    shape[1] = d->height;
+    shape[2] = d->width;
+    shape[3] = c;
+    return 4;
+  case SPVI_IMAGE_3D:
+    shape[0] = d->depth;
+    shape[1] = d->height;
+    shape[2] = d->width;
+    shape[3] = c;
+    return 4;
+  default:
+    shape[0] = d->width;
+    shape[1] = c;
+    return 2;
   }
 }
 
@@ -669,7 +678,8 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
   size_t ti = 0;
   while (ti < ARGS_N(args_image_types) && !args_span_is(part[0], args_image_types[ti].name)) ti++;
   if (ti == ARGS_N(args_image_types))
-    return cli_fail(e, "`%.*s` is not an image type (image1d image1d_buffer image1d_array image2d image2d_array image3d)",
+    return cli_fail(e,
+                    "`%.*s` is not an image type (image1d image1d_buffer image1d_array image2d image2d_array image3d)",
                     args_q(part[0].len), part[0].s);
   d.type = args_image_types[ti].type;
   size_t oi = 0;
@@ -681,16 +691,21 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
   size_t ci = 0;
   while (ci < ARGS_N(args_ctypes) && !args_span_is(part[2], spvi_channel_type_name(args_ctypes[ci].type))) ci++;
   if (ci == ARGS_N(args_ctypes))
-    return cli_fail(e, "`%.*s` is not a channel type (unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16 int32 "
-                    "half float)", args_q(part[2].len), part[2].s);
+    return cli_fail(e,
+                    "`%.*s` is not a channel type (unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16 int32 "
+                    "half float)",
+                    args_q(part[2].len), part[2].s);
   d.channel_type = args_ctypes[ci].type;
   /* DIMS: W | W,H | W,H,D | W,N | W,H,N, as many as the type has */
   size_t want = args_image_types[ti].nsizes, got = args_count_items(part[3]);
   static const char *const forms[] = {"", "W", "W,N or W,H", "W,H,N or W,H,D"};
   if (got != want)
     return cli_fail(e, "%s takes %zu size%s (%s), got `%.*s`", args_image_types[ti].name, want, args_plural(want),
-                    d.type == SPVI_IMAGE_1D_ARRAY ? "W,N" : d.type == SPVI_IMAGE_2D ? "W,H"
-                    : d.type == SPVI_IMAGE_2D_ARRAY ? "W,H,N" : d.type == SPVI_IMAGE_3D ? "W,H,D" : forms[1],
+                    d.type == SPVI_IMAGE_1D_ARRAY   ? "W,N"
+                    : d.type == SPVI_IMAGE_2D       ? "W,H"
+                    : d.type == SPVI_IMAGE_2D_ARRAY ? "W,H,N"
+                    : d.type == SPVI_IMAGE_3D       ? "W,H,D"
+                                                    : forms[1],
                     args_q(part[3].len), part[3].s);
   size_t sizes[3] = {0, 0, 0};
   pos = 0;
@@ -698,16 +713,24 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
     args_span item = args_next_item(part[3], &pos);
     cli_int v;
     cli_error inner;
-    if (!cli_int_parse(item.s, item.len, "a size", &v, &inner)) return cli_fail(e, "image size %zu: %s", i + 1, inner.msg);
-    if (v.neg || v.mag == 0 || v.mag > SIZE_MAX) return cli_fail(e, "image size %zu: `%.*s` is not at least 1", i + 1, args_q(item.len), item.s);
+    if (!cli_int_parse(item.s, item.len, "a size", &v, &inner))
+      return cli_fail(e, "image size %zu: %s", i + 1, inner.msg);
+    if (v.neg || v.mag == 0 || v.mag > SIZE_MAX)
+      return cli_fail(e, "image size %zu: `%.*s` is not at least 1", i + 1, args_q(item.len), item.s);
     sizes[i] = (size_t)v.mag;
   }
   d.width = sizes[0];
   switch (d.type) {
   case SPVI_IMAGE_1D_ARRAY: d.array_size = sizes[1]; break;
   case SPVI_IMAGE_2D: d.height = sizes[1]; break;
-  case SPVI_IMAGE_2D_ARRAY: d.height = sizes[1]; d.array_size = sizes[2]; break;
-  case SPVI_IMAGE_3D: d.height = sizes[1]; d.depth = sizes[2]; break;
+  case SPVI_IMAGE_2D_ARRAY:
+    d.height = sizes[1];
+    d.array_size = sizes[2];
+    break;
+  case SPVI_IMAGE_3D:
+    d.height = sizes[1];
+    d.depth = sizes[2];
+    break;
   default: break;
   }
   spvi_error serr;
@@ -728,7 +751,13 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
     spvi_mem_release(mem);
     return false;
   }
-  *out = (cli_arg){.kind = CLI_ARG_IMAGE, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = bytes, .image = d,
+  *out = (cli_arg){.kind = CLI_ARG_IMAGE,
+                   .typed = true,
+                   .elem = b.t,
+                   .count = b.count,
+                   .data = b.data,
+                   .bytes = bytes,
+                   .image = d,
                    .mem = mem};
   return true;
 }
@@ -749,8 +778,8 @@ bool cli_parse_sampler(const char *text, cli_arg *out, cli_error *e) {
   size_t mi = 0;
   while (mi < ARGS_N(modes) && !args_span_is(addr, modes[mi])) mi++;
   if (mi == ARGS_N(modes))
-    return cli_fail(e, "`%.*s` is not an addressing mode (none clamp_to_edge clamp repeat mirrored_repeat)", args_q(addr.len),
-                    addr.s);
+    return cli_fail(e, "`%.*s` is not an addressing mode (none clamp_to_edge clamp repeat mirrored_repeat)",
+                    args_q(addr.len), addr.s);
   smp.addressing = (spvi_addressing)mi;
   if (args_span_is(filt, "nearest")) smp.filter = SPVI_FILTER_NEAREST;
   else if (args_span_is(filt, "linear")) smp.filter = SPVI_FILTER_LINEAR;
@@ -771,13 +800,14 @@ bool cli_parse_sampler(const char *text, cli_arg *out, cli_error *e) {
 static const char *args_type_of(const spvi_param_info *p) { return p->type_name ? p->type_name : "?"; }
 
 static const char *const args_space_names[] = {
-  [SPVI_AS_PRIVATE] = "private", [SPVI_AS_GLOBAL] = "global", [SPVI_AS_CONSTANT] = "constant",
+  [SPVI_AS_PRIVATE] = "private", [SPVI_AS_GLOBAL] = "global",   [SPVI_AS_CONSTANT] = "constant",
   [SPVI_AS_LOCAL] = "local",     [SPVI_AS_GENERIC] = "generic", [SPVI_AS_NONE] = "",
 };
 
 const char *cli_param_desc(const spvi_param_info *p, char *buf, size_t cap) {
   const char *space = (unsigned)p->space < sizeof args_space_names / sizeof args_space_names[0]
-                          ? args_space_names[p->space] : "";
+                        ? args_space_names[p->space]
+                        : "";
   const char *type = args_type_of(p);
   const char *name = p->name ? p->name : "";
   snprintf(buf, cap, "%s%s%s%s%s", space, space[0] ? " " : "", type, name[0] ? " " : "", name);
@@ -807,8 +837,8 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
     return true;
   }
   if (!args_is_scalar_or_vector(p))
-    return cli_fail(e, "%s is passed as %zu raw bytes: give them as bytes:HEX or bytes:@FILE",
-                    args_type_of(p), p->size);
+    return cli_fail(e, "%s is passed as %zu raw bytes: give them as bytes:HEX or bytes:@FILE", args_type_of(p),
+                    p->size);
   const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
   if (!colon || (bracket && bracket < colon))
     return cli_fail(e, "a by-value parameter takes TYPE:VALUE (e.g. %s:1)", args_type_of(p));
@@ -816,8 +846,7 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
   cli_elem t;
   char name[24];
   if (cli_elem_parse(text, (size_t)(colon - text), &t) &&
-      (!args_kind_matches(t.scalar->kind, p->elem_kind) || t.scalar->bits != p->elem_bits ||
-       t.width != p->vec_width))
+      (!args_kind_matches(t.scalar->kind, p->elem_kind) || t.scalar->bits != p->elem_bits || t.width != p->vec_width))
     return cli_fail(e, "%s does not match the parameter's type %s", cli_elem_name(t, name, sizeof name),
                     args_type_of(p));
   if (!cli_parse_value(text, out, e)) return false;
@@ -846,27 +875,27 @@ static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg 
     size_t tl = strlen(type);
     snprintf(pointee, sizeof pointee, "%.*s", (int)(tl && type[tl - 1] == '*' ? tl - 1 : tl), type);
     return cli_fail(e, "%s elements are %zu byte%s but the parameter points to %s (%zu byte%s)",
-                    cli_elem_name(t, name, sizeof name), cli_elem_size(t), args_plural(cli_elem_size(t)),
-                    pointee, p->size, args_plural(p->size));
+                    cli_elem_name(t, name, sizeof name), cli_elem_size(t), args_plural(cli_elem_size(t)), pointee,
+                    p->size, args_plural(p->size));
   }
   return cli_parse_buffer(text, out, e);
 }
 
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
   switch (p->kind) {
-  case SPVI_PARAM_VALUE:
-    return args_for_value(text, p, out, e);
-  case SPVI_PARAM_BUFFER:
-    return args_for_buffer(text, p, out, e);
+  case SPVI_PARAM_VALUE: return args_for_value(text, p, out, e);
+  case SPVI_PARAM_BUFFER: return args_for_buffer(text, p, out, e);
   case SPVI_PARAM_LOCAL:
     if (!args_starts(text, "local:")) return cli_fail(e, "a __local pointer parameter takes local:BYTES");
     return cli_parse_local(text, out, e);
   case SPVI_PARAM_IMAGE: {
     if (!strchr(text, ':') || args_starts(text, "sampler:") || !args_starts(text, "image"))
-      return cli_fail(e, "an image parameter (%s) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT], e.g. %s:rgba:unorm8:%s",
+      return cli_fail(e,
+                      "an image parameter (%s) takes IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT], e.g. %s:rgba:unorm8:%s",
                       args_type_of(p), spvi_image_type_name(p->image_type),
-                      p->image_type == SPVI_IMAGE_1D_ARRAY || p->image_type == SPVI_IMAGE_2D ? "16,16"
-                      : p->image_type == SPVI_IMAGE_2D_ARRAY || p->image_type == SPVI_IMAGE_3D ? "16,16,4" : "16");
+                      p->image_type == SPVI_IMAGE_1D_ARRAY || p->image_type == SPVI_IMAGE_2D   ? "16,16"
+                      : p->image_type == SPVI_IMAGE_2D_ARRAY || p->image_type == SPVI_IMAGE_3D ? "16,16,4"
+                                                                                               : "16");
     if (!cli_parse_image(text, out, e)) return false;
     if (out->image.type != p->image_type) {
       spvi_image_type got = out->image.type;
@@ -875,10 +904,8 @@ bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out,
     }
     return true;
   }
-  case SPVI_PARAM_SAMPLER:
-    return cli_parse_sampler(text, out, e);
-  case SPVI_PARAM_OPAQUE:
-    break;
+  case SPVI_PARAM_SAMPLER: return cli_parse_sampler(text, out, e);
+  case SPVI_PARAM_OPAQUE: break;
   }
   return cli_fail(e, "parameters of type %s are not supported", args_type_of(p));
 }

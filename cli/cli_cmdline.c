@@ -11,22 +11,40 @@
 #include <string.h>
 
 typedef enum {
-  OPT_KERNEL, OPT_GLOBAL, OPT_LOCAL, OPT_OFFSET, OPT_OUT, OPT_PRINT, OPT_WARP, OPT_STRICT, OPT_FTZ, OPT_STATS, OPT_THREADS, OPT_GROUPS, OPT_SPEC, OPT_TRACE, OPT_CHECK, OPT_REPORT, OPT_MAX_STEPS, OPT_SUBGROUP, OPT_HELP
+  OPT_KERNEL,
+  OPT_GLOBAL,
+  OPT_LOCAL,
+  OPT_OFFSET,
+  OPT_OUT,
+  OPT_PRINT,
+  OPT_WARP,
+  OPT_STRICT,
+  OPT_FTZ,
+  OPT_STATS,
+  OPT_THREADS,
+  OPT_GROUPS,
+  OPT_SPEC,
+  OPT_TRACE,
+  OPT_CHECK,
+  OPT_REPORT,
+  OPT_MAX_STEPS,
+  OPT_SUBGROUP,
+  OPT_HELP
 } cmd_opt_id;
 
 static const struct {
-  const char *short_name;  /* NULL when the option has none */
+  const char *short_name; /* NULL when the option has none */
   const char *long_name;
   cmd_opt_id id;
   bool takes_value;
 } cmd_opts[] = {
   {"-k", "--kernel", OPT_KERNEL, true},
   {"-g", "--global", OPT_GLOBAL, true},
-  {"-l", "--local",  OPT_LOCAL,  true},
+  {"-l", "--local", OPT_LOCAL, true},
   {NULL, "--offset", OPT_OFFSET, true},
-  {NULL, "--out",    OPT_OUT,    true},
-  {NULL, "--print",  OPT_PRINT,  false},
-  {NULL, "--warp",   OPT_WARP,   true},
+  {NULL, "--out", OPT_OUT, true},
+  {NULL, "--print", OPT_PRINT, false},
+  {NULL, "--warp", OPT_WARP, true},
   {NULL, "--strict", OPT_STRICT, false},
   {NULL, "--flush-denormals", OPT_FTZ, false},
   {NULL, "--stats", OPT_STATS, false},
@@ -38,7 +56,7 @@ static const struct {
   {NULL, "--report", OPT_REPORT, true},
   {NULL, "--max-steps", OPT_MAX_STEPS, true},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
-  {"-h", "--help",   OPT_HELP,   false},
+  {"-h", "--help", OPT_HELP, false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
 
@@ -54,8 +72,7 @@ static bool cmd_dims(const char *opt, const char *text, size_t min_value, cli_di
     cli_error inner;
     if (!cli_int_parse(p, len, "a size", &v, &inner)) return cli_fail(e, "%s `%s`: %s", opt, text, inner.msg);
     if (v.neg || v.mag < min_value || v.mag > SIZE_MAX)
-      return cli_fail(e, "%s `%s`: `%.*s` is not a size%s", opt, text, (int)len, p,
-                      min_value ? " of at least 1" : "");
+      return cli_fail(e, "%s `%s`: `%.*s` is not a size%s", opt, text, (int)len, p, min_value ? " of at least 1" : "");
     d->v[d->n++] = (size_t)v.mag;
     if (!comma) return true;
     p = comma + 1;
@@ -106,14 +123,20 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
   case OPT_TRACE: c->trace = value ? value : "all"; return true;
   case OPT_CHECK: {
     /* a comma-separated list of check names */
-    static const struct { const char *name; unsigned flag; } names[] = {
-      {"races", CLI_CHECK_RACES}, {"uninit", CLI_CHECK_UNINIT}, {"all", CLI_CHECK_ALL},
+    static const struct {
+      const char *name;
+      unsigned flag;
+    } names[] = {
+      {"races", CLI_CHECK_RACES},
+      {"uninit", CLI_CHECK_UNINIT},
+      {"all", CLI_CHECK_ALL},
     };
     const char *p = value;
     for (;;) {
       size_t len = strcspn(p, ",");
       size_t k = 0;
-      while (k < sizeof names / sizeof names[0] && (strlen(names[k].name) != len || strncmp(p, names[k].name, len))) k++;
+      while (k < sizeof names / sizeof names[0] && (strlen(names[k].name) != len || strncmp(p, names[k].name, len)))
+        k++;
       if (k == sizeof names / sizeof names[0])
         return cli_fail(e, "%s `%s`: unknown check `%.*s` (races, uninit or all)", opt, value, (int)len, p);
       c->checks |= names[k].flag;
@@ -142,10 +165,14 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
         id.mag > UINT32_MAX)
       return cli_fail(e, "%s `%s`: expects ID=VALUE with ID a SpecId (0..4294967295)", opt, value);
     for (int i = 0; i < c->nspecs; i++)
-      if (c->spec_ids[i] == (uint32_t)id.mag) return cli_fail(e, "%s `%s`: SpecId %llu is given twice", opt, value, (unsigned long long)id.mag);
+      if (c->spec_ids[i] == (uint32_t)id.mag)
+        return cli_fail(e, "%s `%s`: SpecId %llu is given twice", opt, value, (unsigned long long)id.mag);
     uint32_t *ids = realloc(c->spec_ids, (size_t)(c->nspecs + 1) * sizeof *ids);
     const char **vals = ids ? realloc(c->spec_values, (size_t)(c->nspecs + 1) * sizeof *vals) : NULL;
-    if (!ids || !vals) { if (ids) c->spec_ids = ids; return cli_fail(e, "out of memory"); }
+    if (!ids || !vals) {
+      if (ids) c->spec_ids = ids;
+      return cli_fail(e, "out of memory");
+    }
     c->spec_ids = ids;
     c->spec_values = vals;
     ids[c->nspecs] = (uint32_t)id.mag;
@@ -160,7 +187,8 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     cli_error inner;
     if (!colon || !cli_int_parse(value, (size_t)(colon - value), "--groups", &a, &inner) ||
         !cli_int_parse(colon + 1, strlen(colon + 1), "--groups", &b, &inner) || a.neg || b.neg || b.mag <= a.mag)
-      return cli_fail(e, "%s `%s`: expects START:END with START < END (linear work-group ids, END excluded)", opt, value);
+      return cli_fail(e, "%s `%s`: expects START:END with START < END (linear work-group ids, END excluded)", opt,
+                      value);
     c->group_begin = a.mag;
     c->group_end = b.mag;
     return true;
@@ -179,10 +207,8 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (options_done || a[0] != '-' || a[1] == 0) {
-      if (!c->module)
-        c->module = a;
-      else
-        c->args[c->nargs++] = a;
+      if (!c->module) c->module = a;
+      else c->args[c->nargs++] = a;
       continue;
     }
     if (strcmp(a, "--") == 0) {
@@ -211,10 +237,10 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
     if (k == CMD_OPT_COUNT) return cli_fail(e, "unknown option `%s` (see spvi run --help)", a);
     if (cmd_opts[k].id == OPT_HELP) {
       c->help = true;
-      return true;  /* help wins over any other mistake on the line */
+      return true; /* help wins over any other mistake on the line */
     }
-    const char *shown = name;  /* the option as spelled, without any "=VALUE" */
-    if (seen[k] && cmd_opts[k].id != OPT_SPEC) return cli_fail(e, "option %s given twice", shown);  /* --spec repeats */
+    const char *shown = name; /* the option as spelled, without any "=VALUE" */
+    if (seen[k] && cmd_opts[k].id != OPT_SPEC) return cli_fail(e, "option %s given twice", shown); /* --spec repeats */
     seen[k] = true;
     if (cmd_opts[k].takes_value && !value) {
       if (i + 1 >= argc) return cli_fail(e, "option %s needs a value", shown);
@@ -225,11 +251,10 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
   if (!c->module) return cli_fail(e, "missing MODULE.spv (see spvi run --help)");
   if (c->global.n == 0) return cli_fail(e, "missing -g X[,Y[,Z]] (the global size)");
   if (c->local.n && c->local.n != c->global.n)
-    return cli_fail(e, "-l has %u dimension%s but -g has %u", c->local.n, c->local.n == 1 ? "" : "s",
-                    c->global.n);
+    return cli_fail(e, "-l has %u dimension%s but -g has %u", c->local.n, c->local.n == 1 ? "" : "s", c->global.n);
   if (c->offset.n && c->offset.n != c->global.n)
-    return cli_fail(e, "--offset has %u dimension%s but -g has %u", c->offset.n,
-                    c->offset.n == 1 ? "" : "s", c->global.n);
+    return cli_fail(e, "--offset has %u dimension%s but -g has %u", c->offset.n, c->offset.n == 1 ? "" : "s",
+                    c->global.n);
   return true;
 }
 

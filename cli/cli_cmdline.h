@@ -16,26 +16,26 @@ typedef struct cli_dims {
 } cli_dims;
 
 typedef struct cli_run_cmd {
-  const char *module;        /* MODULE.spv */
-  const char *kernel;        /* -k, or NULL */
+  const char *module; /* MODULE.spv */
+  const char *kernel; /* -k, or NULL */
   cli_dims global, local, offset;
-  const char *out_dir;       /* --out, or NULL */
+  const char *out_dir; /* --out, or NULL */
   bool print, strict, help;
-  bool flush_denormals;      /* --flush-denormals */
-  bool stats;                /* --stats */
-  unsigned threads;          /* --threads, 0 when not given */
-  uint64_t group_begin, group_end;  /* --groups START:END, both 0 when not given */
-  unsigned warp;             /* --warp, 0 when not given */
-  unsigned subgroup_size;    /* --subgroup-size, 0 when not given */
-  const char *trace;         /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
-  unsigned checks;           /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
-  const char *report;        /* --report FILE: reports and faults as JSON lines, or NULL */
-  uint64_t max_steps;        /* --max-steps N, 0 when not given */
-  int nspecs;                /* --spec ID=VALUE (repeatable) */
+  bool flush_denormals;            /* --flush-denormals */
+  bool stats;                      /* --stats */
+  unsigned threads;                /* --threads, 0 when not given */
+  uint64_t group_begin, group_end; /* --groups START:END, both 0 when not given */
+  unsigned warp;                   /* --warp, 0 when not given */
+  unsigned subgroup_size;          /* --subgroup-size, 0 when not given */
+  const char *trace;               /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
+  unsigned checks;                 /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
+  const char *report;              /* --report FILE: reports and faults as JSON lines, or NULL */
+  uint64_t max_steps;              /* --max-steps N, 0 when not given */
+  int nspecs;                      /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
-  const char **spec_values;  /* pointers into argv */
+  const char **spec_values; /* pointers into argv */
   int nargs;
-  const char **args;         /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
+  const char **args; /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
 } cli_run_cmd;
 
 /* The --check names and their flags (the same values as SPVI_CHECK_*; this file does not include

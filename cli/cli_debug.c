@@ -75,7 +75,7 @@ static void run_terminal(spvi_debug *d) {
   for (;;) {
     fflush(stdout);
     char *line = readline(spvi_debug_prompt(d));
-    if (!line) {  /* end of input (Ctrl-D) */
+    if (!line) { /* end of input (Ctrl-D) */
       printf("quit\n");
       break;
     }

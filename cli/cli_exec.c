@@ -35,36 +35,36 @@
 enum { EXEC_BAD = 2, EXEC_CANNOT_RUN = 126, EXEC_NOT_FOUND = 127 };
 
 static const char usage_exec[] =
-    "usage: spvi exec [--check LIST] [--report FILE] [--threads N] [--warp N] [--max-steps N]\n"
-    "                 [--flush-denormals] [--strict] [--stats] [--] PROGRAM [ARGS...]\n"
-    "\n"
-    "Runs PROGRAM, an OpenCL application, with spvi as its only OpenCL platform: every kernel it\n"
-    "builds and enqueues runs in the interpreter with every memory access checked. A fault or an\n"
-    "error a check finds is printed on stderr with the enqueue and kernel it happened in; the\n"
-    "application goes on (the command's status is an error, see below).\n"
-    "\n"
-    "The ICD loader is pointed at libspvi-cl.so, found next to the spvi binary (or in ../lib):\n"
-    "OCL_ICD_VENDORS and OCL_ICD_FILENAMES name it. The options reach the library as environment\n"
-    "variables, which may also be set by hand for an application run without spvi exec:\n"
-    "\n"
-    "options (before PROGRAM; `--` ends them):\n"
-    "  --check LIST        SPVI_CHECK=LIST  also run these checks (comma-separated): races (data\n"
-    "                      races on local and global memory), uninit (uses of never-written\n"
-    "                      private or local memory), all\n"
-    "  --report FILE       SPVI_REPORT=FILE  also write every fault and report as a JSON line to\n"
-    "                      FILE (emptied first), with the enqueue's number\n"
-    "  --threads N         SPVI_THREADS=N  run work-groups on N threads, 1..1024 (default: the\n"
-    "                      available cores; also CL_DEVICE_MAX_COMPUTE_UNITS)\n"
-    "  --warp N            SPVI_WARP=N  lanes per simulated warp, 1..64 (results never depend on it)\n"
-    "  --max-steps N       SPVI_MAX_STEPS=N  a work-item executing more than N SPIR-V instructions\n"
-    "                      is a fault (default 1000000000)\n"
-    "  --flush-denormals   SPVI_FLUSH_DENORMALS=1  flush float denormals to zero in every kernel\n"
-    "  --strict            SPVI_STRICT=1  a SPIR-V validation failure fails the program's build\n"
-    "  --stats             SPVI_STATS=1  print each launch's execution time and instruction count\n"
-    "\n"
-    "exit status: PROGRAM's (128+N when signal N killed it), except 1 when PROGRAM exited with 0\n"
-    "             but a kernel faulted or a check reported an error; 2 bad usage or libspvi-cl.so\n"
-    "             not found; 126 PROGRAM cannot be executed, 127 PROGRAM not found\n";
+  "usage: spvi exec [--check LIST] [--report FILE] [--threads N] [--warp N] [--max-steps N]\n"
+  "                 [--flush-denormals] [--strict] [--stats] [--] PROGRAM [ARGS...]\n"
+  "\n"
+  "Runs PROGRAM, an OpenCL application, with spvi as its only OpenCL platform: every kernel it\n"
+  "builds and enqueues runs in the interpreter with every memory access checked. A fault or an\n"
+  "error a check finds is printed on stderr with the enqueue and kernel it happened in; the\n"
+  "application goes on (the command's status is an error, see below).\n"
+  "\n"
+  "The ICD loader is pointed at libspvi-cl.so, found next to the spvi binary (or in ../lib):\n"
+  "OCL_ICD_VENDORS and OCL_ICD_FILENAMES name it. The options reach the library as environment\n"
+  "variables, which may also be set by hand for an application run without spvi exec:\n"
+  "\n"
+  "options (before PROGRAM; `--` ends them):\n"
+  "  --check LIST        SPVI_CHECK=LIST  also run these checks (comma-separated): races (data\n"
+  "                      races on local and global memory), uninit (uses of never-written\n"
+  "                      private or local memory), all\n"
+  "  --report FILE       SPVI_REPORT=FILE  also write every fault and report as a JSON line to\n"
+  "                      FILE (emptied first), with the enqueue's number\n"
+  "  --threads N         SPVI_THREADS=N  run work-groups on N threads, 1..1024 (default: the\n"
+  "                      available cores; also CL_DEVICE_MAX_COMPUTE_UNITS)\n"
+  "  --warp N            SPVI_WARP=N  lanes per simulated warp, 1..64 (results never depend on it)\n"
+  "  --max-steps N       SPVI_MAX_STEPS=N  a work-item executing more than N SPIR-V instructions\n"
+  "                      is a fault (default 1000000000)\n"
+  "  --flush-denormals   SPVI_FLUSH_DENORMALS=1  flush float denormals to zero in every kernel\n"
+  "  --strict            SPVI_STRICT=1  a SPIR-V validation failure fails the program's build\n"
+  "  --stats             SPVI_STATS=1  print each launch's execution time and instruction count\n"
+  "\n"
+  "exit status: PROGRAM's (128+N when signal N killed it), except 1 when PROGRAM exited with 0\n"
+  "             but a kernel faulted or a check reported an error; 2 bad usage or libspvi-cl.so\n"
+  "             not found; 126 PROGRAM cannot be executed, 127 PROGRAM not found\n";
 
 
 /* ---- options ----------------------------------------------------------------------------------- */
@@ -73,9 +73,9 @@ typedef enum exec_kind { K_FLAG, K_CHECKS, K_FILE, K_COUNT } exec_kind;
 typedef struct exec_opt {
   const char *name;
   exec_kind kind;
-  const char *env;             /* the variable cl_config.c reads */
-  unsigned long long lo, hi;   /* K_COUNT: the accepted range */
-  const char *range_msg;       /* K_COUNT: what the value must be */
+  const char *env;           /* the variable cl_config.c reads */
+  unsigned long long lo, hi; /* K_COUNT: the accepted range */
+  const char *range_msg;     /* K_COUNT: what the value must be */
 } exec_opt;
 
 static const exec_opt exec_opts[] = {
@@ -95,7 +95,7 @@ typedef struct exec_cmd {
   const char *text[EXEC_NOPTS]; /* K_CHECKS, K_FILE: the argument; NULL when not given */
   bool given[EXEC_NOPTS];
   bool help;
-  int prog;                     /* index of PROGRAM in argv */
+  int prog; /* index of PROGRAM in argv */
 } exec_cmd;
 
 /* races,uninit,all: every name known, none empty */
@@ -152,7 +152,7 @@ static bool parse(int argc, char **argv, exec_cmd *c, cli_error *e) {
     }
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       c->help = true;
-      return true;  /* help wins over any other mistake on the line */
+      return true; /* help wins over any other mistake on the line */
     }
     size_t k = 0, nl = 0;
     const char *value = NULL;
@@ -185,7 +185,7 @@ static bool find_library(char *out, size_t cap) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) {
     cli_say_error("cannot find the spvi binary's directory (/proc/self/exe: %s), so not libspvi-cl.so either",
-               strerror(errno));
+                  strerror(errno));
     return false;
   }
   exe[n] = 0;
@@ -198,7 +198,8 @@ static bool find_library(char *out, size_t cap) {
     if (access(path, R_OK) == 0 && realpath(path, out) && strlen(out) < cap) return true;
   }
   cli_say_error("cannot find libspvi-cl.so, the OpenCL platform spvi exec runs programs with: looked in %s "
-             "and %s/../lib (build it with `make`, or install spvi with `make install`)", exe, exe);
+                "and %s/../lib (build it with `make`, or install spvi with `make install`)",
+                exe, exe);
   return false;
 }
 
@@ -262,7 +263,10 @@ static bool export_options(const exec_cmd *c, const char *lib, const char *statu
  * from the program's own exit status 127. Returns the wait status, or -1 with *exec_errno set. */
 static int run_program(char **argv, int *exec_errno) {
   int pfd[2];
-  if (pipe(pfd) != 0) { *exec_errno = errno; return -1; }
+  if (pipe(pfd) != 0) {
+    *exec_errno = errno;
+    return -1;
+  }
   fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
   fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
   /* like system(): the terminal's ^C is for the program; spvi waits and reports its status */
@@ -291,7 +295,10 @@ static int run_program(char **argv, int *exec_errno) {
     ssize_t r;
     while ((r = read(pfd[0], &err, sizeof err)) < 0 && errno == EINTR) {}
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (r == (ssize_t)sizeof err) { *exec_errno = err; status = -1; }
+    if (r == (ssize_t)sizeof err) {
+      *exec_errno = err;
+      status = -1;
+    }
   }
   close(pfd[0]);
   sigaction(SIGINT, &old_int, NULL);
@@ -333,8 +340,10 @@ int cli_exec_main(int argc, char **argv) {
   } else {
     result = WEXITSTATUS(st);
     if (result == 0 && file_nonempty(status_path)) {
-      fprintf(stderr, "spvi: exec: `%s` exited with status 0, but a kernel faulted or a check reported an error "
-                      "(above): exit status 1\n", argv[c.prog]);
+      fprintf(stderr,
+              "spvi: exec: `%s` exited with status 0, but a kernel faulted or a check reported an error "
+              "(above): exit status 1\n",
+              argv[c.prog]);
       result = 1;
     }
   }

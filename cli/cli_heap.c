@@ -42,7 +42,8 @@ void cli_heap_setup(void) {
   const uintptr_t after = (uintptr_t)sbrk(0);
   free(p);
   const uintptr_t start = (before + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-  if (p && after > start) (void)madvise((void *)start, after - start, MADV_HUGEPAGE);  /* a hint: errors change nothing */
+  if (p && after > start)
+    (void)madvise((void *)start, after - start, MADV_HUGEPAGE); /* a hint: errors change nothing */
 }
 #else
 void cli_heap_setup(void) {}

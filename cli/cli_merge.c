@@ -35,7 +35,11 @@ static unsigned char *read_file(const char *path, size_t *size) {
     if (n == cap) {
       cap = cap ? cap * 2 : 65536;
       unsigned char *nb = realloc(buf, cap);
-      if (!nb) { free(buf); fclose(f); return NULL; }
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
       buf = nb;
     }
     size_t got = fread(buf + n, 1, cap - n, f);
@@ -44,7 +48,10 @@ static unsigned char *read_file(const char *path, size_t *size) {
   }
   bool bad = ferror(f);
   fclose(f);
-  if (bad) { free(buf); return NULL; }
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
   *size = n;
   return buf;
 }
@@ -56,7 +63,11 @@ static bool write_file(const char *path, const unsigned char *data, size_t size)
   return fclose(f) == 0 && ok;
 }
 
-typedef struct shard_file { unsigned char *data, *mask; size_t size, msize; cli_npy h, mh; } shard_file;
+typedef struct shard_file {
+  unsigned char *data, *mask;
+  size_t size, msize;
+  cli_npy h, mh;
+} shard_file;
 
 /* Merge argument `index` of every shard; returns 0, 2 on error, or -1 when no shard has it. */
 static int merge_arg(const char *out, char **dirs, int ndirs, int index) {
@@ -73,11 +84,20 @@ static int merge_arg(const char *out, char **dirs, int ndirs, int index) {
       break;
     }
     cli_error e;
-    if (!cli_npy_parse(sf[d].data, sf[d].size, path, &sf[d].h, &e)) { status = fail("%s%s", e.msg, ""); break; }
+    if (!cli_npy_parse(sf[d].data, sf[d].size, path, &sf[d].h, &e)) {
+      status = fail("%s%s", e.msg, "");
+      break;
+    }
     snprintf(path, sizeof path, "%s/arg%d.written.npy", dirs[d], index);
     sf[d].mask = read_file(path, &sf[d].msize);
-    if (!sf[d].mask) { status = fail("cannot read %s (was the shard run with --groups?)%s", path, ""); break; }
-    if (!cli_npy_parse(sf[d].mask, sf[d].msize, path, &sf[d].mh, &e)) { status = fail("%s%s", e.msg, ""); break; }
+    if (!sf[d].mask) {
+      status = fail("cannot read %s (was the shard run with --groups?)%s", path, "");
+      break;
+    }
+    if (!cli_npy_parse(sf[d].mask, sf[d].msize, path, &sf[d].mh, &e)) {
+      status = fail("%s%s", e.msg, "");
+      break;
+    }
     size_t bytes = sf[d].size - sf[d].h.data_offset;
     if (sf[d].msize - sf[d].mh.data_offset != bytes || strcmp(sf[d].mh.descr, "|u1") != 0) {
       status = fail("%s does not match the size of its buffer%s", path, "");
@@ -116,7 +136,10 @@ static int merge_arg(const char *out, char **dirs, int ndirs, int index) {
     free(res);
     free(mask);
   }
-  for (int d = 0; d < ndirs; d++) { free(sf[d].data); free(sf[d].mask); }
+  for (int d = 0; d < ndirs; d++) {
+    free(sf[d].data);
+    free(sf[d].mask);
+  }
   free(sf);
   return status;
 }

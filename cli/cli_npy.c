@@ -32,12 +32,10 @@ size_t cli_npy_header(char *buf, size_t cap, const char *descr, unsigned ndim, c
   /* The dict exactly as Python's repr spells it, so that NumPy and byte-comparing tools agree:
    * a 1-tuple is "(4,)", longer ones "(4, 3)"; NumPy itself ends the dict with ", }". */
   char dict[512];
-  size_t len = (size_t)snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                                descr);
+  size_t len = (size_t)snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
   for (unsigned i = 0; i < ndim && len < sizeof dict; i++)
     len += (size_t)snprintf(dict + len, sizeof dict - len, "%s%zu", i ? ", " : "", shape[i]);
-  if (len < sizeof dict)
-    len += (size_t)snprintf(dict + len, sizeof dict - len, "%s), }", ndim == 1 ? "," : "");
+  if (len < sizeof dict) len += (size_t)snprintf(dict + len, sizeof dict - len, "%s), }", ndim == 1 ? "," : "");
   if (len >= sizeof dict) return 0;
   /* 10 fixed bytes + dict + padding spaces + '\n' must be a multiple of 64. */
   size_t total = 10 + len + 1;
@@ -45,8 +43,8 @@ size_t cli_npy_header(char *buf, size_t cap, const char *descr, unsigned ndim, c
   size_t header_len = total - 10;
   if (total > cap || header_len > 0xffff) return 0;
   memcpy(buf, npy_magic, sizeof npy_magic);
-  buf[6] = 1;  /* major */
-  buf[7] = 0;  /* minor */
+  buf[6] = 1; /* major */
+  buf[7] = 0; /* minor */
   buf[8] = (char)(header_len & 0xff);
   buf[9] = (char)(header_len >> 8);
   memcpy(buf + 10, dict, len);
@@ -55,8 +53,8 @@ size_t cli_npy_header(char *buf, size_t cap, const char *descr, unsigned ndim, c
   return total;
 }
 
-bool cli_npy_write(const char *path, const char *descr, unsigned ndim, const size_t shape[],
-                   const void *data, size_t bytes, cli_error *e) {
+bool cli_npy_write(const char *path, const char *descr, unsigned ndim, const size_t shape[], const void *data,
+                   size_t bytes, cli_error *e) {
   char header[1024];
   size_t hlen = cli_npy_header(header, sizeof header, descr, ndim, shape);
   if (hlen == 0) return cli_fail(e, "cannot build an .npy header for `%s`", path);
@@ -80,8 +78,8 @@ typedef struct npy_lexer {
 } npy_lexer;
 
 static void npy_skip_space(npy_lexer *lx) {
-  while (lx->pos < lx->len && (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' ||
-                               lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
+  while (lx->pos < lx->len &&
+         (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t' || lx->s[lx->pos] == '\n' || lx->s[lx->pos] == '\r'))
     lx->pos++;
 }
 
@@ -101,7 +99,7 @@ static bool npy_string(npy_lexer *lx, char *out, size_t cap) {
   if (quote != '\'' && quote != '"') return false;
   size_t start = ++lx->pos;
   while (lx->pos < lx->len && lx->s[lx->pos] != quote) {
-    if (lx->s[lx->pos] == '\\') return false;  /* no escapes occur in the keys or dtypes we read */
+    if (lx->s[lx->pos] == '\\') return false; /* no escapes occur in the keys or dtypes we read */
     lx->pos++;
   }
   if (lx->pos >= lx->len || lx->pos - start >= cap) return false;
@@ -144,13 +142,12 @@ static bool npy_shape(npy_lexer *lx, cli_npy *out) {
     if (!npy_size(lx, &out->shape[out->ndim])) return false;
     out->ndim++;
     bool comma = npy_accept(lx, ',');
-    if (npy_accept(lx, ')')) return out->ndim > 1 || comma;  /* "(4)" is not a tuple */
+    if (npy_accept(lx, ')')) return out->ndim > 1 || comma; /* "(4)" is not a tuple */
     if (!comma) return false;
   }
 }
 
-bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli_npy *out,
-                   cli_error *e) {
+bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli_npy *out, cli_error *e) {
   if (!cli_npy_has_magic(file, size)) return cli_fail(e, "`%s` is not an .npy file (no \\x93NUMPY magic)", name);
   if (size < 10) return cli_fail(e, "`%s`: truncated .npy header", name);
   unsigned major = file[6], minor = file[7];
@@ -195,16 +192,14 @@ bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli
       break;
     }
   }
-  if (!bad && !(have_descr && have_order && have_shape))
-    bad = "it needs the keys 'descr', 'fortran_order' and 'shape'";
+  if (!bad && !(have_descr && have_order && have_shape)) bad = "it needs the keys 'descr', 'fortran_order' and 'shape'";
   npy_skip_space(&lx);
   if (!bad && lx.pos != lx.len) bad = "text after the dict";
   if (bad) return cli_fail(e, "`%s`: bad .npy header: %s", name, bad);
 
   size_t items = 1;
   for (unsigned i = 0; i < out->ndim; i++) {
-    if (out->shape[i] != 0 && items > SIZE_MAX / out->shape[i])
-      return cli_fail(e, "`%s`: .npy shape too large", name);
+    if (out->shape[i] != 0 && items > SIZE_MAX / out->shape[i]) return cli_fail(e, "`%s`: .npy shape too large", name);
     items *= out->shape[i];
   }
   size_t item = cli_npy_itemsize(out->descr);
@@ -213,7 +208,6 @@ bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli
   out->data_offset = prefix + header_len;
   size_t have = size - out->data_offset;
   if (have != items * item)
-    return cli_fail(e, "`%s`: the .npy header describes %zu data bytes but %zu follow it", name,
-                    items * item, have);
+    return cli_fail(e, "`%s`: the .npy header describes %zu data bytes but %zu follow it", name, items * item, have);
   return true;
 }

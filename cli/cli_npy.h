@@ -11,11 +11,11 @@
 
 /* What an .npy header says. */
 typedef struct cli_npy {
-  char descr[32];            /* "<f4" */
+  char descr[32]; /* "<f4" */
   bool fortran_order;
   unsigned ndim;
   size_t shape[CLI_NPY_MAX_DIMS];
-  size_t data_offset;        /* where the array data starts in the file */
+  size_t data_offset; /* where the array data starts in the file */
 } cli_npy;
 
 /* True when the bytes start with the .npy magic "\x93NUMPY". */
@@ -27,13 +27,12 @@ bool cli_npy_has_magic(const unsigned char *data, size_t size);
 size_t cli_npy_header(char *buf, size_t cap, const char *descr, unsigned ndim, const size_t shape[]);
 
 /* Writes header + `bytes` bytes of C-order data to path. */
-bool cli_npy_write(const char *path, const char *descr, unsigned ndim, const size_t shape[],
-                   const void *data, size_t bytes, cli_error *e);
+bool cli_npy_write(const char *path, const char *descr, unsigned ndim, const size_t shape[], const void *data,
+                   size_t bytes, cli_error *e);
 
 /* Parses the header of an in-memory .npy file and checks that exactly the data it describes
  * follows it (`name` is used in messages). */
-bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli_npy *out,
-                   cli_error *e);
+bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli_npy *out, cli_error *e);
 
 /* Bytes per item of a simple descr like "<f4" or "|u1" (0 when it has no trailing size). */
 size_t cli_npy_itemsize(const char *descr);

@@ -35,20 +35,17 @@ bool cli_int_parse(const char *s, size_t len, const char *type_name, cli_int *ou
     base = 16;
     i += 2;
   }
-  if (i == len)
-    return cli_fail(e, "`%.*s` is not an integer", num_quote_len(len), s);
+  if (i == len) return cli_fail(e, "`%.*s` is not an integer", num_quote_len(len), s);
   uint64_t mag = 0;
   bool overflow = false;
   for (; i < len; i++) {
     int d = num_hex_digit(s[i]);
-    if (d < 0 || (unsigned)d >= base)
-      return cli_fail(e, "`%.*s` is not an integer", num_quote_len(len), s);
+    if (d < 0 || (unsigned)d >= base) return cli_fail(e, "`%.*s` is not an integer", num_quote_len(len), s);
     /* Keep scanning after an overflow so that a syntax error is still reported as such. */
     if (mag > (UINT64_MAX - (uint64_t)d) / base) overflow = true;
     mag = mag * base + (uint64_t)d;
   }
-  if (overflow)
-    return cli_fail(e, "`%.*s` is out of range for %s", num_quote_len(len), s, type_name);
+  if (overflow) return cli_fail(e, "`%.*s` is out of range for %s", num_quote_len(len), s, type_name);
   out->neg = neg && mag != 0;
   out->mag = mag;
   return true;
@@ -60,8 +57,7 @@ cli_int cli_int_min(const cli_scalar *t) {
 }
 
 cli_int cli_int_max(const cli_scalar *t) {
-  if (t->kind == CLI_UINT)
-    return (cli_int){false, t->bits == 64 ? UINT64_MAX : ((uint64_t)1 << t->bits) - 1};
+  if (t->kind == CLI_UINT) return (cli_int){false, t->bits == 64 ? UINT64_MAX : ((uint64_t)1 << t->bits) - 1};
   return (cli_int){false, ((uint64_t)1 << (t->bits - 1)) - 1};
 }
 
@@ -117,11 +113,11 @@ uint16_t cli_half_from_double(double v) {
   if (a == 0.0) return sign;
   int e;
   frexp(a, &e);
-  int exp = e - 1;                       /* a is in [2^exp, 2^(exp+1)) */
-  int quantum = exp < -14 ? -24 : exp - 10;  /* weight of the last significand bit */
-  double n = ldexp(a, -quantum);         /* exact: scaling by a power of two */
+  int exp = e - 1;                          /* a is in [2^exp, 2^(exp+1)) */
+  int quantum = exp < -14 ? -24 : exp - 10; /* weight of the last significand bit */
+  double n = ldexp(a, -quantum);            /* exact: scaling by a power of two */
   double whole = floor(n);
-  double frac = n - whole;               /* exact */
+  double frac = n - whole; /* exact */
   uint32_t m = (uint32_t)whole;
   if (frac > 0.5 || (frac == 0.5 && (m & 1u))) m++;
   /* For subnormals m is the encoding itself (m == 1024 becomes the smallest normal). For normals
@@ -196,8 +192,14 @@ static bool num_float_syntax(const char *s, size_t len, bool *neg, num_special *
     char low[4];
     for (int k = 0; k < 3; k++) low[k] = (char)(s[i + k] | 0x20);
     low[3] = 0;
-    if (strcmp(low, "inf") == 0) { *special = NUM_INF; return true; }
-    if (strcmp(low, "nan") == 0) { *special = NUM_NAN; return true; }
+    if (strcmp(low, "inf") == 0) {
+      *special = NUM_INF;
+      return true;
+    }
+    if (strcmp(low, "nan") == 0) {
+      *special = NUM_NAN;
+      return true;
+    }
   }
   *special = NUM_FINITE;
   unsigned base = 10;
@@ -251,8 +253,7 @@ static double num_round_to_odd(const char *text) {
   return up;
 }
 
-static bool num_float_parse(const cli_scalar *t, const char *s, size_t len, uint64_t *bits,
-                            cli_error *e) {
+static bool num_float_parse(const cli_scalar *t, const char *s, size_t len, uint64_t *bits, cli_error *e) {
   bool neg;
   num_special special;
   if (!num_float_syntax(s, len, &neg, &special))
@@ -271,7 +272,7 @@ static bool num_float_parse(const cli_scalar *t, const char *s, size_t len, uint
     *bits = h;
     inf = (h & 0x7fff) == 0x7c00;
   } else if (t->bits == 32) {
-    float f = strtof(text, NULL);  /* correctly rounded from the decimal, no double step */
+    float f = strtof(text, NULL); /* correctly rounded from the decimal, no double step */
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     *bits = u;
@@ -283,8 +284,8 @@ static bool num_float_parse(const cli_scalar *t, const char *s, size_t len, uint
   }
   free(text);
   if (inf)
-    return cli_fail(e, "`%.*s` is out of range for %s (beyond its largest finite value)",
-                    num_quote_len(len), s, t->name);
+    return cli_fail(e, "`%.*s` is out of range for %s (beyond its largest finite value)", num_quote_len(len), s,
+                    t->name);
   return true;
 }
 

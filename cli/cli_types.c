@@ -9,17 +9,10 @@
 #include <string.h>
 
 const cli_scalar cli_scalars[] = {
-  {"char",   CLI_SINT,   8, "|i1"},
-  {"uchar",  CLI_UINT,   8, "|u1"},
-  {"short",  CLI_SINT,  16, "<i2"},
-  {"ushort", CLI_UINT,  16, "<u2"},
-  {"int",    CLI_SINT,  32, "<i4"},
-  {"uint",   CLI_UINT,  32, "<u4"},
-  {"long",   CLI_SINT,  64, "<i8"},
-  {"ulong",  CLI_UINT,  64, "<u8"},
-  {"half",   CLI_FLOAT, 16, "<f2"},
-  {"float",  CLI_FLOAT, 32, "<f4"},
-  {"double", CLI_FLOAT, 64, "<f8"},
+  {"char", CLI_SINT, 8, "|i1"},    {"uchar", CLI_UINT, 8, "|u1"},    {"short", CLI_SINT, 16, "<i2"},
+  {"ushort", CLI_UINT, 16, "<u2"}, {"int", CLI_SINT, 32, "<i4"},     {"uint", CLI_UINT, 32, "<u4"},
+  {"long", CLI_SINT, 64, "<i8"},   {"ulong", CLI_UINT, 64, "<u8"},   {"half", CLI_FLOAT, 16, "<f2"},
+  {"float", CLI_FLOAT, 32, "<f4"}, {"double", CLI_FLOAT, 64, "<f8"},
 };
 const size_t cli_scalar_count = sizeof cli_scalars / sizeof cli_scalars[0];
 
@@ -38,8 +31,7 @@ bool cli_fail(cli_error *e, const char *fmt, ...) {
 
 const cli_scalar *cli_scalar_by_name(const char *name, size_t len) {
   for (size_t i = 0; i < cli_scalar_count; i++)
-    if (strlen(cli_scalars[i].name) == len && memcmp(cli_scalars[i].name, name, len) == 0)
-      return &cli_scalars[i];
+    if (strlen(cli_scalars[i].name) == len && memcmp(cli_scalars[i].name, name, len) == 0) return &cli_scalars[i];
   return NULL;
 }
 
@@ -78,10 +70,8 @@ unsigned cli_elem_slots(cli_elem t) { return t.width == 3 ? 4 : t.width; }
 size_t cli_elem_size(cli_elem t) { return (size_t)cli_elem_slots(t) * (t.scalar->bits / 8); }
 
 const char *cli_elem_name(cli_elem t, char *buf, size_t cap) {
-  if (t.width == 1)
-    snprintf(buf, cap, "%s", t.scalar->name);
-  else
-    snprintf(buf, cap, "%s%u", t.scalar->name, t.width);
+  if (t.width == 1) snprintf(buf, cap, "%s", t.scalar->name);
+  else snprintf(buf, cap, "%s%u", t.scalar->name, t.width);
   return buf;
 }
 

@@ -14,17 +14,17 @@ typedef enum cli_kind { CLI_SINT, CLI_UINT, CLI_FLOAT } cli_kind;
 
 /* One OpenCL C scalar type: its spelling, arithmetic kind, width and NumPy dtype descriptor. */
 typedef struct cli_scalar {
-  const char *name;   /* "uchar" */
+  const char *name; /* "uchar" */
   cli_kind kind;
-  unsigned bits;      /* 8, 16, 32 or 64 */
-  const char *npy;    /* "|u1" */
+  unsigned bits;   /* 8, 16, 32 or 64 */
+  const char *npy; /* "|u1" */
 } cli_scalar;
 
 /* A scalar or vector element type: `float4` is {float, 4}. A 3-element vector occupies 4 slots
  * in memory (OpenCL: sizeof(float3) == sizeof(float4)); the 4th slot is padding. */
 typedef struct cli_elem {
   const cli_scalar *scalar;
-  unsigned width;     /* 1, 2, 3, 4, 8 or 16 */
+  unsigned width; /* 1, 2, 3, 4, 8 or 16 */
 } cli_elem;
 
 /* Every failing CLI function fills one of these with a one-line message (no "spvi: error:"
@@ -35,9 +35,9 @@ typedef struct cli_error {
 
 bool cli_fail(cli_error *e, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+  __attribute__((format(printf, 2, 3)))
 #endif
-    ;
+  ;
 
 /* Table of the 11 scalar types, in the order char uchar short ushort int uint long ulong half
  * float double. */
@@ -48,9 +48,9 @@ extern const size_t cli_scalar_count;
 /* One "spvi: error: ..." line on stderr (the command's messages for bad usage and failures). */
 void cli_say_error(const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+  __attribute__((format(printf, 1, 2)))
 #endif
-    ;
+  ;
 
 const cli_scalar *cli_scalar_by_name(const char *name, size_t len);
 /* Parses "float", "uint4", "half16" (exactly `len` bytes) into *out; false when it is not one. */

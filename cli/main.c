@@ -26,191 +26,192 @@
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
 _Static_assert((unsigned)CLI_CHECK_RACES == (unsigned)SPVI_CHECK_RACES &&
-                   (unsigned)CLI_CHECK_UNINIT == (unsigned)SPVI_CHECK_UNINIT &&
-                   (unsigned)CLI_CHECK_ALL == (unsigned)SPVI_CHECK_ALL, "cli_cmdline.h's check flags must be spvi.h's");
+                 (unsigned)CLI_CHECK_UNINIT == (unsigned)SPVI_CHECK_UNINIT &&
+                 (unsigned)CLI_CHECK_ALL == (unsigned)SPVI_CHECK_ALL,
+               "cli_cmdline.h's check flags must be spvi.h's");
 
 static const char usage_main[] =
-    "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
-    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
-    "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
-    "       spvi info MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
-    "       spvi merge OUT_DIR SHARD_DIR...\n"
-    "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
-    "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
-    "       spvi exec --help | spvi --version\n"
-    "\n"
-    "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
-    "\n"
-    "commands:\n"
-    "  run    run one kernel over an NDRange; print its buffers or save them as .npy files\n"
-    "         (spvi run --help describes the arguments)\n"
-    "  debug  run it under a gdb-like debugger: breakpoints, stepping, watchpoints, variables,\n"
-    "         work-item focus (spvi debug --help)\n"
-    "  info   list the module's kernels with their parameters (index, address space, type,\n"
-    "         name), its capabilities, addressing model and SPIR-V version\n"
-    "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
-    "         every byte comes from the shard that wrote it, or is the initial value\n"
-    "  exec   run an OpenCL application with spvi as its only OpenCL platform: its kernels\n"
-    "         run checked, faults and reports go to stderr (spvi exec --help)\n"
-    "\n"
-    "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports go to\n"
-    "             stderr),\n"
-    "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
+  "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+  "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+  "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
+  "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
+  "       spvi info MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
+  "       spvi merge OUT_DIR SHARD_DIR...\n"
+  "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
+  "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
+  "       spvi exec --help | spvi --version\n"
+  "\n"
+  "spvi interprets OpenCL compute kernels compiled to SPIR-V (Kernel execution model).\n"
+  "\n"
+  "commands:\n"
+  "  run    run one kernel over an NDRange; print its buffers or save them as .npy files\n"
+  "         (spvi run --help describes the arguments)\n"
+  "  debug  run it under a gdb-like debugger: breakpoints, stepping, watchpoints, variables,\n"
+  "         work-item focus (spvi debug --help)\n"
+  "  info   list the module's kernels with their parameters (index, address space, type,\n"
+  "         name), its capabilities, addressing model and SPIR-V version\n"
+  "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
+  "         every byte comes from the shard that wrote it, or is the initial value\n"
+  "  exec   run an OpenCL application with spvi as its only OpenCL platform: its kernels\n"
+  "         run checked, faults and reports go to stderr (spvi exec --help)\n"
+  "\n"
+  "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports go to\n"
+  "             stderr),\n"
+  "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
 
 static const char usage_info[] =
-    "usage: spvi info MODULE.spv\n"
-    "       spvi info --prepared MODULE.spv [-k KERNEL]\n"
-    "\n"
-    "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
-    "program-scope variables in global and constant memory (type, name, size) and, for every\n"
-    "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
-    "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
-    "kernel declares them, and the sub-group extensions spvi implements.\n"
-    "\n"
-    "  --prepared         print instead the prepared code the interpreter runs, for debugging\n"
-    "                     spvi itself: per function and block, one instruction a line, e.g.\n"
-    "                     `12  r40 = IADD_I32 r16, r24 (n=1)  ; OpIAdd %20 k.cl:3` (rN: register\n"
-    "                     at byte offset N, aux[N]: an operand list, bN: a block, fN: a function;\n"
-    "                     interp/ex_ops.h gives each instruction's operands and meaning)\n"
-    "  -k, --kernel NAME  with --prepared: only this kernel's code and the functions it calls\n"
-    "Validation warnings go to stderr as `spvi: warning: ...`.\n"
-    "exit status: 0 success, 2 bad usage or unusable module\n";
+  "usage: spvi info MODULE.spv\n"
+  "       spvi info --prepared MODULE.spv [-k KERNEL]\n"
+  "\n"
+  "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
+  "program-scope variables in global and constant memory (type, name, size) and, for every\n"
+  "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
+  "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
+  "kernel declares them, and the sub-group extensions spvi implements.\n"
+  "\n"
+  "  --prepared         print instead the prepared code the interpreter runs, for debugging\n"
+  "                     spvi itself: per function and block, one instruction a line, e.g.\n"
+  "                     `12  r40 = IADD_I32 r16, r24 (n=1)  ; OpIAdd %20 k.cl:3` (rN: register\n"
+  "                     at byte offset N, aux[N]: an operand list, bN: a block, fN: a function;\n"
+  "                     interp/ex_ops.h gives each instruction's operands and meaning)\n"
+  "  -k, --kernel NAME  with --prepared: only this kernel's code and the functions it calls\n"
+  "Validation warnings go to stderr as `spvi: warning: ...`.\n"
+  "exit status: 0 success, 2 bad usage or unusable module\n";
 
 static const char usage_run[] =
-    "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
-    "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-    "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
-    "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
-    "\n"
-    "options (anywhere on the line; `--` ends them):\n"
-    "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
-    "  -g, --global SIZES  global work size; 1 to 3 comma-separated sizes set work_dim\n"
-    "  -l, --local SIZES   work-group size, as many sizes as -g (default: spvi picks one)\n"
-    "  --offset SIZES      global work offset, as many sizes as -g (default 0)\n"
-    "  --out DIR           after the run write every buffer argument to DIR/argI.npy\n"
-    "                      (I = parameter index from 0); DIR is created when missing\n"
-    "  --print             after the run print every buffer argument, one line each:\n"
-    "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)` (3-element\n"
-    "                      vectors without their padding slot); floats with enough digits\n"
-    "                      to read back exactly\n"
-    "  --warp N            lanes per simulated warp, 1..64 (results never depend on it; kernels\n"
-    "                      with sub-group operations use a multiple of the sub-group size)\n"
-    "  --subgroup-size N   work-items per sub-group, 1..64 (default 32; a kernel's\n"
-    "                      reqd_sub_group_size decides, and a different N is an error)\n"
-    "  --strict            a SPIR-V validation failure is an error, not a warning\n"
-    "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
-    "                      results of float arithmetic, conversions and math builtins)\n"
-    "  --threads N         run work-groups on N threads (default: the available cores)\n"
-    "  --groups START:END  run only work-groups with linear id START <= id < END (x fastest);\n"
-    "                      --out then also writes DIR/argI.written.npy (1 per byte written),\n"
-    "                      and `spvi merge` combines the outputs of several such runs\n"
-    "  --spec ID=VALUE     the value of the specialization constant with SpecId ID (bool:\n"
-    "                      true/false, integers, floats; read per the constant's type)\n"
-    "  --trace[=FILTER]    print every executed instruction with its value on stderr, for\n"
-    "                      FILTER = all (default), gid=X[,Y[,Z]] or group=X[,Y[,Z]]; runs at\n"
-    "                      warp width 1 on one thread, each work-item in program order\n"
-    "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
-    "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
-    "  --then              start another launch of the same module, run after this one: its own\n"
-    "                      -k, -g, -l, --offset, ARGs and run options (--print, --out, --warp,\n"
-    "                      ...); --strict and --spec only before the first --then. Program-scope\n"
-    "                      variables keep their values from one launch to the next; buffers do not\n"
-    "                      (each launch has its own ARGs). The first launch that faults or fails\n"
-    "                      ends the command with its exit status\n"
-    "  --check LIST        also run these checks (comma-separated): races (data races on\n"
-    "                      local and global memory), uninit (uses of never-written private\n"
-    "                      or local memory), all. Bounds, alignment, read-only, divergence\n"
-    "                      and integer-division checks are always on\n"
-    "  --report FILE       also write every report and fault to FILE as JSON lines\n"
-    "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
-    "                      (default 1000000000), so an infinite loop ends in a report\n"
-    "\n"
-    "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
-    "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
-    "                                 float:0.5 float:0x1.8p-3 float4:1,2,3,4 half:1.5 double:nan\n"
-    "                bytes:HEX        raw bytes in memory order (a struct), e.g. bytes:0100000002000000\n"
-    "                bytes:@FILE      raw bytes from FILE; either way exactly the parameter's size\n"
-    "  buffer        TYPE[COUNT]      COUNT zero-filled elements\n"
-    "                TYPE[COUNT]=INIT with INIT one of\n"
-    "                  V,V,...              exactly COUNT x width values\n"
-    "                  fill(V)              every component V; fill(V1,..,Vw): each vector (V1..Vw)\n"
-    "                  range(START[,STEP])  component k (memory order) = START + k*STEP, STEP 1 by\n"
-    "                                       default; for vectors k = element*width + component\n"
-    "                  random(SEED[,LO,HI]) deterministic pseudo-random values, see below\n"
-    "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
-    "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
-    "  __local       local:BYTES      bytes of local memory per work-group\n"
-    "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
-    "                  IMAGETYPE image1d image1d_buffer image1d_array image2d image2d_array image3d\n"
-    "                  ORDER r a rg ra rgba bgra argb abgr intensity luminance srgba sbgra\n"
-    "                  CHANNELTYPE unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16\n"
-    "                  int32 half float; DIMS W | W,N | W,H | W,H,N | W,H,D; INIT as for buffers,\n"
-    "                  over the raw channel values in memory order (.npy: the --out shape)\n"
-    "  sampler       sampler:NORM,ADDRESS,FILTER   NORM normalized|unnormalized, ADDRESS none|\n"
-    "                  clamp_to_edge|clamp|repeat|mirrored_repeat, FILTER nearest|linear\n"
-    "\n"
-    "TYPE: char uchar short ushort int uint long ulong half float double, optionally with a\n"
-    "  vector width 2 3 4 8 16 (float4, int3, ...). 3-element vectors take 4 slots in memory\n"
-    "  (sizeof(float3) == 16); the 4th slot is 0. A by-value TYPE must match the parameter's\n"
-    "  element kind, size and vector width (int and uint are interchangeable: SPIR-V integers\n"
-    "  carry no sign). A buffer TYPE must have the pointee's element size unless the parameter\n"
-    "  points to char, uchar, void or a struct.\n"
-    "V: integers in decimal or 0x hex with an optional sign, within the type's range\n"
-    "  (char:-129 is an error); floats in decimal or C hex-float form (0x1.8p-3), rounded once\n"
-    "  to the nearest value of the type (ties to even), or inf, -inf, nan, -nan; a finite\n"
-    "  value beyond the type's largest finite value is an error. fill/range/random bounds are\n"
-    "  V of the buffer's type (range STEP may be negative for unsigned types). A range element\n"
-    "  outside the type is an error; float range() evaluates START + k*STEP in double and\n"
-    "  rounds that to the type.\n"
-    "\n"
-    "random(SEED[,LO,HI]) fills components in memory order (3-vector padding is skipped and\n"
-    "  stays 0) from one SplitMix64 stream: state = SEED; for each draw\n"
-    "    state += 0x9E3779B97F4A7C15; z = state;\n"
-    "    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB;\n"
-    "    x = z ^ (z >> 31)                                  (all modulo 2^64)\n"
-    "  integers: uniform in [LO,HI] (default: the type's whole range): with span = HI-LO+1,\n"
-    "    draws x < 2^64 mod span are discarded, then the value is LO + x mod span.\n"
-    "  floats: uniform in [LO,HI) (default [0,1)): with p = 11 (half), 24 (float), 53 (double),\n"
-    "    u = (x >> (64-p)) * 2^-p, value = LO + u*(HI-LO) in double, rounded to the type; a\n"
-    "    value that rounds to HI is discarded and drawn again.\n"
-    "\n"
-    "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
-    "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
-    "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
-    "  for 3-element vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
-    "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
-    "  Outputs are written only when the kernel did not fault.\n"
-    "\n"
-    "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
-    "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports on\n"
-    "             stderr; the outputs are still written when it did not fault), 2 bad usage,\n"
-    "             bad argument or unusable module\n";
+  "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+  "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+  "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
+  "\n"
+  "options (anywhere on the line; `--` ends them):\n"
+  "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
+  "  -g, --global SIZES  global work size; 1 to 3 comma-separated sizes set work_dim\n"
+  "  -l, --local SIZES   work-group size, as many sizes as -g (default: spvi picks one)\n"
+  "  --offset SIZES      global work offset, as many sizes as -g (default 0)\n"
+  "  --out DIR           after the run write every buffer argument to DIR/argI.npy\n"
+  "                      (I = parameter index from 0); DIR is created when missing\n"
+  "  --print             after the run print every buffer argument, one line each:\n"
+  "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)` (3-element\n"
+  "                      vectors without their padding slot); floats with enough digits\n"
+  "                      to read back exactly\n"
+  "  --warp N            lanes per simulated warp, 1..64 (results never depend on it; kernels\n"
+  "                      with sub-group operations use a multiple of the sub-group size)\n"
+  "  --subgroup-size N   work-items per sub-group, 1..64 (default 32; a kernel's\n"
+  "                      reqd_sub_group_size decides, and a different N is an error)\n"
+  "  --strict            a SPIR-V validation failure is an error, not a warning\n"
+  "  --flush-denormals   emulate a device that flushes float denormals to zero (inputs and\n"
+  "                      results of float arithmetic, conversions and math builtins)\n"
+  "  --threads N         run work-groups on N threads (default: the available cores)\n"
+  "  --groups START:END  run only work-groups with linear id START <= id < END (x fastest);\n"
+  "                      --out then also writes DIR/argI.written.npy (1 per byte written),\n"
+  "                      and `spvi merge` combines the outputs of several such runs\n"
+  "  --spec ID=VALUE     the value of the specialization constant with SpecId ID (bool:\n"
+  "                      true/false, integers, floats; read per the constant's type)\n"
+  "  --trace[=FILTER]    print every executed instruction with its value on stderr, for\n"
+  "                      FILTER = all (default), gid=X[,Y[,Z]] or group=X[,Y[,Z]]; runs at\n"
+  "                      warp width 1 on one thread, each work-item in program order\n"
+  "  --stats             print, as the last line on stderr: load_s=... exec_s=...\n"
+  "                      instructions=... instr_per_s=... peak_rss_mb=...\n"
+  "  --then              start another launch of the same module, run after this one: its own\n"
+  "                      -k, -g, -l, --offset, ARGs and run options (--print, --out, --warp,\n"
+  "                      ...); --strict and --spec only before the first --then. Program-scope\n"
+  "                      variables keep their values from one launch to the next; buffers do not\n"
+  "                      (each launch has its own ARGs). The first launch that faults or fails\n"
+  "                      ends the command with its exit status\n"
+  "  --check LIST        also run these checks (comma-separated): races (data races on\n"
+  "                      local and global memory), uninit (uses of never-written private\n"
+  "                      or local memory), all. Bounds, alignment, read-only, divergence\n"
+  "                      and integer-division checks are always on\n"
+  "  --report FILE       also write every report and fault to FILE as JSON lines\n"
+  "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
+  "                      (default 1000000000), so an infinite loop ends in a report\n"
+  "\n"
+  "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
+  "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
+  "                                 float:0.5 float:0x1.8p-3 float4:1,2,3,4 half:1.5 double:nan\n"
+  "                bytes:HEX        raw bytes in memory order (a struct), e.g. bytes:0100000002000000\n"
+  "                bytes:@FILE      raw bytes from FILE; either way exactly the parameter's size\n"
+  "  buffer        TYPE[COUNT]      COUNT zero-filled elements\n"
+  "                TYPE[COUNT]=INIT with INIT one of\n"
+  "                  V,V,...              exactly COUNT x width values\n"
+  "                  fill(V)              every component V; fill(V1,..,Vw): each vector (V1..Vw)\n"
+  "                  range(START[,STEP])  component k (memory order) = START + k*STEP, STEP 1 by\n"
+  "                                       default; for vectors k = element*width + component\n"
+  "                  random(SEED[,LO,HI]) deterministic pseudo-random values, see below\n"
+  "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
+  "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
+  "  __local       local:BYTES      bytes of local memory per work-group\n"
+  "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
+  "                  IMAGETYPE image1d image1d_buffer image1d_array image2d image2d_array image3d\n"
+  "                  ORDER r a rg ra rgba bgra argb abgr intensity luminance srgba sbgra\n"
+  "                  CHANNELTYPE unorm8 unorm16 snorm8 snorm16 uint8 uint16 uint32 int8 int16\n"
+  "                  int32 half float; DIMS W | W,N | W,H | W,H,N | W,H,D; INIT as for buffers,\n"
+  "                  over the raw channel values in memory order (.npy: the --out shape)\n"
+  "  sampler       sampler:NORM,ADDRESS,FILTER   NORM normalized|unnormalized, ADDRESS none|\n"
+  "                  clamp_to_edge|clamp|repeat|mirrored_repeat, FILTER nearest|linear\n"
+  "\n"
+  "TYPE: char uchar short ushort int uint long ulong half float double, optionally with a\n"
+  "  vector width 2 3 4 8 16 (float4, int3, ...). 3-element vectors take 4 slots in memory\n"
+  "  (sizeof(float3) == 16); the 4th slot is 0. A by-value TYPE must match the parameter's\n"
+  "  element kind, size and vector width (int and uint are interchangeable: SPIR-V integers\n"
+  "  carry no sign). A buffer TYPE must have the pointee's element size unless the parameter\n"
+  "  points to char, uchar, void or a struct.\n"
+  "V: integers in decimal or 0x hex with an optional sign, within the type's range\n"
+  "  (char:-129 is an error); floats in decimal or C hex-float form (0x1.8p-3), rounded once\n"
+  "  to the nearest value of the type (ties to even), or inf, -inf, nan, -nan; a finite\n"
+  "  value beyond the type's largest finite value is an error. fill/range/random bounds are\n"
+  "  V of the buffer's type (range STEP may be negative for unsigned types). A range element\n"
+  "  outside the type is an error; float range() evaluates START + k*STEP in double and\n"
+  "  rounds that to the type.\n"
+  "\n"
+  "random(SEED[,LO,HI]) fills components in memory order (3-vector padding is skipped and\n"
+  "  stays 0) from one SplitMix64 stream: state = SEED; for each draw\n"
+  "    state += 0x9E3779B97F4A7C15; z = state;\n"
+  "    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB;\n"
+  "    x = z ^ (z >> 31)                                  (all modulo 2^64)\n"
+  "  integers: uniform in [LO,HI] (default: the type's whole range): with span = HI-LO+1,\n"
+  "    draws x < 2^64 mod span are discarded, then the value is LO + x mod span.\n"
+  "  floats: uniform in [LO,HI) (default [0,1)): with p = 11 (half), 24 (float), 53 (double),\n"
+  "    u = (x >> (64-p)) * 2^-p, value = LO + u*(HI-LO) in double, rounded to the type; a\n"
+  "    value that rounds to HI is discarded and drawn again.\n"
+  "\n"
+  "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
+  "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
+  "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
+  "  for 3-element vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
+  "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
+  "  Outputs are written only when the kernel did not fault.\n"
+  "\n"
+  "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
+  "exit status: 0 success, 1 the kernel faulted or a check reported an error (reports on\n"
+  "             stderr; the outputs are still written when it did not fault), 2 bad usage,\n"
+  "             bad argument or unusable module\n";
 
 static const char usage_debug[] =
-    "usage: spvi debug MODULE.spv [-x FILE] [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-    "                  [--out DIR] [--print] [--strict] [--flush-denormals] [--groups START:END]\n"
-    "                  [--spec ID=VALUE]... ARG...\n"
-    "\n"
-    "Runs the kernel like `spvi run` (same options and ARGs; see spvi run --help) under a debugger\n"
-    "with gdb's commands, stopped at the first source line of work-item 0 (the first instruction\n"
-    "without line information). Work-items run one at a time (warp width 1, one thread: --warp and\n"
-    "--threads are ignored), so the results are those of `spvi run`; --print and --out write them\n"
-    "when the kernel has finished.\n"
-    "\n"
-    "  -x FILE   read commands from FILE first, then from standard input\n"
-    "\n"
-    "Commands come from a terminal with line editing and history, or line by line from a file or a\n"
-    "pipe (echoed after the prompt). `help` lists them: break tbreak delete disable enable watch\n"
-    "continue step next stepi nexti finish print display undisplay x backtrace frame up down list\n"
-    "disassemble info workitem workgroup help quit. Compile kernels with -g for source lines and\n"
-    "variables; without, everything works on SPIR-V instructions and %ID values.\n"
-    "\n"
-    "exit status: 0 the kernel finished or the session ended before it did, 1 the kernel faulted,\n"
-    "             2 bad usage, bad argument or unusable module\n";
+  "usage: spvi debug MODULE.spv [-x FILE] [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "                  [--out DIR] [--print] [--strict] [--flush-denormals] [--groups START:END]\n"
+  "                  [--spec ID=VALUE]... ARG...\n"
+  "\n"
+  "Runs the kernel like `spvi run` (same options and ARGs; see spvi run --help) under a debugger\n"
+  "with gdb's commands, stopped at the first source line of work-item 0 (the first instruction\n"
+  "without line information). Work-items run one at a time (warp width 1, one thread: --warp and\n"
+  "--threads are ignored), so the results are those of `spvi run`; --print and --out write them\n"
+  "when the kernel has finished.\n"
+  "\n"
+  "  -x FILE   read commands from FILE first, then from standard input\n"
+  "\n"
+  "Commands come from a terminal with line editing and history, or line by line from a file or a\n"
+  "pipe (echoed after the prompt). `help` lists them: break tbreak delete disable enable watch\n"
+  "continue step next stepi nexti finish print display undisplay x backtrace frame up down list\n"
+  "disassemble info workitem workgroup help quit. Compile kernels with -g for source lines and\n"
+  "variables; without, everything works on SPIR-V instructions and %ID values.\n"
+  "\n"
+  "exit status: 0 the kernel finished or the session ended before it did, 1 the kernel faulted,\n"
+  "             2 bad usage, bad argument or unusable module\n";
 
 
 /* Validation messages from the loader, as they arrive. */
@@ -227,7 +228,10 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
   spvi_spec_value *spec = NULL;
   if (c && c->nspecs) {
     spec = calloc((size_t)c->nspecs, sizeof *spec);
-    if (!spec) { cli_say_error("out of memory"); return NULL; }
+    if (!spec) {
+      cli_say_error("out of memory");
+      return NULL;
+    }
     for (int i = 0; i < c->nspecs; i++) spec[i] = (spvi_spec_value){c->spec_ids[i], c->spec_values[i], NULL, 0};
     opts.spec = spec;
     opts.nspec = (unsigned)c->nspecs;
@@ -243,24 +247,16 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
 
 static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t cap) {
   switch (p->kind) {
-  case SPVI_PARAM_VALUE:
-    snprintf(buf, cap, "by value, %zu bytes", p->size);
-    break;
+  case SPVI_PARAM_VALUE: snprintf(buf, cap, "by value, %zu bytes", p->size); break;
   case SPVI_PARAM_BUFFER:
     snprintf(buf, cap, "buffer of %zu-byte elements%s", p->size, p->is_const ? ", read-only" : "");
     break;
-  case SPVI_PARAM_LOCAL:
-    snprintf(buf, cap, "local memory, give local:BYTES");
-    break;
+  case SPVI_PARAM_LOCAL: snprintf(buf, cap, "local memory, give local:BYTES"); break;
   case SPVI_PARAM_IMAGE:
     snprintf(buf, cap, "image, give %s:ORDER:CHANNELTYPE:DIMS[=INIT]", spvi_image_type_name(p->image_type));
     break;
-  case SPVI_PARAM_SAMPLER:
-    snprintf(buf, cap, "sampler, give sampler:NORM,ADDRESS,FILTER");
-    break;
-  case SPVI_PARAM_OPAQUE:
-    snprintf(buf, cap, "not supported by spvi run");
-    break;
+  case SPVI_PARAM_SAMPLER: snprintf(buf, cap, "sampler, give sampler:NORM,ADDRESS,FILTER"); break;
+  case SPVI_PARAM_OPAQUE: snprintf(buf, cap, "not supported by spvi run"); break;
   }
   return buf;
 }
@@ -271,7 +267,7 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
 static int info_prepared(const char *path, const char *kernel) {
   spvi_module *m = load_module(path, false, NULL);
   if (!m) return EXIT_BAD;
-  int k = kernel ? choose_kernel(m, path, kernel) : -1;  /* choose_kernel reports a bad name */
+  int k = kernel ? choose_kernel(m, path, kernel) : -1; /* choose_kernel reports a bad name */
   int status = EXIT_BAD;
   spvi_error err;
   if (!kernel || k >= 0) {
@@ -352,8 +348,7 @@ static int cmd_info(int argc, char **argv) {
     printf("\nkernel %s (%d parameter%s)\n", spvi_kernel_name(m, k), np, np == 1 ? "" : "s");
     size_t reqd[3];
     spvi_kernel_reqd_local_size(m, k, reqd);
-    if (reqd[0] || reqd[1] || reqd[2])
-      printf("  reqd_work_group_size: %zu,%zu,%zu\n", reqd[0], reqd[1], reqd[2]);
+    if (reqd[0] || reqd[1] || reqd[2]) printf("  reqd_work_group_size: %zu,%zu,%zu\n", reqd[0], reqd[1], reqd[2]);
     unsigned sgs, sgn;
     spvi_kernel_subgroup_modes(m, k, &sgs, &sgn);
     if (sgs) printf("  reqd_sub_group_size: %u\n", sgs);
@@ -361,8 +356,7 @@ static int cmd_info(int argc, char **argv) {
     for (int i = 0; i < np; i++) {
       const spvi_param_info *p = spvi_kernel_param(m, k, i);
       char desc[256], note[96];
-      printf("  arg%-3d %-40s (%s)\n", i, cli_param_desc(p, desc, sizeof desc),
-             param_kind_note(p, note, sizeof note));
+      printf("  arg%-3d %-40s (%s)\n", i, cli_param_desc(p, desc, sizeof desc), param_kind_note(p, note, sizeof note));
     }
   }
   spvi_module_free(m);
@@ -412,10 +406,8 @@ static int choose_kernel(const spvi_module *m, const char *module, const char *n
   size_t len = 0;
   for (int i = 0; i < n && len < sizeof list; i++)
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", spvi_kernel_name(m, i));
-  if (name)
-    cli_say_error("-k: no kernel `%s` in `%s` (kernels: %s)", name, module, list);
-  else
-    cli_say_error("`%s` has %d kernels (%s): choose one with -k", module, n, list);
+  if (name) cli_say_error("-k: no kernel `%s` in `%s` (kernels: %s)", name, module, list);
+  else cli_say_error("`%s` has %d kernels (%s): choose one with -k", module, n, list);
   return -1;
 }
 
@@ -429,8 +421,8 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",
                             cli_param_desc(spvi_kernel_param(m, k, i), desc, sizeof desc));
   }
-  cli_say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np,
-            np == 1 ? "" : "s", list, nargs);
+  cli_say_error("%skernel `%s` takes %d argument%s (%s), got %d", label, spvi_kernel_name(m, k), np, np == 1 ? "" : "s",
+                list, nargs);
   return false;
 }
 
@@ -441,8 +433,7 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
     size_t bytes = 0;
     const unsigned char *data = image ? spvi_arg_image(l, i, NULL, &bytes) : spvi_arg_buffer(l, i, &bytes);
     if (!data || bytes != args[i].bytes) {
-      cli_say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0,
-                args[i].bytes);
+      cli_say_error("arg%d: the library returned %zu bytes for a buffer of %zu", i, data ? bytes : 0, args[i].bytes);
       return false;
     }
     if (c->print && image) {
@@ -457,7 +448,8 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       char num[40];
       size_t es = args[i].elem.scalar->bits / 8;
       for (size_t k = 0; k < args[i].count; k++)
-        printf(" %s", cli_format_component(args[i].elem.scalar, cli_load_le(data + k * es, (unsigned)es), num, sizeof num));
+        printf(" %s",
+               cli_format_component(args[i].elem.scalar, cli_load_le(data + k * es, (unsigned)es), num, sizeof num));
       printf("\n");
     } else if (c->print) {
       cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
@@ -509,7 +501,7 @@ static void print_kernel_output(void *user, const char *text, size_t len) {
   fwrite(text, 1, len, stdout);
 }
 
-static double load_seconds;  /* time spvi_load_file took, for --stats */
+static double load_seconds; /* time spvi_load_file took, for --stats */
 
 static double now_seconds(void) {
   struct timespec t;
@@ -525,7 +517,10 @@ static double peak_rss_mb(void) {
     char line[256];
     while (fgets(line, sizeof line, f)) {
       unsigned long kb;
-      if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) { fclose(f); return (double)kb / 1024.0; }
+      if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) {
+        fclose(f);
+        return (double)kb / 1024.0;
+      }
     }
     fclose(f);
   }
@@ -573,8 +568,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
      * command's, so that the launch's buffers go with spvi_launch_free */
     if (a->kind != CLI_ARG_LOCAL) cli_arg_free(a);
   }
-  if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL,
-                       c->offset.n ? c->offset.v : NULL, &err) != SPVI_OK) {
+  if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL, c->offset.n ? c->offset.v : NULL,
+                       &err) != SPVI_OK) {
     cli_say_error("%s", err.message);
     goto done;
   }
@@ -674,7 +669,10 @@ static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, cons
   char **owned = NULL;
   if (i > 0) {
     owned = malloc(sizeof *owned * (size_t)(argc + 1));
-    if (!owned) { cli_say_error("out of memory"); return false; }
+    if (!owned) {
+      cli_say_error("out of memory");
+      return false;
+    }
     owned[0] = (char *)module;
     memcpy(owned + 1, argv, sizeof *owned * (size_t)argc);
     v = owned;
@@ -685,7 +683,7 @@ static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, cons
   if (!ok) cli_say_error("%s%s", label, e.msg);
   else if (i > 0 && (sg->c.strict || sg->c.nspecs)) {
     cli_say_error("%s%s applies to loading the module: give it before the first --then", label,
-              sg->c.strict ? "--strict" : "--spec");
+                  sg->c.strict ? "--strict" : "--spec");
     ok = false;
   }
   free(owned);
@@ -704,14 +702,17 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
   sg->kernel = choose_kernel(m, sg->c.module, sg->c.kernel);
   if (sg->kernel < 0 || !check_arg_count(m, sg->kernel, sg->c.nargs, label)) return false;
   sg->args = calloc((size_t)sg->c.nargs + 1, sizeof *sg->args);
-  if (!sg->args) { cli_say_error("out of memory"); return false; }
+  if (!sg->args) {
+    cli_say_error("out of memory");
+    return false;
+  }
   cli_error e;
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
     if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
       char desc[256];
       cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
-                cli_param_desc(p, desc, sizeof desc), e.msg);
+                    cli_param_desc(p, desc, sizeof desc), e.msg);
       return false;
     }
   }
@@ -766,7 +767,8 @@ static int run_or_debug(int argc, char **argv, bool debug) {
     status = launch(&segs[k].c, m, segs[k].kernel, segs[k].args, debug, script);
     if (status != EXIT_OK) {
       if (nseg > 1 && k + 1 < nseg)
-        fprintf(stderr, "spvi: note: launch %d of %d did not succeed; the launches after it did not run\n", k + 1, nseg);
+        fprintf(stderr, "spvi: note: launch %d of %d did not succeed; the launches after it did not run\n", k + 1,
+                nseg);
       break;
     }
   }
@@ -790,11 +792,7 @@ static const struct {
   const char *name;
   int (*fn)(int argc, char **argv);
 } commands[] = {
-  {"run", cmd_run},
-  {"debug", cmd_debug},
-  {"info", cmd_info},
-  {"merge", cli_merge_main},
-  {"exec", cli_exec_main},
+  {"run", cmd_run}, {"debug", cmd_debug}, {"info", cmd_info}, {"merge", cli_merge_main}, {"exec", cli_exec_main},
 };
 
 int main(int argc, char **argv) {

@@ -38,7 +38,7 @@
 typedef struct dbg_buf {
   char *s;
   size_t len, cap;
-  bool oom;                 /* some text was lost: no memory to hold it */
+  bool oom; /* some text was lost: no memory to hold it */
 } dbg_buf;
 
 void dbg_bprintf(dbg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -48,7 +48,7 @@ void dbg_buf_free(dbg_buf *b);
 typedef struct dbg_arena {
   struct dbg_blk *head;
 } dbg_arena;
-void *dbg_alloc(dbg_arena *a, size_t n);  /* zeroed; NULL when out of memory */
+void *dbg_alloc(dbg_arena *a, size_t n); /* zeroed; NULL when out of memory */
 void dbg_arena_free(dbg_arena *a);
 /* A copy of s (of its first n bytes), NULL when out of memory. */
 char *dbg_strndup(const char *s, size_t n);
@@ -56,7 +56,15 @@ char *dbg_strndup(const char *s, size_t n);
 /* ---- types ------------------------------------------------------------------------------------ */
 
 typedef enum dbg_kind {
-  DK_VOID, DK_BOOL, DK_INT, DK_FLOAT, DK_VECTOR, DK_ARRAY, DK_STRUCT, DK_POINTER, DK_OPAQUE
+  DK_VOID,
+  DK_BOOL,
+  DK_INT,
+  DK_FLOAT,
+  DK_VECTOR,
+  DK_ARRAY,
+  DK_STRUCT,
+  DK_POINTER,
+  DK_OPAQUE
 } dbg_kind;
 
 /* A type as the debugger shows it: from OpenCL.DebugInfo.100 when the module has it (source names,
@@ -83,57 +91,57 @@ struct dbg_type {
 /* Where a DebugInfo variable lives from some instruction on: DebugDeclare (memory at the pointer
  * value `id`) or DebugValue (the value of `id` itself). */
 typedef struct dbg_loc {
-  uint32_t insn;            /* ld instruction index in the variable's function */
+  uint32_t insn; /* ld instruction index in the variable's function */
   uint32_t id;
   bool declare;
 } dbg_loc;
 
 typedef struct dbg_var {
   const char *name;
-  const dbg_type *type;     /* from DebugInfo; NULL: the SPIR-V type of the value */
-  uint32_t scope;           /* id of its DebugLexicalBlock/DebugFunction (DebugInfo), 0 otherwise */
+  const dbg_type *type; /* from DebugInfo; NULL: the SPIR-V type of the value */
+  uint32_t scope;       /* id of its DebugLexicalBlock/DebugFunction (DebugInfo), 0 otherwise */
   uint32_t line;
-  uint32_t argno;           /* 1.. for a parameter, 0 for a local */
-  uint32_t func;            /* ld function index; LD_NONE for program-scope variables */
-  uint32_t global_id;       /* program scope: the OpVariable */
+  uint32_t argno;     /* 1.. for a parameter, 0 for a local */
+  uint32_t func;      /* ld function index; LD_NONE for program-scope variables */
+  uint32_t global_id; /* program scope: the OpVariable */
   dbg_loc *locs;
   uint32_t nlocs, caplocs;
 } dbg_var;
 
 typedef struct dbg_func {
-  const char *name;         /* DebugFunction name, OpName, the entry point's name, or NULL */
-  bool is_entry_wrapper;    /* named only after its OpEntryPoint (llvm-spirv's kernel wrapper) */
-  uint32_t scope;           /* its DebugFunction id, 0 when none */
-  uint32_t decl_line;       /* DebugFunction line, 0 when none */
-  uint32_t body_start;      /* prepared instruction index of the first instruction past the prologue */
+  const char *name;      /* DebugFunction name, OpName, the entry point's name, or NULL */
+  bool is_entry_wrapper; /* named only after its OpEntryPoint (llvm-spirv's kernel wrapper) */
+  uint32_t scope;        /* its DebugFunction id, 0 when none */
+  uint32_t decl_line;    /* DebugFunction line, 0 when none */
+  uint32_t body_start;   /* prepared instruction index of the first instruction past the prologue */
   bool has_lines;
 } dbg_func;
 
 typedef struct dbg_src {
-  uint32_t file;            /* OpString id */
-  char *text;               /* the file's contents, NULL when it cannot be read */
-  char **lines;             /* lines[0] is line 1 (pointers into text) */
+  uint32_t file; /* OpString id */
+  char *text;    /* the file's contents, NULL when it cannot be read */
+  char **lines;  /* lines[0] is line 1 (pointers into text) */
   uint32_t nlines;
 } dbg_src;
 
 typedef struct dbg_syms {
   const ld_module *m;
-  const ex_insp *x;         /* the prepared code (positions of the launch's functions) */
-  dbg_type *types;          /* every type (list through ->next) */
-  const dbg_type **spv_cache, **di_cache;  /* by id */
-  dbg_func *funcs;          /* per ld function */
+  const ex_insp *x;                       /* the prepared code (positions of the launch's functions) */
+  dbg_type *types;                        /* every type (list through ->next) */
+  const dbg_type **spv_cache, **di_cache; /* by id */
+  dbg_func *funcs;                        /* per ld function */
   dbg_var *vars;
   uint32_t nvars, capvars;
-  bool any_lines;           /* some instruction has OpLine information */
-  bool has_debuginfo;       /* the module imports OpenCL.DebugInfo.100 and declares variables */
-  bool oom;                 /* something could not be built for want of memory */
+  bool any_lines;     /* some instruction has OpLine information */
+  bool has_debuginfo; /* the module imports OpenCL.DebugInfo.100 and declares variables */
+  bool oom;           /* something could not be built for want of memory */
   dbg_src *srcs;
   uint32_t nsrcs;
   /* disassembly (spvBinaryToText), one line per instruction; built on first use */
   bool dis_tried;
   char *dis_text;
   char **dis_lines;
-  uint32_t *dis_at;         /* word offset of each line's instruction */
+  uint32_t *dis_at; /* word offset of each line's instruction */
   uint32_t ndis;
 } dbg_syms;
 
@@ -168,8 +176,7 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file);
  * program-scope one; NULL when none. */
 const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, const char *name);
 /* Variables of function fi visible at insn, innermost scope first: parameters (args) or locals. */
-uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out,
-                          uint32_t cap);
+uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out, uint32_t cap);
 /* The location of v at instruction insn: false when it has none there (optimized out). */
 bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out);
 /* The disassembly line of the instruction at word offset `at`, -1 when unknown. */
@@ -182,8 +189,18 @@ void dbg_insn_text(dbg_syms *y, const ld_insn *in, char *buf, size_t cap);
 /* ---- the session ------------------------------------------------------------------------------ */
 
 enum dbg_mode { DM_NONE, DM_START, DM_CONTINUE, DM_STEP, DM_NEXT, DM_STEPI, DM_NEXTI, DM_FINISH, DM_GROUP };
-enum dbg_reason { DR_NONE, DR_BREAK, DR_WATCH, DR_STEP, DR_FAULT, DR_ITEM_DONE, DR_KERNEL_DONE, DR_GROUP_DONE,
-                  DR_COND_ERROR, DR_INTERRUPT };
+enum dbg_reason {
+  DR_NONE,
+  DR_BREAK,
+  DR_WATCH,
+  DR_STEP,
+  DR_FAULT,
+  DR_ITEM_DONE,
+  DR_KERNEL_DONE,
+  DR_GROUP_DONE,
+  DR_COND_ERROR,
+  DR_INTERRUPT
+};
 enum dbg_state { DS_STOPPED, DS_FINISHED, DS_FAULTED };
 
 typedef struct dbg_expr dbg_expr;
@@ -191,22 +208,24 @@ typedef struct dbg_expr dbg_expr;
 typedef struct dbg_bp {
   int id;
   bool temp, enabled, is_watch;
-  char *text;               /* the location or the watched expression, as typed */
+  char *text; /* the location or the watched expression, as typed */
   char *cond_text;
   dbg_expr *cond;
   uint64_t hits;
   /* breakpoint */
   uint32_t nlocs;
-  struct dbg_bploc { uint32_t fn, idx; } *locs;
+  struct dbg_bploc {
+    uint32_t fn, idx;
+  } * locs;
   /* watchpoint: a location in kernel memory, or an expression of one work-item */
   dbg_expr *expr;
   bool in_memory;
-  uint32_t alloc;           /* the memory's allocation and range */
+  uint32_t alloc; /* the memory's allocation and range */
   uint64_t off, size;
-  int bound_warp;           /* the work-item it belongs to, -1 when any */
+  int bound_warp; /* the work-item it belongs to, -1 when any */
   uint64_t bound_group;
   const dbg_type *type;
-  uint8_t *old;             /* the last value seen (type->size bytes) */
+  uint8_t *old; /* the last value seen (type->size bytes) */
   bool old_valid;
 } dbg_bp;
 
@@ -218,31 +237,31 @@ typedef struct dbg_display {
 
 struct spvi_debug {
   ex_insp *x;
-  const ex_insp_range *nd;  /* the launch's NDRange and work-group range */
+  const ex_insp_range *nd; /* the launch's NDRange and work-group range */
   dbg_syms sym;
   void (*out)(void *user, const char *text, size_t len);
   void *user;
   /* work-groups: the one running, its work-items */
   uint64_t group;
   unsigned nw;
-  unsigned focus, frame;    /* focused work-item and selected frame (0: innermost) */
-  int state;                /* dbg_state */
+  unsigned focus, frame; /* focused work-item and selected frame (0: innermost) */
+  int state;             /* dbg_state */
   spvi_fault fault;
   /* the request being run */
   int mode;
-  bool quiet;               /* breakpoints and watchpoints off (focus changes, the first stop) */
+  bool quiet; /* breakpoints and watchpoints off (focus changes, the first stop) */
   int step_warp;
   uint32_t step_depth, step_line, step_file, step_fn;
   /* why it stopped */
   int reason;
   int stop_bp;
-  dbg_buf stop_text;        /* watchpoint old/new values, condition errors */
+  dbg_buf stop_text; /* watchpoint old/new values, condition errors */
   /* breakpoints and watchpoints (one numbering), displays */
   dbg_bp *bps;
   unsigned nbps, capbps;
   int next_bp;
   unsigned nwatch;
-  uint8_t **bp_map;         /* per function: 1 per prepared instruction with a breakpoint (rows
+  uint8_t **bp_map; /* per function: 1 per prepared instruction with a breakpoint (rows
                                made with the session, so changing breakpoints allocates nothing) */
   dbg_display *displays;
   unsigned ndisplays, capdisplays;
@@ -253,8 +272,8 @@ struct spvi_debug {
   bool list_valid;
   char prompt[256];
   bool quit;
-  bool oom;                 /* some output or symbol was lost for want of memory during the command */
-  volatile sig_atomic_t interrupted;  /* spvi_debug_interrupt (Ctrl-C) */
+  bool oom;                          /* some output or symbol was lost for want of memory during the command */
+  volatile sig_atomic_t interrupted; /* spvi_debug_interrupt (Ctrl-C) */
 };
 typedef struct spvi_debug dbg_session;
 
@@ -284,8 +303,8 @@ int dbg_ptr_space(const dbg_session *s, uint64_t p);
 
 typedef struct dbg_value {
   const dbg_type *t;
-  uint8_t *bytes;           /* t->size bytes in memory layout (arena memory) */
-  bool lval;                /* lives in kernel memory at `addr` (a kernel pointer) */
+  uint8_t *bytes; /* t->size bytes in memory layout (arena memory) */
+  bool lval;      /* lives in kernel memory at `addr` (a kernel pointer) */
   uint64_t addr;
 } dbg_value;
 
@@ -316,8 +335,8 @@ bool dbg_var_value(dbg_ctx *c, const dbg_var *v, dbg_value *out);
 /* ---- running and showing (dbg_session.c) ------------------------------------------------------ */
 
 /* A session on the launch, stopped at the first work-item's first source line; NULL with err. */
-dbg_session *dbg_session_new(spvi_launch *l, const spvi_run_options *opts,
-                             void (*out)(void *, const char *, size_t), void *user, spvi_error *err);
+dbg_session *dbg_session_new(spvi_launch *l, const spvi_run_options *opts, void (*out)(void *, const char *, size_t),
+                             void *user, spvi_error *err);
 void dbg_session_free(dbg_session *s);
 /* Execution: run the request (mode, from the focused work-item) until something stops it, then
  * print why and where. */

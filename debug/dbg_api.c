@@ -32,7 +32,9 @@ const char *spvi_debug_prompt(const spvi_debug *s) { return s ? s->prompt : "(sp
 spvi_debug_state spvi_debug_get_state(const spvi_debug *s, spvi_fault *fault) {
   if (!s) return SPVI_DEBUG_STOPPED;
   if (fault && s->state == DS_FAULTED) *fault = s->fault;
-  return s->state == DS_FINISHED ? SPVI_DEBUG_FINISHED : s->state == DS_FAULTED ? SPVI_DEBUG_FAULTED : SPVI_DEBUG_STOPPED;
+  return s->state == DS_FINISHED  ? SPVI_DEBUG_FINISHED
+         : s->state == DS_FAULTED ? SPVI_DEBUG_FAULTED
+                                  : SPVI_DEBUG_STOPPED;
 }
 
 void spvi_debug_free(spvi_debug *s) { dbg_session_free(s); }

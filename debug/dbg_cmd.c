@@ -18,7 +18,7 @@ typedef void (*cmd_fn)(dbg_session *s, const char *args, const char *fmt);
 
 typedef struct dbg_cmd {
   const char *name;
-  const char *aliases;      /* gdb's short forms, comma-separated, or "" */
+  const char *aliases; /* gdb's short forms, comma-separated, or "" */
   cmd_fn fn;
   const char *usage;
   const char *help;
@@ -141,7 +141,10 @@ static bool id_loc(dbg_session *s, uint32_t id, struct dbg_bploc *out) {
     if (e->insn < lb->first || e->insn >= lb->first + lb->count) continue;
     ex_insp_block_code(s->x, e->index, b, &first, &count);
     for (uint32_t i = first; i < first + count; i++)
-      if (ex_insp_code_src(s->x, e->index, i) >= e->insn) { *out = (struct dbg_bploc){e->index, i}; return true; }
+      if (ex_insp_code_src(s->x, e->index, i) >= e->insn) {
+        *out = (struct dbg_bploc){e->index, i};
+        return true;
+      }
   }
   return false;
 }
@@ -153,7 +156,10 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
   uint32_t fn, idx;
   const ld_insn *in;
   if (!*spec) {
-    if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No default breakpoint location: the work-item has finished.\n"); return false; }
+    if (!here(s, &fn, &idx, &in)) {
+      dbg_printf(s, "No default breakpoint location: the work-item has finished.\n");
+      return false;
+    }
     locs[n++] = (struct dbg_bploc){fn, idx};
   } else if (spec[0] == '%') {
     bool digits = spec[1] != 0;
@@ -172,10 +178,14 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
     bool line_digits = line_text && *line_text;
     for (const char *p = line_text; line_digits && *p; p++) line_digits = isdigit((unsigned char)*p);
     if (line_digits) {
-      if (!s->sym.any_lines) { dbg_printf(s, "The module has no source line information; use %%ID or a function name.\n"); return false; }
+      if (!s->sym.any_lines) {
+        dbg_printf(s, "The module has no source line information; use %%ID or a function name.\n");
+        return false;
+      }
       char file[512] = "";
       if (!all_digits) snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
-      else if (here(s, &fn, &idx, &in) && in->line) snprintf(file, sizeof file, "%s", dbg_file_name(&s->sym, in->file, false));
+      else if (here(s, &fn, &idx, &in) && in->line)
+        snprintf(file, sizeof file, "%s", dbg_file_name(&s->sym, in->file, false));
       uint32_t line = (uint32_t)strtoul(line_text, NULL, 10), last = max_line(s);
       /* a line without code: the next one that has some, as gdb does */
       for (uint32_t l = line; l <= last && !n; l++) {
@@ -187,7 +197,7 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
         return false;
       }
     } else {
-      for (int pass = 0; pass < 2 && !n; pass++)  /* source names first, then kernel entry points */
+      for (int pass = 0; pass < 2 && !n; pass++) /* source names first, then kernel entry points */
         for (uint32_t f = 0; f < s->sym.m->nfuncs && n < 64; f++) {
           const dbg_func *df = &s->sym.funcs[f];
           if (!df->name || strcmp(df->name, spec) != 0 || df->is_entry_wrapper != (pass == 1) ||
@@ -195,11 +205,17 @@ static bool resolve_location(dbg_session *s, const char *spec, dbg_bp *b, char *
             continue;
           locs[n++] = (struct dbg_bploc){f, df->body_start};
         }
-      if (!n) { dbg_printf(s, "Function \"%s\" not defined.\n", spec); return false; }
+      if (!n) {
+        dbg_printf(s, "Function \"%s\" not defined.\n", spec);
+        return false;
+      }
     }
   }
   b->locs = malloc(n * sizeof *b->locs);
-  if (!b->locs) { dbg_printf(s, "Out of memory.\n"); return false; }
+  if (!b->locs) {
+    dbg_printf(s, "Out of memory.\n");
+    return false;
+  }
   memcpy(b->locs, locs, n * sizeof *locs);
   b->nlocs = n;
   in = dbg_insn_at(&s->sym, locs[0].fn, locs[0].idx);
@@ -219,7 +235,10 @@ static dbg_bp *new_bp(dbg_session *s) {
   if (s->nbps == s->capbps) {
     unsigned cap = s->capbps ? s->capbps * 2 : 8;
     dbg_bp *bps = realloc(s->bps, cap * sizeof *bps);
-    if (!bps) { dbg_printf(s, "Out of memory.\n"); return NULL; }
+    if (!bps) {
+      dbg_printf(s, "Out of memory.\n");
+      return NULL;
+    }
     s->bps = bps;
     s->capbps = cap;
   }
@@ -239,26 +258,45 @@ static void add_break(dbg_session *s, const char *args, bool temp) {
   size_t k = 0;
   while (p[k] && !isspace((unsigned char)p[k])) k++;
   snprintf(spec, sizeof spec, "%.*s", (int)k, p);
-  if (strcmp(spec, "if") == 0) { spec[0] = 0; k = 0; }
+  if (strcmp(spec, "if") == 0) {
+    spec[0] = 0;
+    k = 0;
+  }
   const char *rest = skip_ws(p + k);
-  if (strncmp(rest, "if", 2) == 0 && (isspace((unsigned char)rest[2]) || rest[2] == '(' || !rest[2])) cond = skip_ws(rest + 2);
-  else if (*rest) { dbg_printf(s, "Junk at end of arguments: `%s'.\n", rest); return; }
+  if (strncmp(rest, "if", 2) == 0 && (isspace((unsigned char)rest[2]) || rest[2] == '(' || !rest[2]))
+    cond = skip_ws(rest + 2);
+  else if (*rest) {
+    dbg_printf(s, "Junk at end of arguments: `%s'.\n", rest);
+    return;
+  }
   dbg_bp *b = new_bp(s);
   char desc[600];
   if (!b) return;
   if (cond) {
     char err[256];
-    if (!*cond) { dbg_printf(s, "Argument required (boolean expression).\n"); return; }
+    if (!*cond) {
+      dbg_printf(s, "Argument required (boolean expression).\n");
+      return;
+    }
     b->cond = dbg_parse(cond, err, sizeof err);
-    if (!b->cond) { dbg_printf(s, "%s\n", err); return; }
+    if (!b->cond) {
+      dbg_printf(s, "%s\n", err);
+      return;
+    }
   }
-  if (!resolve_location(s, spec, b, desc, sizeof desc)) { dbg_expr_free(b->cond); return; }
+  if (!resolve_location(s, spec, b, desc, sizeof desc)) {
+    dbg_expr_free(b->cond);
+    return;
+  }
   b->id = s->next_bp++;
   b->temp = temp;
   s->nbps++;
   b->text = copy_text(s, desc);
   b->cond_text = cond ? copy_text(s, cond) : NULL;
-  if (!b->text || (cond && !b->cond_text)) { dbg_delete_bp(s, s->nbps - 1); return; }
+  if (!b->text || (cond && !b->cond_text)) {
+    dbg_delete_bp(s, s->nbps - 1);
+    return;
+  }
   dbg_rebuild_bp_map(s);
   dbg_printf(s, "%s %d at %s", temp ? "Temporary breakpoint" : "Breakpoint", b->id, desc);
   if (!dbg_insn_at(&s->sym, b->locs[0].fn, b->locs[0].idx)->line) {
@@ -269,8 +307,14 @@ static void add_break(dbg_session *s, const char *args, bool temp) {
   dbg_printf(s, "\n");
 }
 
-static void cmd_break(dbg_session *s, const char *args, const char *fmt) { (void)fmt; add_break(s, args, false); }
-static void cmd_tbreak(dbg_session *s, const char *args, const char *fmt) { (void)fmt; add_break(s, args, true); }
+static void cmd_break(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  add_break(s, args, false);
+}
+static void cmd_tbreak(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  add_break(s, args, true);
+}
 
 /* Where watchpoint b watches the value v: a place in memory, which any work-item that changes it
  * triggers (private memory belongs to this work-item, local memory to this work-group), or a
@@ -283,8 +327,10 @@ static void watch_where(dbg_session *s, dbg_bp *b, const dbg_value *v, dbg_expr 
     b->in_memory = true;
     b->alloc = alloc;
     b->off = (uint64_t)off;
-    if (a.space == SPVI_AS_PRIVATE) { b->bound_warp = (int)s->focus; b->bound_group = s->group; }
-    else if (a.space == SPVI_AS_LOCAL) b->bound_group = s->group;
+    if (a.space == SPVI_AS_PRIVATE) {
+      b->bound_warp = (int)s->focus;
+      b->bound_group = s->group;
+    } else if (a.space == SPVI_AS_LOCAL) b->bound_group = s->group;
     return;
   }
   b->expr = *e;
@@ -296,10 +342,19 @@ static void watch_where(dbg_session *s, dbg_bp *b, const dbg_value *v, dbg_expr 
 static void cmd_watch(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   char err[256];
-  if (!*args) { dbg_printf(s, "Argument required (expression to compute).\n"); return; }
-  if (s->state == DS_FINISHED) { dbg_printf(s, "The kernel has finished.\n"); return; }
+  if (!*args) {
+    dbg_printf(s, "Argument required (expression to compute).\n");
+    return;
+  }
+  if (s->state == DS_FINISHED) {
+    dbg_printf(s, "The kernel has finished.\n");
+    return;
+  }
   dbg_expr *e = dbg_parse(args, err, sizeof err);
-  if (!e) { dbg_printf(s, "%s\n", err); return; }
+  if (!e) {
+    dbg_printf(s, "%s\n", err);
+    return;
+  }
   dbg_arena arena = {0};
   dbg_ctx c = {s, s->focus, s->frame, &arena, err, sizeof err};
   dbg_value v;
@@ -350,47 +405,98 @@ static void for_bps(dbg_session *s, const char *args, void (*fn)(dbg_session *, 
   while (*p) {
     char *e;
     long id = strtol(p, &e, 10);
-    if (e == p) { dbg_printf(s, "Convenience variables and ranges are not supported: `%s'.\n", p); return; }
+    if (e == p) {
+      dbg_printf(s, "Convenience variables and ranges are not supported: `%s'.\n", p);
+      return;
+    }
     bool found = false;
     for (unsigned i = 0; i < s->nbps; i++)
-      if (s->bps[i].id == id) { fn(s, i); found = true; break; }
+      if (s->bps[i].id == id) {
+        fn(s, i);
+        found = true;
+        break;
+      }
     if (!found) dbg_printf(s, "No breakpoint number %ld.\n", id);
     p = skip_ws(e);
   }
 }
 
-static void dis_one(dbg_session *s, unsigned i) { s->bps[i].enabled = false; dbg_rebuild_bp_map(s); }
-static void en_one(dbg_session *s, unsigned i) { s->bps[i].enabled = true; dbg_rebuild_bp_map(s); }
+static void dis_one(dbg_session *s, unsigned i) {
+  s->bps[i].enabled = false;
+  dbg_rebuild_bp_map(s);
+}
+static void en_one(dbg_session *s, unsigned i) {
+  s->bps[i].enabled = true;
+  dbg_rebuild_bp_map(s);
+}
 
-static void cmd_delete(dbg_session *s, const char *args, const char *fmt) { (void)fmt; for_bps(s, args, dbg_delete_bp); }
-static void cmd_disable(dbg_session *s, const char *args, const char *fmt) { (void)fmt; for_bps(s, args, dis_one); }
-static void cmd_enable(dbg_session *s, const char *args, const char *fmt) { (void)fmt; for_bps(s, args, en_one); }
+static void cmd_delete(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  for_bps(s, args, dbg_delete_bp);
+}
+static void cmd_disable(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  for_bps(s, args, dis_one);
+}
+static void cmd_enable(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  for_bps(s, args, en_one);
+}
 
 /* ---- running ---------------------------------------------------------------------------------- */
 
 /* `step N`: repeat, stopping early when something other than the step stopped it. */
 static void repeat_resume(dbg_session *s, const char *args, int mode) {
   long n = *skip_ws(args) ? parse_count(args) : 1;
-  if (n < 1) { dbg_printf(s, "Invalid count `%s'.\n", args); return; }
+  if (n < 1) {
+    dbg_printf(s, "Invalid count `%s'.\n", args);
+    return;
+  }
   for (long i = 0; i < n; i++) {
     dbg_resume(s, mode);
     if (s->state != DS_STOPPED || (s->reason != DR_STEP && mode != DM_CONTINUE)) break;
   }
 }
-static void cmd_continue(dbg_session *s, const char *a, const char *f) { (void)f; (void)a; dbg_resume(s, DM_CONTINUE); }
-static void cmd_step(dbg_session *s, const char *a, const char *f) { (void)f; repeat_resume(s, a, DM_STEP); }
-static void cmd_next(dbg_session *s, const char *a, const char *f) { (void)f; repeat_resume(s, a, DM_NEXT); }
-static void cmd_stepi(dbg_session *s, const char *a, const char *f) { (void)f; repeat_resume(s, a, DM_STEPI); }
-static void cmd_nexti(dbg_session *s, const char *a, const char *f) { (void)f; repeat_resume(s, a, DM_NEXTI); }
-static void cmd_finish(dbg_session *s, const char *a, const char *f) { (void)f; (void)a; dbg_resume(s, DM_FINISH); }
+static void cmd_continue(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  (void)a;
+  dbg_resume(s, DM_CONTINUE);
+}
+static void cmd_step(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  repeat_resume(s, a, DM_STEP);
+}
+static void cmd_next(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  repeat_resume(s, a, DM_NEXT);
+}
+static void cmd_stepi(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  repeat_resume(s, a, DM_STEPI);
+}
+static void cmd_nexti(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  repeat_resume(s, a, DM_NEXTI);
+}
+static void cmd_finish(dbg_session *s, const char *a, const char *f) {
+  (void)f;
+  (void)a;
+  dbg_resume(s, DM_FINISH);
+}
 
 /* ---- values ------------------------------------------------------------------------------------ */
 
 static bool eval_text(dbg_session *s, const char *text, dbg_arena *arena, dbg_value *v) {
   char err[512];
-  if (!*text) { dbg_printf(s, "Argument required (expression to compute).\n"); return false; }
+  if (!*text) {
+    dbg_printf(s, "Argument required (expression to compute).\n");
+    return false;
+  }
   dbg_expr *e = dbg_parse(text, err, sizeof err);
-  if (!e) { dbg_printf(s, "%s\n", err); return false; }
+  if (!e) {
+    dbg_printf(s, "%s\n", err);
+    return false;
+  }
   dbg_ctx c = {s, s->focus, s->frame, arena, err, sizeof err};
   bool ok = dbg_eval(&c, e, v);
   dbg_expr_free(e);
@@ -416,19 +522,32 @@ static void cmd_print(dbg_session *s, const char *args, const char *fmt) {
 
 static void cmd_display(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
-  if (!*args) { dbg_do_displays(s); return; }
+  if (!*args) {
+    dbg_do_displays(s);
+    return;
+  }
   char err[256];
   dbg_expr *e = dbg_parse(args, err, sizeof err);
-  if (!e) { dbg_printf(s, "%s\n", err); return; }
+  if (!e) {
+    dbg_printf(s, "%s\n", err);
+    return;
+  }
   if (s->ndisplays == s->capdisplays) {
     unsigned cap = s->capdisplays ? s->capdisplays * 2 : 4;
     dbg_display *ds = realloc(s->displays, cap * sizeof *ds);
-    if (!ds) { dbg_printf(s, "Out of memory.\n"); dbg_expr_free(e); return; }
+    if (!ds) {
+      dbg_printf(s, "Out of memory.\n");
+      dbg_expr_free(e);
+      return;
+    }
     s->displays = ds;
     s->capdisplays = cap;
   }
   char *text = copy_text(s, args);
-  if (!text) { dbg_expr_free(e); return; }
+  if (!text) {
+    dbg_expr_free(e);
+    return;
+  }
   dbg_display *d = &s->displays[s->ndisplays++];
   d->id = s->next_display++;
   d->text = text;
@@ -450,14 +569,20 @@ static void cmd_undisplay(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   const char *p = skip_ws(args);
   if (!*p) {
-    for (unsigned i = 0; i < s->ndisplays; i++) { free(s->displays[i].text); dbg_expr_free(s->displays[i].e); }
+    for (unsigned i = 0; i < s->ndisplays; i++) {
+      free(s->displays[i].text);
+      dbg_expr_free(s->displays[i].e);
+    }
     s->ndisplays = 0;
     return;
   }
   while (*p) {
     char *e;
     long id = strtol(p, &e, 10);
-    if (e == p) { dbg_printf(s, "Arguments must be display numbers.\n"); return; }
+    if (e == p) {
+      dbg_printf(s, "Arguments must be display numbers.\n");
+      return;
+    }
     bool found = false;
     for (unsigned i = 0; i < s->ndisplays; i++)
       if (s->displays[i].id == id) {
@@ -478,21 +603,33 @@ static void cmd_x(dbg_session *s, const char *args, const char *fmt) {
   unsigned long count = 1;
   char f = 0, u = 0;
   for (const char *p = fmt ? fmt : ""; *p;) {
-    if (isdigit((unsigned char)*p)) { count = strtoul(p, (char **)&p, 10); continue; }
+    if (isdigit((unsigned char)*p)) {
+      count = strtoul(p, (char **)&p, 10);
+      continue;
+    }
     if (strchr("xduotfc", *p)) f = *p;
     else if (strchr("bhwg", *p)) u = *p;
-    else { dbg_printf(s, "Invalid format letter '%c' (x knows x d u o t f c and the sizes b h w g).\n", *p); return; }
+    else {
+      dbg_printf(s, "Invalid format letter '%c' (x knows x d u o t f c and the sizes b h w g).\n", *p);
+      return;
+    }
     p++;
   }
-  if (count == 0 || count > 65536) { dbg_printf(s, "Invalid count %lu.\n", count); return; }
+  if (count == 0 || count > 65536) {
+    dbg_printf(s, "Invalid count %lu.\n", count);
+    return;
+  }
   dbg_arena arena = {0};
   dbg_value v;
-  if (!eval_text(s, args, &arena, &v)) { dbg_arena_free(&arena); return; }
+  if (!eval_text(s, args, &arena, &v)) {
+    dbg_arena_free(&arena);
+    return;
+  }
   uint64_t addr;
   const dbg_type *elem = NULL;
   if (v.t->kind == DK_POINTER) {
     addr = 0;
-    memcpy(&addr, v.bytes, v.t->size);  /* 4 or 8 bytes: the addressing model */
+    memcpy(&addr, v.bytes, v.t->size); /* 4 or 8 bytes: the addressing model */
     elem = v.t->elem;
   } else if (v.lval) {
     addr = v.addr;
@@ -508,14 +645,27 @@ static void cmd_x(dbg_session *s, const char *args, const char *fmt) {
   /* defaults from the pointed-to type */
   while (elem && (elem->kind == DK_ARRAY || elem->kind == DK_VECTOR)) elem = elem->elem;
   if (elem && elem->kind != DK_INT && elem->kind != DK_FLOAT && elem->kind != DK_BOOL && elem->kind != DK_POINTER)
-    elem = NULL;  /* structs, void: words */
-  if (!u) u = f == 'c' ? 'b' : elem && elem->size == 1 ? 'b' : elem && elem->size == 2 ? 'h' : elem && elem->size == 8 ? 'g' : 'w';
+    elem = NULL; /* structs, void: words */
+  if (!u)
+    u = f == 'c'                  ? 'b'
+        : elem && elem->size == 1 ? 'b'
+        : elem && elem->size == 2 ? 'h'
+        : elem && elem->size == 8 ? 'g'
+                                  : 'w';
   if (!f) f = elem && elem->kind == DK_FLOAT ? 'f' : elem && elem->kind == DK_INT && elem->is_signed ? 'd' : 'x';
   const unsigned size = u == 'b' ? 1 : u == 'h' ? 2 : u == 'w' ? 4 : 8;
-  if (f == 'f' && size == 1) { dbg_printf(s, "Floats are 2, 4 or 8 bytes.\n"); dbg_arena_free(&arena); return; }
+  if (f == 'f' && size == 1) {
+    dbg_printf(s, "Floats are 2, 4 or 8 bytes.\n");
+    dbg_arena_free(&arena);
+    return;
+  }
   char why[256];
   uint8_t *m = dbg_mem(s, s->focus, addr, (uint64_t)count * size, why, sizeof why);
-  if (!m) { dbg_printf(s, "%s\n", why); dbg_arena_free(&arena); return; }
+  if (!m) {
+    dbg_printf(s, "%s\n", why);
+    dbg_arena_free(&arena);
+    return;
+  }
   const unsigned per_line = size == 8 ? 2 : size == 4 ? 4 : 8;
   dbg_buf b = {0};
   for (unsigned long i = 0; i < count; i++) {
@@ -526,7 +676,10 @@ static void cmd_x(dbg_session *s, const char *args, const char *fmt) {
     }
     uint64_t x = 0;
     memcpy(&x, m + i * size, size);
-    int64_t sx = size == 8 ? (int64_t)x : size == 4 ? (int64_t)(int32_t)(uint32_t)x : size == 2 ? (int16_t)x : (int8_t)x;
+    int64_t sx = size == 8   ? (int64_t)x
+                 : size == 4 ? (int64_t)(int32_t)(uint32_t)x
+                 : size == 2 ? (int16_t)x
+                             : (int8_t)x;
     switch (f) {
     case 'x': dbg_bprintf(&b, "\t0x%0*llx", (int)size * 2, (unsigned long long)x); break;
     case 'd': dbg_bprintf(&b, "\t%lld", (long long)sx); break;
@@ -559,15 +712,27 @@ static void cmd_backtrace(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   unsigned n = dbg_frame_count(s, s->focus);
   long limit = *skip_ws(args) ? parse_count(args) : -1;
-  if (!n) { dbg_printf(s, "No stack: the work-item has finished the kernel.\n"); return; }
+  if (!n) {
+    dbg_printf(s, "No stack: the work-item has finished the kernel.\n");
+    return;
+  }
   for (unsigned k = 0; k < n && (limit < 0 || (long)k < limit); k++) dbg_print_frame(s, s->focus, k, false, true);
 }
 
 static void select_frame(dbg_session *s, long k) {
   unsigned n = dbg_frame_count(s, s->focus);
-  if (!n) { dbg_printf(s, "No stack: the work-item has finished the kernel.\n"); return; }
-  if (k < 0) { dbg_printf(s, "Bottom (innermost) frame selected; you cannot go down.\n"); return; }
-  if ((unsigned long)k >= n) { dbg_printf(s, "Initial frame selected; you cannot go up.\n"); return; }
+  if (!n) {
+    dbg_printf(s, "No stack: the work-item has finished the kernel.\n");
+    return;
+  }
+  if (k < 0) {
+    dbg_printf(s, "Bottom (innermost) frame selected; you cannot go down.\n");
+    return;
+  }
+  if ((unsigned long)k >= n) {
+    dbg_printf(s, "Initial frame selected; you cannot go up.\n");
+    return;
+  }
   s->frame = (unsigned)k;
   s->list_valid = false;
   dbg_print_frame(s, s->focus, s->frame, true, true);
@@ -575,21 +740,33 @@ static void select_frame(dbg_session *s, long k) {
 
 static void cmd_frame(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
-  if (!*skip_ws(args)) { select_frame(s, s->frame); return; }
+  if (!*skip_ws(args)) {
+    select_frame(s, s->frame);
+    return;
+  }
   long k = parse_count(args);
-  if (k < 0) { dbg_printf(s, "Invalid frame number `%s'.\n", args); return; }
+  if (k < 0) {
+    dbg_printf(s, "Invalid frame number `%s'.\n", args);
+    return;
+  }
   select_frame(s, k);
 }
 static void cmd_up(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   long k = *skip_ws(args) ? parse_count(args) : 1;
-  if (k < 0) { dbg_printf(s, "Invalid count `%s'.\n", args); return; }
+  if (k < 0) {
+    dbg_printf(s, "Invalid count `%s'.\n", args);
+    return;
+  }
   select_frame(s, (long)s->frame + k);
 }
 static void cmd_down(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   long k = *skip_ws(args) ? parse_count(args) : 1;
-  if (k < 0) { dbg_printf(s, "Invalid count `%s'.\n", args); return; }
+  if (k < 0) {
+    dbg_printf(s, "Invalid count `%s'.\n", args);
+    return;
+  }
   select_frame(s, (long)s->frame - k);
 }
 
@@ -597,9 +774,16 @@ static void cmd_down(dbg_session *s, const char *args, const char *fmt) {
 
 static void list_lines(dbg_session *s, uint32_t file, uint32_t first, uint32_t last) {
   const dbg_src *src = dbg_source(&s->sym, file);
-  if (!src) { dbg_printf(s, "%u\tin %s (the file cannot be read)\n", first, dbg_file_name(&s->sym, file, false)); return; }
+  if (!src) {
+    dbg_printf(s, "%u\tin %s (the file cannot be read)\n", first, dbg_file_name(&s->sym, file, false));
+    return;
+  }
   if (first < 1) first = 1;
-  if (first > src->nlines) { dbg_printf(s, "Line number %u out of range; \"%s\" has %u lines.\n", first, dbg_file_name(&s->sym, file, false), src->nlines); return; }
+  if (first > src->nlines) {
+    dbg_printf(s, "Line number %u out of range; \"%s\" has %u lines.\n", first, dbg_file_name(&s->sym, file, false),
+               src->nlines);
+    return;
+  }
   if (last > src->nlines) last = src->nlines;
   for (uint32_t l = first; l <= last; l++) dbg_printf(s, "%u\t%s\n", l, src->lines[l - 1]);
   s->list_file = file;
@@ -609,10 +793,17 @@ static void list_lines(dbg_session *s, uint32_t file, uint32_t first, uint32_t l
 
 static void list_dis(dbg_session *s, int first, int mark) {
   dbg_syms *y = &s->sym;
-  if (dbg_dis_line(y, 5) < 0 && !y->ndis) { dbg_printf(s, "No disassembly available.\n"); return; }
+  if (dbg_dis_line(y, 5) < 0 && !y->ndis) {
+    dbg_printf(s, "No disassembly available.\n");
+    return;
+  }
   if (first < 0) first = 0;
-  if ((uint32_t)first >= y->ndis) { dbg_printf(s, "Line number %d out of range.\n", first); return; }
-  for (int k = first; k < first + 10 && (uint32_t)k < y->ndis; k++) dbg_printf(s, "%s %s\n", k == mark ? "=>" : "  ", y->dis_lines[k]);
+  if ((uint32_t)first >= y->ndis) {
+    dbg_printf(s, "Line number %d out of range.\n", first);
+    return;
+  }
+  for (int k = first; k < first + 10 && (uint32_t)k < y->ndis; k++)
+    dbg_printf(s, "%s %s\n", k == mark ? "=>" : "  ", y->dis_lines[k]);
   s->list_dis_next = first + 10;
   s->list_file = 0;
   s->list_valid = true;
@@ -634,9 +825,15 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
       list_lines(s, in->file, in->line > 5 ? in->line - 5 : 1, (in->line > 5 ? in->line - 5 : 1) + 9);
       return;
     }
-    if (!have) { dbg_printf(s, "The work-item has finished; give a line to list.\n"); return; }
+    if (!have) {
+      dbg_printf(s, "The work-item has finished; give a line to list.\n");
+      return;
+    }
     int k = dbg_dis_line(&s->sym, in->word_offset);
-    if (k < 0) { dbg_printf(s, "No disassembly available.\n"); return; }
+    if (k < 0) {
+      dbg_printf(s, "No disassembly available.\n");
+      return;
+    }
     list_dis(s, k - 5, k);
     return;
   }
@@ -647,7 +844,10 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
   if (isdigit((unsigned char)a[0]) && comma) {
     a1 = (uint32_t)strtoul(a, NULL, 10);
     a2 = (uint32_t)strtoul(comma + 1, NULL, 10);
-    if (!file) { dbg_printf(s, "No source file.\n"); return; }
+    if (!file) {
+      dbg_printf(s, "No source file.\n");
+      return;
+    }
     list_lines(s, file, a1, a2 < a1 ? a1 : a2);
     return;
   }
@@ -662,9 +862,15 @@ static void cmd_list(dbg_session *s, const char *args, const char *fmt) {
       char spec[512];
       snprintf(spec, sizeof spec, "%.*s", (int)(colon - a), a);
       file = any_file(s, spec);
-      if (!file) { dbg_printf(s, "No source file named %s.\n", spec); return; }
+      if (!file) {
+        dbg_printf(s, "No source file named %s.\n", spec);
+        return;
+      }
     }
-    if (!file) { dbg_printf(s, "No source file.\n"); return; }
+    if (!file) {
+      dbg_printf(s, "No source file.\n");
+      return;
+    }
     uint32_t first = line > 5 ? line - 5 : 1;
     list_lines(s, file, first, first + 9);
     return;
@@ -691,11 +897,17 @@ static void cmd_disassemble(dbg_session *s, const char *args, const char *fmt) {
   (void)args;
   uint32_t fn, idx;
   const ld_insn *in;
-  if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No frame selected.\n"); return; }
+  if (!here(s, &fn, &idx, &in)) {
+    dbg_printf(s, "No frame selected.\n");
+    return;
+  }
   dbg_syms *y = &s->sym;
   int mark = dbg_dis_line(y, in->word_offset);
   int k = dbg_dis_line(y, y->m->funcs[fn].insns[0].word_offset);
-  if (mark < 0 || k < 0) { dbg_printf(s, "No disassembly available.\n"); return; }
+  if (mark < 0 || k < 0) {
+    dbg_printf(s, "No disassembly available.\n");
+    return;
+  }
   while (k > 0 && !strstr(y->dis_lines[k], "OpFunction ")) k--;
   char nb[128];
   dbg_printf(s, "Dump of SPIR-V for function %s:\n", dbg_func_name(y, fn, nb, sizeof nb));
@@ -710,7 +922,10 @@ static void cmd_disassemble(dbg_session *s, const char *args, const char *fmt) {
 
 static void info_breakpoints(dbg_session *s, const char *args) {
   (void)args;
-  if (!s->nbps) { dbg_printf(s, "No breakpoints or watchpoints.\n"); return; }
+  if (!s->nbps) {
+    dbg_printf(s, "No breakpoints or watchpoints.\n");
+    return;
+  }
   dbg_printf(s, "Num     Type           Disp Enb What\n");
   for (unsigned i = 0; i < s->nbps; i++) {
     const dbg_bp *b = &s->bps[i];
@@ -721,15 +936,15 @@ static void info_breakpoints(dbg_session *s, const char *args) {
       char nb[128];
       snprintf(what, sizeof what, "%s in %s", b->text, dbg_func_name(&s->sym, b->locs[0].fn, nb, sizeof nb));
     }
-    dbg_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->id, b->is_watch ? "watchpoint" : "breakpoint", b->temp ? "del" : "keep",
-               b->enabled ? "y" : "n", what);
+    dbg_printf(s, "%-7d %-14s %-4s %-3s %s\n", b->id, b->is_watch ? "watchpoint" : "breakpoint",
+               b->temp ? "del" : "keep", b->enabled ? "y" : "n", what);
     if (b->cond_text) dbg_printf(s, "\tstop only if %s\n", b->cond_text);
     if (b->is_watch && b->bound_warp >= 0) {
       uint64_t gid[3], lid[3];
       if (b->bound_group == s->group) {
         ex_insp_item_ids(s->x, (unsigned)b->bound_warp, gid, lid);
-        dbg_printf(s, "\tin work-item global (%llu,%llu,%llu)\n", (unsigned long long)gid[0], (unsigned long long)gid[1],
-                   (unsigned long long)gid[2]);
+        dbg_printf(s, "\tin work-item global (%llu,%llu,%llu)\n", (unsigned long long)gid[0],
+                   (unsigned long long)gid[1], (unsigned long long)gid[2]);
       }
     }
     if (b->hits)
@@ -741,7 +956,10 @@ static void info_breakpoints(dbg_session *s, const char *args) {
 static void show_vars(dbg_session *s, bool args) {
   uint32_t fn, idx;
   const ld_insn *in;
-  if (!here(s, &fn, &idx, &in)) { dbg_printf(s, "No frame selected.\n"); return; }
+  if (!here(s, &fn, &idx, &in)) {
+    dbg_printf(s, "No frame selected.\n");
+    return;
+  }
   const ld_function *lf = &s->sym.m->funcs[fn];
   const dbg_var *vars[256];
   uint32_t n = dbg_visible_vars(&s->sym, fn, (uint32_t)(in - lf->insns), args, vars, 256);
@@ -764,12 +982,20 @@ static void show_vars(dbg_session *s, bool args) {
     }
     if (!lf->nparams) dbg_printf(s, "No arguments.\n");
   } else if (!n) {
-    dbg_printf(s, s->sym.has_debuginfo ? "No locals.\n" : "No symbol table info available (compile with -g; `print %%ID` reads SPIR-V values).\n");
+    dbg_printf(s, s->sym.has_debuginfo
+                    ? "No locals.\n"
+                    : "No symbol table info available (compile with -g; `print %%ID` reads SPIR-V values).\n");
   }
   dbg_arena_free(&arena);
 }
-static void info_locals(dbg_session *s, const char *args) { (void)args; show_vars(s, false); }
-static void info_args(dbg_session *s, const char *args) { (void)args; show_vars(s, true); }
+static void info_locals(dbg_session *s, const char *args) {
+  (void)args;
+  show_vars(s, false);
+}
+static void info_args(dbg_session *s, const char *args) {
+  (void)args;
+  show_vars(s, true);
+}
 
 /* Where work-item k is for `info workitems`: "k.cl:14 in f", "`%5 = OpLoad ...` in f", or "". */
 static void item_where(dbg_session *s, unsigned k, char *where, size_t cap) {
@@ -778,8 +1004,9 @@ static void item_where(dbg_session *s, unsigned k, char *where, size_t cap) {
   if (!dbg_frame_pos(s, k, 0, &fn, &idx)) return;
   const ld_insn *in = dbg_insn_at(&s->sym, fn, idx);
   char nb[128];
-  if (in->line) snprintf(where, cap, "%s:%u in %s", dbg_file_name(&s->sym, in->file, true), in->line,
-                         dbg_func_name(&s->sym, fn, nb, sizeof nb));
+  if (in->line)
+    snprintf(where, cap, "%s:%u in %s", dbg_file_name(&s->sym, in->file, true), in->line,
+             dbg_func_name(&s->sym, fn, nb, sizeof nb));
   else {
     char text[200];
     dbg_insn_text(&s->sym, in, text, sizeof text);
@@ -828,8 +1055,10 @@ static void info_workitems(dbg_session *s, const char *args) {
     uint64_t gid[3], lid[3];
     ex_insp_item_ids(s->x, k, gid, lid);
     char g[64], l[64], where[256] = "";
-    snprintf(g, sizeof g, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1], (unsigned long long)gid[2]);
-    snprintf(l, sizeof l, "(%llu,%llu,%llu)", (unsigned long long)lid[0], (unsigned long long)lid[1], (unsigned long long)lid[2]);
+    snprintf(g, sizeof g, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1],
+             (unsigned long long)gid[2]);
+    snprintf(l, sizeof l, "(%llu,%llu,%llu)", (unsigned long long)lid[0], (unsigned long long)lid[1],
+             (unsigned long long)lid[2]);
     if (it.state == EX_INSP_WAITING) {
       waiting++;
       at = it.waits_at ? (int)k : -1;
@@ -845,7 +1074,10 @@ static void info_workitems(dbg_session *s, const char *args) {
 
 static void info_frame(dbg_session *s, const char *args) {
   (void)args;
-  if (!dbg_frame_count(s, s->focus)) { dbg_printf(s, "No stack: the work-item has finished the kernel.\n"); return; }
+  if (!dbg_frame_count(s, s->focus)) {
+    dbg_printf(s, "No stack: the work-item has finished the kernel.\n");
+    return;
+  }
   dbg_printf(s, "Stack level %u of %u, ", s->frame, dbg_frame_count(s, s->focus));
   dbg_print_frame(s, s->focus, s->frame, false, false);
   uint32_t fn, idx;
@@ -860,7 +1092,10 @@ static void info_frame(dbg_session *s, const char *args) {
 
 static void info_display(dbg_session *s, const char *args) {
   (void)args;
-  if (!s->ndisplays) { dbg_printf(s, "There are no auto-display expressions now.\n"); return; }
+  if (!s->ndisplays) {
+    dbg_printf(s, "There are no auto-display expressions now.\n");
+    return;
+  }
   dbg_printf(s, "Auto-display expressions now in effect:\nNum Enb Expression\n");
   for (unsigned i = 0; i < s->ndisplays; i++) dbg_printf(s, "%-3d y   %s\n", s->displays[i].id, s->displays[i].text);
 }
@@ -870,8 +1105,12 @@ static const struct {
   const char *aliases;
   void (*fn)(dbg_session *, const char *);
 } info_cmds[] = {
-  {"breakpoints", "b,break,watchpoints", info_breakpoints}, {"locals", "", info_locals}, {"args", "", info_args},
-  {"workitems", "wi", info_workitems}, {"frame", "f", info_frame}, {"display", "", info_display},
+  {"breakpoints", "b,break,watchpoints", info_breakpoints},
+  {"locals", "", info_locals},
+  {"args", "", info_args},
+  {"workitems", "wi", info_workitems},
+  {"frame", "f", info_frame},
+  {"display", "", info_display},
 };
 
 static bool alias_match(const char *aliases, const char *w, size_t n) {
@@ -890,15 +1129,22 @@ static void cmd_info(dbg_session *s, const char *args, const char *fmt) {
   const char *w = skip_ws(args);
   size_t n = 0;
   while (w[n] && !isspace((unsigned char)w[n])) n++;
-  if (!n) { dbg_printf(s, "\"info\" must be followed by: breakpoints, locals, args, workitems, frame, display.\n"); return; }
+  if (!n) {
+    dbg_printf(s, "\"info\" must be followed by: breakpoints, locals, args, workitems, frame, display.\n");
+    return;
+  }
   int found = -1, matches = 0;
   for (int i = 0; i < (int)(sizeof info_cmds / sizeof info_cmds[0]); i++) {
-    if (alias_match(info_cmds[i].aliases, w, n) || (strlen(info_cmds[i].name) == n && strncmp(info_cmds[i].name, w, n) == 0)) {
+    if (alias_match(info_cmds[i].aliases, w, n) ||
+        (strlen(info_cmds[i].name) == n && strncmp(info_cmds[i].name, w, n) == 0)) {
       found = i;
       matches = 1;
       break;
     }
-    if (strncmp(info_cmds[i].name, w, n) == 0) { found = i; matches++; }
+    if (strncmp(info_cmds[i].name, w, n) == 0) {
+      found = i;
+      matches++;
+    }
   }
   if (matches != 1) {
     dbg_printf(s, "%s info command \"%.*s\".  Try \"help info\".\n", matches ? "Ambiguous" : "Undefined", (int)n, w);
@@ -919,20 +1165,25 @@ static void cmd_workitem(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   uint64_t v[3];
   int n = parse_triple(args, v);
-  if (n == 0) { show_focus(s); return; }
+  if (n == 0) {
+    show_focus(s);
+    return;
+  }
   const ex_insp_range *l = s->nd;
   if (n < 0 || (unsigned)n > l->dims) {
-    dbg_printf(s, "Usage: workitem X[,Y[,Z]] (a global id with up to %u component%s).\n", l->dims, l->dims == 1 ? "" : "s");
+    dbg_printf(s, "Usage: workitem X[,Y[,Z]] (a global id with up to %u component%s).\n", l->dims,
+               l->dims == 1 ? "" : "s");
     return;
   }
   for (int d = n; d < 3; d++) v[d] = l->offset[d];
   uint64_t g[3], lid[3], size[3];
   for (int d = 0; d < 3; d++) {
     if (v[d] < l->offset[d] || v[d] - l->offset[d] >= l->global[d]) {
-      dbg_printf(s, "No work-item with global id (%llu,%llu,%llu): the NDRange is %llu,%llu,%llu from offset %llu,%llu,%llu.\n",
-                 (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)l->global[0],
-                 (unsigned long long)l->global[1], (unsigned long long)l->global[2], (unsigned long long)l->offset[0],
-                 (unsigned long long)l->offset[1], (unsigned long long)l->offset[2]);
+      dbg_printf(
+        s, "No work-item with global id (%llu,%llu,%llu): the NDRange is %llu,%llu,%llu from offset %llu,%llu,%llu.\n",
+        (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)l->global[0],
+        (unsigned long long)l->global[1], (unsigned long long)l->global[2], (unsigned long long)l->offset[0],
+        (unsigned long long)l->offset[1], (unsigned long long)l->offset[2]);
       return;
     }
     g[d] = (v[d] - l->offset[d]) / l->local[d];
@@ -940,7 +1191,10 @@ static void cmd_workitem(dbg_session *s, const char *args, const char *fmt) {
   }
   ex_insp_group_size(s->x, g, size);
   uint64_t group = dbg_group_linear(s, g);
-  if (group < l->group_first || group >= l->group_end) { dbg_printf(s, "That work-item's work-group is not in the run.\n"); return; }
+  if (group < l->group_first || group >= l->group_end) {
+    dbg_printf(s, "That work-item's work-group is not in the run.\n");
+    return;
+  }
   dbg_focus(s, group, (unsigned)((lid[2] * size[1] + lid[1]) * size[0] + lid[0]));
 }
 
@@ -948,18 +1202,27 @@ static void cmd_workgroup(dbg_session *s, const char *args, const char *fmt) {
   (void)fmt;
   uint64_t v[3] = {0, 0, 0};
   int n = parse_triple(args, v);
-  if (n == 0) { show_focus(s); return; }
+  if (n == 0) {
+    show_focus(s);
+    return;
+  }
   const ex_insp_range *l = s->nd;
-  if (n < 0 || (unsigned)n > l->dims) { dbg_printf(s, "Usage: workgroup X[,Y[,Z]] (a work-group id).\n"); return; }
+  if (n < 0 || (unsigned)n > l->dims) {
+    dbg_printf(s, "Usage: workgroup X[,Y[,Z]] (a work-group id).\n");
+    return;
+  }
   for (int d = 0; d < 3; d++)
     if (v[d] >= l->ngroups[d]) {
-      dbg_printf(s, "No work-group (%llu,%llu,%llu): there are %llu,%llu,%llu.\n", (unsigned long long)v[0], (unsigned long long)v[1],
-                 (unsigned long long)v[2], (unsigned long long)l->ngroups[0], (unsigned long long)l->ngroups[1],
-                 (unsigned long long)l->ngroups[2]);
+      dbg_printf(s, "No work-group (%llu,%llu,%llu): there are %llu,%llu,%llu.\n", (unsigned long long)v[0],
+                 (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)l->ngroups[0],
+                 (unsigned long long)l->ngroups[1], (unsigned long long)l->ngroups[2]);
       return;
     }
   uint64_t group = dbg_group_linear(s, v);
-  if (group < l->group_first || group >= l->group_end) { dbg_printf(s, "That work-group is not in the run.\n"); return; }
+  if (group < l->group_first || group >= l->group_end) {
+    dbg_printf(s, "That work-group is not in the run.\n");
+    return;
+  }
   dbg_focus(s, group, 0);
 }
 
@@ -1008,7 +1271,8 @@ static const dbg_cmd commands[] = {
   {"list", "l", cmd_list, "list [LINE | FILE:LINE | FUNCTION | FIRST,LAST]",
    "Show source lines around the current line (again: the following ones). Without line\n"
    "information: the disassembly around the current instruction."},
-  {"disassemble", "", cmd_disassemble, "disassemble", "The SPIR-V of the current function, `=>` at the current instruction."},
+  {"disassemble", "", cmd_disassemble, "disassemble",
+   "The SPIR-V of the current function, `=>` at the current instruction."},
   {"info", "i", cmd_info, "info breakpoints|locals|args|workitems|frame|display",
    "breakpoints: breakpoints and watchpoints; locals, args: the selected frame's variables;\n"
    "workitems: state, location and barrier status of every work-item of the focused work-group;\n"
@@ -1026,7 +1290,8 @@ static const dbg_cmd commands[] = {
 /* Exact name or alias first, then a unique prefix (gdb's rule). NULL with a message otherwise. */
 static const dbg_cmd *find_command(dbg_session *s, const char *w, size_t n, bool quiet) {
   for (size_t i = 0; i < NCOMMANDS; i++)
-    if ((strlen(commands[i].name) == n && strncmp(commands[i].name, w, n) == 0) || alias_match(commands[i].aliases, w, n))
+    if ((strlen(commands[i].name) == n && strncmp(commands[i].name, w, n) == 0) ||
+        alias_match(commands[i].aliases, w, n))
       return &commands[i];
   const dbg_cmd *found = NULL;
   char list[512] = "";
@@ -1036,7 +1301,8 @@ static const dbg_cmd *find_command(dbg_session *s, const char *w, size_t n, bool
     if (strncmp(commands[i].name, w, n) == 0) {
       found = &commands[i];
       matches++;
-      if (len < sizeof list) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", matches > 1 ? ", " : "", commands[i].name);
+      if (len < sizeof list)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", matches > 1 ? ", " : "", commands[i].name);
     }
   if (matches == 1) return found;
   if (!quiet) {
@@ -1074,7 +1340,10 @@ void dbg_command(dbg_session *s, const char *line) {
   if (!*p || *p == '#') return;
   size_t n = 0;
   while (p[n] && (isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '-')) n++;
-  if (!n) { dbg_printf(s, "Undefined command: \"%s\".  Try \"help\".\n", p); return; }
+  if (!n) {
+    dbg_printf(s, "Undefined command: \"%s\".  Try \"help\".\n", p);
+    return;
+  }
   const dbg_cmd *c = find_command(s, p, n, false);
   if (!c) return;
   char fmt[32] = "";
@@ -1082,7 +1351,10 @@ void dbg_command(dbg_session *s, const char *line) {
   if (*rest == '/') {
     size_t k = 0;
     rest++;
-    while (rest[k] && !isspace((unsigned char)rest[k]) && k + 1 < sizeof fmt) { fmt[k] = rest[k]; k++; }
+    while (rest[k] && !isspace((unsigned char)rest[k]) && k + 1 < sizeof fmt) {
+      fmt[k] = rest[k];
+      k++;
+    }
     fmt[k] = 0;
     rest += k;
   }

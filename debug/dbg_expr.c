@@ -33,8 +33,8 @@ struct dbg_expr {
   uint64_t ival;
   double fval;
   bool is_unsigned, is_long, is_f32;
-  char *name;               /* NAME, CALL, MEMBER, ARROW; SPVID written by name */
-  uint32_t id;              /* SPVID */
+  char *name;  /* NAME, CALL, MEMBER, ARROW; SPVID written by name */
+  uint32_t id; /* SPVID */
   dbg_expr *a, *b, *c;
   dbg_expr *args[3];
   int nargs;
@@ -66,7 +66,7 @@ typedef struct parser {
   uint64_t ival;
   double fval;
   bool is_unsigned, is_long, is_f32;
-  const char *ident;        /* IDENT/SPVID name start */
+  const char *ident; /* IDENT/SPVID name start */
   size_t ilen;
   char *err;
   size_t cap;
@@ -83,7 +83,11 @@ static void next(parser *ps) {
   const char *p = ps->p;
   while (isspace((unsigned char)*p)) p++;
   ps->is_unsigned = ps->is_long = ps->is_f32 = false;
-  if (!*p) { ps->kind = T_END; ps->p = p; return; }
+  if (!*p) {
+    ps->kind = T_END;
+    ps->p = p;
+    return;
+  }
   if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
     char *end;
     bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
@@ -94,7 +98,10 @@ static void next(parser *ps) {
     if (is_float) {
       ps->fval = strtod(p, &end);
       ps->kind = T_FLT;
-      if (*end == 'f' || *end == 'F') { ps->is_f32 = true; end++; }
+      if (*end == 'f' || *end == 'F') {
+        ps->is_f32 = true;
+        end++;
+      }
     } else {
       ps->ival = strtoull(p, &end, 0);
       ps->kind = T_INT;
@@ -103,7 +110,10 @@ static void next(parser *ps) {
         else ps->is_long = true;
       }
     }
-    if (isalnum((unsigned char)*end) || *end == '_') { perr(ps, "Invalid number \"%s\".", p); ps->kind = T_END; }
+    if (isalnum((unsigned char)*end) || *end == '_') {
+      perr(ps, "Invalid number \"%s\".", p);
+      ps->kind = T_END;
+    }
     ps->p = end;
     return;
   }
@@ -173,20 +183,21 @@ static const struct {
   uint8_t bits;
   bool sgn;
 } scalar_names[] = {
-  {"bool", DK_BOOL, 8, false}, {"char", DK_INT, 8, true}, {"uchar", DK_INT, 8, false},
-  {"short", DK_INT, 16, true}, {"ushort", DK_INT, 16, false}, {"int", DK_INT, 32, true},
-  {"uint", DK_INT, 32, false}, {"long", DK_INT, 64, true}, {"ulong", DK_INT, 64, false},
-  {"size_t", DK_INT, 64, false}, {"ptrdiff_t", DK_INT, 64, true}, {"intptr_t", DK_INT, 64, true},
-  {"uintptr_t", DK_INT, 64, false}, {"half", DK_FLOAT, 16, false}, {"float", DK_FLOAT, 32, false},
-  {"double", DK_FLOAT, 64, false}, {"void", DK_VOID, 0, false},
+  {"bool", DK_BOOL, 8, false},      {"char", DK_INT, 8, true},       {"uchar", DK_INT, 8, false},
+  {"short", DK_INT, 16, true},      {"ushort", DK_INT, 16, false},   {"int", DK_INT, 32, true},
+  {"uint", DK_INT, 32, false},      {"long", DK_INT, 64, true},      {"ulong", DK_INT, 64, false},
+  {"size_t", DK_INT, 64, false},    {"ptrdiff_t", DK_INT, 64, true}, {"intptr_t", DK_INT, 64, true},
+  {"uintptr_t", DK_INT, 64, false}, {"half", DK_FLOAT, 16, false},   {"float", DK_FLOAT, 32, false},
+  {"double", DK_FLOAT, 64, false},  {"void", DK_VOID, 0, false},
 };
 static const struct {
   const char *name;
   int space;
 } space_names[] = {
-  {"global", SPVI_AS_GLOBAL}, {"__global", SPVI_AS_GLOBAL}, {"local", SPVI_AS_LOCAL}, {"__local", SPVI_AS_LOCAL},
-  {"private", SPVI_AS_PRIVATE}, {"__private", SPVI_AS_PRIVATE}, {"constant", SPVI_AS_CONSTANT},
-  {"__constant", SPVI_AS_CONSTANT}, {"generic", SPVI_AS_GENERIC}, {"__generic", SPVI_AS_GENERIC},
+  {"global", SPVI_AS_GLOBAL},     {"__global", SPVI_AS_GLOBAL},     {"local", SPVI_AS_LOCAL},
+  {"__local", SPVI_AS_LOCAL},     {"private", SPVI_AS_PRIVATE},     {"__private", SPVI_AS_PRIVATE},
+  {"constant", SPVI_AS_CONSTANT}, {"__constant", SPVI_AS_CONSTANT}, {"generic", SPVI_AS_GENERIC},
+  {"__generic", SPVI_AS_GENERIC},
 };
 
 static int type_word(const parser *ps) {
@@ -195,8 +206,7 @@ static int type_word(const parser *ps) {
     if (ident_is(ps, scalar_names[i].name)) return 1;
   for (size_t i = 0; i < sizeof space_names / sizeof space_names[0]; i++)
     if (ident_is(ps, space_names[i].name)) return 2;
-  if (ident_is(ps, "unsigned") || ident_is(ps, "signed") || ident_is(ps, "const") || ident_is(ps, "volatile"))
-    return 3;
+  if (ident_is(ps, "unsigned") || ident_is(ps, "signed") || ident_is(ps, "const") || ident_is(ps, "volatile")) return 3;
   return 0;
 }
 
@@ -209,7 +219,10 @@ static dbg_expr *p_cast(parser *ps) {
   while (ps->kind == T_IDENT && type_word(ps)) {
     bool done = false;
     for (size_t i = 0; i < sizeof space_names / sizeof space_names[0] && !done; i++)
-      if (ident_is(ps, space_names[i].name)) { e->cspace = space_names[i].space; done = true; }
+      if (ident_is(ps, space_names[i].name)) {
+        e->cspace = space_names[i].space;
+        done = true;
+      }
     if (ident_is(ps, "unsigned")) is_unsigned = done = true;
     if (ident_is(ps, "signed")) is_signed = done = true;
     if (ident_is(ps, "const") || ident_is(ps, "volatile")) done = true;
@@ -222,11 +235,21 @@ static dbg_expr *p_cast(parser *ps) {
       }
     next(ps);
   }
-  if (!have_base && (is_unsigned || is_signed)) { e->ck = DK_INT; e->cbits = 32; have_base = true; }
-  if (!have_base) { perr(ps, "A syntax error in expression, near `%s'.", ps->p); return e; }
+  if (!have_base && (is_unsigned || is_signed)) {
+    e->ck = DK_INT;
+    e->cbits = 32;
+    have_base = true;
+  }
+  if (!have_base) {
+    perr(ps, "A syntax error in expression, near `%s'.", ps->p);
+    return e;
+  }
   if (e->ck == DK_INT && is_unsigned) e->csigned = false;
   if (e->ck == DK_INT && is_signed) e->csigned = true;
-  if (is_op(ps, "*")) { e->cptr = true; next(ps); }
+  if (is_op(ps, "*")) {
+    e->cptr = true;
+    next(ps);
+  }
   if (e->ck == DK_VOID && !e->cptr) perr(ps, "%s", "A cast to void has no value.");
   if (!is_op(ps, ")")) perr(ps, "Expected `)' after the type in a cast, near `%s'.", ps->p);
   next(ps);
@@ -258,12 +281,18 @@ static dbg_expr *p_primary(parser *ps) {
   } else if (ps->kind == T_IDENT) {
     char *name = token_name(ps, ps->ident, ps->ilen);
     next(ps);
-    if (!name || !(e = node(ps, is_op(ps, "(") ? E_CALL : E_NAME, NULL))) { free(name); return NULL; }
+    if (!name || !(e = node(ps, is_op(ps, "(") ? E_CALL : E_NAME, NULL))) {
+      free(name);
+      return NULL;
+    }
     e->name = name;
     if (e->kind == E_CALL) {
       next(ps);
       while (!ps->failed && !is_op(ps, ")")) {
-        if (e->nargs == 3) { perr(ps, "Too many arguments to %s.", name); break; }
+        if (e->nargs == 3) {
+          perr(ps, "Too many arguments to %s.", name);
+          break;
+        }
         e->args[e->nargs++] = p_expr(ps);
         if (is_op(ps, ",")) next(ps);
         else if (!is_op(ps, ")")) perr(ps, "Expected `)' near `%s'.", ps->p);
@@ -297,11 +326,18 @@ static dbg_expr *p_primary(parser *ps) {
     } else if (is_op(ps, ".") || is_op(ps, "->")) {
       bool arrow = is_op(ps, "->");
       next(ps);
-      if (ps->kind != T_IDENT && ps->kind != T_INT) { perr(ps, "Expected a member name near `%s'.", ps->p); break; }
+      if (ps->kind != T_IDENT && ps->kind != T_INT) {
+        perr(ps, "Expected a member name near `%s'.", ps->p);
+        break;
+      }
       dbg_expr *x = node(ps, arrow ? E_ARROW : E_MEMBER, e);
       if (!x) return NULL;
       if (ps->kind == T_IDENT) x->name = token_name(ps, ps->ident, ps->ilen);
-      else { char b[32]; snprintf(b, sizeof b, "%llu", (unsigned long long)ps->ival); x->name = token_name(ps, b, strlen(b)); }
+      else {
+        char b[32];
+        snprintf(b, sizeof b, "%llu", (unsigned long long)ps->ival);
+        x->name = token_name(ps, b, strlen(b));
+      }
       next(ps);
       e = x;
     } else {
@@ -325,8 +361,7 @@ static dbg_expr *p_unary(parser *ps) {
 
 /* Binary operators by precedence level, loosest first. */
 static const char *const levels[][5] = {
-  {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"},
-  {"*", "/", "%"},
+  {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
 };
 #define NLEVELS (sizeof levels / sizeof levels[0])
 
@@ -369,10 +404,20 @@ dbg_expr *dbg_parse(const char *text, char *err, size_t cap) {
   ps.err = err;
   ps.cap = cap;
   next(&ps);
-  if (ps.kind == T_END && !ps.failed) { snprintf(err, cap, "Expected an expression."); return NULL; }
+  if (ps.kind == T_END && !ps.failed) {
+    snprintf(err, cap, "Expected an expression.");
+    return NULL;
+  }
   dbg_expr *e = p_expr(&ps);
-  if (!ps.failed && ps.kind != T_END) perr(&ps, "A syntax error in expression, near `%s'.", ps.p - (ps.kind == T_OP ? strlen(ps.op) : ps.kind == T_IDENT || ps.kind == T_SPVID ? ps.ilen + (ps.kind == T_SPVID) : 0));
-  if (ps.failed) { dbg_expr_free(e); return NULL; }
+  if (!ps.failed && ps.kind != T_END)
+    perr(&ps, "A syntax error in expression, near `%s'.",
+         ps.p - (ps.kind == T_OP                            ? strlen(ps.op)
+                 : ps.kind == T_IDENT || ps.kind == T_SPVID ? ps.ilen + (ps.kind == T_SPVID)
+                                                            : 0));
+  if (ps.failed) {
+    dbg_expr_free(e);
+    return NULL;
+  }
   return e;
 }
 
@@ -394,7 +439,7 @@ static bool mkval(dbg_ctx *c, const dbg_type *t, dbg_value *v) {
   v->t = t;
   v->bytes = t ? dbg_alloc(c->arena, t->size ? t->size : 1) : NULL;
   if (v->bytes) return true;
-  c->s->oom = true;  /* said after the command even where the error itself is not shown */
+  c->s->oom = true; /* said after the command even where the error itself is not shown */
   return fail(c, "Out of memory.");
 }
 
@@ -426,13 +471,19 @@ static num to_num(const dbg_type *t, const uint8_t *b) {
   if (t->kind == DK_FLOAT) {
     n.is_float = true;
     n.bits = t->bits;
-    if (t->bits == 16) { uint16_t h; memcpy(&h, b, 2); n.f = spvi_half_to_double(h); }
-    else if (t->bits == 32) { float f; memcpy(&f, b, 4); n.f = f; }
-    else memcpy(&n.f, b, 8);
+    if (t->bits == 16) {
+      uint16_t h;
+      memcpy(&h, b, 2);
+      n.f = spvi_half_to_double(h);
+    } else if (t->bits == 32) {
+      float f;
+      memcpy(&f, b, 4);
+      n.f = f;
+    } else memcpy(&n.f, b, 8);
     return n;
   }
   n.bits = t->kind == DK_BOOL ? 8 : t->kind == DK_POINTER ? (uint32_t)t->size * 8 : t->bits;
-  memcpy(&n.u, b, n.bits / 8);  /* little-endian host */
+  memcpy(&n.u, b, n.bits / 8); /* little-endian host */
   n.sgn = t->kind == DK_INT && t->is_signed;
   if (t->kind == DK_BOOL) n.u = n.u != 0;
   if (n.sgn) n.u = sext(n.u, n.bits);
@@ -443,9 +494,13 @@ static num to_num(const dbg_type *t, const uint8_t *b) {
 static void from_num(const dbg_type *t, num n, uint8_t *b) {
   if (t->kind == DK_FLOAT) {
     double d = n.is_float ? n.f : n.sgn ? (double)(int64_t)n.u : (double)n.u;
-    if (t->bits == 16) { uint16_t h = spvi_half_from_double(d); memcpy(b, &h, 2); }
-    else if (t->bits == 32) { float f = (float)d; memcpy(b, &f, 4); }
-    else memcpy(b, &d, 8);
+    if (t->bits == 16) {
+      uint16_t h = spvi_half_from_double(d);
+      memcpy(b, &h, 2);
+    } else if (t->bits == 32) {
+      float f = (float)d;
+      memcpy(b, &f, 4);
+    } else memcpy(b, &d, 8);
     return;
   }
   uint32_t bits = t->kind == DK_POINTER ? (uint32_t)t->size * 8 : t->kind == DK_BOOL ? 8 : t->bits;
@@ -455,7 +510,9 @@ static void from_num(const dbg_type *t, num n, uint8_t *b) {
     double d = trunc(n.f);
     if (isnan(d)) v = 0;
     else if (t->kind == DK_INT && t->is_signed)
-      v = d <= -9.2233720368547758e18 ? (uint64_t)INT64_MIN : d >= 9.2233720368547758e18 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)d;
+      v = d <= -9.2233720368547758e18  ? (uint64_t)INT64_MIN
+          : d >= 9.2233720368547758e18 ? (uint64_t)INT64_MAX
+                                       : (uint64_t)(int64_t)d;
     else v = d <= 0 ? 0 : d >= 1.8446744073709552e19 ? UINT64_MAX : (uint64_t)d;
   } else v = n.u;
   v = mask_bits(v, bits);
@@ -485,7 +542,8 @@ static const dbg_type *common_type(dbg_ctx *c, const dbg_type *a, const dbg_type
     if ((a->kind == DK_FLOAT && a->bits == 64) || (b->kind == DK_FLOAT && b->bits == 64)) bits = 64;
     return dbg_scalar_type(SY(c), DK_FLOAT, bits, false);
   }
-  uint32_t ab = a->kind == DK_INT && a->bits >= 32 ? a->bits : 32, bb = b->kind == DK_INT && b->bits >= 32 ? b->bits : 32;
+  uint32_t ab = a->kind == DK_INT && a->bits >= 32 ? a->bits : 32,
+           bb = b->kind == DK_INT && b->bits >= 32 ? b->bits : 32;
   bool as = a->kind != DK_INT || a->bits < 32 || a->is_signed, bs = b->kind != DK_INT || b->bits < 32 || b->is_signed;
   if (as == bs) return dbg_scalar_type(SY(c), DK_INT, ab > bb ? ab : bb, as);
   uint32_t ub = as ? bb : ab, sb = as ? ab : bb;
@@ -516,8 +574,12 @@ static bool scalar_binop(dbg_ctx *c, const char *op, const dbg_type *t, num x, n
   if (t->kind == DK_FLOAT) {
     double a = x.f, b = y.f, v = 0;
     if (*is_cmp) {
-      int cmp = strcmp(op, "==") == 0 ? a == b : strcmp(op, "!=") == 0 ? a != b : strcmp(op, "<") == 0 ? a < b
-              : strcmp(op, ">") == 0 ? a > b : strcmp(op, "<=") == 0 ? a <= b : a >= b;
+      int cmp = strcmp(op, "==") == 0   ? a == b
+                : strcmp(op, "!=") == 0 ? a != b
+                : strcmp(op, "<") == 0  ? a < b
+                : strcmp(op, ">") == 0  ? a > b
+                : strcmp(op, "<=") == 0 ? a <= b
+                                        : a >= b;
       *r = int_num(cmp);
       return true;
     }
@@ -551,15 +613,17 @@ static bool scalar_binop(dbg_ctx *c, const char *op, const dbg_type *t, num x, n
     return true;
   }
   if (strcmp(op, "<<") == 0) v = b >= bits ? 0 : a << b;
-  else if (strcmp(op, ">>") == 0) v = b >= bits ? (sgn && sa < 0 ? ~(uint64_t)0 : 0) : sgn ? (uint64_t)(sa >> b) : a >> b;
+  else if (strcmp(op, ">>") == 0)
+    v = b >= bits ? (sgn && sa < 0 ? ~(uint64_t)0 : 0) : sgn ? (uint64_t)(sa >> b) : a >> b;
   else switch (op[0]) {
     case '+': v = a + b; break;
     case '-': v = a - b; break;
     case '*': v = a * b; break;
-    case '/': case '%':
+    case '/':
+    case '%':
       if (b == 0) return fail(c, "Division by zero");
       if (sgn) {
-        if (sb == -1) v = op[0] == '/' ? (uint64_t)0 - a : 0;  /* INT_MIN / -1 wraps */
+        if (sb == -1) v = op[0] == '/' ? (uint64_t)0 - a : 0; /* INT_MIN / -1 wraps */
         else v = op[0] == '/' ? (uint64_t)(sa / sb) : (uint64_t)(sa % sb);
       } else v = op[0] == '/' ? a / b : a % b;
       break;
@@ -616,7 +680,8 @@ bool dbg_id_value(dbg_ctx *c, uint32_t id, dbg_value *out) {
   const uint8_t *reg = ex_insp_reg(c->s->x, c->warp, id);
   char nb[96];
   switch (e->kind) {
-  case LD_ID_VALUE: case LD_ID_PARAM:
+  case LD_ID_VALUE:
+  case LD_ID_PARAM:
     if (!runs_function(c, e->index))
       return fail(c, "%%%u belongs to function `%s`, which this work-item is not running.", id,
                   dbg_func_name(SY(c), e->index, nb, sizeof nb));
@@ -628,7 +693,8 @@ bool dbg_id_value(dbg_ctx *c, uint32_t id, dbg_value *out) {
   case LD_ID_GLOBAL:
     if (!reg) return fail(c, "%%%u has no value.", id);
     return reg_to_value(c, t, reg, lt ? lt->reg_size : m->pointer_bytes, out);
-  case LD_ID_FUNCTION: return fail(c, "%%%u is the function `%s`, not a value.", id, dbg_func_name(SY(c), e->index, nb, sizeof nb));
+  case LD_ID_FUNCTION:
+    return fail(c, "%%%u is the function `%s`, not a value.", id, dbg_func_name(SY(c), e->index, nb, sizeof nb));
   case LD_ID_LABEL: return fail(c, "%%%u is a block label, not a value.", id);
   case LD_ID_TYPE: return fail(c, "%%%u is a type, not a value.", id);
   default: return fail(c, "%%%u has no value.", id);
@@ -659,7 +725,8 @@ bool dbg_var_value(dbg_ctx *c, const dbg_var *v, dbg_value *out) {
   if (!dbg_id_value(c, loc.id, &x)) return false;
   if (loc.declare) {
     if (x.t->kind != DK_POINTER) return fail(c, "The location of `%s` is not a pointer.", v->name);
-    const dbg_type *t = v->type && (!x.t->elem || v->type->size == x.t->elem->size || !x.t->elem->size) ? v->type : x.t->elem;
+    const dbg_type *t = v->type && (!x.t->elem || v->type->size == x.t->elem->size || !x.t->elem->size) ? v->type
+                                                                                                        : x.t->elem;
     return read_mem(c, to_num(x.t, x.bytes).u, t, out);
   }
   /* a value: shown as the source type when it has the same size */
@@ -697,7 +764,10 @@ static void format_scalar(dbg_session *s, const dbg_type *t, const uint8_t *b, c
     return;
   case DK_POINTER: {
     char d[200];
-    if (!n.u) { dbg_bprintf(out, "0x0"); return; }
+    if (!n.u) {
+      dbg_bprintf(out, "0x0");
+      return;
+    }
     dbg_describe_ptr(s, n.u, d, sizeof d);
     dbg_bprintf(out, "0x%llx <%s>", (unsigned long long)n.u, d);
     return;
@@ -707,7 +777,10 @@ static void format_scalar(dbg_session *s, const dbg_type *t, const uint8_t *b, c
 }
 
 static void format_body(dbg_session *s, const dbg_type *t, const uint8_t *b, char fmt, dbg_buf *out, int depth) {
-  if (depth > 32) { dbg_bprintf(out, "..."); return; }
+  if (depth > 32) {
+    dbg_bprintf(out, "...");
+    return;
+  }
   switch (t->kind) {
   case DK_VOID: dbg_bprintf(out, "void"); return;
   case DK_VECTOR:
@@ -776,7 +849,10 @@ static dbg_value component(dbg_ctx *c, const dbg_value *v, uint32_t i) {
   memset(&x, 0, sizeof x);
   x.t = v->t->elem;
   x.bytes = v->bytes + (size_t)i * v->t->elem->size;
-  if (v->lval) { x.lval = true; x.addr = v->addr + (uint64_t)i * v->t->elem->size; }
+  if (v->lval) {
+    x.lval = true;
+    x.addr = v->addr + (uint64_t)i * v->t->elem->size;
+  }
   (void)c;
   return x;
 }
@@ -808,13 +884,18 @@ static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_val
     if (a->t->kind == DK_VECTOR && b->t->kind == DK_VECTOR && a->t->count != b->t->count)
       return fail(c, "Vectors of %u and %u components.", a->t->count, b->t->count);
     const dbg_type *ea = a->t->kind == DK_VECTOR ? a->t->elem : NULL, *eb = b->t->kind == DK_VECTOR ? b->t->elem : NULL;
-    if ((!ea && !is_scalar(a->t)) || (!eb && !is_scalar(b->t))) return fail(c, "Operator %s needs scalars or vectors.", op);
+    if ((!ea && !is_scalar(a->t)) || (!eb && !is_scalar(b->t)))
+      return fail(c, "Operator %s needs scalars or vectors.", op);
     /* a scalar operand takes the vector's element type (OpenCL C 6.3) */
     const dbg_type *et = ea && eb ? common_type(c, ea, eb) : ea ? ea : eb;
     if (ea && eb && ea == eb) et = ea;
     const dbg_type *rt_elem = cmp_op || strcmp(op, "&&") == 0 || strcmp(op, "||") == 0
-                                  ? dbg_scalar_type(SY(c), DK_INT, et->kind == DK_FLOAT ? et->bits : et->bits < 8 ? 8 : et->bits, true)
-                                  : et;
+                                ? dbg_scalar_type(SY(c), DK_INT,
+                                                  et->kind == DK_FLOAT ? et->bits
+                                                  : et->bits < 8       ? 8
+                                                                       : et->bits,
+                                                  true)
+                                : et;
     dbg_value r;
     if (!mkval(c, dbg_vector_type(SY(c), rt_elem, n), &r)) return false;
     for (uint32_t i = 0; i < n; i++) {
@@ -822,7 +903,7 @@ static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_val
       num rn;
       bool is_cmp;
       if (!scalar_binop(c, op, et, to_num(x.t, x.bytes), to_num(y.t, y.bytes), &rn, &is_cmp)) return false;
-      if (is_cmp) rn.u = rn.u ? ~(uint64_t)0 : 0;  /* OpenCL vector relational results */
+      if (is_cmp) rn.u = rn.u ? ~(uint64_t)0 : 0; /* OpenCL vector relational results */
       from_num(rt_elem, rn, r.bytes + (size_t)i * rt_elem->size);
     }
     *out = r;
@@ -832,8 +913,10 @@ static bool binary(dbg_ctx *c, const char *op, const dbg_value *a, const dbg_val
   const dbg_type *t = common_type(c, a->t->kind == DK_POINTER ? dbg_scalar_type(SY(c), DK_INT, 64, false) : a->t,
                                   b->t->kind == DK_POINTER ? dbg_scalar_type(SY(c), DK_INT, 64, false) : b->t);
   if (strcmp(op, "<<") == 0 || strcmp(op, ">>") == 0) t = promoted(c, a->t);
-  if (t->kind == DK_FLOAT && (op[0] == '%' || op[0] == '&' || op[0] == '|' || op[0] == '^' || strcmp(op, "<<") == 0 ||
-                              strcmp(op, ">>") == 0) && strcmp(op, "&&") != 0 && strcmp(op, "||") != 0)
+  if (t->kind == DK_FLOAT &&
+      (op[0] == '%' || op[0] == '&' || op[0] == '|' || op[0] == '^' || strcmp(op, "<<") == 0 ||
+       strcmp(op, ">>") == 0) &&
+      strcmp(op, "&&") != 0 && strcmp(op, "||") != 0)
     return fail(c, "Operator %s needs integer operands.", op);
   num rn;
   bool is_cmp;
@@ -864,12 +947,16 @@ static bool swizzle(dbg_ctx *c, const dbg_value *v, const char *name, dbg_value 
   for (uint32_t i = 0; i < k; i++)
     if (idx[i] >= n && !(n == 3 && idx[i] == 3 && strcmp(name, "hi") == 0))
       return fail(c, "Component %u of a %u-component vector.", idx[i], n);
-  if (k == 1) { *out = component(c, v, idx[0]); return true; }
+  if (k == 1) {
+    *out = component(c, v, idx[0]);
+    return true;
+  }
   if (k != 2 && k != 3 && k != 4 && k != 8 && k != 16) return fail(c, "A vector of %u components does not exist.", k);
   dbg_value r;
   if (!mkval(c, dbg_vector_type(SY(c), v->t->elem, k), &r)) return false;
   for (uint32_t i = 0; i < k; i++)
-    if (idx[i] < n) memcpy(r.bytes + (size_t)i * v->t->elem->size, v->bytes + (size_t)idx[i] * v->t->elem->size, v->t->elem->size);
+    if (idx[i] < n)
+      memcpy(r.bytes + (size_t)i * v->t->elem->size, v->bytes + (size_t)idx[i] * v->t->elem->size, v->t->elem->size);
   *out = r;
   return true;
 }
@@ -887,7 +974,10 @@ static bool member(dbg_ctx *c, const dbg_value *v, const char *name, dbg_value *
     memset(&x, 0, sizeof x);
     x.t = v->t->members[i];
     x.bytes = v->bytes + v->t->offsets[i];
-    if (v->lval) { x.lval = true; x.addr = v->addr + v->t->offsets[i]; }
+    if (v->lval) {
+      x.lval = true;
+      x.addr = v->addr + v->t->offsets[i];
+    }
     *out = x;
     return true;
   }
@@ -910,7 +1000,8 @@ static bool index_value(dbg_ctx *c, const dbg_value *a, const dbg_value *i, dbg_
     return deref(c, &p, out);
   }
   if (a->t->kind == DK_VECTOR) {
-    if (k < 0 || (uint64_t)k >= a->t->count) return fail(c, "Index %lld of a %u-component vector.", (long long)k, a->t->count);
+    if (k < 0 || (uint64_t)k >= a->t->count)
+      return fail(c, "Index %lld of a %u-component vector.", (long long)k, a->t->count);
     *out = component(c, a, (uint32_t)k);
     return true;
   }
@@ -918,14 +1009,17 @@ static bool index_value(dbg_ctx *c, const dbg_value *a, const dbg_value *i, dbg_
   const dbg_type *et = a->t->elem;
   if (a->t->count && (k < 0 || (uint64_t)k >= a->t->count)) {
     if (!a->lval) return fail(c, "Index %lld is outside the array of %u elements.", (long long)k, a->t->count);
-    return read_mem(c, a->addr + (uint64_t)k * et->size, et, out);  /* the memory decides */
+    return read_mem(c, a->addr + (uint64_t)k * et->size, et, out); /* the memory decides */
   }
   if (!a->t->count) return read_mem(c, a->addr + (uint64_t)k * et->size, et, out);
   dbg_value x;
   memset(&x, 0, sizeof x);
   x.t = et;
   x.bytes = a->bytes + (size_t)k * et->size;
-  if (a->lval) { x.lval = true; x.addr = a->addr + (uint64_t)k * et->size; }
+  if (a->lval) {
+    x.lval = true;
+    x.addr = a->addr + (uint64_t)k * et->size;
+  }
   *out = x;
   return true;
 }
@@ -933,8 +1027,9 @@ static bool index_value(dbg_ctx *c, const dbg_value *a, const dbg_value *i, dbg_
 /* The work-item functions (OpenCL C 6.15.1), for the context's work-item. */
 static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
   static const char *const names[] = {
-    "get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size", "get_num_groups",
-    "get_global_offset", "get_enqueued_local_size", "get_work_dim", "get_global_linear_id", "get_local_linear_id",
+    "get_global_id",  "get_local_id",         "get_group_id",        "get_global_size",
+    "get_local_size", "get_num_groups",       "get_global_offset",   "get_enqueued_local_size",
+    "get_work_dim",   "get_global_linear_id", "get_local_linear_id",
   };
   int k = -1;
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
@@ -966,13 +1061,15 @@ static bool call(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
   } else {
     if (e->nargs != 0) return fail(c, "%s takes no argument.", e->name);
     if (k == 8) r = l->dims;
-    else if (k == 9) r = ((gid[2] - l->offset[2]) * l->global[1] + (gid[1] - l->offset[1])) * l->global[0] + (gid[0] - l->offset[0]);
+    else if (k == 9)
+      r = ((gid[2] - l->offset[2]) * l->global[1] + (gid[1] - l->offset[1])) * l->global[0] + (gid[0] - l->offset[0]);
     else r = (lid[2] * size[1] + lid[1]) * size[0] + lid[0];
   }
   num n = int_num((int64_t)r);
   n.bits = 64;
   n.sgn = false;
-  return scalar_value(c, k == 8 ? dbg_scalar_type(SY(c), DK_INT, 32, false) : dbg_scalar_type(SY(c), DK_INT, 64, false), n, out);
+  return scalar_value(c, k == 8 ? dbg_scalar_type(SY(c), DK_INT, 32, false) : dbg_scalar_type(SY(c), DK_INT, 64, false),
+                      n, out);
 }
 
 static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
@@ -1024,7 +1121,12 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
       n.u = a.addr;
       return scalar_value(c, dbg_pointer_type(SY(c), a.t, dbg_ptr_space(c->s, a.addr)), n, out);
     }
-    if (e->op[0] == '+') { if (!need_scalar(c, &a, "Unary +") && a.t->kind != DK_VECTOR) return false; *out = a; out->lval = false; return true; }
+    if (e->op[0] == '+') {
+      if (!need_scalar(c, &a, "Unary +") && a.t->kind != DK_VECTOR) return false;
+      *out = a;
+      out->lval = false;
+      return true;
+    }
     dbg_value zero;
     if (e->op[0] == '-') {
       if (!scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(0), &zero)) return false;
@@ -1068,8 +1170,14 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
     const dbg_type *t = e->ck == DK_VOID ? NULL : dbg_scalar_type(SY(c), e->ck, e->cbits, e->csigned);
     if (e->cptr) {
       if (!(t = dbg_pointer_type(SY(c), t, e->cspace))) return fail(c, "Out of memory.");
-      if (a.t->kind != DK_POINTER && a.t->kind != DK_INT) return fail(c, "Only pointers and integers convert to pointers.");
-      if (a.t->kind == DK_POINTER) { *out = a; out->t = t; out->lval = false; return true; }
+      if (a.t->kind != DK_POINTER && a.t->kind != DK_INT)
+        return fail(c, "Only pointers and integers convert to pointers.");
+      if (a.t->kind == DK_POINTER) {
+        *out = a;
+        out->t = t;
+        out->lval = false;
+        return true;
+      }
     } else if (!is_scalar(a.t)) {
       char tn[128];
       dbg_type_name(a.t, tn, sizeof tn);

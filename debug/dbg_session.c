@@ -85,7 +85,10 @@ void dbg_print_frame(dbg_session *s, unsigned w, unsigned k, bool with_source, b
   dbg_bprintf(&b, ")");
   const ld_insn *in = dbg_insn_at(&s->sym, fn, idx);
   if (in->line) dbg_bprintf(&b, " at %s:%u", dbg_file_name(&s->sym, in->file, true), in->line);
-  else { block_pos(&s->sym, fn, idx, nb, sizeof nb); dbg_bprintf(&b, " at %s", nb); }
+  else {
+    block_pos(&s->sym, fn, idx, nb, sizeof nb);
+    dbg_bprintf(&b, " at %s", nb);
+  }
   if (s->sym.funcs[fn].is_entry_wrapper) dbg_bprintf(&b, " [kernel entry point]");
   dbg_bprintf(&b, "\n");
   dbg_put_buf(s, &b);
@@ -117,7 +120,10 @@ void dbg_do_displays(dbg_session *s) {
 }
 
 void dbg_update_prompt(dbg_session *s) {
-  if (s->state == DS_FINISHED) { snprintf(s->prompt, sizeof s->prompt, "(spvi finished) "); return; }
+  if (s->state == DS_FINISHED) {
+    snprintf(s->prompt, sizeof s->prompt, "(spvi finished) ");
+    return;
+  }
   uint64_t gid[3], lid[3];
   ex_insp_item_ids(s->x, s->focus, gid, lid);
   char where[160] = "finished";
@@ -164,7 +170,7 @@ static bool watch_changed(dbg_session *s, dbg_bp *b, unsigned wi) {
   dbg_arena arena = {0};
   uint8_t *now = dbg_alloc(&arena, b->size + 1);
   bool changed = false;
-  if (!now) s->oom = true;  /* not checked this time */
+  if (!now) s->oom = true; /* not checked this time */
   else if (watch_read(s, b, wi, now, &arena)) {
     if (!b->old_valid) {
       memcpy(b->old, now, b->size);
@@ -239,7 +245,10 @@ void dbg_rebuild_bp_map(dbg_session *s) {
   for (unsigned i = 0; i < s->nbps; i++) {
     dbg_bp *b = &s->bps[i];
     if (!b->enabled) continue;
-    if (b->is_watch) { s->nwatch++; continue; }
+    if (b->is_watch) {
+      s->nwatch++;
+      continue;
+    }
     for (uint32_t k = 0; k < b->nlocs; k++) s->bp_map[b->locs[k].fn][b->locs[k].idx] = 1;
   }
 }
@@ -255,11 +264,12 @@ static bool step_reached(dbg_session *s, const ex_insp_at *at) {
   case DM_NEXTI: return at->depth <= s->step_depth;
   case DM_FINISH: return at->depth < s->step_depth;
   case DM_START: return !lines || (in->line && at->idx >= body);
-  case DM_STEP: case DM_NEXT:
+  case DM_STEP:
+  case DM_NEXT:
     if (s->mode == DM_NEXT && at->depth > s->step_depth) return false;
     if (!lines) return true;
     if (!in->line) return false;
-    if (at->depth > s->step_depth && at->idx < body) return false;  /* a callee's prologue */
+    if (at->depth > s->step_depth && at->idx < body) return false; /* a callee's prologue */
     return at->depth != s->step_depth || at->fn != s->step_fn || in->line != s->step_line || in->file != s->step_file;
   default: return false;
   }
@@ -345,13 +355,19 @@ static void advance(dbg_session *s) {
   s->stop_text.len = 0;
   s->stop_text.oom = false;
   for (;;) {
-    if (ex_insp_fault(s->x, NULL, NULL)) { on_fault(s); return; }
+    if (ex_insp_fault(s->x, NULL, NULL)) {
+      on_fault(s);
+      return;
+    }
     int wi = runnable(s, s->focus) ? (int)s->focus : -1;
     for (unsigned k = 0; wi < 0 && k < s->nw; k++)
       if (runnable(s, k)) wi = (int)k;
     if (wi >= 0) {
       ex_insp_run(s->x, (unsigned)wi);
-      if (ex_insp_fault(s->x, NULL, NULL)) { on_fault(s); return; }
+      if (ex_insp_fault(s->x, NULL, NULL)) {
+        on_fault(s);
+        return;
+      }
       const ex_insp_state st = item_state(s, (unsigned)wi);
       if (st == EX_INSP_PAUSED) return;
       /* it finished or waits: changes made by its last instructions */
@@ -369,7 +385,10 @@ static void advance(dbg_session *s) {
       continue;
     }
     int r = ex_insp_sync(s->x);
-    if (r == EX_INSP_FAULT) { on_fault(s); return; }
+    if (r == EX_INSP_FAULT) {
+      on_fault(s);
+      return;
+    }
     if (r == EX_INSP_RELEASED) continue;
     ex_insp_end_group(s->x);
     if (s->group + 1 >= s->nd->group_end) {
@@ -379,7 +398,10 @@ static void advance(dbg_session *s) {
     }
     s->group++;
     start_group(s);
-    if (s->mode == DM_GROUP) { s->reason = DR_GROUP_DONE; return; }
+    if (s->mode == DM_GROUP) {
+      s->reason = DR_GROUP_DONE;
+      return;
+    }
   }
 }
 
@@ -401,7 +423,7 @@ static void print_returned(dbg_session *s, uint32_t fn, uint32_t idx) {
   char err[256];
   dbg_ctx c = {s, s->focus, 0, &arena, err, sizeof err};
   dbg_value v;
-  if (dbg_id_value(&c, call->result, &v)) {  /* fails for a void function: nothing to print */
+  if (dbg_id_value(&c, call->result, &v)) { /* fails for a void function: nothing to print */
     dbg_buf b = {0};
     dbg_bprintf(&b, "Value returned = ");
     dbg_format_value(s, &v, true, 0, &b);
@@ -435,8 +457,8 @@ static void report_position(dbg_session *s, unsigned prev_focus, uint64_t prev_g
 }
 
 /* What stopped the kernel, and where (gdb's phrasing). */
-static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group, uint32_t prev_fn,
-                        uint32_t prev_depth, int mode) {
+static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group, uint32_t prev_fn, uint32_t prev_depth,
+                        int mode) {
   if (s->reason == DR_KERNEL_DONE) {
     uint64_t n = s->nd->group_end - s->nd->group_first;
     dbg_printf(s, "\n[kernel `%s` finished: %llu work-group%s]\n", s->sym.m->entries[s->nd->kernel].name,
@@ -450,13 +472,15 @@ static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group
     dbg_printf(s, "\nFault: %s\n", s->fault.message);
     if (have) dbg_print_frame(s, s->focus, 0, true, false);
     break;
-  case DR_ITEM_DONE:
-    dbg_print_item(s, "[", s->focus, " finished the kernel]\n");
-    return;
+  case DR_ITEM_DONE: dbg_print_item(s, "[", s->focus, " finished the kernel]\n"); return;
   case DR_BREAK: {
     bool temp = false;
     for (unsigned i = 0; i < s->nbps; i++)
-      if (s->bps[i].id == s->stop_bp && s->bps[i].temp) { temp = true; dbg_delete_bp(s, i); break; }
+      if (s->bps[i].id == s->stop_bp && s->bps[i].temp) {
+        temp = true;
+        dbg_delete_bp(s, i);
+        break;
+      }
     dbg_printf(s, "\n%s %d, ", temp ? "Temporary breakpoint" : "Breakpoint", s->stop_bp);
     dbg_print_frame(s, s->focus, 0, true, false);
     break;
@@ -465,11 +489,14 @@ static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group
     dbg_printf(s, "\nInterrupted.\n");
     if (have) dbg_print_frame(s, s->focus, 0, true, false);
     break;
-  case DR_WATCH: case DR_COND_ERROR:
+  case DR_WATCH:
+  case DR_COND_ERROR:
     if (s->stop_text.len) s->out(s->user, s->stop_text.s, s->stop_text.len);
     s->oom |= s->stop_text.oom;
     if (have) dbg_print_frame(s, s->focus, 0, true, false);
-    else dbg_printf(s, "(the work-item %s)\n", item_state(s, s->focus) == EX_INSP_DONE ? "has finished" : "waits at a barrier");
+    else
+      dbg_printf(s, "(the work-item %s)\n",
+                 item_state(s, s->focus) == EX_INSP_DONE ? "has finished" : "waits at a barrier");
     break;
   default: report_position(s, prev_focus, prev_group, prev_fn, prev_depth, mode); break;
   }
@@ -477,8 +504,14 @@ static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group
 }
 
 void dbg_resume(dbg_session *s, int mode) {
-  if (s->state == DS_FINISHED) { dbg_printf(s, "The kernel has finished.\n"); return; }
-  if (s->state == DS_FAULTED) { dbg_printf(s, "The kernel faulted; it cannot run further.\n"); return; }
+  if (s->state == DS_FINISHED) {
+    dbg_printf(s, "The kernel has finished.\n");
+    return;
+  }
+  if (s->state == DS_FAULTED) {
+    dbg_printf(s, "The kernel faulted; it cannot run further.\n");
+    return;
+  }
   if (mode != DM_CONTINUE && item_state(s, s->focus) == EX_INSP_DONE) {
     dbg_printf(s, "This work-item has finished the kernel (`continue` runs the others; `workitem` focuses another).\n");
     return;
@@ -487,7 +520,10 @@ void dbg_resume(dbg_session *s, int mode) {
   uint32_t fn = LD_NONE, idx = 0;
   const bool have = dbg_frame_pos(s, s->focus, s->frame, &fn, &idx);
   if (mode == DM_FINISH) {
-    if (!have || s->frame + 1 >= depth) { dbg_printf(s, "\"finish\" not meaningful in the outermost frame.\n"); return; }
+    if (!have || s->frame + 1 >= depth) {
+      dbg_printf(s, "\"finish\" not meaningful in the outermost frame.\n");
+      return;
+    }
     dbg_printf(s, "Run till exit from ");
     dbg_print_frame(s, s->focus, s->frame, false, true);
   }
@@ -585,13 +621,22 @@ static void first_stop(dbg_session *s) {
   }
 }
 
-dbg_session *dbg_session_new(spvi_launch *l, const spvi_run_options *opts,
-                             void (*out)(void *, const char *, size_t), void *user, spvi_error *err) {
-  if (err) { err->status = SPVI_OK; err->message[0] = 0; }
+dbg_session *dbg_session_new(spvi_launch *l, const spvi_run_options *opts, void (*out)(void *, const char *, size_t),
+                             void *user, spvi_error *err) {
+  if (err) {
+    err->status = SPVI_OK;
+    err->message[0] = 0;
+  }
   dbg_session *s = calloc(1, sizeof *s);
-  if (!s) { nomem(err, "starting the debugger"); return NULL; }
+  if (!s) {
+    nomem(err, "starting the debugger");
+    return NULL;
+  }
   s->x = ex_insp_new(l, opts, pause_here, s, err);
-  if (!s->x) { free(s); return NULL; }
+  if (!s->x) {
+    free(s);
+    return NULL;
+  }
   s->nd = ex_insp_range_of(s->x);
   s->out = out ? out : discard;
   s->user = user;
@@ -614,7 +659,10 @@ void dbg_session_free(dbg_session *s) {
   if (!s) return;
   while (s->nbps) dbg_delete_bp(s, s->nbps - 1);
   free(s->bps);
-  for (unsigned i = 0; i < s->ndisplays; i++) { free(s->displays[i].text); dbg_expr_free(s->displays[i].e); }
+  for (unsigned i = 0; i < s->ndisplays; i++) {
+    free(s->displays[i].text);
+    dbg_expr_free(s->displays[i].e);
+  }
   free(s->displays);
   for (uint32_t f = 0; s->bp_map && f < s->sym.m->nfuncs; f++) free(s->bp_map[f]);
   free(s->bp_map);

@@ -97,7 +97,7 @@ const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
   if (!t) return NULL;
   t->elem = elem;
   t->count = n;
-  t->size = pow2_at_least(n) * elem->size;  /* OpenCL: 3 components take 4 slots */
+  t->size = pow2_at_least(n) * elem->size; /* OpenCL: 3 components take 4 slots */
   return t;
 }
 
@@ -123,14 +123,14 @@ static const dbg_type *spv_type(dbg_syms *y, uint32_t id);
 
 static const dbg_type *spv_struct(dbg_syms *y, uint32_t id, const ld_type *lt) {
   dbg_type *t = new_type(y, DK_STRUCT);
-  y->spv_cache[id] = t;  /* first: a member may point to the struct */
+  y->spv_cache[id] = t; /* first: a member may point to the struct */
   if (!t || !alloc_members(y, t, lt->count)) return NULL;
   const char *n = y->m->ids[id].name;
   /* llvm-spirv names struct types "struct.S" */
   t->name = n ? (strncmp(n, "struct.", 7) == 0 ? n + 7 : n) : "struct";
   for (uint32_t i = 0; i < lt->count; i++) {
-    static const char *const names[] = {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
-                                        "m10", "m11", "m12", "m13", "m14", "m15"};
+    static const char *const names[] = {"m0", "m1", "m2",  "m3",  "m4",  "m5",  "m6",  "m7",
+                                        "m8", "m9", "m10", "m11", "m12", "m13", "m14", "m15"};
     t->mnames[i] = i < 16 ? names[i] : "m";
     t->members[i] = spv_type(y, lt->members[i]);
     if (!t->members[i]) return NULL;
@@ -157,12 +157,13 @@ static const dbg_type *spv_type(dbg_syms *y, uint32_t id) {
   case LD_TY_VECTOR: return y->spv_cache[id] = dbg_vector_type(y, spv_type(y, lt->elem), lt->count);
   case LD_TY_POINTER: {
     t = new_pointer(y, space_of_storage(lt->storage));
-    y->spv_cache[id] = t;  /* first: a struct may point to itself */
+    y->spv_cache[id] = t; /* first: a struct may point to itself */
     const ld_type *pt = lt->elem ? ld_type_of(y->m, lt->elem) : NULL;
     if (t && pt && pt->kind != LD_TY_VOID && !(t->elem = spv_type(y, lt->elem))) return NULL;
     return t;
   }
-  case LD_TY_ARRAY: case LD_TY_RUNTIME_ARRAY:
+  case LD_TY_ARRAY:
+  case LD_TY_RUNTIME_ARRAY:
     t = new_type(y, DK_ARRAY);
     y->spv_cache[id] = t;
     if (!t || !(e = spv_type(y, lt->elem))) return NULL;
@@ -193,8 +194,14 @@ const char *dbg_space_name(int space) {
 
 void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
   char e[200];
-  if (!t) { snprintf(buf, cap, "void"); return; }
-  if (t->name) { snprintf(buf, cap, "%s", t->name); return; }
+  if (!t) {
+    snprintf(buf, cap, "void");
+    return;
+  }
+  if (t->name) {
+    snprintf(buf, cap, "%s", t->name);
+    return;
+  }
   switch (t->kind) {
   case DK_VOID: snprintf(buf, cap, "void"); return;
   case DK_BOOL: snprintf(buf, cap, "bool"); return;
@@ -204,8 +211,14 @@ void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
     return;
   }
   case DK_FLOAT: snprintf(buf, cap, "%s", t->bits == 16 ? "half" : t->bits == 32 ? "float" : "double"); return;
-  case DK_VECTOR: dbg_type_name(t->elem, e, sizeof e); snprintf(buf, cap, "%s%u", e, t->count); return;
-  case DK_ARRAY: dbg_type_name(t->elem, e, sizeof e); snprintf(buf, cap, "%s[%u]", e, t->count); return;
+  case DK_VECTOR:
+    dbg_type_name(t->elem, e, sizeof e);
+    snprintf(buf, cap, "%s%u", e, t->count);
+    return;
+  case DK_ARRAY:
+    dbg_type_name(t->elem, e, sizeof e);
+    snprintf(buf, cap, "%s[%u]", e, t->count);
+    return;
   case DK_POINTER:
     dbg_type_name(t->elem, e, sizeof e);
     snprintf(buf, cap, "%s %s *", dbg_space_name(t->space), e);
@@ -270,7 +283,7 @@ static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) 
   t->size = di_number(y, di_arg(d, 7)) / 8;
   for (uint32_t i = 0; i < nm; i++) {
     const ld_insn *mb = di_insn(y, d->ops[11 + i]);
-    if (!mb || di_op(mb) != DI_DebugTypeMember) continue;  /* member functions, inheritance: not data */
+    if (!mb || di_op(mb) != DI_DebugTypeMember) continue; /* member functions, inheritance: not data */
     const char *mn = di_string(y, di_arg(mb, 0));
     t->mnames[t->count] = mn ? mn : "?";
     t->members[t->count] = di_type(y, di_arg(mb, 1));
@@ -378,7 +391,10 @@ static dbg_var *add_var(dbg_syms *y) {
   if (y->nvars == y->capvars) {
     uint32_t cap = y->capvars ? y->capvars * 2 : 16;
     dbg_var *vars = realloc(y->vars, cap * sizeof *vars);
-    if (!vars) { y->oom = true; return NULL; }
+    if (!vars) {
+      y->oom = true;
+      return NULL;
+    }
     y->vars = vars;
     y->capvars = cap;
   }
@@ -392,7 +408,10 @@ static void add_loc(dbg_syms *y, dbg_var *v, uint32_t insn, uint32_t id, bool de
   if (v->nlocs == v->caplocs) {
     uint32_t cap = v->caplocs ? v->caplocs * 2 : 4;
     dbg_loc *locs = realloc(v->locs, cap * sizeof *locs);
-    if (!locs) { y->oom = true; return; }
+    if (!locs) {
+      y->oom = true;
+      return;
+    }
     v->locs = locs;
     v->caplocs = cap;
   }
@@ -401,9 +420,13 @@ static void add_loc(dbg_syms *y, dbg_var *v, uint32_t insn, uint32_t id, bool de
 
 static void build_debuginfo(dbg_syms *y) {
   const ld_module *m = y->m;
-  uint32_t *di_fn_of = ycalloc(y, m->bound, sizeof *di_fn_of);  /* DebugFunction id -> ld function */
-  uint32_t *var_of = ycalloc(y, m->bound, sizeof *var_of);      /* DebugLocalVariable id -> var index + 1 */
-  if (!di_fn_of || !var_of) { free(di_fn_of); free(var_of); return; }
+  uint32_t *di_fn_of = ycalloc(y, m->bound, sizeof *di_fn_of); /* DebugFunction id -> ld function */
+  uint32_t *var_of = ycalloc(y, m->bound, sizeof *var_of);     /* DebugLocalVariable id -> var index + 1 */
+  if (!di_fn_of || !var_of) {
+    free(di_fn_of);
+    free(var_of);
+    return;
+  }
   for (uint32_t i = 0; i < m->bound; i++) di_fn_of[i] = LD_NONE;
   for (uint32_t i = 0; i < m->ndebug_insns; i++) {
     const ld_insn *d = &m->debug_insns[i];
@@ -430,7 +453,10 @@ static void build_debuginfo(dbg_syms *y) {
       v->scope = di_arg(d, 5);
       v->argno = d->nops > 9 ? d->ops[9] : 0;
       v->func = scope_function(y, v->scope, di_fn_of);
-      if (!v->name || v->func == LD_NONE) { y->nvars--; continue; }
+      if (!v->name || v->func == LD_NONE) {
+        y->nvars--;
+        continue;
+      }
       var_of[d->result] = y->nvars;
       y->has_debuginfo = true;
     } else if (di_op(d) == DI_DebugGlobalVariable) {
@@ -560,7 +586,11 @@ bool dbg_syms_build(dbg_syms *y, const ex_insp *x) {
 void dbg_syms_free(dbg_syms *y) {
   for (dbg_type *t = y->types, *n; t; t = n) {
     n = t->next;
-    if (t->kind == DK_STRUCT) { free(t->mnames); free(t->members); free(t->offsets); }
+    if (t->kind == DK_STRUCT) {
+      free(t->mnames);
+      free(t->members);
+      free(t->offsets);
+    }
     free(t);
   }
   free(y->spv_cache);
@@ -568,7 +598,10 @@ void dbg_syms_free(dbg_syms *y) {
   free(y->funcs);
   for (uint32_t i = 0; i < y->nvars; i++) free(y->vars[i].locs);
   free(y->vars);
-  for (uint32_t i = 0; i < y->nsrcs; i++) { free(y->srcs[i].text); free(y->srcs[i].lines); }
+  for (uint32_t i = 0; i < y->nsrcs; i++) {
+    free(y->srcs[i].text);
+    free(y->srcs[i].lines);
+  }
   free(y->srcs);
   free(y->dis_text);
   free(y->dis_lines);
@@ -614,13 +647,20 @@ static char *read_file(const char *path, size_t *len, bool *oom) {
     n += got;
     if (n + 1 == cap) {
       char *g = realloc(t, cap * 2);
-      if (!g) { free(t); t = NULL; break; }
+      if (!g) {
+        free(t);
+        t = NULL;
+        break;
+      }
       t = g;
       cap *= 2;
     }
   }
   fclose(f);
-  if (!t) { *oom = true; return NULL; }
+  if (!t) {
+    *oom = true;
+    return NULL;
+  }
   t[n] = 0;
   *len = n;
   return t;
@@ -630,7 +670,10 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
   for (uint32_t i = 0; i < y->nsrcs; i++)
     if (y->srcs[i].file == file) return y->srcs[i].text ? &y->srcs[i] : NULL;
   dbg_src *srcs = realloc(y->srcs, (y->nsrcs + 1) * sizeof *srcs);
-  if (!srcs) { y->oom = true; return NULL; }
+  if (!srcs) {
+    y->oom = true;
+    return NULL;
+  }
   y->srcs = srcs;
   dbg_src *s = &y->srcs[y->nsrcs++];
   memset(s, 0, sizeof *s);
@@ -640,8 +683,15 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file) {
   char *t = read_file(dbg_file_name(y, file, false), &n, &oom);
   uint32_t nl = 1;
   for (size_t i = 0; t && i < n; i++) nl += t[i] == '\n';
-  if (t && !(s->lines = calloc(nl, sizeof *s->lines))) { free(t); t = NULL; oom = true; }
-  if (oom) { y->oom = true; y->nsrcs--; }  /* out of memory, not unreadable: tried again next time */
+  if (t && !(s->lines = calloc(nl, sizeof *s->lines))) {
+    free(t);
+    t = NULL;
+    oom = true;
+  }
+  if (oom) {
+    y->oom = true;
+    y->nsrcs--;
+  } /* out of memory, not unreadable: tried again next time */
   if (!t) return NULL;
   s->text = t;
   char *p = t;
@@ -688,8 +738,7 @@ const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, con
   uint32_t scope = fi != LD_NONE ? scope_at(y, fi, insn) : 0;
   for (int guard = 0; scope && guard < 1000; guard++, scope = scope_parent(y, scope))
     for (uint32_t i = 0; i < y->nvars; i++)
-      if (y->vars[i].func == fi && y->vars[i].scope == scope && strcmp(y->vars[i].name, name) == 0)
-        return &y->vars[i];
+      if (y->vars[i].func == fi && y->vars[i].scope == scope && strcmp(y->vars[i].name, name) == 0) return &y->vars[i];
   /* OpName'd values have no scope; DebugInfo variables of another block of this function come last */
   for (uint32_t i = 0; fi != LD_NONE && i < y->nvars; i++)
     if (y->vars[i].func == fi && !y->vars[i].scope && strcmp(y->vars[i].name, name) == 0) return &y->vars[i];
@@ -700,14 +749,16 @@ const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, con
   return NULL;
 }
 
-uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out,
-                          uint32_t cap) {
+uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out, uint32_t cap) {
   uint32_t n = 0;
   if (args) {
     /* parameters in parameter order */
     for (uint32_t a = 1; a < 256 && n < cap; a++)
       for (uint32_t i = 0; i < y->nvars; i++)
-        if (y->vars[i].func == fi && y->vars[i].argno == a) { out[n++] = &y->vars[i]; break; }
+        if (y->vars[i].func == fi && y->vars[i].argno == a) {
+          out[n++] = &y->vars[i];
+          break;
+        }
     return n;
   }
   uint32_t scope = scope_at(y, fi, insn);
@@ -722,7 +773,10 @@ uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool ar
 bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out) {
   const dbg_loc *best = NULL;
   for (uint32_t i = 0; i < v->nlocs; i++)
-    if (v->locs[i].declare) { *out = v->locs[i]; return true; }
+    if (v->locs[i].declare) {
+      *out = v->locs[i];
+      return true;
+    }
   /* the value that was set last before this instruction in module order */
   for (uint32_t i = 0; i < v->nlocs; i++)
     if (v->locs[i].insn <= insn && (!best || v->locs[i].insn > best->insn)) best = &v->locs[i];
@@ -747,9 +801,15 @@ static bool build_disasm(dbg_syms *y) {
                                    &text, &diag);
   spvDiagnosticDestroy(diag);
   spvContextDestroy(ctx);
-  if (r != SPV_SUCCESS || !text) { spvTextDestroy(text); return false; }
+  if (r != SPV_SUCCESS || !text) {
+    spvTextDestroy(text);
+    return false;
+  }
   y->dis_text = ycalloc(y, text->length + 1, 1);
-  if (!y->dis_text) { spvTextDestroy(text); return false; }
+  if (!y->dis_text) {
+    spvTextDestroy(text);
+    return false;
+  }
   memcpy(y->dis_text, text->str, text->length);
   y->dis_text[text->length] = 0;
   spvTextDestroy(text);
@@ -760,7 +820,7 @@ static bool build_disasm(dbg_syms *y) {
   y->dis_at = ycalloc(y, ninsn, sizeof *y->dis_at);
   if (!y->dis_lines || !y->dis_at) {
     free(y->dis_lines);
-    y->dis_lines = NULL;  /* no disassembly: dbg_dis_line answers -1 */
+    y->dis_lines = NULL; /* no disassembly: dbg_dis_line answers -1 */
     return false;
   }
   char *p = y->dis_text;
@@ -791,7 +851,10 @@ int dbg_dis_line(dbg_syms *y, uint32_t at) {
 
 void dbg_insn_text(dbg_syms *y, const ld_insn *in, char *buf, size_t cap) {
   int k = dbg_dis_line(y, in->word_offset);
-  if (k >= 0) { snprintf(buf, cap, "%s", y->dis_lines[k]); return; }
+  if (k >= 0) {
+    snprintf(buf, cap, "%s", y->dis_lines[k]);
+    return;
+  }
   const char *on = spv_op_name(in->opcode);
   if (in->result) snprintf(buf, cap, "%%%u = %s", in->result, on ? on : "?");
   else snprintf(buf, cap, "%s", on ? on : "?");

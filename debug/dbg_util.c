@@ -21,7 +21,10 @@ static void bvprintf(dbg_buf *b, const char *fmt, va_list ap) {
   if (b->len + (size_t)n + 1 > b->cap) {
     size_t cap = (b->len + (size_t)n + 1) * 2;
     char *s = realloc(b->s, cap);
-    if (!s) { b->oom = true; return; }
+    if (!s) {
+      b->oom = true;
+      return;
+    }
     b->s = s;
     b->cap = cap;
   }

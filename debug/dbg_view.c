@@ -65,9 +65,18 @@ static void arg_name(dbg_session *s, int i, char *buf, size_t cap) {
 /* The name of allocation id: its argument's or variable's name, "arg2", "%66". */
 static void alloc_name(dbg_session *s, uint32_t id, char *buf, size_t cap) {
   ex_insp_alloc a;
-  if (!ex_insp_alloc_get(s->x, id, &a)) { snprintf(buf, cap, "alloc%u", id); return; }
-  if (a.arg_index >= 0) { arg_name(s, a.arg_index, buf, cap); return; }
-  if (!a.var_id) { snprintf(buf, cap, "alloc%u", id); return; }
+  if (!ex_insp_alloc_get(s->x, id, &a)) {
+    snprintf(buf, cap, "alloc%u", id);
+    return;
+  }
+  if (a.arg_index >= 0) {
+    arg_name(s, a.arg_index, buf, cap);
+    return;
+  }
+  if (!a.var_id) {
+    snprintf(buf, cap, "alloc%u", id);
+    return;
+  }
   const char *n = s->sym.m->ids[a.var_id].name;
   for (uint32_t v = 0; !n && v < s->sym.nvars; v++)
     for (uint32_t k = 0; k < s->sym.vars[v].nlocs && !n; k++)
@@ -79,7 +88,10 @@ static void alloc_name(dbg_session *s, uint32_t id, char *buf, size_t cap) {
 void dbg_describe_ptr(dbg_session *s, uint64_t p, char *buf, size_t cap) {
   uint32_t id;
   int64_t off;
-  if (!ex_insp_ptr_alloc(s->x, p, &id, &off)) { snprintf(buf, cap, p ? "no memory" : "null"); return; }
+  if (!ex_insp_ptr_alloc(s->x, p, &id, &off)) {
+    snprintf(buf, cap, p ? "no memory" : "null");
+    return;
+  }
   char name[160];
   alloc_name(s, id, name, sizeof name);
   snprintf(buf, cap, "%s%s%lld", name, off < 0 ? "" : "+", (long long)off);
@@ -100,8 +112,8 @@ uint8_t *dbg_mem(dbg_session *s, unsigned w, uint64_t p, uint64_t n, char *why, 
   }
   char d[200];
   alloc_name(s, id, d, sizeof d);
-  snprintf(why, cap, "Cannot access %llu bytes at offset %lld of `%s` (%s memory of %llu bytes).", (unsigned long long)n,
-           (long long)off, d, dbg_space_name(a.space), (unsigned long long)a.size);
+  snprintf(why, cap, "Cannot access %llu bytes at offset %lld of `%s` (%s memory of %llu bytes).",
+           (unsigned long long)n, (long long)off, d, dbg_space_name(a.space), (unsigned long long)a.size);
   return NULL;
 }
 

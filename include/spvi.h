@@ -32,16 +32,16 @@ extern "C" {
 
 typedef enum spvi_status {
   SPVI_OK = 0,
-  SPVI_FAULT = 1,       /* the kernel faulted (out-of-bounds, divergence, unreachable ...): see spvi_fault */
-  SPVI_E_USAGE = 2,     /* wrong argument to an API call (bad index, size, NDRange ...) */
-  SPVI_E_MODULE = 3,    /* the module is malformed, invalid (--strict) or uses something unsupported */
-  SPVI_E_IO = 4,        /* a file could not be read */
+  SPVI_FAULT = 1,    /* the kernel faulted (out-of-bounds, divergence, unreachable ...): see spvi_fault */
+  SPVI_E_USAGE = 2,  /* wrong argument to an API call (bad index, size, NDRange ...) */
+  SPVI_E_MODULE = 3, /* the module is malformed, invalid (--strict) or uses something unsupported */
+  SPVI_E_IO = 4,     /* a file could not be read */
   SPVI_E_NOMEM = 5
 } spvi_status;
 
 typedef struct spvi_error {
   spvi_status status;
-  char message[1024];   /* one line, no trailing newline; "" when status == SPVI_OK */
+  char message[1024]; /* one line, no trailing newline; "" when status == SPVI_OK */
 } spvi_error;
 
 typedef enum spvi_severity { SPVI_WARNING, SPVI_NOTE } spvi_severity;
@@ -63,7 +63,7 @@ typedef struct spvi_load_options {
   bool strict;                 /* a SPIRV-Tools validation failure is an error, not a warning */
   const spvi_spec_value *spec; /* specialization constants; every id must exist in the module */
   unsigned nspec;
-  spvi_message_fn on_message;  /* receives warnings (e.g. validator messages); may be NULL */
+  spvi_message_fn on_message; /* receives warnings (e.g. validator messages); may be NULL */
   void *user;
 } spvi_load_options;
 
@@ -73,28 +73,37 @@ typedef struct spvi_launch spvi_launch;
 /* ---- loading --------------------------------------------------------------------------------- */
 spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spvi_error *err);
 /* `name` is used in messages in place of a file name. The words are copied. */
-spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name,
-                              const spvi_load_options *opts, spvi_error *err);
+spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
+                              spvi_error *err);
 void spvi_module_free(spvi_module *m);
 
 /* ---- module introspection ----------------------------------------------------------------- */
 typedef enum spvi_addr_space {
-  SPVI_AS_PRIVATE = 0, SPVI_AS_GLOBAL = 1, SPVI_AS_CONSTANT = 2, SPVI_AS_LOCAL = 3,
-  SPVI_AS_GENERIC = 4, SPVI_AS_NONE = 5  /* NONE: the parameter is not a pointer */
+  SPVI_AS_PRIVATE = 0,
+  SPVI_AS_GLOBAL = 1,
+  SPVI_AS_CONSTANT = 2,
+  SPVI_AS_LOCAL = 3,
+  SPVI_AS_GENERIC = 4,
+  SPVI_AS_NONE = 5 /* NONE: the parameter is not a pointer */
 } spvi_addr_space;
 
 /* Scalar element kinds (the element of a scalar, vector, or pointed-to buffer element). */
 typedef enum spvi_scalar {
-  SPVI_S_NONE = 0, SPVI_S_BOOL, SPVI_S_INT, SPVI_S_UINT, SPVI_S_FLOAT, SPVI_S_OTHER
+  SPVI_S_NONE = 0,
+  SPVI_S_BOOL,
+  SPVI_S_INT,
+  SPVI_S_UINT,
+  SPVI_S_FLOAT,
+  SPVI_S_OTHER
 } spvi_scalar;
 
 typedef enum spvi_param_kind {
-  SPVI_PARAM_VALUE,    /* passed by value: scalar, vector, struct (spvi_set_arg_value) */
-  SPVI_PARAM_BUFFER,   /* __global or __constant pointer (spvi_set_arg_buffer) */
-  SPVI_PARAM_LOCAL,    /* __local pointer: size only (spvi_set_arg_local) */
-  SPVI_PARAM_OPAQUE,   /* queue, pipe, event ...: not supported */
-  SPVI_PARAM_IMAGE,    /* image1d_t ... image3d_t (spvi_set_arg_image); see image_type, access */
-  SPVI_PARAM_SAMPLER   /* sampler_t (spvi_set_arg_sampler) */
+  SPVI_PARAM_VALUE,  /* passed by value: scalar, vector, struct (spvi_set_arg_value) */
+  SPVI_PARAM_BUFFER, /* __global or __constant pointer (spvi_set_arg_buffer) */
+  SPVI_PARAM_LOCAL,  /* __local pointer: size only (spvi_set_arg_local) */
+  SPVI_PARAM_OPAQUE, /* queue, pipe, event ...: not supported */
+  SPVI_PARAM_IMAGE,  /* image1d_t ... image3d_t (spvi_set_arg_image); see image_type, access */
+  SPVI_PARAM_SAMPLER /* sampler_t (spvi_set_arg_sampler) */
 } spvi_param_kind;
 
 /* ---- images and samplers ---------------------------------------------------------------------
@@ -104,49 +113,77 @@ typedef enum spvi_param_kind {
  * the OpenCL SPIR-V environment spec, "Image Addressing and Filtering"; spec-notes/images.md lists
  * spvi's definitions of what the specs leave undefined (out-of-range coordinates fault, ...). */
 typedef enum spvi_image_type {
-  SPVI_IMAGE_1D, SPVI_IMAGE_1D_BUFFER, SPVI_IMAGE_1D_ARRAY, SPVI_IMAGE_2D, SPVI_IMAGE_2D_ARRAY, SPVI_IMAGE_3D
+  SPVI_IMAGE_1D,
+  SPVI_IMAGE_1D_BUFFER,
+  SPVI_IMAGE_1D_ARRAY,
+  SPVI_IMAGE_2D,
+  SPVI_IMAGE_2D_ARRAY,
+  SPVI_IMAGE_3D
 } spvi_image_type;
 
 /* Access qualifier of an image parameter (values of SPIR-V's AccessQualifier). */
 typedef enum spvi_image_access {
-  SPVI_ACCESS_READ_ONLY = 0, SPVI_ACCESS_WRITE_ONLY = 1, SPVI_ACCESS_READ_WRITE = 2
+  SPVI_ACCESS_READ_ONLY = 0,
+  SPVI_ACCESS_WRITE_ONLY = 1,
+  SPVI_ACCESS_READ_WRITE = 2
 } spvi_image_access;
 
 /* Channel orders spvi supports; the values are SPIR-V's ImageChannelOrder (what OpImageQueryOrder,
  * i.e. get_image_channel_order() - CLK_R, returns). */
 typedef enum spvi_channel_order {
-  SPVI_ORDER_R = 0, SPVI_ORDER_A = 1, SPVI_ORDER_RG = 2, SPVI_ORDER_RA = 3, SPVI_ORDER_RGBA = 5,
-  SPVI_ORDER_BGRA = 6, SPVI_ORDER_ARGB = 7, SPVI_ORDER_INTENSITY = 8, SPVI_ORDER_LUMINANCE = 9,
-  SPVI_ORDER_SRGBA = 17, SPVI_ORDER_SBGRA = 18, SPVI_ORDER_ABGR = 19
+  SPVI_ORDER_R = 0,
+  SPVI_ORDER_A = 1,
+  SPVI_ORDER_RG = 2,
+  SPVI_ORDER_RA = 3,
+  SPVI_ORDER_RGBA = 5,
+  SPVI_ORDER_BGRA = 6,
+  SPVI_ORDER_ARGB = 7,
+  SPVI_ORDER_INTENSITY = 8,
+  SPVI_ORDER_LUMINANCE = 9,
+  SPVI_ORDER_SRGBA = 17,
+  SPVI_ORDER_SBGRA = 18,
+  SPVI_ORDER_ABGR = 19
 } spvi_channel_order;
 
 /* Channel data types; the values are SPIR-V's ImageChannelDataType (OpImageQueryFormat, i.e.
  * get_image_channel_data_type() - CLK_SNORM_INT8). */
 typedef enum spvi_channel_type {
-  SPVI_SNORM_INT8 = 0, SPVI_SNORM_INT16 = 1, SPVI_UNORM_INT8 = 2, SPVI_UNORM_INT16 = 3,
-  SPVI_SIGNED_INT8 = 7, SPVI_SIGNED_INT16 = 8, SPVI_SIGNED_INT32 = 9, SPVI_UNSIGNED_INT8 = 10,
-  SPVI_UNSIGNED_INT16 = 11, SPVI_UNSIGNED_INT32 = 12, SPVI_HALF_FLOAT = 13, SPVI_FLOAT = 14
+  SPVI_SNORM_INT8 = 0,
+  SPVI_SNORM_INT16 = 1,
+  SPVI_UNORM_INT8 = 2,
+  SPVI_UNORM_INT16 = 3,
+  SPVI_SIGNED_INT8 = 7,
+  SPVI_SIGNED_INT16 = 8,
+  SPVI_SIGNED_INT32 = 9,
+  SPVI_UNSIGNED_INT8 = 10,
+  SPVI_UNSIGNED_INT16 = 11,
+  SPVI_UNSIGNED_INT32 = 12,
+  SPVI_HALF_FLOAT = 13,
+  SPVI_FLOAT = 14
 } spvi_channel_type;
 
 typedef struct spvi_image_desc {
   spvi_image_type type;
   spvi_channel_order order;
-  spvi_channel_type channel_type;  /* the combinations OpenCL allows (docs/cli.md, "Images") */
-  size_t width;                    /* every type */
-  size_t height;                   /* 2D, 2D array, 3D; 0 or 1 otherwise */
-  size_t depth;                    /* 3D; 0 or 1 otherwise */
-  size_t array_size;               /* 1D array, 2D array; 0 or 1 otherwise */
+  spvi_channel_type channel_type; /* the combinations OpenCL allows (docs/cli.md, "Images") */
+  size_t width;                   /* every type */
+  size_t height;                  /* 2D, 2D array, 3D; 0 or 1 otherwise */
+  size_t depth;                   /* 3D; 0 or 1 otherwise */
+  size_t array_size;              /* 1D array, 2D array; 0 or 1 otherwise */
 } spvi_image_desc;
 
 /* Sampler state (values of SPIR-V's SamplerAddressingMode and SamplerFilterMode). */
 typedef enum spvi_addressing {
-  SPVI_ADDRESS_NONE = 0, SPVI_ADDRESS_CLAMP_TO_EDGE = 1, SPVI_ADDRESS_CLAMP = 2, SPVI_ADDRESS_REPEAT = 3,
+  SPVI_ADDRESS_NONE = 0,
+  SPVI_ADDRESS_CLAMP_TO_EDGE = 1,
+  SPVI_ADDRESS_CLAMP = 2,
+  SPVI_ADDRESS_REPEAT = 3,
   SPVI_ADDRESS_MIRRORED_REPEAT = 4
 } spvi_addressing;
 typedef enum spvi_filter { SPVI_FILTER_NEAREST = 0, SPVI_FILTER_LINEAR = 1 } spvi_filter;
 typedef struct spvi_sampler {
-  bool normalized;             /* CLK_NORMALIZED_COORDS_TRUE */
-  spvi_addressing addressing;  /* repeat and mirrored_repeat need normalized coordinates */
+  bool normalized;            /* CLK_NORMALIZED_COORDS_TRUE */
+  spvi_addressing addressing; /* repeat and mirrored_repeat need normalized coordinates */
   spvi_filter filter;
 } spvi_sampler;
 
@@ -162,19 +199,19 @@ const char *spvi_channel_type_name(spvi_channel_type type);
 const char *spvi_image_type_name(spvi_image_type type);
 
 typedef struct spvi_param_info {
-  const char *name;         /* OpName of the parameter, or "" */
-  const char *type_name;    /* OpenCL C spelling: "float4*", "uint", "struct S", "char*" */
+  const char *name;      /* OpName of the parameter, or "" */
+  const char *type_name; /* OpenCL C spelling: "float4*", "uint", "struct S", "char*" */
   spvi_param_kind kind;
-  spvi_addr_space space;    /* for pointers; SPVI_AS_NONE otherwise */
+  spvi_addr_space space; /* for pointers; SPVI_AS_NONE otherwise */
   /* For values: the value's type. For pointers: the pointee's type. */
-  spvi_scalar elem_kind;    /* SPVI_S_OTHER for structs/arrays/opaque */
-  unsigned elem_bits;       /* 8..64 for scalars and vector elements, 0 otherwise */
-  unsigned vec_width;       /* 1 for scalars, 2,3,4,8,16 for vectors, 0 for aggregates */
-  size_t size;              /* by value: bytes passed; pointer: bytes of one pointee (float3: 16) */
-  bool is_const;            /* FuncParamAttr NoWrite, __constant, or `const` in the kernel_arg_type_qual
+  spvi_scalar elem_kind; /* SPVI_S_OTHER for structs/arrays/opaque */
+  unsigned elem_bits;    /* 8..64 for scalars and vector elements, 0 otherwise */
+  unsigned vec_width;    /* 1 for scalars, 2,3,4,8,16 for vectors, 0 for aggregates */
+  size_t size;           /* by value: bytes passed; pointer: bytes of one pointee (float3: 16) */
+  bool is_const;         /* FuncParamAttr NoWrite, __constant, or `const` in the kernel_arg_type_qual
                                OpString (see source_type_name) */
-  bool is_volatile;         /* Volatile decoration (OpenCL C `volatile` pointee) */
-  bool is_restrict;         /* FuncParamAttr NoAlias (OpenCL C `restrict`) */
+  bool is_volatile;      /* Volatile decoration (OpenCL C `volatile` pointee) */
+  bool is_restrict;      /* FuncParamAttr NoAlias (OpenCL C `restrict`) */
   /* OpenCL C spelling of the type as the source wrote it ("float4*", "mytype_t"), from the
    * "kernel_arg_type.KERNEL.T0,T1,..." OpString llvm-spirv emits for a module compiled with
    * -cl-kernel-arg-info and translated with --preserve-ocl-kernel-arg-type-metadata-through-string
@@ -187,7 +224,7 @@ typedef struct spvi_param_info {
 
 int spvi_kernel_count(const spvi_module *m);
 const char *spvi_kernel_name(const spvi_module *m, int kernel);
-int spvi_find_kernel(const spvi_module *m, const char *name);  /* -1 when absent */
+int spvi_find_kernel(const spvi_module *m, const char *name); /* -1 when absent */
 int spvi_kernel_param_count(const spvi_module *m, int kernel);
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int kernel, int index);
 /* reqd_work_group_size (all zero when absent). */
@@ -236,16 +273,16 @@ spvi_status spvi_dump_prepared(const spvi_module *m, int kernel, FILE *out, spvi
  * spvi_set_global_data fails then too. Launches of different modules, and of modules with only
  * constant ones, are independent. */
 typedef struct spvi_global_info {
-  const char *name;         /* OpName of the variable ("" when it has none; `static` variables
+  const char *name;      /* OpName of the variable ("" when it has none; `static` variables
                                inside functions are typically named "function.variable") */
-  const char *type_name;    /* OpenCL C spelling: "int", "float4[16]", "struct S", "int*" */
-  spvi_addr_space space;    /* SPVI_AS_GLOBAL or SPVI_AS_CONSTANT */
-  size_t size;              /* bytes */
+  const char *type_name; /* OpenCL C spelling: "int", "float4[16]", "struct S", "int*" */
+  spvi_addr_space space; /* SPVI_AS_GLOBAL or SPVI_AS_CONSTANT */
+  size_t size;           /* bytes */
 } spvi_global_info;
 
 int spvi_global_count(const spvi_module *m);
-const spvi_global_info *spvi_global(const spvi_module *m, int index);  /* NULL for a bad index */
-int spvi_find_global(const spvi_module *m, const char *name);           /* -1 when absent */
+const spvi_global_info *spvi_global(const spvi_module *m, int index); /* NULL for a bad index */
+int spvi_find_global(const spvi_module *m, const char *name);         /* -1 when absent */
 /* The variable's current bytes (valid until the module is freed; read them between launches). */
 const void *spvi_global_data(const spvi_module *m, int index, size_t *bytes);
 /* Replace a global-memory variable's bytes (`bytes` must be its size); constant ones are read-only. */
@@ -323,8 +360,8 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
 spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_error *err);
 /* Image argument: `desc` must be valid (spvi_image_bytes), its type must be the parameter's, and
  * `bytes` equal to spvi_image_bytes(desc); spvi copies the pixels (data may be NULL: zero-filled). */
-spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data,
-                               size_t bytes, spvi_error *err);
+spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc *desc, const void *data, size_t bytes,
+                               spvi_error *err);
 /* Sampler argument. */
 spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *sampler, spvi_error *err);
 /* Buffer or image argument given as a memory object, used in place (see "memory objects"): the
@@ -341,12 +378,12 @@ spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[
 void spvi_launch_local_size(const spvi_launch *l, size_t local[3]);
 
 typedef struct spvi_run_options {
-  unsigned warp_width;   /* lanes per warp: 1 .. 64; 0 = default (32). Results never depend on it. */
+  unsigned warp_width; /* lanes per warp: 1 .. 64; 0 = default (32). Results never depend on it. */
   /* printf output: called with each work-item's text, work-groups in order and, within a group, in
    * local linear id order (independent of the warp width). NULL: printf output is discarded. */
   void (*on_printf)(void *user, const char *text, size_t len);
   void *printf_user;
-  bool flush_denormals;  /* emulate a device that flushes float denormals to zero */
+  bool flush_denormals; /* emulate a device that flushes float denormals to zero */
   /* Work-groups run in parallel on this many threads; 0 = the available cores. Results of
    * race-free kernels do not depend on it (see docs/semantics.md, "Threads"). */
   unsigned threads;
@@ -375,26 +412,26 @@ typedef struct spvi_run_options {
   uint64_t max_steps;
 } spvi_run_options;
 
-#define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000)  /* 10^9 instructions per work-item */
+#define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000) /* 10^9 instructions per work-item */
 #define SPVI_DEFAULT_SUBGROUP_SIZE 32
 
 typedef enum spvi_fault_kind {
   SPVI_FAULT_NONE = 0,
-  SPVI_FAULT_OUT_OF_BOUNDS,     /* load/store/copy outside its allocation */
-  SPVI_FAULT_NULL_POINTER,      /* dereference of a null or dangling pointer */
-  SPVI_FAULT_BAD_POINTER,       /* pointer not into any allocation, or of the wrong address space */
-  SPVI_FAULT_READ_ONLY,         /* write to __constant memory */
-  SPVI_FAULT_BARRIER_DIVERGENCE,/* a barrier not reached by every work-item of the group */
-  SPVI_FAULT_UNREACHABLE,       /* OpUnreachable executed */
-  SPVI_FAULT_UNSUPPORTED,       /* an operation reached at run time that spvi cannot execute */
-  SPVI_FAULT_MISALIGNED,        /* a load, store or atomic on an address not aligned as its type or
+  SPVI_FAULT_OUT_OF_BOUNDS,      /* load/store/copy outside its allocation */
+  SPVI_FAULT_NULL_POINTER,       /* dereference of a null or dangling pointer */
+  SPVI_FAULT_BAD_POINTER,        /* pointer not into any allocation, or of the wrong address space */
+  SPVI_FAULT_READ_ONLY,          /* write to __constant memory */
+  SPVI_FAULT_BARRIER_DIVERGENCE, /* a barrier not reached by every work-item of the group */
+  SPVI_FAULT_UNREACHABLE,        /* OpUnreachable executed */
+  SPVI_FAULT_UNSUPPORTED,        /* an operation reached at run time that spvi cannot execute */
+  SPVI_FAULT_MISALIGNED,         /* a load, store or atomic on an address not aligned as its type or
                                    Aligned operand requires */
-  SPVI_FAULT_STEP_LIMIT,        /* a work-item executed more than spvi_run_options.max_steps instructions */
-  SPVI_FAULT_ASYNC_COPY,        /* misuse of an async work-group copy or its event that OpenCL C leaves
+  SPVI_FAULT_STEP_LIMIT,         /* a work-item executed more than spvi_run_options.max_steps instructions */
+  SPVI_FAULT_ASYNC_COPY,         /* misuse of an async work-group copy or its event that OpenCL C leaves
                                    undefined: a zero stride, waiting for an event no async copy of the
                                    work-group returned or one already waited for, a work-group that
                                    finishes without waiting for a copy's event */
-  SPVI_FAULT_IMAGE              /* an image operation the specs leave undefined: NaN coordinates, a
+  SPVI_FAULT_IMAGE               /* an image operation the specs leave undefined: NaN coordinates, a
                                    sampler or result type the image's format does not allow ... */
 } spvi_fault_kind;
 
@@ -402,17 +439,17 @@ typedef struct spvi_fault {
   spvi_fault_kind kind;
   char kernel[128];
   size_t global_id[3], local_id[3], group_id[3];
-  uint32_t result_id;          /* SPIR-V result id of the faulting instruction, 0 if none */
-  char opcode[48];             /* "OpLoad" */
-  char function[96];           /* function name (OpName) or %id, "" when unknown */
-  char file[256];              /* source file from OpLine / DebugInfo, "" when unknown */
-  unsigned line, column;       /* 0 when unknown */
-  int arg_index;               /* kernel parameter the memory belongs to, -1 if none */
-  char memory[128];            /* what the memory is: "argument 2 `out` (global buffer)", "private `tmp`" */
-  int64_t offset;              /* byte offset of the access into that memory */
-  uint64_t access_size;        /* bytes accessed */
-  uint64_t memory_size;        /* bytes in that memory */
-  char message[1024];          /* the whole report, one or more lines, ready to print */
+  uint32_t result_id;    /* SPIR-V result id of the faulting instruction, 0 if none */
+  char opcode[48];       /* "OpLoad" */
+  char function[96];     /* function name (OpName) or %id, "" when unknown */
+  char file[256];        /* source file from OpLine / DebugInfo, "" when unknown */
+  unsigned line, column; /* 0 when unknown */
+  int arg_index;         /* kernel parameter the memory belongs to, -1 if none */
+  char memory[128];      /* what the memory is: "argument 2 `out` (global buffer)", "private `tmp`" */
+  int64_t offset;        /* byte offset of the access into that memory */
+  uint64_t access_size;  /* bytes accessed */
+  uint64_t memory_size;  /* bytes in that memory */
+  char message[1024];    /* the whole report, one or more lines, ready to print */
 } spvi_fault;
 
 spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err);
@@ -436,44 +473,44 @@ spvi_status spvi_job_wait(spvi_job *j, spvi_fault *fault, spvi_error *err);
  * spvi_report_count / spvi_report_get list them in a deterministic order (by the work-item of their
  * first occurrence, then instruction), whatever the threads. */
 enum {
-  SPVI_CHECK_RACES = 1u << 0,   /* data races on local and global memory */
-  SPVI_CHECK_UNINIT = 1u << 1,  /* uses of private or local memory never written in the launch */
+  SPVI_CHECK_RACES = 1u << 0,  /* data races on local and global memory */
+  SPVI_CHECK_UNINIT = 1u << 1, /* uses of private or local memory never written in the launch */
   SPVI_CHECK_ALL = SPVI_CHECK_RACES | SPVI_CHECK_UNINIT
 };
 
 typedef enum spvi_report_kind {
-  SPVI_REPORT_RACE,             /* two work-items access the same bytes without synchronisation (checks) */
-  SPVI_REPORT_UNINIT,           /* a value read from never-written memory decides a branch, forms an
+  SPVI_REPORT_RACE,        /* two work-items access the same bytes without synchronisation (checks) */
+  SPVI_REPORT_UNINIT,      /* a value read from never-written memory decides a branch, forms an
                                    address or is written to a buffer (checks) */
-  SPVI_REPORT_DIV_BY_ZERO,      /* integer division or remainder by zero (always on) */
-  SPVI_REPORT_DIV_OVERFLOW      /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_DIV_BY_ZERO, /* integer division or remainder by zero (always on) */
+  SPVI_REPORT_DIV_OVERFLOW /* signed division or remainder of the minimum value by -1 (always on) */
 } spvi_report_kind;
 
 /* One work-item at one instruction. */
 typedef struct spvi_site {
   size_t global_id[3], local_id[3], group_id[3];
-  uint32_t result_id;          /* SPIR-V result id of the instruction, 0 if none */
-  char opcode[48];             /* "OpStore" */
-  char function[96];           /* function name (OpName) or %id */
-  char file[256];              /* "" when unknown */
-  unsigned line, column;       /* 0 when unknown */
-  bool write, atomic;          /* memory reports: what the access did */
+  uint32_t result_id;    /* SPIR-V result id of the instruction, 0 if none */
+  char opcode[48];       /* "OpStore" */
+  char function[96];     /* function name (OpName) or %id */
+  char file[256];        /* "" when unknown */
+  unsigned line, column; /* 0 when unknown */
+  bool write, atomic;    /* memory reports: what the access did */
 } spvi_site;
 
 typedef struct spvi_report {
   spvi_report_kind kind;
   char kernel[128];
-  spvi_site at;                /* the first occurrence (in global linear work-item order) */
+  spvi_site at; /* the first occurrence (in global linear work-item order) */
   bool has_other;
-  spvi_site other;             /* races: the conflicting access of another work-item */
+  spvi_site other; /* races: the conflicting access of another work-item */
   /* the memory concerned (memory[0] == 0 when none) */
-  int arg_index;               /* kernel parameter it belongs to, -1 if none */
+  int arg_index; /* kernel parameter it belongs to, -1 if none */
   char memory[128];
-  int64_t offset;              /* byte range [offset, offset + access_size) of the first occurrence */
+  int64_t offset; /* byte range [offset, offset + access_size) of the first occurrence */
   uint64_t access_size;
   uint64_t memory_size;
-  uint64_t count;              /* occurrences grouped into this report */
-  char message[2048];          /* the whole report, several lines, ready to print */
+  uint64_t count;     /* occurrences grouped into this report */
+  char message[2048]; /* the whole report, several lines, ready to print */
 } spvi_report;
 
 /* Reports of the last spvi_run of a launch (valid until the next run or spvi_launch_free). */
@@ -493,8 +530,8 @@ void spvi_fault_write_json(FILE *f, const spvi_fault *fault, const char *extra);
 
 /* Statistics of the last spvi_run of a launch. */
 typedef struct spvi_run_stats {
-  double exec_seconds;     /* kernel execution alone (no loading, no argument set-up) */
-  uint64_t instructions;   /* SPIR-V instructions executed, summed over all work-items */
+  double exec_seconds;   /* kernel execution alone (no loading, no argument set-up) */
+  uint64_t instructions; /* SPIR-V instructions executed, summed over all work-items */
 } spvi_run_stats;
 void spvi_launch_stats(const spvi_launch *l, spvi_run_stats *out);
 
@@ -526,9 +563,9 @@ const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *des
 typedef struct spvi_debug spvi_debug;
 
 typedef enum spvi_debug_state {
-  SPVI_DEBUG_STOPPED,    /* the kernel is stopped somewhere and can continue */
-  SPVI_DEBUG_FINISHED,   /* every work-item finished: the buffers hold the results */
-  SPVI_DEBUG_FAULTED     /* a work-item faulted: see the spvi_fault */
+  SPVI_DEBUG_STOPPED,  /* the kernel is stopped somewhere and can continue */
+  SPVI_DEBUG_FINISHED, /* every work-item finished: the buffers hold the results */
+  SPVI_DEBUG_FAULTED   /* a work-item faulted: see the spvi_fault */
 } spvi_debug_state;
 
 /* Start a session on a launch whose arguments and NDRange are set. `out` receives everything the

@@ -21,29 +21,29 @@
 #include "gen_spv_tables.h"
 #include "spvi.h"
 
-#define MAX_LOCAL_ITEMS 4096u  /* work-items in one group: far above what devices allow (256..1024) */
+#define MAX_LOCAL_ITEMS 4096u /* work-items in one group: far above what devices allow (256..1024) */
 
 typedef struct kinfo {
-  uint32_t entry;             /* index into ld->entries */
+  uint32_t entry; /* index into ld->entries */
   const ex_func *fn;
   int nparams;
   spvi_param_info *params;
-  char **strings;             /* owned names */
+  char **strings; /* owned names */
   int nstrings;
-  uint64_t local_bytes;       /* its Workgroup variables (spvi_kernel_local_bytes) */
+  uint64_t local_bytes; /* its Workgroup variables (spvi_kernel_local_bytes) */
 } kinfo;
 
 /* A program-scope variable in global or constant memory, as spvi_global_info describes it. */
 typedef struct ginfo {
   spvi_global_info info;
-  uint32_t alloc;             /* its static allocation id (the bytes are pstate->mem[alloc]) */
-  char *name, *type_name;     /* owned */
+  uint32_t alloc;         /* its static allocation id (the bytes are pstate->mem[alloc]) */
+  char *name, *type_name; /* owned */
 } ginfo;
 
 struct spvi_module {
   ld_module *ld;
   ex_program *prog;
-  ex_pstate *pstate;          /* program-scope variables: they outlive launches */
+  ex_pstate *pstate; /* program-scope variables: they outlive launches */
   kinfo *kernels;
   int nkernels;
   const char **caps;
@@ -65,7 +65,10 @@ struct spvi_launch {
 spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spvi_error *err) {
   clear_err(err);
   FILE *f = fopen(path, "rb");
-  if (!f) { set_err(err, SPVI_E_IO, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+  if (!f) {
+    set_err(err, SPVI_E_IO, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
   size_t cap = 1 << 16, n = 0;
   uint8_t *buf = malloc(cap);
   while (buf) {
@@ -73,14 +76,25 @@ spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spv
     n += got;
     if (n < cap) break;
     uint8_t *nb = realloc(buf, cap * 2);
-    if (!nb) { free(buf); buf = NULL; break; }
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
     buf = nb;
     cap *= 2;
   }
   bool rerr = ferror(f);
   fclose(f);
-  if (!buf) { set_err(err, SPVI_E_NOMEM, "out of memory reading %s", path); return NULL; }
-  if (rerr) { free(buf); set_err(err, SPVI_E_IO, "cannot read %s", path); return NULL; }
+  if (!buf) {
+    set_err(err, SPVI_E_NOMEM, "out of memory reading %s", path);
+    return NULL;
+  }
+  if (rerr) {
+    free(buf);
+    set_err(err, SPVI_E_IO, "cannot read %s", path);
+    return NULL;
+  }
   spvi_module *m = spvi_load_memory(buf, n, path, opts, err);
   free(buf);
   return m;
@@ -112,9 +126,14 @@ static spvi_image_type image_type(const ld_type *t) {
 /* OpenCL C spelling of a type (signedness is not in SPIR-V: integers are spelled signed). */
 static void type_spelling(const ld_module *m, uint32_t tid, char *buf, size_t len) {
   const ld_type *t = ld_type_of(m, tid);
-  if (!t) { snprintf(buf, len, "?"); return; }
+  if (!t) {
+    snprintf(buf, len, "?");
+    return;
+  }
   switch (t->kind) {
-  case LD_TY_INT: snprintf(buf, len, "%s", t->bits == 8 ? "char" : t->bits == 16 ? "short" : t->bits == 32 ? "int" : "long"); return;
+  case LD_TY_INT:
+    snprintf(buf, len, "%s", t->bits == 8 ? "char" : t->bits == 16 ? "short" : t->bits == 32 ? "int" : "long");
+    return;
   case LD_TY_FLOAT: snprintf(buf, len, "%s", t->bits == 16 ? "half" : t->bits == 32 ? "float" : "double"); return;
   case LD_TY_BOOL: snprintf(buf, len, "bool"); return;
   case LD_TY_VECTOR: {
@@ -164,7 +183,11 @@ static void describe_value_type(const ld_module *m, uint32_t tid, spvi_param_inf
   if (!t) return;
   pi->size = t->size;
   unsigned width = 1;
-  if (t->kind == LD_TY_VECTOR) { width = t->count; t = ld_type_of(m, t->elem); if (!t) return; }
+  if (t->kind == LD_TY_VECTOR) {
+    width = t->count;
+    t = ld_type_of(m, t->elem);
+    if (!t) return;
+  }
   if (t->kind == LD_TY_INT) pi->elem_kind = SPVI_S_INT;
   else if (t->kind == LD_TY_FLOAT) pi->elem_kind = SPVI_S_FLOAT;
   else if (t->kind == LD_TY_BOOL) pi->elem_kind = SPVI_S_BOOL;
@@ -241,7 +264,7 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       if (x->target == pid && x->decoration == SpvDecorationVolatile) pi->is_volatile = true;
     }
     char qual[64];
-    bool qual_const = false;  /* -O0 translations have no NoWrite on `const T *` parameters */
+    bool qual_const = false; /* -O0 translations have no NoWrite on `const T *` parameters */
     if (arg_info_field(m, "kernel_arg_type_qual.", kname, i, qual, sizeof qual)) {
       pi->is_volatile |= strstr(qual, "volatile") != NULL;
       pi->is_restrict |= strstr(qual, "restrict") != NULL;
@@ -260,11 +283,27 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       pi->size = pt ? pt->size : 0;
       type_spelling(m, tid, tn, sizeof tn);
       switch (t->storage) {
-      case SpvStorageClassCrossWorkgroup: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_GLOBAL; break;
-      case SpvStorageClassUniformConstant: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_CONSTANT; pi->is_const = true; break;
-      case SpvStorageClassWorkgroup: pi->kind = SPVI_PARAM_LOCAL; pi->space = SPVI_AS_LOCAL; break;
-      case SpvStorageClassGeneric: pi->kind = SPVI_PARAM_BUFFER; pi->space = SPVI_AS_GENERIC; break;
-      default: pi->kind = SPVI_PARAM_OPAQUE; pi->space = SPVI_AS_PRIVATE; break;
+      case SpvStorageClassCrossWorkgroup:
+        pi->kind = SPVI_PARAM_BUFFER;
+        pi->space = SPVI_AS_GLOBAL;
+        break;
+      case SpvStorageClassUniformConstant:
+        pi->kind = SPVI_PARAM_BUFFER;
+        pi->space = SPVI_AS_CONSTANT;
+        pi->is_const = true;
+        break;
+      case SpvStorageClassWorkgroup:
+        pi->kind = SPVI_PARAM_LOCAL;
+        pi->space = SPVI_AS_LOCAL;
+        break;
+      case SpvStorageClassGeneric:
+        pi->kind = SPVI_PARAM_BUFFER;
+        pi->space = SPVI_AS_GENERIC;
+        break;
+      default:
+        pi->kind = SPVI_PARAM_OPAQUE;
+        pi->space = SPVI_AS_PRIVATE;
+        break;
       }
       if (nowrite) pi->is_const = true;
     } else if (t && t->kind == LD_TY_OPAQUE && strcmp(t->opaque, "OpTypeImage") == 0) {
@@ -332,13 +371,17 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   if (opts && opts->nspec) {
     specs = calloc(opts->nspec, sizeof *specs);
     if (!specs) abort();
-    for (unsigned i = 0; i < opts->nspec; i++) specs[i] = (ld_spec){opts->spec[i].id, opts->spec[i].value, opts->spec[i].bytes, opts->spec[i].size};
+    for (unsigned i = 0; i < opts->nspec; i++)
+      specs[i] = (ld_spec){opts->spec[i].id, opts->spec[i].value, opts->spec[i].bytes, opts->spec[i].size};
     lo.specs = specs;
     lo.nspecs = opts->nspec;
   }
   ld_module *ld = ld_load(data, bytes, name ? name : "module", &lo, msg, sizeof msg);
   free(specs);
-  if (!ld) { set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module"); return NULL; }
+  if (!ld) {
+    set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module");
+    return NULL;
+  }
   ex_program *prog = ex_prepare(ld, msg, sizeof msg);
   if (!prog) {
     /* ex_prepare leaves the message empty when it ran out of memory */
@@ -375,7 +418,8 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   msg[0] = 0;
   m->pstate = ex_pstate_new(prog, msg, sizeof msg);
   if (!m->pstate) {
-    set_err(err, msg[0] ? SPVI_E_MODULE : SPVI_E_NOMEM, "%s", msg[0] ? msg : "out of memory for program-scope variables");
+    set_err(err, msg[0] ? SPVI_E_MODULE : SPVI_E_NOMEM, "%s",
+            msg[0] ? msg : "out of memory for program-scope variables");
     spvi_module_free(m);
     return NULL;
   }
@@ -392,7 +436,10 @@ void spvi_module_free(spvi_module *m) {
   }
   free(m->kernels);
   free(m->caps);
-  for (int i = 0; i < m->nglobals; i++) { free(m->globals[i].name); free(m->globals[i].type_name); }
+  for (int i = 0; i < m->nglobals; i++) {
+    free(m->globals[i].name);
+    free(m->globals[i].type_name);
+  }
   free(m->globals);
   ex_pstate_free(m->pstate);
   ex_program_free(m->prog);
@@ -493,11 +540,13 @@ spvi_status spvi_set_global_data(spvi_module *m, int i, const void *data, size_t
   }
   const ginfo *g = &m->globals[i];
   if (g->info.space == SPVI_AS_CONSTANT) {
-    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` is in constant memory: kernels and the host only read it", g->name);
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` is in constant memory: kernels and the host only read it",
+            g->name);
     return SPVI_E_USAGE;
   }
   if (bytes != g->info.size) {
-    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` (%s) has %zu bytes, got %zu", g->name, g->type_name, g->info.size, bytes);
+    set_err(err, SPVI_E_USAGE, "program-scope variable `%s` (%s) has %zu bytes, got %zu", g->name, g->type_name,
+            g->info.size, bytes);
     return SPVI_E_USAGE;
   }
   if (!ex_pstate_acquire(m->pstate)) {
@@ -545,7 +594,10 @@ static void arg_release(ex_arg *a) {
 
 void spvi_launch_free(spvi_launch *l) {
   if (!l) return;
-  for (uint32_t i = 0; i < l->l.nargs; i++) { arg_release(&l->l.args[i]); free(l->l.args[i].written); }
+  for (uint32_t i = 0; i < l->l.nargs; i++) {
+    arg_release(&l->l.args[i]);
+    free(l->l.args[i].written);
+  }
   free(l->l.written_all);
   free(l->l.args);
   ex_reports_free(l->l.reports);
@@ -554,13 +606,15 @@ void spvi_launch_free(spvi_launch *l) {
 
 static const spvi_param_info *param_for(spvi_launch *l, int index, spvi_error *err) {
   const spvi_param_info *p = l ? spvi_kernel_param(l->m, l->kernel, index) : NULL;
-  if (!p) set_err(err, SPVI_E_USAGE, "kernel `%s` has no parameter %d", l ? spvi_kernel_name(l->m, l->kernel) : "?", index);
+  if (!p)
+    set_err(err, SPVI_E_USAGE, "kernel `%s` has no parameter %d", l ? spvi_kernel_name(l->m, l->kernel) : "?", index);
   return p;
 }
 
 static void describe_param(spvi_launch *l, int index, char *buf, size_t len) {
   const spvi_param_info *p = spvi_kernel_param(l->m, l->kernel, index);
-  snprintf(buf, len, "parameter %d%s%s%s (%s)", index, p->name[0] ? " `" : "", p->name, p->name[0] ? "`" : "", p->type_name);
+  snprintf(buf, len, "parameter %d%s%s%s (%s)", index, p->name[0] ? " `" : "", p->name, p->name[0] ? "`" : "",
+           p->type_name);
 }
 
 spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err) {
@@ -569,8 +623,14 @@ spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_VALUE) { set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not passed by value", d, spvi_kernel_name(l->m, l->kernel)); return SPVI_E_USAGE; }
-  if (bytes != p->size) { set_err(err, SPVI_E_USAGE, "%s takes %zu bytes, got %zu", d, p->size, bytes); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_VALUE) {
+    set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not passed by value", d, spvi_kernel_name(l->m, l->kernel));
+    return SPVI_E_USAGE;
+  }
+  if (bytes != p->size) {
+    set_err(err, SPVI_E_USAGE, "%s takes %zu bytes, got %zu", d, p->size, bytes);
+    return SPVI_E_USAGE;
+  }
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = malloc(bytes ? bytes : 1);
@@ -589,11 +649,17 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_BUFFER) { set_err(err, SPVI_E_USAGE, "%s is not a global or constant buffer", d); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_BUFFER) {
+    set_err(err, SPVI_E_USAGE, "%s is not a global or constant buffer", d);
+    return SPVI_E_USAGE;
+  }
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = calloc(bytes ? bytes : 1, 1);
-  if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte buffer", bytes); return SPVI_E_NOMEM; }
+  if (!a->bytes) {
+    set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte buffer", bytes);
+    return SPVI_E_NOMEM;
+  }
   if (data && bytes) memcpy(a->bytes, data, bytes);
   a->size = bytes;
   a->set = true;
@@ -608,8 +674,14 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_LOCAL) { set_err(err, SPVI_E_USAGE, "%s is not a __local pointer", d); return SPVI_E_USAGE; }
-  if (bytes == 0) { set_err(err, SPVI_E_USAGE, "%s: local memory size must be at least 1 byte", d); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_LOCAL) {
+    set_err(err, SPVI_E_USAGE, "%s is not a __local pointer", d);
+    return SPVI_E_USAGE;
+  }
+  if (bytes == 0) {
+    set_err(err, SPVI_E_USAGE, "%s: local memory size must be at least 1 byte", d);
+    return SPVI_E_USAGE;
+  }
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = NULL;
@@ -630,10 +702,16 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_IMAGE) { set_err(err, SPVI_E_USAGE, "%s is not an image", d); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_IMAGE) {
+    set_err(err, SPVI_E_USAGE, "%s is not an image", d);
+    return SPVI_E_USAGE;
+  }
   spvi_error e2;
   size_t need = spvi_image_bytes(desc, &e2);
-  if (!need) { set_err(err, SPVI_E_USAGE, "%s: %s", d, e2.message); return SPVI_E_USAGE; }
+  if (!need) {
+    set_err(err, SPVI_E_USAGE, "%s: %s", d, e2.message);
+    return SPVI_E_USAGE;
+  }
   if (desc->type != p->image_type) {
     set_err(err, SPVI_E_USAGE, "%s takes an %s, got an %s", d, spvi_image_type_name(p->image_type),
             spvi_image_type_name(desc->type));
@@ -646,7 +724,10 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = calloc(bytes, 1);
-  if (!a->bytes) { set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte image", bytes); return SPVI_E_NOMEM; }
+  if (!a->bytes) {
+    set_err(err, SPVI_E_NOMEM, "out of memory for a %zu-byte image", bytes);
+    return SPVI_E_NOMEM;
+  }
   if (data) memcpy(a->bytes, data, bytes);
   a->size = bytes;
   a->set = true;
@@ -663,7 +744,10 @@ spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_SAMPLER) { set_err(err, SPVI_E_USAGE, "%s is not a sampler", d); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_SAMPLER) {
+    set_err(err, SPVI_E_USAGE, "%s is not a sampler", d);
+    return SPVI_E_USAGE;
+  }
   if (!smp || (unsigned)smp->addressing > SPVI_ADDRESS_MIRRORED_REPEAT || (unsigned)smp->filter > SPVI_FILTER_LINEAR) {
     set_err(err, SPVI_E_USAGE, "%s: not a valid sampler (addressing mode or filter out of range)", d);
     return SPVI_E_USAGE;
@@ -691,7 +775,10 @@ spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *
 /* Whether memory object m (may be NULL) suits parameter p; err names what is wrong otherwise. */
 static bool mem_fits(const spvi_param_info *p, const spvi_mem *m, const char *d, spvi_error *err) {
   if (p->kind == SPVI_PARAM_BUFFER) {
-    if (m && m->is_image) { set_err(err, SPVI_E_USAGE, "%s is a buffer, got an image object", d); return false; }
+    if (m && m->is_image) {
+      set_err(err, SPVI_E_USAGE, "%s is a buffer, got an image object", d);
+      return false;
+    }
     return true;
   }
   if (p->kind != SPVI_PARAM_IMAGE) {
@@ -718,10 +805,10 @@ spvi_status spvi_set_arg_mem(spvi_launch *l, int index, spvi_mem *m, spvi_error 
   describe_param(l, index, d, sizeof d);
   if (!mem_fits(p, m, d, err)) return SPVI_E_USAGE;
   ex_arg *a = &l->l.args[index];
-  spvi_mem_retain(m);  /* before the release: m may be the object the argument holds */
+  spvi_mem_retain(m); /* before the release: m may be the object the argument holds */
   arg_release(a);
   a->set = true;
-  a->mem = m;         /* NULL: a null pointer (bytes NULL, no allocation reaches the kernel) */
+  a->mem = m; /* NULL: a null pointer (bytes NULL, no allocation reaches the kernel) */
   a->bytes = m ? m->bytes : NULL;
   a->size = m ? m->size : 0;
   if (m && m->is_image) {
@@ -739,9 +826,13 @@ spvi_status spvi_set_arg_svm(spvi_launch *l, int index, const void *ptr, spvi_er
   if (!p) return SPVI_E_USAGE;
   char d[300];
   describe_param(l, index, d, sizeof d);
-  if (p->kind != SPVI_PARAM_BUFFER) { set_err(err, SPVI_E_USAGE, "%s is not a global or constant pointer", d); return SPVI_E_USAGE; }
+  if (p->kind != SPVI_PARAM_BUFFER) {
+    set_err(err, SPVI_E_USAGE, "%s is not a global or constant pointer", d);
+    return SPVI_E_USAGE;
+  }
   if (l->m->ld->pointer_bytes != 8) {
-    set_err(err, SPVI_E_USAGE, "%s: the module is Physical32, whose 32-bit pointers cannot hold SVM (host) addresses", d);
+    set_err(err, SPVI_E_USAGE, "%s: the module is Physical32, whose 32-bit pointers cannot hold SVM (host) addresses",
+            d);
     return SPVI_E_USAGE;
   }
   if (ptr && !ex_svm_valid_arg((uint64_t)(uintptr_t)ptr)) {
@@ -769,8 +860,14 @@ const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *des
     switch (desc->type) {
     case SPVI_IMAGE_1D_ARRAY: desc->array_size = im->size[1]; break;
     case SPVI_IMAGE_2D: desc->height = im->size[1]; break;
-    case SPVI_IMAGE_2D_ARRAY: desc->height = im->size[1]; desc->array_size = im->size[2]; break;
-    case SPVI_IMAGE_3D: desc->height = im->size[1]; desc->depth = im->size[2]; break;
+    case SPVI_IMAGE_2D_ARRAY:
+      desc->height = im->size[1];
+      desc->array_size = im->size[2];
+      break;
+    case SPVI_IMAGE_3D:
+      desc->height = im->size[1];
+      desc->depth = im->size[2];
+      break;
     default: break;
     }
   }
@@ -795,27 +892,44 @@ static void pick_local(const uint64_t global[3], uint64_t local[3]) {
 spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
                              const size_t offset[], spvi_error *err) {
   clear_err(err);
-  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return SPVI_E_USAGE; }
-  if (dims < 1 || dims > 3) { set_err(err, SPVI_E_USAGE, "work dimension must be 1, 2 or 3, got %u", dims); return SPVI_E_USAGE; }
+  if (!l) {
+    set_err(err, SPVI_E_USAGE, "no launch");
+    return SPVI_E_USAGE;
+  }
+  if (dims < 1 || dims > 3) {
+    set_err(err, SPVI_E_USAGE, "work dimension must be 1, 2 or 3, got %u", dims);
+    return SPVI_E_USAGE;
+  }
   ex_launch *x = &l->l;
   size_t reqd[3];
   spvi_kernel_reqd_local_size(l->m, l->kernel, reqd);
   for (unsigned d = 0; d < 3; d++) {
     x->global[d] = d < dims ? global[d] : 1;
     x->offset[d] = d < dims && offset ? offset[d] : 0;
-    if (x->global[d] == 0) { set_err(err, SPVI_E_USAGE, "global size in dimension %u is 0", d); return SPVI_E_USAGE; }
+    if (x->global[d] == 0) {
+      set_err(err, SPVI_E_USAGE, "global size in dimension %u is 0", d);
+      return SPVI_E_USAGE;
+    }
     if (local) {
       x->local[d] = d < dims ? local[d] : 1;
-      if (x->local[d] == 0) { set_err(err, SPVI_E_USAGE, "local size in dimension %u is 0", d); return SPVI_E_USAGE; }
+      if (x->local[d] == 0) {
+        set_err(err, SPVI_E_USAGE, "local size in dimension %u is 0", d);
+        return SPVI_E_USAGE;
+      }
       if (x->local[d] > x->global[d]) {
-        set_err(err, SPVI_E_USAGE, "local size %zu exceeds global size %zu in dimension %u", (size_t)x->local[d], (size_t)x->global[d], d);
+        set_err(err, SPVI_E_USAGE, "local size %zu exceeds global size %zu in dimension %u", (size_t)x->local[d],
+                (size_t)x->global[d], d);
         return SPVI_E_USAGE;
       }
     }
-    if (x->offset[d] + x->global[d] < x->offset[d]) { set_err(err, SPVI_E_USAGE, "global offset + size overflows in dimension %u", d); return SPVI_E_USAGE; }
+    if (x->offset[d] + x->global[d] < x->offset[d]) {
+      set_err(err, SPVI_E_USAGE, "global offset + size overflows in dimension %u", d);
+      return SPVI_E_USAGE;
+    }
   }
   if (!local) {
-    if (reqd[0]) for (int d = 0; d < 3; d++) x->local[d] = reqd[d];
+    if (reqd[0])
+      for (int d = 0; d < 3; d++) x->local[d] = reqd[d];
     else pick_local(x->global, x->local);
   } else if (reqd[0]) {
     for (int d = 0; d < 3; d++)
@@ -855,13 +969,15 @@ static bool choose_subgroup_size(spvi_launch *l, unsigned opt, spvi_error *err) 
   unsigned S = opt ? opt : SPVI_DEFAULT_SUBGROUP_SIZE;
   if (e->subgroup_size) {
     if (e->subgroup_size > 64) {
-      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode); spvi's sub-groups hold 1 to 64 work-items",
-              kn, e->subgroup_size);
+      set_err(
+        err, SPVI_E_USAGE,
+        "kernel `%s` requires sub-group size %u (SubgroupSize execution mode); spvi's sub-groups hold 1 to 64 work-items",
+        kn, e->subgroup_size);
       return false;
     }
     if (opt && opt != e->subgroup_size) {
-      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode), not %u",
-              kn, e->subgroup_size, opt);
+      set_err(err, SPVI_E_USAGE, "kernel `%s` requires sub-group size %u (SubgroupSize execution mode), not %u", kn,
+              e->subgroup_size, opt);
       return false;
     }
     S = e->subgroup_size;
@@ -870,9 +986,11 @@ static bool choose_subgroup_size(spvi_launch *l, unsigned opt, spvi_error *err) 
     const uint64_t n = e->subgroups_per_wg;
     if (!opt && !e->subgroup_size) S = (unsigned)((items + n - 1) / n < 64 ? (items + n - 1) / n : 64);
     if (S == 0 || (items + S - 1) / S != n) {
-      set_err(err, SPVI_E_USAGE, "kernel `%s` requires %llu sub-groups per work-group (SubgroupsPerWorkgroup execution mode), "
-              "but a work-group of %llu work-items has %llu sub-groups of %u", kn, (unsigned long long)n,
-              (unsigned long long)items, (unsigned long long)(S ? (items + S - 1) / S : 0), S);
+      set_err(err, SPVI_E_USAGE,
+              "kernel `%s` requires %llu sub-groups per work-group (SubgroupsPerWorkgroup execution mode), "
+              "but a work-group of %llu work-items has %llu sub-groups of %u",
+              kn, (unsigned long long)n, (unsigned long long)items, (unsigned long long)(S ? (items + S - 1) / S : 0),
+              S);
       return false;
     }
   }
@@ -896,22 +1014,31 @@ static unsigned online_cores(void) {
 /* The checks and settings spvi_run and spvi_debug_new share: every argument set, an NDRange, the
  * run options. Returns the warp width, 0 after an error. */
 static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_error *err) {
-  if (!l) { set_err(err, SPVI_E_USAGE, "no launch"); return 0; }
-  if (!l->l.dims) { set_err(err, SPVI_E_USAGE, "no NDRange set (spvi_set_ndrange)"); return 0; }
+  if (!l) {
+    set_err(err, SPVI_E_USAGE, "no launch");
+    return 0;
+  }
+  if (!l->l.dims) {
+    set_err(err, SPVI_E_USAGE, "no NDRange set (spvi_set_ndrange)");
+    return 0;
+  }
   for (uint32_t i = 0; i < l->l.nargs; i++) {
     if (!l->l.args[i].set) {
       char d[300];
       describe_param(l, (int)i, d, sizeof d);
       const spvi_param_info *p = spvi_kernel_param(l->m, l->kernel, (int)i);
       if (p->kind == SPVI_PARAM_OPAQUE)
-        set_err(err, SPVI_E_USAGE, "%s of kernel `%s` has a type spvi cannot pass yet", d, spvi_kernel_name(l->m, l->kernel));
-      else
-        set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not set", d, spvi_kernel_name(l->m, l->kernel));
+        set_err(err, SPVI_E_USAGE, "%s of kernel `%s` has a type spvi cannot pass yet", d,
+                spvi_kernel_name(l->m, l->kernel));
+      else set_err(err, SPVI_E_USAGE, "%s of kernel `%s` is not set", d, spvi_kernel_name(l->m, l->kernel));
       return 0;
     }
   }
   unsigned W = opts && opts->warp_width ? opts->warp_width : EX_DEFAULT_WARP;
-  if (W > EX_MAX_WARP) { set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP); return 0; }
+  if (W > EX_MAX_WARP) {
+    set_err(err, SPVI_E_USAGE, "warp width %u is above the maximum of %u", W, EX_MAX_WARP);
+    return 0;
+  }
   l->l.on_printf = opts ? opts->on_printf : NULL;
   l->l.printf_user = opts ? opts->printf_user : NULL;
   l->l.ftz = opts && opts->flush_denormals;
@@ -930,12 +1057,15 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
     }
   l->l.max_steps = opts && opts->max_steps ? opts->max_steps : SPVI_DEFAULT_MAX_STEPS;
   l->l.threads = opts && opts->threads ? opts->threads : online_cores();
-  if (l->l.threads > 1024) { set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads); return 0; }
+  if (l->l.threads > 1024) {
+    set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads);
+    return 0;
+  }
   l->l.on_trace = opts ? opts->on_trace : NULL;
   l->l.trace_user = opts ? opts->trace_user : NULL;
   l->l.trace_kind = 0;
   if (l->l.on_trace) {
-    W = 1;  /* each work-item's instructions in program order */
+    W = 1; /* each work-item's instructions in program order */
     const char *tf = opts->trace_filter;
     if (tf && *tf && strcmp(tf, "all") != 0) {
       const char *v = !strncmp(tf, "gid=", 4) ? tf + 4 : !strncmp(tf, "group=", 6) ? tf + 6 : NULL;
@@ -951,7 +1081,10 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   }
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
-  for (uint32_t i = 0; i < l->l.nargs; i++) { free(l->l.args[i].written); l->l.args[i].written = NULL; }
+  for (uint32_t i = 0; i < l->l.nargs; i++) {
+    free(l->l.args[i].written);
+    l->l.args[i].written = NULL;
+  }
   if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
   /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
    * the sub-group size — the largest one within the requested width, or S itself — and with named
@@ -980,9 +1113,11 @@ ex_launch *ex_api_debug_launch(spvi_launch *l, const spvi_run_options *opts, spv
   if (!prepare_run(l, opts, err)) return NULL;
   if (l->l.prog->uses_subgroups) {
     /* the debugger runs one work-item per warp; sub-group operations need a sub-group in lock-step */
-    set_err(err, SPVI_E_USAGE, "spvi debug cannot run kernel `%s`: its module uses sub-group operations or named barriers, "
+    set_err(err, SPVI_E_USAGE,
+            "spvi debug cannot run kernel `%s`: its module uses sub-group operations or named barriers, "
             "which need the work-items of a sub-group in lock-step, while the debugger runs one work-item at a time "
-            "(use spvi run, or --trace)", spvi_kernel_name(l->m, l->kernel));
+            "(use spvi run, or --trace)",
+            spvi_kernel_name(l->m, l->kernel));
     return NULL;
   }
   l->l.threads = 1;

@@ -15,14 +15,14 @@
 /* A buffer, a view of one (sub-buffer) or an image (spvi.h "memory objects"). */
 struct spvi_mem {
   _Atomic long refs;
-  spvi_mem *parent;        /* a view: its root buffer; an image from a buffer: that buffer (or view);
+  spvi_mem *parent; /* a view: its root buffer; an image from a buffer: that buffer (or view);
                               NULL otherwise. The object holds a reference to it. */
-  uint8_t *bytes;          /* the object's bytes (a view: into the root's) */
+  uint8_t *bytes;   /* the object's bytes (a view: into the root's) */
   size_t size;
-  bool owned;              /* spvi allocated `bytes` (freed with the object) */
-  size_t view_offset;      /* a view: where it starts in its root */
+  bool owned;         /* spvi allocated `bytes` (freed with the object) */
+  size_t view_offset; /* a view: where it starts in its root */
   bool is_image;
-  spvi_image_desc desc;    /* images */
+  spvi_image_desc desc; /* images */
 };
 
 struct ex_launch;

@@ -14,7 +14,7 @@
 
 static uint64_t rd_bytes(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
-  memcpy(&v, p, bytes);  /* little-endian host */
+  memcpy(&v, p, bytes); /* little-endian host */
   return v;
 }
 
@@ -30,11 +30,11 @@ static void arith_div(void *self, ex_ctx *cx, const ex_hk_arith *e) {
       const bool zero = y == 0, overflow = e->is_signed && y == all && x == min;
       if (!zero && !overflow) continue;
       const ex_check_event r = {
-          .kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
-          .at = ex_site_of(cx, e->w, l, e->fn, e->ip),
-          .detail = zero ? "the divisor is 0 (spvi goes on with quotient all ones, remainder the dividend)"
-                         : "the minimum value divided by -1 overflows (spvi goes on with quotient the minimum value, "
-                           "remainder 0)"};
+        .kind = zero ? SPVI_REPORT_DIV_BY_ZERO : SPVI_REPORT_DIV_OVERFLOW,
+        .at = ex_site_of(cx, e->w, l, e->fn, e->ip),
+        .detail = zero ? "the divisor is 0 (spvi goes on with quotient all ones, remainder the dividend)"
+                       : "the minimum value divided by -1 overflows (spvi goes on with quotient the minimum value, "
+                         "remainder 0)"};
       ex_check_report(cx, &r);
       break;
     }
@@ -43,11 +43,11 @@ static void arith_div(void *self, ex_ctx *cx, const ex_hk_arith *e) {
 
 static unsigned arith_wants(const ex_ctx *cx) {
   (void)cx;
-  return EX_HK_ON;  /* every run: no instruction hook, the executor's DIV_CHECK notifies */
+  return EX_HK_ON; /* every run: no instruction hook, the executor's DIV_CHECK notifies */
 }
 
 const ex_hooks ex_arith_hooks = {
-    .name = "arith",
-    .wants = arith_wants,
-    .arith = arith_div,
+  .name = "arith",
+  .wants = arith_wants,
+  .arith = arith_div,
 };

@@ -44,7 +44,7 @@
 
 static uint64_t rd_u(const uint8_t *p, unsigned bytes) {
   uint64_t v = 0;
-  memcpy(&v, p, bytes);  /* little-endian host: the low bytes */
+  memcpy(&v, p, bytes); /* little-endian host: the low bytes */
   return v;
 }
 
@@ -142,7 +142,11 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
     const uint64_t bytes = num > UINT64_MAX / es ? UINT64_MAX : num * es;
     const uint8_t *s = ex_mem(cx, w0, 0, src, bytes, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dst, bytes, true) : NULL;
-    if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
+    if (!d) {
+      cx->finsn = ip;
+      cx->ffn = fn;
+      return false;
+    }
     if (hooked && x[5] == es) hook_copy(cx, w0, ip, fn, dst, src, bytes);
     else if (hooked)
       for (uint64_t i = 0; i < num; i++) hook_copy(cx, w0, ip, fn, dst + i * es, src + i * es, x[5]);
@@ -153,7 +157,11 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
     const uint64_t sp = (src + i * sstride * es) & pmask, dp = (dst + i * dstride * es) & pmask;
     const uint8_t *s = ex_mem(cx, w0, 0, sp, es, false);
     uint8_t *d = s ? ex_mem(cx, w0, 0, dp, es, true) : NULL;
-    if (!d) { cx->finsn = ip; cx->ffn = fn; return false; }
+    if (!d) {
+      cx->finsn = ip;
+      cx->ffn = fn;
+      return false;
+    }
     if (hooked) hook_copy(cx, w0, ip, fn, dp, sp, x[5]);
     memmove(d, s, es);
   }
@@ -174,14 +182,14 @@ static bool async_copy(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *i
   struct ex_async *as = &cx->async;
   uint64_t ev = rd_u(reg_at(cx, &warps[0], x[3], 0, 8), 8);
   if (ev != 0 && find_open(as, ev) < 0)
-    return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn,
-                       "async copy given event %llu to share, but %s", (unsigned long long)ev, not_open_reason(as, ev));
+    return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn, "async copy given event %llu to share, but %s",
+                       (unsigned long long)ev, not_open_reason(as, ev));
   if (!do_copy(cx, &warps[0], ip, fn)) return false;
   if (ev == 0) {
     if (as->nopen == as->cap) {
       uint32_t cap = as->cap ? as->cap * 2 : 8;
       struct ex_event *n = realloc(as->open, cap * sizeof *n);
-      if (!n) abort();  /* out of memory for the event table */
+      if (!n) abort(); /* out of memory for the event table */
       as->open = n;
       as->cap = cap;
     }
@@ -190,7 +198,8 @@ static bool async_copy(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *i
   }
   ex_hooks_copy_event(cx, ev);
   for (unsigned k = 0; k < nw; k++)
-    for (unsigned l = 0; l < warps[k].nlanes; l++) memcpy(warps[k].regs + (size_t)ip->d * cx->W + (size_t)l * 8, &ev, 8);
+    for (unsigned l = 0; l < warps[k].nlanes; l++)
+      memcpy(warps[k].regs + (size_t)ip->d * cx->W + (size_t)l * 8, &ev, 8);
   return true;
 }
 
@@ -211,8 +220,15 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
     cx->cur_warp = &warps[k];
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
       const uint8_t *list = ex_mem(cx, &warps[k], l, rd_u(reg_at(cx, &warps[k], ip->b, l, pb), pb), bytes, false);
-      if (!list) { cx->finsn = ip; cx->ffn = fn; return false; }
-      if (!list0) { list0 = list; continue; }
+      if (!list) {
+        cx->finsn = ip;
+        cx->ffn = fn;
+        return false;
+      }
+      if (!list0) {
+        list0 = list;
+        continue;
+      }
       for (uint64_t i = 0; i < num; i++) {
         const uint64_t a = rd_u(list0 + i * evb, 8), b = rd_u(list + i * evb, 8);
         if (a == b) continue;
@@ -226,7 +242,7 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
     }
   }
   struct ex_async *as = &cx->async;
-  for (uint64_t i = 0; i < num; i++) {  /* all must be open before any is released */
+  for (uint64_t i = 0; i < num; i++) { /* all must be open before any is released */
     const uint64_t h = rd_u(list0 + i * evb, 8);
     if (find_open(as, h) < 0)
       return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn,
@@ -235,9 +251,9 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
   }
   for (uint64_t i = 0; i < num; i++) {
     int j = find_open(as, rd_u(list0 + i * evb, 8));
-    if (j >= 0) as->open[j] = as->open[--as->nopen];  /* order does not matter until the report */
+    if (j >= 0) as->open[j] = as->open[--as->nopen]; /* order does not matter until the report */
   }
-  ex_hooks_wait_events(cx, list0, num, evb);  /* the copies are complete for the whole group */
+  ex_hooks_wait_events(cx, list0, num, evb); /* the copies are complete for the whole group */
   return true;
 }
 

@@ -17,8 +17,15 @@ uint32_t ex_cfg_succ_room(const ex_func *xf, uint32_t b) {
 uint32_t ex_cfg_succs(const ex_func *xf, uint32_t b, uint32_t *out) {
   const ex_block *xb = &xf->blocks[b];
   const ex_insn *t = &xf->code[xb->first + xb->count - 1];
-  if (t->op == EX_BR) { out[0] = t->a; return 1; }
-  if (t->op == EX_BRC) { out[0] = xf->aux[t->b]; out[1] = xf->aux[t->b + 2]; return 2; }
+  if (t->op == EX_BR) {
+    out[0] = t->a;
+    return 1;
+  }
+  if (t->op == EX_BRC) {
+    out[0] = xf->aux[t->b];
+    out[1] = xf->aux[t->b + 2];
+    return 2;
+  }
   if (t->op == EX_SWITCH) {
     const uint32_t *sw = xf->aux + t->b;
     out[0] = sw[1];
@@ -41,24 +48,38 @@ uint32_t ex_cfg_succs(const ex_func *xf, uint32_t b, uint32_t *out) {
 typedef struct cfg {
   ex_func *xf;
   uint32_t n, total;
-  uint32_t *sstart, *succ;     /* successors of b: succ[sstart[b] .. sstart[b + 1]) */
-  uint32_t *pstart, *pred;     /* predecessors, likewise */
-  uint32_t *state;             /* DFS: 0 unseen (unreachable at the end), 1 on the stack, 2 done */
+  uint32_t *sstart, *succ; /* successors of b: succ[sstart[b] .. sstart[b + 1]) */
+  uint32_t *pstart, *pred; /* predecessors, likewise */
+  uint32_t *state;         /* DFS: 0 unseen (unreachable at the end), 1 on the stack, 2 done */
   uint32_t *stack, *succ_i, *post, npost;
-  uint8_t *back;               /* per edge: retreating */
+  uint8_t *back; /* per edge: retreating */
   uint32_t *loop_head, *loop_tail, nloops;
-  uint32_t *rpo0;              /* plain reverse post-order: tie-breaks */
-  size_t words;                /* bitset words of one loop body */
-  uint64_t *body;              /* loop bodies, one bitset per header */
-  int32_t *loop_of_header;     /* per block: its loop (body index), -1 when no loop's header */
+  uint32_t *rpo0;          /* plain reverse post-order: tie-breaks */
+  size_t words;            /* bitset words of one loop body */
+  uint64_t *body;          /* loop bodies, one bitset per header */
+  int32_t *loop_of_header; /* per block: its loop (body index), -1 when no loop's header */
   uint32_t nheads;
   uint32_t *indeg, *ready, *open;
 } cfg;
 
 static void cfg_free(cfg *g) {
-  free(g->sstart); free(g->succ); free(g->pstart); free(g->pred); free(g->state); free(g->stack);
-  free(g->succ_i); free(g->post); free(g->back); free(g->loop_head); free(g->loop_tail); free(g->rpo0);
-  free(g->body); free(g->loop_of_header); free(g->indeg); free(g->ready); free(g->open);
+  free(g->sstart);
+  free(g->succ);
+  free(g->pstart);
+  free(g->pred);
+  free(g->state);
+  free(g->stack);
+  free(g->succ_i);
+  free(g->post);
+  free(g->back);
+  free(g->loop_head);
+  free(g->loop_tail);
+  free(g->rpo0);
+  free(g->body);
+  free(g->loop_of_header);
+  free(g->indeg);
+  free(g->ready);
+  free(g->open);
 }
 
 static bool grow(uint32_t **p, uint32_t *cap, uint32_t need) {
@@ -86,7 +107,10 @@ static bool cfg_edges(cfg *g) {
   g->pstart = calloc(n + 1, sizeof *g->pstart);
   g->pred = malloc((g->total + 1) * sizeof *g->pred);
   uint32_t *fill = calloc(n + 1, sizeof *fill);
-  if (!g->pstart || !g->pred || !fill) { free(fill); return false; }
+  if (!g->pstart || !g->pred || !fill) {
+    free(fill);
+    return false;
+  }
   for (uint32_t i = 0; i < g->total; i++) g->pstart[g->succ[i] + 1]++;
   for (uint32_t b = 0; b < n; b++) g->pstart[b + 1] += g->pstart[b];
   for (uint32_t b = 0; b < n; b++)
@@ -209,7 +233,7 @@ static bool cfg_place(cfg *g) {
         if (pick < 0 || g->rpo0[b] < g->rpo0[g->ready[pick]]) pick = i;
       }
       if (pick < 0) {
-        if (!nopen) abort();  /* a ready block exists and no loop filters it: cannot happen */
+        if (!nopen) abort(); /* a ready block exists and no loop filters it: cannot happen */
         nopen--;
       }
     }
@@ -224,7 +248,7 @@ static bool cfg_place(cfg *g) {
       if (!g->back[e] && --g->indeg[g->succ[e]] == 0) g->ready[nready++] = g->succ[e];
   }
   for (uint32_t b = 0; b < n; b++)
-    if (!g->state[b]) g->xf->blocks[b].rpo = r++;  /* unreachable blocks: never run */
+    if (!g->state[b]) g->xf->blocks[b].rpo = r++; /* unreachable blocks: never run */
   return true;
 }
 
@@ -243,8 +267,14 @@ bool ex_cfg_order(ex_func *xf) {
 /* Depth of the deepest call chain from function fi (mark: 1 being visited, 2 done with memo). */
 static int call_depth(const ex_program *p, uint32_t fi, uint8_t *mark, uint32_t *memo, uint32_t *out,
                       uint32_t *recursive) {
-  if (mark[fi] == 1) { *recursive = fi; return EX_CFG_RECURSIVE; }
-  if (mark[fi] == 2) { *out = memo[fi]; return EX_CFG_OK; }
+  if (mark[fi] == 1) {
+    *recursive = fi;
+    return EX_CFG_RECURSIVE;
+  }
+  if (mark[fi] == 2) {
+    *out = memo[fi];
+    return EX_CFG_OK;
+  }
   mark[fi] = 1;
   uint32_t best = 0;
   const ex_func *xf = &p->funcs[fi];

@@ -17,30 +17,41 @@
 #include "gen_spv_tables.h"
 
 typedef struct group_entry {
-  ex_check_event first;          /* the occurrence shown (detail kept as a pointer to static text) */
+  ex_check_event first; /* the occurrence shown (detail kept as a pointer to static text) */
   uint64_t count;
 } group_entry;
 
 struct ex_reports {
   pthread_mutex_t mu;
-  group_entry *groups; size_t ngroups, cap;
-  size_t *slots; size_t nslots;  /* open-addressing hash of group indexes + 1 (0 = empty) */
-  spvi_report *out; size_t nout; /* built by ex_reports_finish */
-  bool oom;                      /* an occurrence could not be recorded (said in the first report) */
+  group_entry *groups;
+  size_t ngroups, cap;
+  size_t *slots;
+  size_t nslots; /* open-addressing hash of group indexes + 1 (0 = empty) */
+  spvi_report *out;
+  size_t nout; /* built by ex_reports_finish */
+  bool oom;    /* an occurrence could not be recorded (said in the first report) */
 };
 
 ex_reports *ex_reports_new(void) {
   ex_reports *r = calloc(1, sizeof *r);
-  if (r && pthread_mutex_init(&r->mu, NULL)) { free(r); return NULL; }
+  if (r && pthread_mutex_init(&r->mu, NULL)) {
+    free(r);
+    return NULL;
+  }
   return r;
 }
 
 void ex_reports_clear(ex_reports *r) {
   if (!r) return;
-  free(r->groups); free(r->slots); free(r->out);
-  r->groups = NULL; r->ngroups = r->cap = 0;
-  r->slots = NULL; r->nslots = 0;
-  r->out = NULL; r->nout = 0;
+  free(r->groups);
+  free(r->slots);
+  free(r->out);
+  r->groups = NULL;
+  r->ngroups = r->cap = 0;
+  r->slots = NULL;
+  r->nslots = 0;
+  r->out = NULL;
+  r->nout = 0;
   r->oom = false;
 }
 
@@ -112,7 +123,10 @@ void ex_check_report(ex_ctx *cx, const ex_check_event *e) {
   ex_reports *r = cx->reports;
   if (!r) return;
   pthread_mutex_lock(&r->mu);
-  if (r->ngroups * 2 >= r->nslots && !grow_slots(r)) { r->oom = true; goto out; }
+  if (r->ngroups * 2 >= r->nslots && !grow_slots(r)) {
+    r->oom = true;
+    goto out;
+  }
   size_t h = hash_key(e) & (r->nslots - 1);
   while (r->slots[h]) {
     group_entry *g = &r->groups[r->slots[h] - 1];
@@ -126,7 +140,10 @@ void ex_check_report(ex_ctx *cx, const ex_check_event *e) {
   if (r->ngroups == r->cap) {
     size_t nc = r->cap ? r->cap * 2 : 16;
     group_entry *ng = realloc(r->groups, nc * sizeof *ng);
-    if (!ng) { r->oom = true; goto out; }
+    if (!ng) {
+      r->oom = true;
+      goto out;
+    }
     r->groups = ng;
     r->cap = nc;
   }
@@ -140,7 +157,9 @@ out:
 /* ---- building the public reports ------------------------------------------------------------ */
 
 /* Each report kind's name in reports and its identifier in JSON lines (--report). */
-static const struct { const char *name, *id; } report_kinds[] = {
+static const struct {
+  const char *name, *id;
+} report_kinds[] = {
   [SPVI_REPORT_RACE] = {"data race", "race"},
   [SPVI_REPORT_UNINIT] = {"use of uninitialized memory", "uninit"},
   [SPVI_REPORT_DIV_BY_ZERO] = {"integer division by zero", "div-by-zero"},
@@ -162,7 +181,7 @@ static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
   memset(o, 0, sizeof *o);
   uint64_t g[3], gs[3], lid[3];
   ex_unlinear(s->group, cx->ngroups, g);
-  ex_group_size(l, g, gs);  /* that group's size, not the current one's */
+  ex_group_size(l, g, gs); /* that group's size, not the current one's */
   ex_unlinear(s->item, gs, lid);
   for (int d = 0; d < 3; d++) {
     o->group_id[d] = g[d];
@@ -175,7 +194,10 @@ static void fill_site(const ex_ctx *cx, const ex_site *s, spvi_site *o) {
 }
 
 /* A report's text is built by appending to a fixed buffer; what does not fit is cut. */
-typedef struct text { char *p; size_t cap, n; } text;
+typedef struct text {
+  char *p;
+  size_t cap, n;
+} text;
 
 static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(text *t, const char *fmt, ...) {
@@ -190,9 +212,8 @@ static void add(text *t, const char *fmt, ...) {
 /* "work-item global (5,0,0) local (5,0,0) group (0,0,0)\n    at OpStore %42 in function `k` (k.cl:12)" */
 static void add_site(text *t, const spvi_site *s) {
   add(t, "work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n    at %s %%%u in function `%s` ",
-      s->global_id[0], s->global_id[1], s->global_id[2], s->local_id[0], s->local_id[1], s->local_id[2],
-      s->group_id[0], s->group_id[1], s->group_id[2], s->opcode[0] ? s->opcode : "?", s->result_id,
-      s->function[0] ? s->function : "?");
+      s->global_id[0], s->global_id[1], s->global_id[2], s->local_id[0], s->local_id[1], s->local_id[2], s->group_id[0],
+      s->group_id[1], s->group_id[2], s->opcode[0] ? s->opcode : "?", s->result_id, s->function[0] ? s->function : "?");
   if (s->line) add(t, "(%s:%u)", s->file[0] ? s->file : "?", s->line);
   else add(t, "(no source line information)");
 }
@@ -252,7 +273,7 @@ void ex_reports_finish(ex_reports *r, const ex_ctx *cx) {
   free(r->out);
   r->nout = 0;
   r->out = calloc(r->ngroups, sizeof *r->out);
-  if (!r->out) return;  /* out of memory: the run's reports are lost, the run itself is not */
+  if (!r->out) return; /* out of memory: the run's reports are lost, the run itself is not */
   for (size_t g = 0; g < r->ngroups; g++) build_one(cx, &r->groups[g], &r->out[g]);
   r->nout = r->ngroups;
   qsort(r->out, r->nout, sizeof *r->out, report_cmp);

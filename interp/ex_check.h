@@ -22,11 +22,11 @@ struct ex_insn;
 
 /* One work-item at one instruction, compact enough to keep in shadow memory. */
 typedef struct ex_site {
-  uint64_t group;                /* linear work-group id (x fastest) */
-  uint32_t item;                 /* local linear id in that group */
-  const struct ex_func *fn;      /* function and instruction; NULL when unknown */
+  uint64_t group;           /* linear work-group id (x fastest) */
+  uint32_t item;            /* local linear id in that group */
+  const struct ex_func *fn; /* function and instruction; NULL when unknown */
   const struct ex_insn *insn;
-  bool write, atomic;            /* for memory accesses */
+  bool write, atomic; /* for memory accesses */
 } ex_site;
 
 
@@ -36,13 +36,13 @@ ex_site ex_site_of(const struct ex_ctx *cx, const struct ex_warp *w, unsigned la
 
 typedef struct ex_check_event {
   spvi_report_kind kind;
-  ex_site at;                    /* where it was found */
+  ex_site at; /* where it was found */
   bool has_other;
-  ex_site other;                 /* races: the earlier conflicting access */
-  uint32_t alloc;                /* allocation concerned, 0 when none */
-  int64_t offset;                /* byte range in it */
+  ex_site other;  /* races: the earlier conflicting access */
+  uint32_t alloc; /* allocation concerned, 0 when none */
+  int64_t offset; /* byte range in it */
   uint64_t size;
-  const char *detail;            /* one line added to the report (static text), or NULL */
+  const char *detail; /* one line added to the report (static text), or NULL */
 } ex_check_event;
 
 /* Record one occurrence (thread-safe; never stops the run). */

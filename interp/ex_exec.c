@@ -30,12 +30,15 @@
 #include "ex_hooks.h"
 #include "ex_internal.h"
 
-typedef uint16_t h16;  /* half values are kept as their bit patterns */
+typedef uint16_t h16; /* half values are kept as their bit patterns */
 
 static inline float h2f(h16 h) { return bi_half_to_float(h); }
 /* OpIsNormal on the value's own format: a half subnormal widens to a normal float, so half is
  * classified on its bits (exponent field neither 0 nor all ones). */
-static inline bool is_normal_F16(h16 x) { unsigned e = (x >> 10) & 0x1f; return e != 0 && e != 0x1f; }
+static inline bool is_normal_F16(h16 x) {
+  unsigned e = (x >> 10) & 0x1f;
+  return e != 0 && e != 0x1f;
+}
 static inline bool is_normal_F32(float x) { return isnormal(x) != 0; }
 static inline bool is_normal_F64(double x) { return isnormal(x) != 0; }
 /* Flush a float denormal to a zero of the same sign (OpenCL C 7.5.3 / SPIR-V env "flush to zero":
@@ -44,63 +47,111 @@ static inline float ftz(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysi
 static inline h16 f2h(float f) { return bi_half_from_float(f, BI_RTE); }
 
 static inline void wr_ptr(uint8_t *p, unsigned pb, uint64_t v) {
-  if (pb == 8) { memcpy(p, &v, 8); return; }
-  uint32_t x = (uint32_t)v; memcpy(p, &x, 4);
+  if (pb == 8) {
+    memcpy(p, &v, 8);
+    return;
+  }
+  uint32_t x = (uint32_t)v;
+  memcpy(p, &x, 4);
 }
 /* Read an integer of `bytes` bytes, sign-extended. */
 static inline int64_t rd_sint(const uint8_t *p, unsigned bytes) {
   switch (bytes) {
-  case 1: { int8_t v; memcpy(&v, p, 1); return v; }
-  case 2: { int16_t v; memcpy(&v, p, 2); return v; }
-  case 4: { int32_t v; memcpy(&v, p, 4); return v; }
-  default: { int64_t v; memcpy(&v, p, 8); return v; }
+  case 1: {
+    int8_t v;
+    memcpy(&v, p, 1);
+    return v;
+  }
+  case 2: {
+    int16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 static inline uint64_t rd_uint(const uint8_t *p, unsigned bytes) {
   switch (bytes) {
-  case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
-  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 1: {
+    uint8_t v;
+    memcpy(&v, p, 1);
+    return v;
+  }
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 static inline void wr_uint(uint8_t *p, unsigned bytes, uint64_t v) {
   switch (bytes) {
-  case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); return; }
-  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
-  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+  case 1: {
+    uint8_t x = (uint8_t)v;
+    memcpy(p, &x, 1);
+    return;
+  }
+  case 2: {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+    return;
+  }
+  case 4: {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+    return;
+  }
   default: memcpy(p, &v, 8); return;
   }
 }
 
 /* ---- integer semantics helpers (defined results where C or SPIR-V leave them undefined) ---------- */
-#define DEF_DIV(S, UT, ST)                                                                         \
-  static inline UT udiv_##S(UT a, UT b) { return b ? (UT)(a / b) : (UT)~(UT)0; }                  \
-  static inline UT umod_##S(UT a, UT b) { return b ? (UT)(a % b) : a; }                           \
-  static inline UT sdiv_##S(UT a, UT b) {                                                          \
-    ST x = (ST)a, y = (ST)b;                                                                       \
-    if (y == 0) return (UT)~(UT)0;                                                                 \
-    if (y == -1) return (UT)(0 - a); /* wraps INT_MIN / -1 to INT_MIN */                           \
-    return (UT)(ST)(x / y);                                                                        \
-  }                                                                                                \
-  static inline UT srem_##S(UT a, UT b) {                                                          \
-    ST x = (ST)a, y = (ST)b;                                                                       \
-    if (y == 0) return a;                                                                          \
-    if (y == -1) return 0;                                                                         \
-    return (UT)(ST)(x % y);                                                                        \
-  }                                                                                                \
-  static inline UT smod_##S(UT a, UT b) { /* sign of the divisor (SPIR-V OpSMod) */              \
-    ST y = (ST)b;                                                                                  \
-    UT r = srem_##S(a, b);                                                                         \
-    if (y != 0 && r != 0 && (((ST)r < 0) != (y < 0))) r = (UT)(r + b);                             \
-    return r;                                                                                      \
-  }                                                                                                \
-  static inline UT sra_##S(UT a, UT sh) {                                                          \
-    unsigned k = (unsigned)(sh & (sizeof(UT) * 8 - 1));                                            \
-    UT sign = (UT)(a >> (sizeof(UT) * 8 - 1));                                                     \
-    UT r = (UT)(a >> k);                                                                           \
-    if (sign && k) r = (UT)(r | (UT)(~(uint64_t)0 << (sizeof(UT) * 8 - k)));                      \
-    return r;                                                                                      \
+#define DEF_DIV(S, UT, ST)                                                          \
+  static inline UT udiv_##S(UT a, UT b) { return b ? (UT)(a / b) : (UT) ~(UT)0; }   \
+  static inline UT umod_##S(UT a, UT b) { return b ? (UT)(a % b) : a; }             \
+  static inline UT sdiv_##S(UT a, UT b) {                                           \
+    ST x = (ST)a, y = (ST)b;                                                        \
+    if (y == 0) return (UT) ~(UT)0;                                                 \
+    if (y == -1) return (UT)(0 - a); /* wraps INT_MIN / -1 to INT_MIN */            \
+    return (UT)(ST)(x / y);                                                         \
+  }                                                                                 \
+  static inline UT srem_##S(UT a, UT b) {                                           \
+    ST x = (ST)a, y = (ST)b;                                                        \
+    if (y == 0) return a;                                                           \
+    if (y == -1) return 0;                                                          \
+    return (UT)(ST)(x % y);                                                         \
+  }                                                                                 \
+  static inline UT smod_##S(UT a, UT b) { /* sign of the divisor (SPIR-V OpSMod) */ \
+    ST y = (ST)b;                                                                   \
+    UT r = srem_##S(a, b);                                                          \
+    if (y != 0 && r != 0 && (((ST)r < 0) != (y < 0))) r = (UT)(r + b);              \
+    return r;                                                                       \
+  }                                                                                 \
+  static inline UT sra_##S(UT a, UT sh) {                                           \
+    unsigned k = (unsigned)(sh & (sizeof(UT) * 8 - 1));                             \
+    UT sign = (UT)(a >> (sizeof(UT) * 8 - 1));                                      \
+    UT r = (UT)(a >> k);                                                            \
+    if (sign && k) r = (UT)(r | (UT)(~(uint64_t)0 << (sizeof(UT) * 8 - k)));        \
+    return r;                                                                       \
   }
 DEF_DIV(I8, uint8_t, int8_t)
 DEF_DIV(I16, uint16_t, int16_t)
@@ -120,15 +171,15 @@ static inline double fmod_spv(double a, double b) { /* OpFMod: result takes the 
  * conversions implementation-defined; spvi always saturates, like the _sat forms. */
 static inline uint64_t f_to_int(double v, unsigned mode, bool dst_signed, unsigned bits) {
   switch (mode) {
-  case 1: v = nearbyint(v); break;  /* RTE (host default rounding mode is round-to-nearest-even) */
-  case 3: v = ceil(v); break;       /* RTP */
-  case 4: v = floor(v); break;      /* RTN */
-  default: v = trunc(v); break;     /* default and RTZ */
+  case 1: v = nearbyint(v); break; /* RTE (host default rounding mode is round-to-nearest-even) */
+  case 3: v = ceil(v); break;      /* RTP */
+  case 4: v = floor(v); break;     /* RTN */
+  default: v = trunc(v); break;    /* default and RTZ */
   }
   if (isnan(v)) return 0;
   if (dst_signed) {
     double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
-    if (v < lo) return (uint64_t)1 << (bits - 1);  /* INT_MIN pattern */
+    if (v < lo) return (uint64_t)1 << (bits - 1); /* INT_MIN pattern */
     if (v >= hi) return bits == 64 ? (uint64_t)INT64_MAX : (((uint64_t)1 << (bits - 1)) - 1);
     return (uint64_t)(int64_t)v;
   }
@@ -142,9 +193,9 @@ static inline uint64_t f_to_int(double v, unsigned mode, bool dst_signed, unsign
  * (exact, because r and its neighbour bracket the exact value). `cmp` is the sign of r - exact. */
 static float adjust_f32(float r, int cmp, unsigned mode) {
   if (cmp == 0 || isnan(r)) return r;
-  if (mode == 2) return (cmp > 0) == (r > 0) ? nextafterf(r, 0.0f) : r;          /* RTZ */
-  if (mode == 3) return cmp < 0 ? nextafterf(r, INFINITY) : r;                    /* RTP */
-  if (mode == 4) return cmp > 0 ? nextafterf(r, -INFINITY) : r;                   /* RTN */
+  if (mode == 2) return (cmp > 0) == (r > 0) ? nextafterf(r, 0.0f) : r; /* RTZ */
+  if (mode == 3) return cmp < 0 ? nextafterf(r, INFINITY) : r;          /* RTP */
+  if (mode == 4) return cmp > 0 ? nextafterf(r, -INFINITY) : r;         /* RTN */
   return r;
 }
 static double adjust_f64(double r, int cmp, unsigned mode) {
@@ -159,7 +210,7 @@ static double adjust_f64(double r, int cmp, unsigned mode) {
 static int cmp_fp_int(double f, bool sgn, int64_t sx, uint64_t ux) {
   if (isinf(f)) return f > 0 ? 1 : -1;
   if (fabs(f) < 9007199254740992.0) { /* |f| < 2^53: compare through trunc/frac exactly */
-    __int128 fi = (__int128)f;                 /* toward zero */
+    __int128 fi = (__int128)f;        /* toward zero */
     __int128 xi = sgn ? (__int128)sx : (__int128)ux;
     if (fi != xi) return fi > xi ? 1 : -1;
     double frac = f - (double)(int64_t)fi;
@@ -180,9 +231,15 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
     uint8_t *d = dst + i * (tb / 8);
     if (fk == EX_CK_FLOAT) {
       double v;
-      if (fb == 16) { h16 h; memcpy(&h, s, 2); v = bi_half_to_double(h); }
-      else if (fb == 32) { float f; memcpy(&f, s, 4); v = flush ? ftz(f) : f; }
-      else memcpy(&v, s, 8);
+      if (fb == 16) {
+        h16 h;
+        memcpy(&h, s, 2);
+        v = bi_half_to_double(h);
+      } else if (fb == 32) {
+        float f;
+        memcpy(&f, s, 4);
+        v = flush ? ftz(f) : f;
+      } else memcpy(&v, s, 8);
       if (tk == EX_CK_FLOAT) {
         const unsigned mode = EX_CF_MODE(flags);
         if (tb == 16) {
@@ -190,11 +247,11 @@ static void convert(uint8_t *dst, const uint8_t *src, unsigned n, uint32_t from,
           h16 h = bi_half_from_double(v, half_mode(mode));
           memcpy(d, &h, 2);
         } else if (tb == 32) {
-          float f = (float)v;  /* one rounding, to nearest even */
+          float f = (float)v; /* one rounding, to nearest even */
           if (mode > 1 && !isnan(v)) f = adjust_f32(f, (double)f > v ? 1 : (double)f < v ? -1 : 0, mode);
           if (flush) f = ftz(f);
           memcpy(d, &f, 4);
-        } else memcpy(d, &v, 8);  /* widening or same width: exact */
+        } else memcpy(d, &v, 8); /* widening or same width: exact */
       } else {
         wr_uint(d, tb / 8, f_to_int(v, EX_CF_MODE(flags), tk == EX_CK_SINT, tb));
       }
@@ -262,12 +319,12 @@ static inline double fma_nan_f64(double a, double b, double c) {
   memcpy(&x, &u, 8);
   return x;
 }
-#define FMA_LOOP(NAME, T, FN, NANFN, ATTR)                                                         \
-  ATTR static void NAME(T *d, const T *a, const T *b, const T *c, size_t n) {                        \
-    for (size_t i = 0; i < n; i++) {                                                               \
-      T r = FN(a[i], b[i], c[i]);                                                                  \
-      d[i] = isnan(r) ? NANFN(a[i], b[i], c[i]) : r;                                               \
-    }                                                                                              \
+#define FMA_LOOP(NAME, T, FN, NANFN, ATTR)                                    \
+  ATTR static void NAME(T *d, const T *a, const T *b, const T *c, size_t n) { \
+    for (size_t i = 0; i < n; i++) {                                          \
+      T r = FN(a[i], b[i], c[i]);                                             \
+      d[i] = isnan(r) ? NANFN(a[i], b[i], c[i]) : r;                          \
+    }                                                                         \
   }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 FMA_LOOP(fma_hw_f32, float, __builtin_fmaf, fma_nan_f32, __attribute__((target("fma"))))
@@ -296,13 +353,24 @@ static uint64_t atomic_new(unsigned kind, bool fl, unsigned size, uint64_t old, 
   int64_t sv = bits == 64 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
   if (fl) {
     double a, b;
-    if (size == 4) { float x, y; uint32_t ox = (uint32_t)old, vy = (uint32_t)v; memcpy(&x, &ox, 4); memcpy(&y, &vy, 4); a = x; b = y; }
-    else { memcpy(&a, &old, 8); memcpy(&b, &v, 8); }
-    double r = kind == EX_AT_FADD ? a + b : kind == EX_AT_FMIN ? (isnan(b) || b >= a ? a : b)
-             : kind == EX_AT_FMAX ? (isnan(b) || b <= a ? a : b) : b;
+    if (size == 4) {
+      float x, y;
+      uint32_t ox = (uint32_t)old, vy = (uint32_t)v;
+      memcpy(&x, &ox, 4);
+      memcpy(&y, &vy, 4);
+      a = x;
+      b = y;
+    } else {
+      memcpy(&a, &old, 8);
+      memcpy(&b, &v, 8);
+    }
+    double r = kind == EX_AT_FADD   ? a + b
+               : kind == EX_AT_FMIN ? (isnan(b) || b >= a ? a : b)
+               : kind == EX_AT_FMAX ? (isnan(b) || b <= a ? a : b)
+                                    : b;
     if (isnan(a) && kind != EX_AT_FADD) r = b;
     if (size == 4) {
-      float f = kind == EX_AT_FADD ? (float)a + (float)b : (float)r;  /* float add rounds once in float */
+      float f = kind == EX_AT_FADD ? (float)a + (float)b : (float)r; /* float add rounds once in float */
       uint32_t u;
       memcpy(&u, &f, 4);
       return u;
@@ -324,7 +392,7 @@ static uint64_t atomic_new(unsigned kind, bool fl, unsigned size, uint64_t old, 
   case EX_AT_OR: return old | v;
   case EX_AT_XOR: return old ^ v;
   case EX_AT_FLAG_SET: return 1;
-  default: return v;  /* exchange */
+  default: return v; /* exchange */
   }
 }
 
@@ -396,19 +464,49 @@ typedef struct ex_lane_masks {
 /* *d = *r where lane i is active, for an element of s (1, 2, 4 or 8, a constant after inlining)
  * bytes of any type: memcpy moves the bits, which GCC keeps in registers and vectorises. */
 static inline __attribute__((always_inline)) void blend_bytes(void *d, const void *r, size_t s, const ex_lane_masks *m,
-                                                               size_t i) {
+                                                              size_t i) {
   switch (s) {
-  case 1: { uint8_t x, y; memcpy(&x, r, 1); memcpy(&y, d, 1); x = (uint8_t)((x & m->m1[i]) | (y & ~m->m1[i])); memcpy(d, &x, 1); return; }
-  case 2: { uint16_t x, y; memcpy(&x, r, 2); memcpy(&y, d, 2); x = (uint16_t)((x & m->m2[i]) | (y & ~m->m2[i])); memcpy(d, &x, 2); return; }
-  case 4: { uint32_t x, y; memcpy(&x, r, 4); memcpy(&y, d, 4); x = (x & m->m4[i]) | (y & ~m->m4[i]); memcpy(d, &x, 4); return; }
-  default: { uint64_t x, y; memcpy(&x, r, 8); memcpy(&y, d, 8); x = (x & m->m8[i]) | (y & ~m->m8[i]); memcpy(d, &x, 8); return; }
+  case 1: {
+    uint8_t x, y;
+    memcpy(&x, r, 1);
+    memcpy(&y, d, 1);
+    x = (uint8_t)((x & m->m1[i]) | (y & ~m->m1[i]));
+    memcpy(d, &x, 1);
+    return;
+  }
+  case 2: {
+    uint16_t x, y;
+    memcpy(&x, r, 2);
+    memcpy(&y, d, 2);
+    x = (uint16_t)((x & m->m2[i]) | (y & ~m->m2[i]));
+    memcpy(d, &x, 2);
+    return;
+  }
+  case 4: {
+    uint32_t x, y;
+    memcpy(&x, r, 4);
+    memcpy(&y, d, 4);
+    x = (x & m->m4[i]) | (y & ~m->m4[i]);
+    memcpy(d, &x, 4);
+    return;
+  }
+  default: {
+    uint64_t x, y;
+    memcpy(&x, r, 8);
+    memcpy(&y, d, 8);
+    x = (x & m->m8[i]) | (y & ~m->m8[i]);
+    memcpy(d, &x, 8);
+    return;
+  }
   }
 }
 
 /* Operand base pointers and the lane loop. `full` warps (every lane active, as in uniform code)
  * iterate over all lanes' components in one straight loop the compiler can vectorise. */
-#define REG(r) (R + (size_t)(r) * W)
-#define LANES_BEGIN for (unsigned k_ = 0; k_ < nl; k_++) { const unsigned l = lanes[k_];
+#define REG(r) (R + (size_t)(r)*W)
+#define LANES_BEGIN                      \
+  for (unsigned k_ = 0; k_ < nl; k_++) { \
+    const unsigned l = lanes[k_];
 #define LANES_END }
 
 /* Partial warps (divergent code): a scalar operation is computed for all W lanes and blended into
@@ -425,57 +523,81 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
 /* d_[i_] = r_ for an active lane i_ (masks m_ of the current block), whatever RT is. */
 #define BLEND_STORE(RT, d_, r_, i_, m_) blend_bytes(&(d_)[i_], &(r_), sizeof(RT), (m_), (i_))
 
-#define ELEMWISE2(T, RT, expr)                                                                     \
-  do {                                                                                             \
-    RT *d_ = (RT *)REG(ip->d);                                                                     \
-    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
-    const size_t n_ = ip->n;                                                                       \
-    if (full) {                                                                                    \
-      for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_], y = b_[i_]; d_[i_] = (expr); }   \
-    } else if (BLEND_OK(n_)) {                                                                     \
-      const ex_lane_masks *m_ = AM();                                                              \
-      for (size_t i_ = 0; i_ < W; i_++) {                                                          \
-        const T x = a_[i_], y = b_[i_]; const RT r_ = (expr); BLEND_STORE(RT, d_, r_, i_, m_);     \
-      }                                                                                            \
-    } else {                                                                                       \
-      LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
-        const T x = a_[i_], y = b_[i_]; d_[i_] = (expr);                                           \
-      } LANES_END                                                                                  \
-    }                                                                                              \
+#define ELEMWISE2(T, RT, expr)                                        \
+  do {                                                                \
+    RT *d_ = (RT *)REG(ip->d);                                        \
+    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b); \
+    const size_t n_ = ip->n;                                          \
+    if (full) {                                                       \
+      for (size_t i_ = 0; i_ < n_ * W; i_++) {                        \
+        const T x = a_[i_], y = b_[i_];                               \
+        d_[i_] = (expr);                                              \
+      }                                                               \
+    } else if (BLEND_OK(n_)) {                                        \
+      const ex_lane_masks *m_ = AM();                                 \
+      for (size_t i_ = 0; i_ < W; i_++) {                             \
+        const T x = a_[i_], y = b_[i_];                               \
+        const RT r_ = (expr);                                         \
+        BLEND_STORE(RT, d_, r_, i_, m_);                              \
+      }                                                               \
+    } else {                                                          \
+      LANES_BEGIN                                                     \
+        for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {           \
+          const T x = a_[i_], y = b_[i_];                             \
+          d_[i_] = (expr);                                            \
+        }                                                             \
+      LANES_END                                                       \
+    }                                                                 \
   } while (0)
-#define ELEMWISE1(T, RT, expr)                                                                     \
-  do {                                                                                             \
-    RT *d_ = (RT *)REG(ip->d);                                                                     \
-    const T *a_ = (const T *)REG(ip->a);                                                           \
-    const size_t n_ = ip->n;                                                                       \
-    if (full) {                                                                                    \
-      for (size_t i_ = 0; i_ < n_ * W; i_++) { const T x = a_[i_]; d_[i_] = (expr); }              \
-    } else if (BLEND_OK(n_)) {                                                                     \
-      const ex_lane_masks *m_ = AM();                                                              \
-      for (size_t i_ = 0; i_ < W; i_++) { const T x = a_[i_]; const RT r_ = (expr); BLEND_STORE(RT, d_, r_, i_, m_); } \
-    } else {                                                                                       \
-      LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {                              \
-        const T x = a_[i_]; d_[i_] = (expr);                                                       \
-      } LANES_END                                                                                  \
-    }                                                                                              \
+#define ELEMWISE1(T, RT, expr)                              \
+  do {                                                      \
+    RT *d_ = (RT *)REG(ip->d);                              \
+    const T *a_ = (const T *)REG(ip->a);                    \
+    const size_t n_ = ip->n;                                \
+    if (full) {                                             \
+      for (size_t i_ = 0; i_ < n_ * W; i_++) {              \
+        const T x = a_[i_];                                 \
+        d_[i_] = (expr);                                    \
+      }                                                     \
+    } else if (BLEND_OK(n_)) {                              \
+      const ex_lane_masks *m_ = AM();                       \
+      for (size_t i_ = 0; i_ < W; i_++) {                   \
+        const T x = a_[i_];                                 \
+        const RT r_ = (expr);                               \
+        BLEND_STORE(RT, d_, r_, i_, m_);                    \
+      }                                                     \
+    } else {                                                \
+      LANES_BEGIN                                           \
+        for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) { \
+          const T x = a_[i_];                               \
+          d_[i_] = (expr);                                  \
+        }                                                   \
+      LANES_END                                             \
+    }                                                       \
   } while (0)
 
 /* After an integer division or remainder: report lanes that divided by zero or, when signed, the
  * minimum value by -1 (SPIR-V 3.52.13 leaves both undefined; spvi gives them the defined results of
  * DEF_DIV above and reports them). One pass over the operands; reporting is out of line. */
-#define DIV_CHECK(UT, SIGNED)                                                                      \
-  do {                                                                                             \
-    const UT *a_ = (const UT *)REG(ip->a), *b_ = (const UT *)REG(ip->b);                           \
-    const size_t n_ = ip->n;                                                                       \
-    const UT min_ = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                           \
-    bool bad_ = false;                                                                             \
-    LANES_BEGIN for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++)                                  \
-      bad_ |= b_[i_] == 0 || (SIGNED && b_[i_] == (UT)~(UT)0 && a_[i_] == min_);                   \
-    LANES_END                                                                                      \
-    if (bad_) div_report(cx, w, f->fn, ip, (const uint8_t *)a_, (const uint8_t *)b_, sizeof(UT), SIGNED, lanes, nl, W); \
+#define DIV_CHECK(UT, SIGNED)                                                                                   \
+  do {                                                                                                          \
+    const UT *a_ = (const UT *)REG(ip->a), *b_ = (const UT *)REG(ip->b);                                        \
+    const size_t n_ = ip->n;                                                                                    \
+    const UT min_ = (UT)((UT)1 << (sizeof(UT) * 8 - 1));                                                        \
+    bool bad_ = false;                                                                                          \
+    LANES_BEGIN                                                                                                 \
+      for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++)                                                         \
+        bad_ |= b_[i_] == 0 || (SIGNED && b_[i_] == (UT) ~(UT)0 && a_[i_] == min_);                             \
+    LANES_END                                                                                                   \
+    if (bad_)                                                                                                   \
+      div_report(cx, w, f->fn, ip, (const uint8_t *)a_, (const uint8_t *)b_, sizeof(UT), SIGNED, lanes, nl, W); \
   } while (0)
 
-#define NEXT do { ip++; goto *labels[ip->op]; } while (0)
+#define NEXT              \
+  do {                    \
+    ip++;                 \
+    goto *labels[ip->op]; \
+  } while (0)
 
 /* Past the warp's step limit: report it now, for the lane that started first, unless that lane
  * (recycled warps: the oldest work-item still running) does not run this block. Its work-item is
@@ -486,31 +608,32 @@ static __attribute__((noinline, cold)) bool step_limit_now(const ex_warp *w, uin
 
 /* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
  * lane for --stats and once for the warp's step count, which the step limit checks. */
-#define ENTER_BLOCK(fn_, b_)                                                                       \
-  do {                                                                                             \
-    const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                               \
-    cx->instructions += (uint64_t)n_ * nl;                                                        \
-    w->steps += n_;                                                                                \
+#define ENTER_BLOCK(fn_, b_)                                                                            \
+  do {                                                                                                  \
+    const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                                    \
+    cx->instructions += (uint64_t)n_ * nl;                                                              \
+    w->steps += n_;                                                                                     \
     if (__builtin_expect(w->steps > w->step_limit, 0) && step_limit_now(w, f->active)) goto step_limit; \
   } while (0)
 
 /* A uniform branch: the frame's same active lanes go on in block b_ of the current function. */
-#define GOTO_BLOCK(b_)                                                                             \
-  do {                                                                                             \
-    const uint32_t gb_ = (b_);                                                                     \
-    f->cur = (int32_t)gb_;                                                                         \
-    f->ip = f->fn->blocks[gb_].first;                                                              \
-    ENTER_BLOCK(f->fn, gb_);                                                                       \
-    ip = f->fn->code + f->ip;                                                                      \
-    goto *labels[ip->op];                                                                          \
+#define GOTO_BLOCK(b_)                \
+  do {                                \
+    const uint32_t gb_ = (b_);        \
+    f->cur = (int32_t)gb_;            \
+    f->ip = f->fn->blocks[gb_].first; \
+    ENTER_BLOCK(f->fn, gb_);          \
+    ip = f->fn->code + f->ip;         \
+    goto *labels[ip->op];             \
   } while (0)
 /* Every handler has two labels: L_x for the normal table and L_FTZ_x for the table used when float
  * denormals are flushed. They name the same code except for the float (F32) handlers, which exist
  * twice: plain, and with inputs and results flushed (HN / HFTZ below). */
-#define H(name) L_FTZ_##name: L_##name:
+#define H(name) L_FTZ_##name : L_##name:
 #define HN(name) L_##name:
 #define HFTZ(name) L_FTZ_##name:
 
+/* clang-format off */
 /* One integer type's handlers: S suffix, UT unsigned type, ST signed type, WT the unsigned type
  * arithmetic is done in (at least unsigned int, so 8/16-bit products cannot overflow int). */
 #define INT_HANDLERS(S, UT, ST, WT)                                                                \
@@ -590,39 +713,42 @@ static __attribute__((noinline, cold)) bool step_limit_now(const ex_warp *w, uin
     LANES_END                                                                                      \
     NEXT;                                                                                          \
   }
+/* clang-format on */
 
 #define ID_(x) (x)
 
 /* Branchless: (a & m) | (b & ~m) with m all ones where the condition byte is non-zero, since a
  * data-dependent condition mispredicts a per-lane branch about half the time. */
-#define SELECT_HANDLER(K, T)                                                                       \
-  H(SELECT_##K) {                                                                                  \
-    T *d_ = (T *)REG(ip->d);                                                                       \
-    const T *a_ = (const T *)REG(ip->b), *b_ = (const T *)REG(ip->c);                              \
-    const uint8_t *c_ = REG(ip->a);                                                                \
-    const size_t n_ = ip->n;                                                                       \
-    const bool sc_ = ip->flags & 1;                                                                \
-    if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */    \
-      for (unsigned l = 0; l < W; l++) {                                                           \
-        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                                 \
-        d_[l] = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                            \
-      }                                                                                            \
-      NEXT;                                                                                        \
-    }                                                                                              \
-    if (BLEND_OK(n_)) {                                                                            \
-      const ex_lane_masks *m_ = AM();                                                              \
-      for (size_t l = 0; l < W; l++) {                                                             \
-        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                                 \
-        const T r_ = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                       \
-        BLEND_STORE(T, d_, r_, l, m_);                                                             \
-      }                                                                                            \
-      NEXT;                                                                                        \
-    }                                                                                              \
-    LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
-      bool t_ = sc_ ? c_[l] : c_[l * n_ + i_];                                                     \
-      d_[l * n_ + i_] = t_ ? a_[l * n_ + i_] : b_[l * n_ + i_];                                    \
-    } LANES_END                                                                                    \
-    NEXT;                                                                                          \
+#define SELECT_HANDLER(K, T)                                                                    \
+  H(SELECT_##K) {                                                                               \
+    T *d_ = (T *)REG(ip->d);                                                                    \
+    const T *a_ = (const T *)REG(ip->b), *b_ = (const T *)REG(ip->c);                           \
+    const uint8_t *c_ = REG(ip->a);                                                             \
+    const size_t n_ = ip->n;                                                                    \
+    const bool sc_ = ip->flags & 1;                                                             \
+    if (full && n_ == 1) { /* scalar select over a whole warp: a straight, vectorisable loop */ \
+      for (unsigned l = 0; l < W; l++) {                                                        \
+        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                              \
+        d_[l] = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                         \
+      }                                                                                         \
+      NEXT;                                                                                     \
+    }                                                                                           \
+    if (BLEND_OK(n_)) {                                                                         \
+      const ex_lane_masks *m_ = AM();                                                           \
+      for (size_t l = 0; l < W; l++) {                                                          \
+        const T cm_ = (T)((T)0 - (T)(c_[l] != 0));                                              \
+        const T r_ = (T)((a_[l] & cm_) | (b_[l] & (T)~cm_));                                    \
+        BLEND_STORE(T, d_, r_, l, m_);                                                          \
+      }                                                                                         \
+      NEXT;                                                                                     \
+    }                                                                                           \
+    LANES_BEGIN                                                                                 \
+      for (size_t i_ = 0; i_ < n_; i_++) {                                                      \
+        bool t_ = sc_ ? c_[l] : c_[l * n_ + i_];                                                \
+        d_[l * n_ + i_] = t_ ? a_[l * n_ + i_] : b_[l * n_ + i_];                               \
+      }                                                                                         \
+    LANES_END                                                                                   \
+    NEXT;                                                                                       \
   }
 
 void *ex_bi_access(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write) {
@@ -637,7 +763,8 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
   if (!nm) return;
   const uint32_t *mv = e + 1;
   if (!(e[0] & 0x80000000u)) {
-    for (uint32_t i = 0; i < nm; i++, mv += 3) memcpy(REG(mv[0]) + (size_t)l * mv[2], REG(mv[1]) + (size_t)l * mv[2], mv[2]);
+    for (uint32_t i = 0; i < nm; i++, mv += 3)
+      memcpy(REG(mv[0]) + (size_t)l * mv[2], REG(mv[1]) + (size_t)l * mv[2], mv[2]);
     return;
   }
   /* scratch is per lane: lane l's scratch bytes start at scratch_reg*W + l*... ; use a contiguous
@@ -646,11 +773,21 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
   uint8_t *heap = NULL, *t = tmp;
   size_t total = 0;
   for (uint32_t i = 0; i < nm; i++) total += mv[3 * i + 2];
-  if (total > sizeof tmp) { heap = malloc(total); if (!heap) abort(); t = heap; }
+  if (total > sizeof tmp) {
+    heap = malloc(total);
+    if (!heap) abort();
+    t = heap;
+  }
   size_t o = 0;
-  for (uint32_t i = 0; i < nm; i++) { memcpy(t + o, REG(mv[3 * i + 1]) + (size_t)l * mv[3 * i + 2], mv[3 * i + 2]); o += mv[3 * i + 2]; }
+  for (uint32_t i = 0; i < nm; i++) {
+    memcpy(t + o, REG(mv[3 * i + 1]) + (size_t)l * mv[3 * i + 2], mv[3 * i + 2]);
+    o += mv[3 * i + 2];
+  }
   o = 0;
-  for (uint32_t i = 0; i < nm; i++) { memcpy(REG(mv[3 * i]) + (size_t)l * mv[3 * i + 2], t + o, mv[3 * i + 2]); o += mv[3 * i + 2]; }
+  for (uint32_t i = 0; i < nm; i++) {
+    memcpy(REG(mv[3 * i]) + (size_t)l * mv[3 * i + 2], t + o, mv[3 * i + 2]);
+    o += mv[3 * i + 2];
+  }
   free(heap);
 }
 
@@ -659,16 +796,27 @@ static void edge_moves_lane(const ex_ctx *cx, uint8_t *R, const uint32_t *e, uns
  * active for a blend over the whole warp to be cheaper; otherwise typed copies lane by lane. */
 static inline void copy_lanes(uint8_t *dst, const uint8_t *src, size_t size, const uint16_t *lanes, unsigned nl,
                               bool full, unsigned W, const ex_lane_masks *am) {
-  if (full) { memcpy(dst, src, size * W); return; }
+  if (full) {
+    memcpy(dst, src, size * W);
+    return;
+  }
   if (am && (size == 1 || size == 2 || size == 4 || size == 8)) {
     for (size_t k = 0; k < W; k++) blend_bytes(dst + k * size, src + k * size, size, am, k);
     return;
   }
   switch (size) {
-  case 1: for (unsigned k = 0; k < nl; k++) dst[lanes[k]] = src[lanes[k]]; return;
-  case 4: for (unsigned k = 0; k < nl; k++) memcpy(dst + 4 * (size_t)lanes[k], src + 4 * (size_t)lanes[k], 4); return;
-  case 8: for (unsigned k = 0; k < nl; k++) memcpy(dst + 8 * (size_t)lanes[k], src + 8 * (size_t)lanes[k], 8); return;
-  default: for (unsigned k = 0; k < nl; k++) memcpy(dst + size * lanes[k], src + size * lanes[k], size); return;
+  case 1:
+    for (unsigned k = 0; k < nl; k++) dst[lanes[k]] = src[lanes[k]];
+    return;
+  case 4:
+    for (unsigned k = 0; k < nl; k++) memcpy(dst + 4 * (size_t)lanes[k], src + 4 * (size_t)lanes[k], 4);
+    return;
+  case 8:
+    for (unsigned k = 0; k < nl; k++) memcpy(dst + 8 * (size_t)lanes[k], src + 8 * (size_t)lanes[k], 8);
+    return;
+  default:
+    for (unsigned k = 0; k < nl; k++) memcpy(dst + size * lanes[k], src + size * lanes[k], size);
+    return;
   }
 }
 
@@ -678,7 +826,7 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   const unsigned W = cx->W;
   uint32_t nm = e[0] & 0x7FFFFFFFu;
   if (!nm || !nl) return;
-  if (e[0] & 0x80000000u) {  /* parallel copy through scratch, lane by lane */
+  if (e[0] & 0x80000000u) { /* parallel copy through scratch, lane by lane */
     for (unsigned k = 0; k < nl; k++) edge_moves_lane(cx, R, e, lanes[k]);
     return;
   }
@@ -690,8 +838,8 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
 
 /* OpCopyMemory(Sized) for one lane: `n` bytes from the pointer in register src_reg to the one in
  * dst_reg, both bounds-checked (overlap allowed). false after recording a fault. */
-static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_reg, const uint8_t *src_reg,
-                        unsigned pb, uint64_t n) {
+static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_reg, const uint8_t *src_reg, unsigned pb,
+                        uint64_t n) {
   uint8_t *src = ex_mem(cx, w, l, ex_rd_ptr(src_reg, pb), n, false);
   if (!src) return false;
   uint8_t *dst = ex_mem(cx, w, l, ex_rd_ptr(dst_reg, pb), n, true);
@@ -729,8 +877,8 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
 
 /* A load or store whose address passed the bounds check (m != NULL) but not the alignment check:
  * record the fault (a failed bounds check has recorded its own). */
-static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *m, uint64_t p,
-                                                       uint64_t n, uint64_t amask, bool write) {
+static void __attribute__((noinline, cold))
+misaligned(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *m, uint64_t p, uint64_t n, uint64_t amask, bool write) {
   if (!m) return;
   char d[96];
   snprintf(d, sizeof d, "%s (alignment %llu)", write ? "write" : "read", (unsigned long long)amask + 1);
@@ -739,9 +887,9 @@ static void __attribute__((noinline, cold)) misaligned(ex_ctx *cx, ex_warp *w, u
 
 /* DIV_CHECK found a divisor of 0 or a signed overflow in some lane: the hooks' arith event (the
  * reports are a client's, ex_arith_check.c). */
-static void __attribute__((noinline, cold)) div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
-                                                       const uint8_t *a, const uint8_t *b, unsigned bytes, bool is_signed,
-                                                       const uint16_t *lanes, unsigned nl, unsigned W) {
+static void __attribute__((noinline, cold))
+div_report(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, const uint8_t *a, const uint8_t *b,
+           unsigned bytes, bool is_signed, const uint16_t *lanes, unsigned nl, unsigned W) {
   (void)W;
   const ex_hk_arith e = {w, fn, ip, lanes, nl, a, b, ip->n, bytes, is_signed};
   ex_hooks_div(cx, &e);
@@ -789,7 +937,10 @@ static inline void pend_add(ex_frame *f, int32_t b, uint64_t lanes) {
   const uint32_t rpo = f->fn->blocks[b].rpo;
   uint32_t i = f->npend;
   for (; i > 0 && f->pend[i - 1].rpo <= rpo; i--)
-    if (f->pend[i - 1].rpo == rpo) { f->pend[i - 1].lanes |= lanes; return; }
+    if (f->pend[i - 1].rpo == rpo) {
+      f->pend[i - 1].lanes |= lanes;
+      return;
+    }
   memmove(&f->pend[i + 1], &f->pend[i], (f->npend - i) * sizeof f->pend[0]);
   f->pend[i] = (ex_pending){.rpo = rpo, .block = b, .lanes = lanes};
   f->npend++;
@@ -819,9 +970,9 @@ static inline bool thin_loop(ex_frame *f, int32_t b, uint64_t lanes) {
  * lane list and blend masks. */
 static inline bool runs_next(ex_frame *f, uint32_t b, bool recycle) {
   if (!f->npend) return true;
-  if (f->pend[f->npend - 1].rpo <= f->fn->blocks[b].rpo) return false;  /* (= : lanes wait at b: join them) */
+  if (f->pend[f->npend - 1].rpo <= f->fn->blocks[b].rpo) return false; /* (= : lanes wait at b: join them) */
   if (!recycle || !thin_loop(f, (int32_t)b, f->active)) return true;
-  f->go_behind = true;  /* the decision, for pick_block */
+  f->go_behind = true; /* the decision, for pick_block */
   return false;
 }
 
@@ -884,9 +1035,12 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   };
 #undef MEM_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
-  const unsigned hk = cx->hk->insn;  /* (the worker's hooks are set up before it runs a warp) */
-  const void *const *const labels = !hk ? base_labels : (hk & EX_HK_EVERY) ? every_labels
-                                    : (hk & EX_HK_FLAGGED) ? flagged_labels : cx->ftz ? mem_ftz_labels : mem_labels;
+  const unsigned hk = cx->hk->insn; /* (the worker's hooks are set up before it runs a warp) */
+  const void *const *const labels = !hk                    ? base_labels
+                                    : (hk & EX_HK_EVERY)   ? every_labels
+                                    : (hk & EX_HK_FLAGGED) ? flagged_labels
+                                    : cx->ftz              ? mem_ftz_labels
+                                                           : mem_labels;
   const ex_program *prog = cx->prog;
   const unsigned W = cx->W;
   const unsigned pb = prog->ptr_bytes;
@@ -894,7 +1048,7 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
   uint16_t lanes[EX_MAX_WARP];
   unsigned nl;
   bool full;
-  ex_lane_masks am;  /* partial warps: the active lanes' blend masks (BLEND_OK paths; filled on
+  ex_lane_masks am; /* partial warps: the active lanes' blend masks (BLEND_OK paths; filled on
                        first use after the active set changed, see AM) */
   bool am_ok = false;
   ex_frame *f;
@@ -906,7 +1060,10 @@ resched:
   bool fresh = f->cur < 0;
   if (fresh && !pick_block(f, cx->recycle_lanes)) {
     /* every lane of this activation returned */
-    if (w->depth == 1) { w->state = EX_W_DONE; return; }
+    if (w->depth == 1) {
+      w->state = EX_W_DONE;
+      return;
+    }
     w->depth--;
     f = &w->stack[w->depth - 1];
     fresh = false;
@@ -933,54 +1090,79 @@ resched:
   SELECT_HANDLER(4, uint32_t)
   SELECT_HANDLER(8, uint64_t)
 
-  H(LAND) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x && y)); NEXT;
-  H(LOR) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x || y)); NEXT;
-  H(LNOT) ELEMWISE1(uint8_t, uint8_t, (uint8_t)!x); NEXT;
-  H(LEQ) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x == !y)); NEXT;
-  H(LNE) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x != !y)); NEXT;
+  H(LAND) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x && y));
+  NEXT;
+  H(LOR) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(x || y));
+  NEXT;
+  H(LNOT) ELEMWISE1(uint8_t, uint8_t, (uint8_t)!x);
+  NEXT;
+  H(LEQ) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x == !y));
+  NEXT;
+  H(LNE) ELEMWISE2(uint8_t, uint8_t, (uint8_t)(!x != !y));
+  NEXT;
   H(ANY) {
     uint8_t *d = REG(ip->d);
     const uint8_t *a = REG(ip->a);
-    LANES_BEGIN uint8_t r = 0; for (unsigned i = 0; i < ip->n; i++) r |= a[l * ip->n + i] != 0; d[l] = r; LANES_END
+    LANES_BEGIN
+      uint8_t r = 0;
+      for (unsigned i = 0; i < ip->n; i++) r |= a[l * ip->n + i] != 0;
+      d[l] = r;
+    LANES_END
     NEXT;
   }
   H(ALL) {
     uint8_t *d = REG(ip->d);
     const uint8_t *a = REG(ip->a);
-    LANES_BEGIN uint8_t r = 1; for (unsigned i = 0; i < ip->n; i++) r &= a[l * ip->n + i] != 0; d[l] = r; LANES_END
+    LANES_BEGIN
+      uint8_t r = 1;
+      for (unsigned i = 0; i < ip->n; i++) r &= a[l * ip->n + i] != 0;
+      d[l] = r;
+    LANES_END
     NEXT;
   }
   H(FMA_F32) {
     float *d = (float *)REG(ip->d);
     const float *a = (const float *)REG(ip->a), *b = (const float *)REG(ip->b), *c = (const float *)REG(ip->c);
     const size_t n = ip->n;
-    if (cx->ftz) {  /* flushed inputs and result */
-      LANES_BEGIN for (size_t i = l * n; i < (l + 1) * n; i++) {
-        const float x = ftz(a[i]), y = ftz(b[i]), z = ftz(c[i]);
-        const float r = fmaf(x, y, z);
-        d[i] = ftz(isnan(r) ? fma_nan_f32(x, y, z) : r);
-      } LANES_END
+    if (cx->ftz) { /* flushed inputs and result */
+      LANES_BEGIN
+        for (size_t i = l * n; i < (l + 1) * n; i++) {
+          const float x = ftz(a[i]), y = ftz(b[i]), z = ftz(c[i]);
+          const float r = fmaf(x, y, z);
+          d[i] = ftz(isnan(r) ? fma_nan_f32(x, y, z) : r);
+        }
+      LANES_END
       NEXT;
     }
     void (*loop)(float *, const float *, const float *, const float *, size_t) = have_fma() ? fma_hw_f32 : fma_lib_f32;
     if (full) loop(d, a, b, c, n * W);
-    else { LANES_BEGIN loop(d + l * n, a + l * n, b + l * n, c + l * n, n); LANES_END }
+    else {
+      LANES_BEGIN
+        loop(d + l * n, a + l * n, b + l * n, c + l * n, n);
+      LANES_END
+    }
     NEXT;
   }
   H(FMA_F64) {
     double *d = (double *)REG(ip->d);
     const double *a = (const double *)REG(ip->a), *b = (const double *)REG(ip->b), *c = (const double *)REG(ip->c);
     const size_t n = ip->n;
-    void (*loop)(double *, const double *, const double *, const double *, size_t) = have_fma() ? fma_hw_f64 : fma_lib_f64;
+    void (*loop)(double *, const double *, const double *, const double *, size_t) = have_fma() ? fma_hw_f64
+                                                                                                : fma_lib_f64;
     if (full) loop(d, a, b, c, n * W);
-    else { LANES_BEGIN loop(d + l * n, a + l * n, b + l * n, c + l * n, n); LANES_END }
+    else {
+      LANES_BEGIN
+        loop(d + l * n, a + l * n, b + l * n, c + l * n, n);
+      LANES_END
+    }
     NEXT;
   }
   H(BITCOUNT) {
     const unsigned bs = ip->flags, rs = ip->c, n = ip->n;
-    LANES_BEGIN for (unsigned i = 0; i < n; i++)
-      wr_uint(REG(ip->d) + ((size_t)l * n + i) * rs, rs,
-              (uint64_t)__builtin_popcountll(rd_uint(REG(ip->a) + ((size_t)l * n + i) * bs, bs)));
+    LANES_BEGIN
+      for (unsigned i = 0; i < n; i++)
+        wr_uint(REG(ip->d) + ((size_t)l * n + i) * rs, rs,
+                (uint64_t)__builtin_popcountll(rd_uint(REG(ip->a) + ((size_t)l * n + i) * bs, bs)));
     LANES_END
     NEXT;
   }
@@ -995,15 +1177,21 @@ resched:
         uint64_t x = rd_uint(REG(ip->a) + ((size_t)l * n + i) * es, es);
         uint64_t y = rd_uint(REG(ip->b) + ((size_t)l * n + i) * es, es);
         uint64_t lo, hi;
-        if (ip->flags == 0) { lo = (x + y) & mask; hi = lo < x; }
-        else if (ip->flags == 1) { lo = (x - y) & mask; hi = x < y; }
-        else if (ip->flags == 2) {
+        if (ip->flags == 0) {
+          lo = (x + y) & mask;
+          hi = lo < x;
+        } else if (ip->flags == 1) {
+          lo = (x - y) & mask;
+          hi = x < y;
+        } else if (ip->flags == 2) {
           unsigned __int128 p = (unsigned __int128)x * y;
-          lo = (uint64_t)p & mask; hi = (uint64_t)(p >> bits) & mask;
+          lo = (uint64_t)p & mask;
+          hi = (uint64_t)(p >> bits) & mask;
         } else {
           __int128 p = (__int128)rd_sint(REG(ip->a) + ((size_t)l * n + i) * es, es) *
                        (__int128)rd_sint(REG(ip->b) + ((size_t)l * n + i) * es, es);
-          lo = (uint64_t)p & mask; hi = (uint64_t)(p >> bits) & mask;
+          lo = (uint64_t)p & mask;
+          hi = (uint64_t)(p >> bits) & mask;
         }
         wr_uint(d + (size_t)i * es, es, lo);
         wr_uint(d + hi_off + (size_t)i * es, es, hi);
@@ -1013,13 +1201,19 @@ resched:
   }
   H(CONVERT) {
     const unsigned ds = ip->n * ((ip->c & 0xFF) / 8), ss = ip->n * ((ip->b & 0xFF) / 8);
-    LANES_BEGIN convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags, cx->ftz); LANES_END
+    LANES_BEGIN
+      convert(REG(ip->d) + (size_t)l * ds, REG(ip->a) + (size_t)l * ss, ip->n, ip->b, ip->c, ip->flags, cx->ftz);
+    LANES_END
     NEXT;
   }
   H(MOVE) {
     const size_t s = ip->c;
     if (full) memcpy(REG(ip->d), REG(ip->a), s * W);
-    else { LANES_BEGIN memcpy(REG(ip->d) + l * s, REG(ip->a) + l * s, s); LANES_END }
+    else {
+      LANES_BEGIN
+        memcpy(REG(ip->d) + l * s, REG(ip->a) + l * s, s);
+      LANES_END
+    }
     NEXT;
   }
   H(EXTRACT) {
@@ -1029,9 +1223,21 @@ resched:
     const uint8_t *src = REG(ip->a) + x[0];
     uint8_t *dst = REG(ip->d);
     switch (s) {
-    case 4: LANES_BEGIN memcpy(dst + l * 4, src + l * ss, 4); LANES_END NEXT;
-    case 8: LANES_BEGIN memcpy(dst + l * 8, src + l * ss, 8); LANES_END NEXT;
-    default: LANES_BEGIN memcpy(dst + l * s, src + l * ss, s); LANES_END NEXT;
+    case 4:
+      LANES_BEGIN
+        memcpy(dst + l * 4, src + l * ss, 4);
+      LANES_END
+      NEXT;
+    case 8:
+      LANES_BEGIN
+        memcpy(dst + l * 8, src + l * ss, 8);
+      LANES_END
+      NEXT;
+    default:
+      LANES_BEGIN
+        memcpy(dst + l * s, src + l * ss, s);
+      LANES_END
+      NEXT;
     }
   }
   H(INSERT) {
@@ -1077,7 +1283,7 @@ resched:
       uint8_t *d = REG(ip->d) + (size_t)l * n * es;
       if (ip->d != ip->a) memmove(d, REG(ip->a) + (size_t)l * n * es, (size_t)n * es);
       uint64_t k = rd_uint(REG(x[0]) + (size_t)l * is, is);
-      if (k < n) memcpy(d + k * es, REG(ip->b) + (size_t)l * es, es);  /* out of range: no effect */
+      if (k < n) memcpy(d + k * es, REG(ip->b) + (size_t)l * es, es); /* out of range: no effect */
     LANES_END
     NEXT;
   }
@@ -1104,52 +1310,61 @@ resched:
     LANES_BEGIN
       const uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint8_t *m = ex_mem(cx, w, l, p, s, false);
-      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, false); goto fault; }
+      if (!m || (p & amask)) {
+        misaligned(cx, w, l, m, p, s, amask, false);
+        goto fault;
+      }
       memcpy(REG(ip->d) + l * s, m, s);
     LANES_END
     NEXT;
   }
   /* typed loads and stores of 4 and 8 bytes: a fixed-size copy per lane */
-#define LOAD_N(N, T)                                                                               \
-  H(LOAD_##N) {                                                                                    \
-    T *d_ = (T *)REG(ip->d);                                                                       \
-    const uint8_t *pa_ = REG(ip->a);                                                               \
-    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
-    if (full) {                                                                                    \
-      uint64_t offs_[EX_MAX_WARP];                                                                 \
-      const uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, false, offs_);                 \
-      if (base_) {                                                                                 \
-        for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);                      \
-        NEXT;                                                                                      \
-      }                                                                                            \
-    }                                                                                              \
-    LANES_BEGIN                                                                                    \
-      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
-      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                                  \
-      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, false); goto fault; }          \
-      memcpy(&d_[l], m, N);                                                                        \
-    LANES_END                                                                                      \
-    NEXT;                                                                                          \
-  }                                                                                                \
-  H(STORE_##N) {                                                                                   \
-    const T *v_ = (const T *)REG(ip->b);                                                           \
-    const uint8_t *pa_ = REG(ip->a);                                                               \
-    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                         \
-    if (full) {                                                                                    \
-      uint64_t offs_[EX_MAX_WARP];                                                                 \
-      uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, true, offs_);                        \
-      if (base_) {                                                                                 \
-        for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);                      \
-        NEXT;                                                                                      \
-      }                                                                                            \
-    }                                                                                              \
-    LANES_BEGIN                                                                                    \
-      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                                         \
-      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                                   \
-      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, N, amask, true); goto fault; }           \
-      memcpy(m, &v_[l], N);                                                                        \
-    LANES_END                                                                                      \
-    NEXT;                                                                                          \
+#define LOAD_N(N, T)                                                               \
+  H(LOAD_##N) {                                                                    \
+    T *d_ = (T *)REG(ip->d);                                                       \
+    const uint8_t *pa_ = REG(ip->a);                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                         \
+    if (full) {                                                                    \
+      uint64_t offs_[EX_MAX_WARP];                                                 \
+      const uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, false, offs_); \
+      if (base_) {                                                                 \
+        for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);      \
+        NEXT;                                                                      \
+      }                                                                            \
+    }                                                                              \
+    LANES_BEGIN                                                                    \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                      \
+      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                  \
+      if (!m || (p & amask)) {                                                     \
+        misaligned(cx, w, l, m, p, N, amask, false);                               \
+        goto fault;                                                                \
+      }                                                                            \
+      memcpy(&d_[l], m, N);                                                        \
+    LANES_END                                                                      \
+    NEXT;                                                                          \
+  }                                                                                \
+  H(STORE_##N) {                                                                   \
+    const T *v_ = (const T *)REG(ip->b);                                           \
+    const uint8_t *pa_ = REG(ip->a);                                               \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                         \
+    if (full) {                                                                    \
+      uint64_t offs_[EX_MAX_WARP];                                                 \
+      uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, true, offs_);        \
+      if (base_) {                                                                 \
+        for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);      \
+        NEXT;                                                                      \
+      }                                                                            \
+    }                                                                              \
+    LANES_BEGIN                                                                    \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                      \
+      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                   \
+      if (!m || (p & amask)) {                                                     \
+        misaligned(cx, w, l, m, p, N, amask, true);                                \
+        goto fault;                                                                \
+      }                                                                            \
+      memcpy(m, &v_[l], N);                                                        \
+    LANES_END                                                                      \
+    NEXT;                                                                          \
   }
   LOAD_N(4, uint32_t)
   LOAD_N(8, uint64_t)
@@ -1187,7 +1402,9 @@ resched:
       } else if (full) {
         for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es;
       } else {
-        LANES_BEGIN d[l] = base[l] + ix[l] * es; LANES_END
+        LANES_BEGIN
+          d[l] = base[l] + ix[l] * es;
+        LANES_END
       }
       NEXT;
     }
@@ -1197,16 +1414,22 @@ resched:
     LANES_END
     NEXT;
   }
-  H(SEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)(int64_t)(int32_t)x); NEXT;
-  H(ZEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)x); NEXT;
-  H(TRUNC_I64_I32) ELEMWISE1(uint64_t, uint32_t, (uint32_t)x); NEXT;
+  H(SEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)(int64_t)(int32_t)x);
+  NEXT;
+  H(ZEXT_I32_I64) ELEMWISE1(uint32_t, uint64_t, (uint64_t)x);
+  NEXT;
+  H(TRUNC_I64_I32) ELEMWISE1(uint64_t, uint32_t, (uint32_t)x);
+  NEXT;
   H(STORE) {
     const size_t s = ip->c;
     const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;
     LANES_BEGIN
       const uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
       uint8_t *m = ex_mem(cx, w, l, p, s, true);
-      if (!m || (p & amask)) { misaligned(cx, w, l, m, p, s, amask, true); goto fault; }
+      if (!m || (p & amask)) {
+        misaligned(cx, w, l, m, p, s, amask, true);
+        goto fault;
+      }
       memcpy(m, REG(ip->b) + l * s, s);
     LANES_END
     NEXT;
@@ -1240,11 +1463,15 @@ resched:
     NEXT;
   }
   H(PTR2U) {
-    LANES_BEGIN wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)); LANES_END
+    LANES_BEGIN
+      wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb));
+    LANES_END
     NEXT;
   }
   H(U2PTR) {
-    LANES_BEGIN wr_ptr(REG(ip->d) + (size_t)l * pb, pb, rd_uint(REG(ip->a) + (size_t)l * ip->n, ip->n)); LANES_END
+    LANES_BEGIN
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, rd_uint(REG(ip->a) + (size_t)l * ip->n, ip->n));
+    LANES_END
     NEXT;
   }
   H(GEN2PTR) {
@@ -1253,7 +1480,7 @@ resched:
       uint64_t id = (p & cx->ptr_mask) >> cx->shift;
       /* OpGenericCastToPtrExplicit: null when the object is not in the requested space (OpenCL C
        * 6.15.9 to_global/to_local/to_private) */
-      if (id >= cx->nallocs ? ip->b != EX_AS_GLOBAL || !ex_svm_in_global(cx, p)  /* SVM memory is global */
+      if (id >= cx->nallocs ? ip->b != EX_AS_GLOBAL || !ex_svm_in_global(cx, p) /* SVM memory is global */
                             : id == 0 || cx->allocs[id].space != ip->b)
         p = 0;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
@@ -1261,11 +1488,15 @@ resched:
     NEXT;
   }
   H(PTREQ) {
-    LANES_BEGIN REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    LANES_BEGIN
+      REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb);
+    LANES_END
     NEXT;
   }
   H(PTRNE) {
-    LANES_BEGIN REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) != ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb); LANES_END
+    LANES_BEGIN
+      REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) != ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb);
+    LANES_END
     NEXT;
   }
   H(PTRDIFF) {
@@ -1280,12 +1511,15 @@ resched:
     const uint32_t *x = f->fn->aux + ip->a;
     const bi_resolved *r = &prog->bis[x[0]];
     const uint32_t f32mask = x[3 + 2 * x[2]];
-    bi_call c;  /* not zeroed: 800 bytes per call; every field read is set below */
+    bi_call c; /* not zeroed: 800 bytes per call; every field read is set below */
     c.types = prog->bi_types + x[4 + 2 * x[2]];
     c.nsrc = x[2];
     c.dst = ip->d == LD_NONE ? NULL : REG(ip->d);
     c.dst_stride = x[1];
-    for (uint32_t i = 0; i < x[2]; i++) { c.src[i] = REG(x[3 + 2 * i]); c.src_stride[i] = x[4 + 2 * i]; }
+    for (uint32_t i = 0; i < x[2]; i++) {
+      c.src[i] = REG(x[3 + 2 * i]);
+      c.src_stride[i] = x[4 + 2 * i];
+    }
     c.lanes = lanes;
     c.nlanes = nl;
     c.mem = &cx->bimem;
@@ -1359,7 +1593,7 @@ resched:
     NEXT;
   }
   H(NOP) NEXT;
-  H(BUILTIN) {  /* a built-in variable loaded whole: n components of c bytes */
+  H(BUILTIN) { /* a built-in variable loaded whole: n components of c bytes */
     uint8_t *d = REG(ip->d);
     const size_t s = (size_t)ip->n * ip->c;
     if (ip->c == 8 && ip->n == 3) {
@@ -1367,23 +1601,32 @@ resched:
        * and local ids of a one-dimensional group, where lane l's ids are lane 0's plus (l, 0, 0). */
       uint64_t step;
       switch (ip->a) {
-      case SpvBuiltInGlobalInvocationId: case SpvBuiltInLocalInvocationId:
-        step = cx->group_size[1] == 1 && cx->group_size[2] == 1 ? 1 : UINT64_MAX;
-        break;
-      case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
-      case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInGlobalSize: case SpvBuiltInGlobalOffset:
-        step = 0;
-        break;
+      case SpvBuiltInGlobalInvocationId:
+      case SpvBuiltInLocalInvocationId: step = cx->group_size[1] == 1 && cx->group_size[2] == 1 ? 1 : UINT64_MAX; break;
+      case SpvBuiltInWorkgroupId:
+      case SpvBuiltInNumWorkgroups:
+      case SpvBuiltInWorkgroupSize:
+      case SpvBuiltInEnqueuedWorkgroupSize:
+      case SpvBuiltInGlobalSize:
+      case SpvBuiltInGlobalOffset: step = 0; break;
       default: step = UINT64_MAX; break;
       }
       if (step != UINT64_MAX) {
         uint64_t u[3], *v = (uint64_t *)d;
         ex_builtin_value(cx, w, 0, ip->a, u);
         if (!w->recycled) {
-          LANES_BEGIN v[3 * l] = u[0] + step * l; v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
-        } else {  /* lane l's work-item is not lane 0's plus l (unsigned differences wrap back) */
+          LANES_BEGIN
+            v[3 * l] = u[0] + step * l;
+            v[3 * l + 1] = u[1];
+            v[3 * l + 2] = u[2];
+          LANES_END
+        } else { /* lane l's work-item is not lane 0's plus l (unsigned differences wrap back) */
           const uint64_t i0 = w->item[0];
-          LANES_BEGIN v[3 * l] = u[0] + step * (w->item[l] - i0); v[3 * l + 1] = u[1]; v[3 * l + 2] = u[2]; LANES_END
+          LANES_BEGIN
+            v[3 * l] = u[0] + step * (w->item[l] - i0);
+            v[3 * l + 1] = u[1];
+            v[3 * l + 2] = u[2];
+          LANES_END
         }
         NEXT;
       }
@@ -1391,10 +1634,13 @@ resched:
     LANES_BEGIN
       uint64_t v[3];
       ex_builtin_value(cx, w, l, ip->a, v);
-      for (unsigned i = 0; i < ip->n; i++) {  /* a uint4 sub-group mask: component 3 is 0 */
+      for (unsigned i = 0; i < ip->n; i++) { /* a uint4 sub-group mask: component 3 is 0 */
         const uint64_t c = i < 3 ? v[i] : 0;
         if (ip->c == 8) memcpy(d + l * s + 8 * i, &c, 8);
-        else { uint32_t x = (uint32_t)c; memcpy(d + l * s + 4 * i, &x, 4); }
+        else {
+          uint32_t x = (uint32_t)c;
+          memcpy(d + l * s + 4 * i, &x, 4);
+        }
       }
     LANES_END
     NEXT;
@@ -1416,13 +1662,17 @@ resched:
     const uint32_t *x = f->fn->aux + ip->b;
     const uint8_t *c = REG(ip->a);
     uint64_t tm = 0;
-    if (full || nl * 4 >= W) tm = bool_mask(c, W) & f->active;  /* inactive lanes' bytes masked off */
-    else { LANES_BEGIN tm |= (uint64_t)(c[l] != 0) << l; LANES_END }
+    if (full || nl * 4 >= W) tm = bool_mask(c, W) & f->active; /* inactive lanes' bytes masked off */
+    else {
+      LANES_BEGIN
+        tm |= (uint64_t)(c[l] != 0) << l;
+      LANES_END
+    }
     if (tm == f->active || tm == 0) {
       /* every active lane goes the same way: its moves for all of them */
       const uint32_t b = tm ? x[0] : x[2];
       edge_moves(cx, R, f->fn->aux + (tm ? x[1] : x[3]), lanes, nl, full, full || nl * 4 < W ? NULL : AM());
-      if (runs_next(f, b, cx->recycle_lanes)) {  /* the fast path (see BR) */
+      if (runs_next(f, b, cx->recycle_lanes)) { /* the fast path (see BR) */
         GOTO_BLOCK(b);
       }
       pend_add(f, (int32_t)b, f->active);
@@ -1451,7 +1701,11 @@ resched:
         const uint32_t *cs = x + 3 + 4 * k;
         uint64_t cv = (uint64_t)cs[0] | ((uint64_t)cs[1] << 32);
         if (ss < 8) cv &= ((uint64_t)1 << (ss * 8)) - 1;
-        if (cv == v) { blk = cs[2]; edge = cs[3]; break; }
+        if (cv == v) {
+          blk = cs[2];
+          edge = cs[3];
+          break;
+        }
       }
       edge_moves_lane(cx, R, f->fn->aux + edge, l);
       pend_add(f, (int32_t)blk, (uint64_t)1 << l);
@@ -1462,7 +1716,9 @@ resched:
   H(RETV) {
     if (w->depth > 1 && f->ret_dst != LD_NONE) {
       const size_t s = ip->c;
-      LANES_BEGIN memcpy(REG(f->ret_dst) + l * s, REG(ip->a) + l * s, s); LANES_END
+      LANES_BEGIN
+        memcpy(REG(f->ret_dst) + l * s, REG(ip->a) + l * s, s);
+      LANES_END
     }
   }
   /* fall through */
@@ -1511,9 +1767,13 @@ resched:
       }
       /* a full warp's lanes of a value are contiguous: one copy */
       if (full) memcpy(REG(callee->param_reg[i]), REG(x[1 + i]), s * W);
-      else { LANES_BEGIN memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s); LANES_END }
+      else {
+        LANES_BEGIN
+          memcpy(REG(callee->param_reg[i]) + l * s, REG(x[1 + i]) + l * s, s);
+        LANES_END
+      }
     }
-    f->ip = (uint32_t)(ip - f->fn->code) + 1;   /* resume after the call */
+    f->ip = (uint32_t)(ip - f->fn->code) + 1; /* resume after the call */
     ex_frame *g = &w->stack[w->depth++];
     g->fn = callee;
     g->live = f->active;
@@ -1617,7 +1877,7 @@ L_HOOK_FLAGGED:
   if (w->hk_watch) goto L_HOOK;
   goto *base_labels[ip->op];
 
-step_limit: {
+step_limit : {
   /* reported at the first instruction of the block about to run, for its first active lane */
   char d[160];
   snprintf(d, sizeof d, "this work-item executed more than %llu SPIR-V instructions (--max-steps); an endless loop?",

@@ -13,8 +13,8 @@
 #include "ex_internal.h"
 #include "gen_spv_tables.h"
 
-void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
-               uint64_t size, const char *detail) {
+void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t size,
+               const char *detail) {
   if (cx->faulted) return NULL;
   cx->faulted = true;
   cx->fkind = k;
@@ -23,7 +23,7 @@ void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_
   cx->falloc = alloc;
   cx->foff = off;
   cx->fsize = size;
-  cx->fsvm_base = cx->fsvm_size = 0;  /* ex_svm.c sets them after this for SVM memory */
+  cx->fsvm_base = cx->fsvm_size = 0; /* ex_svm.c sets them after this for SVM memory */
   cx->finsn = cx->cur_ip;
   cx->ffn = cx->cur_fn;
   snprintf(cx->fdetail, sizeof cx->fdetail, "%s", detail ? detail : "");
@@ -31,7 +31,9 @@ void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_
 }
 
 /* Each fault kind's name in reports and its identifier in JSON lines (--report). */
-static const struct { const char *name, *id; } fault_kinds[] = {
+static const struct {
+  const char *name, *id;
+} fault_kinds[] = {
   [SPVI_FAULT_NONE] = {"no fault", "none"},
   [SPVI_FAULT_OUT_OF_BOUNDS] = {"out-of-bounds access", "out-of-bounds"},
   [SPVI_FAULT_NULL_POINTER] = {"null pointer dereference", "null-pointer"},
@@ -47,7 +49,8 @@ static const struct { const char *name, *id; } fault_kinds[] = {
 };
 
 const char *spvi_fault_kind_name(spvi_fault_kind k) {
-  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].name ? fault_kinds[k].name : "fault";
+  return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].name ? fault_kinds[k].name
+                                                                                         : "fault";
 }
 
 const char *spvi_fault_kind_id(spvi_fault_kind k) {
@@ -144,11 +147,11 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
     }
     f->offset = cx->foff;
     f->access_size = cx->fsize;
-    if (a && a->image)  /* image accesses say where in pixel coordinates */
+    if (a && a->image) /* image accesses say where in pixel coordinates */
       snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
     else
-      snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s", cx->fdetail[0] ? cx->fdetail : "access",
-               (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
+      snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s",
+               cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
@@ -161,11 +164,11 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   const char *fnn = f->function[0] ? f->function : "?";
   /* the report may be cut at sizeof f->message; the fields above keep every detail */
   format_into(f->message, sizeof f->message,
-           "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
-           "  at %s %%%u in function `%s` (%s)%s",
-           spvi_fault_kind_name(f->kind), f->kernel, f->global_id[0], f->global_id[1], f->global_id[2],
-           f->local_id[0], f->local_id[1], f->local_id[2], f->group_id[0], f->group_id[1], f->group_id[2],
-           f->opcode[0] ? f->opcode : "?", f->result_id, fnn, src, where);
+              "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
+              "  at %s %%%u in function `%s` (%s)%s",
+              spvi_fault_kind_name(f->kind), f->kernel, f->global_id[0], f->global_id[1], f->global_id[2],
+              f->local_id[0], f->local_id[1], f->local_id[2], f->group_id[0], f->group_id[1], f->group_id[2],
+              f->opcode[0] ? f->opcode : "?", f->result_id, fnn, src, where);
 }
 
 /* ---- descriptions of images and sites ---------------------------------------------------- */
@@ -174,9 +177,8 @@ void ex_image_describe(const bi_image *img, char *buf, size_t len) {
   const char *tn = bi_image_type_name(img->type) ? bi_image_type_name(img->type) : "image";
   const char *on = bi_image_order_name(img->order), *cn = bi_image_ctype_name(img->ctype);
   switch (img->type) {
-  case 0: case 1:
-    snprintf(buf, len, "%s of %llu %s %s", tn, (unsigned long long)img->size[0], on, cn);
-    break;
+  case 0:
+  case 1: snprintf(buf, len, "%s of %llu %s %s", tn, (unsigned long long)img->size[0], on, cn); break;
   case 2:
     snprintf(buf, len, "%s of %llu x %llu layers %s %s", tn, (unsigned long long)img->size[0],
              (unsigned long long)img->size[1], on, cn);
@@ -220,5 +222,8 @@ void ex_set_err(spvi_error *e, spvi_status s, const char *fmt, ...) {
   va_end(ap);
 }
 void ex_clear_err(spvi_error *e) {
-  if (e) { e->status = SPVI_OK; e->message[0] = 0; }
+  if (e) {
+    e->status = SPVI_OK;
+    e->message[0] = 0;
+  }
 }

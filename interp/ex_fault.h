@@ -24,8 +24,8 @@ struct ld_module;
 /* Record a fault at the context's current instruction (cx->cur_fn/cur_ip), lane `lane` of warp w:
  * the first fault of a launch wins, later ones are ignored. Returns NULL, so a memory translation
  * can `return ex_fault(...)`. */
-void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off,
-               uint64_t size, const char *detail);
+void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t size,
+               const char *detail);
 /* The user's report of the fault recorded in cx: ids, site, memory and the message text. */
 void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f);
 

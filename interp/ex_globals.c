@@ -40,7 +40,7 @@ static uint64_t encode(const ex_pstate *ps, uint32_t alloc) { return ((uint64_t)
 static void relocate(const ex_pstate *ps, uint8_t *dst, uint32_t alloc) {
   const unsigned pb = ps->prog->ptr_bytes;
   uint64_t v = 0;
-  memcpy(&v, dst, pb);  /* little-endian host: the low bytes */
+  memcpy(&v, dst, pb); /* little-endian host: the low bytes */
   v += encode(ps, alloc);
   memcpy(dst, &v, pb);
 }
@@ -81,7 +81,10 @@ ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen) {
   ps->prog = p;
   atomic_init(&ps->busy, false);
   ps->mem = calloc(p->nstatic + 1, sizeof *ps->mem);
-  if (!ps->mem) { free(ps); return NULL; }
+  if (!ps->mem) {
+    free(ps);
+    return NULL;
+  }
   /* the largest allocation table of any launch: null, module and function variables, and one
    * allocation per parameter of the kernel with the most */
   uint64_t max_params = 0;
@@ -105,14 +108,17 @@ ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen) {
     const ex_alloc *a = &p->static_allocs[i];
     if (a->size >= ps->bias) {
       char nb[96];
-      snprintf(err, errlen, "%s: variable `%s` of %llu bytes does not fit the %u-bit address space of this module", m->path,
-               ld_id_name(m, a->var_id, nb, sizeof nb), (unsigned long long)a->size, p->ptr_bytes * 8);
+      snprintf(err, errlen, "%s: variable `%s` of %llu bytes does not fit the %u-bit address space of this module",
+               m->path, ld_id_name(m, a->var_id, nb, sizeof nb), (unsigned long long)a->size, p->ptr_bytes * 8);
       ex_pstate_free(ps);
       return NULL;
     }
     if (a->space != EX_AS_GLOBAL && a->space != EX_AS_CONSTANT) continue;
     ps->mem[i] = calloc(a->size ? a->size : 1, 1);
-    if (!ps->mem[i]) { ex_pstate_free(ps); return NULL; }
+    if (!ps->mem[i]) {
+      ex_pstate_free(ps);
+      return NULL;
+    }
     if (a->space == EX_AS_GLOBAL) ps->writable = true;
   }
   init_globals(ps);

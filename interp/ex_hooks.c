@@ -15,19 +15,19 @@
  * which defines `const ex_hooks NAME`, and ONE line here; e.g. the division reports
  * (ex_arith_check.c) are one file and the line X(ex_arith_hooks). The debugger's client comes
  * first: it may pause the warp before the others see the instruction. */
-#define EX_HK_CLIENTS(X)                                                                           \
-  X(ex_pause_hooks)      /* ex_pause.c: spvi debug (ex_inspect.c) */                               \
-  X(ex_trace_hooks)      /* ex_trace.c: --trace */                                                 \
-  X(ex_race_hooks)       /* ex_race.c: --check races */                                            \
-  X(ex_uninit_hooks)     /* ex_uninit.c: --check uninit */                                         \
-  X(ex_arith_hooks)      /* ex_arith_check.c: division by zero and overflow reports */
+#define EX_HK_CLIENTS(X)                                         \
+  X(ex_pause_hooks)  /* ex_pause.c: spvi debug (ex_inspect.c) */ \
+  X(ex_trace_hooks)  /* ex_trace.c: --trace */                   \
+  X(ex_race_hooks)   /* ex_race.c: --check races */              \
+  X(ex_uninit_hooks) /* ex_uninit.c: --check uninit */           \
+  X(ex_arith_hooks)  /* ex_arith_check.c: division by zero and overflow reports */
 
 #define DECLARE_(name) extern const ex_hooks name;
 EX_HK_CLIENTS(DECLARE_)
 #undef DECLARE_
 static const ex_hooks *const clients[] = {
 #define ENTRY_(name) &name,
-    EX_HK_CLIENTS(ENTRY_)
+  EX_HK_CLIENTS(ENTRY_)
 #undef ENTRY_
 };
 #define NCLIENTS (sizeof clients / sizeof clients[0])
@@ -39,7 +39,7 @@ static bool number_sites(ex_hk_launch *L, const ex_program *p) {
   L->nfuncs = p->nfuncs;
   L->fbase = calloc(p->nfuncs + 1, sizeof *L->fbase);
   if (!L->fbase) return false;
-  uint32_t n = 1;  /* site 0 is "unknown" */
+  uint32_t n = 1; /* site 0 is "unknown" */
   for (uint32_t i = 0; i < p->nfuncs; i++) {
     L->fbase[i] = n;
     n += p->funcs[i].ncode;
@@ -86,7 +86,7 @@ static void subscribe_all(ex_hk_worker *h, const ex_hk_sub *s, unsigned want) {
   if (c->warp_stop) subscribe(h, EX_HK_EV_WARP_STOP, s);
   if (c->before && (want & (EX_HK_EVERY | EX_HK_FLAGGED))) {
     ex_hk_sub b = *s;
-    if (want & EX_HK_EVERY) b.watch = 0;  /* every instruction: no watch bit to test */
+    if (want & EX_HK_EVERY) b.watch = 0; /* every instruction: no watch bit to test */
     subscribe(h, EX_HK_EV_BEFORE, &b);
   }
   if (c->builtin) subscribe(h, EX_HK_EV_BUILTIN, s);
@@ -133,13 +133,13 @@ void ex_hooks_worker_free(ex_ctx *cx) {
 
 /* ---- notify points -------------------------------------------------------------------------- */
 /* For each subscriber s of event EV of worker cx: CALL (s->c->cb(s->self, cx, ...)). */
-#define EACH(cx, EV, CALL)                                                                         \
-  do {                                                                                             \
-    const ex_hk_worker *h_ = (cx)->hk;                                                             \
-    for (unsigned i_ = 0; h_ && i_ < h_->n[EV]; i_++) {                                            \
-      const ex_hk_sub *s = &h_->sub[EV][i_];                                                       \
-      CALL;                                                                                        \
-    }                                                                                              \
+#define EACH(cx, EV, CALL)                              \
+  do {                                                  \
+    const ex_hk_worker *h_ = (cx)->hk;                  \
+    for (unsigned i_ = 0; h_ && i_ < h_->n[EV]; i_++) { \
+      const ex_hk_sub *s = &h_->sub[EV][i_];            \
+      CALL;                                             \
+    }                                                   \
   } while (0)
 
 void ex_hk_fanout_group_begin(ex_ctx *cx, ex_warp *warps, unsigned nw) {
@@ -154,7 +154,9 @@ void ex_hk_fanout_warp_start(ex_ctx *cx, ex_warp *w) {
 
 void ex_hk_fanout_warp_stop(ex_ctx *cx, ex_warp *w) { EACH(cx, EX_HK_EV_WARP_STOP, s->c->warp_stop(s->self, cx, w)); }
 
-static void notify_access(ex_ctx *cx, const ex_hk_access *a) { EACH(cx, EX_HK_EV_ACCESS, s->c->access(s->self, cx, a)); }
+static void notify_access(ex_ctx *cx, const ex_hk_access *a) {
+  EACH(cx, EX_HK_EV_ACCESS, s->c->access(s->self, cx, a));
+}
 
 static void notify_barrier(ex_ctx *cx, const ex_hk_barrier *b) {
   EACH(cx, EX_HK_EV_BARRIER, s->c->barrier(s->self, cx, b));
@@ -212,7 +214,7 @@ void ex_hooks_named_barrier(ex_ctx *cx, ex_warp *warps, unsigned nw, uint32_t h)
     fl[n] = x->first_linear;
     fences[n++] = barrier_fences(cx, x->stack[x->depth - 1].fn, x->barrier_at);
   }
-  if (fl && fences) {  /* out of memory: the phase goes unnoticed (later pairs may be reported) */
+  if (fl && fences) { /* out of memory: the phase goes unnoticed (later pairs may be reported) */
     const ex_hk_barrier b = {.scope = EX_HK_BAR_NAMED, .n = n, .first_linear = fl, .member_fences = fences};
     notify_barrier(cx, &b);
   }
@@ -252,8 +254,8 @@ static inline void insn_access(ex_hk_access *a, const ex_ctx *cx, ex_warp *w, co
 
 /* OpLoad, OpStore: c bytes; a the pointer, d the result / b the value. */
 static inline __attribute__((always_inline)) void step_load_store(ex_ctx *cx, ex_warp *w, const ex_frame *f,
-                                                                  const ex_insn *ip, const uint16_t *lanes,
-                                                                  unsigned nl, bool store) {
+                                                                  const ex_insn *ip, const uint16_t *lanes, unsigned nl,
+                                                                  bool store) {
   uint64_t buf[EX_MAX_WARP];
   ex_hk_access a;
   insn_access(&a, cx, w, f, ip, lanes, nl, store ? EX_HK_STORE : EX_HK_LOAD, buf);
@@ -264,7 +266,8 @@ static inline __attribute__((always_inline)) void step_load_store(ex_ctx *cx, ex
   notify_access(cx, &a);
 }
 
-static void step_atomic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+static void step_atomic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                        unsigned nl) {
   uint64_t buf[EX_MAX_WARP];
   ex_hk_access a;
   insn_access(&a, cx, w, f, ip, lanes, nl, EX_HK_ATOMIC, buf);
@@ -283,7 +286,8 @@ static void step_atomic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn
 }
 
 /* OpCopyMemory (c bytes) and OpCopyMemorySized (c: the size register, of `flags` bytes). */
-static void step_copy(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+static void step_copy(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                      unsigned nl) {
   uint64_t dst[EX_MAX_WARP], src[EX_MAX_WARP], sizes[EX_MAX_WARP];
   ex_hk_access a;
   insn_access(&a, cx, w, f, ip, lanes, nl, EX_HK_COPY, dst);
@@ -295,7 +299,7 @@ static void step_copy(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
     const uint8_t *S = w->regs + (size_t)ip->c * cx->W;
     for (unsigned k = 0; k < nl; k++) {
       sizes[k] = 0;
-      memcpy(&sizes[k], S + (size_t)lanes[k] * ip->flags, ip->flags);  /* little-endian host */
+      memcpy(&sizes[k], S + (size_t)lanes[k] * ip->flags, ip->flags); /* little-endian host */
     }
     a.sizes = sizes;
   }
@@ -304,7 +308,8 @@ static void step_copy(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
 
 /* A call's by-value aggregates: each is copied from the caller's object into the callee's private
  * copy (ex_exec.c, EX_CALL). */
-static void step_call(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
+static void step_call(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                      unsigned nl) {
   const ex_func *callee = &cx->prog->funcs[ip->a];
   const uint32_t *x = f->fn->aux + ip->b;
   for (uint32_t i = 0; i < callee->nparams; i++) {
@@ -313,9 +318,18 @@ static void step_call(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
     uint64_t dst[EX_MAX_WARP], src[EX_MAX_WARP];
     const uint64_t np = ex_ptr_of(cx, bv);
     for (unsigned k = 0; k < nl; k++) dst[k] = np;
-    ex_hk_access a = {.kind = EX_HK_BYVAL, .full = nl == cx->W, .w = w, .fn = f->fn, .ip = ip, .lanes = lanes,
-                      .nl = nl, .ptr = dst, .size = cx->allocs[bv].size, .addr_reg = LD_NONE,
-                      .src = lane_ptrs(cx, w, x[1 + i], lanes, nl, src), .src_reg = x[1 + i]};
+    ex_hk_access a = {.kind = EX_HK_BYVAL,
+                      .full = nl == cx->W,
+                      .w = w,
+                      .fn = f->fn,
+                      .ip = ip,
+                      .lanes = lanes,
+                      .nl = nl,
+                      .ptr = dst,
+                      .size = cx->allocs[bv].size,
+                      .addr_reg = LD_NONE,
+                      .src = lane_ptrs(cx, w, x[1 + i], lanes, nl, src),
+                      .src_reg = x[1 + i]};
     notify_access(cx, &a);
   }
 }
@@ -344,22 +358,27 @@ static void step_builtin(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_ins
 static void step_subgroup(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
                           unsigned nl) {
   if (ip->flags != EX_SG_BARRIER || !cx->hk->n[EX_HK_EV_BARRIER]) return;
-  const ex_hk_barrier b = {.scope = EX_HK_BAR_SUBGROUP, .fences = barrier_fences(cx, f->fn, ip), .w = w,
-                           .lanes = lanes, .nl = nl};
+  const ex_hk_barrier b = {
+    .scope = EX_HK_BAR_SUBGROUP, .fences = barrier_fences(cx, f->fn, ip), .w = w, .lanes = lanes, .nl = nl};
   notify_barrier(cx, &b);
 }
 
-bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
-                   unsigned nl) {
+bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
   const ex_hk_worker *h = cx->hk;
   if ((h->before_every || (w->hk_watch & h->before_watch)) && notify_before(cx, w, f, ip, lanes, nl)) return true;
   if (!h->decode) return false;
   switch (ip->op) {
-  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8: case EX_STORE: case EX_STORE_4: case EX_STORE_8:
+  case EX_LOAD:
+  case EX_LOAD_4:
+  case EX_LOAD_8:
+  case EX_STORE:
+  case EX_STORE_4:
+  case EX_STORE_8:
     step_load_store(cx, w, f, ip, lanes, nl, ip->op == EX_STORE || ip->op == EX_STORE_4 || ip->op == EX_STORE_8);
     return false;
   case EX_ATOMIC: step_atomic(cx, w, f, ip, lanes, nl); return false;
-  case EX_COPYMEM: case EX_COPYMEM_SIZED: step_copy(cx, w, f, ip, lanes, nl); return false;
+  case EX_COPYMEM:
+  case EX_COPYMEM_SIZED: step_copy(cx, w, f, ip, lanes, nl); return false;
   case EX_CALL: step_call(cx, w, f, ip, lanes, nl); return false;
   case EX_EXTINST: step_builtin(cx, w, f, ip, lanes, nl); return false;
   case EX_SUBGROUP: step_subgroup(cx, w, f, ip, lanes, nl); return false;

@@ -32,19 +32,23 @@
 #include "ex_internal.h"
 
 /* ---- what a client takes part in (ex_hooks.wants) ------------------------------------------- */
-#define EX_HK_ON 1u           /* takes part in the run (events only, no instruction hook) */
-#define EX_HK_EVERY 2u        /* `before` every instruction */
-#define EX_HK_MEMORY 4u       /* memory instructions, builtin calls and sub-group operations are
+#define EX_HK_ON 1u    /* takes part in the run (events only, no instruction hook) */
+#define EX_HK_EVERY 2u /* `before` every instruction */
+#define EX_HK_MEMORY \
+  4u /* memory instructions, builtin calls and sub-group operations are
                                  hooked (their `access`, `builtin` and `barrier` events) */
-#define EX_HK_FLAGGED 8u      /* `before` every instruction while the warp's watch bit of the
+#define EX_HK_FLAGGED \
+  8u /* `before` every instruction while the warp's watch bit of the
                                  client is set (ex_hk_watch), besides EX_HK_MEMORY's */
-#define EX_HK_WARPWISE 16u    /* lanes are recycled only warp by warp: a warp's lanes keep
+#define EX_HK_WARPWISE \
+  16u                        /* lanes are recycled only warp by warp: a warp's lanes keep
                                  consecutive work-items (first_linear + lane), restarts come as
                                  warp_start (per-lane state follows the lanes) */
-#define EX_HK_NO_RECYCLE 32u  /* no lane recycling at all (each warp keeps its work-items) */
-#define EX_HK_SERIAL 64u      /* work-groups run in increasing order on one thread */
-#define EX_HK_SITES 128u      /* the client names instructions by site number (ex_hk_site) */
-#define EX_HK_BUILTIN_MEM 256u /* every built-in variable is written to each lane's private memory
+#define EX_HK_NO_RECYCLE 32u /* no lane recycling at all (each warp keeps its work-items) */
+#define EX_HK_SERIAL 64u     /* work-groups run in increasing order on one thread */
+#define EX_HK_SITES 128u     /* the client names instructions by site number (ex_hk_site) */
+#define EX_HK_BUILTIN_MEM \
+  256u /* every built-in variable is written to each lane's private memory
                                 when its work-item starts, also those EX_BUILTIN computes without
                                 reading memory (the debugger shows them from memory) */
 
@@ -52,8 +56,8 @@
  * by-value copies), builtins (their accesses come as EX_HK_BUILTIN; the uninit checker computes
  * their result's shadow first) and sub-group operations (sub-group barriers). A constant
  * expression: ex_exec_warp's label tables use it. */
-#define EX_HK_MEMORY_OP(op)                                                                        \
-  ((op) == EX_LOAD || (op) == EX_LOAD_4 || (op) == EX_LOAD_8 || (op) == EX_STORE || (op) == EX_STORE_4 ||     \
+#define EX_HK_MEMORY_OP(op)                                                                                        \
+  ((op) == EX_LOAD || (op) == EX_LOAD_4 || (op) == EX_LOAD_8 || (op) == EX_STORE || (op) == EX_STORE_4 ||          \
    (op) == EX_STORE_8 || (op) == EX_ATOMIC || (op) == EX_COPYMEM || (op) == EX_COPYMEM_SIZED || (op) == EX_CALL || \
    (op) == EX_EXTINST || (op) == EX_SUBGROUP)
 
@@ -64,7 +68,7 @@ typedef struct ex_hk_insn {
   ex_warp *w;
   const ex_frame *f;
   const ex_insn *ip;
-  const uint16_t *lanes;       /* the active lanes, ascending; nl == W: every lane (lanes[k] == k) */
+  const uint16_t *lanes; /* the active lanes, ascending; nl == W: every lane (lanes[k] == k) */
   unsigned nl;
 } ex_hk_insn;
 
@@ -72,54 +76,54 @@ typedef struct ex_hk_insn {
  * addresses are those it will use; an invalid one is left to it: it faults); the others after the
  * access succeeded. */
 enum {
-  EX_HK_LOAD,                  /* OpLoad: value_reg receives the loaded value */
-  EX_HK_STORE,                 /* OpStore: value_reg holds the value stored */
-  EX_HK_ATOMIC,                /* an atomic: atomic_op EX_AT_*, value_reg/cmp_reg operands, result_reg */
-  EX_HK_COPY,                  /* OpCopyMemory(Sized): per lane, `size` (or sizes[k]) bytes from src to ptr */
-  EX_HK_BYVAL,                 /* a call's copy of a by-value aggregate from src into the callee's
+  EX_HK_LOAD,      /* OpLoad: value_reg receives the loaded value */
+  EX_HK_STORE,     /* OpStore: value_reg holds the value stored */
+  EX_HK_ATOMIC,    /* an atomic: atomic_op EX_AT_*, value_reg/cmp_reg operands, result_reg */
+  EX_HK_COPY,      /* OpCopyMemory(Sized): per lane, `size` (or sizes[k]) bytes from src to ptr */
+  EX_HK_BYVAL,     /* a call's copy of a by-value aggregate from src into the callee's
                                   private copy at ptr (no address operand of the kernel's own) */
-  EX_HK_BUILTIN,               /* one lane of a builtin (OpExtInst) accesses memory (after `builtin`) */
-  EX_HK_IMAGE,                 /* one lane read or wrote image texels: alloc, off, size; addr_reg
+  EX_HK_BUILTIN,   /* one lane of a builtin (OpExtInst) accesses memory (after `builtin`) */
+  EX_HK_IMAGE,     /* one lane read or wrote image texels: alloc, off, size; addr_reg
                                   the coordinate, value_reg the texel written */
-  EX_HK_GROUP_COPY             /* an async work-group copy of `size` bytes, done for the group by
+  EX_HK_GROUP_COPY /* an async work-group copy of `size` bytes, done for the group by
                                   lane 0 of w (ex_async.c) */
 };
 
 /* The fields above the union are set for every kind; in the union only those of the access's
  * kind (the others are unspecified): one event is built per hooked instruction. */
 typedef struct ex_hk_access {
-  uint8_t kind;                /* EX_HK_LOAD ... */
+  uint8_t kind; /* EX_HK_LOAD ... */
   bool write, atomic;
-  bool full;                   /* lanes are every lane of the warp (lanes[k] == k, nl == W) */
+  bool full; /* lanes are every lane of the warp (lanes[k] == k, nl == W) */
   unsigned nl;
   ex_warp *w;
-  const ex_func *fn;           /* the instruction (its function) the access belongs to: its site
+  const ex_func *fn; /* the instruction (its function) the access belongs to: its site
                                   number is ex_hk_site(cx, fn, ip) */
   const ex_insn *ip;
   const uint16_t *lanes;
-  const uint64_t *ptr;         /* per k < nl: the address lanes[k] accesses (copies: destination) */
-  uint64_t size;               /* bytes per lane (OpCopyMemorySized: sizes[k]) */
+  const uint64_t *ptr; /* per k < nl: the address lanes[k] accesses (copies: destination) */
+  uint64_t size;       /* bytes per lane (OpCopyMemorySized: sizes[k]) */
   /* the register of the address (per-lane register offset; LD_NONE: none) and its bytes, for
    * clients that shadow registers: the pointer operand (COPY: the destination; IMAGE: the
    * coordinate) */
   uint32_t addr_reg;
   unsigned addr_bytes;
   union {
-    struct {                   /* LOAD, STORE, ATOMIC, IMAGE */
-      uint32_t value_reg;      /* LOAD: the result; STORE, ATOMIC: the value operand; IMAGE write:
+    struct {              /* LOAD, STORE, ATOMIC, IMAGE */
+      uint32_t value_reg; /* LOAD: the result; STORE, ATOMIC: the value operand; IMAGE write:
                                   the texel (LD_NONE: none) */
       unsigned value_bytes;
-      uint32_t cmp_reg;        /* ATOMIC: the comparator of a compare-exchange (value_bytes), or LD_NONE */
-      uint32_t result_reg;     /* ATOMIC: the old value's register (LD_NONE: none) */
+      uint32_t cmp_reg;    /* ATOMIC: the comparator of a compare-exchange (value_bytes), or LD_NONE */
+      uint32_t result_reg; /* ATOMIC: the old value's register (LD_NONE: none) */
       unsigned result_bytes;
-      unsigned atomic_op;      /* ATOMIC: EX_AT_* */
-      uint32_t alloc;          /* IMAGE: the image's allocation and the texels' byte offset in it */
+      unsigned atomic_op; /* ATOMIC: EX_AT_* */
+      uint32_t alloc;     /* IMAGE: the image's allocation and the texels' byte offset in it */
       uint64_t off;
     };
-    struct {                   /* COPY, BYVAL, GROUP_COPY */
-      const uint64_t *src;     /* per k: the source address */
-      const uint64_t *sizes;   /* OpCopyMemorySized: per k the byte count; else NULL (size) */
-      uint32_t src_reg;        /* COPY: the source pointer's register */
+    struct {                 /* COPY, BYVAL, GROUP_COPY */
+      const uint64_t *src;   /* per k: the source address */
+      const uint64_t *sizes; /* OpCopyMemorySized: per k the byte count; else NULL (size) */
+      uint32_t src_reg;      /* COPY: the source pointer's register */
     };
   };
 } ex_hk_access;
@@ -132,19 +136,19 @@ typedef struct ex_hk_access {
 #define EX_HK_FENCE_GLOBAL 2u
 #define EX_HK_FENCE_IMAGE 4u
 enum {
-  EX_HK_BAR_GROUP,             /* a work-group barrier: every warp of the group waits at it */
-  EX_HK_BAR_SUBGROUP,          /* before a sub_group_barrier: the sub-groups of w's lanes pass it */
-  EX_HK_BAR_NAMED              /* a phase of a named barrier completed: n sub-groups, the k-th
+  EX_HK_BAR_GROUP,    /* a work-group barrier: every warp of the group waits at it */
+  EX_HK_BAR_SUBGROUP, /* before a sub_group_barrier: the sub-groups of w's lanes pass it */
+  EX_HK_BAR_NAMED     /* a phase of a named barrier completed: n sub-groups, the k-th
                                   starting at local linear id first_linear[k], each with its own
                                   instruction's fences member_fences[k] */
 };
 typedef struct ex_hk_barrier {
-  unsigned scope;              /* EX_HK_BAR_* */
-  unsigned fences;             /* GROUP, SUBGROUP: EX_HK_FENCE_* */
-  const ex_warp *w;            /* SUBGROUP */
+  unsigned scope;   /* EX_HK_BAR_* */
+  unsigned fences;  /* GROUP, SUBGROUP: EX_HK_FENCE_* */
+  const ex_warp *w; /* SUBGROUP */
   const uint16_t *lanes;
   unsigned nl;
-  unsigned n;                  /* NAMED */
+  unsigned n; /* NAMED */
   const uint32_t *first_linear;
   const unsigned *member_fences;
 } ex_hk_barrier;
@@ -165,10 +169,10 @@ typedef struct ex_hk_arith {
 
 /* What a client's worker state is made for. */
 typedef struct ex_hk_info {
-  uint64_t local_bytes;        /* the local arena's size */
-  ex_warp *warps;              /* the worker's warps (every warp the worker runs is one of them) */
+  uint64_t local_bytes; /* the local arena's size */
+  ex_warp *warps;       /* the worker's warps (every warp the worker runs is one of them) */
   unsigned nwarps;
-  uint32_t watch;              /* the client's bit in ex_warp.hk_watch (EX_HK_FLAGGED) */
+  uint32_t watch; /* the client's bit in ex_warp.hk_watch (EX_HK_FLAGGED) */
 } ex_hk_info;
 
 /* ---- a client ------------------------------------------------------------------------------- */
@@ -214,40 +218,49 @@ typedef struct ex_hooks {
 
 /* ---- the run's resolved clients (ex_hooks.c) ------------------------------------------------ */
 enum {
-  EX_HK_EV_GROUP_BEGIN, EX_HK_EV_GROUP_END, EX_HK_EV_WARP_START, EX_HK_EV_WARP_STOP, EX_HK_EV_BEFORE,
-  EX_HK_EV_BUILTIN, EX_HK_EV_ACCESS, EX_HK_EV_BARRIER, EX_HK_EV_COPY_EVENT, EX_HK_EV_WAIT_EVENTS,
-  EX_HK_EV_ARITH, EX_HK_NEV
+  EX_HK_EV_GROUP_BEGIN,
+  EX_HK_EV_GROUP_END,
+  EX_HK_EV_WARP_START,
+  EX_HK_EV_WARP_STOP,
+  EX_HK_EV_BEFORE,
+  EX_HK_EV_BUILTIN,
+  EX_HK_EV_ACCESS,
+  EX_HK_EV_BARRIER,
+  EX_HK_EV_COPY_EVENT,
+  EX_HK_EV_WAIT_EVENTS,
+  EX_HK_EV_ARITH,
+  EX_HK_NEV
 };
-#define EX_HK_MAX 8            /* registered clients at most (ex_hooks.c checks) */
+#define EX_HK_MAX 8 /* registered clients at most (ex_hooks.c checks) */
 
 typedef struct ex_hk_sub {
   const ex_hooks *c;
   void *self;
-  uint32_t watch;              /* `before` of an EX_HK_FLAGGED client: its watch bit; 0: always */
+  uint32_t watch; /* `before` of an EX_HK_FLAGGED client: its watch bit; 0: always */
 } ex_hk_sub;
 
 /* Per worker (ex_ctx.hk): per event the subscribers, in registration order. */
 typedef struct ex_hk_worker {
-  unsigned insn;               /* union of the clients' EX_HK_EVERY/MEMORY/FLAGGED */
-  bool before_every;           /* some `before` subscriber sees every instruction */
-  uint32_t before_watch;       /* the watch bits of the other `before` subscribers */
-  bool decode;                 /* some client takes the decoded events of ex_hooks_step */
+  unsigned insn;         /* union of the clients' EX_HK_EVERY/MEMORY/FLAGGED */
+  bool before_every;     /* some `before` subscriber sees every instruction */
+  uint32_t before_watch; /* the watch bits of the other `before` subscribers */
+  bool decode;           /* some client takes the decoded events of ex_hooks_step */
   unsigned n[EX_HK_NEV];
   ex_hk_sub sub[EX_HK_NEV][EX_HK_MAX];
-  ex_hk_sub all[EX_HK_MAX];    /* every active client, for worker_free */
+  ex_hk_sub all[EX_HK_MAX]; /* every active client, for worker_free */
   unsigned nall;
 } ex_hk_worker;
 
 /* Launch-wide (ex_ctx.hkl, shared by the workers). */
 typedef struct ex_hk_launch {
-  unsigned flags;              /* union of the active clients' wants */
+  unsigned flags; /* union of the active clients' wants */
   unsigned n;
   const ex_hooks *c[EX_HK_MAX];
   unsigned want[EX_HK_MAX];
   void *state[EX_HK_MAX];
   /* Site numbering: every prepared instruction of the program has an index >= 1 (0: unknown), so
    * shadow memory can name instructions in 31 bits (EX_HK_SITES). */
-  uint32_t *fbase;             /* per function: the site of its first instruction; NULL: not numbered */
+  uint32_t *fbase; /* per function: the site of its first instruction; NULL: not numbered */
   uint32_t nfuncs, nsites;
 } ex_hk_launch;
 
@@ -287,8 +300,7 @@ static inline void ex_hooks_warp_stop(ex_ctx *cx, ex_warp *w) {
 /* The executor's hook before instruction ip of top frame f of warp w (the label tables send the
  * instructions the clients asked for here): `before` of the clients, then the instruction's
  * decoded events. true: pause the warp there (see ex_hooks.before). */
-bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
-                   unsigned nl);
+bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
 /* A memory access found outside the executor's hook (images, async copies, builtins). */
 void ex_hooks_access(ex_ctx *cx, const ex_hk_access *a);
 /* Every warp of the group waits at barrier (or collective) `at` of function fn, about to be
@@ -308,8 +320,16 @@ void ex_hooks_div(ex_ctx *cx, const ex_hk_arith *e) __attribute__((cold));
  * kind are the caller's to set). */
 static inline ex_hk_access ex_hk_access_one(unsigned kind, ex_warp *w, const ex_func *fn, const ex_insn *ip,
                                             const uint16_t *lane, const uint64_t *ptr, uint64_t n, bool write) {
-  const ex_hk_access a = {.kind = (uint8_t)kind, .write = write, .w = w, .fn = fn, .ip = ip, .lanes = lane,
-                          .nl = 1, .ptr = ptr, .size = n, .addr_reg = LD_NONE};
+  const ex_hk_access a = {.kind = (uint8_t)kind,
+                          .write = write,
+                          .w = w,
+                          .fn = fn,
+                          .ip = ip,
+                          .lanes = lane,
+                          .nl = 1,
+                          .ptr = ptr,
+                          .size = n,
+                          .addr_reg = LD_NONE};
   return a;
 }
 
@@ -331,10 +351,11 @@ static inline void ex_hk_site_decode(const ex_ctx *cx, uint32_t site, const ex_f
   *fn = NULL;
   *ip = NULL;
   if (!site || !L->fbase || site >= L->nsites) return;
-  uint32_t lo = 0, hi = L->nfuncs;  /* the last function whose base is <= site */
+  uint32_t lo = 0, hi = L->nfuncs; /* the last function whose base is <= site */
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) / 2;
-    if (L->fbase[mid] <= site) lo = mid; else hi = mid;
+    if (L->fbase[mid] <= site) lo = mid;
+    else hi = mid;
   }
   *fn = &cx->prog->funcs[lo];
   *ip = (*fn)->code + (site - L->fbase[lo]);

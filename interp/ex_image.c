@@ -51,7 +51,7 @@ static void coord_of(const uint8_t *reg, uint32_t desc, bi_img_coord *c) {
   }
 }
 
-static unsigned kind_bytes(uint32_t rk) { return rk == BI_IMG_R_F16 ? 8 : 16; }  /* 4 components */
+static unsigned kind_bytes(uint32_t rk) { return rk == BI_IMG_R_F16 ? 8 : 16; } /* 4 components */
 
 /* Lod operand of one lane: must select level 0, the only one spvi images have. */
 static bool lod_zero(const uint8_t *R, unsigned W, uint32_t reg, uint32_t kind, unsigned lane, char *why, size_t n) {
@@ -65,10 +65,14 @@ static bool lod_zero(const uint8_t *R, unsigned W, uint32_t reg, uint32_t kind, 
     return false;
   }
   uint64_t v = 0;
-  if (kind == 2) { uint32_t x; memcpy(&x, p + 4 * (size_t)lane, 4); v = x; }
-  else memcpy(&v, p + 8 * (size_t)lane, 8);
+  if (kind == 2) {
+    uint32_t x;
+    memcpy(&x, p + 4 * (size_t)lane, 4);
+    v = x;
+  } else memcpy(&v, p + 8 * (size_t)lane, 8);
   if (v == 0) return true;
-  snprintf(why, n, "level of detail %llu: spvi images have one mip level (mipmaps are not supported)", (unsigned long long)v);
+  snprintf(why, n, "level of detail %llu: spvi images have one mip level (mipmaps are not supported)",
+           (unsigned long long)v);
   return false;
 }
 
@@ -83,7 +87,7 @@ static void hook_image(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, co
   a.alloc = alloc;
   a.off = off;
   a.addr_reg = ip->b;
-  a.addr_bytes = 4 * ((x[0] >> 8) & 0xffu);  /* coordinate: 32-bit components */
+  a.addr_bytes = 4 * ((x[0] >> 8) & 0xffu); /* coordinate: 32-bit components */
   a.value_reg = write ? x[3] : LD_NONE;
   a.value_bytes = write ? kind_bytes(x[1]) : 0;
   ex_hooks_access(cx, &a);
@@ -104,7 +108,8 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
     const unsigned l = lanes[k];
     uint32_t alloc = 0;
     switch (ip->flags) {
-    case EX_IMG_READ: case EX_IMG_SAMPLE: {
+    case EX_IMG_READ:
+    case EX_IMG_SAMPLE: {
       const bool sampled = ip->flags == EX_IMG_SAMPLE;
       const size_t hs = sampled ? 16 : 8;
       const uint8_t *h = R + (size_t)ip->a * W + hs * l;
@@ -114,15 +119,17 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       if (sampled) memcpy(&smp, h + 8, 8);
       bi_img_coord c;
       coord_of(R + (size_t)ip->b * W + 4 * (size_t)((x[0] >> 8) & 0xffu) * l, x[0], &c);
-      if (sampled && !lod_zero(R, W, x[3], x[4], l, why, sizeof why)) return image_fault(cx, w, l, alloc, BI_IMG_UNDEFINED, why);
+      if (sampled && !lod_zero(R, W, x[3], x[4], l, why, sizeof why))
+        return image_fault(cx, w, l, alloc, BI_IMG_UNDEFINED, why);
       const unsigned rb = kind_bytes(x[1]);
       bi_img_footprint fp;
       fp.n = 0;
       int st = bi_image_read_fp(img, sampled, smp, &c, (int)x[1], (int)x[2], R + (size_t)ip->d * W + (size_t)rb * l,
                                 why, sizeof why, hooked ? &fp : NULL);
       if (st != BI_IMG_OK) return image_fault(cx, w, l, alloc, st, why);
-      if (hooked)  /* the texels read (no hook before the instruction could know them) */
-        for (unsigned i = 0; i < fp.n; i++) hook_image(cx, w, l, fn, ip, alloc, fp.off[i], (uint64_t)img->nchan * img->csize, false);
+      if (hooked) /* the texels read (no hook before the instruction could know them) */
+        for (unsigned i = 0; i < fp.n; i++)
+          hook_image(cx, w, l, fn, ip, alloc, fp.off[i], (uint64_t)img->nchan * img->csize, false);
       break;
     }
     case EX_IMG_WRITE: {
@@ -144,7 +151,7 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       if (hooked) hook_image(cx, w, l, fn, ip, alloc, off, n, true);
       break;
     }
-    default: {  /* EX_IMG_QUERY */
+    default: { /* EX_IMG_QUERY */
       const bi_image *img = image_of(cx, w, l, R + (size_t)ip->a * W + 8 * (size_t)l, &alloc);
       if (!img) return false;
       if (!lod_zero(R, W, x[3], x[4], l, why, sizeof why)) return image_fault(cx, w, l, alloc, BI_IMG_UNDEFINED, why);
@@ -153,13 +160,16 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       for (unsigned i = 0; i < nc; i++) {
         uint64_t v;
         switch (x[1]) {
-        case EX_IQ_FORMAT: v = img->ctype; break;   /* SPIR-V ImageChannelDataType */
-        case EX_IQ_ORDER: v = img->order; break;    /* SPIR-V ImageChannelOrder */
-        case EX_IQ_LEVELS: v = 1; break;            /* one mip level */
-        default: v = img->size[i]; break;           /* width, height or layers, depth or layers */
+        case EX_IQ_FORMAT: v = img->ctype; break; /* SPIR-V ImageChannelDataType */
+        case EX_IQ_ORDER: v = img->order; break;  /* SPIR-V ImageChannelOrder */
+        case EX_IQ_LEVELS: v = 1; break;          /* one mip level */
+        default: v = img->size[i]; break;         /* width, height or layers, depth or layers */
         }
         if (eb == 8) memcpy(d + 8 * i, &v, 8);
-        else { uint32_t v32 = (uint32_t)v; memcpy(d + 4 * i, &v32, 4); }
+        else {
+          uint32_t v32 = (uint32_t)v;
+          memcpy(d + 4 * i, &v32, 4);
+        }
       }
       break;
     }

@@ -22,18 +22,20 @@
 
 /* The public address spaces are the executor's (an allocation's space is passed on as it is). */
 _Static_assert(EX_AS_PRIVATE == (int)SPVI_AS_PRIVATE && EX_AS_GLOBAL == (int)SPVI_AS_GLOBAL &&
-               EX_AS_CONSTANT == (int)SPVI_AS_CONSTANT && EX_AS_LOCAL == (int)SPVI_AS_LOCAL, "address spaces");
+                 EX_AS_CONSTANT == (int)SPVI_AS_CONSTANT && EX_AS_LOCAL == (int)SPVI_AS_LOCAL,
+               "address spaces");
 _Static_assert((int)EX_SYNC_RELEASED == (int)EX_INSP_RELEASED && (int)EX_SYNC_DONE == (int)EX_INSP_GROUP_DONE &&
-               (int)EX_SYNC_FAULT == (int)EX_INSP_FAULT, "sync results");
+                 (int)EX_SYNC_FAULT == (int)EX_INSP_FAULT,
+               "sync results");
 
 struct ex_insp {
-  ex_launch *l;                  /* the session's launch (its `debug` points at `pause`) */
+  ex_launch *l; /* the session's launch (its `debug` points at `pause`) */
   ex_runner *run;
   ex_ctx *cx;
   ex_warp *warps;
-  unsigned nw;                   /* warps (work-items) of the current group */
+  unsigned nw; /* warps (work-items) of the current group */
   ex_insp_range range;
-  ex_pause pause;                /* the pause client's state (its work-item being asked about) */
+  ex_pause pause; /* the pause client's state (its work-item being asked about) */
 };
 
 static void fill_range(ex_insp *x, const ex_launch *l) {
@@ -54,10 +56,13 @@ ex_insp *ex_insp_new(spvi_launch *sl, const spvi_run_options *opts, ex_insp_paus
   ex_launch *l = ex_api_debug_launch(sl, opts, err);
   if (!l) return NULL;
   ex_insp *x = calloc(1, sizeof *x);
-  if (!x) { ex_set_err(err, SPVI_E_NOMEM, "out of memory starting the debugger"); return NULL; }
+  if (!x) {
+    ex_set_err(err, SPVI_E_NOMEM, "out of memory starting the debugger");
+    return NULL;
+  }
   x->l = l;
   x->pause = (ex_pause){pause, user, -1, 0};
-  l->debug = &x->pause;  /* before the runner resolves the hook clients: ex_pause_hooks takes part */
+  l->debug = &x->pause; /* before the runner resolves the hook clients: ex_pause_hooks takes part */
   spvi_status st = SPVI_OK;
   char msg[1024] = "";
   x->run = ex_runner_new(l, 1, &st, msg, sizeof msg);
@@ -76,7 +81,7 @@ ex_insp *ex_insp_new(spvi_launch *sl, const spvi_run_options *opts, ex_insp_paus
 void ex_insp_free(ex_insp *x) {
   if (!x) return;
   ex_runner_free(x->run);
-  x->l->debug = NULL;  /* later runs of the launch are plain runs */
+  x->l->debug = NULL; /* later runs of the launch are plain runs */
   free(x);
 }
 
@@ -93,7 +98,7 @@ unsigned ex_insp_start_group(ex_insp *x, uint64_t linear) {
 
 void ex_insp_run(ex_insp *x, unsigned item) {
   ex_warp *w = &x->warps[item];
-  w->state = EX_W_RUN;  /* a paused warp resumes at its top frame's ip */
+  w->state = EX_W_RUN; /* a paused warp resumes at its top frame's ip */
   ex_runner_run(x->run, w);
 }
 
@@ -142,11 +147,11 @@ bool ex_insp_frame(const ex_insp *x, unsigned item, unsigned k, uint32_t *fn, ui
   if (w->state == EX_W_DONE || k >= w->depth) return false;
   const ex_frame *f = &w->stack[w->depth - 1 - k];
   uint32_t i;
-  if (k > 0) i = f->ip - 1;  /* a caller: at its call */
+  if (k > 0) i = f->ip - 1; /* a caller: at its call */
   else if (x->pause.live_item == (int)item) i = x->pause.live_idx;
   else if (cx->faulted && cx->fwarp == w && cx->finsn && cx->ffn == f->fn) i = (uint32_t)(cx->finsn - f->fn->code);
   else if (w->state == EX_W_BARRIER && w->barrier_at) i = (uint32_t)(w->barrier_at - f->fn->code);
-  else if (f->cur < 0) i = f->fn->blocks[0].first;  /* not started: the entry block */
+  else if (f->cur < 0) i = f->fn->blocks[0].first; /* not started: the entry block */
   else i = f->ip;
   if (i >= f->fn->ncode) return false;
   *fn = f->fn->index;
@@ -157,7 +162,7 @@ bool ex_insp_frame(const ex_insp *x, unsigned item, unsigned k, uint32_t *fn, ui
 const uint8_t *ex_insp_reg(const ex_insp *x, unsigned item, uint32_t id) {
   const ex_program *p = x->cx->prog;
   if (id >= p->ld->bound || p->id_reg[id] == LD_NONE) return NULL;
-  return x->warps[item].regs + (size_t)p->id_reg[id] * x->cx->W;  /* lane 0 of a warp of one */
+  return x->warps[item].regs + (size_t)p->id_reg[id] * x->cx->W; /* lane 0 of a warp of one */
 }
 
 /* ---- prepared code --------------------------------------------------------------------------- */
@@ -206,13 +211,13 @@ uint8_t *ex_insp_mem(ex_insp *x, unsigned item, uint64_t p, uint64_t n, bool wri
   int64_t off;
   if (!ex_insp_ptr_alloc(x, p, &id, &off)) {
     const ex_svm_block *b = cx->svm && p ? ex_svm_lookup(cx->svm, p) : NULL;
-    return b && n <= b->base + b->size - p ? (uint8_t *)(uintptr_t)p : NULL;  /* SVM memory: its own address */
+    return b && n <= b->base + b->size - p ? (uint8_t *)(uintptr_t)p : NULL; /* SVM memory: its own address */
   }
   const ex_alloc *a = &cx->allocs[id];
   if (off < 0 || (uint64_t)off > a->size || n > a->size - (uint64_t)off || (write && a->read_only)) return NULL;
   if (write && cx->written && cx->written[id]) memset(cx->written[id] + off, 1, n);
   switch (a->space) {
-  case EX_AS_PRIVATE: return x->warps[item].priv + a->offset + (uint64_t)off;  /* lane 0 of a warp of one */
+  case EX_AS_PRIVATE: return x->warps[item].priv + a->offset + (uint64_t)off; /* lane 0 of a warp of one */
   case EX_AS_LOCAL: return cx->local + a->offset + (uint64_t)off;
   default: return a->base + off;
   }

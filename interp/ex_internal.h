@@ -24,18 +24,51 @@ enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
 
 /* EX_ATOMIC kinds (ex_insn.flags). */
 enum {
-  EX_AT_LOAD, EX_AT_STORE, EX_AT_XCHG, EX_AT_CMPXCHG, EX_AT_INC, EX_AT_DEC, EX_AT_ADD, EX_AT_SUB,
-  EX_AT_SMIN, EX_AT_UMIN, EX_AT_SMAX, EX_AT_UMAX, EX_AT_AND, EX_AT_OR, EX_AT_XOR, EX_AT_FLAG_SET,
-  EX_AT_FLAG_CLEAR, EX_AT_FADD, EX_AT_FMIN, EX_AT_FMAX
+  EX_AT_LOAD,
+  EX_AT_STORE,
+  EX_AT_XCHG,
+  EX_AT_CMPXCHG,
+  EX_AT_INC,
+  EX_AT_DEC,
+  EX_AT_ADD,
+  EX_AT_SUB,
+  EX_AT_SMIN,
+  EX_AT_UMIN,
+  EX_AT_SMAX,
+  EX_AT_UMAX,
+  EX_AT_AND,
+  EX_AT_OR,
+  EX_AT_XOR,
+  EX_AT_FLAG_SET,
+  EX_AT_FLAG_CLEAR,
+  EX_AT_FADD,
+  EX_AT_FMIN,
+  EX_AT_FMAX
 };
 
 /* EX_GROUP (work-group collectives): ex_insn.flags is the operation, ex_insn.n the group operation
  * (0 reduce, 1 inclusive scan, 2 exclusive scan), c = element kind << 8 | element bytes. */
 enum {
-  EX_GR_ALL, EX_GR_ANY, EX_GR_BROADCAST, EX_GR_IADD, EX_GR_FADD, EX_GR_SMIN, EX_GR_UMIN, EX_GR_FMIN,
-  EX_GR_SMAX, EX_GR_UMAX, EX_GR_FMAX,
+  EX_GR_ALL,
+  EX_GR_ANY,
+  EX_GR_BROADCAST,
+  EX_GR_IADD,
+  EX_GR_FADD,
+  EX_GR_SMIN,
+  EX_GR_UMIN,
+  EX_GR_FMIN,
+  EX_GR_SMAX,
+  EX_GR_UMAX,
+  EX_GR_FMAX,
   /* only in sub-group (non-uniform) arithmetic */
-  EX_GR_IMUL, EX_GR_FMUL, EX_GR_AND, EX_GR_OR, EX_GR_XOR, EX_GR_LAND, EX_GR_LOR, EX_GR_LXOR
+  EX_GR_IMUL,
+  EX_GR_FMUL,
+  EX_GR_AND,
+  EX_GR_OR,
+  EX_GR_XOR,
+  EX_GR_LAND,
+  EX_GR_LOR,
+  EX_GR_LXOR
 };
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 /* The identity of a group operation for values of `bytes` bytes, and one combining step `a op b`
@@ -53,19 +86,37 @@ uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b);
  * register, third operand register or cluster size, second operand bytes];
  * c = value register bytes << 16 | element kind << 8 | element bytes. */
 enum {
-  EX_SG_BARRIER, EX_SG_ARITH, EX_SG_ALL, EX_SG_ANY, EX_SG_ALL_EQUAL, EX_SG_ELECT, EX_SG_BROADCAST,
-  EX_SG_BROADCAST_FIRST, EX_SG_BALLOT, EX_SG_INVERSE_BALLOT, EX_SG_BIT_EXTRACT, EX_SG_BIT_COUNT,
-  EX_SG_FIND_LSB, EX_SG_FIND_MSB, EX_SG_SHUFFLE, EX_SG_SHUFFLE_XOR, EX_SG_SHUFFLE_UP, EX_SG_SHUFFLE_DOWN,
-  EX_SG_INTEL_DOWN, EX_SG_INTEL_UP
+  EX_SG_BARRIER,
+  EX_SG_ARITH,
+  EX_SG_ALL,
+  EX_SG_ANY,
+  EX_SG_ALL_EQUAL,
+  EX_SG_ELECT,
+  EX_SG_BROADCAST,
+  EX_SG_BROADCAST_FIRST,
+  EX_SG_BALLOT,
+  EX_SG_INVERSE_BALLOT,
+  EX_SG_BIT_EXTRACT,
+  EX_SG_BIT_COUNT,
+  EX_SG_FIND_LSB,
+  EX_SG_FIND_MSB,
+  EX_SG_SHUFFLE,
+  EX_SG_SHUFFLE_XOR,
+  EX_SG_SHUFFLE_UP,
+  EX_SG_SHUFFLE_DOWN,
+  EX_SG_INTEL_DOWN,
+  EX_SG_INTEL_UP
 };
 #define EX_SG_UNIFORM 4u
-#define EX_SG_GOP(n) ((n) & 3u)
+#define EX_SG_GOP(n) ((n)&3u)
 #define EX_SG_ARITH_OP(n) ((unsigned)(n) >> 3)
 
 /* A work-group's named barriers (cl_khr_subgroup_named_barrier), one per OpNamedBarrierInitialize
  * of the program: the sub-group count it was initialised with (0: not yet) and how many sub-groups
  * wait at it in the current phase. */
-typedef struct ex_named_barrier { uint32_t count, waiting; } ex_named_barrier;
+typedef struct ex_named_barrier {
+  uint32_t count, waiting;
+} ex_named_barrier;
 
 /* EX_ASYNC_COPY: d = the event result, a = Destination, b = aux index of (Source, Num Elements,
  * Stride, Event, num bytes | stride bytes << 8, data bytes of an element), c = element bytes; flags: EX_ASYNC_STRIDE_DST when
@@ -80,8 +131,10 @@ static inline bool ex_is_collective(unsigned op) {
 }
 /* What a work-item waits at, for messages: "barrier", "work-group collective", ... */
 static inline const char *ex_sync_name(unsigned op) {
-  return op == EX_GROUP ? "work-group collective" : op == EX_ASYNC_COPY ? "async work-group copy"
-         : op == EX_WAIT_EVENTS ? "wait_group_events" : "barrier";
+  return op == EX_GROUP         ? "work-group collective"
+         : op == EX_ASYNC_COPY  ? "async work-group copy"
+         : op == EX_WAIT_EVENTS ? "wait_group_events"
+                                : "barrier";
 }
 /* EX_IMAGE (ex_image.c): ex_insn.flags is the operation; d the result, a the image (or sampled
  * image) register, b the coordinate register, c an aux index (see ex_image.c). */
@@ -89,24 +142,28 @@ enum { EX_IMG_READ, EX_IMG_SAMPLE, EX_IMG_WRITE, EX_IMG_QUERY };
 enum { EX_IQ_FORMAT, EX_IQ_ORDER, EX_IQ_SIZE, EX_IQ_LEVELS };
 
 /* Lanes of a frame waiting to run a block; rpo is the block's reverse post-order index. */
-typedef struct ex_pending { uint32_t rpo; int32_t block; uint64_t lanes; } ex_pending;
+typedef struct ex_pending {
+  uint32_t rpo;
+  int32_t block;
+  uint64_t lanes;
+} ex_pending;
 
 /* One activation of a function in a warp (static registers: the frame holds only control state). */
 typedef struct ex_frame {
   const ex_func *fn;
-  uint64_t live;                 /* lanes in this activation that have not returned */
+  uint64_t live; /* lanes in this activation that have not returned */
   /* The blocks the live lanes not running `cur` wait at, each once with its lanes, sorted by
    * decreasing rpo: the next block to run (the first in RPO) is the last entry. The lane sets are
    * disjoint, so there are at most EX_MAX_WARP entries. */
   ex_pending pend[EX_MAX_WARP];
   uint32_t npend;
-  uint32_t wait_cost;            /* lane recycling: cost of the lanes kept waiting behind a loop
+  uint32_t wait_cost; /* lane recycling: cost of the lanes kept waiting behind a loop
                                     since they last went ahead (ex_exec.c, thin_loop) */
-  bool go_behind;                /* lane recycling: runs_next decided that they go ahead now */
-  int32_t cur;                   /* block being run, -1 when the next one must be picked */
-  uint32_t ip;                   /* where to resume in fn->code (after a call or a barrier) */
-  uint64_t active;               /* lanes running `cur` */
-  uint32_t ret_dst;              /* caller's register for the return value, LD_NONE if void */
+  bool go_behind;     /* lane recycling: runs_next decided that they go ahead now */
+  int32_t cur;        /* block being run, -1 when the next one must be picked */
+  uint32_t ip;        /* where to resume in fn->code (after a call or a barrier) */
+  uint64_t active;    /* lanes running `cur` */
+  uint32_t ret_dst;   /* caller's register for the return value, LD_NONE if void */
 } ex_frame;
 
 /* EX_W_PAUSED: stopped by a hook client (the debugger's, ex_pause.c) before the instruction at the
@@ -114,25 +171,25 @@ typedef struct ex_frame {
 enum { EX_W_RUN, EX_W_BARRIER, EX_W_DONE, EX_W_PAUSED };
 
 typedef struct ex_warp {
-  unsigned nlanes;               /* work-items in this warp (the last warp of a group may be partial) */
-  uint64_t all;                  /* mask of those lanes */
-  uint32_t first_linear;         /* local linear id of lane 0 (lane l runs first_linear + l) */
-  bool recycled;                 /* lane recycling replaced a lane's work-item: item[] holds each
+  unsigned nlanes;       /* work-items in this warp (the last warp of a group may be partial) */
+  uint64_t all;          /* mask of those lanes */
+  uint32_t first_linear; /* local linear id of lane 0 (lane l runs first_linear + l) */
+  bool recycled;         /* lane recycling replaced a lane's work-item: item[] holds each
                                     lane's local linear id instead */
   uint32_t item[EX_MAX_WARP];
-  uint64_t step_limit;           /* steps beyond which the step limit is exceeded */
+  uint64_t step_limit;              /* steps beyond which the step limit is exceeded */
   uint64_t lane_start[EX_MAX_WARP]; /* recycled warps: `steps` when each lane's work-item started */
-  uint8_t *regs;                 /* W * reg_bytes */
-  uint8_t *priv;                 /* W * private_size */
+  uint8_t *regs;                    /* W * reg_bytes */
+  uint8_t *priv;                    /* W * private_size */
   ex_frame *stack;
   unsigned depth;
   int state;
-  const ex_insn *barrier_at;     /* the barrier it waits at */
-  uint32_t nbar;                 /* at an EX_NBAR_WAIT: the named barrier (index + 1) */
-  uint64_t steps;                /* SPIR-V instructions of the blocks this warp ran (each block once,
+  const ex_insn *barrier_at; /* the barrier it waits at */
+  uint32_t nbar;             /* at an EX_NBAR_WAIT: the named barrier (index + 1) */
+  uint64_t steps;            /* SPIR-V instructions of the blocks this warp ran (each block once,
                                     whatever its active lanes): bounds each lane's own count, so
                                     the step limit compares it (exact at warp width 1) */
-  uint32_t hk_watch;             /* hook clients (their bits, ex_hooks.h EX_HK_FLAGGED) that see
+  uint32_t hk_watch;         /* hook clients (their bits, ex_hooks.h EX_HK_FLAGGED) that see
                                     every instruction of this warp while their bit is set */
 } ex_warp;
 
@@ -140,12 +197,13 @@ typedef struct ex_ctx {
   const ex_program *prog;
   const ex_launch *l;
   unsigned W;
-  ex_alloc *allocs; uint32_t nallocs;  /* indexed by allocation id; [0] is the null pointer */
-  unsigned shift;                /* pointer = (id << shift) | (offset + bias) */
+  ex_alloc *allocs;
+  uint32_t nallocs; /* indexed by allocation id; [0] is the null pointer */
+  unsigned shift;   /* pointer = (id << shift) | (offset + bias) */
   uint64_t off_mask, bias, ptr_mask;
-  uint8_t *local;                /* the current group's local arena */
+  uint8_t *local; /* the current group's local arena */
   uint64_t group[3], group_size[3];
-  uint64_t ngroups[3];           /* work-groups per dimension of the launch */
+  uint64_t ngroups[3]; /* work-groups per dimension of the launch */
   /* the fault, when one happened */
   bool faulted;
   spvi_fault_kind fkind;
@@ -163,44 +221,51 @@ typedef struct ex_ctx {
   /* builtins' view of memory and printf sink */
   bi_mem bimem;
   bi_out biout;
-  struct ex_text { char *text; size_t len, cap; } *printf_buf;  /* per local linear id */
+  struct ex_text {
+    char *text;
+    size_t len, cap;
+  } * printf_buf; /* per local linear id */
   uint64_t printf_items;
   ex_warp *cur_warp;
   const ex_func *cur_fn;
   const ex_insn *cur_ip;
-  uint64_t instructions;         /* executed instructions (per warp, not per lane) */
-  bool ftz;                      /* flush float denormals (inputs and results of float operations) */
-  uint8_t **written;             /* per allocation id: a byte mask of what the launch wrote, or NULL
+  uint64_t instructions; /* executed instructions (per warp, not per lane) */
+  bool ftz;              /* flush float denormals (inputs and results of float operations) */
+  uint8_t **written;     /* per allocation id: a byte mask of what the launch wrote, or NULL
                                     (only buffer arguments, only when a group range runs) */
-  uint8_t *ftz_scratch;          /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
+  uint8_t *ftz_scratch;  /* flushed copies of builtin operands: 6 x W x EX_FTZ_OPERAND_BYTES */
   /* async copies of the current work-group (ex_async.c): event handles are 1, 2, ... in the order
    * the group's copies created them; `open` lists those not yet waited for, with the copy that
    * created each (for the report when the group ends without waiting) */
   struct ex_async {
-    uint64_t next;                 /* the next event handle */
-    struct ex_event { uint64_t handle; const ex_insn *at; const ex_func *fn; } *open;
+    uint64_t next; /* the next event handle */
+    struct ex_event {
+      uint64_t handle;
+      const ex_insn *at;
+      const ex_func *fn;
+    } * open;
     uint32_t nopen, cap;
   } async;
-  unsigned sg_size;              /* sub-group size S (warps hold whole sub-groups when the program
+  unsigned sg_size;           /* sub-group size S (warps hold whole sub-groups when the program
                                     uses sub-group operations: W is then a multiple of S) */
-  unsigned sg_max;               /* SubgroupMaxSize: min(S, enqueued work-group size) */
-  ex_named_barrier *nbar;        /* the current work-group's named barriers (prog->nnamed_barriers) */
-  struct ex_reports *reports;    /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
-  struct ex_hk_worker *hk;       /* this worker's hook clients (ex_hooks.h), NULL before its init */
-  struct ex_hk_launch *hkl;      /* the run's clients and their launch-wide state (shared) */
-  unsigned checks;               /* SPVI_CHECK_* flags of the run */
-  uint64_t max_steps;            /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
-  unsigned threads;              /* worker threads of the launch */
-  bool locked_atomics;           /* some memory the run reaches needs locked atomics (ex_sched.c,
+  unsigned sg_max;            /* SubgroupMaxSize: min(S, enqueued work-group size) */
+  ex_named_barrier *nbar;     /* the current work-group's named barriers (prog->nnamed_barriers) */
+  struct ex_reports *reports; /* the launch's non-fatal reports (ex_check.h); NULL: not kept */
+  struct ex_hk_worker *hk;    /* this worker's hook clients (ex_hooks.h), NULL before its init */
+  struct ex_hk_launch *hkl;   /* the run's clients and their launch-wide state (shared) */
+  unsigned checks;            /* SPVI_CHECK_* flags of the run */
+  uint64_t max_steps;         /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
+  unsigned threads;           /* worker threads of the launch */
+  bool locked_atomics;        /* some memory the run reaches needs locked atomics (ex_sched.c,
                                     set_locked_atomics): SVM memory, or an allocation's flag */
   /* Lane recycling (ex_exec.c, "Lane recycling"): a lane whose work-item returned takes the
    * group's next one, local linear ids [queue_next, queue_end) not started yet. */
   bool recycle;
-  bool recycle_lanes;            /* lane by lane; false (checks): a warp whose lanes all finished
+  bool recycle_lanes;     /* lane by lane; false (checks): a warp whose lanes all finished
                                     takes the next work-items in a row, as a new warp would */
-  unsigned recycle_depth;        /* the kernel's own frame: 1, or 2 under an entry wrapper */
+  unsigned recycle_depth; /* the kernel's own frame: 1, or 2 under an entry wrapper */
   uint32_t queue_next, queue_end;
-  bool lane_init;                /* a started lane has bytes to write: built-ins in memory, by-value
+  bool lane_init; /* a started lane has bytes to write: built-ins in memory, by-value
                                     copies (ex_lanes.c) */
 } ex_ctx;
 
@@ -230,7 +295,7 @@ uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w);
  * itself when the access lies in a live SVM allocation; anything else records the fault (null,
  * invalid, or out of bounds of the SVM allocation it is next to) and returns NULL. */
 uint8_t *ex_mem_far(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t n, bool write)
-    __attribute__((noinline));
+  __attribute__((noinline));
 /* Record fault k of an access of n bytes through pointer p (which ex_mem accepted, e.g. a
  * misaligned one): against the allocation or SVM allocation p points into. Returns NULL. */
 void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint64_t p, uint64_t n,
@@ -240,19 +305,23 @@ bool ex_svm_in_global(const ex_ctx *cx, uint64_t p);
 
 /* The pointer of `pb` bytes (the module's pointer size: 4 or 8) stored at p. */
 static inline uint64_t ex_rd_ptr(const uint8_t *p, unsigned pb) {
-  if (pb == 8) { uint64_t v; memcpy(&v, p, 8); return v; }
-  uint32_t v; memcpy(&v, p, 4); return v;
+  if (pb == 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
 }
 
-static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) {
-  return ((uint64_t)alloc << cx->shift) | cx->bias;
-}
+static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) { return ((uint64_t)alloc << cx->shift) | cx->bias; }
 
 /* Host address of `n` bytes at kernel pointer p as seen by `lane` of warp w, or NULL after recording
  * the fault (null pointer, pointer into no allocation, out of bounds, write to constant memory). */
 /* always_inline: it is the body of every load and store handler; the fault paths are out of line. */
 static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p,
-                                                            uint64_t n, bool write) {
+                                                             uint64_t n, bool write) {
   uint64_t id = (p & cx->ptr_mask) >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return ex_mem_far(cx, w, lane, p, n, write);
   const ex_alloc *a = &cx->allocs[id];

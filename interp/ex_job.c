@@ -17,7 +17,7 @@
 struct spvi_job {
   pthread_t thread;
   spvi_launch *l;
-  spvi_run_options opts;      /* a copy: the caller's may go away */
+  spvi_run_options opts; /* a copy: the caller's may go away */
   void (*on_done)(void *user);
   void *user;
   spvi_status status;
@@ -37,9 +37,15 @@ static void *job_main(void *arg) {
 spvi_job *spvi_run_async(spvi_launch *l, const spvi_run_options *opts, void (*on_done)(void *user), void *user,
                          spvi_error *err) {
   ex_clear_err(err);
-  if (!l) { ex_set_err(err, SPVI_E_USAGE, "no launch"); return NULL; }
+  if (!l) {
+    ex_set_err(err, SPVI_E_USAGE, "no launch");
+    return NULL;
+  }
   spvi_job *j = calloc(1, sizeof *j);
-  if (!j) { ex_set_err(err, SPVI_E_NOMEM, "out of memory for an asynchronous run"); return NULL; }
+  if (!j) {
+    ex_set_err(err, SPVI_E_NOMEM, "out of memory for an asynchronous run");
+    return NULL;
+  }
   j->l = l;
   if (opts) j->opts = *opts;
   j->on_done = on_done;
@@ -60,7 +66,10 @@ bool spvi_job_done(const spvi_job *j) {
 
 spvi_status spvi_job_wait(spvi_job *j, spvi_fault *fault, spvi_error *err) {
   ex_clear_err(err);
-  if (!j) { ex_set_err(err, SPVI_E_USAGE, "no job"); return SPVI_E_USAGE; }
+  if (!j) {
+    ex_set_err(err, SPVI_E_USAGE, "no job");
+    return SPVI_E_USAGE;
+  }
   pthread_join(j->thread, NULL);
   const spvi_status s = j->status;
   if (fault) *fault = j->fault;

@@ -52,11 +52,14 @@ static void json_site(FILE *f, const spvi_site *s, bool memory) {
 
 static void json_memory(FILE *f, const char *memory, int arg, int64_t offset, uint64_t size, uint64_t memory_size) {
   fputs(",\"memory\":", f);
-  if (!memory[0]) { fputs("null", f); return; }
+  if (!memory[0]) {
+    fputs("null", f);
+    return;
+  }
   fputs("{\"name\":", f);
   json_str(f, memory);
-  fprintf(f, ",\"arg_index\":%d,\"offset\":%" PRId64 ",\"size\":%" PRIu64 ",\"memory_size\":%" PRIu64 "}", arg,
-          offset, size, memory_size);
+  fprintf(f, ",\"arg_index\":%d,\"offset\":%" PRId64 ",\"size\":%" PRIu64 ",\"memory_size\":%" PRIu64 "}", arg, offset,
+          size, memory_size);
 }
 
 /* The caller's extra members (`"enqueue":3,...`), then the end of the line. */

@@ -12,7 +12,10 @@
 static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const uint64_t v[3]) {
   for (uint32_t i = 0; i < ncomp && i < 3; i++) {
     if (elem_bytes == 8) memcpy(dst + 8 * i, &v[i], 8);
-    else { uint32_t x = (uint32_t)v[i]; memcpy(dst + 4 * i, &x, 4); }
+    else {
+      uint32_t x = (uint32_t)v[i];
+      memcpy(dst + 4 * i, &x, 4);
+    }
   }
 }
 
@@ -97,7 +100,7 @@ uint64_t ex_restart_warp(ex_ctx *cx, ex_warp *w) {
 
 uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
   const uint64_t P = cx->prog->private_size, skip = cx->lane_init ? 0 : cx->prog->private_builtins_end;
-  if (cx->queue_next >= cx->queue_end && !w->recycled) return 0;  /* nothing left, and no lane_start */
+  if (cx->queue_next >= cx->queue_end && !w->recycled) return 0; /* nothing left, and no lane_start */
   /* every lane finished at once (code without divergent exits): the next work-items in a row, as
    * if a new warp started (consecutive items keep the built-ins' whole-warp paths) */
   if (lanes == w->all && cx->queue_end - cx->queue_next >= w->nlanes) return ex_restart_warp(cx, w);
@@ -108,7 +111,10 @@ uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
   uint64_t started = 0;
   for (uint64_t m = lanes; m; m &= m - 1) {
     const unsigned l = (unsigned)__builtin_ctzll(m);
-    if (cx->queue_next >= cx->queue_end) { w->lane_start[l] = UINT64_MAX; continue; }  /* done for good */
+    if (cx->queue_next >= cx->queue_end) {
+      w->lane_start[l] = UINT64_MAX;
+      continue;
+    } /* done for good */
     w->item[l] = cx->queue_next++;
     if (P > skip) memset(w->priv + (size_t)l * P + skip, 0, P - skip);
     if (cx->lane_init) init_lane(cx, w, l);

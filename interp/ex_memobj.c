@@ -20,7 +20,7 @@
 #include "bi_image.h"
 #include "ex_api.h"
 
-#define OBJ_ALIGN 128   /* owned bytes: as OpenCL's largest type (long16), and a cache line pair */
+#define OBJ_ALIGN 128 /* owned bytes: as OpenCL's largest type (long16), and a cache line pair */
 
 static spvi_mem *mem_alloc(spvi_mem *parent, uint8_t *bytes, size_t size, bool owned) {
   spvi_mem *m = calloc(1, sizeof *m);
@@ -44,7 +44,10 @@ static uint8_t *owned_bytes(size_t size) {
 
 spvi_mem *spvi_buffer_new(size_t bytes, void *host, spvi_error *err) {
   ex_clear_err(err);
-  if (bytes == 0) { ex_set_err(err, SPVI_E_USAGE, "a buffer needs at least 1 byte, got 0"); return NULL; }
+  if (bytes == 0) {
+    ex_set_err(err, SPVI_E_USAGE, "a buffer needs at least 1 byte, got 0");
+    return NULL;
+  }
   uint8_t *b = host ? host : owned_bytes(bytes);
   spvi_mem *m = b ? mem_alloc(NULL, b, bytes, !host) : NULL;
   if (!m) {
@@ -56,16 +59,25 @@ spvi_mem *spvi_buffer_new(size_t bytes, void *host, spvi_error *err) {
 
 spvi_mem *spvi_buffer_view(spvi_mem *parent, size_t offset, size_t bytes, spvi_error *err) {
   ex_clear_err(err);
-  if (!parent) { ex_set_err(err, SPVI_E_USAGE, "view of no buffer (parent is NULL)"); return NULL; }
-  if (parent->is_image) { ex_set_err(err, SPVI_E_USAGE, "a view must be of a buffer, not of an image"); return NULL; }
+  if (!parent) {
+    ex_set_err(err, SPVI_E_USAGE, "view of no buffer (parent is NULL)");
+    return NULL;
+  }
+  if (parent->is_image) {
+    ex_set_err(err, SPVI_E_USAGE, "a view must be of a buffer, not of an image");
+    return NULL;
+  }
   if (bytes == 0 || offset > parent->size || bytes > parent->size - offset) {
     ex_set_err(err, SPVI_E_USAGE, "view of bytes [%zu, %zu + %zu) is not inside its %zu-byte parent (or is empty)",
                offset, offset, bytes, parent->size);
     return NULL;
   }
-  spvi_mem *root = parent->parent ? parent->parent : parent;  /* views hold their root */
+  spvi_mem *root = parent->parent ? parent->parent : parent; /* views hold their root */
   spvi_mem *m = mem_alloc(root, parent->bytes + offset, bytes, false);
-  if (!m) { ex_set_err(err, SPVI_E_NOMEM, "out of memory for a buffer view"); return NULL; }
+  if (!m) {
+    ex_set_err(err, SPVI_E_NOMEM, "out of memory for a buffer view");
+    return NULL;
+  }
   m->view_offset = parent->view_offset + offset;
   spvi_mem_retain(root);
   return m;
@@ -98,17 +110,22 @@ spvi_mem *spvi_image_new(const spvi_image_desc *desc, void *host, spvi_error *er
 spvi_mem *spvi_image_from_buffer(const spvi_image_desc *desc, spvi_mem *buffer, spvi_error *err) {
   ex_clear_err(err);
   if (!buffer || buffer->is_image) {
-    ex_set_err(err, SPVI_E_USAGE, "image from buffer: %s", buffer ? "the object is an image, not a buffer" : "no buffer (NULL)");
+    ex_set_err(err, SPVI_E_USAGE, "image from buffer: %s",
+               buffer ? "the object is an image, not a buffer" : "no buffer (NULL)");
     return NULL;
   }
   const size_t need = image_bytes(desc, err);
   if (!need) return NULL;
   if (need > buffer->size) {
-    ex_set_err(err, SPVI_E_USAGE, "image from buffer: its pixels take %zu bytes, the buffer has %zu", need, buffer->size);
+    ex_set_err(err, SPVI_E_USAGE, "image from buffer: its pixels take %zu bytes, the buffer has %zu", need,
+               buffer->size);
     return NULL;
   }
   spvi_mem *m = mem_alloc(buffer, buffer->bytes, need, false);
-  if (!m) { ex_set_err(err, SPVI_E_NOMEM, "out of memory for an image object"); return NULL; }
+  if (!m) {
+    ex_set_err(err, SPVI_E_NOMEM, "out of memory for an image object");
+    return NULL;
+  }
   m->is_image = true;
   m->desc = *desc;
   spvi_mem_retain(buffer);
@@ -124,7 +141,7 @@ void spvi_mem_release(spvi_mem *m) {
     spvi_mem *parent = m->parent;
     if (m->owned) free(m->bytes);
     free(m);
-    m = parent;  /* drop the reference the object held (a loop: no recursion down chains) */
+    m = parent; /* drop the reference the object held (a loop: no recursion down chains) */
   }
 }
 
@@ -153,18 +170,30 @@ unsigned spvi_channel_type_bytes(spvi_channel_type t) { return bi_image_csize((u
 
 size_t spvi_image_bytes(const spvi_image_desc *d, spvi_error *err) {
   ex_clear_err(err);
-  if (!d) { ex_set_err(err, SPVI_E_USAGE, "no image description"); return 0; }
+  if (!d) {
+    ex_set_err(err, SPVI_E_USAGE, "no image description");
+    return 0;
+  }
   const char *tn = spvi_image_type_name(d->type);
-  if (!tn) { ex_set_err(err, SPVI_E_USAGE, "image type %d is not an image type", (int)d->type); return 0; }
+  if (!tn) {
+    ex_set_err(err, SPVI_E_USAGE, "image type %d is not an image type", (int)d->type);
+    return 0;
+  }
   const char *on = spvi_channel_order_name(d->order), *cn = spvi_channel_type_name(d->channel_type);
-  if (!on) { ex_set_err(err, SPVI_E_USAGE, "channel order %d is not supported", (int)d->order); return 0; }
-  if (!cn) { ex_set_err(err, SPVI_E_USAGE, "channel type %d is not supported", (int)d->channel_type); return 0; }
+  if (!on) {
+    ex_set_err(err, SPVI_E_USAGE, "channel order %d is not supported", (int)d->order);
+    return 0;
+  }
+  if (!cn) {
+    ex_set_err(err, SPVI_E_USAGE, "channel type %d is not supported", (int)d->channel_type);
+    return 0;
+  }
   if (!bi_image_format_ok((unsigned)d->order, (unsigned)d->channel_type)) {
     ex_set_err(err, SPVI_E_USAGE, "channel order %s does not allow channel type %s (%s)", on, cn,
-            d->order == SPVI_ORDER_SRGBA || d->order == SPVI_ORDER_SBGRA ? "sRGB images are unorm8"
-            : d->order == SPVI_ORDER_INTENSITY || d->order == SPVI_ORDER_LUMINANCE
-                ? "intensity and luminance take unorm8, unorm16, snorm8, snorm16, half or float"
-                : "bgra, argb and abgr take 8-bit channel types");
+               d->order == SPVI_ORDER_SRGBA || d->order == SPVI_ORDER_SBGRA ? "sRGB images are unorm8"
+               : d->order == SPVI_ORDER_INTENSITY || d->order == SPVI_ORDER_LUMINANCE
+                 ? "intensity and luminance take unorm8, unorm16, snorm8, snorm16, half or float"
+                 : "bgra, argb and abgr take 8-bit channel types");
     return 0;
   }
   /* which sizes the type uses: width; height; depth; array size */
@@ -179,17 +208,26 @@ size_t spvi_image_bytes(const spvi_image_desc *d, spvi_error *err) {
   size_t n = d->width;
   for (int i = 0; i < 3; i++) {
     if (!uses[d->type][i]) {
-      if (sz[i] > 1) { ex_set_err(err, SPVI_E_USAGE, "an %s has no %s (got %zu)", tn, sname[i], sz[i]); return 0; }
+      if (sz[i] > 1) {
+        ex_set_err(err, SPVI_E_USAGE, "an %s has no %s (got %zu)", tn, sname[i], sz[i]);
+        return 0;
+      }
       continue;
     }
     if (sz[i] == 0 || sz[i] > MAX_IMAGE_SIZE) {
       ex_set_err(err, SPVI_E_USAGE, "%s %s %zu is not in 1..%zu", tn, sname[i], sz[i], MAX_IMAGE_SIZE);
       return 0;
     }
-    if (n > SIZE_MAX / sz[i]) { ex_set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+    if (n > SIZE_MAX / sz[i]) {
+      ex_set_err(err, SPVI_E_USAGE, "%s is too large", tn);
+      return 0;
+    }
     n *= sz[i];
   }
   size_t px = (size_t)spvi_image_channels(d->order) * spvi_channel_type_bytes(d->channel_type);
-  if (n > (SIZE_MAX / 2) / px) { ex_set_err(err, SPVI_E_USAGE, "%s is too large", tn); return 0; }
+  if (n > (SIZE_MAX / 2) / px) {
+    ex_set_err(err, SPVI_E_USAGE, "%s is too large", tn);
+    return 0;
+  }
   return n * px;
 }

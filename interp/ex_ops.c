@@ -10,13 +10,13 @@
 #define SPV_LIMIT 256
 
 #define INFO_(U, H, F, VAR, SPV, FROM, SH, SEM) \
-  [EX_##H] = {#H, #F, (FROM) + ((SPV) ? 3 : 0), SH, SEM, SPV, VAR},  /* "SpvOpIAdd" + 3: "OpIAdd" */
+  [EX_##H] = {#H, #F, (FROM) + ((SPV) ? 3 : 0), SH, SEM, SPV, VAR}, /* "SpvOpIAdd" + 3: "OpIAdd" */
 const ex_op_info ex_op_infos[EX_OP_COUNT] = {EX_OP_TABLE(INFO_, _)};
 #undef INFO_
 
 /* Every shape has its six fields; every selecting opcode fits the lookup. */
-#define CHECK_(U, H, F, VAR, SPV, FROM, SH, SEM)                                                 \
-  _Static_assert(sizeof(SH) == EX_SH_FIELDS + 1, #H ": a shape has six characters");             \
+#define CHECK_(U, H, F, VAR, SPV, FROM, SH, SEM)                                     \
+  _Static_assert(sizeof(SH) == EX_SH_FIELDS + 1, #H ": a shape has six characters"); \
   _Static_assert((SPV) < SPV_LIMIT, #H ": opcode beyond the lookup table");
 EX_OP_TABLE(CHECK_, _)
 #undef CHECK_
@@ -27,10 +27,11 @@ static const uint16_t by_opcode[SPV_LIMIT][EX_T_COUNT] = {EX_OPS_SELECTED(SELECT
 #undef SELECT_
 
 /* An alias's opcode: the opcode whose handlers it selects. */
-#define ALIAS_(U, SPV, TO) case SPV: return TO;
+#define ALIAS_(U, SPV, TO) \
+  case SPV: return TO;
 static uint32_t unalias(uint32_t spv) {
   switch (spv) {
-  EX_OPS_ALIASES(ALIAS_, _)
+    EX_OPS_ALIASES(ALIAS_, _)
   default: return spv;
   }
 }

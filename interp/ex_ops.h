@@ -28,6 +28,7 @@
 #ifndef EX_OPS_H
 #define EX_OPS_H
 
+/* clang-format off */
 #include <stdint.h>
 
 /* Type variants of handlers: which element type a typed handler works on. */
@@ -260,5 +261,6 @@ ex_variant ex_variant_float(unsigned bits);
 
 #define EX_VARIANTS_INT ((1u << EX_T_I8) | (1u << EX_T_I16) | (1u << EX_T_I32) | (1u << EX_T_I64))
 #define EX_VARIANTS_FLT ((1u << EX_T_F16) | (1u << EX_T_F32) | (1u << EX_T_F64))
+/* clang-format on */
 
 #endif

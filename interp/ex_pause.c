@@ -15,8 +15,8 @@
 
 typedef struct pworker {
   ex_pause *p;
-  const ex_warp *warps;          /* the worker's warps (ex_hk_info.warps) */
-  bool *resume;                  /* per warp: resuming at the instruction it paused before */
+  const ex_warp *warps; /* the worker's warps (ex_hk_info.warps) */
+  bool *resume;         /* per warp: resuming at the instruction it paused before */
   unsigned nwarps;
 } pworker;
 
@@ -53,7 +53,7 @@ static bool pause_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
   pworker *pw = self;
   ex_pause *p = pw->p;
   const unsigned item = (unsigned)(e->w - pw->warps);
-  if (pw->resume[item]) {  /* it paused before this very instruction: run it now */
+  if (pw->resume[item]) { /* it paused before this very instruction: run it now */
     pw->resume[item] = false;
     return false;
   }
@@ -73,10 +73,10 @@ static unsigned pause_wants(const ex_ctx *cx) {
 }
 
 const ex_hooks ex_pause_hooks = {
-    .name = "debugger",
-    .wants = pause_wants,
-    .worker_init = pause_worker_init,
-    .worker_free = pause_worker_free,
-    .group_begin = pause_group_begin,
-    .before = pause_before,
+  .name = "debugger",
+  .wants = pause_wants,
+  .worker_init = pause_worker_init,
+  .worker_free = pause_worker_free,
+  .group_begin = pause_group_begin,
+  .before = pause_before,
 };

@@ -11,7 +11,7 @@
 #include "inspect/ex_inspect.h"
 
 typedef struct ex_pause {
-  ex_insp_pause_fn ask;          /* the session's question: pause at *at? */
+  ex_insp_pause_fn ask; /* the session's question: pause at *at? */
   void *user;
   /* the work-item being asked about: its top frame's ip is written only when it pauses, so its
    * position is the one `ask` was given (-1: none) */

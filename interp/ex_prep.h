@@ -29,22 +29,29 @@
 typedef struct prep {
   ex_program *p;
   const ld_module *m;
-  uint32_t *reg;          /* per id: absolute per-lane register offset, LD_NONE if not a value */
-  char *err; size_t errlen;
+  uint32_t *reg; /* per id: absolute per-lane register offset, LD_NONE if not a value */
+  char *err;
+  size_t errlen;
   /* growable buffers of the function being built */
-  ex_insn *code; uint32_t ncode, capcode;
-  uint32_t *aux; uint32_t naux, capaux;
+  ex_insn *code;
+  uint32_t ncode, capcode;
+  uint32_t *aux;
+  uint32_t naux, capaux;
   const ld_function *fn;
-  const ld_insn *cur;     /* instruction being translated, for messages */
-  uint32_t label;         /* the label of its block (the phi moves of the block's out-edges) */
+  const ld_insn *cur; /* instruction being translated, for messages */
+  uint32_t label;     /* the label of its block (the phi moves of the block's out-edges) */
   /* constant area under construction */
-  uint32_t cbase;         /* absolute per-lane offset of the constant area (after function registers) */
-  uint8_t *cinit; uint32_t cbytes, ccap;
-  uint32_t *cslots; uint32_t ncslots, capcslots;  /* (reg, size) pairs */
+  uint32_t cbase; /* absolute per-lane offset of the constant area (after function registers) */
+  uint8_t *cinit;
+  uint32_t cbytes, ccap;
+  uint32_t *cslots;
+  uint32_t ncslots, capcslots; /* (reg, size) pairs */
   uint32_t scratch_need;
-  bi_resolved *bis; uint32_t nbis, capbis;
-  uint32_t *tmp; size_t captmp;  /* scratch of one instruction's translation (prep_scratch) */
-  jmp_buf nomem;          /* prep_nomem jumps here */
+  bi_resolved *bis;
+  uint32_t nbis, capbis;
+  uint32_t *tmp;
+  size_t captmp; /* scratch of one instruction's translation (prep_scratch) */
+  jmp_buf nomem; /* prep_nomem jumps here */
 } prep;
 
 typedef enum prep_result { PREP_NEXT, PREP_OK, PREP_FAIL } prep_result;
@@ -53,13 +60,13 @@ typedef prep_result prep_pass(prep *s, const ld_insn *in);
 static inline prep_result prep_done(bool ok) { return ok ? PREP_OK : PREP_FAIL; }
 
 /* The passes, by instruction class. */
-prep_pass prep_arith;      /* arithmetic, logic, comparisons, conversions (ex_prep_arith.c) */
-prep_pass prep_composite;  /* copies, composites and vectors (ex_prep_comp.c) */
-prep_pass prep_memory;     /* variables, loads, stores, pointers, atomics (ex_prep_mem.c) */
-prep_pass prep_control;    /* branches, calls, returns, what has no run-time effect (ex_prep_ctrl.c) */
-prep_pass prep_group;      /* barriers, work-group and sub-group operations (ex_prep_group.c) */
-prep_pass prep_image;      /* images and samplers (ex_prep_image.c) */
-prep_pass prep_extinst;    /* OpExtInst: OpenCL.std builtins (ex_prep_ext.c) */
+prep_pass prep_arith;     /* arithmetic, logic, comparisons, conversions (ex_prep_arith.c) */
+prep_pass prep_composite; /* copies, composites and vectors (ex_prep_comp.c) */
+prep_pass prep_memory;    /* variables, loads, stores, pointers, atomics (ex_prep_mem.c) */
+prep_pass prep_control;   /* branches, calls, returns, what has no run-time effect (ex_prep_ctrl.c) */
+prep_pass prep_group;     /* barriers, work-group and sub-group operations (ex_prep_group.c) */
+prep_pass prep_image;     /* images and samplers (ex_prep_image.c) */
+prep_pass prep_extinst;   /* OpExtInst: OpenCL.std builtins (ex_prep_ext.c) */
 
 /* ---- helpers (ex_prep_util.c) ----------------------------------------------------------------- */
 
@@ -96,7 +103,10 @@ bool prep_storage_space(uint32_t sc, uint8_t *space);
 
 /* Element description of a scalar or vector type: kind 'i' int, 'f' float, 'b' bool, 'p' pointer;
  * n components. */
-typedef struct prep_elem { char kind; uint32_t bits, n; } prep_elem;
+typedef struct prep_elem {
+  char kind;
+  uint32_t bits, n;
+} prep_elem;
 bool prep_elem_of(prep *s, uint32_t type_id, prep_elem *e);
 
 #endif

@@ -16,8 +16,12 @@ static bool shift_count(prep *s, const ld_insn *in, const prep_elem *e, uint32_t
   if (se.n != e->n) return prep_fail(s, "shift count has %u components, base %u", se.n, e->n);
   if (se.bits != e->bits) {
     uint32_t t = prep_const(s, NULL, e->n * e->bits / 8);
-    prep_emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)e->n, .d = t, .a = *count,
-                           .b = (EX_CK_UINT << 8) | se.bits, .c = (EX_CK_UINT << 8) | e->bits});
+    prep_emit(s, (ex_insn){.op = EX_CONVERT,
+                           .n = (uint8_t)e->n,
+                           .d = t,
+                           .a = *count,
+                           .b = (EX_CK_UINT << 8) | se.bits,
+                           .c = (EX_CK_UINT << 8) | e->bits});
     *count = t;
   }
   return true;
@@ -44,8 +48,8 @@ static bool selected(prep *s, const ld_insn *in, unsigned variants) {
     h = e.kind == 'f' ? ex_op_select(op, ex_variant_float(e.bits)) : EX_OP_COUNT;
     if (h == EX_OP_COUNT) return prep_fail(s, "float operation on a non-float operand");
   }
-  prep_emit(s, (ex_insn){.op = (uint16_t)h, .n = (uint8_t)e.n, .d = prep_dst(s, in), .a = r[0],
-                         .b = arity > 1 ? r[1] : 0});
+  prep_emit(s, (ex_insn){
+                 .op = (uint16_t)h, .n = (uint8_t)e.n, .d = prep_dst(s, in), .a = r[0], .b = arity > 1 ? r[1] : 0});
   return true;
 }
 
@@ -60,16 +64,19 @@ static bool select_(prep *s, const ld_insn *in) {
   if (rt->kind == LD_TY_VECTOR || rt->kind == LD_TY_INT || rt->kind == LD_TY_FLOAT || rt->kind == LD_TY_BOOL ||
       rt->kind == LD_TY_POINTER) {
     if (!prep_elem_of(s, in->type, &e)) return false;
-    esize = e.bits / 8; n = e.n;
+    esize = e.bits / 8;
+    n = e.n;
     if (!scalar_cond && ce.n != n) return prep_fail(s, "OpSelect condition has %u components, result %u", ce.n, n);
   } else {
     if (!scalar_cond) return prep_fail(s, "OpSelect of an aggregate needs a scalar condition");
-    esize = 1; n = rt->reg_size;
+    esize = 1;
+    n = rt->reg_size;
     if (n > 255) return prep_fail(s, "OpSelect of a %u-byte aggregate is not supported", n);
   }
   uint16_t h = esize == 1 ? EX_SELECT_1 : esize == 2 ? EX_SELECT_2 : esize == 4 ? EX_SELECT_4 : EX_SELECT_8;
-  prep_emit(s, (ex_insn){.op = h, .n = (uint8_t)n, .flags = scalar_cond, .d = prep_dst(s, in), .a = r[0], .b = r[1],
-                         .c = r[2]});
+  prep_emit(s,
+            (ex_insn){
+              .op = h, .n = (uint8_t)n, .flags = scalar_cond, .d = prep_dst(s, in), .a = r[0], .b = r[1], .c = r[2]});
   return true;
 }
 
@@ -112,8 +119,13 @@ static bool convert(prep *s, const ld_insn *in) {
       return true;
     }
   }
-  prep_emit(s, (ex_insn){.op = EX_CONVERT, .n = (uint8_t)de.n, .flags = flags, .d = prep_dst(s, in), .a = r[0],
-                         .b = (sk << 8) | se.bits, .c = (dk << 8) | de.bits});
+  prep_emit(s, (ex_insn){.op = EX_CONVERT,
+                         .n = (uint8_t)de.n,
+                         .flags = flags,
+                         .d = prep_dst(s, in),
+                         .a = r[0],
+                         .b = (sk << 8) | se.bits,
+                         .c = (dk << 8) | de.bits});
   return true;
 }
 
@@ -124,8 +136,12 @@ static bool bit_count(prep *s, const ld_insn *in) {
   if (!prep_elem_of(s, s->m->ids[in->ops[0]].type, &e) || !prep_elem_of(s, in->type, &re) || e.kind != 'i' ||
       re.kind != 'i' || e.n != re.n)
     return prep_fail(s, "OpBitCount needs integer operands with as many components as the result");
-  prep_emit(s, (ex_insn){.op = EX_BITCOUNT, .n = (uint8_t)e.n, .flags = (uint8_t)(e.bits / 8), .d = prep_dst(s, in),
-                         .a = r[0], .c = re.bits / 8});
+  prep_emit(s, (ex_insn){.op = EX_BITCOUNT,
+                         .n = (uint8_t)e.n,
+                         .flags = (uint8_t)(e.bits / 8),
+                         .d = prep_dst(s, in),
+                         .a = r[0],
+                         .c = re.bits / 8});
   return true;
 }
 
@@ -141,7 +157,12 @@ static bool carry(prep *s, const ld_insn *in) {
       e.kind != 'i')
     return prep_fail(s, "expects integer operands and a two-member struct result");
   uint8_t kind = op == SpvOpIAddCarry ? 0 : op == SpvOpISubBorrow ? 1 : op == SpvOpUMulExtended ? 2 : 3;
-  prep_emit(s, (ex_insn){.op = EX_CARRY, .n = (uint8_t)e.n, .flags = kind, .d = prep_dst(s, in), .a = r[0], .b = r[1],
+  prep_emit(s, (ex_insn){.op = EX_CARRY,
+                         .n = (uint8_t)e.n,
+                         .flags = kind,
+                         .d = prep_dst(s, in),
+                         .a = r[0],
+                         .b = r[1],
                          .c = (e.bits / 8) | (st->offsets[1] << 8) | (st->reg_size << 16)});
   return true;
 }
@@ -151,13 +172,20 @@ prep_result prep_arith(prep *s, const ld_insn *in) {
   if (variants) return prep_done(selected(s, in, variants));
   switch (in->opcode) {
   case SpvOpSelect: return prep_done(select_(s, in));
-  case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
-  case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpSatConvertSToU:
-  case SpvOpSatConvertUToS:
-    return prep_done(convert(s, in));
+  case SpvOpConvertFToU:
+  case SpvOpConvertFToS:
+  case SpvOpConvertSToF:
+  case SpvOpConvertUToF:
+  case SpvOpUConvert:
+  case SpvOpSConvert:
+  case SpvOpFConvert:
+  case SpvOpSatConvertSToU:
+  case SpvOpSatConvertUToS: return prep_done(convert(s, in));
   case SpvOpBitCount: return prep_done(bit_count(s, in));
-  case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
-    return prep_done(carry(s, in));
+  case SpvOpIAddCarry:
+  case SpvOpISubBorrow:
+  case SpvOpUMulExtended:
+  case SpvOpSMulExtended: return prep_done(carry(s, in));
   default: return PREP_NEXT;
   }
 }

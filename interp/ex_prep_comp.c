@@ -86,9 +86,11 @@ static bool construct(prep *s, const ld_insn *in) {
       if (!et || i >= rt->count) return prep_fail(s, "too many constituents");
       off = i * et->size;
     } else {
-      off = LD_NONE;  /* running offset */
+      off = LD_NONE; /* running offset */
     }
-    prep_aux(s, reg); prep_aux(s, sz); prep_aux(s, off);
+    prep_aux(s, reg);
+    prep_aux(s, sz);
+    prep_aux(s, off);
     count++;
   }
   s->aux[a] = count;
@@ -102,7 +104,11 @@ static bool vector_extract(prep *s, const ld_insn *in) {
   if (!prep_operands(s, in, 2, r)) return false;
   if (!prep_elem_of(s, s->m->ids[in->ops[0]].type, &ve) || !prep_elem_of(s, s->m->ids[in->ops[1]].type, &ie))
     return false;
-  prep_emit(s, (ex_insn){.op = EX_VEXTRACT_DYN, .n = (uint8_t)ve.n, .d = prep_dst(s, in), .a = r[0], .b = r[1],
+  prep_emit(s, (ex_insn){.op = EX_VEXTRACT_DYN,
+                         .n = (uint8_t)ve.n,
+                         .d = prep_dst(s, in),
+                         .a = r[0],
+                         .b = r[1],
                          .c = (ve.bits / 8) | ((ie.bits / 8) << 8)});
   return true;
 }
@@ -139,7 +145,9 @@ static bool shuffle(prep *s, const ld_insn *in) {
 
 prep_result prep_composite(prep *s, const ld_insn *in) {
   switch (in->opcode) {
-  case SpvOpBitcast: case SpvOpCopyObject: case SpvOpCopyLogical: return prep_done(move(s, in));
+  case SpvOpBitcast:
+  case SpvOpCopyObject:
+  case SpvOpCopyLogical: return prep_done(move(s, in));
   case SpvOpCompositeExtract: return prep_done(extract(s, in));
   case SpvOpCompositeInsert: return prep_done(insert(s, in));
   case SpvOpCompositeConstruct: return prep_done(construct(s, in));

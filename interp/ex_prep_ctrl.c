@@ -85,7 +85,9 @@ static bool branch_conditional(prep *s, const ld_insn *in) {
   if (in->nops < 3) return prep_fail(s, "OpBranchConditional without two targets");
   if (!target(s, in->ops[1], &tb, &te) || !target(s, in->ops[2], &fb, &fe)) return false;
   uint32_t a = prep_aux(s, tb);
-  prep_aux(s, te); prep_aux(s, fb); prep_aux(s, fe);
+  prep_aux(s, te);
+  prep_aux(s, fb);
+  prep_aux(s, fe);
   prep_emit(s, (ex_insn){.op = EX_BRC, .a = r[0], .b = a});
   return true;
 }
@@ -114,7 +116,8 @@ static bool switch_(prep *s, const ld_insn *in) {
     tmp[4 * k + 3] = ce;
   }
   uint32_t a = prep_aux(s, ncases);
-  prep_aux(s, db); prep_aux(s, de);
+  prep_aux(s, db);
+  prep_aux(s, de);
   for (uint32_t k = 0; k < 4 * ncases; k++) prep_aux(s, tmp[k]);
   prep_emit(s, (ex_insn){.op = EX_SWITCH, .n = (uint8_t)(e.bits / 8), .a = r[0], .b = a});
   return true;
@@ -148,27 +151,35 @@ static bool call(prep *s, const ld_insn *in) {
     prep_aux(s, reg);
   }
   const ld_type *rt = prep_type(s, in->type);
-  prep_emit(s, (ex_insn){.op = EX_CALL, .d = rt && rt->kind != LD_TY_VOID ? prep_dst(s, in) : LD_NONE,
-                         .a = m->ids[callee].index, .b = a});
+  prep_emit(s, (ex_insn){.op = EX_CALL,
+                         .d = rt && rt->kind != LD_TY_VOID ? prep_dst(s, in) : LD_NONE,
+                         .a = m->ids[callee].index,
+                         .b = a});
   return true;
 }
 
 prep_result prep_control(prep *s, const ld_insn *in) {
   switch (in->opcode) {
-  case SpvOpNop: case SpvOpSelectionMerge: case SpvOpLoopMerge: case SpvOpLifetimeStart:
-  case SpvOpLifetimeStop: case SpvOpMemoryBarrier: case SpvOpLine: case SpvOpNoLine:
-  case SpvOpPhi: case SpvOpUndef: case SpvOpSource: case SpvOpName: case SpvOpModuleProcessed:
-    return PREP_OK;  /* Phi: edge moves; Undef: a zero constant (see ex_prepare.c) */
+  case SpvOpNop:
+  case SpvOpSelectionMerge:
+  case SpvOpLoopMerge:
+  case SpvOpLifetimeStart:
+  case SpvOpLifetimeStop:
+  case SpvOpMemoryBarrier:
+  case SpvOpLine:
+  case SpvOpNoLine:
+  case SpvOpPhi:
+  case SpvOpUndef:
+  case SpvOpSource:
+  case SpvOpName:
+  case SpvOpModuleProcessed: return PREP_OK; /* Phi: edge moves; Undef: a zero constant (see ex_prepare.c) */
   case SpvOpBranch: return prep_done(branch(s, in));
   case SpvOpBranchConditional: return prep_done(branch_conditional(s, in));
   case SpvOpSwitch: return prep_done(switch_(s, in));
-  case SpvOpReturn:
-    prep_emit(s, (ex_insn){.op = EX_RET});
-    return PREP_OK;
+  case SpvOpReturn: prep_emit(s, (ex_insn){.op = EX_RET}); return PREP_OK;
   case SpvOpReturnValue: return prep_done(return_value(s, in));
-  case SpvOpUnreachable: case SpvOpKill:
-    prep_emit(s, (ex_insn){.op = EX_UNREACHABLE});
-    return PREP_OK;
+  case SpvOpUnreachable:
+  case SpvOpKill: prep_emit(s, (ex_insn){.op = EX_UNREACHABLE}); return PREP_OK;
   case SpvOpFunctionCall: return prep_done(call(s, in));
   default: return PREP_NEXT;
   }

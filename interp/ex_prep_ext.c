@@ -13,7 +13,7 @@
 /* An OpenCL.std instruction's operands: registers, register bytes and builtin types. */
 typedef struct ext_args {
   unsigned n;
-  uint32_t lit;           /* the trailing literal (vloadn's n, a rounding mode), 0 without */
+  uint32_t lit; /* the trailing literal (vloadn's n, a rounding mode), 0 without */
   uint32_t regs[BI_MAX_OPERANDS], sizes[BI_MAX_OPERANDS];
   bi_type rt, at[BI_MAX_OPERANDS];
 } ext_args;
@@ -27,7 +27,10 @@ static bool ext_operands(prep *s, const ld_insn *in, uint32_t inst, const char *
                  inst == OCLSTD_vstore_half_r || inst == OCLSTD_vstore_halfn_r || inst == OCLSTD_vstorea_halfn_r;
   if (want >= 0 && (int)x->n != want)
     return prep_fail(s, "OpenCL.std `%s` takes %d operands, has %u", name, want, x->n);
-  if (has_lit) { x->lit = in->ops[in->nops - 1]; x->n--; }
+  if (has_lit) {
+    x->lit = in->ops[in->nops - 1];
+    x->n--;
+  }
   if (x->n > BI_MAX_OPERANDS) return prep_fail(s, "OpenCL.std `%s` with %u operands is not supported", name, x->n);
   const ld_type *rty = prep_type(s, in->type);
   if (!rty) return prep_fail(s, "bad result type");
@@ -47,9 +50,9 @@ static bool ext_operands(prep *s, const ld_insn *in, uint32_t inst, const char *
  * flush-to-zero mode; data movement is not arithmetic: loads, stores, shuffles and selects keep
  * denormals. */
 static uint32_t f32_mask(uint32_t inst, const ext_args *x) {
-  static const uint16_t moves[] = {OCLSTD_vloadn, OCLSTD_vstoren, OCLSTD_vload_half, OCLSTD_vload_halfn,
-                                   OCLSTD_vloada_halfn, OCLSTD_shuffle, OCLSTD_shuffle2, OCLSTD_select,
-                                   OCLSTD_bitselect, OCLSTD_printf, OCLSTD_prefetch};
+  static const uint16_t moves[] = {OCLSTD_vloadn,       OCLSTD_vstoren, OCLSTD_vload_half, OCLSTD_vload_halfn,
+                                   OCLSTD_vloada_halfn, OCLSTD_shuffle, OCLSTD_shuffle2,   OCLSTD_select,
+                                   OCLSTD_bitselect,    OCLSTD_printf,  OCLSTD_prefetch};
   for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
     if (moves[i] == inst) return 0;
   uint32_t mask = x->rt.kind == BI_FLOAT && x->rt.bits == 32 ? 0x80000000u : 0;
@@ -70,7 +73,10 @@ static void emit_extinst(prep *s, const ld_insn *in, uint32_t inst, const bi_res
   uint32_t a = prep_aux(s, s->nbis++);
   prep_aux(s, rty->kind == LD_TY_VOID ? 0 : rty->reg_size);
   prep_aux(s, x->n);
-  for (unsigned i = 0; i < x->n; i++) { prep_aux(s, x->regs[i]); prep_aux(s, x->sizes[i]); }
+  for (unsigned i = 0; i < x->n; i++) {
+    prep_aux(s, x->regs[i]);
+    prep_aux(s, x->sizes[i]);
+  }
   prep_aux(s, f32_mask(inst, x));
   /* the operand types, for builtins that need them at run time (printf) */
   p->bi_types = prep_realloc(s, p->bi_types, (p->nbi_types + x->n + 1) * sizeof *p->bi_types);
@@ -86,7 +92,7 @@ static bool extinst(prep *s, const ld_insn *in) {
   if (set >= s->m->bound || s->m->ids[set].kind != LD_ID_EXTINST_SET)
     return prep_fail(s, "OpExtInst set %%%u is not an OpExtInstImport", set);
   uint32_t kind = s->m->ids[set].index;
-  if (kind == LD_EXT_DEBUGINFO || kind == LD_EXT_NONSEMANTIC) return true;  /* no run-time effect */
+  if (kind == LD_EXT_DEBUGINFO || kind == LD_EXT_NONSEMANTIC) return true; /* no run-time effect */
   if (kind != LD_EXT_OPENCL_STD) return prep_fail(s, "extended instruction set of %%%u is not supported", set);
   const char *name = spv_oclstd_name(inst);
   if (!name) return prep_fail(s, "OpenCL.std instruction %u does not exist", inst);
@@ -101,8 +107,12 @@ static bool extinst(prep *s, const ld_insn *in) {
    * checked the operand types. */
   if ((inst == OCLSTD_fma || inst == OCLSTD_mad) && x.rt.kind == BI_FLOAT && (x.rt.bits == 32 || x.rt.bits == 64) &&
       x.n == 3) {
-    prep_emit(s, (ex_insn){.op = x.rt.bits == 32 ? EX_FMA_F32 : EX_FMA_F64, .n = x.rt.ncomp, .d = prep_dst(s, in),
-                           .a = x.regs[0], .b = x.regs[1], .c = x.regs[2]});
+    prep_emit(s, (ex_insn){.op = x.rt.bits == 32 ? EX_FMA_F32 : EX_FMA_F64,
+                           .n = x.rt.ncomp,
+                           .d = prep_dst(s, in),
+                           .a = x.regs[0],
+                           .b = x.regs[1],
+                           .c = x.regs[2]});
     return true;
   }
   if (inst == OCLSTD_printf) s->p->uses_printf = true;

@@ -53,9 +53,10 @@ static bool sg_scalar(prep *s, uint32_t id, const char *kinds, const char *what)
   if (!prep_elem_of(s, s->m->ids[id].type, &e)) return false;
   if (e.n != 1 || !strchr(kinds, e.kind))
     return prep_fail(s, "%s must be a %s scalar", what,
-                     !strcmp(kinds, "b") ? "boolean" : !strcmp(kinds, "i") ? "integer"
-                                                     : !strcmp(kinds, "f") ? "floating-point"
-                                                                           : "integer or floating-point");
+                     !strcmp(kinds, "b")   ? "boolean"
+                     : !strcmp(kinds, "i") ? "integer"
+                     : !strcmp(kinds, "f") ? "floating-point"
+                                           : "integer or floating-point");
   return true;
 }
 
@@ -108,10 +109,10 @@ static bool cluster_size(prep *s, uint32_t cid, uint32_t *out) {
 static bool sg_arith(prep *s, const ld_insn *in, unsigned gr, bool uniform, unsigned vi) {
   uint32_t gop = in->ops[vi - 1], lit = 0;
   static const char *const kinds[] = {
-    [EX_GR_IADD] = "i", [EX_GR_IMUL] = "i", [EX_GR_SMIN] = "i", [EX_GR_UMIN] = "i", [EX_GR_SMAX] = "i",
-    [EX_GR_UMAX] = "i", [EX_GR_AND] = "i", [EX_GR_OR] = "i", [EX_GR_XOR] = "i", [EX_GR_FADD] = "f",
-    [EX_GR_FMUL] = "f", [EX_GR_FMIN] = "f", [EX_GR_FMAX] = "f", [EX_GR_LAND] = "b", [EX_GR_LOR] = "b",
-    [EX_GR_LXOR] = "b",
+    [EX_GR_IADD] = "i", [EX_GR_IMUL] = "i", [EX_GR_SMIN] = "i", [EX_GR_UMIN] = "i",
+    [EX_GR_SMAX] = "i", [EX_GR_UMAX] = "i", [EX_GR_AND] = "i",  [EX_GR_OR] = "i",
+    [EX_GR_XOR] = "i",  [EX_GR_FADD] = "f", [EX_GR_FMUL] = "f", [EX_GR_FMIN] = "f",
+    [EX_GR_FMAX] = "f", [EX_GR_LAND] = "b", [EX_GR_LOR] = "b",  [EX_GR_LXOR] = "b",
   };
   if (in->nops <= vi) return prep_fail(s, "group instruction without a value");
   if (!sg_scalar(s, in->ops[vi], kinds[gr], "the value")) return false;
@@ -158,8 +159,11 @@ static bool ballot_op(prep *s, const ld_insn *in) {
     if (in->nops < 3) return prep_fail(s, "missing index");
     return sg_emit(s, in, EX_SG_BIT_EXTRACT, 0, o[1], o[2], 0, 0);
   }
-  return sg_emit(s, in, op == SpvOpGroupNonUniformInverseBallot ? EX_SG_INVERSE_BALLOT
-                        : op == SpvOpGroupNonUniformBallotFindLSB ? EX_SG_FIND_LSB : EX_SG_FIND_MSB, 0, o[1], 0, 0, 0);
+  return sg_emit(s, in,
+                 op == SpvOpGroupNonUniformInverseBallot   ? EX_SG_INVERSE_BALLOT
+                 : op == SpvOpGroupNonUniformBallotFindLSB ? EX_SG_FIND_LSB
+                                                           : EX_SG_FIND_MSB,
+                 0, o[1], 0, 0, 0);
 }
 
 /* An instruction of kind k on one value (ops[1]), a scalar of `kinds`; a ballot's result is a uint4. */
@@ -171,15 +175,18 @@ static bool sg_value_op(prep *s, const ld_insn *in, unsigned k, const char *kind
   return sg_emit(s, in, k, 0, in->ops[1], 0, 0, 0);
 }
 
-static const struct { uint16_t op; uint8_t gr; } nonuniform_arith[] = {
-  {SpvOpGroupNonUniformIAdd, EX_GR_IADD}, {SpvOpGroupNonUniformFAdd, EX_GR_FADD},
-  {SpvOpGroupNonUniformIMul, EX_GR_IMUL}, {SpvOpGroupNonUniformFMul, EX_GR_FMUL},
-  {SpvOpGroupNonUniformSMin, EX_GR_SMIN}, {SpvOpGroupNonUniformUMin, EX_GR_UMIN},
-  {SpvOpGroupNonUniformFMin, EX_GR_FMIN}, {SpvOpGroupNonUniformSMax, EX_GR_SMAX},
-  {SpvOpGroupNonUniformUMax, EX_GR_UMAX}, {SpvOpGroupNonUniformFMax, EX_GR_FMAX},
+static const struct {
+  uint16_t op;
+  uint8_t gr;
+} nonuniform_arith[] = {
+  {SpvOpGroupNonUniformIAdd, EX_GR_IADD},      {SpvOpGroupNonUniformFAdd, EX_GR_FADD},
+  {SpvOpGroupNonUniformIMul, EX_GR_IMUL},      {SpvOpGroupNonUniformFMul, EX_GR_FMUL},
+  {SpvOpGroupNonUniformSMin, EX_GR_SMIN},      {SpvOpGroupNonUniformUMin, EX_GR_UMIN},
+  {SpvOpGroupNonUniformFMin, EX_GR_FMIN},      {SpvOpGroupNonUniformSMax, EX_GR_SMAX},
+  {SpvOpGroupNonUniformUMax, EX_GR_UMAX},      {SpvOpGroupNonUniformFMax, EX_GR_FMAX},
   {SpvOpGroupNonUniformBitwiseAnd, EX_GR_AND}, {SpvOpGroupNonUniformBitwiseOr, EX_GR_OR},
   {SpvOpGroupNonUniformBitwiseXor, EX_GR_XOR}, {SpvOpGroupNonUniformLogicalAnd, EX_GR_LAND},
-  {SpvOpGroupNonUniformLogicalOr, EX_GR_LOR}, {SpvOpGroupNonUniformLogicalXor, EX_GR_LXOR},
+  {SpvOpGroupNonUniformLogicalOr, EX_GR_LOR},  {SpvOpGroupNonUniformLogicalXor, EX_GR_LXOR},
 };
 
 /* OpGroupNonUniform*: the execution scope must be Subgroup. */
@@ -202,23 +209,27 @@ static bool nonuniform(prep *s, const ld_insn *in) {
   case SpvOpGroupNonUniformAny: return sg_value_op(s, in, EX_SG_ANY, "b", "the predicate");
   case SpvOpGroupNonUniformAllEqual: return sg_value_op(s, in, EX_SG_ALL_EQUAL, "ifb", "the value");
   case SpvOpGroupNonUniformBroadcastFirst: return sg_value_op(s, in, EX_SG_BROADCAST_FIRST, "ifb", "the value");
-  case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
-  case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown: {
+  case SpvOpGroupNonUniformBroadcast:
+  case SpvOpGroupNonUniformShuffle:
+  case SpvOpGroupNonUniformShuffleXor:
+  case SpvOpGroupNonUniformShuffleUp:
+  case SpvOpGroupNonUniformShuffleDown: {
     if (in->nops < 3) return prep_fail(s, "missing operands");
-    unsigned k = op == SpvOpGroupNonUniformBroadcast ? EX_SG_BROADCAST
-               : op == SpvOpGroupNonUniformShuffle ? EX_SG_SHUFFLE
-               : op == SpvOpGroupNonUniformShuffleXor ? EX_SG_SHUFFLE_XOR
-               : op == SpvOpGroupNonUniformShuffleUp ? EX_SG_SHUFFLE_UP
-                                                     : EX_SG_SHUFFLE_DOWN;
+    unsigned k = op == SpvOpGroupNonUniformBroadcast    ? EX_SG_BROADCAST
+                 : op == SpvOpGroupNonUniformShuffle    ? EX_SG_SHUFFLE
+                 : op == SpvOpGroupNonUniformShuffleXor ? EX_SG_SHUFFLE_XOR
+                 : op == SpvOpGroupNonUniformShuffleUp  ? EX_SG_SHUFFLE_UP
+                                                        : EX_SG_SHUFFLE_DOWN;
     prep_elem e;
     if (!prep_elem_of(s, s->m->ids[in->ops[1]].type, &e)) return false;
     return sg_emit(s, in, k, 0, in->ops[1], in->ops[2], 0, 0);
   }
   case SpvOpGroupNonUniformBallot: return sg_value_op(s, in, EX_SG_BALLOT, "b", "the predicate");
-  case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitExtract:
-  case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB:
-  case SpvOpGroupNonUniformBallotBitCount:
-    return ballot_op(s, in);
+  case SpvOpGroupNonUniformInverseBallot:
+  case SpvOpGroupNonUniformBallotBitExtract:
+  case SpvOpGroupNonUniformBallotFindLSB:
+  case SpvOpGroupNonUniformBallotFindMSB:
+  case SpvOpGroupNonUniformBallotBitCount: return ballot_op(s, in);
   default: {
     const char *name = spv_op_name(op);
     return prep_fail(s, "%s is not supported (spvi implements the cl_khr_subgroup_* extensions listed by `spvi info`)",
@@ -273,12 +284,15 @@ static bool named_barrier(prep *s, const ld_insn *in) {
  * them in local linear id order. At Subgroup scope (cl_khr_subgroups, OpenCL C 6.15.17 sub_group_*)
  * they become sub-group operations that every work-item of the sub-group must reach. */
 
-static const struct { uint16_t op; uint8_t kind; bool has_groupop; } group_ops[] = {
-  {SpvOpGroupAll, EX_GR_ALL, false}, {SpvOpGroupAny, EX_GR_ANY, false},
-  {SpvOpGroupBroadcast, EX_GR_BROADCAST, false}, {SpvOpGroupIAdd, EX_GR_IADD, true},
-  {SpvOpGroupFAdd, EX_GR_FADD, true}, {SpvOpGroupSMin, EX_GR_SMIN, true}, {SpvOpGroupUMin, EX_GR_UMIN, true},
-  {SpvOpGroupFMin, EX_GR_FMIN, true}, {SpvOpGroupSMax, EX_GR_SMAX, true}, {SpvOpGroupUMax, EX_GR_UMAX, true},
-  {SpvOpGroupFMax, EX_GR_FMAX, true},
+static const struct {
+  uint16_t op;
+  uint8_t kind;
+  bool has_groupop;
+} group_ops[] = {
+  {SpvOpGroupAll, EX_GR_ALL, false},  {SpvOpGroupAny, EX_GR_ANY, false},  {SpvOpGroupBroadcast, EX_GR_BROADCAST, false},
+  {SpvOpGroupIAdd, EX_GR_IADD, true}, {SpvOpGroupFAdd, EX_GR_FADD, true}, {SpvOpGroupSMin, EX_GR_SMIN, true},
+  {SpvOpGroupUMin, EX_GR_UMIN, true}, {SpvOpGroupFMin, EX_GR_FMIN, true}, {SpvOpGroupSMax, EX_GR_SMAX, true},
+  {SpvOpGroupUMax, EX_GR_UMAX, true}, {SpvOpGroupFMax, EX_GR_FMAX, true},
 };
 
 /* A Group instruction at Subgroup scope (its operands are checked: in->nops >= 2). */
@@ -330,8 +344,13 @@ static bool group(prep *s, const ld_insn *in, unsigned k) {
   uint32_t kind = e.kind == 'f' ? EX_GK_FLOAT : e.kind == 'b' ? EX_GK_BOOL : EX_GK_INT;
   uint32_t a = prep_aux(s, lid);
   prep_aux(s, lid_desc);
-  prep_emit(s, (ex_insn){.op = EX_GROUP, .n = (uint8_t)gop, .flags = group_ops[k].kind, .d = prep_dst(s, in), .a = val,
-                         .b = a, .c = (kind << 8) | (e.bits / 8)});
+  prep_emit(s, (ex_insn){.op = EX_GROUP,
+                         .n = (uint8_t)gop,
+                         .flags = group_ops[k].kind,
+                         .d = prep_dst(s, in),
+                         .a = val,
+                         .b = a,
+                         .c = (kind << 8) | (e.bits / 8)});
   return true;
 }
 
@@ -376,8 +395,10 @@ static bool copy_direction(prep *s, const ld_insn *in, const ld_type **et, bool 
   bool to_local = dt->storage == SpvStorageClassWorkgroup && src_global;
   *to_global = dt->storage == SpvStorageClassCrossWorkgroup && st->storage == SpvStorageClassWorkgroup;
   if (!to_local && !*to_global)
-    return prep_fail(s, "OpGroupAsyncCopy between storage classes %u and %u: only Workgroup <-> CrossWorkgroup "
-                     "copies are supported", st->storage, dt->storage);
+    return prep_fail(s,
+                     "OpGroupAsyncCopy between storage classes %u and %u: only Workgroup <-> CrossWorkgroup "
+                     "copies are supported",
+                     st->storage, dt->storage);
   return true;
 }
 
@@ -401,8 +422,12 @@ static bool async_copy(prep *s, const ld_insn *in) {
    * uninitialised-memory check ignores it) */
   const ld_type *ct = et->kind == LD_TY_VECTOR && et->count == 3 ? prep_type(s, et->elem) : NULL;
   prep_aux(s, ct ? 3 * ct->size : et->size);
-  prep_emit(s, (ex_insn){.op = EX_ASYNC_COPY, .flags = to_global ? EX_ASYNC_STRIDE_DST : 0, .d = prep_dst(s, in),
-                         .a = dst, .b = x, .c = et->size});
+  prep_emit(s, (ex_insn){.op = EX_ASYNC_COPY,
+                         .flags = to_global ? EX_ASYNC_STRIDE_DST : 0,
+                         .d = prep_dst(s, in),
+                         .a = dst,
+                         .b = x,
+                         .c = et->size});
   return true;
 }
 
@@ -412,8 +437,10 @@ static bool async(prep *s, const ld_insn *in) {
   if (in->nops < (copy ? 6u : 3u)) return prep_fail(s, "%s with too few operands", name);
   uint32_t scope = scope_of(s, in->ops[0]);
   if (scope != SpvScopeWorkgroup)
-    return prep_fail(s, "%s with execution scope %s%u is not supported (the OpenCL environment allows only "
-                     "Workgroup)", name, scope == LD_NONE ? "operand %" : "", scope == LD_NONE ? in->ops[0] : scope);
+    return prep_fail(s,
+                     "%s with execution scope %s%u is not supported (the OpenCL environment allows only "
+                     "Workgroup)",
+                     name, scope == LD_NONE ? "operand %" : "", scope == LD_NONE ? in->ops[0] : scope);
   return copy ? async_copy(s, in) : wait_events(s, in);
 }
 
@@ -421,16 +448,18 @@ prep_result prep_group(prep *s, const ld_insn *in) {
   const uint32_t op = in->opcode;
   switch (op) {
   case SpvOpControlBarrier: return prep_done(control_barrier(s, in));
-  case SpvOpNamedBarrierInitialize: case SpvOpMemoryNamedBarrier: return prep_done(named_barrier(s, in));
-  case SpvOpSubgroupShuffleINTEL: case SpvOpSubgroupShuffleDownINTEL: case SpvOpSubgroupShuffleUpINTEL:
-  case SpvOpSubgroupShuffleXorINTEL:
-    return prep_done(intel_shuffle(s, in));
-  case SpvOpGroupAsyncCopy: case SpvOpGroupWaitEvents: return prep_done(async(s, in));
+  case SpvOpNamedBarrierInitialize:
+  case SpvOpMemoryNamedBarrier: return prep_done(named_barrier(s, in));
+  case SpvOpSubgroupShuffleINTEL:
+  case SpvOpSubgroupShuffleDownINTEL:
+  case SpvOpSubgroupShuffleUpINTEL:
+  case SpvOpSubgroupShuffleXorINTEL: return prep_done(intel_shuffle(s, in));
+  case SpvOpGroupAsyncCopy:
+  case SpvOpGroupWaitEvents: return prep_done(async(s, in));
   default: break;
   }
   /* the non-uniform instructions of SPIR-V 1.3 are numbered Elect (333) .. QuadSwap (366) */
-  if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap)
-    return prep_done(nonuniform(s, in));
+  if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap) return prep_done(nonuniform(s, in));
   for (unsigned k = 0; k < sizeof group_ops / sizeof group_ops[0]; k++)
     if (group_ops[k].op == op) return prep_done(group(s, in, k));
   return PREP_NEXT;

@@ -31,8 +31,10 @@ static bool image_coord(prep *s, uint32_t id, unsigned need, bool int_only, uint
   prep_elem e;
   if (!prep_operand(s, id, reg) || !prep_elem_of(s, s->m->ids[id].type, &e)) return false;
   if (e.bits != 32 || (e.kind != 'i' && (e.kind != 'f' || int_only)))
-    return prep_fail(s, "image coordinates must be 32-bit %s (env spec, \"Coordinate Format for Reading and "
-                     "Writing Images\")", int_only ? "integers" : "integers or floats");
+    return prep_fail(s,
+                     "image coordinates must be 32-bit %s (env spec, \"Coordinate Format for Reading and "
+                     "Writing Images\")",
+                     int_only ? "integers" : "integers or floats");
   if (e.n < need) return prep_fail(s, "image coordinate has %u components, the image needs %u", e.n, need);
   *desc = (e.kind == 'i' ? 1u : 0u) | (e.n << 8);
   return true;
@@ -59,8 +61,8 @@ static bool image_operands(prep *s, const ld_insn *in, unsigned at, uint32_t *ex
     return true;
   }
   uint32_t mask = in->ops[at];
-  uint32_t allowed =
-      SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask | (lod ? SpvImageOperandsLodMask : 0);
+  uint32_t allowed = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask |
+                     (lod ? SpvImageOperandsLodMask : 0);
   if (mask & ~allowed)
     return prep_fail(s, "image operands 0x%x are not supported (only Lod 0, SignExtend and ZeroExtend)", mask);
   if (lod) {
@@ -106,8 +108,12 @@ static bool sampled_image(prep *s, const ld_insn *in) {
   if (!st || st->kind != LD_TY_OPAQUE || strcmp(st->opaque, "OpTypeSampler") != 0)
     return prep_fail(s, "OpSampledImage with a value that is not a sampler");
   uint32_t a = prep_aux(s, 2);
-  prep_aux(s, r[0]); prep_aux(s, 8); prep_aux(s, 0);
-  prep_aux(s, r[1]); prep_aux(s, 8); prep_aux(s, 8);
+  prep_aux(s, r[0]);
+  prep_aux(s, 8);
+  prep_aux(s, 0);
+  prep_aux(s, r[1]);
+  prep_aux(s, 8);
+  prep_aux(s, 8);
   prep_emit(s, (ex_insn){.op = EX_CONSTRUCT, .d = prep_dst(s, in), .a = a, .c = 16});
   return true;
 }
@@ -128,9 +134,16 @@ static bool image_read(prep *s, const ld_insn *in, const ld_type *it, uint32_t i
   if (extend && kind != BI_IMG_R_I32) return prep_fail(s, "SignExtend/ZeroExtend on a read that is not of integers");
   if (!image_lod(s, lod, &lreg, &lkind)) return false;
   uint32_t a = prep_aux(s, cdesc);
-  prep_aux(s, kind); prep_aux(s, extend); prep_aux(s, lreg); prep_aux(s, lkind);
-  prep_emit(s, (ex_insn){.op = EX_IMAGE, .flags = sampled ? EX_IMG_SAMPLE : EX_IMG_READ, .d = prep_dst(s, in), .a = img,
-                         .b = creg, .c = a});
+  prep_aux(s, kind);
+  prep_aux(s, extend);
+  prep_aux(s, lreg);
+  prep_aux(s, lkind);
+  prep_emit(s, (ex_insn){.op = EX_IMAGE,
+                         .flags = sampled ? EX_IMG_SAMPLE : EX_IMG_READ,
+                         .d = prep_dst(s, in),
+                         .a = img,
+                         .b = creg,
+                         .c = a});
   return true;
 }
 
@@ -145,7 +158,10 @@ static bool image_write(prep *s, const ld_insn *in, const ld_type *it, uint32_t 
   if (!image_operands(s, in, 3, &extend, NULL)) return false;
   if (extend && kind != BI_IMG_R_I32) return prep_fail(s, "SignExtend/ZeroExtend on a write that is not of integers");
   uint32_t a = prep_aux(s, cdesc);
-  prep_aux(s, kind); prep_aux(s, extend); prep_aux(s, treg); prep_aux(s, 0);
+  prep_aux(s, kind);
+  prep_aux(s, extend);
+  prep_aux(s, treg);
+  prep_aux(s, 0);
   prep_emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_WRITE, .a = img, .b = creg, .c = a});
   return true;
 }
@@ -171,13 +187,20 @@ static bool image_query(prep *s, const ld_insn *in, const ld_type *it, uint32_t 
     q = EX_IQ_SIZE;
     want = image_coords(it);
     break;
-  default: q = EX_IQ_SIZE; want = image_coords(it); break;  /* OpImageQuerySize */
+  default:
+    q = EX_IQ_SIZE;
+    want = image_coords(it);
+    break; /* OpImageQuerySize */
   }
   if (e.n != want) return prep_fail(s, "image query result has %u components, the image type gives %u", e.n, want);
   if (!image_lod(s, lod, &lreg, &lkind)) return false;
   uint32_t a = prep_aux(s, 0);
-  prep_aux(s, q); prep_aux(s, 0); prep_aux(s, lreg); prep_aux(s, lkind);
-  prep_aux(s, e.bits / 8); prep_aux(s, e.n);
+  prep_aux(s, q);
+  prep_aux(s, 0);
+  prep_aux(s, lreg);
+  prep_aux(s, lkind);
+  prep_aux(s, e.bits / 8);
+  prep_aux(s, e.n);
   prep_emit(s, (ex_insn){.op = EX_IMAGE, .flags = EX_IMG_QUERY, .d = prep_dst(s, in), .a = img, .c = a});
   return true;
 }
@@ -199,11 +222,17 @@ static bool image_op(prep *s, const ld_insn *in) {
 
 prep_result prep_image(prep *s, const ld_insn *in) {
   switch (in->opcode) {
-  case SpvOpSampledImage: case SpvOpImage: return prep_done(sampled_image(s, in));
-  case SpvOpImageRead: case SpvOpImageWrite: case SpvOpImageSampleExplicitLod: case SpvOpImageQueryFormat:
-  case SpvOpImageQueryOrder: case SpvOpImageQuerySizeLod: case SpvOpImageQuerySize: case SpvOpImageQueryLevels:
-  case SpvOpImageQuerySamples:
-    return prep_done(image_op(s, in));
+  case SpvOpSampledImage:
+  case SpvOpImage: return prep_done(sampled_image(s, in));
+  case SpvOpImageRead:
+  case SpvOpImageWrite:
+  case SpvOpImageSampleExplicitLod:
+  case SpvOpImageQueryFormat:
+  case SpvOpImageQueryOrder:
+  case SpvOpImageQuerySizeLod:
+  case SpvOpImageQuerySize:
+  case SpvOpImageQueryLevels:
+  case SpvOpImageQuerySamples: return prep_done(image_op(s, in));
   default: return PREP_NEXT;
   }
 }

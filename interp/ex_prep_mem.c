@@ -39,15 +39,23 @@ static bool load(prep *s, const ld_insn *in) {
   /* a whole built-in variable: computed in registers (EX_BUILTIN; flags unused, a = the builtin) */
   const struct ex_builtin_var *bv = in->nops >= 1 && in->ops[0] < s->m->bound ? prep_builtin_var(s, in->ops[0]) : NULL;
   if (bv && prep_reg_size(s, in->type) == bv->elem_bytes * bv->ncomp) {
-    prep_emit(s, (ex_insn){.op = EX_BUILTIN, .n = (uint8_t)bv->ncomp, .d = prep_dst(s, in), .a = bv->builtin,
+    prep_emit(s, (ex_insn){.op = EX_BUILTIN,
+                           .n = (uint8_t)bv->ncomp,
+                           .d = prep_dst(s, in),
+                           .a = bv->builtin,
                            .c = bv->elem_bytes});
     return true;
   }
   uint32_t r[1];
   if (!prep_operands(s, in, 1, r)) return false;
   uint32_t sz = prep_reg_size(s, in->type);
-  prep_emit(s, (ex_insn){.op = sz == 4 ? EX_LOAD_4 : sz == 8 ? EX_LOAD_8 : EX_LOAD,
-                         .flags = access_align_log2(s, in, 1, in->type), .d = prep_dst(s, in), .a = r[0], .c = sz});
+  prep_emit(s, (ex_insn){.op = sz == 4   ? EX_LOAD_4
+                               : sz == 8 ? EX_LOAD_8
+                                         : EX_LOAD,
+                         .flags = access_align_log2(s, in, 1, in->type),
+                         .d = prep_dst(s, in),
+                         .a = r[0],
+                         .c = sz});
   return true;
 }
 
@@ -56,8 +64,13 @@ static bool store(prep *s, const ld_insn *in) {
   if (!prep_operands(s, in, 2, r)) return false;
   uint32_t vt = s->m->ids[in->ops[1]].type;
   uint32_t sz = prep_reg_size(s, vt);
-  prep_emit(s, (ex_insn){.op = sz == 4 ? EX_STORE_4 : sz == 8 ? EX_STORE_8 : EX_STORE,
-                         .flags = access_align_log2(s, in, 2, vt), .a = r[0], .b = r[1], .c = sz});
+  prep_emit(s, (ex_insn){.op = sz == 4   ? EX_STORE_4
+                               : sz == 8 ? EX_STORE_8
+                                         : EX_STORE,
+                         .flags = access_align_log2(s, in, 2, vt),
+                         .a = r[0],
+                         .b = r[1],
+                         .c = sz});
   return true;
 }
 
@@ -79,9 +92,21 @@ static bool copy_memory(prep *s, const ld_insn *in) {
 
 /* A constant access chain index, sign-extended (indexes are signed, SPIR-V 3.32.8). */
 static int64_t const_index(const ld_const *c, uint32_t bits) {
-  if (bits == 64) { int64_t v; memcpy(&v, c->bytes, 8); return v; }
-  if (bits == 32) { int32_t x; memcpy(&x, c->bytes, 4); return x; }
-  if (bits == 16) { int16_t x; memcpy(&x, c->bytes, 2); return x; }
+  if (bits == 64) {
+    int64_t v;
+    memcpy(&v, c->bytes, 8);
+    return v;
+  }
+  if (bits == 32) {
+    int32_t x;
+    memcpy(&x, c->bytes, 4);
+    return x;
+  }
+  if (bits == 16) {
+    int16_t x;
+    memcpy(&x, c->bytes, 2);
+    return x;
+  }
   int8_t x;
   memcpy(&x, c->bytes, 1);
   return x;
@@ -98,7 +123,7 @@ static bool chain_index(prep *s, uint32_t idx, bool element, uint32_t *cur, int6
   uint32_t next = *cur;
   bool is_const = idx < m->bound && m->ids[idx].kind == LD_ID_CONST;
   if (element) {
-    stride = t->size;  /* Element: steps over whole pointees */
+    stride = t->size; /* Element: steps over whole pointees */
   } else if (t->kind == LD_TY_STRUCT) {
     if (!is_const) return prep_fail(s, "struct member index must be a constant");
     uint32_t mi;
@@ -158,7 +183,11 @@ static bool access_chain(prep *s, const ld_insn *in) {
     uint8_t sh = 0xFF;
     if (es && !(es & (es - 1))) sh = (uint8_t)__builtin_ctz(es);
     prep_emit(s, (ex_insn){.op = s->aux[a + 4] == 8 ? EX_ACCESS1_I64 : EX_ACCESS1_I32,
-                           .flags = sh, .d = prep_dst(s, in), .a = r[0], .b = s->aux[a + 3], .c = es});
+                           .flags = sh,
+                           .d = prep_dst(s, in),
+                           .a = r[0],
+                           .b = s->aux[a + 3],
+                           .c = es});
     return true;
   }
   prep_emit(s, (ex_insn){.op = EX_ACCESS, .d = prep_dst(s, in), .a = r[0], .b = a});
@@ -174,13 +203,17 @@ static bool pointer_op(prep *s, const ld_insn *in) {
   prep_elem e;
   if (!prep_operands(s, in, arity, r)) return false;
   switch (op) {
-  case SpvOpConvertPtrToU: case SpvOpConvertUToPtr:
+  case SpvOpConvertPtrToU:
+  case SpvOpConvertUToPtr:
     /* n: the integer's bytes */
     if (!prep_elem_of(s, op == SpvOpConvertPtrToU ? in->type : m->ids[in->ops[0]].type, &e)) return false;
-    prep_emit(s, (ex_insn){.op = op == SpvOpConvertPtrToU ? EX_PTR2U : EX_U2PTR, .n = (uint8_t)(e.bits / 8),
-                           .d = prep_dst(s, in), .a = r[0]});
+    prep_emit(s, (ex_insn){.op = op == SpvOpConvertPtrToU ? EX_PTR2U : EX_U2PTR,
+                           .n = (uint8_t)(e.bits / 8),
+                           .d = prep_dst(s, in),
+                           .a = r[0]});
     return true;
-  case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
+  case SpvOpPtrCastToGeneric:
+  case SpvOpGenericCastToPtr:
     prep_emit(s, (ex_insn){.op = EX_MOVE, .d = prep_dst(s, in), .a = r[0], .c = m->pointer_bytes});
     return true;
   case SpvOpGenericCastToPtrExplicit: {
@@ -190,16 +223,21 @@ static bool pointer_op(prep *s, const ld_insn *in) {
     prep_emit(s, (ex_insn){.op = EX_GEN2PTR, .d = prep_dst(s, in), .a = r[0], .b = space});
     return true;
   }
-  case SpvOpPtrEqual: case SpvOpPtrNotEqual:
-    prep_emit(s, (ex_insn){.op = op == SpvOpPtrEqual ? EX_PTREQ : EX_PTRNE, .d = prep_dst(s, in), .a = r[0],
-                           .b = r[1]});
+  case SpvOpPtrEqual:
+  case SpvOpPtrNotEqual:
+    prep_emit(s,
+              (ex_insn){.op = op == SpvOpPtrEqual ? EX_PTREQ : EX_PTRNE, .d = prep_dst(s, in), .a = r[0], .b = r[1]});
     return true;
-  default: {  /* OpPtrDiff */
+  default: { /* OpPtrDiff */
     const ld_type *pt = prep_type(s, m->ids[in->ops[0]].type);
     const ld_type *vt = pt ? prep_type(s, pt->elem) : NULL;
     if (!vt || !vt->size || !prep_elem_of(s, in->type, &e))
       return prep_fail(s, "OpPtrDiff of pointers to a type without size");
-    prep_emit(s, (ex_insn){.op = EX_PTRDIFF, .n = (uint8_t)(e.bits / 8), .d = prep_dst(s, in), .a = r[0], .b = r[1],
+    prep_emit(s, (ex_insn){.op = EX_PTRDIFF,
+                           .n = (uint8_t)(e.bits / 8),
+                           .d = prep_dst(s, in),
+                           .a = r[0],
+                           .b = r[1],
                            .c = vt->size});
     return true;
   }
@@ -227,16 +265,31 @@ static bool atomic_const(prep *s, uint32_t id, bool semantics) {
   return true;
 }
 
-static const struct { uint16_t op; uint8_t kind, nvalues; } atomics[] = {
-  {SpvOpAtomicLoad, EX_AT_LOAD, 0}, {SpvOpAtomicStore, EX_AT_STORE, 1},
-  {SpvOpAtomicExchange, EX_AT_XCHG, 1}, {SpvOpAtomicCompareExchange, EX_AT_CMPXCHG, 2},
-  {SpvOpAtomicCompareExchangeWeak, EX_AT_CMPXCHG, 2}, {SpvOpAtomicIIncrement, EX_AT_INC, 0},
-  {SpvOpAtomicIDecrement, EX_AT_DEC, 0}, {SpvOpAtomicIAdd, EX_AT_ADD, 1}, {SpvOpAtomicISub, EX_AT_SUB, 1},
-  {SpvOpAtomicSMin, EX_AT_SMIN, 1}, {SpvOpAtomicUMin, EX_AT_UMIN, 1}, {SpvOpAtomicSMax, EX_AT_SMAX, 1},
-  {SpvOpAtomicUMax, EX_AT_UMAX, 1}, {SpvOpAtomicAnd, EX_AT_AND, 1}, {SpvOpAtomicOr, EX_AT_OR, 1},
-  {SpvOpAtomicXor, EX_AT_XOR, 1}, {SpvOpAtomicFlagTestAndSet, EX_AT_FLAG_SET, 0},
-  {SpvOpAtomicFlagClear, EX_AT_FLAG_CLEAR, 0}, {SpvOpAtomicFAddEXT, EX_AT_FADD, 1},
-  {SpvOpAtomicFMinEXT, EX_AT_FMIN, 1}, {SpvOpAtomicFMaxEXT, EX_AT_FMAX, 1},
+static const struct {
+  uint16_t op;
+  uint8_t kind, nvalues;
+} atomics[] = {
+  {SpvOpAtomicLoad, EX_AT_LOAD, 0},
+  {SpvOpAtomicStore, EX_AT_STORE, 1},
+  {SpvOpAtomicExchange, EX_AT_XCHG, 1},
+  {SpvOpAtomicCompareExchange, EX_AT_CMPXCHG, 2},
+  {SpvOpAtomicCompareExchangeWeak, EX_AT_CMPXCHG, 2},
+  {SpvOpAtomicIIncrement, EX_AT_INC, 0},
+  {SpvOpAtomicIDecrement, EX_AT_DEC, 0},
+  {SpvOpAtomicIAdd, EX_AT_ADD, 1},
+  {SpvOpAtomicISub, EX_AT_SUB, 1},
+  {SpvOpAtomicSMin, EX_AT_SMIN, 1},
+  {SpvOpAtomicUMin, EX_AT_UMIN, 1},
+  {SpvOpAtomicSMax, EX_AT_SMAX, 1},
+  {SpvOpAtomicUMax, EX_AT_UMAX, 1},
+  {SpvOpAtomicAnd, EX_AT_AND, 1},
+  {SpvOpAtomicOr, EX_AT_OR, 1},
+  {SpvOpAtomicXor, EX_AT_XOR, 1},
+  {SpvOpAtomicFlagTestAndSet, EX_AT_FLAG_SET, 0},
+  {SpvOpAtomicFlagClear, EX_AT_FLAG_CLEAR, 0},
+  {SpvOpAtomicFAddEXT, EX_AT_FADD, 1},
+  {SpvOpAtomicFMinEXT, EX_AT_FMIN, 1},
+  {SpvOpAtomicFMaxEXT, EX_AT_FMAX, 1},
 };
 
 /* The element type an atomic works on (*vt): 32- and 64-bit integers and floats, with the kinds of
@@ -274,8 +327,8 @@ static bool atomic(prep *s, const ld_insn *in, unsigned k) {
   uint32_t d = rt && rt->kind != LD_TY_VOID ? prep_dst(s, in) : LD_NONE;
   /* n: bit 0 float, bits 1..4 the size */
   const uint8_t n = (uint8_t)((vt->kind == LD_TY_FLOAT ? 1 : 0) | vt->size << 1);
-  prep_emit(s, (ex_insn){.op = EX_ATOMIC, .n = n, .flags = kind, .d = d, .a = ptr, .b = v1,
-                         .c = v2 == LD_NONE ? 0 : v2});
+  prep_emit(s,
+            (ex_insn){.op = EX_ATOMIC, .n = n, .flags = kind, .d = d, .a = ptr, .b = v1, .c = v2 == LD_NONE ? 0 : v2});
   return true;
 }
 
@@ -284,12 +337,20 @@ prep_result prep_memory(prep *s, const ld_insn *in) {
   case SpvOpVariable: return prep_done(variable(s, in));
   case SpvOpLoad: return prep_done(load(s, in));
   case SpvOpStore: return prep_done(store(s, in));
-  case SpvOpCopyMemory: case SpvOpCopyMemorySized: return prep_done(copy_memory(s, in));
-  case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
-    return prep_done(access_chain(s, in));
-  case SpvOpConvertPtrToU: case SpvOpConvertUToPtr: case SpvOpPtrCastToGeneric: case SpvOpGenericCastToPtr:
-  case SpvOpGenericCastToPtrExplicit: case SpvOpPtrEqual: case SpvOpPtrNotEqual: case SpvOpPtrDiff:
-    return prep_done(pointer_op(s, in));
+  case SpvOpCopyMemory:
+  case SpvOpCopyMemorySized: return prep_done(copy_memory(s, in));
+  case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain:
+  case SpvOpInBoundsPtrAccessChain: return prep_done(access_chain(s, in));
+  case SpvOpConvertPtrToU:
+  case SpvOpConvertUToPtr:
+  case SpvOpPtrCastToGeneric:
+  case SpvOpGenericCastToPtr:
+  case SpvOpGenericCastToPtrExplicit:
+  case SpvOpPtrEqual:
+  case SpvOpPtrNotEqual:
+  case SpvOpPtrDiff: return prep_done(pointer_op(s, in));
   default:
     for (unsigned k = 0; k < sizeof atomics / sizeof atomics[0]; k++)
       if (atomics[k].op == in->opcode) return prep_done(atomic(s, in, k));

@@ -116,8 +116,9 @@ void prep_addr_patch(prep *s, uint32_t reg, uint32_t alloc) {
 
 bool prep_storage_space(uint32_t sc, uint8_t *space) {
   switch (sc) {
-  case SpvStorageClassFunction: case SpvStorageClassPrivate: case SpvStorageClassInput:
-    *space = EX_AS_PRIVATE; return true;
+  case SpvStorageClassFunction:
+  case SpvStorageClassPrivate:
+  case SpvStorageClassInput: *space = EX_AS_PRIVATE; return true;
   case SpvStorageClassWorkgroup: *space = EX_AS_LOCAL; return true;
   case SpvStorageClassCrossWorkgroup: *space = EX_AS_GLOBAL; return true;
   case SpvStorageClassUniformConstant: *space = EX_AS_CONSTANT; return true;
@@ -143,7 +144,10 @@ bool prep_operand(prep *s, uint32_t id, uint32_t *out) {
     struct ex_builtin_var *bv = prep_builtin_var(s, id);
     if (bv) bv->materialize = true;
   }
-  if (s->reg[id] != LD_NONE) { *out = s->reg[id]; return true; }
+  if (s->reg[id] != LD_NONE) {
+    *out = s->reg[id];
+    return true;
+  }
   const ld_id *e = &s->m->ids[id];
   if (e->kind == LD_ID_CONST) {
     const ld_const *c = &s->m->consts[e->index];
@@ -185,10 +189,22 @@ bool prep_elem_of(prep *s, uint32_t type_id, prep_elem *e) {
     if (!t) return prep_fail(s, "bad vector type");
   }
   switch (t->kind) {
-  case LD_TY_INT: e->kind = 'i'; e->bits = t->bits; return true;
-  case LD_TY_FLOAT: e->kind = 'f'; e->bits = t->bits; return true;
-  case LD_TY_BOOL: e->kind = 'b'; e->bits = 8; return true;
-  case LD_TY_POINTER: e->kind = 'p'; e->bits = s->m->pointer_bytes * 8; return true;
+  case LD_TY_INT:
+    e->kind = 'i';
+    e->bits = t->bits;
+    return true;
+  case LD_TY_FLOAT:
+    e->kind = 'f';
+    e->bits = t->bits;
+    return true;
+  case LD_TY_BOOL:
+    e->kind = 'b';
+    e->bits = 8;
+    return true;
+  case LD_TY_POINTER:
+    e->kind = 'p';
+    e->bits = s->m->pointer_bytes * 8;
+    return true;
   default: return prep_fail(s, "expected a scalar or vector type, got %%%u", type_id);
   }
 }

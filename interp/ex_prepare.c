@@ -38,7 +38,7 @@ static uint32_t addr_const(prep *s, uint32_t alloc) {
 static uint32_t static_alloc(prep *s, uint8_t space, uint64_t size, uint32_t var_id) {
   ex_program *p = s->p;
   p->static_allocs = prep_realloc(s, p->static_allocs, (p->nstatic + 2) * sizeof *p->static_allocs);
-  ex_alloc *a = &p->static_allocs[p->nstatic + 1];  /* id 0 is null: index by id */
+  ex_alloc *a = &p->static_allocs[p->nstatic + 1]; /* id 0 is null: index by id */
   memset(a, 0, sizeof *a);
   a->space = space;
   a->size = size;
@@ -59,8 +59,8 @@ static uint32_t static_alloc(prep *s, uint8_t space, uint64_t size, uint32_t var
 /* ---- functions ------------------------------------------------------------------------------------ */
 
 /* The passes, in the order they are asked (the classes do not overlap). */
-static prep_pass *const passes[] = {prep_arith, prep_composite, prep_memory, prep_control, prep_group, prep_image,
-                                    prep_extinst};
+static prep_pass *const passes[] = {prep_arith, prep_composite, prep_memory, prep_control,
+                                    prep_group, prep_image,     prep_extinst};
 
 static bool translate(prep *s, const ld_insn *in) {
   for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++) {
@@ -130,14 +130,20 @@ static bool prepare_function(prep *s, uint32_t fi) {
   if (fn->is_import) return true;
   if (fn->nblocks == 0) return prep_fail(s, "function has no body");
   if (!function_variables(s, fn)) return false;
-  s->ncode = 0; s->naux = 0;
+  s->ncode = 0;
+  s->naux = 0;
   xf->blocks = prep_zalloc(s, fn->nblocks * sizeof *xf->blocks);
   xf->nblocks = fn->nblocks;
   for (uint32_t b = 0; b < fn->nblocks; b++)
     if (!prepare_block(s, xf, b)) return false;
-  xf->code = s->code; xf->ncode = s->ncode;
-  xf->aux = s->aux; xf->naux = s->naux;
-  s->code = NULL; s->capcode = 0; s->aux = NULL; s->capaux = 0;
+  xf->code = s->code;
+  xf->ncode = s->ncode;
+  xf->aux = s->aux;
+  xf->naux = s->naux;
+  s->code = NULL;
+  s->capcode = 0;
+  s->aux = NULL;
+  s->capaux = 0;
   if (!ex_cfg_order(xf)) prep_nomem(s);
   return true;
 }
@@ -201,8 +207,8 @@ static void layout_registers(prep *s) {
     for (uint32_t i = 0; i < fn->nparams; i++) s->reg[fn->params[i]] = fbase + m->ids[fn->params[i]].reg;
     for (uint32_t i = 0; i < fn->ninsns; i++) {
       const ld_insn *in = &fn->insns[i];
-      if (in->result && in->type && in->opcode != SpvOpVariable && in->opcode != SpvOpUndef &&
-          in->result < m->bound && m->ids[in->result].kind == LD_ID_VALUE)
+      if (in->result && in->type && in->opcode != SpvOpVariable && in->opcode != SpvOpUndef && in->result < m->bound &&
+          m->ids[in->result].kind == LD_ID_VALUE)
         s->reg[in->result] = fbase + m->ids[in->result].reg;
     }
     fbase += (fn->reg_bytes + 7u) & ~7u;
@@ -244,10 +250,15 @@ static void finish_program(prep *s) {
   p->scratch_reg = s->cbase + p->const_bytes;
   p->reg_bytes = p->scratch_reg + ((s->scratch_need + 7u) & ~7u);
   for (uint32_t f = 0; f < s->m->nfuncs; f++) prepare_params(s, f);
-  if (p->const_bytes > s->cbytes) memset(s->cinit + s->cbytes, 0, p->const_bytes - s->cbytes);  /* padding */
-  p->const_init = s->cinit; s->cinit = NULL;
-  p->ncslots = s->ncslots / 2; p->cslots = s->cslots; s->cslots = NULL;
-  p->bis = s->bis; p->nbis = s->nbis; s->bis = NULL;
+  if (p->const_bytes > s->cbytes) memset(s->cinit + s->cbytes, 0, p->const_bytes - s->cbytes); /* padding */
+  p->const_init = s->cinit;
+  s->cinit = NULL;
+  p->ncslots = s->ncslots / 2;
+  p->cslots = s->cslots;
+  s->cslots = NULL;
+  p->bis = s->bis;
+  p->nbis = s->nbis;
+  s->bis = NULL;
 }
 
 static bool check_calls(prep *s) {
@@ -256,7 +267,8 @@ static bool check_calls(prep *s) {
   if (st == EX_CFG_NOMEM) prep_nomem(s);
   if (st == EX_CFG_RECURSIVE) {
     char nb[96];
-    s->fn = NULL; s->cur = NULL;
+    s->fn = NULL;
+    s->cur = NULL;
     return prep_fail(s, "function `%s` is recursive, which OpenCL C forbids (6.9)",
                      ld_id_name(s->m, s->m->funcs[fn].id, nb, sizeof nb));
   }
@@ -267,7 +279,13 @@ static bool check_calls(prep *s) {
 /* The end of ex_prepare: frees the translation state, and the program unless ok. */
 static ex_program *prep_end(prep *s, bool ok) {
   ex_program *p = s->p;
-  free(s->reg); free(s->code); free(s->aux); free(s->cinit); free(s->cslots); free(s->bis); free(s->tmp);
+  free(s->reg);
+  free(s->code);
+  free(s->aux);
+  free(s->cinit);
+  free(s->cslots);
+  free(s->bis);
+  free(s->tmp);
   free(s);
   if (ok) return p;
   ex_program_free(p);
@@ -300,9 +318,10 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
   prep *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->m = m;
-  s->err = err; s->errlen = errlen;
+  s->err = err;
+  s->errlen = errlen;
   if (setjmp(s->nomem)) {
-    if (errlen) err[0] = 0;  /* out of memory: no message (ex.h) */
+    if (errlen) err[0] = 0; /* out of memory: no message (ex.h) */
     return prep_end(s, false);
   }
   bool ok = prepare_program(s);
@@ -315,11 +334,23 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
 void ex_program_free(ex_program *p) {
   if (!p) return;
   for (uint32_t f = 0; f < p->nfuncs; f++) {
-    free(p->funcs[f].code); free(p->funcs[f].blocks); free(p->funcs[f].aux);
-    free(p->funcs[f].param_reg); free(p->funcs[f].param_size); free(p->funcs[f].param_byval);
+    free(p->funcs[f].code);
+    free(p->funcs[f].blocks);
+    free(p->funcs[f].aux);
+    free(p->funcs[f].param_reg);
+    free(p->funcs[f].param_size);
+    free(p->funcs[f].param_byval);
   }
-  free(p->funcs); free(p->static_allocs); free(p->const_init); free(p->addr_reg); free(p->addr_alloc);
-  free(p->builtins); free(p->cslots); free(p->bis); free(p->global_alloc); free(p->bi_types);
+  free(p->funcs);
+  free(p->static_allocs);
+  free(p->const_init);
+  free(p->addr_reg);
+  free(p->addr_alloc);
+  free(p->builtins);
+  free(p->cslots);
+  free(p->bis);
+  free(p->global_alloc);
+  free(p->bi_types);
   free(p->id_reg);
   free(p);
 }

@@ -42,10 +42,14 @@
 #define ATOMIC_BIT 0x80000000u
 
 /* One access summary: local linear id + 1 (0: none) and site | ATOMIC_BIT when atomic. */
-typedef struct ent { uint32_t item, site; } ent;
+typedef struct ent {
+  uint32_t item, site;
+} ent;
 /* Earlier groups: group + 1 (0: none), then item (12 bits) | atomic (1) | site (19 bits, 0 when the
  * program has more instructions than that). */
-typedef struct eent { uint32_t group, packed; } eent;
+typedef struct eent {
+  uint32_t group, packed;
+} eent;
 
 /* Summaries are kept per slot: a slot is one byte, or (GS_WORD) an aligned 4-byte word whose four
  * bytes have the same summary because every access to the page so far covered whole words. Most
@@ -55,27 +59,27 @@ typedef struct eent { uint32_t group, packed; } eent;
 #define GS_WORD 2u
 
 typedef struct ipage ipage;
-struct ipage {               /* the running group's bytes of one page */
-  ent w[PG_BYTES][2], r[PG_BYTES][2];/* the interval summary, per slot */
-  ent gw[PG_BYTES], gr[PG_BYTES];    /* the group's summary so far (global pages) */
-  uint32_t alloc;                    /* allocation id; 0: the local arena */
-  uint64_t page;                     /* page index in it */
-  uint32_t lo, hi;                   /* slots touched in the interval: [lo, hi) */
-  uint32_t glo, ghi;                 /* slots of gw/gr filled by earlier intervals: [glo, ghi) */
-  unsigned gs;                       /* slot = 1 << gs bytes (0 or GS_WORD) */
-  unsigned acc;                      /* ACC_* bits: what the interval recorded on this page */
+struct ipage {                        /* the running group's bytes of one page */
+  ent w[PG_BYTES][2], r[PG_BYTES][2]; /* the interval summary, per slot */
+  ent gw[PG_BYTES], gr[PG_BYTES];     /* the group's summary so far (global pages) */
+  uint32_t alloc;                     /* allocation id; 0: the local arena */
+  uint64_t page;                      /* page index in it */
+  uint32_t lo, hi;                    /* slots touched in the interval: [lo, hi) */
+  uint32_t glo, ghi;                  /* slots of gw/gr filled by earlier intervals: [glo, ghi) */
+  unsigned gs;                        /* slot = 1 << gs bytes (0 or GS_WORD) */
+  unsigned acc;                       /* ACC_* bits: what the interval recorded on this page */
   bool glob;
-  struct sgx *sx;                    /* sub-group mode: per byte slot, NULL until needed */
-  struct ipage *next;                /* the group's pages, or the free list (whose summaries are all
+  struct sgx *sx;     /* sub-group mode: per byte slot, NULL until needed */
+  struct ipage *next; /* the group's pages, or the free list (whose summaries are all
                                         empty: the interval's and group's ends clear what they used) */
 };
 
 /* What an interval recorded on a page (ipage.acc), so that its end skips what cannot matter: a
  * conflict needs a plain write, or a write and a read (a page only read, or only written by
  * atomics, has none); a summary half nothing was recorded in is empty and needs no merge or clear. */
-#define ACC_R 1u                     /* some read */
-#define ACC_W 2u                     /* some write */
-#define ACC_PW 4u                    /* some plain (non-atomic) write */
+#define ACC_R 1u  /* some read */
+#define ACC_W 2u  /* some write */
+#define ACC_PW 4u /* some plain (non-atomic) write */
 static inline unsigned acc_bits(bool write, bool atomic) { return write ? (atomic ? ACC_W : ACC_W | ACC_PW) : ACC_R; }
 
 /* The earlier groups' summary of a page. Most pages are read, or written, by consecutive
@@ -84,13 +88,16 @@ static inline unsigned acc_bits(bool write, bool atomic) { return write ? (atomi
  * the item ((i - lo) >> sh) higher (sh 31: one item). Such a page takes a few dozen bytes instead
  * of 16 per slot (and no page faults for a large input read once); a merge the runs cannot
  * express makes the page full (e[]: per slot w[PG_BYTES >> gs], then r[]), which is exact. */
-typedef struct erun { uint32_t lo, hi, sh; eent first; } erun;
-#define EP_RUNS 4                    /* 2D groups: a page of a row is written by up to 4 groups */
+typedef struct erun {
+  uint32_t lo, hi, sh;
+  eent first;
+} erun;
+#define EP_RUNS 4 /* 2D groups: a page of a row is written by up to 4 groups */
 typedef struct epage {
   unsigned gs;
-  bool written;                      /* some writer entry is set: reads can conflict only with those */
-  bool full;                         /* e[] holds every slot; else run[] describes the page */
-  erun run[2][EP_RUNS];              /* [0]: writers, [1]: readers (when !full) */
+  bool written;         /* some writer entry is set: reads can conflict only with those */
+  bool full;            /* e[] holds every slot; else run[] describes the page */
+  erun run[2][EP_RUNS]; /* [0]: writers, [1]: readers (when !full) */
   eent e[];
 } epage;
 /* A full page's slot i (writer, reader); pages in runs have no e[]: read them with ep_get. */
@@ -101,7 +108,7 @@ static inline eent run_get_n(const erun *R, unsigned nr, uint32_t i) {
   for (unsigned k = 0; k < nr; k++)
     if (i - R[k].lo < R[k].hi - R[k].lo) {
       const eent x = {R[k].first.group, R[k].first.packed + (((i - R[k].lo) >> R[k].sh) << 20)};
-      return x;  /* the item field (bits 20..31) counts modulo 4096, as pack() does */
+      return x; /* the item field (bits 20..31) counts modulo 4096, as pack() does */
     }
   const eent none = {0, 0};
   return none;
@@ -142,7 +149,7 @@ static bool ep_full(epage **slot) {
   n->gs = o->gs;
   n->written = o->written;
   n->full = true;
-  for (unsigned h = 0; h < 2; h++)  /* the runs' slots; every other slot stays empty (calloc) */
+  for (unsigned h = 0; h < 2; h++) /* the runs' slots; every other slot stays empty (calloc) */
     for (unsigned k = 0; k < EP_RUNS; k++) {
       const erun *R = &o->run[h][k];
       for (uint32_t i = R->lo; i < R->hi; i++) n->e[h * ns + i] = run_get_n(R, 1, i);
@@ -186,19 +193,27 @@ static void ip_split(struct ipage *p) {
   for (uint32_t j = PG_BYTES >> GS_WORD; j-- > 0;)
     for (uint32_t k = 0; k < 4; k++) {
       const uint32_t d = 4 * j + 3 - k;
-      p->w[d][0] = p->w[j][0]; p->w[d][1] = p->w[j][1];
-      p->r[d][0] = p->r[j][0]; p->r[d][1] = p->r[j][1];
+      p->w[d][0] = p->w[j][0];
+      p->w[d][1] = p->w[j][1];
+      p->r[d][0] = p->r[j][0];
+      p->r[d][1] = p->r[j][1];
       p->gw[d] = p->gw[j];
       p->gr[d] = p->gr[j];
     }
-  if (p->lo < p->hi) { p->lo <<= GS_WORD; p->hi <<= GS_WORD; }
-  if (p->glo < p->ghi) { p->glo <<= GS_WORD; p->ghi <<= GS_WORD; }
+  if (p->lo < p->hi) {
+    p->lo <<= GS_WORD;
+    p->hi <<= GS_WORD;
+  }
+  if (p->glo < p->ghi) {
+    p->glo <<= GS_WORD;
+    p->ghi <<= GS_WORD;
+  }
   p->gs = 0;
 }
 
-struct ex_race_global {              /* per allocation: page tables */
-  epage ***ep;                       /* earlier groups */
-  ipage ***ip;                       /* the running group */
+struct ex_race_global { /* per allocation: page tables */
+  epage ***ep;          /* earlier groups */
+  ipage ***ip;          /* the running group */
   uint32_t nallocs;
 };
 
@@ -209,10 +224,10 @@ struct ex_race_global {              /* per allocation: page tables */
  * sub-group that accessed it (a byte accessed by two sub-groups has a cross-sub-group conflict
  * whenever it has an intra-sub-group one, except when the others only read it atomically). */
 typedef struct sgx {
-  ent w[2], r[2];                    /* the sub-group's current segment (between its barriers) */
-  ent pat, poth;                     /* the first conflict of an earlier segment (pat.item 0: none) */
-  uint32_t sg;                       /* sub-group + 1 whose accesses are recorded; 0: none */
-  uint32_t epoch;                    /* its barrier count when the segment started */
+  ent w[2], r[2]; /* the sub-group's current segment (between its barriers) */
+  ent pat, poth;  /* the first conflict of an earlier segment (pat.item 0: none) */
+  uint32_t sg;    /* sub-group + 1 whose accesses are recorded; 0: none */
+  uint32_t epoch; /* its barrier count when the segment started */
   bool pow;
 } sgx;
 
@@ -223,24 +238,24 @@ typedef struct pcopy {
 } pcopy;
 
 typedef struct ex_race ex_race;
-struct ex_race {                     /* per worker */
-  struct ex_race_global *g;          /* the launch's */
-  ipage **lp;                        /* the local arena's pages */
+struct ex_race {            /* per worker */
+  struct ex_race_global *g; /* the launch's */
+  ipage **lp;               /* the local arena's pages */
   uint64_t nlp;
   ipage *group_pages, *free_pages;
-  unsigned sgs;                      /* sub-group mode: the sub-group size S; 0: off */
-  uint32_t nsg, *epoch;              /* per sub-group: sub-group barriers passed, per space (EP_*) */
-  pcopy *copies;                     /* the group's async copies not yet waited for */
-  uint32_t ncopies, capcopies, unbound;  /* unbound: trailing copies whose event is not yet known */
-  struct nbstate *nb;                /* named-barrier mode (a module with named barriers); NULL: off */
+  unsigned sgs;                         /* sub-group mode: the sub-group size S; 0: off */
+  uint32_t nsg, *epoch;                 /* per sub-group: sub-group barriers passed, per space (EP_*) */
+  pcopy *copies;                        /* the group's async copies not yet waited for */
+  uint32_t ncopies, capcopies, unbound; /* unbound: trailing copies whose event is not yet known */
+  struct nbstate *nb;                   /* named-barrier mode (a module with named barriers); NULL: off */
 };
 enum { EP_LOCAL, EP_GLOBAL, EP_IMAGE, EP_N };
 /* Named-barrier mode (ex_race.c end; spec-notes/checks.md "Named barriers"). */
 struct nbstate;
 static bool nb_new(const ex_ctx *cx, ex_race *r);
 static void nb_free(ex_race *r);
-static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item,
-                      unsigned count, uint32_t s, bool write, bool atomic);
+static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item, unsigned count,
+                      uint32_t s, bool write, bool atomic);
 static void nb_barrier_all(ex_race *r, const bool spaces[]);
 static void nb_group_end(ex_race *r);
 static void nb_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, const bool sp[]);
@@ -255,16 +270,29 @@ static inline uint64_t key(const ent *e) { return ((uint64_t)(e->site >> 31) << 
 /* Add an access to a top-2 summary (distinct items, smallest keys first; per item the smallest
  * site, plain before atomic). */
 static inline void top2_add(ent s[2], uint32_t item, uint32_t site) {
-  if (!s[0].item) { s[0].item = item; s[0].site = site; return; }  /* first access in the interval */
-  if (s[0].item == item) { if (site < s[0].site) s[0].site = site; return; }
+  if (!s[0].item) {
+    s[0].item = item;
+    s[0].site = site;
+    return;
+  } /* first access in the interval */
+  if (s[0].item == item) {
+    if (site < s[0].site) s[0].site = site;
+    return;
+  }
   if (s[1].item == item) {
     if (site < s[1].site) s[1].site = site;
-    if (key(&s[1]) < key(&s[0])) { ent t = s[0]; s[0] = s[1]; s[1] = t; }
+    if (key(&s[1]) < key(&s[0])) {
+      ent t = s[0];
+      s[0] = s[1];
+      s[1] = t;
+    }
     return;
   }
   ent x = {item, site};
-  if (!s[0].item || key(&x) < key(&s[0])) { s[1] = s[0]; s[0] = x; }
-  else if (!s[1].item || key(&x) < key(&s[1])) s[1] = x;
+  if (!s[0].item || key(&x) < key(&s[0])) {
+    s[1] = s[0];
+    s[0] = x;
+  } else if (!s[1].item || key(&x) < key(&s[1])) s[1] = x;
 }
 
 /* A one-entry summary: the smallest key, then the smallest site. */
@@ -283,7 +311,7 @@ static bool race_launch_begin(ex_ctx *cx, void **launch) {
   if (!g->ep || !g->ip) return false;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     const ex_alloc *a = &cx->allocs[i];
-    if (a->space != EX_AS_GLOBAL) continue;  /* constant memory cannot be written */
+    if (a->space != EX_AS_GLOBAL) continue; /* constant memory cannot be written */
     uint64_t np = (a->size + PG_BYTES - 1) >> PG_SHIFT;
     g->ep[i] = calloc(np ? np : 1, sizeof **g->ep);
     g->ip[i] = calloc(np ? np : 1, sizeof **g->ip);
@@ -301,7 +329,7 @@ static void race_launch_end(ex_ctx *cx, void *launch) {
       for (uint64_t k = 0; k < np; k++) free(g->ep[i][k]);
       free(g->ep[i]);
     }
-    if (g->ip) free(g->ip[i]);  /* the pages themselves belong to the worker */
+    if (g->ip) free(g->ip[i]); /* the pages themselves belong to the worker */
   }
   free(g->ep);
   free(g->ip);
@@ -335,8 +363,14 @@ static void page_free(ipage *p) {
 static void race_worker_free(void *self) {
   ex_race *r = self;
   if (!r) return;
-  for (ipage *p = r->group_pages, *n; p; p = n) { n = p->next; page_free(p); }
-  for (ipage *p = r->free_pages, *n; p; p = n) { n = p->next; page_free(p); }
+  for (ipage *p = r->group_pages, *n; p; p = n) {
+    n = p->next;
+    page_free(p);
+  }
+  for (ipage *p = r->free_pages, *n; p; p = n) {
+    n = p->next;
+    page_free(p);
+  }
   free(r->lp);
   free(r->epoch);
   free(r->copies);
@@ -347,8 +381,8 @@ static void race_worker_free(void *self) {
 static ipage *page_new(ex_race *r, ipage **slot, uint32_t alloc, uint64_t page, bool glob, const epage *ep) {
   ipage *p = r->free_pages;
   if (p) r->free_pages = p->next;
-  else if (!(p = calloc(1, sizeof *p))) return NULL;  /* out of memory: this access goes unchecked */
-  if (r->sgs && !p->sx) p->sx = calloc(PG_BYTES, sizeof *p->sx);  /* out of memory: no intra-sub-group pairs */
+  else if (!(p = calloc(1, sizeof *p))) return NULL;             /* out of memory: this access goes unchecked */
+  if (r->sgs && !p->sx) p->sx = calloc(PG_BYTES, sizeof *p->sx); /* out of memory: no intra-sub-group pairs */
   p->alloc = alloc;
   p->page = page;
   p->glob = glob;
@@ -386,7 +420,10 @@ static ex_site make_site(const ex_ctx *cx, uint64_t group, uint32_t item, uint32
 static uint32_t local_alloc_at(const ex_ctx *cx, uint64_t o, uint64_t *off) {
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     const ex_alloc *a = &cx->allocs[i];
-    if (a->space == EX_AS_LOCAL && o >= a->offset && o < a->offset + a->size) { *off = o - a->offset; return i; }
+    if (a->space == EX_AS_LOCAL && o >= a->offset && o < a->offset + a->size) {
+      *off = o - a->offset;
+      return i;
+    }
   }
   *off = o;
   return 0;
@@ -395,19 +432,29 @@ static uint32_t local_alloc_at(const ex_ctx *cx, uint64_t o, uint64_t *off) {
 static eent pack(uint32_t group, const ent *e) {
   uint32_t s = e->site & ~ATOMIC_BIT;
   if (s >= (1u << 19)) s = 0;
-  eent x = {group + 1, ((e->item == COPY_ITEM ? 0 : e->item - 1) & 0xFFFu) << 20 | ((e->site & ATOMIC_BIT) ? 1u << 19 : 0) | s};
+  eent x = {group + 1,
+            ((e->item == COPY_ITEM ? 0 : e->item - 1) & 0xFFFu) << 20 | ((e->site & ATOMIC_BIT) ? 1u << 19 : 0) | s};
   return x;
 }
 static inline bool e_atomic(eent e) { return (e.packed >> 19) & 1u; }
 /* Earlier-group summary order: plain first, then group, then item. */
-static inline uint64_t ekey(eent e) { return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20); }
+static inline uint64_t ekey(eent e) {
+  return ((uint64_t)e_atomic(e) << 63) | ((uint64_t)e.group << 12) | (e.packed >> 20);
+}
 
 /* The earlier groups' access that an access conflicts with, given the byte's earlier writer and
  * reader: a write conflicts with both, a read with the writer, never two atomics. */
 static inline bool earlier_conflict(eent ew, eent er, bool write, bool atomic, eent *o, bool *ow) {
   *ow = true;
-  if (ew.group && !(atomic && e_atomic(ew))) { *o = ew; return true; }
-  if (write && er.group && !(atomic && e_atomic(er))) { *o = er; *ow = false; return true; }
+  if (ew.group && !(atomic && e_atomic(ew))) {
+    *o = ew;
+    return true;
+  }
+  if (write && er.group && !(atomic && e_atomic(er))) {
+    *o = er;
+    *ow = false;
+    return true;
+  }
   return false;
 }
 
@@ -419,8 +466,8 @@ typedef struct xrun {
   bool other_write;
 } xrun;
 
-static void __attribute__((cold)) xrun_report(ex_ctx *cx, const xrun *x, uint32_t id, uint32_t item, uint32_t s,
-                                              bool write) {
+static void __attribute__((cold))
+xrun_report(ex_ctx *cx, const xrun *x, uint32_t id, uint32_t item, uint32_t s, bool write) {
   ex_check_event e;
   memset(&e, 0, sizeof e);
   e.kind = SPVI_REPORT_RACE;
@@ -447,15 +494,27 @@ static inline bool before(uint32_t item, uint32_t site, const ent *e) {
 static inline void top2_sg_add(ent s[2], uint32_t item, uint32_t site, unsigned S) {
   const uint32_t g = (item - 1) / S;
   const ent x = {item, site};
-  if (!s[0].item) { s[0] = x; return; }
-  if ((s[0].item - 1) / S == g) { if (before(item, site, &s[0])) s[0] = x; return; }
-  if (s[1].item && (s[1].item - 1) / S == g) {
-    if (before(item, site, &s[1])) s[1] = x;
-    if (before(s[1].item, s[1].site, &s[0])) { ent t = s[0]; s[0] = s[1]; s[1] = t; }
+  if (!s[0].item) {
+    s[0] = x;
     return;
   }
-  if (before(item, site, &s[0])) { s[1] = s[0]; s[0] = x; }
-  else if (!s[1].item || before(item, site, &s[1])) s[1] = x;
+  if ((s[0].item - 1) / S == g) {
+    if (before(item, site, &s[0])) s[0] = x;
+    return;
+  }
+  if (s[1].item && (s[1].item - 1) / S == g) {
+    if (before(item, site, &s[1])) s[1] = x;
+    if (before(s[1].item, s[1].site, &s[0])) {
+      ent t = s[0];
+      s[0] = s[1];
+      s[1] = t;
+    }
+    return;
+  }
+  if (before(item, site, &s[0])) {
+    s[1] = s[0];
+    s[0] = x;
+  } else if (!s[1].item || before(item, site, &s[1])) s[1] = x;
 }
 
 /* Conflicting pair of a top-2 summary (as byte_conflict below) whose two sides are in different
@@ -483,10 +542,12 @@ static void sg_add(ex_race *r, ipage *p, uint32_t j, bool write, uint32_t item, 
   if (!p->sx) return;
   sgx *x = &p->sx[j];
   const uint32_t g = (item - 1) / r->sgs, e = g < r->nsg ? r->epoch[(size_t)g * EP_N + space] : 0;
-  if (!x->sg) { x->sg = g + 1; x->epoch = e; }
-  else if (x->sg != g + 1) return;
+  if (!x->sg) {
+    x->sg = g + 1;
+    x->epoch = e;
+  } else if (x->sg != g + 1) return;
   else if (x->epoch != e) {
-    if (!x->pat.item) pair_conflict(x->w, x->r, 0, &x->pat, &x->poth, &x->pow);  /* sets pat when found */
+    if (!x->pat.item) pair_conflict(x->w, x->r, 0, &x->pat, &x->poth, &x->pow); /* sets pat when found */
     memset(x->w, 0, sizeof x->w);
     memset(x->r, 0, sizeof x->r);
     x->epoch = e;
@@ -497,12 +558,14 @@ static void sg_add(ex_race *r, ipage *p, uint32_t j, bool write, uint32_t item, 
 /* Sub-group mode: access_items' recording of byte slots [j0, j1) of p, from work-item `it` with
  * `rem` of its n bytes left. Not inlined: access_items stays as small as without sub-group mode,
  * which costs a few percent on kernels that are mostly contiguous accesses. */
-static void __attribute__((noinline)) sg_record(ex_race *r, ipage *p, uint32_t j0, uint32_t j1, bool write,
-                                                uint32_t it, uint64_t rem, uint64_t n, uint32_t site,
-                                                unsigned space) {
+static void __attribute__((noinline)) sg_record(ex_race *r, ipage *p, uint32_t j0, uint32_t j1, bool write, uint32_t it,
+                                                uint64_t rem, uint64_t n, uint32_t site, unsigned space) {
   for (uint32_t j = j0; j < j1; j++) {
     sg_add(r, p, j, write, it, site, space);
-    if (!--rem) { it++; rem = n; }
+    if (!--rem) {
+      it++;
+      rem = n;
+    }
   }
 }
 
@@ -517,7 +580,7 @@ static void access_items(ex_race *r, ex_ctx *cx, uint32_t id, bool glob, uint64_
   /* every work-item's bytes are whole words: word slots stay */
   const bool whole_words = !((base | n) & ((1u << GS_WORD) - 1));
   xrun x = {{0, 0}, 0, 0, false};
-  uint32_t xitem = 0;  /* the work-item whose access x belongs to */
+  uint32_t xitem = 0; /* the work-item whose access x belongs to */
   if (r->nb) nb_record(cx, r, glob ? id : 0, base, n, item, count, s, write, atomic);
   for (uint64_t b = base; b < lim;) {
     const uint64_t pg = b >> PG_SHIFT, pbase = pg << PG_SHIFT;
@@ -530,21 +593,24 @@ static void access_items(ex_race *r, ex_ctx *cx, uint32_t id, bool glob, uint64_
     const uint64_t k0 = b == base ? 0 : (b - base) / n, rem0 = b == base ? n : n - (b - base) % n;
     if (p) {
       if (p->gs && !whole_words) ip_split(p);
-      ent (*sum)[2] = write ? p->w : p->r;
+      ent(*sum)[2] = write ? p->w : p->r;
       const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs, ss = 1u << p->gs;
       uint32_t it = item + (uint32_t)k0;
-      if (r->sgs) {  /* byte slots (page_new) */
+      if (r->sgs) { /* byte slots (page_new) */
         sg_record(r, p, j0, j1, write, it, rem0, n, s, !glob ? EP_LOCAL : cx->allocs[id].image ? EP_IMAGE : EP_GLOBAL);
-      } else if (n == ss) {  /* one slot per work-item (ints and floats on word pages): no byte count */
+      } else if (n == ss) { /* one slot per work-item (ints and floats on word pages): no byte count */
         for (uint32_t j = j0; j < j1; j++) top2_add(sum[j], it++, s);
       } else {
         uint64_t rem = rem0;
         for (uint32_t j = j0; j < j1; j++) {
           top2_add(sum[j], it, s);
-          if (!(rem -= ss)) { it++; rem = n; }
+          if (!(rem -= ss)) {
+            it++;
+            rem = n;
+          }
         }
       }
-      p->acc |= acc_bits(write, atomic);  /* the same categories in sub-group mode (w/r halves, sx) */
+      p->acc |= acc_bits(write, atomic); /* the same categories in sub-group mode (w/r halves, sx) */
       if (j0 < p->lo) p->lo = j0;
       if (j1 > p->hi) p->hi = j1;
     }
@@ -554,16 +620,27 @@ static void access_items(ex_race *r, ex_ctx *cx, uint32_t id, bool glob, uint64_
       uint32_t it = item + (uint32_t)k0;
       uint64_t rem = rem0;
       for (uint32_t i = i0; i < end; i += step, rem -= step) {
-        if (!rem) { it++; rem = n; }
+        if (!rem) {
+          it++;
+          rem = n;
+        }
         const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);
-        if (!(ew.group | er.group)) continue;  /* no earlier group touched this byte */
+        if (!(ew.group | er.group)) continue; /* no earlier group touched this byte */
         eent o;
         bool ow;
         if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
         const uint64_t at = pbase + i;
-        if (x.len && xitem != it) { xrun_report(cx, &x, id, xitem, s, write); x.len = 0; }
-        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; xitem = it; }
-        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
+        if (x.len && xitem != it) {
+          xrun_report(cx, &x, id, xitem, s, write);
+          x.len = 0;
+        }
+        if (!x.len) {
+          x.other = o;
+          x.other_write = ow;
+          x.start = at;
+          x.len = step;
+          xitem = it;
+        } else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
       }
     }
     b = pbase + end;
@@ -574,8 +651,9 @@ static void access_items(ex_race *r, ex_ctx *cx, uint32_t id, bool glob, uint64_
 /* One work-item's access of one aligned word of a word-slot page whose earlier groups' page (if
  * any) also has word slots: the case of int/float counters and scattered atomics, recorded without
  * access_items' loops. false when the pages do not allow it (nothing done). */
-static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage *ep, uint32_t id, bool glob,
-                               uint64_t base, uint32_t item, uint32_t s, bool write, bool atomic) {
+static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_race *r, ipage **slot, const epage *ep,
+                                                              uint32_t id, bool glob, uint64_t base, uint32_t item,
+                                                              uint32_t s, bool write, bool atomic) {
   const uint64_t pg = base >> PG_SHIFT;
   ipage *p = page_get(r, slot, glob ? id : 0, pg, glob, ep);
   if (!p || !p->gs || (ep && !ep->gs)) return false;
@@ -585,7 +663,8 @@ static inline __attribute__((always_inline)) bool word_access(ex_ctx *cx, ex_rac
   if (j < p->lo) p->lo = j;
   if (j + 1 > p->hi) p->hi = j + 1;
   xrun x;
-  if (ep && (write || ep->written) && earlier_conflict(ep_get(ep, 0, j), ep_get(ep, 1, j), write, atomic, &x.other, &x.other_write)) {
+  if (ep && (write || ep->written) &&
+      earlier_conflict(ep_get(ep, 0, j), ep_get(ep, 1, j), write, atomic, &x.other, &x.other_write)) {
     x.start = base;
     x.len = 4;
     xrun_report(cx, &x, id, item, s, write);
@@ -600,7 +679,7 @@ static void race_access(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane,
   uint64_t off;
   if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
-  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;  /* private: one work-item; constant: read-only */
+  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return; /* private: one work-item; constant: read-only */
   const bool glob = a->space == EX_AS_GLOBAL;
   const uint64_t base = glob ? off : a->offset + off;
   const uint32_t item = w->first_linear + lane + 1;
@@ -649,8 +728,8 @@ static void race_access_lanes(ex_race *r, ex_ctx *cx, const ex_warp *w, const ui
     const uint64_t off = (p & cx->off_mask) - cx->bias, base = abase + off;
     if (ok && off <= size - n && !(base & 3)) {
       const uint64_t pg = base >> PG_SHIFT;
-      if (word_access(cx, r, &ipv[pg], epv ? epv[pg] : NULL, (uint32_t)a, glob, base, w->first_linear + lanes[k] + 1,
-                      s, write, atomic))
+      if (word_access(cx, r, &ipv[pg], epv ? epv[pg] : NULL, (uint32_t)a, glob, base, w->first_linear + lanes[k] + 1, s,
+                      write, atomic))
         continue;
     }
     race_access(r, cx, w, lanes[k], site, p, n, write, atomic);
@@ -673,11 +752,11 @@ static bool race_access_run(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned l
   return true;
 }
 
-static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count,
-                                uint32_t site, uint64_t ptr, uint64_t n, bool write, bool atomic) {
+static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane, unsigned count, uint32_t site,
+                                uint64_t ptr, uint64_t n, bool write, bool atomic) {
   uint32_t id;
   uint64_t off;
-  if (r->sgs || r->nb) return false;  /* sub-group and named-barrier modes: lane by lane */
+  if (r->sgs || r->nb) return false; /* sub-group and named-barrier modes: lane by lane */
   if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
@@ -696,7 +775,7 @@ static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsign
     const uint32_t end = base + n - pbase < PG_BYTES ? (uint32_t)(base + n - pbase) : PG_BYTES;
     if (p) {
       if (p->gs && !whole_words) ip_split(p);
-      ent (*sum)[2] = write ? p->w : p->r;
+      ent(*sum)[2] = write ? p->w : p->r;
       const uint32_t j0 = i0 >> p->gs, j1 = end >> p->gs;
       for (uint32_t j = j0; j < j1; j++) {
         /* The summary is the two smallest keys of the set of accesses, per work-item its smallest
@@ -722,8 +801,12 @@ static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsign
         bool ow;
         if (!earlier_conflict(ew, er, write, atomic, &o, &ow)) continue;
         const uint64_t at = pbase + i;
-        if (!x.len) { x.other = o; x.other_write = ow; x.start = at; x.len = step; }
-        else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
+        if (!x.len) {
+          x.other = o;
+          x.other_write = ow;
+          x.start = at;
+          x.len = step;
+        } else if (x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) x.len += step;
       }
     }
     b = pbase + end;
@@ -752,27 +835,27 @@ static bool byte_conflict(const ent w[2], const ent r[2], ent *at, ent *other, b
 enum { RK_ITEMS, RK_CROSS_SG, RK_INTRA_SG, RK_COPY };
 static const char *race_detail(int kind, unsigned space) {
   static const char *const t[4][EP_N] = {
-      {"no barrier with the local memory fence orders the two accesses (OpenCL C 6.15.8)",
-       "no barrier with the global memory fence orders the two accesses (OpenCL C 6.15.8)",
-       "no barrier with the image memory fence orders the two accesses (OpenCL C 6.15.8)"},
-      {"the work-items are in different sub-groups, which only a work-group barrier with the local memory fence "
-       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
-       "the work-items are in different sub-groups, which only a work-group barrier with the global memory fence "
-       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
-       "the work-items are in different sub-groups, which only a work-group barrier with the image memory fence "
-       "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)"},
-      {"no work-group or sub-group barrier with the local memory fence orders the two accesses of one sub-group "
-       "(OpenCL C 6.15.8, sub_group_barrier)",
-       "no work-group or sub-group barrier with the global memory fence orders the two accesses of one sub-group "
-       "(OpenCL C 6.15.8, sub_group_barrier)",
-       "no work-group or sub-group barrier with the image memory fence orders the two accesses of one sub-group "
-       "(OpenCL C 6.15.8, sub_group_barrier)"},
-      {"the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
-       "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
-       "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
-       "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
-       "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
-       "only wait_group_events for its event completes it (OpenCL C 6.15.11)"}};
+    {"no barrier with the local memory fence orders the two accesses (OpenCL C 6.15.8)",
+     "no barrier with the global memory fence orders the two accesses (OpenCL C 6.15.8)",
+     "no barrier with the image memory fence orders the two accesses (OpenCL C 6.15.8)"},
+    {"the work-items are in different sub-groups, which only a work-group barrier with the local memory fence "
+     "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
+     "the work-items are in different sub-groups, which only a work-group barrier with the global memory fence "
+     "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)",
+     "the work-items are in different sub-groups, which only a work-group barrier with the image memory fence "
+     "orders (OpenCL C 6.15.8; sub_group_barrier orders its sub-group only)"},
+    {"no work-group or sub-group barrier with the local memory fence orders the two accesses of one sub-group "
+     "(OpenCL C 6.15.8, sub_group_barrier)",
+     "no work-group or sub-group barrier with the global memory fence orders the two accesses of one sub-group "
+     "(OpenCL C 6.15.8, sub_group_barrier)",
+     "no work-group or sub-group barrier with the image memory fence orders the two accesses of one sub-group "
+     "(OpenCL C 6.15.8, sub_group_barrier)"},
+    {"the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+     "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
+     "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+     "only wait_group_events for its event completes it (OpenCL C 6.15.11)",
+     "the async work-group copy (done by the work-group, shown as work-item 0) is not ordered with this access: "
+     "only wait_group_events for its event completes it (OpenCL C 6.15.11)"}};
   return t[kind][space];
 }
 
@@ -791,8 +874,14 @@ static void report_race(ex_ctx *cx, uint32_t alloc, uint64_t o, uint64_t len, en
   e.at = make_site(cx, grp, shown_item(at.item), at.site, aw);
   e.has_other = true;
   e.other = make_site(cx, grp, shown_item(other.item), other.site, ow);
-  if (alloc) { e.alloc = alloc; e.offset = (int64_t)o; }
-  else { uint64_t lo; e.alloc = local_alloc_at(cx, o, &lo); e.offset = (int64_t)lo; }
+  if (alloc) {
+    e.alloc = alloc;
+    e.offset = (int64_t)o;
+  } else {
+    uint64_t lo;
+    e.alloc = local_alloc_at(cx, o, &lo);
+    e.offset = (int64_t)lo;
+  }
   e.size = len;
   e.detail = detail;
   ex_check_report(cx, &e);
@@ -821,11 +910,19 @@ static bool sg_slot_conflict(const ipage *p, uint32_t i, unsigned S, ent *at, en
     if (g0 == UINT32_MAX) g0 = g;
     else if (g != g0) multi = true;
   }
-  if (multi) { *kind = RK_CROSS_SG; return pair_conflict(p->w[i], p->r[i], S, at, other, ow); }
+  if (multi) {
+    *kind = RK_CROSS_SG;
+    return pair_conflict(p->w[i], p->r[i], S, at, other, ow);
+  }
   *kind = RK_INTRA_SG;
   if (!p->sx) return false;
   const sgx *x = &p->sx[i];
-  if (x->pat.item) { *at = x->pat; *other = x->poth; *ow = x->pow; return true; }
+  if (x->pat.item) {
+    *at = x->pat;
+    *other = x->poth;
+    *ow = x->pow;
+    return true;
+  }
   return pair_conflict(x->w, x->r, 0, at, other, ow);
 }
 
@@ -884,12 +981,17 @@ static bool run_merge(epage *p, unsigned half, const ent *e, size_t stride, uint
       const eent y = pack(grp, x), o = run_get(R, i);
       if (o.group) {
         if (ekey(y) < ekey(o)) return false;
-        continue;  /* the earlier entry stays */
+        continue; /* the earlier entry stays */
       }
-      if (n.lo == n.hi) { n.lo = i; n.hi = i + 1; n.first = y; continue; }
+      if (n.lo == n.hi) {
+        n.lo = i;
+        n.hi = i + 1;
+        n.first = y;
+        continue;
+      }
       if (i != n.hi || y.group != n.first.group || ((y.packed ^ n.first.packed) & 0xFFFFFu)) return false;
       const uint32_t d = i - n.lo, step = (y.packed - n.first.packed) >> 20;
-      if (n.sh == 31 && step) {  /* the first change of item fixes the slots per item */
+      if (n.sh == 31 && step) { /* the first change of item fixes the slots per item */
         if (step != 1 || (d & (d - 1))) return false;
         n.sh = (uint32_t)__builtin_ctz(d);
       }
@@ -899,7 +1001,10 @@ static bool run_merge(epage *p, unsigned half, const ent *e, size_t stride, uint
     if (n.lo == n.hi) return true;
   }
   for (unsigned k = 0; k < EP_RUNS; k++)
-    if (R[k].lo == R[k].hi) { R[k] = n; return true; }
+    if (R[k].lo == R[k].hi) {
+      R[k] = n;
+      return true;
+    }
   return false;
 }
 
@@ -912,8 +1017,7 @@ static void merge_into(epage **es, unsigned half, const ent *e, size_t stride, u
     return;
   }
   if (!ep_full(es)) return;
-  if (merge_half(&(*es)->e[half * (PG_BYTES >> (*es)->gs)], e, stride, lo, hi, grp) && half == 0)
-    (*es)->written = true;
+  if (merge_half(&(*es)->e[half * (PG_BYTES >> (*es)->gs)], e, stride, lo, hi, grp) && half == 0) (*es)->written = true;
 }
 
 /* Report the conflicting pairs of the slots [p->lo, p->hi) of a page's interval summary, with
@@ -934,16 +1038,24 @@ static inline __attribute__((always_inline)) void scan_conflicts_s(ex_ctx *cx, c
     const ent *pw = p->w[i], *pr = p->r[i];
     bool c = S ? pw[0].item && sg_slot_conflict(p, i, S, &at, &other, &ow, &kind)
                : pw[0].item &&
-                     ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
-                      (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
-                     byte_conflict(pw, pr, &at, &other, &ow);
+                   ((pw[1].item && !(pw[0].site & pw[1].site & ATOMIC_BIT)) ||
+                    (pr[0].item && (pw[1].item || pr[1].item || pr[0].item != pw[0].item))) &&
+                   byte_conflict(pw, pr, &at, &other, &ow);
     if (open && (!c || at.item != rat.item || at.site != rat.site || other.item != rother.item ||
                  other.site != rother.site || ow != row || kind != rkind)) {
       report_run(cx, p, start, len, rat, rother, row, rkind);
       open = false;
     }
     if (c) {
-      if (!open) { open = true; start = i << p->gs; len = 0; rat = at; rother = other; row = ow; rkind = kind; }
+      if (!open) {
+        open = true;
+        start = i << p->gs;
+        len = 0;
+        rat = at;
+        rother = other;
+        row = ow;
+        rkind = kind;
+      }
       len += 1u << p->gs;
     }
   }
@@ -972,20 +1084,23 @@ static void close_interval(ex_race *r, ex_ctx *cx, ipage *p, epage **es, uint32_
     if (acc & ACC_W) merge_into(es, 0, &p->w[0][0], 2, p->lo, p->hi, grp);
     if (acc & ACC_R) merge_into(es, 1, &p->r[0][0], 2, p->lo, p->hi, grp);
   } else if (p->glob) {
-    for (uint32_t i = p->lo; i < p->hi; i++) { min_add(&p->gw[i], &p->w[i][0]); min_add(&p->gr[i], &p->r[i][0]); }
+    for (uint32_t i = p->lo; i < p->hi; i++) {
+      min_add(&p->gw[i], &p->w[i][0]);
+      min_add(&p->gr[i], &p->r[i][0]);
+    }
     if (p->lo < p->glo) p->glo = p->lo;
     if (p->hi > p->ghi) p->ghi = p->hi;
   }
   if (acc & ACC_W) memset(&p->w[p->lo], 0, (p->hi - p->lo) * sizeof p->w[0]);
   if (acc & ACC_R) memset(&p->r[p->lo], 0, (p->hi - p->lo) * sizeof p->r[0]);
-  if (p->sx) memset(&p->sx[p->lo], 0, (p->hi - p->lo) * sizeof p->sx[0]);  /* sub-group segments */
+  if (p->sx) memset(&p->sx[p->lo], 0, (p->hi - p->lo) * sizeof p->sx[0]); /* sub-group segments */
   p->lo = PG_BYTES;
   p->hi = 0;
   p->acc = 0;
 }
 
-static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev,
-                         uint64_t nev, uint64_t evb);
+static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
+                         uint64_t evb);
 
 /* The memories (EP_*) a barrier's fences order: EX_HK_FENCE_LOCAL, _GLOBAL and _IMAGE are bits
  * EP_LOCAL, EP_GLOBAL and EP_IMAGE. */
@@ -997,7 +1112,7 @@ static void fence_spaces(unsigned fences, bool sp[EP_N]) {
 static void race_interval_end(ex_race *r, ex_ctx *cx, unsigned fences) {
   bool sp[EP_N];
   fence_spaces(fences, sp);
-  if (r->ncopies) copies_check(r, cx, sp, true, NULL, 0, 0);  /* against the closing interval */
+  if (r->ncopies) copies_check(r, cx, sp, true, NULL, 0, 0); /* against the closing interval */
   for (ipage *p = r->group_pages; p; p = p->next)
     if (sp[page_space(cx, p)]) close_interval(r, cx, p, NULL, 0);
   if (r->nb) nb_barrier_all(r, sp);
@@ -1006,15 +1121,18 @@ static void race_interval_end(ex_race *r, ex_ctx *cx, unsigned fences) {
 static void race_group_end(void *self, ex_ctx *cx) {
   ex_race *r = self;
   if (r->nb) nb_group_end(r);
-  r->ncopies = r->unbound = 0;  /* a copy never waited for is a fault of the group (ex_async.c) */
+  r->ncopies = r->unbound = 0; /* a copy never waited for is a fault of the group (ex_async.c) */
   struct ex_race_global *g = r->g;
   const uint32_t grp = group_linear(cx);
   for (ipage *p = r->group_pages; p; p = p->next) {
-    if (!p->glob) { close_interval(r, cx, p, NULL, 0); continue; }
+    if (!p->glob) {
+      close_interval(r, cx, p, NULL, 0);
+      continue;
+    }
     /* the group's summary joins the earlier groups' */
     epage **es = &g->ep[p->alloc][p->page];
-    if (!*es) *es = ep_new(p->gs);  /* out of memory: later groups are not compared with it */
-    else if ((*es)->gs > p->gs) ep_split(es);  /* out of memory: not merged, as above */
+    if (!*es) *es = ep_new(p->gs);            /* out of memory: later groups are not compared with it */
+    else if ((*es)->gs > p->gs) ep_split(es); /* out of memory: not merged, as above */
     if (*es && (*es)->gs < p->gs) ip_split(p);
     const bool same = *es && (*es)->gs == p->gs;
     /* a page of a single interval (no barrier with the global fence since it was first touched):
@@ -1030,7 +1148,7 @@ static void race_group_end(void *self, ex_ctx *cx) {
     ipage *p = r->group_pages;
     r->group_pages = p->next;
     if (p->glob) {
-      if (p->glo < p->ghi) {  /* back to empty for the free list */
+      if (p->glo < p->ghi) { /* back to empty for the free list */
         memset(&p->gw[p->glo], 0, (p->ghi - p->glo) * sizeof p->gw[0]);
         memset(&p->gr[p->glo], 0, (p->ghi - p->glo) * sizeof p->gr[0]);
       }
@@ -1049,10 +1167,13 @@ static void race_group_end(void *self, ex_ctx *cx) {
 static void race_subgroup_barrier(ex_race *r, const ex_warp *w, const uint16_t *lanes, unsigned nl, unsigned fences) {
   bool sp[EP_N];
   fence_spaces(fences, sp);
-  if (r->nb) { nb_subgroup_barrier(r, w, lanes, nl, sp); return; }
+  if (r->nb) {
+    nb_subgroup_barrier(r, w, lanes, nl, sp);
+    return;
+  }
   if (!r->sgs) return;
   uint32_t last = UINT32_MAX;
-  for (unsigned k = 0; k < nl; k++) {  /* lanes ascend: each sub-group once */
+  for (unsigned k = 0; k < nl; k++) { /* lanes ascend: each sub-group once */
     const uint32_t g = (w->first_linear + lanes[k]) / r->sgs;
     if (g == last || g >= r->nsg) continue;
     last = g;
@@ -1092,14 +1213,20 @@ static void copy_global(ex_race *r, ex_ctx *cx, uint32_t id, uint64_t off, uint6
     }
     if (ep && (write || ep->written) && ep_touches(ep, write, i0, end))
       for (uint32_t i = i0; i < end; i++) {
-        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs);  /* runs or full */
+        const eent ew = ep_get(ep, 0, i >> ep->gs), er = ep_get(ep, 1, i >> ep->gs); /* runs or full */
         eent o;
         bool ow;
         if (!(ew.group | er.group) || !earlier_conflict(ew, er, write, false, &o, &ow)) continue;
         const uint64_t at = pbase + i;
-        if (x.len && x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) { x.len++; continue; }
+        if (x.len && x.start + x.len == at && o.group == x.other.group && o.packed == x.other.packed) {
+          x.len++;
+          continue;
+        }
         if (x.len) xrun_report(cx, &x, id, 1, site, write);
-        x.other = o; x.other_write = ow; x.start = at; x.len = 1;
+        x.other = o;
+        x.other_write = ow;
+        x.start = at;
+        x.len = 1;
       }
     b = pbase + end;
   }
@@ -1114,7 +1241,7 @@ static void race_copy(ex_race *r, ex_ctx *cx, uint32_t site, uint64_t dst, uint6
   if (r->ncopies == r->capcopies) {
     uint32_t cap = r->capcopies ? 2 * r->capcopies : 16;
     pcopy *c = realloc(r->copies, cap * sizeof *c);
-    if (!c) return;  /* out of memory: this range goes unchecked */
+    if (!c) return; /* out of memory: this range goes unchecked */
     r->copies = c;
     r->capcopies = cap;
   }
@@ -1162,13 +1289,24 @@ static void copy_side(ex_race *r, ex_ctx *cx, const pcopy *c, bool write, const 
       const uint32_t j = i >> p->gs;
       ent o = {0, 0};
       bool ow = false;
-      if (p->w[j][0].item) { o = p->w[j][0]; ow = true; }
-      else if (write && p->r[j][0].item) o = p->r[j][0];
+      if (p->w[j][0].item) {
+        o = p->w[j][0];
+        ow = true;
+      } else if (write && p->r[j][0].item) o = p->r[j][0];
       const uint64_t at = pbase + i;
-      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == at) { len++; continue; }
-      if (len) report_pair(cx, glob, id, start, len, write ? cp : ro, write ? ro : cp, write ? rw : false, RK_COPY, space);
+      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == at) {
+        len++;
+        continue;
+      }
+      if (len)
+        report_pair(cx, glob, id, start, len, write ? cp : ro, write ? ro : cp, write ? rw : false, RK_COPY, space);
       len = 0;
-      if (o.item) { ro = o; rw = ow; start = at; len = 1; }
+      if (o.item) {
+        ro = o;
+        rw = ow;
+        start = at;
+        len = 1;
+      }
     }
     b = pbase + end;
   }
@@ -1176,8 +1314,8 @@ static void copy_side(ex_race *r, ex_ctx *cx, const pcopy *c, bool write, const 
 }
 
 /* The pending copies (all, or those whose event is in the list) against the running interval. */
-static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev,
-                         uint64_t nev, uint64_t evb) {
+static void copies_check(ex_race *r, ex_ctx *cx, const bool spaces[EP_N], bool all, const uint64_t *ev, uint64_t nev,
+                         uint64_t evb) {
   for (uint32_t i = 0; i < r->ncopies; i++) {
     const pcopy *c = &r->copies[i];
     bool sel = all;
@@ -1233,21 +1371,24 @@ static void race_wait(void *self, ex_ctx *cx, const void *events, uint64_t num, 
  * Shadow: per touched byte, 80 bytes per sub-group of the group (pages of 256 bytes, allocated on
  * first touch, recycled at the group's end), and the checks cost O(sub-groups that touched the
  * byte) per byte accessed. */
-typedef struct nbslot { uint32_t ep; ent e[2]; } nbslot;
+typedef struct nbslot {
+  uint32_t ep;
+  ent e[2];
+} nbslot;
 enum { NB_WP, NB_WA, NB_RP, NB_RA, NB_K };
 typedef struct nbpage {
-  uint32_t alloc, lo, hi;            /* touched bytes [lo, hi) */
+  uint32_t alloc, lo, hi; /* touched bytes [lo, hi) */
   uint64_t page;
   struct nbpage *next;
-  uint64_t *mask;                    /* per byte: the sub-groups with a slot set (mw words) */
-  nbslot *s;                         /* per byte, per sub-group: NB_K slots */
+  uint64_t *mask; /* per byte: the sub-groups with a slot set (mw words) */
+  nbslot *s;      /* per byte, per sub-group: NB_K slots */
 } nbpage;
 
 typedef struct nbstate {
-  unsigned S;                        /* sub-group size */
-  uint32_t nsg, mw;                  /* sub-groups per group, mask words per byte */
-  uint32_t *vc;                      /* [EP_N][nsg][nsg] */
-  nbpage ***tab;                     /* per allocation (0: the local arena), per page */
+  unsigned S;       /* sub-group size */
+  uint32_t nsg, mw; /* sub-groups per group, mask words per byte */
+  uint32_t *vc;     /* [EP_N][nsg][nsg] */
+  nbpage ***tab;    /* per allocation (0: the local arena), per page */
   uint64_t *npages;
   uint32_t nallocs;
   nbpage *used, *free;
@@ -1272,7 +1413,7 @@ static bool nb_new(const ex_ctx *cx, ex_race *r) {
   b->vc = malloc((size_t)EP_N * b->nsg * b->nsg * sizeof *b->vc);
   b->tab = calloc(cx->nallocs, sizeof *b->tab);
   b->npages = calloc(cx->nallocs, sizeof *b->npages);
-  if (!b->vc || !b->tab || !b->npages) return false;  /* race_worker_free frees what exists */
+  if (!b->vc || !b->tab || !b->npages) return false; /* race_worker_free frees what exists */
   b->npages[0] = r->nlp;
   for (uint32_t i = 1; i < cx->nallocs; i++)
     if (cx->allocs[i].space == EX_AS_GLOBAL) b->npages[i] = (cx->allocs[i].size + PG_BYTES - 1) >> PG_SHIFT;
@@ -1290,8 +1431,14 @@ static void nbpage_free(nbpage *p) {
 static void nb_free(ex_race *r) {
   nbstate *b = r->nb;
   if (!b) return;
-  for (nbpage *p = b->used, *n; p; p = n) { n = p->next; nbpage_free(p); }
-  for (nbpage *p = b->free, *n; p; p = n) { n = p->next; nbpage_free(p); }
+  for (nbpage *p = b->used, *n; p; p = n) {
+    n = p->next;
+    nbpage_free(p);
+  }
+  for (nbpage *p = b->free, *n; p; p = n) {
+    n = p->next;
+    nbpage_free(p);
+  }
   for (uint32_t i = 0; b->tab && i < b->nallocs; i++) free(b->tab[i]);
   free(b->tab);
   free(b->npages);
@@ -1312,7 +1459,10 @@ static nbpage *nb_page(nbstate *b, uint32_t alloc, uint64_t pg) {
     if (!p) return NULL;
     p->mask = calloc((size_t)PG_BYTES * b->mw, sizeof *p->mask);
     p->s = calloc((size_t)PG_BYTES * b->nsg * NB_K, sizeof *p->s);
-    if (!p->mask || !p->s) { nbpage_free(p); return NULL; }
+    if (!p->mask || !p->s) {
+      nbpage_free(p);
+      return NULL;
+    }
   }
   p->alloc = alloc;
   p->page = pg;
@@ -1347,7 +1497,8 @@ static void nb_sync(nbstate *b, unsigned sp, const uint32_t *mem, uint32_t nm) {
   uint32_t *J = &V[(size_t)mem[0] * b->nsg];
   for (uint32_t k = 1; k < nm; k++) {
     const uint32_t *X = &V[(size_t)mem[k] * b->nsg];
-    for (uint32_t g = 0; g < b->nsg; g++) if (X[g] > J[g]) J[g] = X[g];
+    for (uint32_t g = 0; g < b->nsg; g++)
+      if (X[g] > J[g]) J[g] = X[g];
   }
   for (uint32_t k = 1; k < nm; k++) memcpy(&V[(size_t)mem[k] * b->nsg], J, b->nsg * sizeof *J);
   for (uint32_t k = 0; k < nm; k++) V[(size_t)mem[k] * b->nsg + mem[k]]++;
@@ -1356,7 +1507,7 @@ static void nb_sync(nbstate *b, unsigned sp, const uint32_t *mem, uint32_t nm) {
 static void nb_barrier_all(ex_race *r, const bool spaces[]) {
   nbstate *b = r->nb;
   uint32_t *all = malloc(b->nsg * sizeof *all);
-  if (!all) return;  /* out of memory: later pairs may be reported that the barrier orders */
+  if (!all) return; /* out of memory: later pairs may be reported that the barrier orders */
   for (uint32_t g = 0; g < b->nsg; g++) all[g] = g;
   for (unsigned sp = 0; sp < EP_N; sp++)
     if (spaces[sp]) nb_sync(b, sp, all, b->nsg);
@@ -1394,15 +1545,15 @@ static void race_named_barrier(ex_race *r, const uint32_t *first_linear, const u
 
 static const char *nb_detail(unsigned space) {
   static const char *const t[EP_N] = {
-      "no barrier with the local memory fence orders the two accesses: no work-group barrier, no phase of a named "
-      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
-      "sub_group_barrier (OpenCL C 6.15.8)",
-      "no barrier with the global memory fence orders the two accesses: no work-group barrier, no phase of a named "
-      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
-      "sub_group_barrier (OpenCL C 6.15.8)",
-      "no barrier with the image memory fence orders the two accesses: no work-group barrier, no phase of a named "
-      "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
-      "sub_group_barrier (OpenCL C 6.15.8)"};
+    "no barrier with the local memory fence orders the two accesses: no work-group barrier, no phase of a named "
+    "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+    "sub_group_barrier (OpenCL C 6.15.8)",
+    "no barrier with the global memory fence orders the two accesses: no work-group barrier, no phase of a named "
+    "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+    "sub_group_barrier (OpenCL C 6.15.8)",
+    "no barrier with the image memory fence orders the two accesses: no work-group barrier, no phase of a named "
+    "barrier that both sub-groups took part in (cl_khr_subgroup_named_barrier) and, within one sub-group, no "
+    "sub_group_barrier (OpenCL C 6.15.8)"};
   return t[space];
 }
 
@@ -1415,8 +1566,8 @@ static void __attribute__((cold)) nb_report(ex_ctx *cx, uint32_t alloc, uint64_t
  * byte `base` of allocation `alloc` (0: the local arena): each against the group's earlier
  * accesses of its bytes, then recorded. Consecutive bytes of one work-item's access that conflict
  * with the same earlier access are one report. */
-static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item,
-                      unsigned count, uint32_t s, bool write, bool atomic) {
+static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uint64_t n, uint32_t item, unsigned count,
+                      uint32_t s, bool write, bool atomic) {
   nbstate *b = r->nb;
   const unsigned space = !alloc ? EP_LOCAL : cx->allocs[alloc].image ? EP_IMAGE : EP_GLOBAL;
   const unsigned kind = (write ? NB_WP : NB_RP) + (atomic ? 1u : 0u);
@@ -1446,12 +1597,12 @@ static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uin
             if (!x[k].e[0].item || (!write && !kw) || (atomic && ka)) continue;
             ent y;
             if (g != h) {
-              if (x[k].ep <= V[g]) continue;  /* ordered before by a barrier chain */
+              if (x[k].ep <= V[g]) continue; /* ordered before by a barrier chain */
               y = x[k].e[0];
             } else {
-              if (x[k].ep != cur) continue;   /* a barrier of the sub-group in between */
+              if (x[k].ep != cur) continue; /* a barrier of the sub-group in between */
               y = x[k].e[0].item != item ? x[k].e[0] : x[k].e[1];
-              if (!y.item) continue;          /* only this work-item: program order */
+              if (!y.item) continue; /* only this work-item: program order */
             }
             o = y;
             ow = kw;
@@ -1459,15 +1610,26 @@ static void nb_record(ex_ctx *cx, ex_race *r, uint32_t alloc, uint64_t base, uin
           }
         }
       nbslot *y = &X[(size_t)h * NB_K + kind];
-      if (y->ep != cur) { memset(y, 0, sizeof *y); y->ep = cur; }
+      if (y->ep != cur) {
+        memset(y, 0, sizeof *y);
+        y->ep = cur;
+      }
       top2_add(y->e, item, s);
       m[h / 64] |= 1ull << (h % 64);
       if (i < p->lo) p->lo = i;
       if (i + 1 > p->hi) p->hi = i + 1;
-      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == a) { len++; continue; }
+      if (len && o.item == ro.item && o.site == ro.site && ow == rw && start + len == a) {
+        len++;
+        continue;
+      }
       if (len) nb_report(cx, alloc, start, len, item, s, write, ro, rw, space);
       len = 0;
-      if (o.item) { ro = o; rw = ow; start = a; len = 1; }
+      if (o.item) {
+        ro = o;
+        rw = ow;
+        start = a;
+        len = 1;
+      }
     }
     if (len) nb_report(cx, alloc, start, len, item, s, write, ro, rw, space);
   }
@@ -1482,7 +1644,7 @@ static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t s
   const uint64_t *pt = a->ptr, n = a->size;
   const uint16_t *lanes = a->lanes;
   const unsigned nl = a->nl;
-  const bool full = a->full, write = a->write;  /* full: lanes[k] == k */
+  const bool full = a->full, write = a->write; /* full: lanes[k] == k */
   unsigned k = 0;
   while (k < nl) {
     unsigned e = k + 1;
@@ -1494,7 +1656,7 @@ static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t s
           /* the whole warp, else blocks of 8 lanes, without an early exit (which does not
            * vectorise), then lane by lane in the block where the segment ends (a 2D group's row
            * of 16 in a warp of 32) */
-          if (pt[nl - 1] - pt[k] == stride * (nl - 1 - k)) {  /* else the warp is no one segment */
+          if (pt[nl - 1] - pt[k] == stride * (nl - 1 - k)) { /* else the warp is no one segment */
             uint64_t all = 0;
             for (unsigned j = e; j < nl; j++) all |= (pt[j] - pt[j - 1]) ^ stride;
             if (!all) e = nl;
@@ -1506,11 +1668,9 @@ static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t s
             e += 8;
           }
           while (e < nl && pt[e] - pt[e - 1] == stride) e++;
-        }
-        else while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
-      }
-      else
-        e = k + 1;
+        } else
+          while (e < nl && lanes[e] == lanes[e - 1] + 1 && pt[e] - pt[e - 1] == stride) e++;
+      } else e = k + 1;
     }
     const unsigned cnt = e - k;
     if (cnt == 1 || !(stride ? race_access_run(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)
@@ -1524,9 +1684,11 @@ static void race_on_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
   ex_race *r = self;
   const uint32_t site = ex_hk_site(cx, a->fn, a->ip);
   switch (a->kind) {
-  case EX_HK_LOAD: case EX_HK_STORE: race_lanes(r, cx, a, site); return;
+  case EX_HK_LOAD:
+  case EX_HK_STORE: race_lanes(r, cx, a, site); return;
   case EX_HK_ATOMIC: race_access_lanes(r, cx, a->w, a->lanes, a->nl, site, a->ptr, a->size, a->write, true); return;
-  case EX_HK_COPY: case EX_HK_BYVAL:  /* (a by-value copy's write is to private memory: no race) */
+  case EX_HK_COPY:
+  case EX_HK_BYVAL: /* (a by-value copy's write is to private memory: no race) */
     for (unsigned k = 0; k < a->nl; k++) {
       const uint64_t n = a->sizes ? a->sizes[k] : a->size;
       if (!n) continue;
@@ -1558,15 +1720,15 @@ static unsigned race_wants(const ex_ctx *cx) {
 }
 
 const ex_hooks ex_race_hooks = {
-    .name = "races",
-    .wants = race_wants,
-    .launch_begin = race_launch_begin,
-    .launch_end = race_launch_end,
-    .worker_init = race_worker_init,
-    .worker_free = race_worker_free,
-    .group_end = race_group_end,
-    .access = race_on_access,
-    .barrier = race_on_barrier,
-    .copy_event = race_copy_event,
-    .wait_events = race_wait,
+  .name = "races",
+  .wants = race_wants,
+  .launch_begin = race_launch_begin,
+  .launch_end = race_launch_end,
+  .worker_init = race_worker_init,
+  .worker_free = race_worker_free,
+  .group_end = race_group_end,
+  .access = race_on_access,
+  .barrier = race_on_barrier,
+  .copy_event = race_copy_event,
+  .wait_events = race_wait,
 };

@@ -36,7 +36,7 @@ typedef struct run {
   ex_ctx cx;
   ex_warp *warps;
   unsigned nwarps;
-  bool holds_pstate;         /* launch_begin acquired the module's program state */
+  bool holds_pstate; /* launch_begin acquired the module's program state */
   uint64_t local_bytes;
 } run;
 
@@ -57,13 +57,14 @@ static bool param_nowrite(const ld_module *m, uint32_t pid) {
  * SVM arguments whose allocation table reaches that far is refused; one without keeps the snapshot
  * for the windows it can still tell apart (an SVM pointer it finds in memory and cannot, faults). */
 static bool setup_svm(ex_ctx *cx, char *err, size_t errlen) {
-  if (cx->prog->ptr_bytes != 8) return true;  /* Physical32: kernels cannot hold SVM addresses */
+  if (cx->prog->ptr_bytes != 8) return true; /* Physical32: kernels cannot hold SVM addresses */
   ex_svm_snap *s = ex_svm_snapshot();
   cx->svm = s;
   if (!s || cx->nallocs <= s->min_window) return true;
   for (uint32_t i = 0; i < cx->l->nargs; i++) {
     if (!cx->l->args[i].is_svm) continue;
-    snprintf(err, errlen, "kernel `%s`: SVM arguments need fewer than %llu memory allocations in the launch, it has %u "
+    snprintf(err, errlen,
+             "kernel `%s`: SVM arguments need fewer than %llu memory allocations in the launch, it has %u "
              "(the module's %u variables and the kernel's pointer arguments): spvi tells SVM addresses apart from its "
              "own pointers by their top bits (compiling with optimisation leaves fewer variables)",
              cx->prog->ld->entries[cx->l->kernel].name, (unsigned long long)s->min_window, cx->nallocs - 1,
@@ -112,7 +113,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
     a->locked_atomics = l->args[i].mem != NULL;
     if (pt->storage == SpvStorageClassWorkgroup) {
       a->space = EX_AS_LOCAL;
-      r->local_bytes = (r->local_bytes + 127u) & ~(uint64_t)127u;  /* generous alignment: any type */
+      r->local_bytes = (r->local_bytes + 127u) & ~(uint64_t)127u; /* generous alignment: any type */
       a->offset = r->local_bytes;
       r->local_bytes += a->size;
     } else {
@@ -129,8 +130,9 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   cx->bias = ps->bias;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     if (cx->allocs[i].size >= cx->bias) {
-      snprintf(err, errlen, "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations",
-               m->path, (unsigned long long)cx->allocs[i].size, cx->nallocs - 1);
+      snprintf(err, errlen,
+               "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations", m->path,
+               (unsigned long long)cx->allocs[i].size, cx->nallocs - 1);
       return SPVI_E_USAGE;
     }
   }
@@ -142,7 +144,7 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
 /* Add the address of allocation `alloc` to the pointer stored at dst. */
 static void relocate(const ex_ctx *cx, uint8_t *dst, uint32_t alloc) {
   uint64_t v = 0;
-  memcpy(&v, dst, cx->prog->ptr_bytes);  /* little-endian host: the low bytes */
+  memcpy(&v, dst, cx->prog->ptr_bytes); /* little-endian host: the low bytes */
   v += ex_ptr_of(cx, alloc);
   memcpy(dst, &v, cx->prog->ptr_bytes);
 }
@@ -172,7 +174,10 @@ static bool setup_warps(run *r, uint64_t max_group) {
     w->regs = calloc((size_t)p->reg_bytes * W + 8, 1);
     w->priv = calloc((size_t)p->private_size * W + 8, 1);
     w->stack = calloc(p->max_depth + 1, sizeof *w->stack);
-    if (!w->regs || !w->priv || !w->stack) { ok = false; break; }
+    if (!w->regs || !w->priv || !w->stack) {
+      ok = false;
+      break;
+    }
     uint8_t *R = w->regs;
     for (uint32_t s = 0; s < p->ncslots; s++) {
       uint32_t reg = p->cslots[2 * s], size = p->cslots[2 * s + 1];
@@ -189,12 +194,15 @@ static bool setup_warps(run *r, uint64_t max_group) {
         uint64_t v = ex_ptr_of(cx, e->param_byval[i]);
         memcpy(val, &v, p->ptr_bytes);
       } else if (l->args[i].is_svm) {
-        memcpy(val, &l->args[i].svm_ptr, p->ptr_bytes);  /* the host address itself (ex_svm.c) */
+        memcpy(val, &l->args[i].svm_ptr, p->ptr_bytes); /* the host address itself (ex_svm.c) */
       } else if (l->args[i].is_local || (l->args[i].bytes && arg_alloc_id(r, i))) {
         uint64_t v = ex_ptr_of(cx, arg_alloc_id(r, i));
         memcpy(val, &v, p->ptr_bytes);
       } else if (l->args[i].bytes) {
-        if (size > sizeof val) { ok = false; break; }
+        if (size > sizeof val) {
+          ok = false;
+          break;
+        }
         memcpy(val, l->args[i].bytes, l->args[i].size < size ? l->args[i].size : size);
       }
       for (unsigned lane = 0; lane < W; lane++)
@@ -222,7 +230,7 @@ static void printf_write(void *ctx, unsigned lane, const char *text, size_t len)
   if (t->len + len + 1 > t->cap) {
     size_t cap = (t->len + len + 1) * 2;
     char *n = realloc(t->text, cap);
-    if (!n) abort();  /* out of memory for printf output */
+    if (!n) abort(); /* out of memory for printf output */
     t->text = n;
     t->cap = cap;
   }
@@ -291,8 +299,10 @@ static int group_sync(run *r, unsigned nw) {
       /* nothing can run and this phase of the named barrier is still short of sub-groups */
       const ex_named_barrier *nb = &cx->nbar[w->nbar - 1];
       char msg[200];
-      snprintf(msg, sizeof msg, "this sub-group waits at a named barrier for %u sub-groups, but only %u arrived and "
-               "the others finished or wait elsewhere", nb->count, nb->waiting);
+      snprintf(msg, sizeof msg,
+               "this sub-group waits at a named barrier for %u sub-groups, but only %u arrived and "
+               "the others finished or wait elsewhere",
+               nb->count, nb->waiting);
       group_fault(cx, w, msg);
       return EX_SYNC_FAULT;
     }
@@ -302,8 +312,10 @@ static int group_sync(run *r, unsigned nw) {
     if (w->state == EX_W_DONE) done++;
     else if (w->state == EX_W_BARRIER) {
       waiting++;
-      if (!at) { at = w->barrier_at; first_wait = w; }
-      else if (w->barrier_at != at) {
+      if (!at) {
+        at = w->barrier_at;
+        first_wait = w;
+      } else if (w->barrier_at != at) {
         group_fault(cx, w, "work-items of one work-group wait at different barriers or collectives");
         return EX_SYNC_FAULT;
       }
@@ -312,7 +324,8 @@ static int group_sync(run *r, unsigned nw) {
   if (done == nw) return ex_async_group_end(cx, r->warps) ? EX_SYNC_DONE : EX_SYNC_FAULT;
   if (done) {
     char detail[160];
-    snprintf(detail, sizeof detail, "some work-items of the work-group finished the kernel while others wait at this %s",
+    snprintf(detail, sizeof detail,
+             "some work-items of the work-group finished the kernel while others wait at this %s",
              ex_sync_name(at->op));
     group_fault(cx, first_wait, detail);
     return EX_SYNC_FAULT;
@@ -351,7 +364,7 @@ static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
     bool again = true;
-    while (again && !cx->faulted) {  /* until every warp finished or waits */
+    while (again && !cx->faulted) { /* until every warp finished or waits */
       again = false;
       for (unsigned k = 0; k < nw && !cx->faulted; k++)
         if (r->warps[k].state == EX_W_RUN) {
@@ -381,15 +394,15 @@ static void run_group(run *r) {
 typedef struct job {
   ex_launch *l;
   uint64_t ngroups[3];
-  uint64_t begin, end;         /* linear group ids to run: [begin, end) */
-  _Atomic uint64_t next;       /* next linear group id to take */
-  _Atomic uint64_t stop;       /* no group >= stop is started (a fault happened there) */
+  uint64_t begin, end;   /* linear group ids to run: [begin, end) */
+  _Atomic uint64_t next; /* next linear group id to take */
+  _Atomic uint64_t stop; /* no group >= stop is started (a fault happened there) */
 } job;
 
 typedef struct worker {
   run r;
   job *j;
-  uint64_t fault_group;        /* linear id of the faulting group, UINT64_MAX when none */
+  uint64_t fault_group; /* linear id of the faulting group, UINT64_MAX when none */
   pthread_t thread;
   bool started;
 } worker;
@@ -454,7 +467,11 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
 static void worker_free(worker *wk) {
   run *r = &wk->r;
   ex_hooks_worker_free(&r->cx);
-  for (unsigned k = 0; k < r->nwarps; k++) { free(r->warps[k].regs); free(r->warps[k].priv); free(r->warps[k].stack); }
+  for (unsigned k = 0; k < r->nwarps; k++) {
+    free(r->warps[k].regs);
+    free(r->warps[k].priv);
+    free(r->warps[k].stack);
+  }
   free(r->warps);
   free(r->cx.local);
   for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
@@ -501,8 +518,10 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   atomic_init(&j->next, j->begin);
   atomic_init(&j->stop, UINT64_MAX);
   if (!ex_pstate_acquire(l->pstate)) {
-    snprintf(err, errlen, "%s: another launch of this module is running (or a debug session of one is open); launches of a "
-             "module with program-scope variables in global memory run one at a time", l->prog->ld->path);
+    snprintf(err, errlen,
+             "%s: another launch of this module is running (or a debug session of one is open); launches of a "
+             "module with program-scope variables in global memory run one at a time",
+             l->prog->ld->path);
     return SPVI_E_USAGE;
   }
   base->holds_pstate = true;
@@ -517,10 +536,13 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
       ex_alloc *a = &cx->allocs[i];
       if (a->arg_index < 0 || a->space == EX_AS_LOCAL) continue;
       l->args[a->arg_index].written = calloc(a->size + 1, 1);
-      if (!l->args[a->arg_index].written) { st = SPVI_E_NOMEM; break; }
+      if (!l->args[a->arg_index].written) {
+        st = SPVI_E_NOMEM;
+        break;
+      }
       cx->written[i] = l->args[a->arg_index].written;
     }
-    l->written_all = (uint8_t *)cx->written;  /* freed with the launch's masks */
+    l->written_all = (uint8_t *)cx->written; /* freed with the launch's masks */
   }
   return st;
 }
@@ -566,7 +588,10 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   set_locked_atomics(&base.cx);
   for (; st == SPVI_OK && ninit < nthreads; ninit++) {
     wk[ninit].j = &j;
-    if (!worker_init(&wk[ninit], &base, max_group)) { ninit++; st = SPVI_E_NOMEM; }
+    if (!worker_init(&wk[ninit], &base, max_group)) {
+      ninit++;
+      st = SPVI_E_NOMEM;
+    }
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -576,7 +601,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
     worker_main(&wk[0]);
     for (unsigned t = 1; t < nthreads; t++)
       if (wk[t].started) pthread_join(wk[t].thread, NULL);
-      else worker_main(&wk[t]);  /* a thread could not start: do its share here */
+      else worker_main(&wk[t]); /* a thread could not start: do its share here */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     l->exec_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     l->instructions = 0;
@@ -609,7 +634,11 @@ struct ex_runner {
 
 ex_runner *ex_runner_new(ex_launch *l, unsigned warp_width, spvi_status *st, char *err, size_t errlen) {
   ex_runner *r = calloc(1, sizeof *r);
-  if (!r) { *st = SPVI_E_NOMEM; snprintf(err, errlen, "out of memory setting up the launch"); return NULL; }
+  if (!r) {
+    *st = SPVI_E_NOMEM;
+    snprintf(err, errlen, "out of memory setting up the launch");
+    return NULL;
+  }
   *st = launch_begin(&r->base, &r->j, l, warp_width, err, errlen);
   r->base.cx.threads = 1;
   set_locked_atomics(&r->base.cx);

@@ -48,7 +48,8 @@ static bool divergence(ex_ctx *cx, ex_warp *w, uint64_t missing, const char *wha
 
 /* One sub-group's part of an operation: lanes first..first+size-1 of the warp, `act` the active ones
  * among them (a non-empty mask in warp lane numbering). */
-static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, unsigned first, unsigned size, uint64_t act) {
+static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip, unsigned first, unsigned size,
+                   uint64_t act) {
   const unsigned W = cx->W, kind = ip->flags, n = ip->n;
   uint8_t *R = w->regs;
   const uint32_t *x = fn->aux + ip->b;
@@ -57,16 +58,20 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
   uint8_t *dst = ip->d != LD_NONE ? R + (size_t)ip->d * W : NULL;
   const uint8_t *op2 = x[0] != LD_NONE ? R + (size_t)x[0] * W : NULL;
   const unsigned b2 = x[2];
-  const unsigned lo = (unsigned)__builtin_ctzll(act);  /* lowest active lane */
-#define FOR_ACTIVE(l) for (uint64_t m_ = act; m_; m_ &= m_ - 1) for (unsigned l = (unsigned)__builtin_ctzll(m_), o_ = 1; o_; o_ = 0)
+  const unsigned lo = (unsigned)__builtin_ctzll(act); /* lowest active lane */
+#define FOR_ACTIVE(l)                       \
+  for (uint64_t m_ = act; m_; m_ &= m_ - 1) \
+    for (unsigned l = (unsigned)__builtin_ctzll(m_), o_ = 1; o_; o_ = 0)
   switch (kind) {
   case EX_SG_BARRIER: return true;
-  case EX_SG_ELECT:
-    FOR_ACTIVE(l) dst[l] = l == lo;
-    return true;
-  case EX_SG_ALL: case EX_SG_ANY: {
+  case EX_SG_ELECT: FOR_ACTIVE(l) dst[l] = l == lo; return true;
+  case EX_SG_ALL:
+  case EX_SG_ANY: {
     uint8_t r = kind == EX_SG_ALL;
-    FOR_ACTIVE(l) { if (kind == EX_SG_ALL) r &= val[l] != 0; else r |= val[l] != 0; }
+    FOR_ACTIVE(l) {
+      if (kind == EX_SG_ALL) r &= val[l] != 0;
+      else r |= val[l] != 0;
+    }
     FOR_ACTIVE(l) dst[l] = r;
     return true;
   }
@@ -82,9 +87,7 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
     FOR_ACTIVE(l) dst[l] = r;
     return true;
   }
-  case EX_SG_BROADCAST_FIRST:
-    FOR_ACTIVE(l) memmove(dst + (size_t)l * vb, val + (size_t)lo * vb, vb);
-    return true;
+  case EX_SG_BROADCAST_FIRST: FOR_ACTIVE(l) memmove(dst + (size_t)l * vb, val + (size_t)lo * vb, vb); return true;
   case EX_SG_BALLOT: {
     uint32_t bits[4] = {0, 0, 0, 0};
     FOR_ACTIVE(l) if (val[l]) bits[(l - first) / 32] |= (uint32_t)1 << ((l - first) % 32);
@@ -102,7 +105,9 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       dst[l] = i < 128 && ((word >> (i % 32)) & 1);
     }
     return true;
-  case EX_SG_BIT_COUNT: case EX_SG_FIND_LSB: case EX_SG_FIND_MSB:
+  case EX_SG_BIT_COUNT:
+  case EX_SG_FIND_LSB:
+  case EX_SG_FIND_MSB:
     FOR_ACTIVE(l) {
       uint64_t bits = ballot_bits(val + (size_t)l * 16, cx->sg_max);
       uint32_t r;
@@ -110,28 +115,39 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       if (kind == EX_SG_FIND_LSB) r = bits ? (uint32_t)__builtin_ctzll(bits) : 0xFFFFFFFFu;
       else if (kind == EX_SG_FIND_MSB) r = bits ? 63u - (uint32_t)__builtin_clzll(bits) : 0xFFFFFFFFu;
       else {
-        if (EX_SG_GOP(n) == 1) bits &= id >= 63 ? ~(uint64_t)0 : (((uint64_t)2 << id) - 1);  /* ids <= own */
-        else if (EX_SG_GOP(n) == 2) bits &= ((uint64_t)1 << id) - 1;                      /* ids < own */
+        if (EX_SG_GOP(n) == 1) bits &= id >= 63 ? ~(uint64_t)0 : (((uint64_t)2 << id) - 1); /* ids <= own */
+        else if (EX_SG_GOP(n) == 2) bits &= ((uint64_t)1 << id) - 1;                        /* ids < own */
         r = (uint32_t)__builtin_popcountll(bits);
       }
       memcpy(dst + (size_t)l * 4, &r, 4);
     }
     return true;
-  case EX_SG_BROADCAST: case EX_SG_SHUFFLE: case EX_SG_SHUFFLE_XOR: case EX_SG_SHUFFLE_UP: case EX_SG_SHUFFLE_DOWN:
-  case EX_SG_INTEL_DOWN: case EX_SG_INTEL_UP: {
+  case EX_SG_BROADCAST:
+  case EX_SG_SHUFFLE:
+  case EX_SG_SHUFFLE_XOR:
+  case EX_SG_SHUFFLE_UP:
+  case EX_SG_SHUFFLE_DOWN:
+  case EX_SG_INTEL_DOWN:
+  case EX_SG_INTEL_UP: {
     /* Read every source before writing: in a scan-free data exchange a lane's result may be the
      * value another lane still has to read only when dst aliases val, which SSA excludes; the
      * staging buffer keeps this correct regardless. */
     uint8_t tmp[EX_MAX_WARP * 128];
-    const uint8_t *other = x[1] != LD_NONE && (kind == EX_SG_INTEL_DOWN || kind == EX_SG_INTEL_UP) ? R + (size_t)x[1] * W : NULL;
+    const uint8_t *other = x[1] != LD_NONE && (kind == EX_SG_INTEL_DOWN || kind == EX_SG_INTEL_UP)
+                             ? R + (size_t)x[1] * W
+                             : NULL;
     FOR_ACTIVE(l) {
       const int64_t id = (int64_t)(l - first);
       const uint64_t q = ex_gr_read(op2 + (size_t)l * b2, b2);
       int64_t src = -1;
       const uint8_t *from = val;
       switch (kind) {
-      case EX_SG_BROADCAST: case EX_SG_SHUFFLE: src = q < size ? (int64_t)q : -1; break;
-      case EX_SG_SHUFFLE_XOR: src = (uint64_t)id ^ q; src = (uint64_t)src < size ? src : -1; break;
+      case EX_SG_BROADCAST:
+      case EX_SG_SHUFFLE: src = q < size ? (int64_t)q : -1; break;
+      case EX_SG_SHUFFLE_XOR:
+        src = (uint64_t)id ^ q;
+        src = (uint64_t)src < size ? src : -1;
+        break;
       case EX_SG_SHUFFLE_UP: src = q <= (uint64_t)id ? id - (int64_t)q : -1; break;
       case EX_SG_SHUFFLE_DOWN: src = q < size && (uint64_t)id + q < size ? id + (int64_t)q : -1; break;
       case EX_SG_INTEL_DOWN: {
@@ -140,21 +156,29 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
         uint64_t j = (uint64_t)id + q;
         if (q >= 2 * (uint64_t)cx->sg_max) src = -1;
         else if (j < cx->sg_max) src = j < size ? (int64_t)j : -1;
-        else { j -= cx->sg_max; from = other; src = j < size ? (int64_t)j : -1; }
+        else {
+          j -= cx->sg_max;
+          from = other;
+          src = j < size ? (int64_t)j : -1;
+        }
         break;
       }
       case EX_SG_INTEL_UP: {
         /* index = own id - delta; when negative it reads `previous` of index + max */
         if (q > (uint64_t)id + cx->sg_max) src = -1;
         else if (q <= (uint64_t)id) src = id - (int64_t)q;
-        else { uint64_t j = (uint64_t)id + cx->sg_max - q; from = other; src = j < size ? (int64_t)j : -1; }
+        else {
+          uint64_t j = (uint64_t)id + cx->sg_max - q;
+          from = other;
+          src = j < size ? (int64_t)j : -1;
+        }
         break;
       }
       default: break;
       }
       const unsigned sl = (unsigned)(first + (unsigned)src);
       if (src >= 0 && ((act >> sl) & 1)) memcpy(tmp + (size_t)l * vb, from + (size_t)sl * vb, vb);
-      else memset(tmp + (size_t)l * vb, 0, vb);  /* inactive or outside the sub-group: 0 */
+      else memset(tmp + (size_t)l * vb, 0, vb); /* inactive or outside the sub-group: 0 */
     }
     FOR_ACTIVE(l) memcpy(dst + (size_t)l * vb, tmp + (size_t)l * vb, vb);
     return true;
@@ -162,12 +186,13 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
   case EX_SG_ARITH: {
     const unsigned op = EX_SG_ARITH_OP(n), gop = EX_SG_GOP(n);
     const uint64_t ident = ex_gr_identity(op, ek, eb);
-    if (gop == 3) {  /* clustered reduce: clusters of x[1] consecutive ids (a power of two) */
+    if (gop == 3) { /* clustered reduce: clusters of x[1] consecutive ids (a power of two) */
       const unsigned cs = x[1];
       if (cs > cx->sg_max) {
         char msg[160];
-        snprintf(msg, sizeof msg, "ClusterSize %u is larger than the sub-group size %u (undefined behaviour, SPIR-V 3.32.24)",
-                 cs, cx->sg_max);
+        snprintf(msg, sizeof msg,
+                 "ClusterSize %u is larger than the sub-group size %u (undefined behaviour, SPIR-V 3.32.24)", cs,
+                 cx->sg_max);
         ex_fault(cx, SPVI_FAULT_UNSUPPORTED, w, lo, 0, 0, 0, msg);
         return false;
       }
@@ -175,7 +200,8 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
         uint64_t acc = ident;
         const unsigned c1 = c0 + cs < size ? c0 + cs : size;
         for (unsigned i = c0; i < c1; i++)
-          if ((act >> (first + i)) & 1) acc = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)(first + i) * eb, eb));
+          if ((act >> (first + i)) & 1)
+            acc = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)(first + i) * eb, eb));
         for (unsigned i = c0; i < c1; i++)
           if ((act >> (first + i)) & 1) memcpy(dst + (size_t)(first + i) * eb, &acc, eb);
       }
@@ -187,7 +213,7 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
       FOR_ACTIVE(l) memcpy(dst + (size_t)l * eb, &acc, eb);
       return true;
     }
-    FOR_ACTIVE(l) {  /* scans in increasing sub-group local id order */
+    FOR_ACTIVE(l) { /* scans in increasing sub-group local id order */
       uint64_t next = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)l * eb, eb));
       uint64_t out = gop == 1 ? next : acc;
       memcpy(dst + (size_t)l * eb, &out, eb);
@@ -210,7 +236,7 @@ bool ex_subgroup_exec(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *
     const unsigned size = w->nlanes - first < S ? w->nlanes - first : S;
     const uint64_t sgm = (size == 64 ? ~(uint64_t)0 : (((uint64_t)1 << size) - 1)) << first;
     const uint64_t act = f->active & sgm;
-    if (!act) continue;  /* this sub-group is elsewhere */
+    if (!act) continue; /* this sub-group is elsewhere */
     if (uniform && act != sgm)
       return divergence(cx, w, sgm & ~act, ip->flags == EX_SG_BARRIER ? "sub-group barrier" : "sub-group collective");
     if (!sg_run(cx, w, f->fn, ip, first, size, act)) return false;
@@ -230,7 +256,8 @@ bool ex_named_barrier_init(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_i
     const char *bad = NULL;
     char msg[200];
     if (cnt == 0 || cnt > 0xFFFFFFFFu) bad = "is not a valid sub-group count";
-    else if (nb->count && nb->count != cnt) bad = "differs from the count this named barrier was initialised with in this work-group";
+    else if (nb->count && nb->count != cnt)
+      bad = "differs from the count this named barrier was initialised with in this work-group";
     if (bad) {
       snprintf(msg, sizeof msg, "OpNamedBarrierInitialize: Subgroup Count %llu %s", (unsigned long long)cnt, bad);
       ex_fault(cx, SPVI_FAULT_BARRIER_DIVERGENCE, w, l, 0, 0, 0, msg);

@@ -23,7 +23,7 @@
  * spvi_svm_free during a run that could reach the block (an API misuse) leaves it mapped until the
  * run ends instead of letting the kernel touch unmapped memory.
  */
-#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -37,21 +37,21 @@
 #include "ex_svm.h"
 
 #ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000  /* Linux 4.17; older kernels take the address as a hint */
+#define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17; older kernels take the address as a hint */
 #endif
 
-#define WIN_SHIFT 40                       /* the Physical64 id field (ex_globals.c) */
+#define WIN_SHIFT 40 /* the Physical64 id field (ex_globals.c) */
 #define WIN_FIRST 0x7dull
 #define WIN_LAST 0x20ull
-#define MAX_BYTES ((uint64_t)1 << 38)      /* one allocation: a quarter of a window */
+#define MAX_BYTES ((uint64_t)1 << 38) /* one allocation: a quarter of a window */
 #define MAX_ALIGN ((uint64_t)1 << 30)
-#define SKIP ((uint64_t)1 << 32)           /* past an occupied range: try 4 GiB further */
-#define MAX_TRIES 256                      /* mmap attempts per allocation */
+#define SKIP ((uint64_t)1 << 32) /* past an occupied range: try 4 GiB further */
+#define MAX_TRIES 256            /* mmap attempts per allocation */
 
 static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
-static ex_svm_block **reg;                 /* live blocks sorted by base */
+static ex_svm_block **reg; /* live blocks sorted by base */
 static uint32_t nreg, capreg;
-static uint64_t cur_win, next_addr;        /* the window being filled and its first free address */
+static uint64_t cur_win, next_addr; /* the window being filled and its first free address */
 
 static void block_unref(ex_svm_block *b) {
   if (atomic_fetch_sub(&b->refs, 1) != 1) return;
@@ -64,18 +64,23 @@ static long last_at_or_below(ex_svm_block *const *v, uint32_t n, uint64_t p) {
   long lo = 0, hi = (long)n - 1, best = -1;
   while (lo <= hi) {
     const long mid = lo + (hi - lo) / 2;
-    if (v[mid]->base <= p) { best = mid; lo = mid + 1; }
-    else hi = mid - 1;
+    if (v[mid]->base <= p) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return best;
 }
 
 /* Map len bytes aligned to al in the SVM windows; 0 when there is no room (the lock is held). */
 static uint64_t place(uint64_t len, uint64_t al) {
-  if (!cur_win) { cur_win = WIN_FIRST; next_addr = cur_win << WIN_SHIFT; }
+  if (!cur_win) {
+    cur_win = WIN_FIRST;
+    next_addr = cur_win << WIN_SHIFT;
+  }
   for (int tries = 0; tries < MAX_TRIES; tries++) {
     const uint64_t a = (next_addr + al - 1) & ~(al - 1), win_end = (cur_win + 1) << WIN_SHIFT;
-    if (a + len > win_end || a < next_addr) {   /* the window is full: the next one down */
+    if (a + len > win_end || a < next_addr) { /* the window is full: the next one down */
       if (cur_win == WIN_LAST) return 0;
       cur_win--;
       next_addr = cur_win << WIN_SHIFT;
@@ -83,9 +88,12 @@ static uint64_t place(uint64_t len, uint64_t al) {
     }
     void *p = mmap((void *)(uintptr_t)a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
                    -1, 0);
-    if (p == (void *)(uintptr_t)a) { next_addr = a + len + EX_SVM_GAP; return a; }
-    if (p == MAP_FAILED && errno != EEXIST) return 0;  /* out of memory, not a collision */
-    if (p != MAP_FAILED) munmap(p, len);               /* an old kernel moved it: the range is taken */
+    if (p == (void *)(uintptr_t)a) {
+      next_addr = a + len + EX_SVM_GAP;
+      return a;
+    }
+    if (p == MAP_FAILED && errno != EEXIST) return 0; /* out of memory, not a collision */
+    if (p != MAP_FAILED) munmap(p, len);              /* an old kernel moved it: the range is taken */
     next_addr = a + SKIP;
   }
   return 0;
@@ -121,7 +129,10 @@ void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err) {
   const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
   const uint64_t len = (bytes + page - 1) / page * page, al = alignment > page ? alignment : page;
   ex_svm_block *b = malloc(sizeof *b);
-  if (!b) { ex_set_err(err, SPVI_E_NOMEM, "out of memory for an SVM allocation"); return NULL; }
+  if (!b) {
+    ex_set_err(err, SPVI_E_NOMEM, "out of memory for an SVM allocation");
+    return NULL;
+  }
   pthread_rwlock_wrlock(&reg_lock);
   const uint64_t a = place(len, al);
   bool ok = a != 0;
@@ -134,12 +145,14 @@ void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err) {
   pthread_rwlock_unlock(&reg_lock);
   if (!ok) {
     free(b);
-    ex_set_err(err, SPVI_E_NOMEM, "no room for a %zu-byte SVM allocation (spvi maps SVM memory at fixed addresses "
-               "0x%llx..0x%llx: out of memory, or that address range is taken)", bytes,
-               (unsigned long long)(WIN_LAST << WIN_SHIFT), (unsigned long long)((WIN_FIRST + 1) << WIN_SHIFT) - 1);
+    ex_set_err(err, SPVI_E_NOMEM,
+               "no room for a %zu-byte SVM allocation (spvi maps SVM memory at fixed addresses "
+               "0x%llx..0x%llx: out of memory, or that address range is taken)",
+               bytes, (unsigned long long)(WIN_LAST << WIN_SHIFT),
+               (unsigned long long)((WIN_FIRST + 1) << WIN_SHIFT) - 1);
     return NULL;
   }
-  return (void *)(uintptr_t)a;  /* mmap'ed anonymous memory is zero-filled */
+  return (void *)(uintptr_t)a; /* mmap'ed anonymous memory is zero-filled */
 }
 
 void spvi_svm_free(void *ptr) {
@@ -153,7 +166,7 @@ void spvi_svm_free(void *ptr) {
     nreg--;
   }
   pthread_rwlock_unlock(&reg_lock);
-  if (b) block_unref(b);  /* a pointer that is not an allocation's start: nothing (void API) */
+  if (b) block_unref(b); /* a pointer that is not an allocation's start: nothing (void API) */
 }
 
 /* The live block containing p (or ending at p when `end_ok`); the lock is held. */

@@ -27,7 +27,7 @@ typedef struct ex_svm_block {
 typedef struct ex_svm_snap {
   uint32_t n;
   ex_svm_block **blocks;
-  uint64_t min_window;   /* the smallest address window (id field) of the blocks */
+  uint64_t min_window; /* the smallest address window (id field) of the blocks */
 } ex_svm_snap;
 
 /* A snapshot of the registry; NULL when there is no SVM allocation (or no memory for one). */

@@ -24,13 +24,13 @@
 
 /* Per warp: the instruction run last, reported at the next one. */
 typedef struct twarp {
-  const ex_insn *ip;             /* NULL: nothing to report */
+  const ex_insn *ip; /* NULL: nothing to report */
   const ex_func *fn;
-  uint64_t active;               /* the lanes that ran it (warps wider than 1: sub-groups) */
+  uint64_t active; /* the lanes that ran it (warps wider than 1: sub-groups) */
 } twarp;
 
-typedef struct trace {           /* per worker */
-  twarp *warps;                  /* per warp of the worker, in the order of its array */
+typedef struct trace { /* per worker */
+  twarp *warps;        /* per warp of the worker, in the order of its array */
   const ex_warp *warp0;
 } trace;
 
@@ -55,7 +55,10 @@ static size_t format_value(const ld_module *m, uint32_t tid, const uint8_t *p, c
   if (!t) return 0;
   unsigned n = 1;
   const ld_type *e = t;
-  if (t->kind == LD_TY_VECTOR) { n = t->count; e = ld_type_of(m, t->elem); }
+  if (t->kind == LD_TY_VECTOR) {
+    n = t->count;
+    e = ld_type_of(m, t->elem);
+  }
   size_t k = 0;
   if (!e || (e->kind != LD_TY_INT && e->kind != LD_TY_FLOAT && e->kind != LD_TY_BOOL && e->kind != LD_TY_POINTER)) {
     k += (size_t)snprintf(buf + k, cap - k, "bytes:");
@@ -73,15 +76,21 @@ static size_t format_value(const ld_module *m, uint32_t tid, const uint8_t *p, c
     if (e->kind == LD_TY_FLOAT) {
       double d;
       if (es == 2) d = bi_half_to_double((uint16_t)u);
-      else if (es == 4) { float f; memcpy(&f, q, 4); d = f; }
-      else memcpy(&d, q, 8);
+      else if (es == 4) {
+        float f;
+        memcpy(&f, q, 4);
+        d = f;
+      } else memcpy(&d, q, 8);
       k += (size_t)snprintf(buf + k, cap - k, es == 8 ? "%.17g" : es == 4 ? "%.9g" : "%.5g", d);
     } else if (e->kind == LD_TY_BOOL) {
       k += (size_t)snprintf(buf + k, cap - k, "%s", u ? "true" : "false");
     } else if (e->kind == LD_TY_POINTER) {
       k += (size_t)snprintf(buf + k, cap - k, "0x%llx", (unsigned long long)u);
-    } else {  /* integers: SPIR-V has no signedness; both readings when they differ */
-      int64_t sv = es == 8 ? (int64_t)u : es == 4 ? (int32_t)(uint32_t)u : es == 2 ? (int16_t)(uint16_t)u : (int8_t)(uint8_t)u;
+    } else { /* integers: SPIR-V has no signedness; both readings when they differ */
+      int64_t sv = es == 8   ? (int64_t)u
+                   : es == 4 ? (int32_t)(uint32_t)u
+                   : es == 2 ? (int16_t)(uint16_t)u
+                             : (int8_t)(uint8_t)u;
       if (sv < 0) k += (size_t)snprintf(buf + k, cap - k, "%lld/%llu", (long long)sv, (unsigned long long)u);
       else k += (size_t)snprintf(buf + k, cap - k, "%llu", (unsigned long long)u);
     }
@@ -169,10 +178,10 @@ static unsigned trace_wants(const ex_ctx *cx) {
 }
 
 const ex_hooks ex_trace_hooks = {
-    .name = "trace",
-    .wants = trace_wants,
-    .worker_init = trace_worker_init,
-    .worker_free = trace_worker_free,
-    .warp_stop = trace_warp_stop,
-    .before = trace_before,
+  .name = "trace",
+  .wants = trace_wants,
+  .worker_init = trace_worker_init,
+  .worker_free = trace_worker_free,
+  .warp_stop = trace_warp_stop,
+  .before = trace_before,
 };

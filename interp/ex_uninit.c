@@ -23,41 +23,41 @@
 
 #include "ex_hooks.h"
 
-#define OCL_PRINTF 184u  /* OpenCL.std printf */
+#define OCL_PRINTF 184u /* OpenCL.std printf */
 
-struct ex_uninit_plans {  /* launch-wide */
+struct ex_uninit_plans { /* launch-wide */
   uint32_t *plan;        /* per site: index into data of its generic plan, 0 when none */
   uint32_t *data;        /* [out_reg, out_size, flags, nin, (reg, size) x nin] */
   uint32_t ndata, cap;
-  uint32_t *undef;       /* (reg, size) of OpUndef values */
+  uint32_t *undef; /* (reg, size) of OpUndef values */
   uint32_t nundef;
-  uint8_t *shadowed;     /* per allocation id: 1 for private and local memory (the shadowed spaces) */
-  uint8_t *lane_priv;    /* one lane's private shadow at the start of a group */
+  uint8_t *shadowed;  /* per allocation id: 1 for private and local memory (the shadowed spaces) */
+  uint8_t *lane_priv; /* one lane's private shadow at the start of a group */
 };
 enum { PLAN_PRINTF = 1 };
 
 /* A warp's shadow state. */
 typedef struct uwarp {
   ex_warp *w;
-  uint8_t *ureg;         /* per register byte, 1 = computed from memory never written (regs' layout) */
-  uint8_t *upriv;        /* per private byte, 1 = never written */
-  uint8_t *uflag;        /* per 8 bytes of a lane's registers, 0 when those bytes' shadow is 0 in
+  uint8_t *ureg;       /* per register byte, 1 = computed from memory never written (regs' layout) */
+  uint8_t *upriv;      /* per private byte, 1 = never written */
+  uint8_t *uflag;      /* per 8 bytes of a lane's registers, 0 when those bytes' shadow is 0 in
                             every lane (so most instructions skip it) */
-  uint32_t uflags_set;   /* how many uflag entries are 1; the warp's watch bit is set while > 0 */
-  uint32_t watch;        /* this client's bit in ex_warp.hk_watch */
+  uint32_t uflags_set; /* how many uflag entries are 1; the warp's watch bit is set while > 0 */
+  uint32_t watch;      /* this client's bit in ex_warp.hk_watch */
 } uwarp;
 
-typedef struct ex_uninit {  /* per worker */
+typedef struct ex_uninit { /* per worker */
   const struct ex_uninit_plans *up;
-  uint8_t *ulocal;       /* the local arena's shadow */
+  uint8_t *ulocal; /* the local arena's shadow */
   uint64_t local_bytes;
-  uwarp *warps;          /* per warp of the worker, in the order of its array */
+  uwarp *warps; /* per warp of the worker, in the order of its array */
   ex_warp *warp0;
   unsigned nwarps;
   /* the running builtin's result register: undefined in a lane where it reads undefined memory */
   ex_warp *pw;
   uint32_t pd, psize;
-  uint64_t in_taint;     /* lanes whose builtin operands are undefined (the running EXTINST) */
+  uint64_t in_taint; /* lanes whose builtin operands are undefined (the running EXTINST) */
 } ex_uninit;
 
 static inline uwarp *uw(const ex_uninit *u, const ex_warp *w) { return &u->warps[w - u->warp0]; }
@@ -84,7 +84,10 @@ static void id_operands(const ld_insn *li, uint32_t *first, uint32_t *count) {
   *first = 0;
   *count = li->nops;
   switch (li->opcode) {
-  case SpvOpExtInst: *first = 2; *count = li->nops > 2 ? li->nops - 2u : 0; break;
+  case SpvOpExtInst:
+    *first = 2;
+    *count = li->nops > 2 ? li->nops - 2u : 0;
+    break;
   case SpvOpVectorShuffle: *count = li->nops < 2 ? li->nops : 2; break;
   case SpvOpCompositeExtract: *count = li->nops < 1 ? li->nops : 1; break;
   case SpvOpCompositeInsert: *count = li->nops < 2 ? li->nops : 2; break;
@@ -119,7 +122,7 @@ static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
         if (id == 0 || id >= m->bound || p->id_reg[id] == LD_NONE) continue;
         const ld_id *e = &m->ids[id];
         if (e->kind != LD_ID_VALUE && e->kind != LD_ID_PARAM && e->kind != LD_ID_CONST) continue;
-        if (pf && i == 2) continue;  /* printf's format string is in constant memory */
+        if (pf && i == 2) continue; /* printf's format string is in constant memory */
         if (!push(u, p->id_reg[id]) || !push(u, reg_size_of(m, e->type))) return false;
         nin++;
       }
@@ -139,7 +142,8 @@ static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
   }
   const ex_func *e = cx->l->entry;
   for (uint32_t i = 0; i < e->nparams; i++)
-    if (e->param_byval[i]) memset(u->lane_priv + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
+    if (e->param_byval[i])
+      memset(u->lane_priv + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
   /* OpUndef values: module-scope constants and function-level instructions */
   uint32_t cap = 0;
   for (uint32_t id = 1; id < m->bound; id++) {
@@ -217,7 +221,7 @@ static bool uninit_worker_init(ex_ctx *cx, void *launch, const ex_hk_info *info,
  * The warp's watch bit (ex_hk_watch) is set while some flag is: the other instructions reach the
  * hook only then. */
 static inline bool fl_any(const uwarp *x, uint32_t r, uint32_t s) {
-  if (!x->uflags_set || !s || r == LD_NONE) return false;  /* (usually no flag is set at all) */
+  if (!x->uflags_set || !s || r == LD_NONE) return false; /* (usually no flag is set at all) */
   for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++)
     if (x->uflag[c]) return true;
   return false;
@@ -263,7 +267,10 @@ static void warp_start(const ex_ctx *cx, const ex_uninit *u, uwarp *x) {
   const unsigned W = cx->W;
   /* only flagged registers can hold nonzero shadow bytes */
   for (uint32_t c = 0; c < p->reg_bytes / 8; c++)
-    if (x->uflag[c]) { memset(x->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W); x->uflag[c] = 0; }
+    if (x->uflag[c]) {
+      memset(x->ureg + (size_t)c * 8 * W, 0, (size_t)8 * W);
+      x->uflag[c] = 0;
+    }
   x->uflags_set = 0;
   ex_hk_watch(x->w, x->watch, false);
   for (uint32_t i = 0; i < up->nundef; i++) {
@@ -275,7 +282,8 @@ static void warp_start(const ex_ctx *cx, const ex_uninit *u, uwarp *x) {
   const size_t ps = p->private_size, all = ps * W;
   if (ps) {
     memcpy(x->upriv, up->lane_priv, ps);
-    for (size_t done = ps; done < all; done *= 2) memcpy(x->upriv + done, x->upriv, done < all - done ? done : all - done);
+    for (size_t done = ps; done < all; done *= 2)
+      memcpy(x->upriv + done, x->upriv, done < all - done ? done : all - done);
   }
 }
 
@@ -342,10 +350,10 @@ static uint8_t *local_run(const ex_ctx *cx, const ex_uninit *u, const uint64_t *
 
 enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
 static const char *const why_text[] = {
-    "the branch condition is computed from memory never written in this launch (or from OpUndef)",
-    "the address is computed from memory never written in this launch (or from OpUndef)",
-    "the value written is computed from memory never written in this launch (or from OpUndef)",
-    "a printf argument is computed from memory never written in this launch (or from OpUndef)",
+  "the branch condition is computed from memory never written in this launch (or from OpUndef)",
+  "the address is computed from memory never written in this launch (or from OpUndef)",
+  "the value written is computed from memory never written in this launch (or from OpUndef)",
+  "a printf argument is computed from memory never written in this launch (or from OpUndef)",
 };
 
 static void __attribute__((cold)) report(ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_func *fn,
@@ -366,7 +374,10 @@ static void __attribute__((cold)) report(ex_ctx *cx, const ex_warp *w, unsigned 
  * or an invalid access, which the instruction itself reports as a fault). */
 static uint8_t *mem_shadow(const ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, uint64_t p, uint64_t n,
                            uint32_t *id, uint64_t *off) {
-  if (!ex_hk_resolve(cx, p, n, id, off)) { *id = 0; return NULL; }
+  if (!ex_hk_resolve(cx, p, n, id, off)) {
+    *id = 0;
+    return NULL;
+  }
   const ex_alloc *a = &cx->allocs[*id];
   if (a->space == EX_AS_PRIVATE) return x->upriv + (size_t)l * cx->prog->private_size + a->offset + *off;
   if (a->space == EX_AS_LOCAL) return u->ulocal + a->offset + *off;
@@ -381,8 +392,10 @@ static void copy_shadow(ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned
   uint64_t soff, doff;
   const uint8_t *s = mem_shadow(cx, u, x, l, src, n, &sid, &soff);
   uint8_t *d = mem_shadow(cx, u, x, l, dst, n, &did, &doff);
-  if (d) { if (s) memmove(d, s, n); else memset(d, 0, n); }
-  else if (did && s && any(s, n)) {
+  if (d) {
+    if (s) memmove(d, s, n);
+    else memset(d, 0, n);
+  } else if (did && s && any(s, n)) {
     /* the bytes written undefined: from the first to the last (a copy can be a whole tile) */
     uint64_t lo = 0, hi = n;
     while (!s[lo]) lo++;
@@ -435,14 +448,16 @@ static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn,
     /* every operand defined: the result's active lanes become defined */
     if (out == LD_NONE || !fl_any(x, out, osz)) return;
     if (nl == W) memset(U + (size_t)out * W, 0, (size_t)osz * W);
-    else for (unsigned k = 0; k < nl; k++) memset(U + (size_t)out * W + (size_t)lanes[k] * osz, 0, osz);
+    else
+      for (unsigned k = 0; k < nl; k++) memset(U + (size_t)out * W + (size_t)lanes[k] * osz, 0, osz);
     fl_refresh(cx, x, out, osz);
     return;
   }
   for (unsigned k = 0; k < nl; k++) {
     const unsigned l = lanes[k];
     bool t = false;
-    for (uint32_t i = 0; i < nin && !t; i++) t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1], in[2 * i + 1]);
+    for (uint32_t i = 0; i < nin && !t; i++)
+      t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1], in[2 * i + 1]);
     if (t) *tainted_lanes |= (uint64_t)1 << l;
     if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz, t, osz);
   }
@@ -467,7 +482,7 @@ static void on_load(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access
   const uint64_t n = a->size;
   uint8_t *U = x->ureg, *run;
   check_address(cx, x, a, a->addr_reg);
-  if (lanes_unshadowed(cx, u, a->ptr, a->nl)) {  /* global or constant memory: defined */
+  if (lanes_unshadowed(cx, u, a->ptr, a->nl)) { /* global or constant memory: defined */
     if (!fl_any(x, d, (uint32_t)n)) return;
     for (unsigned k = 0; k < a->nl; k++) memset(U + (size_t)d * W + (size_t)a->lanes[k] * n, 0, n);
   } else if (a->full && (run = local_run(cx, u, a->ptr, n))) {
@@ -514,7 +529,7 @@ static void on_atomic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acce
   const unsigned msize = (unsigned)a->size, dsize = a->result_bytes;
   const uint32_t d = a->result_reg;
   uint8_t *U = x->ureg;
-#define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
+#define UT(r, l, s) (U + (size_t)(r)*W + (size_t)(l) * (s))
   check_address(cx, x, a, a->addr_reg);
   /* defined operands on unshadowed memory: the old value is defined, nothing else changes */
   if (!fl_any(x, a->value_reg, size) && !fl_any(x, a->cmp_reg, size) && lanes_unshadowed(cx, u, a->ptr, a->nl)) {
@@ -565,7 +580,7 @@ static void on_builtin_access(ex_ctx *cx, ex_uninit *u, uwarp *x, const ex_hk_ac
 /* An image access of one lane (after it succeeded): an undefined coordinate is reported like an
  * undefined address, an undefined texel written like an undefined value stored to a buffer. */
 static void on_image(ex_ctx *cx, const uwarp *x, const ex_hk_access *a) {
-  if (!x->uflags_set) return;  /* every register of the warp is defined */
+  if (!x->uflags_set) return; /* every register of the warp is defined */
   const unsigned W = cx->W, l = a->lanes[0];
   if (any(x->ureg + (size_t)a->addr_reg * W + (size_t)l * a->addr_bytes, a->addr_bytes)) {
     report(cx, x->w, l, a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
@@ -583,7 +598,9 @@ static void uninit_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
   case EX_HK_LOAD: on_load(cx, u, x, a); return;
   case EX_HK_STORE: on_store(cx, u, x, a); return;
   case EX_HK_ATOMIC: on_atomic(cx, u, x, a); return;
-  case EX_HK_COPY: case EX_HK_BYVAL: case EX_HK_GROUP_COPY:
+  case EX_HK_COPY:
+  case EX_HK_BYVAL:
+  case EX_HK_GROUP_COPY:
     for (unsigned k = 0; k < a->nl; k++) {
       const unsigned l = a->lanes[k];
       const uint64_t n = a->sizes ? a->sizes[k] : a->size;
@@ -647,15 +664,23 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
   uint8_t *U = x->ureg;
   const uint32_t *aux = f->fn->aux;
   uint64_t t;
-#define UT(r, l, s) (U + (size_t)(r) * W + (size_t)(l) * (s))
+#define UT(r, l, s) (U + (size_t)(r)*W + (size_t)(l) * (s))
   switch (ip->op) {
-  case EX_LOAD: case EX_LOAD_4: case EX_LOAD_8: case EX_STORE: case EX_STORE_4: case EX_STORE_8: case EX_ATOMIC:
-  case EX_COPYMEM: case EX_COPYMEM_SIZED: case EX_EXTINST:
-  case EX_BARRIER: case EX_NOP: case EX_RET: case EX_UNREACHABLE:
-    return false;
-  case EX_CALL:
-    on_call(cx, x, f, ip, lanes, nl);
-    return false;
+  case EX_LOAD:
+  case EX_LOAD_4:
+  case EX_LOAD_8:
+  case EX_STORE:
+  case EX_STORE_4:
+  case EX_STORE_8:
+  case EX_ATOMIC:
+  case EX_COPYMEM:
+  case EX_COPYMEM_SIZED:
+  case EX_EXTINST:
+  case EX_BARRIER:
+  case EX_NOP:
+  case EX_RET:
+  case EX_UNREACHABLE: return false;
+  case EX_CALL: on_call(cx, x, f, ip, lanes, nl); return false;
   case EX_RETV:
     if (w->depth > 1 && f->ret_dst != LD_NONE && (fl_any(x, ip->a, ip->c) || fl_any(x, f->ret_dst, ip->c))) {
       for (unsigned k = 0; k < nl; k++) memcpy(UT(f->ret_dst, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);
@@ -692,7 +717,10 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
         const uint32_t *cs = b + 3 + 4 * j;
         uint64_t cv = (uint64_t)cs[0] | ((uint64_t)cs[1] << 32);
         if (ss < 8) cv &= ((uint64_t)1 << (ss * 8)) - 1;
-        if (cv == v) { edge = cs[3]; break; }
+        if (cv == v) {
+          edge = cs[3];
+          break;
+        }
       }
       edge_lane(cx, U, aux + edge, l);
       edge_refresh(cx, x, aux + edge);
@@ -764,9 +792,7 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
     fl_refresh(cx, x, ip->d, ip->c);
     return false;
   }
-  default:
-    generic(cx, u, x, f->fn, ip, lanes, nl, &t);
-    return false;
+  default: generic(cx, u, x, f->fn, ip, lanes, nl, &t); return false;
   }
 #undef UT
 }
@@ -776,15 +802,15 @@ static unsigned uninit_wants(const ex_ctx *cx) {
 }
 
 const ex_hooks ex_uninit_hooks = {
-    .name = "uninit",
-    .wants = uninit_wants,
-    .launch_begin = uninit_launch_begin,
-    .launch_end = uninit_launch_end,
-    .worker_init = uninit_worker_init,
-    .worker_free = uninit_worker_free,
-    .group_begin = uninit_group_begin,
-    .warp_start = uninit_warp_start,
-    .before = uninit_before,
-    .builtin = uninit_builtin,
-    .access = uninit_access,
+  .name = "uninit",
+  .wants = uninit_wants,
+  .launch_begin = uninit_launch_begin,
+  .launch_end = uninit_launch_end,
+  .worker_init = uninit_worker_init,
+  .worker_free = uninit_worker_free,
+  .group_begin = uninit_group_begin,
+  .warp_start = uninit_warp_start,
+  .before = uninit_before,
+  .builtin = uninit_builtin,
+  .access = uninit_access,
 };

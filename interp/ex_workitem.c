@@ -10,14 +10,29 @@
 #include "ex_internal.h"
 
 static const uint32_t supported_builtins[] = {
-  SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationId, SpvBuiltInWorkgroupId,
-  SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInEnqueuedWorkgroupSize,
-  SpvBuiltInGlobalSize, SpvBuiltInGlobalOffset, SpvBuiltInWorkDim, SpvBuiltInGlobalLinearId,
+  SpvBuiltInGlobalInvocationId,
+  SpvBuiltInLocalInvocationId,
+  SpvBuiltInWorkgroupId,
+  SpvBuiltInNumWorkgroups,
+  SpvBuiltInWorkgroupSize,
+  SpvBuiltInEnqueuedWorkgroupSize,
+  SpvBuiltInGlobalSize,
+  SpvBuiltInGlobalOffset,
+  SpvBuiltInWorkDim,
+  SpvBuiltInGlobalLinearId,
   SpvBuiltInLocalInvocationIndex,
   /* sub-groups (cl_khr_subgroups; masks: cl_khr_subgroup_ballot) */
-  SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize, SpvBuiltInNumSubgroups, SpvBuiltInNumEnqueuedSubgroups,
-  SpvBuiltInSubgroupId, SpvBuiltInSubgroupLocalInvocationId, SpvBuiltInSubgroupEqMask, SpvBuiltInSubgroupGeMask,
-  SpvBuiltInSubgroupGtMask, SpvBuiltInSubgroupLeMask, SpvBuiltInSubgroupLtMask,
+  SpvBuiltInSubgroupSize,
+  SpvBuiltInSubgroupMaxSize,
+  SpvBuiltInNumSubgroups,
+  SpvBuiltInNumEnqueuedSubgroups,
+  SpvBuiltInSubgroupId,
+  SpvBuiltInSubgroupLocalInvocationId,
+  SpvBuiltInSubgroupEqMask,
+  SpvBuiltInSubgroupGeMask,
+  SpvBuiltInSubgroupGtMask,
+  SpvBuiltInSubgroupLeMask,
+  SpvBuiltInSubgroupLtMask,
 };
 
 bool ex_builtin_supported(uint32_t builtin) {
@@ -37,9 +52,18 @@ bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out) {
     if (!t) return false;
   }
   switch (t->kind) {
-  case LD_TY_INT: out->kind = BI_INT; out->bits = (uint8_t)t->bits; return true;
-  case LD_TY_FLOAT: out->kind = BI_FLOAT; out->bits = (uint8_t)t->bits; return true;
-  case LD_TY_BOOL: out->kind = BI_BOOL; out->bits = 8; return true;
+  case LD_TY_INT:
+    out->kind = BI_INT;
+    out->bits = (uint8_t)t->bits;
+    return true;
+  case LD_TY_FLOAT:
+    out->kind = BI_FLOAT;
+    out->bits = (uint8_t)t->bits;
+    return true;
+  case LD_TY_BOOL:
+    out->kind = BI_BOOL;
+    out->bits = 8;
+    return true;
   case LD_TY_POINTER: {
     out->kind = BI_PTR;
     out->bits = (uint8_t)(m->pointer_bytes * 8);
@@ -72,14 +96,19 @@ static void subgroup_builtin_value(const ex_ctx *cx, uint64_t lin, uint32_t buil
   case SpvBuiltInNumEnqueuedSubgroups: v[0] = (enq + S - 1) / S; return;
   case SpvBuiltInSubgroupId: v[0] = id; return;
   case SpvBuiltInSubgroupLocalInvocationId: v[0] = lid; return;
-  case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
-  case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask: {
+  case SpvBuiltInSubgroupEqMask:
+  case SpvBuiltInSubgroupGeMask:
+  case SpvBuiltInSubgroupGtMask:
+  case SpvBuiltInSubgroupLeMask:
+  case SpvBuiltInSubgroupLtMask: {
     /* bit masks over sub-group local ids; Ge/Gt stop below SubgroupMaxSize */
     const uint64_t below_max = cx->sg_max >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << cx->sg_max) - 1);
     const uint64_t eq = (uint64_t)1 << lid, lt = eq - 1, le = lt | eq;
-    const uint64_t m = builtin == SpvBuiltInSubgroupEqMask ? eq : builtin == SpvBuiltInSubgroupLtMask ? lt
-                     : builtin == SpvBuiltInSubgroupLeMask ? le : builtin == SpvBuiltInSubgroupGeMask ? ~lt & below_max
-                     : ~le & below_max;
+    const uint64_t m = builtin == SpvBuiltInSubgroupEqMask   ? eq
+                       : builtin == SpvBuiltInSubgroupLtMask ? lt
+                       : builtin == SpvBuiltInSubgroupLeMask ? le
+                       : builtin == SpvBuiltInSubgroupGeMask ? ~lt & below_max
+                                                             : ~le & below_max;
     v[0] = (uint32_t)m;
     v[1] = m >> 32;
     return;

@@ -17,7 +17,7 @@
 
 typedef struct ld_chunk {
   struct ld_chunk *next;
-  size_t size, used;      /* bytes of data[] */
+  size_t size, used; /* bytes of data[] */
   _Alignas(16) unsigned char data[];
 } ld_chunk;
 
@@ -25,12 +25,10 @@ struct ld_arena {
   ld_chunk *head;
 };
 
-ld_arena *ld_arena_new(void) {
-  return calloc(1, sizeof(ld_arena));
-}
+ld_arena *ld_arena_new(void) { return calloc(1, sizeof(ld_arena)); }
 
 void *ld_arena_alloc(ld_arena *a, size_t bytes) {
-  if (bytes == 0) bytes = 1;  /* distinct non-NULL pointers for empty arrays */
+  if (bytes == 0) bytes = 1; /* distinct non-NULL pointers for empty arrays */
   if (bytes > SIZE_MAX - 2 * LD_ARENA_ALIGN - sizeof(ld_chunk)) return NULL;
   size_t need = (bytes + LD_ARENA_ALIGN - 1) & ~(size_t)(LD_ARENA_ALIGN - 1);
   ld_chunk *c = a->head;

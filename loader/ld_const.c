@@ -19,13 +19,19 @@
 
 bool ld_const_is_opcode(uint32_t opcode) {
   switch (opcode) {
-  case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstant: case SpvOpConstantComposite:
-  case SpvOpConstantSampler: case SpvOpConstantNull: case SpvOpSpecConstantTrue:
-  case SpvOpSpecConstantFalse: case SpvOpSpecConstant: case SpvOpSpecConstantComposite:
-  case SpvOpSpecConstantOp: case SpvOpUndef:
-    return true;
-  default:
-    return false;
+  case SpvOpConstantTrue:
+  case SpvOpConstantFalse:
+  case SpvOpConstant:
+  case SpvOpConstantComposite:
+  case SpvOpConstantSampler:
+  case SpvOpConstantNull:
+  case SpvOpSpecConstantTrue:
+  case SpvOpSpecConstantFalse:
+  case SpvOpSpecConstant:
+  case SpvOpSpecConstantComposite:
+  case SpvOpSpecConstantOp:
+  case SpvOpUndef: return true;
+  default: return false;
   }
 }
 
@@ -56,17 +62,29 @@ static ld_const *new_const(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_typ
  * low-order bits), two for 64 bits, low-order word first (SPIR-V 2.2.1 "Literal"). */
 static bool scalar_value(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
   if (t->kind != LD_TY_INT && t->kind != LD_TY_FLOAT)
-    return ld_errf(c, r->at, "%s %%%u: type %%%u is not an integer or floating-point type",
-                   r->info->name, k->id, t->id);
+    return ld_errf(c, r->at, "%s %%%u: type %%%u is not an integer or floating-point type", r->info->name, k->id,
+                   t->id);
   uint32_t want = t->bits == 64 ? 2 : 1, have = r->nwords - 3u;
   if (have != want)
-    return ld_errf(c, r->at, "%s %%%u of a %u-bit type has %u value words, expects %u",
-                   r->info->name, k->id, t->bits, have, want);
+    return ld_errf(c, r->at, "%s %%%u of a %u-bit type has %u value words, expects %u", r->info->name, k->id, t->bits,
+                   have, want);
   switch (t->bits) {
-  case 8: { uint8_t v = (uint8_t)r->w[3]; memcpy(k->bytes, &v, 1); break; }
-  case 16: { uint16_t v = (uint16_t)r->w[3]; memcpy(k->bytes, &v, 2); break; }
+  case 8: {
+    uint8_t v = (uint8_t)r->w[3];
+    memcpy(k->bytes, &v, 1);
+    break;
+  }
+  case 16: {
+    uint16_t v = (uint16_t)r->w[3];
+    memcpy(k->bytes, &v, 2);
+    break;
+  }
   case 32: memcpy(k->bytes, &r->w[3], 4); break;
-  default: { uint64_t v = (uint64_t)r->w[4] << 32 | r->w[3]; memcpy(k->bytes, &v, 8); break; }
+  default: {
+    uint64_t v = (uint64_t)r->w[4] << 32 | r->w[3];
+    memcpy(k->bytes, &v, 8);
+    break;
+  }
   }
   return true;
 }
@@ -85,8 +103,7 @@ static bool add_reloc(ld_ctx *c, ld_const *k, uint32_t offset, uint32_t global) 
 }
 
 /* Where constituent i of a composite of type t goes, and its type. */
-static void constituent_slot(const ld_module *m, const ld_type *t, uint32_t i, uint32_t *offset,
-                             uint32_t *type) {
+static void constituent_slot(const ld_module *m, const ld_type *t, uint32_t i, uint32_t *offset, uint32_t *type) {
   switch (t->kind) {
   case LD_TY_VECTOR:
     *type = t->elem;
@@ -106,12 +123,11 @@ static void constituent_slot(const ld_module *m, const ld_type *t, uint32_t i, u
 static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
   const ld_module *m = c->m;
   if (t->kind != LD_TY_VECTOR && t->kind != LD_TY_ARRAY && t->kind != LD_TY_STRUCT)
-    return ld_errf(c, r->at, "%s %%%u: type %%%u is not a vector, array or struct type",
-                   r->info->name, k->id, t->id);
+    return ld_errf(c, r->at, "%s %%%u: type %%%u is not a vector, array or struct type", r->info->name, k->id, t->id);
   uint32_t n = r->nwords - 3u;
   if (n != t->count)
-    return ld_errf(c, r->at, "%s %%%u has %u constituents, its type %%%u has %u", r->info->name,
-                   k->id, n, t->id, t->count);
+    return ld_errf(c, r->at, "%s %%%u has %u constituents, its type %%%u has %u", r->info->name, k->id, n, t->id,
+                   t->count);
   for (uint32_t i = 0; i < n; i++) {
     char what[80];
     snprintf(what, sizeof what, "%s %%%u constituent %u", r->info->name, k->id, i);
@@ -132,7 +148,7 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
     if (!ld_type_same(m, part->type, want))
       return ld_errf(c, r->at, "%s %%%u has type %%%u, expects %%%u", what, part->id, part->type, want);
     uint32_t bytes = ld_type_of(m, want)->reg_size;
-    if ((uint64_t)off + bytes > t->reg_size) abort();  /* layout guarantees the slot fits */
+    if ((uint64_t)off + bytes > t->reg_size) abort(); /* layout guarantees the slot fits */
     memcpy(k->bytes + off, part->bytes, bytes);
     for (uint32_t j = 0; j < part->nrelocs; j++)
       if (!add_reloc(c, k, off + part->relocs[j].offset, part->relocs[j].global)) return false;
@@ -148,7 +164,10 @@ static bool spec_override(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const
   const char *text = NULL;
   const ld_spec *given = NULL;
   for (uint32_t i = 0; i < o->nspecs; i++)
-    if (o->specs[i].id == k->spec_id) { given = &o->specs[i]; text = given->text; }
+    if (o->specs[i].id == k->spec_id) {
+      given = &o->specs[i];
+      text = given->text;
+    }
   if (given && given->bytes) {
     /* clSetProgramSpecializationConstant: the value's bits, exactly the type's size (a bool is 1
      * byte, OpenCL 3.0 API 5.8.4 "spec_size"; any non-zero byte is true) */
@@ -165,35 +184,45 @@ static bool spec_override(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const
   if (t->kind == LD_TY_BOOL) {
     if (!strcmp(text, "true") || !strcmp(text, "1")) k->bytes[0] = 1;
     else if (!strcmp(text, "false") || !strcmp(text, "0")) k->bytes[0] = 0;
-    else return ld_errf(c, r->at, "specialization constant %u is a bool: `%s` is not true, false, 1 or 0", k->spec_id, text);
+    else
+      return ld_errf(c, r->at, "specialization constant %u is a bool: `%s` is not true, false, 1 or 0", k->spec_id,
+                     text);
     return true;
   }
   if (t->kind == LD_TY_INT) {
     bool neg = text[0] == '-';
     uint64_t mag = strtoull(neg ? text + 1 : text, &end, 0);
     if (!*text || *end || errno || (neg && (text[1] == '-' || text[1] == '+')))
-      return ld_errf(c, r->at, "specialization constant %u (%u-bit integer): `%s` is not an integer", k->spec_id, t->bits, text);
+      return ld_errf(c, r->at, "specialization constant %u (%u-bit integer): `%s` is not an integer", k->spec_id,
+                     t->bits, text);
     uint64_t umax = t->bits == 64 ? UINT64_MAX : (((uint64_t)1 << t->bits) - 1);
-    uint64_t nmax = (uint64_t)1 << (t->bits - 1);  /* magnitude of the most negative value */
+    uint64_t nmax = (uint64_t)1 << (t->bits - 1); /* magnitude of the most negative value */
     if ((!neg && mag > umax) || (neg && mag > nmax))
       return ld_errf(c, r->at, "specialization constant %u: `%s` does not fit %u bits", k->spec_id, text, t->bits);
     uint64_t v = neg ? (uint64_t)0 - mag : mag;
-    memcpy(k->bytes, &v, t->bits / 8);  /* little-endian host: the low bytes */
+    memcpy(k->bytes, &v, t->bits / 8); /* little-endian host: the low bytes */
     return true;
   }
   if (t->kind == LD_TY_FLOAT) {
     if (t->bits == 32) {
-      float f = strtof(text, &end);  /* correctly rounded (C11 7.22.1.3 with glibc) */
-      if (!*text || *end) return ld_errf(c, r->at, "specialization constant %u (float): `%s` is not a number", k->spec_id, text);
+      float f = strtof(text, &end); /* correctly rounded (C11 7.22.1.3 with glibc) */
+      if (!*text || *end)
+        return ld_errf(c, r->at, "specialization constant %u (float): `%s` is not a number", k->spec_id, text);
       memcpy(k->bytes, &f, 4);
       return true;
     }
     double d = strtod(text, &end);
-    if (!*text || *end) return ld_errf(c, r->at, "specialization constant %u (%u-bit float): `%s` is not a number", k->spec_id, t->bits, text);
-    if (t->bits == 64) { memcpy(k->bytes, &d, 8); return true; }
+    if (!*text || *end)
+      return ld_errf(c, r->at, "specialization constant %u (%u-bit float): `%s` is not a number", k->spec_id, t->bits,
+                     text);
+    if (t->bits == 64) {
+      memcpy(k->bytes, &d, 8);
+      return true;
+    }
     uint16_t h;
     if (!ld_half_exact(d, &h))
-      return ld_errf(c, r->at, "specialization constant %u (half): `%s` is not exactly representable as a half", k->spec_id, text);
+      return ld_errf(c, r->at, "specialization constant %u (half): `%s` is not exactly representable as a half",
+                     k->spec_id, text);
     memcpy(k->bytes, &h, 2);
     return true;
   }
@@ -209,7 +238,8 @@ static bool constant_sampler(ld_ctx *c, const ld_raw *r) {
   if (!t) return false;
   if (t->kind != LD_TY_OPAQUE || strcmp(t->opaque, "OpTypeSampler") != 0)
     return ld_errf(c, r->at, "%s %%%u is not OpTypeSampler", what, r->w[1]);
-  if (r->nwords != 6) return ld_errf(c, r->at, "OpConstantSampler %%%u has %u words, expects 6", r->w[2], (unsigned)r->nwords);
+  if (r->nwords != 6)
+    return ld_errf(c, r->at, "OpConstantSampler %%%u has %u words, expects 6", r->w[2], (unsigned)r->nwords);
   uint32_t mode = r->w[3], norm = r->w[4], filter = r->w[5];
   if (mode > SpvSamplerAddressingModeRepeatMirrored)
     return ld_errf(c, r->at, "OpConstantSampler %%%u: unknown addressing mode %u", r->w[2], mode);
@@ -244,8 +274,11 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   if (!k) return false;
   bool is_bool_op = false, value = false;
   switch (r->opcode) {
-  case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: case SpvOpSpecConstant:
-  case SpvOpSpecConstantComposite: case SpvOpSpecConstantOp: {
+  case SpvOpSpecConstantTrue:
+  case SpvOpSpecConstantFalse:
+  case SpvOpSpecConstant:
+  case SpvOpSpecConstantComposite:
+  case SpvOpSpecConstantOp: {
     k->is_spec = true;
     const ld_decoration *d = ld_find_decoration(m, k->id, SpvDecorationSpecId);
     if (d) k->spec_id = d->args[0];
@@ -254,15 +287,18 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   default: break;
   }
   switch (r->opcode) {
-  case SpvOpConstantTrue: case SpvOpSpecConstantTrue: is_bool_op = value = true; break;
-  case SpvOpConstantFalse: case SpvOpSpecConstantFalse: is_bool_op = true; break;
+  case SpvOpConstantTrue:
+  case SpvOpSpecConstantTrue: is_bool_op = value = true; break;
+  case SpvOpConstantFalse:
+  case SpvOpSpecConstantFalse: is_bool_op = true; break;
   case SpvOpConstant: return scalar_value(c, r, t, k);
   case SpvOpSpecConstant: return scalar_value(c, r, t, k) && spec_override(c, r, t, k);
-  case SpvOpConstantComposite: case SpvOpSpecConstantComposite: return composite(c, r, t, k);
-  case SpvOpConstantNull: return true;  /* all zero: also the null pointer */
+  case SpvOpConstantComposite:
+  case SpvOpSpecConstantComposite: return composite(c, r, t, k);
+  case SpvOpConstantNull: return true; /* all zero: also the null pointer */
   case SpvOpUndef: k->is_undef = true; return true;
   case SpvOpSpecConstantOp: return spec_op(c, r, t, k);
-  default: abort();  /* ld_const_is_opcode lists exactly the cases above */
+  default: abort(); /* ld_const_is_opcode lists exactly the cases above */
   }
   if (is_bool_op) {
     if (t->kind != LD_TY_BOOL)
@@ -285,16 +321,14 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
   if (!pt) return false;
   if (pt->kind != LD_TY_POINTER) return ld_errf(c, r->at, "%s %%%u is not a pointer type", what, r->w[1]);
   if (sc != pt->storage)
-    return ld_errf(c, r->at, "OpVariable %%%u storage class %u differs from its pointer type's %u", id,
-                   sc, pt->storage);
+    return ld_errf(c, r->at, "OpVariable %%%u storage class %u differs from its pointer type's %u", id, sc,
+                   pt->storage);
   if (sc == SpvStorageClassFunction)
     return ld_errf(c, r->at, "OpVariable %%%u in Function storage outside a function", id);
   const ld_type *pointee = ld_type_of(m, pt->elem);
   if (!pointee || !ld_type_is_sized(pointee))
-    return ld_errf(c, r->at, "module-scope OpVariable %%%u: its pointee type %%%u has no memory size", id,
-                   pt->elem);
-  if (r->nwords > 5)
-    return ld_errf(c, r->at, "OpVariable %%%u has %u words, expects 4 or 5", id, (unsigned)r->nwords);
+    return ld_errf(c, r->at, "module-scope OpVariable %%%u: its pointee type %%%u has no memory size", id, pt->elem);
+  if (r->nwords > 5) return ld_errf(c, r->at, "OpVariable %%%u has %u words, expects 4 or 5", id, (unsigned)r->nwords);
   uint32_t init = 0;
   if (r->nwords == 5) {
     init = r->w[4];
@@ -305,8 +339,7 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
     if (e->kind != LD_ID_CONST && e->kind != LD_ID_GLOBAL)
       return ld_errf(c, r->at, "%s %%%u is not a constant or module-scope variable", what, init);
     if (!ld_type_same(m, itype, pt->elem))
-      return ld_errf(c, r->at, "%s %%%u has type %%%u, expects the pointee type %%%u", what, init,
-                     itype, pt->elem);
+      return ld_errf(c, r->at, "%s %%%u has type %%%u, expects the pointee type %%%u", what, init, itype, pt->elem);
   }
   if (!ld_define(c, r, id)) return false;
   if (m->nglobals >= c->max_globals) return ld_errf(c, r->at, "internal error: variable table full");
@@ -320,14 +353,12 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
   const ld_decoration *d = ld_find_decoration(m, id, SpvDecorationAlignment);
   if (d) {
     uint32_t a = d->args[0];
-    if (a == 0 || (a & (a - 1)))
-      return ld_errf(c, r->at, "OpVariable %%%u: Alignment %u is not a power of two", id, a);
+    if (a == 0 || (a & (a - 1))) return ld_errf(c, r->at, "OpVariable %%%u: Alignment %u is not a power of two", id, a);
     if (a > g->align) g->align = a;
   }
   d = ld_find_decoration(m, id, SpvDecorationBuiltIn);
   g->builtin = d ? d->args[0] : LD_NONE;
-  g->is_const = sc == SpvStorageClassUniformConstant ||
-                ld_find_decoration(m, id, SpvDecorationConstant) != NULL;
+  g->is_const = sc == SpvStorageClassUniformConstant || ld_find_decoration(m, id, SpvDecorationConstant) != NULL;
   m->ids[id].kind = LD_ID_GLOBAL;
   m->ids[id].type = pt->id;
   m->ids[id].index = m->nglobals++;

@@ -44,9 +44,7 @@ void ld_warnf(ld_ctx *c, const char *fmt, ...) {
   c->opt->warn(c->opt->user, buf);
 }
 
-bool ld_oom(ld_ctx *c) {
-  return ld_errf(c, LD_NONE, "out of memory while loading the module");
-}
+bool ld_oom(ld_ctx *c) { return ld_errf(c, LD_NONE, "out of memory while loading the module"); }
 
 /* ---- decoding helpers ----------------------------------------------------------------------- */
 
@@ -65,12 +63,13 @@ bool ld_string(ld_ctx *c, const ld_raw *r, uint32_t first, const char **out, uin
   bool done = false;
   for (uint32_t i = first; i < r->nwords && !done; i++)
     for (unsigned b = 0; b < 4; b++) {
-      if (((r->w[i] >> (8 * b)) & 0xFFu) == 0) { done = true; break; }
+      if (((r->w[i] >> (8 * b)) & 0xFFu) == 0) {
+        done = true;
+        break;
+      }
       len++;
     }
-  if (!done)
-    return ld_errf(c, r->at, "%s: string operand is not nul-terminated within the instruction",
-                   r->info->name);
+  if (!done) return ld_errf(c, r->at, "%s: string operand is not nul-terminated within the instruction", r->info->name);
   char *s = ld_arena_alloc(c->arena, len + 1);
   if (!s) return ld_oom(c);
   for (size_t k = 0; k < len; k++) {
@@ -88,7 +87,7 @@ const char *ld_quote(const char *s, char *buf, size_t len) {
   for (; *s; s++) {
     unsigned char ch = (unsigned char)*s;
     size_t need = (ch >= 0x20 && ch < 0x7F && ch != '\\' && ch != '"') ? 1 : 4;
-    if (o + need + 4 > len) {  /* room for "..." and the nul */
+    if (o + need + 4 > len) { /* room for "..." and the nul */
       if (o + 4 <= len) memcpy(buf + o, "...", 3), o += 3;
       break;
     }
@@ -103,16 +102,15 @@ const char *ld_quote(const char *s, char *buf, size_t len) {
 
 bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id) {
   if (id == 0 || id >= c->m->bound)
-    return ld_errf(c, r->at, "%s result id %u is out of range (the header's bound is %u)",
-                   r->info->name, id, c->m->bound);
+    return ld_errf(c, r->at, "%s result id %u is out of range (the header's bound is %u)", r->info->name, id,
+                   c->m->bound);
   if (c->def_at[id])
-    return ld_errf(c, r->at, "%s defines %%%u, which is already defined at word %u", r->info->name,
-                   id, c->def_at[id]);
+    return ld_errf(c, r->at, "%s defines %%%u, which is already defined at word %u", r->info->name, id, c->def_at[id]);
   /* Only OpTypeForwardPointer declares an id before defining it, and only OpTypePointer may then
    * define it (ld_types.c completes that case itself). */
   if (c->m->ids && c->m->ids[id].kind != LD_ID_NONE)
-    return ld_errf(c, r->at, "%s defines %%%u, which an OpTypeForwardPointer declared as a pointer type",
-                   r->info->name, id);
+    return ld_errf(c, r->at, "%s defines %%%u, which an OpTypeForwardPointer declared as a pointer type", r->info->name,
+                   id);
   c->def_at[id] = r->at;
   return true;
 }
@@ -129,8 +127,8 @@ ld_id *ld_ref(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
 
 /* Operand id `id` in range and of kind `kind` (`noun`: "a type" ...): its entry, or NULL after an
  * error that says when the id is merely used before its definition. */
-static const ld_id *need_kind(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what,
-                              ld_id_kind kind, const char *noun) {
+static const ld_id *need_kind(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, ld_id_kind kind,
+                              const char *noun) {
   const ld_id *e = ld_ref(c, r, id, what);
   if (!e) return NULL;
   if (e->kind != kind) {
@@ -159,9 +157,24 @@ bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, ui
   if (k->is_undef) return ld_errf(c, r->at, "%s %%%u is undefined (OpUndef)", what, id);
   uint64_t v = 0;
   switch (t->bits) {
-  case 8: { uint8_t x; memcpy(&x, k->bytes, 1); v = x; break; }
-  case 16: { uint16_t x; memcpy(&x, k->bytes, 2); v = x; break; }
-  case 32: { uint32_t x; memcpy(&x, k->bytes, 4); v = x; break; }
+  case 8: {
+    uint8_t x;
+    memcpy(&x, k->bytes, 1);
+    v = x;
+    break;
+  }
+  case 16: {
+    uint16_t x;
+    memcpy(&x, k->bytes, 2);
+    v = x;
+    break;
+  }
+  case 32: {
+    uint32_t x;
+    memcpy(&x, k->bytes, 4);
+    v = x;
+    break;
+  }
   default: memcpy(&v, k->bytes, 8); break;
   }
   *value = v;

@@ -23,16 +23,20 @@
 
 /* Operand words of the decorations the loader reads (SPIR-V 3.20 Decoration): -1 = a literal
  * string then one word (LinkageAttributes). */
-static const struct { uint32_t deco; int nargs; } deco_shapes[] = {
-  {SpvDecorationSpecId, 1},      {SpvDecorationBuiltIn, 1},  {SpvDecorationOffset, 1},
-  {SpvDecorationAlignment, 1},   {SpvDecorationArrayStride, 1}, {SpvDecorationCPacked, 0},
+static const struct {
+  uint32_t deco;
+  int nargs;
+} deco_shapes[] = {
+  {SpvDecorationSpecId, 1},      {SpvDecorationBuiltIn, 1},
+  {SpvDecorationOffset, 1},      {SpvDecorationAlignment, 1},
+  {SpvDecorationArrayStride, 1}, {SpvDecorationCPacked, 0},
   {SpvDecorationConstant, 0},    {SpvDecorationLinkageAttributes, -1},
 };
 
 typedef struct ld_decor_state {
   ld_raw_deco *v;
   uint32_t n, cap;
-  uint32_t *groups_at;     /* OpGroupDecorate / OpGroupMemberDecorate word offsets */
+  uint32_t *groups_at; /* OpGroupDecorate / OpGroupMemberDecorate word offsets */
   uint32_t ngroups, groups_cap;
 } decor_state;
 
@@ -70,8 +74,8 @@ static bool check_shape(ld_ctx *c, const ld_raw *r, const ld_decoration *d) {
     const char *name = spv_decoration_name(d->decoration);
     if (deco_shapes[i].nargs >= 0) {
       if (d->nargs != (uint32_t)deco_shapes[i].nargs)
-        return ld_errf(c, r->at, "%s %%%u %s has %u operand words, expects %d", r->info->name,
-                       d->target, name, d->nargs, deco_shapes[i].nargs);
+        return ld_errf(c, r->at, "%s %%%u %s has %u operand words, expects %d", r->info->name, d->target, name,
+                       d->nargs, deco_shapes[i].nargs);
       return true;
     }
     /* LinkageAttributes "name" LinkageType */
@@ -79,13 +83,16 @@ static bool check_shape(ld_ctx *c, const ld_raw *r, const ld_decoration *d) {
     bool nul = false;
     for (; k < d->nargs && !nul; k++)
       for (unsigned b = 0; b < 4; b++)
-        if (((d->args[k] >> (8 * b)) & 0xFFu) == 0) { nul = true; break; }
+        if (((d->args[k] >> (8 * b)) & 0xFFu) == 0) {
+          nul = true;
+          break;
+        }
     if (!nul || d->nargs != k + 1)
       return ld_errf(c, r->at, "%s %%%u LinkageAttributes: expects a nul-terminated name and a linkage type",
                      r->info->name, d->target);
     if (d->args[k] > SpvLinkageTypeLinkOnceODR)
-      return ld_errf(c, r->at, "%s %%%u LinkageAttributes: unknown linkage type %u", r->info->name,
-                     d->target, d->args[k]);
+      return ld_errf(c, r->at, "%s %%%u LinkageAttributes: unknown linkage type %u", r->info->name, d->target,
+                     d->args[k]);
     return true;
   }
   return true;
@@ -94,7 +101,7 @@ static bool check_shape(ld_ctx *c, const ld_raw *r, const ld_decoration *d) {
 bool ld_decor_collect(ld_ctx *c, const ld_raw *r) {
   decor_state *s = c->decor;
   if (!s) {
-    s = ld_arena_alloc(c->tmp, sizeof *s);  /* scratch: freed with the load */
+    s = ld_arena_alloc(c->tmp, sizeof *s); /* scratch: freed with the load */
     if (!s) return ld_oom(c);
     c->decor = s;
   }
@@ -102,22 +109,25 @@ bool ld_decor_collect(ld_ctx *c, const ld_raw *r) {
   memset(&d, 0, sizeof d);
   d.member = LD_NONE;
   switch (r->opcode) {
-  case SpvOpDecorationGroup:
-    return ld_define(c, r, r->w[1]);
-  case SpvOpGroupDecorate: case SpvOpGroupMemberDecorate: {
+  case SpvOpDecorationGroup: return ld_define(c, r, r->w[1]);
+  case SpvOpGroupDecorate:
+  case SpvOpGroupMemberDecorate: {
     void *v = s->groups_at;
     if (!grow(c, &v, &s->groups_cap, sizeof(uint32_t), s->ngroups + 1)) return false;
     s->groups_at = v;
     s->groups_at[s->ngroups++] = r->at;
     return true;
   }
-  case SpvOpDecorate: case SpvOpDecorateId: case SpvOpDecorateString:
+  case SpvOpDecorate:
+  case SpvOpDecorateId:
+  case SpvOpDecorateString:
     d.target = r->w[1];
     d.decoration = r->w[2];
     d.args = r->w + 3;
     d.nargs = r->nwords - 3u;
     break;
-  case SpvOpMemberDecorate: case SpvOpMemberDecorateString:
+  case SpvOpMemberDecorate:
+  case SpvOpMemberDecorateString:
     if (r->nwords < 4) return ld_errf(c, r->at, "%s has no decoration operand", r->info->name);
     d.target = r->w[1];
     d.member = r->w[2];
@@ -125,11 +135,9 @@ bool ld_decor_collect(ld_ctx *c, const ld_raw *r) {
     d.args = r->w + 4;
     d.nargs = r->nwords - 4u;
     if (d.member == LD_NONE)
-      return ld_errf(c, r->at, "%s %%%u member index %u is out of range", r->info->name, d.target,
-                     d.member);
+      return ld_errf(c, r->at, "%s %%%u member index %u is out of range", r->info->name, d.target, d.member);
     break;
-  default:
-    abort();  /* ld_module_preamble only forwards decoration opcodes */
+  default: abort(); /* ld_module_preamble only forwards decoration opcodes */
   }
   if (!ld_ref(c, r, d.target, "decoration target")) return false;
   if (!spv_decoration_name(d.decoration))
@@ -156,7 +164,8 @@ static bool expand_group(ld_ctx *c, decor_state *s, uint32_t base, const ld_raw 
   uint32_t lo = 0, hi = base;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (s->v[mid].d.target < group) lo = mid + 1; else hi = mid;
+    if (s->v[mid].d.target < group) lo = mid + 1;
+    else hi = mid;
   }
   bool member_form = r->opcode == SpvOpGroupMemberDecorate;
   uint32_t step = member_form ? 2 : 1;
@@ -166,11 +175,10 @@ static bool expand_group(ld_ctx *c, decor_state *s, uint32_t base, const ld_raw 
     uint32_t target = r->w[k];
     if (!ld_ref(c, r, target, "decoration group target")) return false;
     if (member_form && r->w[k + 1] == LD_NONE)
-      return ld_errf(c, r->at, "OpGroupMemberDecorate %%%u member index %u is out of range", target,
-                     r->w[k + 1]);
+      return ld_errf(c, r->at, "OpGroupMemberDecorate %%%u member index %u is out of range", target, r->w[k + 1]);
     for (uint32_t j = lo; j < base && s->v[j].d.target == group; j++) {
       ld_decoration d = s->v[j].d;
-      if (d.member != LD_NONE) continue;  /* groups carry OpDecorate decorations only */
+      if (d.member != LD_NONE) continue; /* groups carry OpDecorate decorations only */
       d.target = target;
       if (member_form) d.member = r->w[k + 1];
       if (!push(c, s, &d, r->at)) return false;
@@ -220,7 +228,8 @@ bool ld_decor_check_targets(ld_ctx *c) {
       return ld_errf(c, c->deco_at[i], "member decoration %s: %%%u is not a struct type",
                      spv_decoration_name(d->decoration), d->target);
     if (d->member >= t->count)
-      return ld_errf(c, c->deco_at[i], "member decoration %s: member %u of struct %%%u does not exist (it has %u members)",
+      return ld_errf(c, c->deco_at[i],
+                     "member decoration %s: member %u of struct %%%u does not exist (it has %u members)",
                      spv_decoration_name(d->decoration), d->member, d->target, t->count);
   }
   return true;
@@ -228,14 +237,14 @@ bool ld_decor_check_targets(ld_ctx *c) {
 
 /* decos is sorted by (target, member): binary search for the first entry of (id, member), so a
  * struct with many members costs O(log n) per lookup. */
-const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, uint32_t member,
-                                               uint32_t deco) {
+const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, uint32_t member, uint32_t deco) {
   if (!m || id >= m->bound || !m->ids[id].first_deco) return NULL;
   uint32_t lo = m->ids[id].first_deco - 1, hi = m->ndecos;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     const ld_decoration *d = &m->decos[mid];
-    if (d->target < id || (d->target == id && d->member < member)) lo = mid + 1; else hi = mid;
+    if (d->target < id || (d->target == id && d->member < member)) lo = mid + 1;
+    else hi = mid;
   }
   for (uint32_t i = lo; i < m->ndecos && m->decos[i].target == id && m->decos[i].member == member; i++)
     if (m->decos[i].decoration == deco) return &m->decos[i];

@@ -24,7 +24,7 @@
 /* Block terminators (SPIR-V 2.2.5 "Control Flow": a block ends in one termination instruction;
  * 3.32.17). */
 static const uint16_t terminators[] = {
-  SpvOpBranch, SpvOpBranchConditional, SpvOpSwitch, SpvOpReturn, SpvOpReturnValue, SpvOpKill,
+  SpvOpBranch,      SpvOpBranchConditional,   SpvOpSwitch, SpvOpReturn, SpvOpReturnValue, SpvOpKill,
   SpvOpUnreachable, SpvOpTerminateInvocation,
 };
 
@@ -40,7 +40,9 @@ static bool module_only(uint32_t opcode) {
   return opcode != SpvOpUndef && ld_const_is_opcode(opcode);
 }
 
-typedef struct line_state { uint32_t file, line, column; } line_state;
+typedef struct line_state {
+  uint32_t file, line, column;
+} line_state;
 
 static bool set_line(ld_ctx *c, const ld_raw *r, line_state *ls) {
   if (r->opcode == SpvOpNoLine) {
@@ -76,26 +78,26 @@ static bool assign_regs(ld_ctx *c, ld_function *fn) {
     e->reg = (uint32_t)next;
     next += (ld_type_reg_bytes(t) + 7u) & ~7ull;
     if (next > UINT32_MAX)
-      return ld_errf(c, in->word_offset, "function %%%u needs more than %u bytes of registers per work-item",
-                     fn->id, UINT32_MAX);
+      return ld_errf(c, in->word_offset, "function %%%u needs more than %u bytes of registers per work-item", fn->id,
+                     UINT32_MAX);
   }
   fn->reg_bytes = (uint32_t)next;
   return true;
 }
 
 /* First walk: find OpFunctionEnd and count what to allocate. */
-static bool measure(ld_ctx *c, uint32_t first, uint32_t fid, uint32_t *end, uint32_t *nparams,
-                    uint32_t *nblocks, uint32_t *ninsns) {
+static bool measure(ld_ctx *c, uint32_t first, uint32_t fid, uint32_t *end, uint32_t *nparams, uint32_t *nblocks,
+                    uint32_t *ninsns) {
   *nparams = *nblocks = *ninsns = 0;
   for (uint32_t i = first + 1; i < c->ninsn; i++) {
     ld_raw r = ld_raw_at(c, c->insn_at[i]);
     switch (r.opcode) {
     case SpvOpFunctionEnd: *end = i; return true;
-    case SpvOpFunction:
-      return ld_errf(c, r.at, "OpFunction inside function %%%u (its OpFunctionEnd is missing)", fid);
+    case SpvOpFunction: return ld_errf(c, r.at, "OpFunction inside function %%%u (its OpFunctionEnd is missing)", fid);
     case SpvOpFunctionParameter: (*nparams)++; break;
     case SpvOpLabel: (*nblocks)++; break;
-    case SpvOpLine: case SpvOpNoLine: break;
+    case SpvOpLine:
+    case SpvOpNoLine: break;
     default: (*ninsns)++; break;
     }
   }
@@ -110,11 +112,12 @@ static bool parameter(ld_ctx *c, const ld_raw *r, ld_function *fn, const ld_type
   snprintf(what, sizeof what, "OpFunctionParameter %%%u type", id);
   if (!ld_need_type(c, r, type, what)) return false;
   if (k >= ft->count)
-    return ld_errf(c, r->at, "function %%%u has more OpFunctionParameters than its type %%%u's %u parameters",
-                   fn->id, ft->id, ft->count);
+    return ld_errf(c, r->at, "function %%%u has more OpFunctionParameters than its type %%%u's %u parameters", fn->id,
+                   ft->id, ft->count);
   if (!ld_type_same(m, type, ft->members[k]))
-    return ld_errf(c, r->at, "OpFunctionParameter %%%u (parameter %u of function %%%u) has type %%%u, its function type says %%%u",
-                   id, k, fn->id, type, ft->members[k]);
+    return ld_errf(
+      c, r->at, "OpFunctionParameter %%%u (parameter %u of function %%%u) has type %%%u, its function type says %%%u",
+      id, k, fn->id, type, ft->members[k]);
   if (!ld_define(c, r, id)) return false;
   m->ids[id].kind = LD_ID_PARAM;
   m->ids[id].type = type;
@@ -168,8 +171,8 @@ bool ld_func_build(ld_ctx *c, uint32_t *index) {
   if (!ft) return false;
   if (ft->kind != LD_TY_FUNCTION) return ld_errf(c, r.at, "%s %%%u is not an OpTypeFunction", what, ftype);
   if (!ld_type_same(m, ret, ft->elem))
-    return ld_errf(c, r.at, "OpFunction %%%u returns %%%u but its function type %%%u returns %%%u", id, ret,
-                   ftype, ft->elem);
+    return ld_errf(c, r.at, "OpFunction %%%u returns %%%u but its function type %%%u returns %%%u", id, ret, ftype,
+                   ft->elem);
   uint32_t end = 0, nparams, nblocks, ninsns;
   if (!measure(c, *index, id, &end, &nparams, &nblocks, &ninsns)) return false;
   if (!ld_define(c, &r, id)) return false;
@@ -195,8 +198,7 @@ bool ld_func_build(ld_ctx *c, uint32_t *index) {
       continue;
     }
     if (b.opcode == SpvOpFunctionParameter) {
-      if (fn->nblocks)
-        return ld_errf(c, b.at, "OpFunctionParameter after the first block of function %%%u", id);
+      if (fn->nblocks) return ld_errf(c, b.at, "OpFunctionParameter after the first block of function %%%u", id);
       if (!parameter(c, &b, fn, ft)) return false;
       continue;
     }
@@ -204,8 +206,8 @@ bool ld_func_build(ld_ctx *c, uint32_t *index) {
       return ld_errf(c, b.at, "%s inside function %%%u (it belongs at module scope)", b.info->name, id);
     if (b.opcode == SpvOpLabel) {
       if (in_block)
-        return ld_errf(c, b.at, "OpLabel %%%u: block %%%u of function %%%u does not end in a terminator",
-                       b.w[1], fn->blocks[fn->nblocks - 1].label, id);
+        return ld_errf(c, b.at, "OpLabel %%%u: block %%%u of function %%%u does not end in a terminator", b.w[1],
+                       fn->blocks[fn->nblocks - 1].label, id);
       if (!ld_define(c, &b, b.w[1])) return false;
       ld_block *blk = &fn->blocks[fn->nblocks];
       blk->label = b.w[1];
@@ -222,7 +224,7 @@ bool ld_func_build(ld_ctx *c, uint32_t *index) {
     fn->blocks[fn->nblocks - 1].count++;
     if (ld_func_is_terminator(b.opcode)) {
       in_block = false;
-      memset(&ls, 0, sizeof ls);  /* OpLine scope ends with the block */
+      memset(&ls, 0, sizeof ls); /* OpLine scope ends with the block */
     }
   }
   ld_raw e = ld_raw_at(c, c->insn_at[end]);
@@ -230,8 +232,8 @@ bool ld_func_build(ld_ctx *c, uint32_t *index) {
     return ld_errf(c, e.at, "block %%%u of function %%%u does not end in a terminator",
                    fn->blocks[fn->nblocks - 1].label, id);
   if (fn->nparams != ft->count)
-    return ld_errf(c, e.at, "function %%%u has %u OpFunctionParameters, its type %%%u has %u parameters",
-                   id, fn->nparams, ftype, ft->count);
+    return ld_errf(c, e.at, "function %%%u has %u OpFunctionParameters, its type %%%u has %u parameters", id,
+                   fn->nparams, ftype, ft->count);
   if (fn->nblocks == 0) {
     /* A declaration: SPIR-V 2.4 item 10 requires it to be imported (LinkageAttributes Import). */
     if (ld_linkage_type(m, id) != SpvLinkageTypeImport)

@@ -47,59 +47,58 @@ void ld_arena_free(ld_arena *a);
 
 /* One instruction of the binary as the scan found it (word counts already checked). */
 typedef struct ld_raw {
-  uint32_t at;              /* word offset of the instruction */
+  uint32_t at; /* word offset of the instruction */
   uint16_t opcode;
-  uint16_t nwords;          /* including the first word */
-  const uint32_t *w;        /* w[0] is the opcode word */
+  uint16_t nwords;   /* including the first word */
+  const uint32_t *w; /* w[0] is the opcode word */
   const spv_opinfo *info;
 } ld_raw;
 
 /* A raw decoration while the module is read (sorted and copied into ld_module.decos later). */
 typedef struct ld_raw_deco {
   ld_decoration d;
-  uint32_t at;              /* word offset of the decorating instruction */
-  uint32_t order;           /* collection order, makes the sort stable */
+  uint32_t at;    /* word offset of the decorating instruction */
+  uint32_t order; /* collection order, makes the sort stable */
 } ld_raw_deco;
 
 typedef struct ld_ctx {
   ld_module *m;
-  ld_arena *arena;          /* the module's arena (m->arena) */
-  ld_arena *tmp;            /* scratch memory freed when ld_load returns */
+  ld_arena *arena; /* the module's arena (m->arena) */
+  ld_arena *tmp;   /* scratch memory freed when ld_load returns */
   const ld_options *opt;
   const char *path;
-  const uint32_t *w;        /* the module in host byte order (arena copy) */
+  const uint32_t *w; /* the module in host byte order (arena copy) */
   uint32_t nw;
-  uint32_t *insn_at;        /* word offset of every instruction, in module order */
+  uint32_t *insn_at; /* word offset of every instruction, in module order */
   uint32_t ninsn;
-  uint32_t *def_at;         /* per id: word offset of its defining instruction, 0 when undefined */
-  uint32_t *deco_at;        /* per m->decos entry: word offset of the decorating instruction */
+  uint32_t *def_at;             /* per id: word offset of its defining instruction, 0 when undefined */
+  uint32_t *deco_at;            /* per m->decos entry: word offset of the decorating instruction */
   struct ld_decor_state *decor; /* decorations while pass A collects them (ld_decor.c) */
   /* upper bounds counted by the scan, used to size the IR arrays */
-  uint32_t max_types, max_consts, max_globals, max_funcs, max_entries, max_decos, max_caps,
-           max_exts, max_debug;
-  uint32_t *exec_mode_at;   /* OpExecutionMode(Id) instructions, handled after the functions */
+  uint32_t max_types, max_consts, max_globals, max_funcs, max_entries, max_decos, max_caps, max_exts, max_debug;
+  uint32_t *exec_mode_at; /* OpExecutionMode(Id) instructions, handled after the functions */
   uint32_t nexec_modes;
-  uint32_t *entry_at;       /* word offsets of the OpEntryPoint instructions (parallel to entries) */
-  uint32_t module_line_file, module_line, module_column;  /* OpLine state at module scope */
+  uint32_t *entry_at; /* word offsets of the OpEntryPoint instructions (parallel to entries) */
+  uint32_t module_line_file, module_line, module_column; /* OpLine state at module scope */
   char *err;
   size_t errlen;
   bool failed;
-  struct ld_valjob *val;    /* the validator's run (ld_validate.c), NULL when not started */
+  struct ld_valjob *val; /* the validator's run (ld_validate.c), NULL when not started */
 } ld_ctx;
 
 /* Record the load's single error: "<path>: word <at>: <message>" (at == LD_NONE: no word part).
  * Only the first error is kept. Always returns false so callers can `return ld_errf(...)`. */
 bool ld_errf(ld_ctx *c, uint32_t at, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+  __attribute__((format(printf, 3, 4)))
 #endif
-    ;
+  ;
 /* Pass "<path>: <message>" to opt->warn when there is one. */
 void ld_warnf(ld_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+  __attribute__((format(printf, 2, 3)))
 #endif
-    ;
+  ;
 bool ld_oom(ld_ctx *c);
 
 /* Decode the instruction at word offset `at` (the scan has checked it). */
@@ -129,11 +128,10 @@ const ld_const *ld_need_const(ld_ctx *c, const ld_raw *r, uint32_t id, const cha
 bool ld_const_uint(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what, uint64_t *value);
 
 /* ---- layer 2: decorations (ld_decor.c) ------------------------------------------------------ */
-bool ld_decor_collect(ld_ctx *c, const ld_raw *r);     /* OpDecorate*, OpMemberDecorate*, groups */
-bool ld_decor_finish(ld_ctx *c);                       /* expand groups, sort, index by target */
-bool ld_decor_check_targets(ld_ctx *c);                /* after the IR is built */
-const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, uint32_t member,
-                                               uint32_t deco);
+bool ld_decor_collect(ld_ctx *c, const ld_raw *r); /* OpDecorate*, OpMemberDecorate*, groups */
+bool ld_decor_finish(ld_ctx *c);                   /* expand groups, sort, index by target */
+bool ld_decor_check_targets(ld_ctx *c);            /* after the IR is built */
+const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, uint32_t member, uint32_t deco);
 /* LinkageAttributes linkage type of `id` (SpvLinkageType), or LD_NONE when not decorated. */
 uint32_t ld_linkage_type(const ld_module *m, uint32_t id);
 
@@ -160,9 +158,9 @@ bool ld_type_is_sized(const ld_type *t);
 uint32_t ld_type_reg_bytes(const ld_type *t);
 
 /* ---- layer 3: module-level declarations (ld_module.c) --------------------------------------- */
-bool ld_module_preamble(ld_ctx *c, const ld_raw *r);   /* capabilities, imports, strings, names ... */
+bool ld_module_preamble(ld_ctx *c, const ld_raw *r); /* capabilities, imports, strings, names ... */
 bool ld_module_is_preamble(uint32_t opcode);
-bool ld_module_finish(ld_ctx *c);                      /* entry points, execution modes, checks */
+bool ld_module_finish(ld_ctx *c); /* entry points, execution modes, checks */
 
 /* ---- layer 4: OpSpecConstantOp (ld_specop.c) ------------------------------------------------ */
 /* Evaluate the OpSpecConstantOp r into k (k->bytes already allocated, type's reg_size). An

@@ -20,11 +20,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LD_NONE 0xFFFFFFFFu  /* "absent" for optional u32 fields (builtin, spec id, member ...) */
+#define LD_NONE 0xFFFFFFFFu /* "absent" for optional u32 fields (builtin, spec id, member ...) */
 
 typedef enum ld_type_kind {
-  LD_TY_VOID, LD_TY_BOOL, LD_TY_INT, LD_TY_FLOAT, LD_TY_VECTOR, LD_TY_ARRAY, LD_TY_RUNTIME_ARRAY,
-  LD_TY_STRUCT, LD_TY_POINTER, LD_TY_FUNCTION, LD_TY_OPAQUE
+  LD_TY_VOID,
+  LD_TY_BOOL,
+  LD_TY_INT,
+  LD_TY_FLOAT,
+  LD_TY_VECTOR,
+  LD_TY_ARRAY,
+  LD_TY_RUNTIME_ARRAY,
+  LD_TY_STRUCT,
+  LD_TY_POINTER,
+  LD_TY_FUNCTION,
+  LD_TY_OPAQUE
 } ld_type_kind;
 
 typedef struct ld_type {
@@ -65,150 +74,167 @@ typedef struct ld_reloc {
 
 typedef struct ld_const {
   uint32_t id;
-  uint32_t type;      /* type id */
-  uint8_t *bytes;     /* the value in register layout, type's reg_size bytes (all zero for Null/Undef) */
-  bool is_spec;       /* OpSpecConstant*: `bytes` holds the default value */
-  bool is_undef;      /* OpUndef at module scope */
-  uint32_t spec_id;   /* SpecId decoration, LD_NONE when absent */
-  const ld_reloc *relocs;  /* addresses of module-scope variables in the value */
+  uint32_t type;          /* type id */
+  uint8_t *bytes;         /* the value in register layout, type's reg_size bytes (all zero for Null/Undef) */
+  bool is_spec;           /* OpSpecConstant*: `bytes` holds the default value */
+  bool is_undef;          /* OpUndef at module scope */
+  uint32_t spec_id;       /* SpecId decoration, LD_NONE when absent */
+  const ld_reloc *relocs; /* addresses of module-scope variables in the value */
   uint32_t nrelocs;
 } ld_const;
 
-typedef struct ld_global {   /* a module-scope OpVariable */
+typedef struct ld_global { /* a module-scope OpVariable */
   uint32_t id;
-  uint32_t type;      /* the variable's pointer type id */
-  uint32_t storage;   /* SpvStorageClass */
-  uint32_t init;      /* initializer: a constant id or a module-scope variable id (its address), 0 when none */
-  uint32_t builtin;   /* SpvBuiltIn when decorated BuiltIn, else LD_NONE */
-  uint32_t size;      /* bytes of the pointee */
+  uint32_t type;    /* the variable's pointer type id */
+  uint32_t storage; /* SpvStorageClass */
+  uint32_t init;    /* initializer: a constant id or a module-scope variable id (its address), 0 when none */
+  uint32_t builtin; /* SpvBuiltIn when decorated BuiltIn, else LD_NONE */
+  uint32_t size;    /* bytes of the pointee */
   uint32_t align;
-  bool is_const;      /* decorated Constant or in UniformConstant storage */
+  bool is_const; /* decorated Constant or in UniformConstant storage */
 } ld_global;
 
 /* One pre-decoded instruction inside a function body. Operand words are the raw words that follow
  * the result type and result id (ids or literals as the grammar says); ops points into module-owned
  * storage. OpLine/OpNoLine are folded into the line fields; OpFunction*, OpLabel are structure. */
 typedef struct ld_insn {
-  uint16_t opcode;    /* SpvOp */
-  uint16_t nops;      /* operand words in ops */
-  uint32_t type;      /* result type id, 0 if none */
-  uint32_t result;    /* result id, 0 if none */
+  uint16_t opcode; /* SpvOp */
+  uint16_t nops;   /* operand words in ops */
+  uint32_t type;   /* result type id, 0 if none */
+  uint32_t result; /* result id, 0 if none */
   const uint32_t *ops;
-  uint32_t file;      /* OpString id of the source file from OpLine, 0 when unknown */
+  uint32_t file; /* OpString id of the source file from OpLine, 0 when unknown */
   uint32_t line, column;
   uint32_t word_offset; /* word index of the instruction in the binary, for messages */
 } ld_insn;
 
 typedef struct ld_block {
-  uint32_t label;     /* the OpLabel id */
-  uint32_t first;     /* index of its first instruction in ld_function.insns (OpPhi first) */
-  uint32_t count;     /* instructions in the block, the terminator last */
+  uint32_t label; /* the OpLabel id */
+  uint32_t first; /* index of its first instruction in ld_function.insns (OpPhi first) */
+  uint32_t count; /* instructions in the block, the terminator last */
 } ld_block;
 
 typedef struct ld_function {
   uint32_t id;
-  uint32_t type;      /* OpTypeFunction id */
-  uint32_t ret_type;  /* return type id */
-  uint32_t control;   /* FunctionControl mask */
+  uint32_t type;     /* OpTypeFunction id */
+  uint32_t ret_type; /* return type id */
+  uint32_t control;  /* FunctionControl mask */
   uint32_t nparams;
-  uint32_t *params;   /* OpFunctionParameter result ids */
-  ld_insn *insns;     /* every instruction of the body, blocks contiguous, in module order */
+  uint32_t *params; /* OpFunctionParameter result ids */
+  ld_insn *insns;   /* every instruction of the body, blocks contiguous, in module order */
   uint32_t ninsns;
-  ld_block *blocks;   /* in module order; blocks[0] is the entry block */
+  ld_block *blocks; /* in module order; blocks[0] is the entry block */
   uint32_t nblocks;
   bool is_import;     /* declaration only (LinkageAttributes Import): no body */
   uint32_t reg_bytes; /* per-lane bytes of register space for its parameters and results */
 } ld_function;
 
 typedef struct ld_decoration {
-  uint32_t target;    /* decorated id */
-  uint32_t member;    /* member index for OpMemberDecorate, LD_NONE otherwise */
-  uint32_t decoration;/* SpvDecoration */
+  uint32_t target;     /* decorated id */
+  uint32_t member;     /* member index for OpMemberDecorate, LD_NONE otherwise */
+  uint32_t decoration; /* SpvDecoration */
   uint32_t nargs;
   const uint32_t *args; /* literal/id operands after the decoration (strings stay as words) */
 } ld_decoration;
 
 typedef struct ld_entry {
-  uint32_t func;      /* function id */
-  uint32_t model;     /* SpvExecutionModel (spvi runs Kernel only) */
+  uint32_t func;  /* function id */
+  uint32_t model; /* SpvExecutionModel (spvi runs Kernel only) */
   const char *name;
   uint32_t ninterface;
   const uint32_t *interface;
-  uint32_t reqd_local[3];   /* LocalSize execution mode, zero when absent */
-  uint32_t local_hint[3];   /* LocalSizeHint, zero when absent */
-  uint32_t vec_type_hint;   /* VecTypeHint literal, 0 when absent */
-  bool contraction_off;     /* ContractionOff execution mode */
-  uint32_t subgroup_size;   /* SubgroupSize execution mode (reqd_sub_group_size), 0 when absent */
-  uint32_t subgroups_per_wg;/* SubgroupsPerWorkgroup[Id] execution mode, 0 when absent */
+  uint32_t reqd_local[3];    /* LocalSize execution mode, zero when absent */
+  uint32_t local_hint[3];    /* LocalSizeHint, zero when absent */
+  uint32_t vec_type_hint;    /* VecTypeHint literal, 0 when absent */
+  bool contraction_off;      /* ContractionOff execution mode */
+  uint32_t subgroup_size;    /* SubgroupSize execution mode (reqd_sub_group_size), 0 when absent */
+  uint32_t subgroups_per_wg; /* SubgroupsPerWorkgroup[Id] execution mode, 0 when absent */
 } ld_entry;
 
 typedef enum ld_id_kind {
-  LD_ID_NONE = 0, LD_ID_TYPE, LD_ID_CONST, LD_ID_GLOBAL, LD_ID_FUNCTION, LD_ID_PARAM, LD_ID_VALUE,
-  LD_ID_LABEL, LD_ID_EXTINST_SET, LD_ID_STRING, LD_ID_DEBUG   /* DEBUG: a module-level DebugInfo result */
+  LD_ID_NONE = 0,
+  LD_ID_TYPE,
+  LD_ID_CONST,
+  LD_ID_GLOBAL,
+  LD_ID_FUNCTION,
+  LD_ID_PARAM,
+  LD_ID_VALUE,
+  LD_ID_LABEL,
+  LD_ID_EXTINST_SET,
+  LD_ID_STRING,
+  LD_ID_DEBUG /* DEBUG: a module-level DebugInfo result */
 } ld_id_kind;
 
 typedef enum ld_extset { LD_EXT_OTHER = 0, LD_EXT_OPENCL_STD, LD_EXT_DEBUGINFO, LD_EXT_NONSEMANTIC } ld_extset;
 
 typedef struct ld_id {
   ld_id_kind kind;
-  uint32_t type;      /* type id of CONST, GLOBAL (pointer type), PARAM, VALUE; 0 otherwise */
-  uint32_t index;     /* TYPE: into types; CONST: consts; GLOBAL: globals; FUNCTION: funcs;
+  uint32_t type;       /* type id of CONST, GLOBAL (pointer type), PARAM, VALUE; 0 otherwise */
+  uint32_t index;      /* TYPE: into types; CONST: consts; GLOBAL: globals; FUNCTION: funcs;
                          PARAM/VALUE: function index; LABEL: block index; EXTINST_SET: ld_extset */
-  uint32_t insn;      /* VALUE: index of the defining instruction in its function's insns */
-  uint32_t reg;       /* PARAM/VALUE: per-lane byte offset in its function's register space (8-aligned) */
-  const char *name;   /* OpName, or NULL. STRING: the string */
-  uint32_t first_deco;/* index of its first decoration in ld_module.decos + 1, 0 when none */
+  uint32_t insn;       /* VALUE: index of the defining instruction in its function's insns */
+  uint32_t reg;        /* PARAM/VALUE: per-lane byte offset in its function's register space (8-aligned) */
+  const char *name;    /* OpName, or NULL. STRING: the string */
+  uint32_t first_deco; /* index of its first decoration in ld_module.decos + 1, 0 when none */
 } ld_id;
 
 typedef struct ld_module {
-  const char *path;         /* file name used in messages */
-  uint32_t version;         /* 0x00010400 for SPIR-V 1.4 */
+  const char *path; /* file name used in messages */
+  uint32_t version; /* 0x00010400 for SPIR-V 1.4 */
   uint32_t generator;
-  uint32_t bound;           /* ids are 1 .. bound-1 */
-  uint32_t addressing;      /* SpvAddressingModel */
-  uint32_t pointer_bytes;   /* 4 (Physical32) or 8 (Physical64) */
+  uint32_t bound;         /* ids are 1 .. bound-1 */
+  uint32_t addressing;    /* SpvAddressingModel */
+  uint32_t pointer_bytes; /* 4 (Physical32) or 8 (Physical64) */
   uint32_t memory_model;
 
-  ld_id *ids;               /* bound entries */
-  ld_type *types;     uint32_t ntypes;
-  ld_const *consts;   uint32_t nconsts;
-  ld_global *globals; uint32_t nglobals;
-  ld_function *funcs; uint32_t nfuncs;
-  ld_entry *entries;  uint32_t nentries;
-  ld_decoration *decos; uint32_t ndecos;  /* sorted by target, then member */
-  uint32_t *caps;     uint32_t ncaps;     /* declared SpvCapability values */
-  const char **extensions; uint32_t nextensions;
-  ld_insn *debug_insns; uint32_t ndebug_insns; /* module-level OpExtInst of OpenCL.DebugInfo.100 */
+  ld_id *ids; /* bound entries */
+  ld_type *types;
+  uint32_t ntypes;
+  ld_const *consts;
+  uint32_t nconsts;
+  ld_global *globals;
+  uint32_t nglobals;
+  ld_function *funcs;
+  uint32_t nfuncs;
+  ld_entry *entries;
+  uint32_t nentries;
+  ld_decoration *decos;
+  uint32_t ndecos; /* sorted by target, then member */
+  uint32_t *caps;
+  uint32_t ncaps; /* declared SpvCapability values */
+  const char **extensions;
+  uint32_t nextensions;
+  ld_insn *debug_insns;
+  uint32_t ndebug_insns; /* module-level OpExtInst of OpenCL.DebugInfo.100 */
   uint32_t source_language, source_version;
-  const uint32_t *words;    /* the whole module in host byte order (disassembly for the debugger) */
+  const uint32_t *words; /* the whole module in host byte order (disassembly for the debugger) */
   uint32_t nwords;
 
-  void *arena;              /* owner of every allocation above (ld_free releases it) */
+  void *arena; /* owner of every allocation above (ld_free releases it) */
 } ld_module;
 
 /* A specialization constant's value given at load time (OpenCL clSetProgramSpecializationConstant):
  * the text is read according to the constant's type (bool: true/false/1/0; integers: decimal or
  * 0x hex, in range for the width; floats: decimal or hex-float, exactly representable for half). */
 typedef struct ld_spec {
-  uint32_t id;              /* SpecId */
+  uint32_t id; /* SpecId */
   const char *text;
-  const void *bytes;        /* when not NULL: the value's bits, `size` bytes (text unused) */
+  const void *bytes; /* when not NULL: the value's bits, `size` bytes (text unused) */
   size_t size;
 } ld_spec;
 
 /* Loader options and result. */
 typedef struct ld_options {
-  bool strict;              /* validation failure is an error */
-  void (*warn)(void *user, const char *message);  /* validator messages when not strict */
+  bool strict;                                   /* validation failure is an error */
+  void (*warn)(void *user, const char *message); /* validator messages when not strict */
   void *user;
-  const ld_spec *specs;     /* specialization constant values; every SpecId must exist */
+  const ld_spec *specs; /* specialization constant values; every SpecId must exist */
   uint32_t nspecs;
 } ld_options;
 
 /* Load a module from words (host byte order fixed up by the loader: both endiannesses accepted).
  * On failure returns NULL and writes one message naming `path` and the word offset to `err`. */
-ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt,
-                   char *err, size_t errlen);
+ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt, char *err, size_t errlen);
 void ld_free(ld_module *m);
 /* The SPIRV-Tools target environment (an spv_target_env) for a module's SPIR-V version word:
  * SPV_ENV_UNIVERSAL_1_x (ld_validate.c). */

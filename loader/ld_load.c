@@ -30,25 +30,21 @@
 
 const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len) {
   if (!buf || len == 0) return buf;
-  if (m && id < m->bound && m->ids[id].kind != LD_ID_STRING && m->ids[id].name &&
-      m->ids[id].name[0])
+  if (m && id < m->bound && m->ids[id].kind != LD_ID_STRING && m->ids[id].name && m->ids[id].name[0])
     snprintf(buf, len, "%s", m->ids[id].name);
-  else
-    snprintf(buf, len, "%%%u", id);
+  else snprintf(buf, len, "%%%u", id);
   return buf;
 }
 
 /* ---- header and scan ----------------------------------------------------------------------- */
 
-static uint32_t swap32(uint32_t v) {
-  return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
+static uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24); }
 
 /* SPIR-V 2.3: magic, version, generator, bound, schema. */
 static bool read_header(ld_ctx *c, const void *bytes, size_t nbytes) {
   if (nbytes % 4)
-    return ld_errf(c, (uint32_t)(nbytes / 4),
-                   "truncated: the file has %zu bytes, not a whole number of 32-bit words", nbytes);
+    return ld_errf(c, (uint32_t)(nbytes / 4), "truncated: the file has %zu bytes, not a whole number of 32-bit words",
+                   nbytes);
   if (nbytes / 4 > UINT32_MAX / 2) return ld_errf(c, 0, "the file is too large (%zu bytes)", nbytes);
   uint32_t nw = (uint32_t)(nbytes / 4);
   if (nw == 0) return ld_errf(c, 0, "truncated: the file is empty (a SPIR-V header has 5 words)");
@@ -58,8 +54,8 @@ static bool read_header(ld_ctx *c, const void *bytes, size_t nbytes) {
   if (magic == SpvMagicNumber) swap = false;
   else if (magic == swap32(SpvMagicNumber)) swap = true;
   else
-    return ld_errf(c, 0, "bad magic number 0x%08x (a SPIR-V module starts with 0x%08x in either byte order)",
-                   magic, (unsigned)SpvMagicNumber);
+    return ld_errf(c, 0, "bad magic number 0x%08x (a SPIR-V module starts with 0x%08x in either byte order)", magic,
+                   (unsigned)SpvMagicNumber);
   if (nw < 5) return ld_errf(c, nw, "truncated header: %u words, a SPIR-V header has 5", nw);
 
   uint32_t *w = ld_arena_array(c->arena, nw, sizeof(uint32_t));
@@ -76,14 +72,13 @@ static bool read_header(ld_ctx *c, const void *bytes, size_t nbytes) {
   m->version = w[1];
   uint32_t major = (w[1] >> 16) & 0xFFu, minor = (w[1] >> 8) & 0xFFu;
   if ((w[1] & 0xFF0000FFu) != 0 || major != 1 || minor > 6)
-    return ld_errf(c, 1, "SPIR-V version 0x%08x (%u.%u) is not supported (1.0 to 1.6 are)", w[1],
-                   major, minor);
+    return ld_errf(c, 1, "SPIR-V version 0x%08x (%u.%u) is not supported (1.0 to 1.6 are)", w[1], major, minor);
   m->generator = w[2];
   m->bound = w[3];
   if (w[3] == 0) return ld_errf(c, 3, "id bound is 0 (ids start at 1, so the bound must be at least 1)");
   if (w[3] > LD_MAX_BOUND || (uint64_t)w[3] > (uint64_t)nw * LD_BOUND_PER_WORD)
-    return ld_errf(c, 3, "id bound %u is absurd for a module of %u words (at most %u ids per word, %u in all)",
-                   w[3], nw, LD_BOUND_PER_WORD, LD_MAX_BOUND);
+    return ld_errf(c, 3, "id bound %u is absurd for a module of %u words (at most %u ids per word, %u in all)", w[3],
+                   nw, LD_BOUND_PER_WORD, LD_MAX_BOUND);
   if (w[4] != 0) return ld_errf(c, 4, "schema word is %u, SPIR-V reserves it as 0", w[4]);
   return true;
 }
@@ -97,19 +92,17 @@ static bool scan(ld_ctx *c) {
     uint32_t word = c->w[at], wc = word >> 16, op = word & 0xFFFFu;
     const spv_opinfo *info = spv_op_info(op);
     if (wc == 0)
-      return ld_errf(c, at, "instruction word count is 0 (opcode %u%s%s)", op, info ? " " : "",
-                     info ? info->name : "");
+      return ld_errf(c, at, "instruction word count is 0 (opcode %u%s%s)", op, info ? " " : "", info ? info->name : "");
     if (!info) return ld_errf(c, at, "unknown opcode %u (%u words)", op, wc);
     if (wc > c->nw - at)
-      return ld_errf(c, at, "truncated: %s has %u words but only %u remain in the file", info->name,
-                     wc, c->nw - at);
+      return ld_errf(c, at, "truncated: %s has %u words but only %u remain in the file", info->name, wc, c->nw - at);
     /* The generated table derives min_words/variable from the grammar's operand kinds; the
      * LiteralSpecConstantOpInteger operand of OpSpecConstantOp is followed by the wrapped
      * opcode's operands, so that instruction is variable-length (SPIR-V 3.32.7). */
     bool variable = info->variable || op == SpvOpSpecConstantOp;
     if (wc < info->min_words)
-      return ld_errf(c, at, "%s has %u words, expects %s%u", info->name, wc,
-                     variable ? "at least " : "", (unsigned)info->min_words);
+      return ld_errf(c, at, "%s has %u words, expects %s%u", info->name, wc, variable ? "at least " : "",
+                     (unsigned)info->min_words);
     if (!variable && wc > info->min_words)
       return ld_errf(c, at, "%s has %u words, expects %u", info->name, wc, (unsigned)info->min_words);
     if (ld_types_is_type_opcode(op)) c->max_types++;
@@ -118,12 +111,16 @@ static bool scan(ld_ctx *c) {
     case SpvOpVariable: c->max_globals++; break;
     case SpvOpFunction: c->max_funcs++; break;
     case SpvOpEntryPoint: c->max_entries++; break;
-    case SpvOpDecorate: case SpvOpMemberDecorate: case SpvOpDecorateId: case SpvOpDecorateString:
+    case SpvOpDecorate:
+    case SpvOpMemberDecorate:
+    case SpvOpDecorateId:
+    case SpvOpDecorateString:
     case SpvOpMemberDecorateString: c->max_decos++; break;
     case SpvOpCapability: c->max_caps++; break;
     case SpvOpExtension: c->max_exts++; break;
     case SpvOpExtInst: c->max_debug++; break;
-    case SpvOpExecutionMode: case SpvOpExecutionModeId: c->nexec_modes++; break;
+    case SpvOpExecutionMode:
+    case SpvOpExecutionModeId: c->nexec_modes++; break;
     default: break;
     }
     n++;
@@ -151,10 +148,10 @@ static bool alloc_tables(ld_ctx *c) {
   m->extensions = ld_arena_array(c->arena, c->max_exts, sizeof(const char *));
   m->debug_insns = ld_arena_array(c->arena, c->max_debug, sizeof(ld_insn));
   c->exec_mode_at = ld_arena_array(c->tmp, c->nexec_modes, sizeof(uint32_t));
-  if (!m->ids || !c->def_at || !m->types || !m->consts || !m->globals || !m->funcs || !m->entries ||
-      !c->entry_at || !m->caps || !m->extensions || !m->debug_insns || !c->exec_mode_at)
+  if (!m->ids || !c->def_at || !m->types || !m->consts || !m->globals || !m->funcs || !m->entries || !c->entry_at ||
+      !m->caps || !m->extensions || !m->debug_insns || !c->exec_mode_at)
     return ld_oom(c);
-  c->nexec_modes = 0;  /* refilled by pass A */
+  c->nexec_modes = 0; /* refilled by pass A */
   return true;
 }
 
@@ -167,8 +164,7 @@ static bool pass_a(ld_ctx *c) {
     if (!ld_module_preamble(c, &r)) return false;
   }
   /* Pointer sizes come from the addressing model (SPIR-V 2.4: exactly one OpMemoryModel). */
-  if (!c->m->pointer_bytes)
-    return ld_errf(c, c->nw, "no OpMemoryModel in module (end of module reached)");
+  if (!c->m->pointer_bytes) return ld_errf(c, c->nw, "no OpMemoryModel in module (end of module reached)");
   return ld_decor_finish(c);
 }
 
@@ -184,16 +180,16 @@ static bool module_ext_inst(ld_ctx *c, const ld_raw *r) {
   snprintf(what, sizeof what, "OpExtInst %%%u instruction set", result);
   ld_id *s = ld_ref(c, r, set, what);
   if (!s) return false;
-  if (s->kind != LD_ID_EXTINST_SET)
-    return ld_errf(c, r->at, "%s %%%u is not an OpExtInstImport", what, set);
+  if (s->kind != LD_ID_EXTINST_SET) return ld_errf(c, r->at, "%s %%%u is not an OpExtInstImport", what, set);
   if (s->index != LD_EXT_DEBUGINFO && s->index != LD_EXT_NONSEMANTIC)
-    return ld_errf(c, r->at, "OpExtInst %%%u of an OpenCL.std instruction at module scope "
+    return ld_errf(c, r->at,
+                   "OpExtInst %%%u of an OpenCL.std instruction at module scope "
                    "(only debug-info and non-semantic instructions may appear outside functions)",
                    result);
   snprintf(what, sizeof what, "OpExtInst %%%u result type", result);
   if (!ld_need_type(c, r, type, what)) return false;
   if (!ld_define(c, r, result)) return false;
-  if (m->ndebug_insns >= c->max_debug) abort();  /* the scan counted every OpExtInst */
+  if (m->ndebug_insns >= c->max_debug) abort(); /* the scan counted every OpExtInst */
   ld_insn *d = &m->debug_insns[m->ndebug_insns];
   d->opcode = r->opcode;
   d->type = type;
@@ -227,23 +223,24 @@ static bool pass_b(ld_ctx *c) {
   for (uint32_t i = 0; i < c->ninsn; i++) {
     ld_raw r = ld_raw_at(c, c->insn_at[i]);
     bool ok;
-    if (ld_module_is_preamble(r.opcode)) continue;  /* pass A */
+    if (ld_module_is_preamble(r.opcode)) continue; /* pass A */
     if (ld_types_is_type_opcode(r.opcode)) ok = ld_type_insn(c, &r);
     else if (ld_const_is_opcode(r.opcode)) ok = ld_const_insn(c, &r);
     else switch (r.opcode) {
-    case SpvOpVariable: ok = ld_global_insn(c, &r); break;
-    case SpvOpFunction: ok = ld_func_build(c, &i); break;
-    case SpvOpExtInst: ok = module_ext_inst(c, &r); break;
-    case SpvOpLine: case SpvOpNoLine: ok = module_line(c, &r); break;
-    case SpvOpNop: ok = true; break;
-    case SpvOpFunctionEnd: case SpvOpFunctionParameter: case SpvOpLabel:
-      ok = ld_errf(c, r.at, "%s outside a function", r.info->name);
-      break;
-    default:
-      ok = ld_errf(c, r.at, "%s is not allowed at module scope%s", r.info->name,
-                   r.info->has_result ? " (or is not supported by spvi there)" : "");
-      break;
-    }
+      case SpvOpVariable: ok = ld_global_insn(c, &r); break;
+      case SpvOpFunction: ok = ld_func_build(c, &i); break;
+      case SpvOpExtInst: ok = module_ext_inst(c, &r); break;
+      case SpvOpLine:
+      case SpvOpNoLine: ok = module_line(c, &r); break;
+      case SpvOpNop: ok = true; break;
+      case SpvOpFunctionEnd:
+      case SpvOpFunctionParameter:
+      case SpvOpLabel: ok = ld_errf(c, r.at, "%s outside a function", r.info->name); break;
+      default:
+        ok = ld_errf(c, r.at, "%s is not allowed at module scope%s", r.info->name,
+                     r.info->has_result ? " (or is not supported by spvi there)" : "");
+        break;
+      }
     if (!ok) return false;
   }
   return true;
@@ -263,8 +260,8 @@ static bool check_spec_ids(ld_ctx *c) {
 
 /* ---- entry ------------------------------------------------------------------------------- */
 
-ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt,
-                   char *err, size_t errlen) {
+ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt, char *err,
+                   size_t errlen) {
   ld_ctx c;
   memset(&c, 0, sizeof c);
   c.path = path ? path : "<memory>";

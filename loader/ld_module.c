@@ -27,16 +27,36 @@
  * DeviceEnqueue and ImageMipmap are device features spvi does not implement, so a module declaring
  * them is refused at load time rather than failing half-way through a run. */
 static const uint32_t supported_caps[] = {
-  SpvCapabilityAddresses, SpvCapabilityLinkage, SpvCapabilityKernel, SpvCapabilityVector16,
-  SpvCapabilityFloat16Buffer, SpvCapabilityFloat16, SpvCapabilityFloat64, SpvCapabilityInt64,
-  SpvCapabilityInt16, SpvCapabilityInt8, SpvCapabilityGenericPointer, SpvCapabilityInt64Atomics,
-  SpvCapabilityGroups, SpvCapabilitySubgroupDispatch, SpvCapabilityNamedBarrier,
-  SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote, SpvCapabilityGroupNonUniformArithmetic,
-  SpvCapabilityGroupNonUniformBallot, SpvCapabilityGroupNonUniformShuffle,
-  SpvCapabilityGroupNonUniformShuffleRelative, SpvCapabilityGroupNonUniformClustered,
+  SpvCapabilityAddresses,
+  SpvCapabilityLinkage,
+  SpvCapabilityKernel,
+  SpvCapabilityVector16,
+  SpvCapabilityFloat16Buffer,
+  SpvCapabilityFloat16,
+  SpvCapabilityFloat64,
+  SpvCapabilityInt64,
+  SpvCapabilityInt16,
+  SpvCapabilityInt8,
+  SpvCapabilityGenericPointer,
+  SpvCapabilityInt64Atomics,
+  SpvCapabilityGroups,
+  SpvCapabilitySubgroupDispatch,
+  SpvCapabilityNamedBarrier,
+  SpvCapabilityGroupNonUniform,
+  SpvCapabilityGroupNonUniformVote,
+  SpvCapabilityGroupNonUniformArithmetic,
+  SpvCapabilityGroupNonUniformBallot,
+  SpvCapabilityGroupNonUniformShuffle,
+  SpvCapabilityGroupNonUniformShuffleRelative,
+  SpvCapabilityGroupNonUniformClustered,
   SpvCapabilitySubgroupShuffleINTEL,
-  SpvCapabilityImageBasic, SpvCapabilityImageReadWrite, SpvCapabilityLiteralSampler,
-  SpvCapabilityImage1D, SpvCapabilitySampled1D, SpvCapabilityImageBuffer, SpvCapabilitySampledBuffer,
+  SpvCapabilityImageBasic,
+  SpvCapabilityImageReadWrite,
+  SpvCapabilityLiteralSampler,
+  SpvCapabilityImage1D,
+  SpvCapabilitySampled1D,
+  SpvCapabilityImageBuffer,
+  SpvCapabilitySampledBuffer,
   SpvCapabilityImageQuery,
 };
 
@@ -46,7 +66,11 @@ static const uint32_t supported_caps[] = {
  * carry no semantics spvi must implement (SPV_KHR_non_semantic_info: instructions of a
  * "NonSemantic." set can be removed without changing the module's meaning; the debug-info set
  * describes source only), so their instructions are kept but not executed. */
-static const struct { const char *name; bool prefix; ld_extset set; } ext_sets[] = {
+static const struct {
+  const char *name;
+  bool prefix;
+  ld_extset set;
+} ext_sets[] = {
   {"OpenCL.std", false, LD_EXT_OPENCL_STD},
   {"OpenCL.DebugInfo.100", false, LD_EXT_DEBUGINFO},
   {"NonSemantic.", true, LD_EXT_NONSEMANTIC},
@@ -55,15 +79,29 @@ static const struct { const char *name; bool prefix; ld_extset set; } ext_sets[]
 /* The opcodes pass A handles (a switch: the loader asks for every instruction). */
 bool ld_module_is_preamble(uint32_t opcode) {
   switch (opcode) {
-  case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
-  case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId: case SpvOpString:
-  case SpvOpSource: case SpvOpSourceContinued: case SpvOpSourceExtension: case SpvOpName:
-  case SpvOpMemberName: case SpvOpModuleProcessed: case SpvOpDecorate: case SpvOpMemberDecorate:
-  case SpvOpDecorationGroup: case SpvOpGroupDecorate: case SpvOpGroupMemberDecorate:
-  case SpvOpDecorateId: case SpvOpDecorateString: case SpvOpMemberDecorateString:
-    return true;
-  default:
-    return false;
+  case SpvOpCapability:
+  case SpvOpExtension:
+  case SpvOpExtInstImport:
+  case SpvOpMemoryModel:
+  case SpvOpEntryPoint:
+  case SpvOpExecutionMode:
+  case SpvOpExecutionModeId:
+  case SpvOpString:
+  case SpvOpSource:
+  case SpvOpSourceContinued:
+  case SpvOpSourceExtension:
+  case SpvOpName:
+  case SpvOpMemberName:
+  case SpvOpModuleProcessed:
+  case SpvOpDecorate:
+  case SpvOpMemberDecorate:
+  case SpvOpDecorationGroup:
+  case SpvOpGroupDecorate:
+  case SpvOpGroupMemberDecorate:
+  case SpvOpDecorateId:
+  case SpvOpDecorateString:
+  case SpvOpMemberDecorateString: return true;
+  default: return false;
   }
 }
 
@@ -77,7 +115,7 @@ static bool capability(ld_ctx *c, const ld_raw *r) {
     if (supported_caps[i] == cap) ok = true;
   if (!ok) return ld_errf(c, r->at, "capability %s is not supported", name);
   for (uint32_t i = 0; i < m->ncaps; i++)
-    if (m->caps[i] == cap) return true;  /* declared twice: harmless */
+    if (m->caps[i] == cap) return true; /* declared twice: harmless */
   m->caps[m->ncaps++] = cap;
   return true;
 }
@@ -97,8 +135,10 @@ static bool ext_inst_import(ld_ctx *c, const ld_raw *r) {
     }
   }
   char q[80];
-  return ld_errf(c, r->at, "extended instruction set \"%s\" (%%%u) is not supported "
-                 "(OpenCL.std, OpenCL.DebugInfo.100 and NonSemantic.* are)", ld_quote(name, q, sizeof q), id);
+  return ld_errf(c, r->at,
+                 "extended instruction set \"%s\" (%%%u) is not supported "
+                 "(OpenCL.std, OpenCL.DebugInfo.100 and NonSemantic.* are)",
+                 ld_quote(name, q, sizeof q), id);
 }
 
 /* Env spec "Validation Rules": the addressing model is Physical32 or Physical64 and the memory
@@ -112,11 +152,10 @@ static bool memory_model(ld_ctx *c, const ld_raw *r) {
   else if (am == SpvAddressingModelPhysical64) m->pointer_bytes = 8;
   else if (an)
     return ld_errf(c, r->at, "addressing model %s is not supported (OpenCL kernels use Physical32 or Physical64)", an);
-  else
-    return ld_errf(c, r->at, "unknown addressing model %u", am);
+  else return ld_errf(c, r->at, "unknown addressing model %u", am);
   if (mm != SpvMemoryModelOpenCL)
-    return ld_errf(c, r->at, "memory model %u is not supported (OpenCL kernels use the OpenCL memory model, %u)",
-                   mm, (unsigned)SpvMemoryModelOpenCL);
+    return ld_errf(c, r->at, "memory model %u is not supported (OpenCL kernels use the OpenCL memory model, %u)", mm,
+                   (unsigned)SpvMemoryModelOpenCL);
   m->addressing = am;
   m->memory_model = mm;
   return true;
@@ -130,9 +169,10 @@ static bool entry_point(ld_ctx *c, const ld_raw *r) {
   /* Env spec "Validation Rules": the execution model of OpEntryPoint must be Kernel. */
   if (model != SpvExecutionModelKernel) {
     char q[80];
-    return ld_errf(c, r->at, "OpEntryPoint \"%s\": execution model %u is not supported "
-                   "(OpenCL kernels use Kernel, %u)", ld_quote(name, q, sizeof q), model,
-                   (unsigned)SpvExecutionModelKernel);
+    return ld_errf(c, r->at,
+                   "OpEntryPoint \"%s\": execution model %u is not supported "
+                   "(OpenCL kernels use Kernel, %u)",
+                   ld_quote(name, q, sizeof q), model, (unsigned)SpvExecutionModelKernel);
   }
   if (!ld_ref(c, r, func, "OpEntryPoint function")) return false;
   ld_entry *e = &m->entries[m->nentries];
@@ -188,18 +228,18 @@ bool ld_module_preamble(ld_ctx *c, const ld_raw *r) {
   case SpvOpExtInstImport: return ext_inst_import(c, r);
   case SpvOpMemoryModel: return memory_model(c, r);
   case SpvOpEntryPoint: return entry_point(c, r);
-  case SpvOpExecutionMode: case SpvOpExecutionModeId:
+  case SpvOpExecutionMode:
+  case SpvOpExecutionModeId:
     c->exec_mode_at[c->nexec_modes++] = r->at;
     return ld_ref(c, r, r->w[1], "OpExecutionMode entry point") != NULL;
   case SpvOpString: return preamble_string(c, r);
   case SpvOpSource: return source(c, r);
   case SpvOpName: return preamble_name(c, r);
-  case SpvOpMemberName:
-    return ld_ref(c, r, r->w[1], "OpMemberName target") != NULL;
-  case SpvOpSourceContinued: case SpvOpSourceExtension: case SpvOpModuleProcessed:
-    return true;  /* informational only (SPIR-V 3.32.2) */
-  default:
-    return ld_decor_collect(c, r);
+  case SpvOpMemberName: return ld_ref(c, r, r->w[1], "OpMemberName target") != NULL;
+  case SpvOpSourceContinued:
+  case SpvOpSourceExtension:
+  case SpvOpModuleProcessed: return true; /* informational only (SPIR-V 3.32.2) */
+  default: return ld_decor_collect(c, r);
   }
 }
 
@@ -210,8 +250,7 @@ bool ld_module_preamble(ld_ctx *c, const ld_raw *r) {
  * at least 1. */
 static bool mode_sizes(ld_ctx *c, const ld_raw *r, const char *mode, bool ids, uint32_t out[3]) {
   if (r->nwords != 6)
-    return ld_errf(c, r->at, "%s %s has %u operand words, expects 3", r->info->name, mode,
-                   (unsigned)r->nwords - 3);
+    return ld_errf(c, r->at, "%s %s has %u operand words, expects 3", r->info->name, mode, (unsigned)r->nwords - 3);
   for (int k = 0; k < 3; k++) {
     uint64_t v = r->w[3 + k];
     if (ids) {
@@ -228,7 +267,10 @@ static bool mode_sizes(ld_ctx *c, const ld_raw *r, const char *mode, bool ids, u
 }
 
 /* Entry indices sorted by function id, for execution mode lookups. */
-typedef struct entry_key { const char *name; uint32_t func, index; } entry_key;
+typedef struct entry_key {
+  const char *name;
+  uint32_t func, index;
+} entry_key;
 
 static int cmp_by_func(const void *a, const void *b) {
   const entry_key *x = a, *y = b;
@@ -252,11 +294,13 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
   bool id_form = r->opcode == SpvOpExecutionModeId;
   uint32_t sizes[3] = {0, 0, 0};
   switch (mode) {
-  case SpvExecutionModeLocalSize: case SpvExecutionModeLocalSizeHint:
+  case SpvExecutionModeLocalSize:
+  case SpvExecutionModeLocalSizeHint:
     if (id_form) return ld_errf(c, r->at, "%s takes literal operands, not OpExecutionModeId", mname);
     if (!mode_sizes(c, r, mname, false, sizes)) return false;
     break;
-  case SpvExecutionModeLocalSizeId: case SpvExecutionModeLocalSizeHintId:
+  case SpvExecutionModeLocalSizeId:
+  case SpvExecutionModeLocalSizeHintId:
     if (!id_form) return ld_errf(c, r->at, "%s takes id operands (OpExecutionModeId)", mname);
     if (!mode_sizes(c, r, mname, true, sizes)) return false;
     break;
@@ -268,15 +312,15 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
     if (r->nwords != 3)
       return ld_errf(c, r->at, "ContractionOff has %u operand words, expects none", (unsigned)r->nwords - 3);
     break;
-  case SpvExecutionModeSubgroupSize: case SpvExecutionModeSubgroupsPerWorkgroup:
+  case SpvExecutionModeSubgroupSize:
+  case SpvExecutionModeSubgroupsPerWorkgroup:
   case SpvExecutionModeSubgroupsPerWorkgroupId: {
     /* SPIR-V 3.6: one literal (or, for SubgroupsPerWorkgroupId, one constant id), at least 1 */
     bool want_id = mode == SpvExecutionModeSubgroupsPerWorkgroupId;
     if (want_id != id_form)
       return ld_errf(c, r->at, "%s takes %s operand (%s)", mname, want_id ? "an id" : "a literal",
                      want_id ? "OpExecutionModeId" : "OpExecutionMode");
-    if (r->nwords != 4)
-      return ld_errf(c, r->at, "%s has %u operand words, expects 1", mname, (unsigned)r->nwords - 3);
+    if (r->nwords != 4) return ld_errf(c, r->at, "%s has %u operand words, expects 1", mname, (unsigned)r->nwords - 3);
     uint64_t v = r->w[3];
     if (want_id && !ld_const_uint(c, r, r->w[3], "SubgroupsPerWorkgroupId operand", &v)) return false;
     if (v == 0 || v > UINT32_MAX)
@@ -284,36 +328,31 @@ static bool exec_mode(ld_ctx *c, const ld_raw *r, const entry_key *by_func) {
     sizes[0] = (uint32_t)v;
     break;
   }
-  default:
-    break;  /* other modes carry nothing spvi uses */
+  default: break; /* other modes carry nothing spvi uses */
   }
   uint32_t lo = 0, hi = m->nentries;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (by_func[mid].func < func) lo = mid + 1; else hi = mid;
+    if (by_func[mid].func < func) lo = mid + 1;
+    else hi = mid;
   }
   for (uint32_t i = lo; i < m->nentries && by_func[i].func == func; i++) {
     ld_entry *e = &m->entries[by_func[i].index];
     any = true;
     switch (mode) {
-    case SpvExecutionModeLocalSize: case SpvExecutionModeLocalSizeId:
-      memcpy(e->reqd_local, sizes, sizeof sizes);
-      break;
-    case SpvExecutionModeLocalSizeHint: case SpvExecutionModeLocalSizeHintId:
-      memcpy(e->local_hint, sizes, sizeof sizes);
-      break;
+    case SpvExecutionModeLocalSize:
+    case SpvExecutionModeLocalSizeId: memcpy(e->reqd_local, sizes, sizeof sizes); break;
+    case SpvExecutionModeLocalSizeHint:
+    case SpvExecutionModeLocalSizeHintId: memcpy(e->local_hint, sizes, sizeof sizes); break;
     case SpvExecutionModeVecTypeHint: e->vec_type_hint = r->w[3]; break;
     case SpvExecutionModeContractionOff: e->contraction_off = true; break;
     case SpvExecutionModeSubgroupSize: e->subgroup_size = sizes[0]; break;
-    case SpvExecutionModeSubgroupsPerWorkgroup: case SpvExecutionModeSubgroupsPerWorkgroupId:
-      e->subgroups_per_wg = sizes[0];
-      break;
+    case SpvExecutionModeSubgroupsPerWorkgroup:
+    case SpvExecutionModeSubgroupsPerWorkgroupId: e->subgroups_per_wg = sizes[0]; break;
     default: break;
     }
   }
-  if (!any)
-    return ld_errf(c, r->at, "%s %s: %%%u is not the function of an OpEntryPoint", r->info->name,
-                   mname, func);
+  if (!any) return ld_errf(c, r->at, "%s %s: %%%u is not the function of an OpEntryPoint", r->info->name, mname, func);
   return true;
 }
 
@@ -329,19 +368,17 @@ bool ld_module_finish(ld_ctx *c) {
       return ld_errf(c, r.at, "OpEntryPoint \"%s\": %%%u is not a function", name, e->func);
     const ld_function *fn = &m->funcs[f->index];
     if (fn->is_import)
-      return ld_errf(c, r.at, "OpEntryPoint \"%s\": function %%%u is an import without a body",
-                     name, e->func);
+      return ld_errf(c, r.at, "OpEntryPoint \"%s\": function %%%u is an import without a body", name, e->func);
     const ld_type *rt = ld_type_of(m, fn->ret_type);
     /* Env spec "Kernel Return Types": the result type of a kernel is OpTypeVoid. */
     if (!rt || rt->kind != LD_TY_VOID)
-      return ld_errf(c, r.at, "OpEntryPoint \"%s\": kernel function %%%u does not return void",
-                     name, e->func);
+      return ld_errf(c, r.at, "OpEntryPoint \"%s\": kernel function %%%u does not return void", name, e->func);
     for (uint32_t k = 0; k < e->ninterface; k++) {
       const ld_id *v = ld_ref(c, &r, e->interface[k], "OpEntryPoint interface");
       if (!v) return false;
       if (v->kind != LD_ID_GLOBAL)
-        return ld_errf(c, r.at, "OpEntryPoint \"%s\": interface %%%u is not a module-scope OpVariable",
-                       name, e->interface[k]);
+        return ld_errf(c, r.at, "OpEntryPoint \"%s\": interface %%%u is not a module-scope OpVariable", name,
+                       e->interface[k]);
     }
   }
   entry_key *keys = ld_arena_array(c->tmp, m->nentries, sizeof(entry_key));

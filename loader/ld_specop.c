@@ -33,73 +33,147 @@
 #include "ld_internal.h"
 
 typedef enum op_class {
-  C_IUN, C_IBIN, C_SHIFT, C_ICMP, C_LUN, C_LBIN, C_SELECT, C_ICONV, C_FCONV, C_F2I, C_I2F,
-  C_BITCAST, C_FUN, C_FBIN, C_EXTRACT, C_INSERT, C_SHUFFLE
+  C_IUN,
+  C_IBIN,
+  C_SHIFT,
+  C_ICMP,
+  C_LUN,
+  C_LBIN,
+  C_SELECT,
+  C_ICONV,
+  C_FCONV,
+  C_F2I,
+  C_I2F,
+  C_BITCAST,
+  C_FUN,
+  C_FBIN,
+  C_EXTRACT,
+  C_INSERT,
+  C_SHUFFLE
 } op_class;
 
-static const struct { uint16_t op; uint8_t cls; } op_table[] = {
-  {SpvOpSNegate, C_IUN}, {SpvOpNot, C_IUN},
-  {SpvOpIAdd, C_IBIN}, {SpvOpISub, C_IBIN}, {SpvOpIMul, C_IBIN}, {SpvOpUDiv, C_IBIN},
-  {SpvOpSDiv, C_IBIN}, {SpvOpUMod, C_IBIN}, {SpvOpSRem, C_IBIN}, {SpvOpSMod, C_IBIN},
-  {SpvOpBitwiseOr, C_IBIN}, {SpvOpBitwiseXor, C_IBIN}, {SpvOpBitwiseAnd, C_IBIN},
-  {SpvOpShiftRightLogical, C_SHIFT}, {SpvOpShiftRightArithmetic, C_SHIFT},
+static const struct {
+  uint16_t op;
+  uint8_t cls;
+} op_table[] = {
+  {SpvOpSNegate, C_IUN},
+  {SpvOpNot, C_IUN},
+  {SpvOpIAdd, C_IBIN},
+  {SpvOpISub, C_IBIN},
+  {SpvOpIMul, C_IBIN},
+  {SpvOpUDiv, C_IBIN},
+  {SpvOpSDiv, C_IBIN},
+  {SpvOpUMod, C_IBIN},
+  {SpvOpSRem, C_IBIN},
+  {SpvOpSMod, C_IBIN},
+  {SpvOpBitwiseOr, C_IBIN},
+  {SpvOpBitwiseXor, C_IBIN},
+  {SpvOpBitwiseAnd, C_IBIN},
+  {SpvOpShiftRightLogical, C_SHIFT},
+  {SpvOpShiftRightArithmetic, C_SHIFT},
   {SpvOpShiftLeftLogical, C_SHIFT},
-  {SpvOpIEqual, C_ICMP}, {SpvOpINotEqual, C_ICMP}, {SpvOpULessThan, C_ICMP},
-  {SpvOpSLessThan, C_ICMP}, {SpvOpUGreaterThan, C_ICMP}, {SpvOpSGreaterThan, C_ICMP},
-  {SpvOpULessThanEqual, C_ICMP}, {SpvOpSLessThanEqual, C_ICMP},
-  {SpvOpUGreaterThanEqual, C_ICMP}, {SpvOpSGreaterThanEqual, C_ICMP},
-  {SpvOpLogicalNot, C_LUN}, {SpvOpLogicalOr, C_LBIN}, {SpvOpLogicalAnd, C_LBIN},
-  {SpvOpLogicalEqual, C_LBIN}, {SpvOpLogicalNotEqual, C_LBIN},
+  {SpvOpIEqual, C_ICMP},
+  {SpvOpINotEqual, C_ICMP},
+  {SpvOpULessThan, C_ICMP},
+  {SpvOpSLessThan, C_ICMP},
+  {SpvOpUGreaterThan, C_ICMP},
+  {SpvOpSGreaterThan, C_ICMP},
+  {SpvOpULessThanEqual, C_ICMP},
+  {SpvOpSLessThanEqual, C_ICMP},
+  {SpvOpUGreaterThanEqual, C_ICMP},
+  {SpvOpSGreaterThanEqual, C_ICMP},
+  {SpvOpLogicalNot, C_LUN},
+  {SpvOpLogicalOr, C_LBIN},
+  {SpvOpLogicalAnd, C_LBIN},
+  {SpvOpLogicalEqual, C_LBIN},
+  {SpvOpLogicalNotEqual, C_LBIN},
   {SpvOpSelect, C_SELECT},
-  {SpvOpSConvert, C_ICONV}, {SpvOpUConvert, C_ICONV}, {SpvOpFConvert, C_FCONV},
-  {SpvOpConvertFToS, C_F2I}, {SpvOpConvertFToU, C_F2I}, {SpvOpConvertSToF, C_I2F},
-  {SpvOpConvertUToF, C_I2F}, {SpvOpBitcast, C_BITCAST},
-  {SpvOpFNegate, C_FUN}, {SpvOpFAdd, C_FBIN}, {SpvOpFSub, C_FBIN}, {SpvOpFMul, C_FBIN},
-  {SpvOpFDiv, C_FBIN}, {SpvOpFRem, C_FBIN}, {SpvOpFMod, C_FBIN},
-  {SpvOpCompositeExtract, C_EXTRACT}, {SpvOpCompositeInsert, C_INSERT},
+  {SpvOpSConvert, C_ICONV},
+  {SpvOpUConvert, C_ICONV},
+  {SpvOpFConvert, C_FCONV},
+  {SpvOpConvertFToS, C_F2I},
+  {SpvOpConvertFToU, C_F2I},
+  {SpvOpConvertSToF, C_I2F},
+  {SpvOpConvertUToF, C_I2F},
+  {SpvOpBitcast, C_BITCAST},
+  {SpvOpFNegate, C_FUN},
+  {SpvOpFAdd, C_FBIN},
+  {SpvOpFSub, C_FBIN},
+  {SpvOpFMul, C_FBIN},
+  {SpvOpFDiv, C_FBIN},
+  {SpvOpFRem, C_FBIN},
+  {SpvOpFMod, C_FBIN},
+  {SpvOpCompositeExtract, C_EXTRACT},
+  {SpvOpCompositeInsert, C_INSERT},
   {SpvOpVectorShuffle, C_SHUFFLE},
 };
 
 /* Operand ids each class takes (after the wrapped opcode); -1: at least that many, checked per class. */
 static const int class_nops[] = {
-  [C_IUN] = 1, [C_IBIN] = 2, [C_SHIFT] = 2, [C_ICMP] = 2, [C_LUN] = 1, [C_LBIN] = 2,
-  [C_SELECT] = 3, [C_ICONV] = 1, [C_FCONV] = 1, [C_F2I] = 1, [C_I2F] = 1, [C_BITCAST] = 1,
-  [C_FUN] = 1, [C_FBIN] = 2, [C_EXTRACT] = -1, [C_INSERT] = -1, [C_SHUFFLE] = -1,
+  [C_IUN] = 1,    [C_IBIN] = 2,  [C_SHIFT] = 2,    [C_ICMP] = 2,    [C_LUN] = 1,      [C_LBIN] = 2,
+  [C_SELECT] = 3, [C_ICONV] = 1, [C_FCONV] = 1,    [C_F2I] = 1,     [C_I2F] = 1,      [C_BITCAST] = 1,
+  [C_FUN] = 1,    [C_FBIN] = 2,  [C_EXTRACT] = -1, [C_INSERT] = -1, [C_SHUFFLE] = -1,
 };
 
 typedef struct eval {
   ld_ctx *c;
   const ld_raw *r;
   uint32_t result;
-  const char *opname;     /* the wrapped opcode's name */
-  uint32_t undefined;     /* components whose value is undefined */
-  const char *why;        /* reason of the first undefined component */
-  uint32_t *reloc;        /* out: the variable an address result points into (ld_specop_eval) */
+  const char *opname; /* the wrapped opcode's name */
+  uint32_t undefined; /* components whose value is undefined */
+  const char *why;    /* reason of the first undefined component */
+  uint32_t *reloc;    /* out: the variable an address result points into (ld_specop_eval) */
 } eval;
 
 /* ---- scalar access --------------------------------------------------------------------------- */
 
 static uint64_t get_bits(const uint8_t *p, uint32_t bytes) {
   switch (bytes) {
-  case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
-  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 1: {
+    uint8_t v;
+    memcpy(&v, p, 1);
+    return v;
+  }
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 
 static void put_bits(uint8_t *p, uint32_t bytes, uint64_t v) {
   switch (bytes) {
-  case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+  case 1: {
+    uint8_t x = (uint8_t)v;
+    memcpy(p, &x, 1);
+    break;
+  }
+  case 2: {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+    break;
+  }
+  case 4: {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+    break;
+  }
   default: memcpy(p, &v, 8); break;
   }
 }
 
-static uint64_t mask_of(uint32_t bits) {
-  return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
-}
+static uint64_t mask_of(uint32_t bits) { return bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1; }
 
 /* Two's complement value of the low `bits` bits, without relying on out-of-range conversions. */
 static int64_t sext(uint64_t v, uint32_t bits) {
@@ -117,7 +191,7 @@ static double half_to_double(uint16_t h) {
   else if (e < 31) v = ldexp(m + 1024, e - 25);
   else if (m == 0) v = INFINITY;
   else {
-    uint64_t b = (uint64_t)0x7FF << 52 | (uint64_t)m << 42;  /* NaN, payload kept */
+    uint64_t b = (uint64_t)0x7FF << 52 | (uint64_t)m << 42; /* NaN, payload kept */
     memcpy(&v, &b, 8);
   }
   return (h & 0x8000) ? -v : v;
@@ -130,13 +204,13 @@ static uint16_t half_from_double(double d) {
   int exp = (int)((b >> 52) & 0x7FF);
   uint64_t man = b & (((uint64_t)1 << 52) - 1);
   if (exp == 0x7FF) return sign | 0x7C00 | (man ? (uint16_t)(0x200 | (man >> 42)) : 0);
-  if (exp == 0) return sign;  /* binary64 subnormals are far below half the smallest binary16 */
+  if (exp == 0) return sign; /* binary64 subnormals are far below half the smallest binary16 */
   int e = exp - 1023;
   if (e > 15) return sign | 0x7C00;
   uint64_t sig = ((uint64_t)1 << 52) | man;
-  int ulp_e = e >= -14 ? e - 10 : -24;   /* exponent of one unit in the last place of the result */
-  int shift = 52 - e + ulp_e;            /* low bits of sig below that unit */
-  if (shift >= 64) return sign;          /* < 2^-11 ulp: rounds to zero */
+  int ulp_e = e >= -14 ? e - 10 : -24; /* exponent of one unit in the last place of the result */
+  int shift = 52 - e + ulp_e;          /* low bits of sig below that unit */
+  if (shift >= 64) return sign;        /* < 2^-11 ulp: rounds to zero */
   uint64_t q = sig >> shift, rem = sig & (((uint64_t)1 << shift) - 1), half = (uint64_t)1 << (shift - 1);
   if (rem > half || (rem == half && (q & 1))) q++;
   /* a carry out of the significand moves into the exponent field (up to infinity) by itself */
@@ -154,7 +228,11 @@ bool ld_half_exact(double d, uint16_t *out) {
 
 static double get_float(const uint8_t *p, uint32_t bits) {
   if (bits == 16) return half_to_double((uint16_t)get_bits(p, 2));
-  if (bits == 32) { float f; memcpy(&f, p, 4); return f; }
+  if (bits == 32) {
+    float f;
+    memcpy(&f, p, 4);
+    return f;
+  }
   double d;
   memcpy(&d, p, 8);
   return d;
@@ -162,17 +240,19 @@ static double get_float(const uint8_t *p, uint32_t bits) {
 
 static void put_float(uint8_t *p, uint32_t bits, double v) {
   if (bits == 16) put_bits(p, 2, half_from_double(v));
-  else if (bits == 32) { float f = (float)v; memcpy(p, &f, 4); }
-  else memcpy(p, &v, 8);
+  else if (bits == 32) {
+    float f = (float)v;
+    memcpy(p, &f, 4);
+  } else memcpy(p, &v, 8);
 }
 
 /* ---- operands ------------------------------------------------------------------------------ */
 
 typedef struct operand {
   const ld_const *k;
-  const ld_type *t;       /* its type */
-  const ld_type *comp;    /* component type (the type itself for scalars) */
-  uint32_t n;             /* components (1 for scalars) */
+  const ld_type *t;    /* its type */
+  const ld_type *comp; /* component type (the type itself for scalars) */
+  uint32_t n;          /* components (1 for scalars) */
 } operand;
 
 static void shape(const ld_module *m, const ld_type *t, const ld_type **comp, uint32_t *n) {
@@ -192,8 +272,10 @@ static bool get_operand(eval *ev, uint32_t idx, operand *o) {
   snprintf(what, sizeof what, "OpSpecConstantOp %%%u (%s) operand %u", ev->result, ev->opname, idx);
   if (id == ev->result) return ld_errf(c, ev->r->at, "%s is the instruction's own result", what);
   if (id < c->m->bound && c->m->ids[id].kind == LD_ID_GLOBAL)
-    return ld_errf(c, ev->r->at, "%s %%%u is the address of a module-scope variable, which spvi does not "
-                   "evaluate at load time (the IR has no address constants)", what, id);
+    return ld_errf(c, ev->r->at,
+                   "%s %%%u is the address of a module-scope variable, which spvi does not "
+                   "evaluate at load time (the IR has no address constants)",
+                   what, id);
   o->k = ld_need_const(c, ev->r, id, what);
   if (!o->k) return false;
   o->t = ld_type_of(c->m, o->k->type);
@@ -224,16 +306,27 @@ static uint64_t int_binary(eval *ev, uint32_t op, uint64_t a, uint64_t b, uint32
   case SpvOpBitwiseOr: return a | b;
   case SpvOpBitwiseXor: return a ^ b;
   case SpvOpBitwiseAnd: return a & b;
-  case SpvOpUDiv: case SpvOpUMod:
-    if (b == 0) { *undef = true; return 0; }
+  case SpvOpUDiv:
+  case SpvOpUMod:
+    if (b == 0) {
+      *undef = true;
+      return 0;
+    }
     return op == SpvOpUDiv ? a / b : a % b;
   case SpvOpSDiv:
-    if (sb == 0 || (sa == smin && sb == -1)) { *undef = true; return 0; }
+    if (sb == 0 || (sa == smin && sb == -1)) {
+      *undef = true;
+      return 0;
+    }
     return (uint64_t)(sa / sb);
-  case SpvOpSRem: case SpvOpSMod: {
-    if (sb == 0) { *undef = true; return 0; }
-    int64_t rem = sb == -1 ? 0 : sa % sb;  /* C's % has the sign of the dividend (SRem) */
-    if (op == SpvOpSMod && rem != 0 && ((rem < 0) != (sb < 0))) rem += sb;  /* sign of the divisor */
+  case SpvOpSRem:
+  case SpvOpSMod: {
+    if (sb == 0) {
+      *undef = true;
+      return 0;
+    }
+    int64_t rem = sb == -1 ? 0 : sa % sb; /* C's % has the sign of the dividend (SRem) */
+    if (op == SpvOpSMod && rem != 0 && ((rem < 0) != (sb < 0))) rem += sb; /* sign of the divisor */
     return (uint64_t)rem;
   }
   default: return 0;
@@ -268,10 +361,16 @@ static bool int_classes(eval *ev, op_class cls, uint32_t op, const ld_type *rt, 
     case C_IUN: v = op == SpvOpNot ? ~x : (uint64_t)0 - x; break;
     case C_IBIN: v = int_binary(ev, op, x, y, bits, &undef); break;
     case C_SHIFT:
-      if (y >= bits) { undef = true; break; }
+      if (y >= bits) {
+        undef = true;
+        break;
+      }
       if (op == SpvOpShiftLeftLogical) v = x << y;
       else if (op == SpvOpShiftRightLogical) v = (x & mask_of(bits)) >> y;
-      else { int64_t s = sext(x, bits); v = (uint64_t)(s < 0 ? ~(~s >> y) : s >> y); }
+      else {
+        int64_t s = sext(x, bits);
+        v = (uint64_t)(s < 0 ? ~(~s >> y) : s >> y);
+      }
       break;
     case C_ICMP: {
       int64_t sx = sext(x, bits), sy = sext(y, bits);
@@ -292,7 +391,7 @@ static bool int_classes(eval *ev, op_class cls, uint32_t op, const ld_type *rt, 
       break;
     }
     case C_LUN: v = !x; break;
-    default:  /* C_LBIN */
+    default: /* C_LBIN */
       switch (op) {
       case SpvOpLogicalOr: v = (x != 0) || (y != 0); break;
       case SpvOpLogicalAnd: v = (x != 0) && (y != 0); break;
@@ -301,7 +400,9 @@ static bool int_classes(eval *ev, op_class cls, uint32_t op, const ld_type *rt, 
       }
       break;
     }
-    if (undef) undefined(ev, dst + i * rb, rb, cls == C_SHIFT ? "shift by at least the bit width" : "division by zero or overflow");
+    if (undef)
+      undefined(ev, dst + i * rb, rb,
+                cls == C_SHIFT ? "shift by at least the bit width" : "division by zero or overflow");
     else put_bits(dst + i * rb, rb, v & mask_of(rc->bits));
   }
   return true;
@@ -333,19 +434,26 @@ static bool convert(eval *ev, op_class cls, uint32_t op, const ld_type *rt, uint
     }
     case C_FCONV: {
       double d = get_float(src, fb);
-      if (tb == 32 && fb == 64) { float f = (float)d; memcpy(out, &f, 4); }  /* one rounding */
-      else put_float(out, tb, d);
+      if (tb == 32 && fb == 64) {
+        float f = (float)d;
+        memcpy(out, &f, 4);
+      } /* one rounding */
+      else
+        put_float(out, tb, d);
       break;
     }
     case C_F2I: {
       /* rounds toward zero (SPIR-V 3.32.11); out-of-range and NaN are undefined */
       double t = trunc(get_float(src, fb));
       double lo = sgn ? -ldexp(1, (int)tb - 1) : 0, hi = sgn ? ldexp(1, (int)tb - 1) : ldexp(1, (int)tb);
-      if (!(t >= lo && t < hi)) { undefined(ev, out, rb, "float-to-integer conversion out of range"); break; }
+      if (!(t >= lo && t < hi)) {
+        undefined(ev, out, rb, "float-to-integer conversion out of range");
+        break;
+      }
       put_bits(out, rb, sgn ? (uint64_t)(int64_t)t : (uint64_t)t);
       break;
     }
-    default: {  /* C_I2F */
+    default: { /* C_I2F */
       uint64_t x = get_bits(src, ab);
       if (tb == 32) {
         float f = sgn ? (float)sext(x, fb) : (float)x;
@@ -375,7 +483,7 @@ static bool float_ops(eval *ev, op_class cls, uint32_t op, const ld_type *rt, ui
   uint32_t sz = rc->size, bits = rc->bits;
   for (uint32_t i = 0; i < n; i++) {
     uint8_t *out = dst + i * sz;
-    if (cls == C_FUN) {  /* flips the sign bit, NaNs included */
+    if (cls == C_FUN) { /* flips the sign bit, NaNs included */
       uint64_t x = get_bits(a.k->bytes + i * sz, sz);
       put_bits(out, sz, x ^ ((uint64_t)1 << (bits - 1)));
       continue;
@@ -386,8 +494,8 @@ static bool float_ops(eval *ev, op_class cls, uint32_t op, const ld_type *rt, ui
     case SpvOpFSub: v = x - y; break;
     case SpvOpFMul: v = x * y; break;
     case SpvOpFDiv: v = x / y; break;
-    case SpvOpFRem: v = fmod(x, y); break;  /* sign of operand 1 */
-    default:                                 /* FMod: sign of operand 2 */
+    case SpvOpFRem: v = fmod(x, y); break; /* sign of operand 1 */
+    default:                               /* FMod: sign of operand 2 */
       v = fmod(x, y);
       if (v != 0 && ((v < 0) != (y < 0))) v += y;
       break;
@@ -424,7 +532,8 @@ static bool bitcast(eval *ev, const ld_type *rt, uint8_t *dst) {
   if (!get_operand(ev, 0, &a)) return false;
   if (rt->kind == LD_TY_POINTER || a.t->kind == LD_TY_POINTER)
     return fail_types(ev, "a Bitcast involving pointers has no value at load time");
-  if (!ld_type_is_scalar(a.comp) || !ld_type_is_scalar(ld_type_of(ev->c->m, rt->kind == LD_TY_VECTOR ? rt->elem : rt->id)) ||
+  if (!ld_type_is_scalar(a.comp) ||
+      !ld_type_is_scalar(ld_type_of(ev->c->m, rt->kind == LD_TY_VECTOR ? rt->elem : rt->id)) ||
       a.t->reg_size != rt->reg_size)
     return fail_types(ev, "Bitcast needs scalar or vector types of the same total width");
   memcpy(dst, a.k->bytes, rt->reg_size);
@@ -438,7 +547,8 @@ static bool walk(eval *ev, const ld_type *t, const uint32_t *idx, uint32_t n, ui
   for (uint32_t k = 0; k < n; k++) {
     uint32_t i = idx[k];
     if ((t->kind != LD_TY_VECTOR && t->kind != LD_TY_ARRAY && t->kind != LD_TY_STRUCT) || i >= t->count)
-      return ld_errf(ev->c, ev->r->at, "OpSpecConstantOp %%%u (%s): index %u (position %u) does not select a member of type %%%u",
+      return ld_errf(ev->c, ev->r->at,
+                     "OpSpecConstantOp %%%u (%s): index %u (position %u) does not select a member of type %%%u",
                      ev->result, ev->opname, i, k, t->id);
     if (t->kind == LD_TY_STRUCT) {
       o += t->offsets[i];
@@ -463,7 +573,8 @@ static bool composite_op(eval *ev, op_class cls, const ld_type *rt, uint8_t *dst
     if (nops < 2) return fail_types(ev, "expects a composite and at least one index");
     if (!get_operand(ev, 0, &comp)) return false;
     if (!walk(ev, comp.t, ev->r->w + 5, nops - 1, &off, &leaf)) return false;
-    if (!ld_type_same(m, leaf->id, rt->id)) return fail_types(ev, "the selected member's type differs from the result type");
+    if (!ld_type_same(m, leaf->id, rt->id))
+      return fail_types(ev, "the selected member's type differs from the result type");
     memcpy(dst, comp.k->bytes + off, rt->reg_size);
     return true;
   }
@@ -471,7 +582,8 @@ static bool composite_op(eval *ev, op_class cls, const ld_type *rt, uint8_t *dst
   if (!get_operand(ev, 0, &obj) || !get_operand(ev, 1, &comp)) return false;
   if (!ld_type_same(m, comp.t->id, rt->id)) return fail_types(ev, "the composite's type differs from the result type");
   if (!walk(ev, comp.t, ev->r->w + 6, nops - 2, &off, &leaf)) return false;
-  if (!ld_type_same(m, leaf->id, obj.t->id)) return fail_types(ev, "the object's type differs from the selected member's");
+  if (!ld_type_same(m, leaf->id, obj.t->id))
+    return fail_types(ev, "the object's type differs from the selected member's");
   memcpy(dst, comp.k->bytes, rt->reg_size);
   memcpy(dst + off, obj.k->bytes, leaf->reg_size);
   return true;
@@ -490,7 +602,10 @@ static bool shuffle(eval *ev, const ld_type *rt, uint8_t *dst) {
   uint32_t cs = ld_type_of(m, rt->elem)->size;
   for (uint32_t i = 0; i < rt->count; i++) {
     uint32_t s = ev->r->w[6 + i];
-    if (s == 0xFFFFFFFFu) { memset(dst + i * cs, 0, cs); continue; }  /* "no source": undefined component */
+    if (s == 0xFFFFFFFFu) {
+      memset(dst + i * cs, 0, cs);
+      continue;
+    } /* "no source": undefined component */
     if (s >= a.n + b.n) return fail_types(ev, "a component selector is out of range");
     const uint8_t *src = s < a.n ? a.k->bytes + s * cs : b.k->bytes + (s - a.n) * cs;
     memcpy(dst + i * cs, src, cs);
@@ -581,25 +696,31 @@ bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k
   if (cls == C_BITCAST && type->kind == LD_TY_POINTER) return address_op(&ev, op, type, k);
   if (cls < 0) {
     static const uint16_t address_ops[] = {
-      SpvOpAccessChain, SpvOpInBoundsAccessChain, SpvOpPtrAccessChain, SpvOpInBoundsPtrAccessChain,
+      SpvOpAccessChain,      SpvOpInBoundsAccessChain, SpvOpPtrAccessChain, SpvOpInBoundsPtrAccessChain,
       SpvOpGenericCastToPtr, SpvOpPtrCastToGeneric,
     };
     for (size_t i = 0; i < sizeof address_ops / sizeof address_ops[0]; i++)
       if (address_ops[i] == op) return address_op(&ev, op, type, k);
-    if (name)
-      return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time", k->id, name);
+    if (name) return ld_errf(c, r->at, "OpSpecConstantOp %%%u: %s is not evaluated by spvi at load time", k->id, name);
     return ld_errf(c, r->at, "OpSpecConstantOp %%%u: unknown opcode %u", k->id, op);
   }
   if (class_nops[cls] >= 0 && r->nwords - 4u != (uint32_t)class_nops[cls])
-    return ld_errf(c, r->at, "OpSpecConstantOp %%%u (%s) has %u operands, expects %d", k->id, name,
-                   r->nwords - 4u, class_nops[cls]);
+    return ld_errf(c, r->at, "OpSpecConstantOp %%%u (%s) has %u operands, expects %d", k->id, name, r->nwords - 4u,
+                   class_nops[cls]);
   bool ok;
   switch (cls) {
-  case C_IUN: case C_IBIN: case C_SHIFT: case C_ICMP: case C_LUN: case C_LBIN:
-    ok = int_classes(&ev, (op_class)cls, op, type, k->bytes);
-    break;
-  case C_ICONV: case C_FCONV: case C_F2I: case C_I2F: ok = convert(&ev, (op_class)cls, op, type, k->bytes); break;
-  case C_FUN: case C_FBIN: ok = float_ops(&ev, (op_class)cls, op, type, k->bytes); break;
+  case C_IUN:
+  case C_IBIN:
+  case C_SHIFT:
+  case C_ICMP:
+  case C_LUN:
+  case C_LBIN: ok = int_classes(&ev, (op_class)cls, op, type, k->bytes); break;
+  case C_ICONV:
+  case C_FCONV:
+  case C_F2I:
+  case C_I2F: ok = convert(&ev, (op_class)cls, op, type, k->bytes); break;
+  case C_FUN:
+  case C_FBIN: ok = float_ops(&ev, (op_class)cls, op, type, k->bytes); break;
   case C_SELECT: ok = select_op(&ev, type, k->bytes); break;
   case C_BITCAST: ok = bitcast(&ev, type, k->bytes); break;
   case C_SHUFFLE: ok = shuffle(&ev, type, k->bytes); break;

@@ -37,9 +37,9 @@
 /* The opaque type declarations spvi accepts (env spec "Supported Types": image-related and
  * "Other Data Types"; SPIR-V 3.32.6 for the rest). Operations on them are the executor's concern. */
 static const uint16_t opaque_ops[] = {
-  SpvOpTypeEvent, SpvOpTypeDeviceEvent, SpvOpTypeReserveId, SpvOpTypeQueue, SpvOpTypePipe,
-  SpvOpTypeImage, SpvOpTypeSampler, SpvOpTypeSampledImage, SpvOpTypeOpaque, SpvOpTypeNamedBarrier,
-  SpvOpTypePipeStorage,
+  SpvOpTypeEvent,  SpvOpTypeDeviceEvent,  SpvOpTypeReserveId,   SpvOpTypeQueue,
+  SpvOpTypePipe,   SpvOpTypeImage,        SpvOpTypeSampler,     SpvOpTypeSampledImage,
+  SpvOpTypeOpaque, SpvOpTypeNamedBarrier, SpvOpTypePipeStorage,
 };
 
 bool ld_types_is_type_opcode(uint32_t opcode) {
@@ -53,41 +53,38 @@ bool ld_type_is_scalar(const ld_type *t) {
 
 bool ld_type_is_sized(const ld_type *t) {
   switch (t->kind) {
-  case LD_TY_BOOL: case LD_TY_INT: case LD_TY_FLOAT: case LD_TY_VECTOR: case LD_TY_ARRAY:
-  case LD_TY_STRUCT: case LD_TY_POINTER:
-    return true;
-  case LD_TY_OPAQUE:
-    return t->size > 0;
-  default:
-    return false;
+  case LD_TY_BOOL:
+  case LD_TY_INT:
+  case LD_TY_FLOAT:
+  case LD_TY_VECTOR:
+  case LD_TY_ARRAY:
+  case LD_TY_STRUCT:
+  case LD_TY_POINTER: return true;
+  case LD_TY_OPAQUE: return t->size > 0;
+  default: return false;
   }
 }
 
-uint32_t ld_type_reg_bytes(const ld_type *t) {
-  return t->reg_size ? t->reg_size : 1;
-}
+uint32_t ld_type_reg_bytes(const ld_type *t) { return t->reg_size ? t->reg_size : 1; }
 
 static bool same_depth(const ld_module *m, uint32_t a, uint32_t b, int depth) {
   if (a == b) return true;
   const ld_type *x = ld_type_of(m, a), *y = ld_type_of(m, b);
   if (!x || !y || x->kind != y->kind || depth > 8) return false;
   switch (x->kind) {
-  case LD_TY_VOID: case LD_TY_BOOL: return true;
-  case LD_TY_INT: case LD_TY_FLOAT: return x->bits == y->bits;
+  case LD_TY_VOID:
+  case LD_TY_BOOL: return true;
+  case LD_TY_INT:
+  case LD_TY_FLOAT: return x->bits == y->bits;
   case LD_TY_VECTOR: return x->count == y->count && same_depth(m, x->elem, y->elem, depth + 1);
-  case LD_TY_POINTER:
-    return x->storage == y->storage && same_depth(m, x->elem, y->elem, depth + 1);
-  default: return false;  /* aggregates and opaque types are distinct per declaration */
+  case LD_TY_POINTER: return x->storage == y->storage && same_depth(m, x->elem, y->elem, depth + 1);
+  default: return false; /* aggregates and opaque types are distinct per declaration */
   }
 }
 
-bool ld_type_same(const ld_module *m, uint32_t a, uint32_t b) {
-  return same_depth(m, a, b, 0);
-}
+bool ld_type_same(const ld_module *m, uint32_t a, uint32_t b) { return same_depth(m, a, b, 0); }
 
-static uint64_t round_up(uint64_t v, uint64_t align) {
-  return (v + align - 1) / align * align;
-}
+static uint64_t round_up(uint64_t v, uint64_t align) { return (v + align - 1) / align * align; }
 
 /* A component, element or member type must have a memory size. */
 static const ld_type *need_sized(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
@@ -95,8 +92,8 @@ static const ld_type *need_sized(ld_ctx *c, const ld_raw *r, uint32_t id, const 
   if (!t) return NULL;
   if (!ld_type_is_sized(t)) {
     ld_errf(c, r->at, "%s %%%u (%s) has no memory size", what, id,
-            t->kind == LD_TY_OPAQUE ? t->opaque
-            : t->kind == LD_TY_VOID ? "void"
+            t->kind == LD_TY_OPAQUE     ? t->opaque
+            : t->kind == LD_TY_VOID     ? "void"
             : t->kind == LD_TY_FUNCTION ? "a function type"
                                         : "a runtime array");
     return NULL;
@@ -130,8 +127,7 @@ static bool type_vector(ld_ctx *c, const ld_raw *r, ld_type *t) {
   snprintf(what, sizeof what, "OpTypeVector %%%u component type", t->id);
   const ld_type *e = ld_need_type(c, r, r->w[2], what);
   if (!e) return false;
-  if (!ld_type_is_scalar(e))
-    return ld_errf(c, r->at, "%s %%%u is not a scalar type", what, r->w[2]);
+  if (!ld_type_is_scalar(e)) return ld_errf(c, r->at, "%s %%%u is not a scalar type", what, r->w[2]);
   uint32_t n = r->w[3];
   if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
     return ld_errf(c, r->at, "OpTypeVector %%%u has %u components (2, 3, 4, 8 or 16 are supported)", t->id, n);
@@ -158,7 +154,8 @@ static bool type_array(ld_ctx *c, const ld_raw *r, ld_type *t) {
                    (unsigned long long)len, e->size);
   const ld_decoration *st = ld_find_decoration(c->m, t->id, SpvDecorationArrayStride);
   if (st && st->args[0] != e->size)
-    return ld_errf(c, r->at, "OpTypeArray %%%u: ArrayStride %u differs from the element size %u, which spvi does not support",
+    return ld_errf(c, r->at,
+                   "OpTypeArray %%%u: ArrayStride %u differs from the element size %u, which spvi does not support",
                    t->id, st->args[0], e->size);
   t->kind = LD_TY_ARRAY;
   t->elem = r->w[2];
@@ -206,7 +203,8 @@ static bool type_struct(ld_ctx *c, const ld_raw *r, ld_type *t) {
       uint64_t want = ld_find_member_decoration(m, t->id, i, SpvDecorationOffset)->args[0];
       /* Members in declaration order must not overlap: constants and loads copy member by member. */
       if (want < end)
-        return ld_errf(c, r->at, "OpTypeStruct %%%u member %u: Offset %llu overlaps the previous member (which ends at %llu)",
+        return ld_errf(c, r->at,
+                       "OpTypeStruct %%%u member %u: Offset %llu overlaps the previous member (which ends at %llu)",
                        t->id, i, (unsigned long long)want, (unsigned long long)end);
       off = want;
     } else if (!t->packed) {
@@ -228,8 +226,7 @@ static bool type_struct(ld_ctx *c, const ld_raw *r, ld_type *t) {
 
 static bool type_pointer(ld_ctx *c, const ld_raw *r, ld_type *t) {
   uint32_t sc = r->w[2];
-  if (!spv_storage_class_name(sc))
-    return ld_errf(c, r->at, "OpTypePointer %%%u: unknown storage class %u", t->id, sc);
+  if (!spv_storage_class_name(sc)) return ld_errf(c, r->at, "OpTypePointer %%%u: unknown storage class %u", t->id, sc);
   char what[64];
   snprintf(what, sizeof what, "OpTypePointer %%%u pointee type", t->id);
   if (!ld_need_type(c, r, r->w[3], what)) return false;
@@ -270,23 +267,36 @@ static bool type_image(ld_ctx *c, const ld_raw *r, ld_type *t) {
   snprintf(what, sizeof what, "OpTypeImage %%%u sampled type", t->id);
   const ld_type *st = ld_need_type(c, r, r->w[2], what);
   if (!st) return false;
-  if (r->nwords < 9) return ld_errf(c, r->at, "OpTypeImage %%%u has %u words, expects 9 or 10", t->id, (unsigned)r->nwords);
+  if (r->nwords < 9)
+    return ld_errf(c, r->at, "OpTypeImage %%%u has %u words, expects 9 or 10", t->id, (unsigned)r->nwords);
   uint32_t dim = r->w[3], depth = r->w[4], arrayed = r->w[5], ms = r->w[6], sampled = r->w[7], format = r->w[8];
   const char *dn = spv_dim_name(dim);
   if (st->kind != LD_TY_VOID)
-    return ld_errf(c, r->at, "OpTypeImage %%%u: sampled type %%%u is not OpTypeVoid (the OpenCL environment requires void)", t->id, r->w[2]);
+    return ld_errf(c, r->at,
+                   "OpTypeImage %%%u: sampled type %%%u is not OpTypeVoid (the OpenCL environment requires void)",
+                   t->id, r->w[2]);
   if (dim != SpvDim1D && dim != SpvDim2D && dim != SpvDim3D && dim != SpvDimBuffer)
-    return ld_errf(c, r->at, "OpTypeImage %%%u: Dim %s is not supported (1D, 2D, 3D and Buffer are)", t->id, dn ? dn : "?");
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Dim %s is not supported (1D, 2D, 3D and Buffer are)", t->id,
+                   dn ? dn : "?");
   if (arrayed > 1 || (arrayed && dim != SpvDim1D && dim != SpvDim2D))
-    return ld_errf(c, r->at, "OpTypeImage %%%u: Arrayed %u with Dim %s is not supported (1D and 2D arrays are)", t->id, arrayed, dn);
-  if (depth == 1) return ld_errf(c, r->at, "OpTypeImage %%%u: depth images (image2d_depth_t, cl_khr_depth_images) are not supported", t->id);
-  if (depth != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: Depth %u is not supported (0: not a depth image)", t->id, depth);
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Arrayed %u with Dim %s is not supported (1D and 2D arrays are)", t->id,
+                   arrayed, dn);
+  if (depth == 1)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: depth images (image2d_depth_t, cl_khr_depth_images) are not supported",
+                   t->id);
+  if (depth != 0)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Depth %u is not supported (0: not a depth image)", t->id, depth);
   if (ms != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: multi-sampled images (MS %u) are not supported", t->id, ms);
-  if (sampled != 0) return ld_errf(c, r->at, "OpTypeImage %%%u: Sampled %u is not supported (the OpenCL environment uses 0)", t->id, sampled);
+  if (sampled != 0)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Sampled %u is not supported (the OpenCL environment uses 0)", t->id,
+                   sampled);
   if (format != SpvImageFormatUnknown)
-    return ld_errf(c, r->at, "OpTypeImage %%%u: Image Format %u is not supported (the OpenCL environment uses Unknown)", t->id, format);
-  if (r->nwords < 10) return ld_errf(c, r->at, "OpTypeImage %%%u has no Access Qualifier (OpenCL kernels need one)", t->id);
-  if (r->w[9] > SpvAccessQualifierReadWrite) return ld_errf(c, r->at, "OpTypeImage %%%u: unknown Access Qualifier %u", t->id, r->w[9]);
+    return ld_errf(c, r->at, "OpTypeImage %%%u: Image Format %u is not supported (the OpenCL environment uses Unknown)",
+                   t->id, format);
+  if (r->nwords < 10)
+    return ld_errf(c, r->at, "OpTypeImage %%%u has no Access Qualifier (OpenCL kernels need one)", t->id);
+  if (r->w[9] > SpvAccessQualifierReadWrite)
+    return ld_errf(c, r->at, "OpTypeImage %%%u: unknown Access Qualifier %u", t->id, r->w[9]);
   t->img_dim = dim;
   t->img_arrayed = arrayed;
   t->img_access = r->w[9];
@@ -309,11 +319,11 @@ static bool type_opaque(ld_ctx *c, const ld_raw *r, ld_type *t) {
     if (!ld_string(c, r, 2, &name, NULL)) return false;
   }
   t->kind = LD_TY_OPAQUE;
-  t->opaque = r->info->name;  /* static string from the generated table */
+  t->opaque = r->info->name; /* static string from the generated table */
   t->size = LD_OPAQUE_MEM_BYTES;
   t->align = LD_OPAQUE_MEM_BYTES ? LD_OPAQUE_MEM_BYTES : 1;
   t->reg_size = LD_OPAQUE_REG_BYTES;
-  if (r->opcode == SpvOpTypeSampledImage) t->size = t->reg_size = 2 * LD_OPAQUE_REG_BYTES;  /* image, sampler */
+  if (r->opcode == SpvOpTypeSampledImage) t->size = t->reg_size = 2 * LD_OPAQUE_REG_BYTES; /* image, sampler */
   return true;
 }
 
@@ -352,9 +362,9 @@ bool ld_type_insn(ld_ctx *c, const ld_raw *r) {
   if (r->opcode == SpvOpTypePointer && m->ids[id].kind == LD_ID_TYPE && !c->def_at[id]) {
     ld_type *t = &m->types[m->ids[id].index];
     if (t->storage != r->w[2])
-      return ld_errf(c, r->at, "OpTypePointer %%%u: storage class %u differs from its OpTypeForwardPointer's %u",
-                     id, r->w[2], t->storage);
-    c->def_at[id] = r->at;  /* the forward declaration is now defined */
+      return ld_errf(c, r->at, "OpTypePointer %%%u: storage class %u differs from its OpTypeForwardPointer's %u", id,
+                     r->w[2], t->storage);
+    c->def_at[id] = r->at; /* the forward declaration is now defined */
     return type_pointer(c, r, t);
   }
   if (!ld_define(c, r, id)) return false;
@@ -365,7 +375,10 @@ bool ld_type_insn(ld_ctx *c, const ld_raw *r) {
   t->align = 1;
   bool ok;
   switch (r->opcode) {
-  case SpvOpTypeVoid: t->kind = LD_TY_VOID; ok = true; break;
+  case SpvOpTypeVoid:
+    t->kind = LD_TY_VOID;
+    ok = true;
+    break;
   case SpvOpTypeBool:
     t->kind = LD_TY_BOOL;
     t->bits = 8;

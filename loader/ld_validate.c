@@ -71,7 +71,7 @@ struct ld_valjob {
   bool oom;
   spv_result_t res;
   char msg[768];
-  size_t index;             /* the diagnostic's instruction ordinal (header = 0), 0 when none */
+  size_t index; /* the diagnostic's instruction ordinal (header = 0), 0 when none */
 };
 
 static void *validate_main(void *arg) {

@@ -78,8 +78,7 @@ typedef struct {
 } avec;
 
 static void av_add(avec *a, const char *s) {
-  if (a->oom)
-    return;
+  if (a->oom) return;
   if (a->n + 2 > a->cap) {
     size_t cap = a->cap ? a->cap * 2 : 32;
     char **v = realloc(a->v, cap * sizeof *v);
@@ -124,8 +123,7 @@ static void av_addf(avec *a, const char *fmt, ...) {
 }
 
 static void av_free(avec *a) {
-  for (size_t i = 0; i < a->n; i++)
-    free(a->v[i]);
+  for (size_t i = 0; i < a->n; i++) free(a->v[i]);
   free(a->v);
   *a = (avec){0};
 }
@@ -138,18 +136,14 @@ static void av_free(avec *a) {
  * separate words, '...' is literal, "..." allows \" \\ \$ \` escapes, a backslash outside quotes
  * escapes the next character. So `-D NAME="a b"` and `-I "my dir"` work as users expect. */
 static bool tokenize(const char *s, avec *out, sbuf *log) {
-  if (!s)
-    return true;
+  if (!s) return true;
   const char *p = s;
   for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f')
-      p++;
-    if (!*p)
-      return true;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f') p++;
+    if (!*p) return true;
     sbuf w = {0};
     sb_addn(&w, "", 0); /* an empty quoted word ("") is still a word */
-    while (*p && !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' ||
-                   *p == '\f')) {
+    while (*p && !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f')) {
       if (*p == '\'') {
         const char *e = strchr(p + 1, '\'');
         if (!e) {
@@ -162,8 +156,7 @@ static bool tokenize(const char *s, avec *out, sbuf *log) {
       } else if (*p == '"') {
         p++;
         while (*p && *p != '"') {
-          if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`'))
-            p++;
+          if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`')) p++;
           sb_addn(&w, p, 1);
           p++;
         }
@@ -192,8 +185,8 @@ static bool tokenize(const char *s, avec *out, sbuf *log) {
 }
 
 typedef struct {
-  avec clang;  /* the user's -D, -I, -w, -Werror, -g for clang, in their order */
-  int cl_std;  /* 100 ... 300 */
+  avec clang; /* the user's -D, -I, -w, -Werror, -g for clang, in their order */
+  int cl_std; /* 100 ... 300 */
   bool cl_std_given, opt_disable, fast_relaxed, denorms_zero, arg_info, uniform_wg;
   /* links */
   bool create_library, enable_link_options;
@@ -203,22 +196,24 @@ typedef struct {
  * and keeps denormals, signed zeros, infinities and NaNs, which every math option allows; none of
  * them is passed to clang, so they cannot make the generated code less exact). */
 static const char *const math_options[] = {
-    "-cl-fast-relaxed-math",      "-cl-denorms-are-zero", "-cl-mad-enable",
-    "-cl-no-signed-zeros",        "-cl-unsafe-math-optimizations",
-    "-cl-finite-math-only",       "-cl-single-precision-constant",
-    "-cl-fp32-correctly-rounded-divide-sqrt",
+  "-cl-fast-relaxed-math",
+  "-cl-denorms-are-zero",
+  "-cl-mad-enable",
+  "-cl-no-signed-zeros",
+  "-cl-unsafe-math-optimizations",
+  "-cl-finite-math-only",
+  "-cl-single-precision-constant",
+  "-cl-fp32-correctly-rounded-divide-sqrt",
 };
 
 static bool is_one_of(const char *s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (strcmp(s, list[i]) == 0)
-      return true;
+    if (strcmp(s, list[i]) == 0) return true;
   return false;
 }
 
 static void bad_option(sbuf *log, const char *opt, const char *why) {
-  sb_addf(log, "spvi: error: invalid build option `%s`%s%s\n", opt, why ? ": " : "",
-          why ? why : "");
+  sb_addf(log, "spvi: error: invalid build option `%s`%s%s\n", opt, why ? ": " : "", why ? why : "");
 }
 
 /* -I DIR: relative directories are relative to the application's working directory, but clang
@@ -235,8 +230,7 @@ static bool add_include_dir(copts *o, const char *dir, sbuf *log) {
   }
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd)) {
-    sb_addf(log, "spvi: error: -I %s: cannot resolve a relative directory: %s\n", dir,
-            errstr(errno));
+    sb_addf(log, "spvi: error: -I %s: cannot resolve a relative directory: %s\n", dir, errstr(errno));
     return false;
   }
   av_addf(&o->clang, "%s/%s", cwd, dir);
@@ -269,41 +263,34 @@ static int parse_options(const char *options, bool link, copts *o, sbuf *log) {
       o->denorms_zero = true;
     } else if (strcmp(t, "-cl-fast-relaxed-math") == 0) {
       o->fast_relaxed = true;
-    } else if (strcmp(t, "-cl-no-signed-zeros") == 0 ||
-               strcmp(t, "-cl-unsafe-math-optimizations") == 0 ||
+    } else if (strcmp(t, "-cl-no-signed-zeros") == 0 || strcmp(t, "-cl-unsafe-math-optimizations") == 0 ||
                strcmp(t, "-cl-finite-math-only") == 0 || strcmp(t, "-cl-no-subgroup-ifp") == 0) {
       /* valid for both compiles and links; nothing to do (see math_options) */
     } else if (link) {
-      if (strcmp(t, "-create-library") == 0)
-        o->create_library = true;
-      else if (strcmp(t, "-enable-link-options") == 0)
-        o->enable_link_options = true;
+      if (strcmp(t, "-create-library") == 0) o->create_library = true;
+      else if (strcmp(t, "-enable-link-options") == 0) o->enable_link_options = true;
       else {
-        bad_option(log, t, is_one_of(t, math_options, sizeof math_options / sizeof *math_options)
-                               ? "not a link option"
-                               : "unknown link option");
+        bad_option(log, t,
+                   is_one_of(t, math_options, sizeof math_options / sizeof *math_options) ? "not a link option"
+                                                                                          : "unknown link option");
         rc = CLC_INVALID_OPTIONS;
       }
     } else if (strcmp(t, "-D") == 0) {
       if (!next) {
         bad_option(log, t, "the macro name is missing");
         rc = CLC_INVALID_OPTIONS;
-      } else if (!add_define(o, next, log))
-        rc = CLC_INVALID_OPTIONS;
+      } else if (!add_define(o, next, log)) rc = CLC_INVALID_OPTIONS;
       i++;
     } else if (strncmp(t, "-D", 2) == 0) {
-      if (!add_define(o, t + 2, log))
-        rc = CLC_INVALID_OPTIONS;
+      if (!add_define(o, t + 2, log)) rc = CLC_INVALID_OPTIONS;
     } else if (strcmp(t, "-I") == 0) {
       if (!next) {
         bad_option(log, t, "the directory name is missing");
         rc = CLC_INVALID_OPTIONS;
-      } else if (!add_include_dir(o, next, log))
-        rc = CLC_INVALID_OPTIONS;
+      } else if (!add_include_dir(o, next, log)) rc = CLC_INVALID_OPTIONS;
       i++;
     } else if (strncmp(t, "-I", 2) == 0) {
-      if (!add_include_dir(o, t + 2, log))
-        rc = CLC_INVALID_OPTIONS;
+      if (!add_include_dir(o, t + 2, log)) rc = CLC_INVALID_OPTIONS;
     } else if (strncmp(t, "-cl-std=", 8) == 0) {
       static const struct {
         const char *name;
@@ -311,8 +298,7 @@ static int parse_options(const char *options, bool link, copts *o, sbuf *log) {
       } stds[] = {{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}};
       int v = 0;
       for (size_t k = 0; k < sizeof stds / sizeof *stds; k++)
-        if (strcmp(t + 8, stds[k].name) == 0)
-          v = stds[k].v;
+        if (strcmp(t + 8, stds[k].name) == 0) v = stds[k].v;
       if (!v) {
         bad_option(log, t, "the versions are CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0");
         rc = CLC_INVALID_OPTIONS;
@@ -332,8 +318,7 @@ static int parse_options(const char *options, bool link, copts *o, sbuf *log) {
       av_add(&o->clang, t);
     } else if (strcmp(t, "-x") == 0 || strncmp(t, "-spir-std=", 10) == 0) {
       char both[64];
-      snprintf(both, sizeof both, "%s%s%.32s", t, next && t[1] == 'x' ? " " : "",
-               next && t[1] == 'x' ? next : "");
+      snprintf(both, sizeof both, "%s%s%.32s", t, next && t[1] == 'x' ? " " : "", next && t[1] == 'x' ? next : "");
       bad_option(log, both, "SPIR 1.2 binaries are not supported, and source is OpenCL C");
       rc = CLC_INVALID_OPTIONS;
     } else if (strcmp(t, "-create-library") == 0 || strcmp(t, "-enable-link-options") == 0) {
@@ -363,10 +348,8 @@ static int parse_options(const char *options, bool link, copts *o, sbuf *log) {
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
   (void)st;
   (void)ftw;
-  if (flag == FTW_DP || flag == FTW_D)
-    rmdir(path);
-  else
-    unlink(path);
+  if (flag == FTW_DP || flag == FTW_D) rmdir(path);
+  else unlink(path);
   return 0;
 }
 
@@ -375,15 +358,13 @@ static void rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_P
 /* mkdtemp under $TMPDIR (or /tmp); returns false with a message in log. */
 static bool make_tmpdir(char *dir, size_t cap, sbuf *log) {
   const char *base = getenv("TMPDIR");
-  if (!base || !*base)
-    base = "/tmp";
+  if (!base || !*base) base = "/tmp";
   if ((size_t)snprintf(dir, cap, "%s/spvi-clc-XXXXXX", base) >= cap) {
     sb_add(log, "spvi: error: TMPDIR is too long\n");
     return false;
   }
   if (!mkdtemp(dir)) {
-    sb_addf(log, "spvi: error: cannot create a temporary directory in %s: %s\n", base,
-            errstr(errno));
+    sb_addf(log, "spvi: error: cannot create a temporary directory in %s: %s\n", base, errstr(errno));
     return false;
   }
   return true;
@@ -398,8 +379,7 @@ static bool write_file(const char *path, const void *data, size_t len, sbuf *log
   const char *p = data;
   while (len) {
     ssize_t k = write(fd, p, len);
-    if (k < 0 && errno == EINTR)
-      continue;
+    if (k < 0 && errno == EINTR) continue;
     if (k <= 0) {
       sb_addf(log, "spvi: error: cannot write %s: %s\n", path, errstr(errno));
       close(fd);
@@ -418,8 +398,7 @@ static bool write_file(const char *path, const void *data, size_t len, sbuf *log
 /* Reads a whole file (NUL-terminated for text use); NULL when missing or unreadable. */
 static char *read_file(const char *path, size_t *len) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return NULL;
+  if (fd < 0) return NULL;
   struct stat st;
   if (fstat(fd, &st) != 0 || st.st_size < 0) {
     close(fd);
@@ -443,36 +422,30 @@ static char *read_file(const char *path, size_t *len) {
       cap *= 2;
     }
     ssize_t k = read(fd, buf + n, cap - 1 - n);
-    if (k < 0 && errno == EINTR)
-      continue;
+    if (k < 0 && errno == EINTR) continue;
     if (k < 0) {
       free(buf);
       close(fd);
       return NULL;
     }
-    if (k == 0)
-      break;
+    if (k == 0) break;
     n += (size_t)k;
   }
   close(fd);
   buf[n] = 0;
-  if (len)
-    *len = n;
+  if (len) *len = n;
   return buf;
 }
 
 /* A header name must stay inside the private directory: relative, no "..", no empty name. */
 static bool header_name_ok(const char *name) {
-  if (!name || !*name || name[0] == '/')
-    return false;
+  if (!name || !*name || name[0] == '/') return false;
   const char *p = name;
   while (*p) {
     const char *e = strchr(p, '/');
     size_t len = e ? (size_t)(e - p) : strlen(p);
-    if (len == 2 && p[0] == '.' && p[1] == '.')
-      return false;
-    if (!e)
-      return len > 0;
+    if (len == 2 && p[0] == '.' && p[1] == '.') return false;
+    if (!e) return len > 0;
     p = e + 1;
   }
   return false; /* ends with '/' */
@@ -515,15 +488,12 @@ static void tool_path(int tool, char *buf, size_t cap) {
   const char *bin = getenv("SPVI_LLVM_BIN");
   if (bin && *bin) {
     snprintf(buf, cap, "%s/%s", bin, names[tool]);
-    if (access(buf, X_OK) == 0)
-      return;
+    if (access(buf, X_OK) == 0) return;
     snprintf(buf, cap, "%s/%s-14", bin, names[tool]);
-    if (access(buf, X_OK) == 0)
-      return;
+    if (access(buf, X_OK) == 0) return;
   }
   snprintf(buf, cap, "/usr/lib/llvm-14/bin/%s", names[tool]);
-  if (access(buf, X_OK) == 0)
-    return;
+  if (access(buf, X_OK) == 0) return;
   snprintf(buf, cap, "%s-14", names[tool]);
 }
 
@@ -536,8 +506,7 @@ static double now_seconds(void) {
 /* Runs argv (argv[0] a path or a PATH name) with stdin from /dev/null and stdout+stderr into
  * out_path, in directory cwd (NULL: ours). Returns the exit status (0..255), or -1 when it
  * could not be started, was killed by a signal or timed out: `why` then says which. */
-static int run_tool(char *const argv[], const char *cwd, const char *out_path, char *why,
-                    size_t why_cap) {
+static int run_tool(char *const argv[], const char *cwd, const char *out_path, char *why, size_t why_cap) {
   why[0] = 0;
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t at;
@@ -553,8 +522,7 @@ static int run_tool(char *const argv[], const char *cwd, const char *out_path, c
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  if (cwd)
-    posix_spawn_file_actions_addchdir_np(&fa, cwd);
+  if (cwd) posix_spawn_file_actions_addchdir_np(&fa, cwd);
   /* The application's signal mask and ignored signals must not leak into the compiler (an
    * ignored SIGSEGV or a blocked SIGTERM would change how it crashes or stops). */
   sigset_t none, all;
@@ -579,8 +547,7 @@ static int run_tool(char *const argv[], const char *cwd, const char *out_path, c
    * is none, poll waitpid with a short growing sleep. */
   double limit = 600;
   const char *e = getenv("SPVI_COMPILE_TIMEOUT");
-  if (e && atof(e) > 0)
-    limit = atof(e);
+  if (e && atof(e) > 0) limit = atof(e);
   double deadline = now_seconds() + limit;
   int status = 0;
   bool timed_out = false;
@@ -597,55 +564,43 @@ static int run_tool(char *const argv[], const char *cwd, const char *out_path, c
       }
       struct pollfd p = {.fd = pfd, .events = POLLIN};
       int r = poll(&p, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
-      if (r > 0)
-        break;
-      if (r < 0 && errno != EINTR)
-        break; /* cannot wait this way: fall through to a blocking waitpid */
+      if (r > 0) break;
+      if (r < 0 && errno != EINTR) break; /* cannot wait this way: fall through to a blocking waitpid */
     }
     close(pfd);
   } else {
     long nap = 100000; /* 0.1 ms, doubling up to 5 ms */
     for (;;) {
       pid_t r = waitpid(pid, &status, WNOHANG);
-      if (r == pid)
-        goto reaped;
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r < 0)
-        return 0; /* ECHILD: see below */
+      if (r == pid) goto reaped;
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return 0; /* ECHILD: see below */
       if (now_seconds() > deadline) {
         timed_out = true;
         break;
       }
       struct timespec ts = {0, nap};
       nanosleep(&ts, NULL);
-      if (nap < 5000000)
-        nap *= 2;
+      if (nap < 5000000) nap *= 2;
     }
   }
   if (timed_out) {
     kill(pid, SIGKILL);
-    snprintf(why, why_cap, "%s did not finish within %g s (SPVI_COMPILE_TIMEOUT) and was killed",
-             argv[0], limit);
+    snprintf(why, why_cap, "%s did not finish within %g s (SPVI_COMPILE_TIMEOUT) and was killed", argv[0], limit);
   }
   for (;;) {
     pid_t r = waitpid(pid, &status, 0);
-    if (r == pid)
-      break;
-    if (r < 0 && errno == EINTR)
-      continue;
+    if (r == pid) break;
+    if (r < 0 && errno == EINTR) continue;
     /* ECHILD: the application set SIGCHLD to SIG_IGN and the child was reaped for us. The
      * caller checks the output file, so call it a success here. */
     return timed_out ? -1 : 0;
   }
-  if (timed_out)
-    return -1;
+  if (timed_out) return -1;
 reaped:
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
-    snprintf(why, why_cap, "%s crashed (signal %d, %s)", argv[0], WTERMSIG(status),
-             sigstr(WTERMSIG(status)));
+    snprintf(why, why_cap, "%s crashed (signal %d, %s)", argv[0], WTERMSIG(status), sigstr(WTERMSIG(status)));
     return -1;
   }
   snprintf(why, why_cap, "%s stopped abnormally", argv[0]);
@@ -675,8 +630,7 @@ static void filter_tool_output(const job *j, const char *raw, sbuf *b) {
     const char *eol = strchr(p, '\n');
     size_t len = eol ? (size_t)(eol - p + 1) : strlen(p);
     const char *q = p;
-    while (*q == ' ')
-      q++;
+    while (*q == ' ') q++;
     bool drop = false;
     if (strncmp(p, "PLEASE submit a bug report", 26) == 0 || strncmp(p, "Stack dump:", 11) == 0) {
       drop = in_dump = true;
@@ -697,23 +651,20 @@ static void filter_tool_output(const job *j, const char *raw, sbuf *b) {
         }
         sb_addn(b, s, (size_t)(m - s));
         s = m + dlen;
-        if (strncmp(s, "/src/", 5) == 0)
-          s += 5;
-        else if (*s == '/')
-          s++;
+        if (strncmp(s, "/src/", 5) == 0) s += 5;
+        else if (*s == '/') s++;
       }
     }
     p += len;
   }
-  if (b->n && b->p[b->n - 1] != '\n')
-    sb_add(b, "\n");
+  if (b->n && b->p[b->n - 1] != '\n') sb_add(b, "\n");
 }
 
 /* Runs a tool; appends its output to the log when `keep_output` (clang's diagnostics) or when it
  * fails (then prefixed with what failed). Returns true on exit status 0 and an existing
  * `product` file (NULL: no check). `what` names the step for messages. */
-static bool run_step(job *j, avec *argv, const char *cwd, const char *product, bool keep_output,
-                     const char *what, sbuf *fail_log) {
+static bool run_step(job *j, avec *argv, const char *cwd, const char *product, bool keep_output, const char *what,
+                     sbuf *fail_log) {
   char out[PATH_MAX], why[PATH_MAX + 128];
   jpath(j, "tool-output.txt", out, sizeof out);
   if (argv->oom) {
@@ -724,29 +675,23 @@ static bool run_step(job *j, avec *argv, const char *cwd, const char *product, b
   char *raw = read_file(out, NULL);
   unlink(out);
   sbuf text = {0};
-  if (raw)
-    filter_tool_output(j, raw, &text);
+  if (raw) filter_tool_output(j, raw, &text);
   free(raw);
   bool ok = rc == 0 && (!product || access(product, R_OK) == 0);
-  if (keep_output && text.p)
-    sb_add(j->log, text.p);
+  if (keep_output && text.p) sb_add(j->log, text.p);
   if (!ok) {
     if (!keep_output && text.p && *text.p) {
       if (strncmp(text.p, what, strlen(what)) != 0) /* LLVM tools name themselves */
         sb_addf(fail_log, "%s: ", what);
       sb_add(fail_log, text.p);
     }
-    if (why[0])
-      sb_addf(fail_log, "spvi: error: %s\n", why);
+    if (why[0]) sb_addf(fail_log, "spvi: error: %s\n", why);
     else if (rc == 127 && !(text.p && *text.p))
       /* where posix_spawn cannot report exec failures (emulated vfork, e.g. under valgrind),
        * the child exits with 127, the shell's "command not found" */
-      sb_addf(fail_log, "spvi: error: cannot run %s (exit status 127: not found?)\n",
-              argv->v[0]);
-    else if (rc > 0)
-      sb_addf(fail_log, "spvi: error: %s failed (exit status %d)\n", what, rc);
-    else if (rc == 0)
-      sb_addf(fail_log, "spvi: error: %s produced no output\n", what);
+      sb_addf(fail_log, "spvi: error: cannot run %s (exit status 127: not found?)\n", argv->v[0]);
+    else if (rc > 0) sb_addf(fail_log, "spvi: error: %s failed (exit status %d)\n", what, rc);
+    else if (rc == 0) sb_addf(fail_log, "spvi: error: %s produced no output\n", what);
   }
   free(text.p);
   return ok;
@@ -770,75 +715,75 @@ static const char *const device_features[] = {CLF_C_FEATURES(CLC_NAME)};
  * advertise are #undef'd after the default header, so that `#ifdef` in a kernel sees exactly
  * cl_features.h. */
 static const char *const clang_known_macros[] = {
-    "cl_amd_media_ops",
-    "cl_amd_media_ops2",
-    "cl_arm_integer_dot_product_accumulate_int16",
-    "cl_arm_integer_dot_product_accumulate_int8",
-    "cl_arm_integer_dot_product_accumulate_saturate_int8",
-    "cl_arm_integer_dot_product_int8",
-    "cl_clang_storage_class_specifiers",
-    "cl_ext_float_atomics",
-    "cl_intel_device_side_avc_motion_estimation",
-    "cl_intel_planar_yuv",
-    "cl_intel_subgroups",
-    "cl_intel_subgroups_short",
-    "cl_khr_3d_image_writes",
-    "cl_khr_byte_addressable_store",
-    "cl_khr_depth_images",
-    "cl_khr_extended_bit_ops",
-    "cl_khr_fp16",
-    "cl_khr_fp64",
-    "cl_khr_gl_msaa_sharing",
-    "cl_khr_gl_sharing",
-    "cl_khr_global_int32_base_atomics",
-    "cl_khr_global_int32_extended_atomics",
-    "cl_khr_int64_base_atomics",
-    "cl_khr_int64_extended_atomics",
-    "cl_khr_integer_dot_product",
-    "cl_khr_local_int32_base_atomics",
-    "cl_khr_local_int32_extended_atomics",
-    "cl_khr_mipmap_image",
-    "cl_khr_mipmap_image_writes",
-    "cl_khr_srgb_image_writes",
-    "cl_khr_subgroup_ballot",
-    "cl_khr_subgroup_clustered_reduce",
-    "cl_khr_subgroup_extended_types",
-    "cl_khr_subgroup_non_uniform_arithmetic",
-    "cl_khr_subgroup_non_uniform_vote",
-    "cl_khr_subgroup_shuffle",
-    "cl_khr_subgroup_shuffle_relative",
-    "cl_khr_subgroups",
-    "__opencl_c_3d_image_writes",
-    "__opencl_c_atomic_order_acq_rel",
-    "__opencl_c_atomic_order_seq_cst",
-    "__opencl_c_atomic_scope_all_devices",
-    "__opencl_c_atomic_scope_device",
-    "__opencl_c_device_enqueue",
-    "__opencl_c_ext_fp16_global_atomic_add",
-    "__opencl_c_ext_fp16_global_atomic_load_store",
-    "__opencl_c_ext_fp16_global_atomic_min_max",
-    "__opencl_c_ext_fp16_local_atomic_add",
-    "__opencl_c_ext_fp16_local_atomic_load_store",
-    "__opencl_c_ext_fp16_local_atomic_min_max",
-    "__opencl_c_ext_fp32_global_atomic_add",
-    "__opencl_c_ext_fp32_global_atomic_min_max",
-    "__opencl_c_ext_fp32_local_atomic_add",
-    "__opencl_c_ext_fp32_local_atomic_min_max",
-    "__opencl_c_ext_fp64_global_atomic_add",
-    "__opencl_c_ext_fp64_global_atomic_min_max",
-    "__opencl_c_ext_fp64_local_atomic_add",
-    "__opencl_c_ext_fp64_local_atomic_min_max",
-    "__opencl_c_fp64",
-    "__opencl_c_generic_address_space",
-    "__opencl_c_images",
-    "__opencl_c_int64",
-    "__opencl_c_integer_dot_product_input_4x8bit",
-    "__opencl_c_integer_dot_product_input_4x8bit_packed",
-    "__opencl_c_pipes",
-    "__opencl_c_program_scope_global_variables",
-    "__opencl_c_read_write_images",
-    "__opencl_c_subgroups",
-    "__opencl_c_work_group_collective_functions",
+  "cl_amd_media_ops",
+  "cl_amd_media_ops2",
+  "cl_arm_integer_dot_product_accumulate_int16",
+  "cl_arm_integer_dot_product_accumulate_int8",
+  "cl_arm_integer_dot_product_accumulate_saturate_int8",
+  "cl_arm_integer_dot_product_int8",
+  "cl_clang_storage_class_specifiers",
+  "cl_ext_float_atomics",
+  "cl_intel_device_side_avc_motion_estimation",
+  "cl_intel_planar_yuv",
+  "cl_intel_subgroups",
+  "cl_intel_subgroups_short",
+  "cl_khr_3d_image_writes",
+  "cl_khr_byte_addressable_store",
+  "cl_khr_depth_images",
+  "cl_khr_extended_bit_ops",
+  "cl_khr_fp16",
+  "cl_khr_fp64",
+  "cl_khr_gl_msaa_sharing",
+  "cl_khr_gl_sharing",
+  "cl_khr_global_int32_base_atomics",
+  "cl_khr_global_int32_extended_atomics",
+  "cl_khr_int64_base_atomics",
+  "cl_khr_int64_extended_atomics",
+  "cl_khr_integer_dot_product",
+  "cl_khr_local_int32_base_atomics",
+  "cl_khr_local_int32_extended_atomics",
+  "cl_khr_mipmap_image",
+  "cl_khr_mipmap_image_writes",
+  "cl_khr_srgb_image_writes",
+  "cl_khr_subgroup_ballot",
+  "cl_khr_subgroup_clustered_reduce",
+  "cl_khr_subgroup_extended_types",
+  "cl_khr_subgroup_non_uniform_arithmetic",
+  "cl_khr_subgroup_non_uniform_vote",
+  "cl_khr_subgroup_shuffle",
+  "cl_khr_subgroup_shuffle_relative",
+  "cl_khr_subgroups",
+  "__opencl_c_3d_image_writes",
+  "__opencl_c_atomic_order_acq_rel",
+  "__opencl_c_atomic_order_seq_cst",
+  "__opencl_c_atomic_scope_all_devices",
+  "__opencl_c_atomic_scope_device",
+  "__opencl_c_device_enqueue",
+  "__opencl_c_ext_fp16_global_atomic_add",
+  "__opencl_c_ext_fp16_global_atomic_load_store",
+  "__opencl_c_ext_fp16_global_atomic_min_max",
+  "__opencl_c_ext_fp16_local_atomic_add",
+  "__opencl_c_ext_fp16_local_atomic_load_store",
+  "__opencl_c_ext_fp16_local_atomic_min_max",
+  "__opencl_c_ext_fp32_global_atomic_add",
+  "__opencl_c_ext_fp32_global_atomic_min_max",
+  "__opencl_c_ext_fp32_local_atomic_add",
+  "__opencl_c_ext_fp32_local_atomic_min_max",
+  "__opencl_c_ext_fp64_global_atomic_add",
+  "__opencl_c_ext_fp64_global_atomic_min_max",
+  "__opencl_c_ext_fp64_local_atomic_add",
+  "__opencl_c_ext_fp64_local_atomic_min_max",
+  "__opencl_c_fp64",
+  "__opencl_c_generic_address_space",
+  "__opencl_c_images",
+  "__opencl_c_int64",
+  "__opencl_c_integer_dot_product_input_4x8bit",
+  "__opencl_c_integer_dot_product_input_4x8bit_packed",
+  "__opencl_c_pipes",
+  "__opencl_c_program_scope_global_variables",
+  "__opencl_c_read_write_images",
+  "__opencl_c_subgroups",
+  "__opencl_c_work_group_collective_functions",
 };
 
 /* The prelude, included after clang's default header: removes what the device does not
@@ -859,16 +804,13 @@ static void make_prelude(sbuf *b, int cl_std, const avec *user) {
   sb_add(b, "/* spvi: the extension and feature macros of the device (cl_features.h) */\n");
   for (size_t i = 0; i < NUM(clang_known_macros); i++) {
     const char *m = clang_known_macros[i];
-    if (user_defined(user, m))
-      continue;
+    if (user_defined(user, m)) continue;
     bool advertised = is_one_of(m, device_extensions, NUM(device_extensions)) ||
                       (cl_std >= 200 && is_one_of(m, device_features, NUM(device_features)));
     /* OpenCL C 1.x has no feature macros, except __opencl_c_int64 that clang-14 defines for
      * every version and the device supports */
-    if (cl_std < 200 && strcmp(m, "__opencl_c_int64") == 0)
-      advertised = true;
-    if (!advertised)
-      sb_addf(b, "#undef %s\n", m);
+    if (cl_std < 200 && strcmp(m, "__opencl_c_int64") == 0) advertised = true;
+    if (!advertised) sb_addf(b, "#undef %s\n", m);
   }
   if (cl_std >= 200)
     for (size_t i = 0; i < NUM(device_features); i++)
@@ -881,42 +823,42 @@ static void make_prelude(sbuf *b, int cl_std, const avec *user) {
  * (its bitmaps are integers of odd widths), and without the coroutine, OpenMP and profile
  * passes that OpenCL C never needs. */
 static const char optimisation_pipeline[] =
-    "forceattrs,inferattrs,"
-    "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
-    "no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
-    "no-sink-common-insts>,sroa,early-cse<>),"
-    "ipsccp,called-value-propagation,globalopt,function(mem2reg),deadargelim,"
-    "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
-    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
-    "no-sink-common-insts>),"
-    "require<globals-aa>,function(invalidate<aa>),"
-    "cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,"
-    "function<eager-inv>(sroa,early-cse<memssa>,speculative-execution,jump-threading,"
-    "correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
-    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
-    "no-sink-common-insts>,instcombine,libcalls-shrinkwrap,tailcallelim,"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,"
-    "require<opt-remark-emit>,loop-mssa(loop-instsimplify,loop-simplifycfg,licm,loop-rotate,"
-    "licm,simple-loop-unswitch<no-nontrivial;trivial>),"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,"
-    "loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),sroa,"
-    "mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
-    "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm),"
-    "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine))),"
-    "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,require<globals-aa>,"
-    "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),"
-    "loop-distribute,loop-load-elim,instcombine,"
-    "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
-    "no-switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,"
-    "vector-combine,instcombine,loop-unroll<O2>,transform-warning,instcombine,"
-    "require<opt-remark-emit>,loop-mssa(licm),alignment-from-assumptions,loop-sink,instsimplify,"
-    "div-rem-pairs,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
-    "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
-    "no-sink-common-insts>),"
-    "globaldce,constmerge";
+  "forceattrs,inferattrs,"
+  "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+  "no-switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+  "no-sink-common-insts>,sroa,early-cse<>),"
+  "ipsccp,called-value-propagation,globalopt,function(mem2reg),deadargelim,"
+  "function<eager-inv>(instcombine,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+  "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+  "no-sink-common-insts>),"
+  "require<globals-aa>,function(invalidate<aa>),"
+  "cgscc(devirt<4>(inline<only-mandatory>,inline,function-attrs,"
+  "function<eager-inv>(sroa,early-cse<memssa>,speculative-execution,jump-threading,"
+  "correlated-propagation,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+  "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+  "no-sink-common-insts>,instcombine,libcalls-shrinkwrap,tailcallelim,"
+  "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+  "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,reassociate,"
+  "require<opt-remark-emit>,loop-mssa(loop-instsimplify,loop-simplifycfg,licm,loop-rotate,"
+  "licm,simple-loop-unswitch<no-nontrivial;trivial>),"
+  "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+  "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine,"
+  "loop(loop-idiom,indvars,loop-deletion,loop-unroll-full),sroa,"
+  "mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
+  "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm),"
+  "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
+  "no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine))),"
+  "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,require<globals-aa>,"
+  "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),"
+  "loop-distribute,loop-load-elim,instcombine,"
+  "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
+  "no-switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,"
+  "vector-combine,instcombine,loop-unroll<O2>,transform-warning,instcombine,"
+  "require<opt-remark-emit>,loop-mssa(licm),alignment-from-assumptions,loop-sink,instsimplify,"
+  "div-rem-pairs,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
+  "switch-range-to-icmp;no-switch-to-lookup;keep-loops;no-hoist-common-insts;"
+  "no-sink-common-insts>),"
+  "globaldce,constmerge";
 
 /* clang's spir64 data layout plus "n8:16:32:64": with no native integer widths declared,
  * InstCombine narrows switch conditions and arithmetic to any width (i3, i24, i63), which SPIR-V
@@ -935,37 +877,30 @@ static const struct {
   const char *mangled; /* "@NAME(" */
   int value;           /* outside 0..2 */
 } workitem_functions[] = {
-    {"@_Z13get_global_idj(", 0},   {"@_Z12get_local_idj(", 0},
-    {"@_Z12get_group_idj(", 0},    {"@_Z17get_global_offsetj(", 0},
-    {"@_Z15get_global_sizej(", 1}, {"@_Z14get_local_sizej(", 1},
-    {"@_Z14get_num_groupsj(", 1},  {"@_Z23get_enqueued_local_sizej(", 1},
+  {"@_Z13get_global_idj(", 0},   {"@_Z12get_local_idj(", 0},
+  {"@_Z12get_group_idj(", 0},    {"@_Z17get_global_offsetj(", 0},
+  {"@_Z15get_global_sizej(", 1}, {"@_Z14get_local_sizej(", 1},
+  {"@_Z14get_num_groupsj(", 1},  {"@_Z23get_enqueued_local_sizej(", 1},
 };
 
 /* Is the instruction text `ins` (one line, without its result "%x = ") a call of a work-item
  * function? Returns its index in workitem_functions (-1: no) and sets *type to the result type
  * (i64 or i32, size_t of spir64 / spir), *name to the "@NAME(" in the line, and *dim to the
  * constant dimension (-1 when it is not a constant). */
-static int workitem_call(const char *ins, const char *end, const char **type, const char **name,
-                         long *dim) {
-  if (!memmem(ins, (size_t)(end - ins), "call ", 5))
-    return -1;
+static int workitem_call(const char *ins, const char *end, const char **type, const char **name, long *dim) {
+  if (!memmem(ins, (size_t)(end - ins), "call ", 5)) return -1;
   for (size_t i = 0; i < NUM(workitem_functions); i++) {
     const char *f = memmem(ins, (size_t)(end - ins), workitem_functions[i].mangled,
                            strlen(workitem_functions[i].mangled));
-    if (!f)
-      continue;
+    if (!f) continue;
     const char *a = f + strlen(workitem_functions[i].mangled);
-    if (strncmp(a, "i32 ", 4) != 0)
-      return -1;
+    if (strncmp(a, "i32 ", 4) != 0) return -1;
     a += 4;
-    if (strncmp(a, "noundef ", 8) == 0)
-      a += 8;
+    if (strncmp(a, "noundef ", 8) == 0) a += 8;
     char *e;
     *dim = strtol(a, &e, 10);
-    if (e == a || *e != ')')
-      *dim = -1;
-    else if (*dim < 0)
-      *dim = 3; /* out of range too (as an unsigned dimension) */
+    if (e == a || *e != ')') *dim = -1;
+    else if (*dim < 0) *dim = 3; /* out of range too (as an unsigned dimension) */
     *type = memmem(ins, (size_t)(f - ins), " i64 ", 5) ? "i64" : "i32";
     *name = f;
     return (int)i;
@@ -998,32 +933,32 @@ static const struct {
   bool overflow;    /* returns { T, C } */
   const char *body;
 } lowered_intrinsics[] = {
-    {"uadd.sat", false,
-     "  %s = add T %a, %b\n  %c = icmp ult T %s, %a\n  %t = icmp eq T %a, %a\n"
-     "  %ones = sext C %t to T\n  %r = select C %c, T %ones, T %s\n  ret T %r\n"},
-    {"usub.sat", false,
-     "  %d = sub T %a, %b\n  %c = icmp ult T %a, %b\n"
-     "  %r = select C %c, T zeroinitializer, T %d\n  ret T %r\n"},
-    {"sadd.sat", false,
-     "  %s = add T %a, %b\n  %x1 = xor T %s, %a\n  %x2 = xor T %s, %b\n  %x = and T %x1, %x2\n"
-     "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
-     "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
-     "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
-     "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %s\n  ret T %r\n"},
-    {"ssub.sat", false,
-     "  %d = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %d\n  %x = and T %x1, %x2\n"
-     "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
-     "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
-     "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
-     "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %d\n  ret T %r\n"},
-    {"uadd.with.overflow", true, "  %v = add T %a, %b\n  %c = icmp ult T %v, %a\n"},
-    {"usub.with.overflow", true, "  %v = sub T %a, %b\n  %c = icmp ult T %a, %b\n"},
-    {"sadd.with.overflow", true,
-     "  %v = add T %a, %b\n  %x1 = xor T %v, %a\n  %x2 = xor T %v, %b\n  %x = and T %x1, %x2\n"
-     "  %c = icmp slt T %x, zeroinitializer\n"},
-    {"ssub.with.overflow", true,
-     "  %v = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %v\n  %x = and T %x1, %x2\n"
-     "  %c = icmp slt T %x, zeroinitializer\n"},
+  {"uadd.sat", false,
+   "  %s = add T %a, %b\n  %c = icmp ult T %s, %a\n  %t = icmp eq T %a, %a\n"
+   "  %ones = sext C %t to T\n  %r = select C %c, T %ones, T %s\n  ret T %r\n"},
+  {"usub.sat", false,
+   "  %d = sub T %a, %b\n  %c = icmp ult T %a, %b\n"
+   "  %r = select C %c, T zeroinitializer, T %d\n  ret T %r\n"},
+  {"sadd.sat", false,
+   "  %s = add T %a, %b\n  %x1 = xor T %s, %a\n  %x2 = xor T %s, %b\n  %x = and T %x1, %x2\n"
+   "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
+   "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
+   "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
+   "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %s\n  ret T %r\n"},
+  {"ssub.sat", false,
+   "  %d = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %d\n  %x = and T %x1, %x2\n"
+   "  %ov = icmp slt T %x, zeroinitializer\n  %t = icmp eq T %a, %a\n"
+   "  %ones = sext C %t to T\n  %one = zext C %t to T\n  %max = lshr T %ones, %one\n"
+   "  %min = xor T %max, %ones\n  %neg = icmp slt T %a, zeroinitializer\n"
+   "  %sat = select C %neg, T %min, T %max\n  %r = select C %ov, T %sat, T %d\n  ret T %r\n"},
+  {"uadd.with.overflow", true, "  %v = add T %a, %b\n  %c = icmp ult T %v, %a\n"},
+  {"usub.with.overflow", true, "  %v = sub T %a, %b\n  %c = icmp ult T %a, %b\n"},
+  {"sadd.with.overflow", true,
+   "  %v = add T %a, %b\n  %x1 = xor T %v, %a\n  %x2 = xor T %v, %b\n  %x = and T %x1, %x2\n"
+   "  %c = icmp slt T %x, zeroinitializer\n"},
+  {"ssub.with.overflow", true,
+   "  %v = sub T %a, %b\n  %x1 = xor T %a, %b\n  %x2 = xor T %a, %v\n  %x = and T %x1, %x2\n"
+   "  %c = icmp slt T %x, zeroinitializer\n"},
 };
 
 typedef struct {
@@ -1035,23 +970,18 @@ typedef struct {
 /* If `line` declares one of lowered_intrinsics, fills d. The type comes from the name's suffix:
  * ".i32" -> i32 / i1, ".v4i32" -> <4 x i32> / <4 x i1>. */
 static bool parse_lowered_decl(const char *line, const char *end, lowered_decl *d) {
-  if (strncmp(line, "declare ", 8) != 0)
-    return false;
+  if (strncmp(line, "declare ", 8) != 0) return false;
   const char *at = memmem(line, (size_t)(end - line), " @llvm.", 7);
-  if (!at)
-    return false;
+  if (!at) return false;
   const char *name = at + 2, *paren = memchr(name, '(', (size_t)(end - name));
-  if (!paren || (size_t)(paren - name) >= sizeof d->name)
-    return false;
+  if (!paren || (size_t)(paren - name) >= sizeof d->name) return false;
   for (size_t i = 0; i < NUM(lowered_intrinsics); i++) {
     size_t n = strlen(lowered_intrinsics[i].name);
-    if (strncmp(name + 5, lowered_intrinsics[i].name, n) != 0 || name[5 + n] != '.')
-      continue;
+    if (strncmp(name + 5, lowered_intrinsics[i].name, n) != 0 || name[5 + n] != '.') continue;
     const char *sfx = name + 5 + n + 1;
     size_t slen = (size_t)(paren - sfx);
     char s[32];
-    if (slen == 0 || slen >= sizeof s)
-      return false;
+    if (slen == 0 || slen >= sizeof s) return false;
     memcpy(s, sfx, slen);
     s[slen] = 0;
     unsigned count = 0;
@@ -1078,22 +1008,19 @@ static void emit_lowered_definition(sbuf *b, const lowered_decl *d) {
   const char *body = lowered_intrinsics[d->which].body;
   bool ov = lowered_intrinsics[d->which].overflow;
   if (ov)
-    sb_addf(b, "define internal { %s, %s } @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t,
-            d->c, d->name + 5, d->t, d->t);
-  else
-    sb_addf(b, "define internal %s @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t,
-            d->name + 5, d->t, d->t);
+    sb_addf(b, "define internal { %s, %s } @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t, d->c, d->name + 5, d->t,
+            d->t);
+  else sb_addf(b, "define internal %s @spvi.%s(%s %%a, %s %%b) alwaysinline {\n", d->t, d->name + 5, d->t, d->t);
   for (const char *p = body; *p; p++) {
     /* T and C stand alone (after a space, before a space or a comma) */
-    if ((*p == 'T' || *p == 'C') && p > body && p[-1] == ' ' && (p[1] == ' ' || p[1] == ',' ||
-                                                                  p[1] == '\n'))
+    if ((*p == 'T' || *p == 'C') && p > body && p[-1] == ' ' && (p[1] == ' ' || p[1] == ',' || p[1] == '\n'))
       sb_add(b, *p == 'T' ? d->t : d->c);
-    else
-      sb_addn(b, p, 1);
+    else sb_addn(b, p, 1);
   }
   if (ov)
-    sb_addf(b, "  %%r0 = insertvalue { %s, %s } undef, %s %%v, 0\n"
-               "  %%r1 = insertvalue { %s, %s } %%r0, %s %%c, 1\n  ret { %s, %s } %%r1\n",
+    sb_addf(b,
+            "  %%r0 = insertvalue { %s, %s } undef, %s %%v, 0\n"
+            "  %%r1 = insertvalue { %s, %s } %%r0, %s %%c, 1\n  ret { %s, %s } %%r1\n",
             d->t, d->c, d->t, d->t, d->c, d->c, d->t, d->c);
   sb_add(b, "}\n");
 }
@@ -1105,10 +1032,8 @@ static void emit_lowered_definition(sbuf *b, const lowered_decl *d) {
  * exchange compares bit patterns anyway, which is what OpenCL C specifies), inlined by the
  * always-inline pass. Writes the replacement of the declaration line [line, end) into b and
  * returns true, or returns false when the line is something else. */
-static bool lower_float_cmpxchg_decl(const char *line, const char *end, const char *module,
-                                     sbuf *b) {
-  if (strncmp(line, "declare ", 8) != 0 ||
-      !memmem(line, (size_t)(end - line), "atomic_compare_exchange_", 24))
+static bool lower_float_cmpxchg_decl(const char *line, const char *end, const char *module, sbuf *b) {
+  if (strncmp(line, "declare ", 8) != 0 || !memmem(line, (size_t)(end - line), "atomic_compare_exchange_", 24))
     return false;
   const char *at = memmem(line, (size_t)(end - line), " @_Z", 4);
   const char *paren = at ? memchr(at, '(', (size_t)(end - at)) : NULL;
@@ -1116,33 +1041,27 @@ static bool lower_float_cmpxchg_decl(const char *line, const char *end, const ch
   if (paren) { /* the matching ')' (types contain parentheses: addrspace(4)) */
     int depth = 0;
     for (const char *c = paren; c < end && !close; c++)
-      if (*c == '(')
-        depth++;
-      else if (*c == ')' && --depth == 0)
-        close = c;
+      if (*c == '(') depth++;
+      else if (*c == ')' && --depth == 0) close = c;
   }
-  if (!close || (size_t)(paren - at) > 200)
-    return false;
+  if (!close || (size_t)(paren - at) > 200) return false;
   char name[256], iname[256];
   size_t nlen = (size_t)(paren - at - 2);
   memcpy(name, at + 2, nlen);
   name[nlen] = 0;
   /* ..._Atomic<T>P[U3AS<n>]<T><T>... : the three type letters, f -> i or d -> l */
   char *s = strstr(name, "VU7_Atomic");
-  if (!s || (s[10] != 'f' && s[10] != 'd'))
-    return false;
+  if (!s || (s[10] != 'f' && s[10] != 'd')) return false;
   char fl = s[10], il = fl == 'f' ? 'i' : 'l';
   memcpy(iname, name, nlen + 1);
   char *t = iname + (s - name) + 10;
   *t++ = il;
-  if (*t++ != 'P')
-    return false;
+  if (*t++ != 'P') return false;
   if (strncmp(t, "U3AS", 4) == 0) {
     t += 4;
     t += strspn(t, "0123456789");
   }
-  if (t[0] != fl || t[1] != fl)
-    return false;
+  if (t[0] != fl || t[1] != fl) return false;
   t[0] = t[1] = il;
   const char *ft = fl == 'f' ? "float" : "double", *it = fl == 'f' ? "i32" : "i64";
   /* the parameters: "T addrspace(N)* noundef, ..." */
@@ -1152,23 +1071,19 @@ static bool lower_float_cmpxchg_decl(const char *line, const char *end, const ch
     const char *c = memchr(p, ',', (size_t)(close - p));
     const char *e = c ? c : close;
     size_t l = (size_t)(e - p);
-    if (l >= sizeof params[0])
-      return false;
+    if (l >= sizeof params[0]) return false;
     memcpy(params[np], p, l);
     params[np][l] = 0;
     char *nu = strstr(params[np], " noundef"); /* parameter attributes are not types */
-    if (nu)
-      *nu = 0;
+    if (nu) *nu = 0;
     np++;
     p = c ? c + 2 : close;
   }
-  if (np < 3)
-    return false;
+  if (np < 3) return false;
   /* the definition, with the same name as the declaration so the calls stay as they are */
   sbuf call = {0};
   sb_addf(b, "define internal spir_func zeroext i1 @%s(", name);
-  for (int i = 0; i < np; i++)
-    sb_addf(b, "%s%s %%p%d", i ? ", " : "", params[i], i);
+  for (int i = 0; i < np; i++) sb_addf(b, "%s%s %%p%d", i ? ", " : "", params[i], i);
   sb_add(b, ") alwaysinline {\n");
   for (int i = 0; i < np; i++) {
     char ity[80];
@@ -1181,8 +1096,7 @@ static bool lower_float_cmpxchg_decl(const char *line, const char *end, const ch
       sb_addf(&call, "%s%s %%p%d", i ? ", " : "", params[i], i);
     }
   }
-  sb_addf(b, "  %%r = call spir_func zeroext i1 @%s(%s)\n  ret i1 %%r\n}\n", iname,
-          call.p ? call.p : "");
+  sb_addf(b, "  %%r = call spir_func zeroext i1 @%s(%s)\n  ret i1 %%r\n}\n", iname, call.p ? call.p : "");
   free(call.p);
   /* and the integer built-in, unless the module declares it already */
   char use[260];
@@ -1191,10 +1105,8 @@ static bool lower_float_cmpxchg_decl(const char *line, const char *end, const ch
     sb_addf(b, "declare spir_func zeroext i1 @%s(", iname);
     for (int i = 0; i < np; i++) {
       const char *f = strstr(params[i], ft);
-      if (f == params[i])
-        sb_addf(b, "%s%s%s", i ? ", " : "", it, params[i] + strlen(ft));
-      else
-        sb_addf(b, "%s%s", i ? ", " : "", params[i]);
+      if (f == params[i]) sb_addf(b, "%s%s%s", i ? ", " : "", it, params[i] + strlen(ft));
+      else sb_addf(b, "%s%s", i ? ", " : "", params[i]);
     }
     sb_add(b, ")\n");
   }
@@ -1216,17 +1128,15 @@ static bool lower_float_cmpxchg_decl(const char *line, const char *end, const ch
  * functions, at -cl-opt-disable, they stay: an OpSelect with a constant condition).
  * Returns the new text (malloc'd) or NULL when nothing needed to change (or *oom). */
 static char *lower_ir_text(const char *ll, bool *oom) {
-  if (!strstr(ll, " = freeze ") && !strstr(ll, "get_") && !strstr(ll, ".sat.") &&
-      !strstr(ll, ".with.overflow.") && !strstr(ll, "atomic_compare_exchange_"))
+  if (!strstr(ll, " = freeze ") && !strstr(ll, "get_") && !strstr(ll, ".sat.") && !strstr(ll, ".with.overflow.") &&
+      !strstr(ll, "atomic_compare_exchange_"))
     return NULL;
   /* the declarations of intrinsics to replace (all before their uses are rewritten) */
   lowered_decl decls[32];
   size_t ndecls = 0;
-  for (const char *p = strstr(ll, "\ndeclare "); p && ndecls < NUM(decls);
-       p = strstr(p + 1, "\ndeclare ")) {
+  for (const char *p = strstr(ll, "\ndeclare "); p && ndecls < NUM(decls); p = strstr(p + 1, "\ndeclare ")) {
     const char *eol = strchr(p + 1, '\n');
-    if (parse_lowered_decl(p + 1, eol ? eol : p + strlen(p), &decls[ndecls]))
-      ndecls++;
+    if (parse_lowered_decl(p + 1, eol ? eol : p + strlen(p), &decls[ndecls])) ndecls++;
   }
   sbuf b = {0};
   bool changed = false;
@@ -1238,8 +1148,7 @@ static char *lower_ir_text(const char *ll, bool *oom) {
     const char *end = p + len;
     /* an instruction with a result: optional indent, %name = ... */
     const char *q = p, *eq = NULL;
-    while (q < end && (*q == ' ' || *q == '\t'))
-      q++;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
     if (q < end && *q == '%') {
       eq = memmem(q, (size_t)(end - q), " = ", 3);
       if (eq && memchr(q, ' ', (size_t)(eq - q))) /* the name has no blank */
@@ -1253,8 +1162,7 @@ static char *lower_ir_text(const char *ll, bool *oom) {
       /* operand: to the end of the line or to the first ", !" (metadata attachments such as
        * !dbg; a first-class operand contains no '!') */
       const char *opnd = ins + 7, *oend = end;
-      while (oend > opnd && (oend[-1] == '\n' || oend[-1] == '\r' || oend[-1] == ' '))
-        oend--;
+      while (oend > opnd && (oend[-1] == '\n' || oend[-1] == '\r' || oend[-1] == ' ')) oend--;
       for (const char *s = opnd; s + 2 < oend; s++)
         if (s[0] == ',' && s[1] == ' ' && s[2] == '!') {
           oend = s;
@@ -1267,8 +1175,7 @@ static char *lower_ir_text(const char *ll, bool *oom) {
       sb_addn(&b, opnd, (size_t)(oend - opnd));
       sb_addn(&b, oend, (size_t)(end - oend));
       changed = true;
-    } else if (ins && (wi = workitem_call(ins, end, &type, &wname, &dim)) >= 0 &&
-               (dim < 0 || dim >= 3)) {
+    } else if (ins && (wi = workitem_call(ins, end, &type, &wname, &dim)) >= 0 && (dim < 0 || dim >= 3)) {
       if (dim >= 3) {
         /* drop the call (and its attributes and metadata): the value is a constant */
         sb_addn(&b, p, (size_t)(ins - p));
@@ -1298,9 +1205,7 @@ static char *lower_ir_text(const char *ll, bool *oom) {
           if (m)
             for (k = 0; k < ndecls; k++) {
               nlen = strlen(decls[k].name);
-              if ((size_t)(end - m) > nlen + 1 && strncmp(m + 1, decls[k].name, nlen) == 0 &&
-                  m[1 + nlen] == '(')
-                break;
+              if ((size_t)(end - m) > nlen + 1 && strncmp(m + 1, decls[k].name, nlen) == 0 && m[1 + nlen] == '(') break;
             }
           if (!m) {
             sb_addn(&b, s, (size_t)(end - s));
@@ -1323,8 +1228,7 @@ static char *lower_ir_text(const char *ll, bool *oom) {
     p = end;
   }
   for (size_t i = 0; i < NUM(workitem_functions); i++)
-    if (helper_type[i])
-      emit_workitem_helper(&b, i, helper_type[i]);
+    if (helper_type[i]) emit_workitem_helper(&b, i, helper_type[i]);
   if (b.oom) {
     *oom = true;
     free(b.p);
@@ -1387,10 +1291,8 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
     av_addf(&a, "--data-layout=%s", data_layout);
     /* IndVarSimplify's exit values of quadratic recurrences (n*(n-1)/2) compute in i33 */
     av_add(&a, "-replexitval=never");
-    if (pipeline)
-      av_addf(&a, "-passes=%s", pipeline);
-    else
-      a.oom = true;
+    if (pipeline) av_addf(&a, "-passes=%s", pipeline);
+    else a.oom = true;
     free(pipeline);
   } else {
     av_add(&a, "-passes=verify");
@@ -1401,8 +1303,7 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
   av_add(&a, b_ll);
   bool ok = run_step(j, &a, NULL, b_ll, false, "opt-14", fail_log);
   av_free(&a);
-  if (!ok)
-    return false;
+  if (!ok) return false;
 
   size_t len;
   char *text = read_file(b_ll, &len);
@@ -1410,8 +1311,8 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
     sb_addf(fail_log, "spvi: error: cannot read %s\n", b_ll);
     return false;
   }
-  if (strstr(text, " asm sideeffect ") || strstr(text, " asm \"") ||
-      strstr(text, " asm inteldialect ") || strstr(text, "\nmodule asm ")) {
+  if (strstr(text, " asm sideeffect ") || strstr(text, " asm \"") || strstr(text, " asm inteldialect ") ||
+      strstr(text, "\nmodule asm ")) {
     /* (llvm-spirv-14 crashes on it; no optimisation level changes that) */
     sb_add(fail_log, "spvi: error: inline assembly (asm) cannot be translated to SPIR-V\n");
     *final = true;
@@ -1430,8 +1331,7 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
     ok = write_file(c_ll, lowered, strlen(lowered), fail_log);
     free(lowered);
     in_ll = c_ll;
-    if (!ok)
-      return false;
+    if (!ok) return false;
   }
 
   const char *bc = c_bc;
@@ -1446,8 +1346,7 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
     av_add(&a, c_bc);
     ok = run_step(j, &a, NULL, c_bc, false, "opt-14 (after lowering)", fail_log);
     av_free(&a);
-    if (!ok)
-      return false;
+    if (!ok) return false;
   }
 
   tool_path(T_LLVM_SPIRV, tool, sizeof tool);
@@ -1492,8 +1391,7 @@ static int finish(clc_result *out, sbuf *log, int rc) {
  * linkage: those decorations are removed. w: the module's words (host byte order, as
  * llvm-spirv writes them); *n is updated. */
 static void drop_internal_linkage(uint32_t *w, size_t *n) {
-  if (*n < 5 || w[0] != 0x07230203u)
-    return;
+  if (*n < 5 || w[0] != 0x07230203u) return;
   size_t out = 5;
   for (size_t i = 5; i < *n;) {
     uint32_t count = w[i] >> 16, op = w[i] & 0xffff;
@@ -1529,10 +1427,9 @@ static bool take_module(job *j, clc_result *out) {
   return true;
 }
 
-int clc_compile(const char *source, const char *options, const clc_header *headers,
-                unsigned nheaders, clc_result *out) {
-  if (!out)
-    return CLC_FAILED;
+int clc_compile(const char *source, const char *options, const clc_header *headers, unsigned nheaders,
+                clc_result *out) {
+  if (!out) return CLC_FAILED;
   result_init(out);
   sbuf log = {0};
   sb_addn(&log, "", 0);
@@ -1546,8 +1443,9 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   }
   for (unsigned i = 0; i < nheaders; i++) {
     if (!header_name_ok(headers[i].name)) {
-      sb_addf(&log, "spvi: error: invalid header name `%s`: it must be a relative path without "
-                    "\"..\"\n",
+      sb_addf(&log,
+              "spvi: error: invalid header name `%s`: it must be a relative path without "
+              "\"..\"\n",
               headers[i].name ? headers[i].name : "(null)");
       return finish(out, &log, CLC_FAILED);
     }
@@ -1556,8 +1454,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
       return finish(out, &log, CLC_FAILED);
     }
     if (strcmp(headers[i].name, CLC_SOURCE_NAME) == 0) {
-      sb_addf(&log, "spvi: error: header name `%s` is the name spvi gives the program source\n",
-              headers[i].name);
+      sb_addf(&log, "spvi: error: header name `%s` is the name spvi gives the program source\n", headers[i].name);
       return finish(out, &log, CLC_FAILED);
     }
   }
@@ -1592,19 +1489,15 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
       !write_file(path, source, strlen(source), &log))
     goto done;
   for (unsigned i = 0; i < nheaders; i++) {
-    if (!make_parent_dirs(j.src, headers[i].name, &log))
-      goto done;
+    if (!make_parent_dirs(j.src, headers[i].name, &log)) goto done;
     if ((size_t)snprintf(path, sizeof path, "%s/%s", j.src, headers[i].name) >= sizeof path) {
       sb_addf(&log, "spvi: error: header name `%s` is too long\n", headers[i].name);
       goto done;
     }
-    if (!write_file(path, headers[i].source, strlen(headers[i].source), &log))
-      goto done;
+    if (!write_file(path, headers[i].source, strlen(headers[i].source), &log)) goto done;
   }
   make_prelude(&prelude, o.cl_std, &o.clang);
-  if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p,
-                                 prelude.n, &log))
-    goto done;
+  if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p, prelude.n, &log)) goto done;
 
   /* clang: source -> LLVM bitcode (a.bc) */
   tool_path(T_CLANG, tool, sizeof tool);
@@ -1629,42 +1522,33 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   {
     sbuf ext = {0};
     sb_add(&ext, "-cl-ext=-all");
-    for (size_t i = 0; i < NUM(device_extensions); i++)
-      sb_addf(&ext, ",+%s", device_extensions[i]);
+    for (size_t i = 0; i < NUM(device_extensions); i++) sb_addf(&ext, ",+%s", device_extensions[i]);
     if (o.cl_std >= 300)
-      for (size_t i = 0; i < NUM(device_features); i++)
-        sb_addf(&ext, ",+%s", device_features[i]);
+      for (size_t i = 0; i < NUM(device_features); i++) sb_addf(&ext, ",+%s", device_features[i]);
     av_add(&a, "-Xclang");
-    if (ext.oom)
-      a.oom = true;
-    else
-      av_add(&a, ext.p);
+    if (ext.oom) a.oom = true;
+    else av_add(&a, ext.p);
     free(ext.p);
   }
-  for (size_t i = 0; i < NUM(device_extensions); i++)
-    av_addf(&a, "-D%s=1", device_extensions[i]);
+  for (size_t i = 0; i < NUM(device_extensions); i++) av_addf(&a, "-D%s=1", device_extensions[i]);
   if (o.cl_std >= 300)
-    for (size_t i = 0; i < NUM(device_features); i++)
-      av_addf(&a, "-D%s=1", device_features[i]);
+    for (size_t i = 0; i < NUM(device_features); i++) av_addf(&a, "-D%s=1", device_features[i]);
   av_addf(&a, "-D__OPENCL_VERSION__=%d", CLC_DEVICE_OPENCL_VERSION);
-  if (o.fast_relaxed)
-    av_add(&a, "-D__FAST_RELAXED_MATH__=1");
+  if (o.fast_relaxed) av_add(&a, "-D__FAST_RELAXED_MATH__=1");
   av_add(&a, "-include");
   av_add(&a, jpath(&j, "spvi-prelude.h", path, sizeof path));
   /* parameter names (OpName) for spvi's reports and CL_KERNEL_ARG_NAME */
   av_add(&a, "-cl-kernel-arg-info");
   /* no reproducer files in /tmp when clang crashes: the log says it crashed */
   av_add(&a, "-fno-crash-diagnostics");
-  for (size_t i = 0; i < o.clang.n; i++)
-    av_add(&a, o.clang.v[i]);
+  for (size_t i = 0; i < o.clang.n; i++) av_add(&a, o.clang.v[i]);
   /* embedded headers also for #include <name> (after the user's -I directories) */
   av_add(&a, "-I");
   av_add(&a, j.src);
   av_add(&a, CLC_SOURCE_NAME);
   av_add(&a, "-o");
   av_add(&a, jpath(&j, "a.bc", a_bc, sizeof a_bc));
-  if (!run_step(&j, &a, j.src, a_bc, true, "clang-14", &log))
-    goto done;
+  if (!run_step(&j, &a, j.src, a_bc, true, "clang-14", &log)) goto done;
 
   /* the optimisation levels, then the unoptimised module (level 0) as the last resort, so
    * that every program clang accepts builds */
@@ -1674,8 +1558,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     sbuf attempt = {0};
     bool final = false;
     bool ok = build_module(&j, level, fail.n ? &attempt : &fail, &final);
-    if (ok)
-      break;
+    if (ok) break;
     if (level == 0 || final) {
       /* the unoptimised module is what the program is: its failure is the reason to give */
       sb_add(&log, "spvi: error: this program cannot be translated to SPIR-V:\n");
@@ -1689,13 +1572,11 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     /* the build works, but say why it is slow */
     sb_add(&log, "spvi: note: the optimised module could not be translated to SPIR-V, so this "
                  "build is not optimised:\n");
-    if (fail.p)
-      sb_add(&log, fail.p);
+    if (fail.p) sb_add(&log, fail.p);
   }
   out->optimized = level > 0;
   out->opt_level = level;
-  if (take_module(&j, out))
-    rc = CLC_OK;
+  if (take_module(&j, out)) rc = CLC_OK;
 
 done:
   av_free(&a);
@@ -1713,38 +1594,30 @@ done:
 /* The OpenCL C version of a module from its OpSource (source language 3 = OpenCL_C, version
  * 100200 for 1.2 ...; llvm-spirv writes it), 0 when absent. Either byte order. */
 static int module_cl_std(const void *module, size_t bytes) {
-  if (!module || bytes < 20 || bytes % 4)
-    return 0;
+  if (!module || bytes < 20 || bytes % 4) return 0;
   const uint32_t *w = module;
   size_t n = bytes / 4;
   bool swap = w[0] == 0x03022307u;
-  if (!swap && w[0] != 0x07230203u)
-    return 0;
+  if (!swap && w[0] != 0x07230203u) return 0;
   for (size_t i = 5; i < n;) {
     uint32_t ins = w[i];
-    if (swap)
-      ins = __builtin_bswap32(ins);
+    if (swap) ins = __builtin_bswap32(ins);
     uint32_t count = ins >> 16, op = ins & 0xffff;
-    if (count == 0)
-      break;
+    if (count == 0) break;
     if (op == 3 /* OpSource */ && count >= 3 && i + 2 < n) {
       uint32_t lang = swap ? __builtin_bswap32(w[i + 1]) : w[i + 1];
       uint32_t ver = swap ? __builtin_bswap32(w[i + 2]) : w[i + 2];
-      if (lang == 3)
-        return (int)(ver / 100000 * 100 + ver / 1000 % 100 * 10);
+      if (lang == 3) return (int)(ver / 100000 * 100 + ver / 1000 % 100 * 10);
       return 0;
     }
-    if (op == 54 /* OpFunction */)
-      break;
+    if (op == 54 /* OpFunction */) break;
     i += count;
   }
   return 0;
 }
 
-int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options,
-             clc_result *out) {
-  if (!out)
-    return CLC_FAILED;
+int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out) {
+  if (!out) return CLC_FAILED;
   result_init(out);
   sbuf log = {0};
   sb_addn(&log, "", 0);
@@ -1754,25 +1627,21 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
   }
   for (unsigned i = 0; i < n; i++) {
     const uint32_t *w = modules[i];
-    if (!w || sizes[i] < 20 || sizes[i] % 4 ||
-        (w[0] != 0x07230203u && w[0] != 0x03022307u)) {
+    if (!w || sizes[i] < 20 || sizes[i] % 4 || (w[0] != 0x07230203u && w[0] != 0x03022307u)) {
       sb_addf(&log, "spvi: error: input %u is not a SPIR-V module\n", i);
       return finish(out, &log, CLC_FAILED);
     }
     int v = module_cl_std(modules[i], sizes[i]);
-    if (v > out->cl_std)
-      out->cl_std = v;
+    if (v > out->cl_std) out->cl_std = v;
   }
   copts o = {0};
   int rc = parse_options(options, true, &o, &log);
   av_free(&o.clang);
   out->denorms_are_zero = o.denorms_zero;
-  if (rc != CLC_OK)
-    return finish(out, &log, rc);
+  if (rc != CLC_OK) return finish(out, &log, rc);
 
   job j = {.log = &log};
-  if (!make_tmpdir(j.dir, sizeof j.dir, &log))
-    return finish(out, &log, CLC_FAILED);
+  if (!make_tmpdir(j.dir, sizeof j.dir, &log)) return finish(out, &log, CLC_FAILED);
   rc = CLC_FAILED;
   char tool[PATH_MAX], path[PATH_MAX];
   avec a = {0};
@@ -1786,16 +1655,13 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "in%u.spv", i);
-    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log))
-      goto done;
+    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log)) goto done;
     av_add(&a, path);
   }
   av_add(&a, "-o");
   av_add(&a, jpath(&j, "x.spv", path, sizeof path));
-  if (!run_step(&j, &a, NULL, path, false, "spirv-link", &log))
-    goto done;
-  if (take_module(&j, out))
-    rc = CLC_OK;
+  if (!run_step(&j, &a, NULL, path, false, "spirv-link", &log)) goto done;
+  if (take_module(&j, out)) rc = CLC_OK;
 done:
   av_free(&a);
   rm_tree(j.dir);
@@ -1803,8 +1669,7 @@ done:
 }
 
 void clc_result_free(clc_result *r) {
-  if (!r)
-    return;
+  if (!r) return;
   free(r->spirv);
   free(r->log);
   memset(r, 0, sizeof *r);

@@ -44,7 +44,7 @@ typedef struct clc_result {
   int opt_level;                /* diagnostics: 1 spvi's -O2 pipeline, 2 the same without GVN,
                                    3 also without SROA (each tried when llvm-spirv-14 refused the
                                    one before), 0 unoptimised */
-  int cl_std; /* 100, 110, 120, 200, 300: the OpenCL C version compiled for (links: the highest
+  int cl_std;                   /* 100, 110, 120, 200, 300: the OpenCL C version compiled for (links: the highest
                  version in the modules' OpSource, 0 when none says) */
 } clc_result;
 
@@ -54,15 +54,13 @@ enum { CLC_OK = 0, CLC_FAILED = 1, CLC_INVALID_OPTIONS = 2 };
  * CLC_FAILED (log says why) or CLC_INVALID_OPTIONS (log names the bad option). Thread-safe (the
  * OpenCL CTS builds from many threads). `out` is always initialised (free it with
  * clc_result_free), except when it is NULL (then CLC_FAILED). */
-int clc_compile(const char *source, const char *options, const clc_header *headers,
-                unsigned nheaders, clc_result *out);
+int clc_compile(const char *source, const char *options, const clc_header *headers, unsigned nheaders, clc_result *out);
 
 /* Link SPIR-V modules into one; `-create-library` in options for a library (partial link,
  * exports kept). options: clLinkProgram's (may be NULL): -create-library, -enable-link-options
  * (only with -create-library) and the program linking options of the OpenCL API spec 5.8.7.
  * Same return values and log as clc_compile. */
-int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options,
-             clc_result *out);
+int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out);
 
 /* Frees the module and the log; the struct is zeroed (NULL is accepted). */
 void clc_result_free(clc_result *r);

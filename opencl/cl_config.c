@@ -108,8 +108,10 @@ static void json_extra(char *buf, size_t len, uint64_t no, const char *site) {
   size_t k = 0;
   for (const char *p = site ? site : ""; *p && k + 7 < sizeof esc; p++) {
     unsigned char ch = (unsigned char)*p;
-    if (ch == '"' || ch == '\\') { esc[k++] = '\\'; esc[k++] = (char)ch; }
-    else if (ch < 0x20) k += (size_t)snprintf(esc + k, sizeof esc - k, "\\u%04x", ch);
+    if (ch == '"' || ch == '\\') {
+      esc[k++] = '\\';
+      esc[k++] = (char)ch;
+    } else if (ch < 0x20) k += (size_t)snprintf(esc + k, sizeof esc - k, "\\u%04x", ch);
     else esc[k++] = (char)ch;
   }
   esc[k] = 0;
@@ -126,8 +128,8 @@ static FILE *report_out(void) {
   return report_file;
 }
 
-void clx_report_launch(const spvi_launch *l, spvi_status st, const spvi_fault *f, const char *kernel,
-                       uint64_t no, const char *site) {
+void clx_report_launch(const spvi_launch *l, spvi_status st, const spvi_fault *f, const char *kernel, uint64_t no,
+                       const char *site) {
   size_t nrep = spvi_report_count(l);
   const clx_config *c = clx_cfg();
   if (st != SPVI_FAULT && nrep == 0 && !c->stats) return;

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (CL_CALLBACK *clx_notify_fn)(const char *, const void *, size_t, void *);
-typedef void (CL_CALLBACK *clx_ctx_destructor_fn)(cl_context, void *);
+typedef void(CL_CALLBACK *clx_notify_fn)(const char *, const void *, size_t, void *);
+typedef void(CL_CALLBACK *clx_ctx_destructor_fn)(cl_context, void *);
 
 void clx_notify(cl_context ctx, const char *fmt, ...) {
   if (!ctx || !ctx->notify) return;
@@ -78,9 +78,15 @@ static cl_int parse_properties(const cl_context_properties *props, cl_context_pr
 
 static cl_context ctx_new(const cl_context_properties *props, clx_notify_fn notify, void *user, cl_int *err) {
   cl_context ctx = ctx_alloc();
-  if (!ctx) { *err = CL_OUT_OF_HOST_MEMORY; return NULL; }
+  if (!ctx) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
   *err = parse_properties(props, ctx->props, &ctx->nprops);
-  if (*err != CL_SUCCESS) { ctx_free(ctx); return NULL; }
+  if (*err != CL_SUCCESS) {
+    ctx_free(ctx);
+    return NULL;
+  }
   ctx->notify = notify;
   ctx->notify_user = user;
   pthread_mutex_init(&ctx->lock, NULL);
@@ -102,12 +108,13 @@ static cl_int check_properties(const cl_context_properties *props) {
 }
 
 CLX_API CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
-                                                           cl_uint num_devices, const cl_device_id *devices,
-                                                           clx_notify_fn pfn_notify, void *user_data,
-                                                           cl_int *errcode_ret) {
+                                                            cl_uint num_devices, const cl_device_id *devices,
+                                                            clx_notify_fn pfn_notify, void *user_data,
+                                                            cl_int *errcode_ret) {
   cl_int err = check_properties(properties);
   if (err != CL_SUCCESS) return ctx_result(NULL, err, errcode_ret);
-  if (!devices || num_devices == 0 || (!pfn_notify && user_data)) return ctx_result(NULL, CL_INVALID_VALUE, errcode_ret);
+  if (!devices || num_devices == 0 || (!pfn_notify && user_data))
+    return ctx_result(NULL, CL_INVALID_VALUE, errcode_ret);
   /* duplicates "are ignored": every entry must be spvi's device, the context has that one */
   for (cl_uint i = 0; i < num_devices; i++)
     if (!clx_valid(devices[i], CLX_DEVICE)) return ctx_result(NULL, CL_INVALID_DEVICE, errcode_ret);
@@ -115,18 +122,18 @@ CLX_API CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_pro
   return ctx_result(ctx, err, errcode_ret);
 }
 
-#define CLX_DEVICE_TYPE_BITS (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | \
-                              CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM)
+#define CLX_DEVICE_TYPE_BITS                                                                       \
+  (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | \
+   CL_DEVICE_TYPE_CUSTOM)
 
 CLX_API CL_API_ENTRY cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *properties,
-                                                                   cl_device_type device_type,
-                                                                   clx_notify_fn pfn_notify, void *user_data,
-                                                                   cl_int *errcode_ret) {
+                                                                    cl_device_type device_type,
+                                                                    clx_notify_fn pfn_notify, void *user_data,
+                                                                    cl_int *errcode_ret) {
   cl_int err = check_properties(properties);
   if (err != CL_SUCCESS) return ctx_result(NULL, err, errcode_ret);
   if (!pfn_notify && user_data) return ctx_result(NULL, CL_INVALID_VALUE, errcode_ret);
-  if (device_type != CL_DEVICE_TYPE_ALL &&
-      (device_type == 0 || (device_type & ~(cl_device_type)CLX_DEVICE_TYPE_BITS)))
+  if (device_type != CL_DEVICE_TYPE_ALL && (device_type == 0 || (device_type & ~(cl_device_type)CLX_DEVICE_TYPE_BITS)))
     return ctx_result(NULL, CL_INVALID_DEVICE_TYPE, errcode_ret);
   /* the one device is a CPU and the default device */
   if (!(device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)))
@@ -144,8 +151,8 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context context) {
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name,
-                                                        size_t param_value_size, void *param_value,
-                                                        size_t *param_value_size_ret) {
+                                                         size_t param_value_size, void *param_value,
+                                                         size_t *param_value_size_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return CL_INVALID_CONTEXT;
   size_t size = param_value_size;
   void *out = param_value;
@@ -166,19 +173,18 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_
   case CL_CONTEXT_PROPERTIES:
     /* "the properties argument specified in clCreate*": nothing (size 0) when it was NULL */
     return clx_info(size, out, ret, context->props, context->nprops * sizeof context->props[0]);
-  default:
-    return CL_INVALID_VALUE;
+  default: return CL_INVALID_VALUE;
   }
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
-                                                                      clx_ctx_destructor_fn pfn_notify,
-                                                                      void *user_data) {
+                                                                       clx_ctx_destructor_fn pfn_notify,
+                                                                       void *user_data) {
   if (!clx_valid(context, CLX_CONTEXT)) return CL_INVALID_CONTEXT;
   if (!pfn_notify) return CL_INVALID_VALUE;
   clx_callback *cb = calloc(1, sizeof *cb);
   if (!cb) return CL_OUT_OF_HOST_MEMORY;
-  cb->fn = (void (CL_CALLBACK *)())pfn_notify;
+  cb->fn = (void(CL_CALLBACK *)())pfn_notify;
   cb->user = user_data;
   /* pushed at the head: ctx_destroy walks the list from the last registered */
   pthread_mutex_lock(&context->lock);

@@ -26,14 +26,19 @@
 #include "cl_internal.h"
 
 static pthread_mutex_t eng = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;   /* some command completed */
-static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;   /* a command became ready */
-static cl_event *ready;                                       /* FIFO of ready commands */
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER; /* some command completed */
+static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER; /* a command became ready */
+static cl_event *ready;                                     /* FIFO of ready commands */
 static size_t ready_head, ready_len, ready_cap;
 static pthread_once_t workers_once = PTHREAD_ONCE_INIT;
 /* Callbacks of commands completed on an application thread (a waiting thread that ran its own
  * command, clSetUserEventStatus): called by a worker instead, never inside the caller's API call. */
-typedef struct cb_job { struct cb_job *next; cl_event ev; clx_callback *cbs; cl_int st; } cb_job;
+typedef struct cb_job {
+  struct cb_job *next;
+  cl_event ev;
+  clx_callback *cbs;
+  cl_int st;
+} cb_job;
 static cb_job *jobs_head, **jobs_tail = &jobs_head;
 static _Thread_local bool is_worker;
 
@@ -44,7 +49,7 @@ static void grow(void **arr, size_t *cap, size_t need, size_t elem) {
   size_t n = *cap ? *cap * 2 : 8;
   while (n < need) n *= 2;
   void *p = realloc(*arr, n * elem);
-  if (!p) abort();  /* a few pointers; nothing sensible is left to do without them */
+  if (!p) abort(); /* a few pointers; nothing sensible is left to do without them */
   *arr = p;
   *cap = n;
 }
@@ -88,7 +93,7 @@ static clx_callback *take_callbacks(cl_event ev, cl_int st) {
 
 static void call_callbacks(cl_event ev, clx_callback *c, cl_int st) {
   if (c && !is_worker) {
-    pthread_once(&workers_once, start_workers);  /* a user event's callbacks may come first */
+    pthread_once(&workers_once, start_workers); /* a user event's callbacks may come first */
     cb_job *j = malloc(sizeof *j);
     if (!j) abort();
     *j = (cb_job){NULL, ev, c, st};
@@ -106,7 +111,7 @@ static void call_callbacks(cl_event ev, clx_callback *c, cl_int st) {
 static void call_callbacks_now(cl_event ev, clx_callback *c, cl_int st) {
   while (c) {
     clx_callback *next = c->next;
-    ((void (CL_CALLBACK *)(cl_event, cl_int, void *))c->fn)(ev, st, c->user);
+    ((void(CL_CALLBACK *)(cl_event, cl_int, void *))c->fn)(ev, st, c->user);
     free(c);
     c = next;
   }
@@ -121,7 +126,10 @@ static void queue_forget(cl_command_queue q, cl_event ev, cl_event *unhold, size
       unhold[(*nunhold)++] = ev;
       break;
     }
-  if (q->last == ev) { q->last = NULL; unhold[(*nunhold)++] = ev; }
+  if (q->last == ev) {
+    q->last = NULL;
+    unhold[(*nunhold)++] = ev;
+  }
 }
 
 /* Finish command ev with status st (CL_SUCCESS/CL_COMPLETE or negative), then every command that
@@ -167,7 +175,7 @@ static void complete(cl_event ev, cl_int st) {
     if (ev->fini) ev->fini(ev);
     ev->fini = NULL;
     for (size_t i = 0; i < nunhold; i++) clx_unhold(unhold[i]);
-    if (ev->queue) clx_unhold(ev);  /* the engine's hold, taken at submit */
+    if (ev->queue) clx_unhold(ev); /* the engine's hold, taken at submit */
     if (!nfailed) break;
     ev = failed[--nfailed];
     st = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
@@ -257,7 +265,11 @@ static void start_workers(void) {
 static void event_destroy(void *obj) {
   cl_event ev = obj;
   clx_callback *c = ev->callbacks;
-  while (c) { clx_callback *n = c->next; free(c); c = n; }
+  while (c) {
+    clx_callback *n = c->next;
+    free(c);
+    c = n;
+  }
   free(ev->dependents);
   if (ev->queue) clx_unhold(ev->queue);
   clx_unhold(ev->ctx);
@@ -278,15 +290,13 @@ static cl_event event_new(cl_context ctx, cl_command_queue q, cl_command_type ty
   return ev;
 }
 
-cl_event clx_command_new(cl_command_queue q, cl_command_type type) {
-  return event_new(q->ctx, q, type, CL_QUEUED);
-}
+cl_event clx_command_new(cl_command_queue q, cl_command_type type) { return event_new(q->ctx, q, type, CL_QUEUED); }
 
 cl_int clx_submit_command(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_event), void (*fini)(cl_event),
                           void *payload, cl_uint nwait, const cl_event *wait, cl_event *out, bool blocking) {
   cl_event ev = clx_command_new(q, type);
   if (!ev) {
-    struct _cl_event none = {.payload = payload};  /* fini reads nothing but the payload */
+    struct _cl_event none = {.payload = payload}; /* fini reads nothing but the payload */
     if (fini) fini(&none);
     return CL_OUT_OF_HOST_MEMORY;
   }
@@ -314,7 +324,10 @@ cl_int clx_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
 /* ev waits for d (under the lock). */
 static void add_dep(cl_event ev, cl_event d, bool fail) {
   if (d == ev) return;
-  if (d->status < 0) { if (fail) ev->dep_failed = true; return; }
+  if (d->status < 0) {
+    if (fail) ev->dep_failed = true;
+    return;
+  }
   if (d->status == CL_COMPLETE) return;
   grow((void **)&d->dependents, &d->cap, d->ndependents + 1, sizeof *d->dependents);
   d->dependents[d->ndependents++] = (struct clx_dep){ev, fail};
@@ -326,8 +339,8 @@ cl_int clx_submit_ex(cl_event ev, cl_uint nwait, const cl_event *wait, cl_event 
   cl_command_queue q = ev->queue;
   bool in_order = !(q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   bool fail_now = false;
-  clx_hold(ev);  /* the engine's, dropped in complete() */
-  clx_hold(ev);  /* the queue's pending list */
+  clx_hold(ev); /* the engine's, dropped in complete() */
+  clx_hold(ev); /* the queue's pending list */
   pthread_mutex_lock(&eng);
   ev->status = CL_SUBMITTED;
   ev->t_submit = clx_now_ns();
@@ -432,7 +445,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetUserEventStatus(cl_event ev, cl_int status)
   pthread_mutex_unlock(&eng);
   if (already) {
     clx_unhold(ev);
-    return CL_INVALID_OPERATION;  /* "called more than once" (5.11.1) */
+    return CL_INVALID_OPERATION; /* "called more than once" (5.11.1) */
   }
   complete(ev, status);
   clx_unhold(ev);
@@ -443,12 +456,12 @@ CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event ev) { return clx_retain(e
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event ev) { return clx_release(ev, CLX_EVENT, CL_INVALID_EVENT); }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event ev, cl_int type,
-                                                   void (CL_CALLBACK *fn)(cl_event, cl_int, void *), void *user) {
+                                                   void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *user) {
   if (!clx_valid(ev, CLX_EVENT)) return CL_INVALID_EVENT;
   if (!fn || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE)) return CL_INVALID_VALUE;
   clx_callback *c = calloc(1, sizeof *c);
   if (!c) return CL_OUT_OF_HOST_MEMORY;
-  c->fn = (void (CL_CALLBACK *)())fn;
+  c->fn = (void(CL_CALLBACK *)())fn;
   c->user = user;
   c->status = type;
   pthread_mutex_lock(&eng);
@@ -465,8 +478,8 @@ CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event ev, cl_int type,
   return CL_SUCCESS;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info param, size_t size,
-                                                        void *value, size_t *size_ret) {
+CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event ev, cl_profiling_info param, size_t size, void *value,
+                                                        size_t *size_ret) {
   if (!clx_valid(ev, CLX_EVENT)) return CL_INVALID_EVENT;
   /* only commands of a profiling queue that completed have timestamps (5.14) */
   if (!ev->queue || !(ev->queue->props & CL_QUEUE_PROFILING_ENABLE)) return CL_PROFILING_INFO_NOT_AVAILABLE;

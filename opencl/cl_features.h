@@ -14,44 +14,44 @@
 #define CL_FEATURES_H
 
 /* X(name, major, minor, patch): extensions of the device (and of the platform: cl_khr_icd). */
-#define CLF_EXTENSIONS(X)                                                                           \
-  X(cl_khr_icd, 1, 0, 0)                               /* the ICD loader's dispatch (cl_icd.c) */   \
-  X(cl_khr_il_program, 1, 0, 0)                        /* SPIR-V programs */                        \
-  X(cl_khr_byte_addressable_store, 1, 0, 0)                                                         \
-  X(cl_khr_global_int32_base_atomics, 1, 0, 0)                                                      \
-  X(cl_khr_global_int32_extended_atomics, 1, 0, 0)                                                  \
-  X(cl_khr_local_int32_base_atomics, 1, 0, 0)                                                       \
-  X(cl_khr_local_int32_extended_atomics, 1, 0, 0)                                                   \
-  X(cl_khr_int64_base_atomics, 1, 0, 0)                                                             \
-  X(cl_khr_int64_extended_atomics, 1, 0, 0)                                                         \
-  X(cl_khr_fp64, 1, 0, 0)                                                                           \
-  X(cl_khr_fp16, 1, 0, 0)                                                                           \
-  X(cl_khr_3d_image_writes, 1, 0, 0)                                                                \
-  X(cl_khr_subgroups, 1, 0, 0)                                                                      \
-  X(cl_khr_subgroup_extended_types, 1, 0, 0)                                                        \
-  X(cl_khr_subgroup_non_uniform_vote, 1, 0, 0)                                                      \
-  X(cl_khr_subgroup_ballot, 1, 0, 0)                                                                \
-  X(cl_khr_subgroup_non_uniform_arithmetic, 1, 0, 0)                                                \
-  X(cl_khr_subgroup_shuffle, 1, 0, 0)                                                               \
-  X(cl_khr_subgroup_shuffle_relative, 1, 0, 0)                                                      \
-  X(cl_khr_subgroup_clustered_reduce, 1, 0, 0)                                                      \
-  X(cl_khr_extended_versioning, 1, 0, 0)               /* the *_WITH_VERSION queries */             \
-  X(cl_khr_spirv_no_integer_wrap_decoration, 1, 0, 0)  /* NoSignedWrap/NoUnsignedWrap accepted */
+#define CLF_EXTENSIONS(X)                                                              \
+  X(cl_khr_icd, 1, 0, 0)        /* the ICD loader's dispatch (cl_icd.c) */             \
+  X(cl_khr_il_program, 1, 0, 0) /* SPIR-V programs */                                  \
+  X(cl_khr_byte_addressable_store, 1, 0, 0)                                            \
+  X(cl_khr_global_int32_base_atomics, 1, 0, 0)                                         \
+  X(cl_khr_global_int32_extended_atomics, 1, 0, 0)                                     \
+  X(cl_khr_local_int32_base_atomics, 1, 0, 0)                                          \
+  X(cl_khr_local_int32_extended_atomics, 1, 0, 0)                                      \
+  X(cl_khr_int64_base_atomics, 1, 0, 0)                                                \
+  X(cl_khr_int64_extended_atomics, 1, 0, 0)                                            \
+  X(cl_khr_fp64, 1, 0, 0)                                                              \
+  X(cl_khr_fp16, 1, 0, 0)                                                              \
+  X(cl_khr_3d_image_writes, 1, 0, 0)                                                   \
+  X(cl_khr_subgroups, 1, 0, 0)                                                         \
+  X(cl_khr_subgroup_extended_types, 1, 0, 0)                                           \
+  X(cl_khr_subgroup_non_uniform_vote, 1, 0, 0)                                         \
+  X(cl_khr_subgroup_ballot, 1, 0, 0)                                                   \
+  X(cl_khr_subgroup_non_uniform_arithmetic, 1, 0, 0)                                   \
+  X(cl_khr_subgroup_shuffle, 1, 0, 0)                                                  \
+  X(cl_khr_subgroup_shuffle_relative, 1, 0, 0)                                         \
+  X(cl_khr_subgroup_clustered_reduce, 1, 0, 0)                                         \
+  X(cl_khr_extended_versioning, 1, 0, 0)              /* the *_WITH_VERSION queries */ \
+  X(cl_khr_spirv_no_integer_wrap_decoration, 1, 0, 0) /* NoSignedWrap/NoUnsignedWrap accepted */
 
 /* X(name, major, minor, patch): OpenCL C 3.0 optional features (OpenCL C 6.2.1). */
-#define CLF_C_FEATURES(X)                                                                           \
-  X(__opencl_c_3d_image_writes, 3, 0, 0)                                                            \
-  X(__opencl_c_atomic_order_acq_rel, 3, 0, 0)                                                       \
-  X(__opencl_c_atomic_order_seq_cst, 3, 0, 0)                                                       \
-  X(__opencl_c_atomic_scope_device, 3, 0, 0)                                                        \
-  X(__opencl_c_atomic_scope_all_devices, 3, 0, 0)                                                   \
-  X(__opencl_c_fp64, 3, 0, 0)                                                                       \
-  X(__opencl_c_generic_address_space, 3, 0, 0)                                                      \
-  X(__opencl_c_images, 3, 0, 0)                                                                     \
-  X(__opencl_c_int64, 3, 0, 0)                                                                      \
-  X(__opencl_c_program_scope_global_variables, 3, 0, 0)                                             \
-  X(__opencl_c_read_write_images, 3, 0, 0)                                                          \
-  X(__opencl_c_subgroups, 3, 0, 0)                                                                  \
+#define CLF_C_FEATURES(X)                               \
+  X(__opencl_c_3d_image_writes, 3, 0, 0)                \
+  X(__opencl_c_atomic_order_acq_rel, 3, 0, 0)           \
+  X(__opencl_c_atomic_order_seq_cst, 3, 0, 0)           \
+  X(__opencl_c_atomic_scope_device, 3, 0, 0)            \
+  X(__opencl_c_atomic_scope_all_devices, 3, 0, 0)       \
+  X(__opencl_c_fp64, 3, 0, 0)                           \
+  X(__opencl_c_generic_address_space, 3, 0, 0)          \
+  X(__opencl_c_images, 3, 0, 0)                         \
+  X(__opencl_c_int64, 3, 0, 0)                          \
+  X(__opencl_c_program_scope_global_variables, 3, 0, 0) \
+  X(__opencl_c_read_write_images, 3, 0, 0)              \
+  X(__opencl_c_subgroups, 3, 0, 0)                      \
   X(__opencl_c_work_group_collective_functions, 3, 0, 0)
 
 #endif

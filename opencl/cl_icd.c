@@ -21,6 +21,7 @@
 #define CLX_STR(x) #x
 #define CLX_WEAK(f) _Pragma(CLX_STR(weak f))
 
+/* clang-format off */
 /* cl_event.c, cl_queue.c */
 #define CLX_QUEUE_EVENT_ENTRIES(X)                                                                  \
   X(clCreateCommandQueue) X(clCreateCommandQueueWithProperties) X(clRetainCommandQueue)             \
@@ -55,6 +56,7 @@
   X(clSetKernelArg) X(clSetKernelArgSVMPointer) X(clSetKernelExecInfo) X(clGetKernelInfo)           \
   X(clGetKernelArgInfo) X(clGetKernelWorkGroupInfo) X(clGetKernelSubGroupInfo)                      \
   X(clEnqueueNDRangeKernel) X(clEnqueueTask) X(clEnqueueNativeKernel)
+/* clang-format on */
 
 CLX_QUEUE_EVENT_ENTRIES(CLX_WEAK)
 CLX_MEM_ENTRIES(CLX_WEAK)
@@ -109,8 +111,8 @@ static cl_int CL_API_CALL no_interop_objects(cl_command_queue q, cl_uint n, cons
   return clx_valid(q, CLX_QUEUE) ? CL_INVALID_CONTEXT : CL_INVALID_COMMAND_QUEUE;
 }
 
-static cl_int CL_API_CALL no_gl_context_info(const cl_context_properties *props, cl_gl_context_info param,
-                                             size_t size, void *value, size_t *size_ret) {
+static cl_int CL_API_CALL no_gl_context_info(const cl_context_properties *props, cl_gl_context_info param, size_t size,
+                                             void *value, size_t *size_ret) {
   (void)props, (void)param, (void)size, (void)value, (void)size_ret;
   return CL_INVALID_OPERATION;
 }
@@ -121,9 +123,8 @@ static cl_event CL_API_CALL no_gl_sync_event(cl_context ctx, cl_GLsync sync, cl_
   return NULL;
 }
 
-static cl_mem CL_API_CALL no_egl_image(cl_context ctx, CLeglDisplayKHR display, CLeglImageKHR image,
-                                       cl_mem_flags flags, const cl_egl_image_properties_khr *props,
-                                       cl_int *errcode_ret) {
+static cl_mem CL_API_CALL no_egl_image(cl_context ctx, CLeglDisplayKHR display, CLeglImageKHR image, cl_mem_flags flags,
+                                       const cl_egl_image_properties_khr *props, cl_int *errcode_ret) {
   (void)display, (void)image, (void)flags, (void)props;
   return no_interop_mem(ctx, errcode_ret);
 }
@@ -137,8 +138,8 @@ static cl_event CL_API_CALL no_egl_sync_event(cl_context ctx, CLeglSyncKHR sync,
 
 /* cl_ext_device_fission (the pre-1.2 extension): the device cannot be partitioned, as with
  * clCreateSubDevices; retaining and releasing the root device succeed. */
-static cl_int CL_API_CALL no_sub_devices_ext(cl_device_id in, const cl_device_partition_property_ext *props,
-                                             cl_uint n, cl_device_id *out, cl_uint *nout) {
+static cl_int CL_API_CALL no_sub_devices_ext(cl_device_id in, const cl_device_partition_property_ext *props, cl_uint n,
+                                             cl_device_id *out, cl_uint *nout) {
   (void)props, (void)n, (void)out, (void)nout;
   return clx_valid(in, CLX_DEVICE) ? CL_INVALID_VALUE : CL_INVALID_DEVICE;
 }
@@ -150,8 +151,8 @@ static cl_int CL_API_CALL root_device_ext(cl_device_id d) {
 /* ---- cl_khr_il_program ----------------------------------------------------------------------
  * The extension's entry point (OpenCL 3.0 Extension spec, cl_khr_il_program) is the core
  * clCreateProgramWithIL of OpenCL 2.1 under another name. */
-CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il,
-                                                                     size_t length, cl_int *errcode_ret) {
+CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                                                     cl_int *errcode_ret) {
   return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
@@ -159,17 +160,17 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context 
  * clGetKernelSubGroupInfoKHR is the extension's name of OpenCL 2.1's clGetKernelSubGroupInfo:
  * the same arguments, and the same values for the param names both define. */
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
-                                                                  cl_kernel_sub_group_info param_name,
-                                                                  size_t input_value_size, const void *input_value,
-                                                                  size_t param_value_size, void *param_value,
-                                                                  size_t *param_value_size_ret) {
+                                                                   cl_kernel_sub_group_info param_name,
+                                                                   size_t input_value_size, const void *input_value,
+                                                                   size_t param_value_size, void *param_value,
+                                                                   size_t *param_value_size_ret) {
   return clGetKernelSubGroupInfo(in_kernel, in_device, param_name, input_value_size, input_value, param_value_size,
                                  param_value, param_value_size_ret);
 }
 
 /* ---- cl_khr_icd ------------------------------------------------------------------------------ */
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms,
-                                                              cl_uint *num_platforms) {
+                                                               cl_uint *num_platforms) {
   /* the same answer as clGetPlatformIDs (cl_khr_icd: "behaves as clGetPlatformIDs") */
   return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
@@ -181,9 +182,9 @@ static const struct {
   const char *name;
   void *fn;
 } ext_functions[] = {
-  {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},          /* cl_khr_icd */
-  {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},      /* cl_khr_il_program */
-  {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},  /* cl_khr_subgroups */
+  {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},         /* cl_khr_icd */
+  {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},     /* cl_khr_il_program */
+  {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR}, /* cl_khr_subgroups */
 };
 
 CLX_API CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_name) {
@@ -194,7 +195,7 @@ CLX_API CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char 
 }
 
 CLX_API CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
-                                                                              const char *func_name) {
+                                                                                const char *func_name) {
   /* "platform refers to the platform ID returned by clGetPlatformIDs": anything else has no
    * functions (NULL is the only answer this entry point can give for it) */
   if (!clx_valid(platform, CLX_PLATFORM)) return NULL;

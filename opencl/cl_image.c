@@ -40,30 +40,62 @@ static void set_err(cl_int *errcode_ret, cl_int e) {
  * supported Image Channel Order Values" and its notes): a pair outside it is an invalid
  * descriptor, a valid pair spvi lacks is CL_IMAGE_FORMAT_NOT_SUPPORTED. */
 enum {
-  T_SNORM8, T_SNORM16, T_UNORM8, T_UNORM16, T_565, T_555, T_101010, T_SINT8, T_SINT16, T_SINT32,
-  T_UINT8, T_UINT16, T_UINT32, T_HALF, T_FLOAT, T_UNORM24, T_101010_2, T_COUNT
+  T_SNORM8,
+  T_SNORM16,
+  T_UNORM8,
+  T_UNORM16,
+  T_565,
+  T_555,
+  T_101010,
+  T_SINT8,
+  T_SINT16,
+  T_SINT32,
+  T_UINT8,
+  T_UINT16,
+  T_UINT32,
+  T_HALF,
+  T_FLOAT,
+  T_UNORM24,
+  T_101010_2,
+  T_COUNT
 };
-static const struct { cl_channel_type cl; int spvi; } ctypes[T_COUNT] = {
-  [T_SNORM8] = {CL_SNORM_INT8, SPVI_SNORM_INT8},       [T_SNORM16] = {CL_SNORM_INT16, SPVI_SNORM_INT16},
-  [T_UNORM8] = {CL_UNORM_INT8, SPVI_UNORM_INT8},       [T_UNORM16] = {CL_UNORM_INT16, SPVI_UNORM_INT16},
-  [T_565] = {CL_UNORM_SHORT_565, -1},                  [T_555] = {CL_UNORM_SHORT_555, -1},
-  [T_101010] = {CL_UNORM_INT_101010, -1},              [T_SINT8] = {CL_SIGNED_INT8, SPVI_SIGNED_INT8},
-  [T_SINT16] = {CL_SIGNED_INT16, SPVI_SIGNED_INT16},   [T_SINT32] = {CL_SIGNED_INT32, SPVI_SIGNED_INT32},
-  [T_UINT8] = {CL_UNSIGNED_INT8, SPVI_UNSIGNED_INT8},  [T_UINT16] = {CL_UNSIGNED_INT16, SPVI_UNSIGNED_INT16},
-  [T_UINT32] = {CL_UNSIGNED_INT32, SPVI_UNSIGNED_INT32}, [T_HALF] = {CL_HALF_FLOAT, SPVI_HALF_FLOAT},
-  [T_FLOAT] = {CL_FLOAT, SPVI_FLOAT},                  [T_UNORM24] = {CL_UNORM_INT24, -1},
+static const struct {
+  cl_channel_type cl;
+  int spvi;
+} ctypes[T_COUNT] = {
+  [T_SNORM8] = {CL_SNORM_INT8, SPVI_SNORM_INT8},
+  [T_SNORM16] = {CL_SNORM_INT16, SPVI_SNORM_INT16},
+  [T_UNORM8] = {CL_UNORM_INT8, SPVI_UNORM_INT8},
+  [T_UNORM16] = {CL_UNORM_INT16, SPVI_UNORM_INT16},
+  [T_565] = {CL_UNORM_SHORT_565, -1},
+  [T_555] = {CL_UNORM_SHORT_555, -1},
+  [T_101010] = {CL_UNORM_INT_101010, -1},
+  [T_SINT8] = {CL_SIGNED_INT8, SPVI_SIGNED_INT8},
+  [T_SINT16] = {CL_SIGNED_INT16, SPVI_SIGNED_INT16},
+  [T_SINT32] = {CL_SIGNED_INT32, SPVI_SIGNED_INT32},
+  [T_UINT8] = {CL_UNSIGNED_INT8, SPVI_UNSIGNED_INT8},
+  [T_UINT16] = {CL_UNSIGNED_INT16, SPVI_UNSIGNED_INT16},
+  [T_UINT32] = {CL_UNSIGNED_INT32, SPVI_UNSIGNED_INT32},
+  [T_HALF] = {CL_HALF_FLOAT, SPVI_HALF_FLOAT},
+  [T_FLOAT] = {CL_FLOAT, SPVI_FLOAT},
+  [T_UNORM24] = {CL_UNORM_INT24, -1},
   [T_101010_2] = {CL_UNORM_INT_101010_2, -1},
 };
 
 #define TB(t) (1u << (t))
 /* "any" in the spec's table: every type that is not packed nor a depth type */
-#define TS_PLAIN (TB(T_SNORM8) | TB(T_SNORM16) | TB(T_UNORM8) | TB(T_UNORM16) | TB(T_SINT8) | TB(T_SINT16) | \
-                  TB(T_SINT32) | TB(T_UINT8) | TB(T_UINT16) | TB(T_UINT32) | TB(T_HALF) | TB(T_FLOAT))
+#define TS_PLAIN                                                                                             \
+  (TB(T_SNORM8) | TB(T_SNORM16) | TB(T_UNORM8) | TB(T_UNORM16) | TB(T_SINT8) | TB(T_SINT16) | TB(T_SINT32) | \
+   TB(T_UINT8) | TB(T_UINT16) | TB(T_UINT32) | TB(T_HALF) | TB(T_FLOAT))
 #define TS_8BIT (TB(T_SNORM8) | TB(T_UNORM8) | TB(T_SINT8) | TB(T_UINT8))
 #define TS_NORMF (TB(T_SNORM8) | TB(T_SNORM16) | TB(T_UNORM8) | TB(T_UNORM16) | TB(T_HALF) | TB(T_FLOAT))
 #define TS_PACKED (TB(T_565) | TB(T_555) | TB(T_101010))
 
-static const struct { cl_channel_order cl; int spvi; unsigned types; } corders[] = {
+static const struct {
+  cl_channel_order cl;
+  int spvi;
+  unsigned types;
+} corders[] = {
   {CL_R, SPVI_ORDER_R, TS_PLAIN},
   {CL_A, SPVI_ORDER_A, TS_PLAIN},
   {CL_RG, SPVI_ORDER_RG, TS_PLAIN},
@@ -112,8 +144,8 @@ static cl_int format_check(const cl_image_format *f, spvi_channel_order *order, 
 typedef struct img_type {
   cl_mem_object_type cl;
   spvi_image_type spvi;
-  bool height, depth, array;  /* the sizes the type uses besides the width */
-  size_t max_w, max_h;        /* the device's limits (CL_DEVICE_IMAGE*_MAX_*) */
+  bool height, depth, array; /* the sizes the type uses besides the width */
+  size_t max_w, max_h;       /* the device's limits (CL_DEVICE_IMAGE*_MAX_*) */
 } img_type;
 static const img_type img_types[] = {
   {CL_MEM_OBJECT_IMAGE1D, SPVI_IMAGE_1D, false, false, false, CLX_IMAGE2D_MAX, 1},
@@ -145,7 +177,7 @@ static void img_extent(cl_mem img, size_t ext[3]) {
 /* ---- views and boxes ------------------------------------------------------------------------- */
 typedef struct view {
   uint8_t *base;
-  size_t s1, s2;  /* bytes between consecutive origin[1] / origin[2] coordinates */
+  size_t s1, s2; /* bytes between consecutive origin[1] / origin[2] coordinates */
 } view;
 
 static uint8_t *view_at(view v, const size_t o[3], size_t elem) {
@@ -212,7 +244,7 @@ static cl_int host_pitches(const img_type *t, const size_t region[3], size_t ele
     if (*slice != 0) return CL_INVALID_VALUE;
     return CL_SUCCESS;
   }
-  size_t rows = t->height ? region[1] : 1;  /* a 1D array's "slice" is one row */
+  size_t rows = t->height ? region[1] : 1; /* a 1D array's "slice" is one row */
   if (rows && *row > SIZE_MAX / rows) return CL_INVALID_VALUE;
   if (*slice == 0) *slice = *row * rows;
   if (*slice < *row * rows) return CL_INVALID_VALUE;
@@ -234,8 +266,8 @@ static cl_int check_box(cl_mem img, const size_t *origin, const size_t *region) 
 /* ---- memory flags (5.2.1 "Memory Flags") ------------------------------------------------------ */
 static bool flags_valid(cl_mem_flags f, bool query) {
   cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR |
-                       CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
-                       CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+                       CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+                       CL_MEM_HOST_NO_ACCESS;
   /* CL_MEM_KERNEL_READ_AND_WRITE "is only used by clGetSupportedImageFormats" */
   if (query) known |= CL_MEM_KERNEL_READ_AND_WRITE;
   if (f & ~known) return false;
@@ -291,8 +323,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetSupportedImageFormats(cl_context co
   for (size_t o = 0; o < NORDERS; o++)
     for (int t = 0; t < T_COUNT; t++) {
       if (!format_listed(o, t, flags)) continue;
-      if (image_formats && n < num_entries)
-        image_formats[n] = (cl_image_format){corders[o].cl, ctypes[t].cl};
+      if (image_formats && n < num_entries) image_formats[n] = (cl_image_format){corders[o].cl, ctypes[t].cl};
       n++;
     }
   if (num_image_formats) *num_image_formats = n;
@@ -304,13 +335,13 @@ typedef struct image_req {
   cl_context ctx;
   cl_mem_flags flags;
   cl_image_format format;
-  spvi_image_desc sd;          /* spvi's description */
-  cl_image_desc desc;          /* what the image reports (sizes of unused dimensions 0) */
+  spvi_image_desc sd; /* spvi's description */
+  cl_image_desc desc; /* what the image reports (sizes of unused dimensions 0) */
   const img_type *type;
   size_t elem, bytes;
-  cl_mem parent;               /* mem_object: the buffer of a 1D image buffer, or a 2D image */
+  cl_mem parent; /* mem_object: the buffer of a 1D image buffer, or a 2D image */
   void *host_ptr;
-  cl_int fmt_status;           /* format_check's answer, reported after the descriptor checks */
+  cl_int fmt_status; /* format_check's answer, reported after the descriptor checks */
 } image_req;
 
 /* The sizes of the descriptor: those the type uses are >= 1 (CL_INVALID_IMAGE_DESCRIPTOR) and
@@ -320,7 +351,7 @@ static cl_int check_sizes(image_req *r, const cl_image_desc *d) {
   if (d->image_width == 0 || (t->height && d->image_height == 0) || (t->depth && d->image_depth == 0) ||
       (t->array && d->image_array_size == 0))
     return CL_INVALID_IMAGE_DESCRIPTOR;
-  if (d->num_mip_levels != 0 || d->num_samples != 0) return CL_INVALID_IMAGE_DESCRIPTOR;  /* no mipmaps, no MSAA */
+  if (d->num_mip_levels != 0 || d->num_samples != 0) return CL_INVALID_IMAGE_DESCRIPTOR; /* no mipmaps, no MSAA */
   if (d->image_width > t->max_w || (t->height && d->image_height > t->max_h) ||
       (t->depth && d->image_depth > CLX_IMAGE3D_MAX) || (t->array && d->image_array_size > CLX_IMAGE_MAX_ARRAY_SIZE))
     return CL_INVALID_IMAGE_SIZE;
@@ -388,7 +419,7 @@ static cl_int check_pitches(image_req *r, const cl_image_desc *d) {
     if (row % r->elem || host_pitches(t, ext, r->elem, &row, &slice) != CL_SUCCESS || (slices && slice % row))
       return CL_INVALID_IMAGE_DESCRIPTOR;
     size_t n = slices ? (t->depth ? r->desc.image_depth : r->desc.image_array_size) : height;
-    if ((slices ? slice : row) > SIZE_MAX / n) return CL_INVALID_IMAGE_DESCRIPTOR;  /* larger than memory */
+    if ((slices ? slice : row) > SIZE_MAX / n) return CL_INVALID_IMAGE_DESCRIPTOR; /* larger than memory */
   } else {
     if ((row && !(r->parent && r->parent->type != CL_MEM_OBJECT_BUFFER)) || d->image_slice_pitch)
       return CL_INVALID_IMAGE_DESCRIPTOR;
@@ -418,8 +449,10 @@ static cl_int check_request(image_req *r, const cl_image_format *fmt, const cl_i
   if (e != CL_SUCCESS) return e;
   if (r->parent && r->parent->type != CL_MEM_OBJECT_BUFFER && (e = check_image_view(r, d)) != CL_SUCCESS) return e;
   if (r->fmt_status != CL_SUCCESS) {
-    clx_notify(r->ctx, "clCreateImage: image format (0x%x, 0x%x) is not supported (clGetSupportedImageFormats lists "
-               "the supported ones)", (unsigned)fmt->image_channel_order, (unsigned)fmt->image_channel_data_type);
+    clx_notify(r->ctx,
+               "clCreateImage: image format (0x%x, 0x%x) is not supported (clGetSupportedImageFormats lists "
+               "the supported ones)",
+               (unsigned)fmt->image_channel_order, (unsigned)fmt->image_channel_data_type);
     return r->fmt_status;
   }
   r->elem = (size_t)spvi_image_channels(r->sd.order) * spvi_channel_type_bytes(r->sd.channel_type);
@@ -428,7 +461,7 @@ static cl_int check_request(image_req *r, const cl_image_format *fmt, const cl_i
   if (r->parent && (e = inherit_flags(r->parent, &r->flags)) != CL_SUCCESS) return e;
   spvi_error serr;
   r->bytes = spvi_image_bytes(&r->sd, &serr);
-  if (r->bytes == 0) {  /* a size spvi cannot hold (above 2^24 pixels in one dimension) */
+  if (r->bytes == 0) { /* a size spvi cannot hold (above 2^24 pixels in one dimension) */
     clx_notify(r->ctx, "clCreateImage: %s", serr.message);
     return CL_INVALID_IMAGE_SIZE;
   }
@@ -459,8 +492,8 @@ static bool host_is_tight(const image_req *r) {
 static spvi_mem *image_bytes_new(const image_req *r, spvi_error *serr) {
   if (r->parent && r->parent->type == CL_MEM_OBJECT_BUFFER)
     return r->parent->m ? spvi_image_from_buffer(&r->sd, r->parent->m, serr)
-                        : spvi_image_new(&r->sd, clx_mem_data(r->parent), serr);  /* an SVM-backed buffer */
-  if (r->parent) return spvi_image_new(&r->sd, spvi_mem_data(r->parent->m, NULL), serr);  /* a view of a 2D image */
+                        : spvi_image_new(&r->sd, clx_mem_data(r->parent), serr);         /* an SVM-backed buffer */
+  if (r->parent) return spvi_image_new(&r->sd, spvi_mem_data(r->parent->m, NULL), serr); /* a view of a 2D image */
   if ((r->flags & CL_MEM_USE_HOST_PTR) && host_is_tight(r)) return spvi_image_new(&r->sd, r->host_ptr, serr);
   return spvi_image_new(&r->sd, NULL, serr);
 }
@@ -510,8 +543,10 @@ static cl_int image_props(const cl_mem_properties *props, size_t *nprops) {
   return CL_SUCCESS;
 }
 
-CLX_API CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
-                                                                    cl_mem_flags flags, const cl_image_format *image_format,
+CLX_API CL_API_ENTRY cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
+                                                                    const cl_mem_properties *properties,
+                                                                    cl_mem_flags flags,
+                                                                    const cl_image_format *image_format,
                                                                     const cl_image_desc *image_desc, void *host_ptr,
                                                                     cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return set_err(errcode_ret, CL_INVALID_CONTEXT), NULL;
@@ -549,7 +584,9 @@ CLX_API CL_API_ENTRY cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_m
                                                         const cl_image_format *image_format, size_t image_width,
                                                         size_t image_height, size_t image_row_pitch, void *host_ptr,
                                                         cl_int *errcode_ret) {
-  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = image_width, .image_height = image_height,
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                     .image_width = image_width,
+                     .image_height = image_height,
                      .image_row_pitch = image_row_pitch};
   return create_legacy(context, flags, image_format, &d, host_ptr, errcode_ret);
 }
@@ -558,10 +595,13 @@ CLX_API CL_API_ENTRY cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_m
                                                         const cl_image_format *image_format, size_t image_width,
                                                         size_t image_height, size_t image_depth, size_t image_row_pitch,
                                                         size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
-  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = image_width, .image_height = image_height,
-                     .image_depth = image_depth, .image_row_pitch = image_row_pitch,
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE3D,
+                     .image_width = image_width,
+                     .image_height = image_height,
+                     .image_depth = image_depth,
+                     .image_row_pitch = image_row_pitch,
                      .image_slice_pitch = image_slice_pitch};
-  if (image_depth <= 1) d.image_depth = 0;  /* a descriptor error, reported as CL_INVALID_IMAGE_SIZE */
+  if (image_depth <= 1) d.image_depth = 0; /* a descriptor error, reported as CL_INVALID_IMAGE_SIZE */
   return create_legacy(context, flags, image_format, &d, host_ptr, errcode_ret);
 }
 
@@ -653,7 +693,8 @@ static cl_int enqueue_rw(cl_command_queue q, cl_mem img, bool write, cl_bool blo
   const img_type *t = img_type_of(img->type);
   if ((e = host_pitches(t, region, img->elem_size, &row_pitch, &slice_pitch)) != CL_SUCCESS) return e;
   if ((e = clx_check_wait_list(q->ctx, nwait, wait)) != CL_SUCCESS) return e;
-  cl_mem_flags forbidden = write ? CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS : CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
+  cl_mem_flags forbidden = write ? CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS
+                                 : CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS;
   if (img->flags & forbidden) {
     clx_notify(q->ctx, "clEnqueue%sImage: the image was created with host access flags that forbid it",
                write ? "Write" : "Read");
@@ -685,8 +726,8 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue com
                                                             size_t input_slice_pitch, const void *ptr,
                                                             cl_uint num_events_in_wait_list,
                                                             const cl_event *event_wait_list, cl_event *event) {
-  return enqueue_rw(command_queue, image, true, blocking_write, origin, region, input_row_pitch, input_slice_pitch,
-                    ptr, num_events_in_wait_list, event_wait_list, event);
+  return enqueue_rw(command_queue, image, true, blocking_write, origin, region, input_row_pitch, input_slice_pitch, ptr,
+                    num_events_in_wait_list, event_wait_list, event);
 }
 
 /* Two boxes of one image overlap when they overlap on every axis. */
@@ -732,7 +773,7 @@ static cl_int buffer_side(cl_command_queue q, cl_mem img, cl_mem buf, size_t off
   if (img->type == CL_MEM_OBJECT_IMAGE1D_BUFFER && img->parent == buf) return CL_INVALID_MEM_OBJECT;
   if (!region) return CL_INVALID_VALUE;
   size_t row = region[0] * img->elem_size;
-  size_t bytes = row * region[1] * region[2];  /* bounded by the image's size once the box is checked */
+  size_t bytes = row * region[1] * region[2]; /* bounded by the image's size once the box is checked */
   if (offset > buf->size || bytes > buf->size - offset) return CL_INVALID_VALUE;
   *v = (view){(uint8_t *)clx_mem_data(buf) + offset, row, row * region[1]};
   return CL_SUCCESS;
@@ -784,11 +825,22 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_qu
  * with image"; the conversions are write_image{f,i,ui}'s: OpenCL C 8.3.1 - 8.3.5). ------------- */
 
 /* The colour component stored in each channel, in memory order (0 r, 1 g, 2 b, 3 a). */
-static const struct { spvi_channel_order order; uint8_t n, comp[4]; } order_comps[] = {
-  {SPVI_ORDER_R, 1, {0}},          {SPVI_ORDER_A, 1, {3}},          {SPVI_ORDER_RG, 2, {0, 1}},
-  {SPVI_ORDER_RA, 2, {0, 3}},      {SPVI_ORDER_RGBA, 4, {0, 1, 2, 3}}, {SPVI_ORDER_BGRA, 4, {2, 1, 0, 3}},
-  {SPVI_ORDER_ARGB, 4, {3, 0, 1, 2}}, {SPVI_ORDER_ABGR, 4, {3, 2, 1, 0}}, {SPVI_ORDER_INTENSITY, 1, {0}},
-  {SPVI_ORDER_LUMINANCE, 1, {0}},  {SPVI_ORDER_SRGBA, 4, {0, 1, 2, 3}}, {SPVI_ORDER_SBGRA, 4, {2, 1, 0, 3}},
+static const struct {
+  spvi_channel_order order;
+  uint8_t n, comp[4];
+} order_comps[] = {
+  {SPVI_ORDER_R, 1, {0}},
+  {SPVI_ORDER_A, 1, {3}},
+  {SPVI_ORDER_RG, 2, {0, 1}},
+  {SPVI_ORDER_RA, 2, {0, 3}},
+  {SPVI_ORDER_RGBA, 4, {0, 1, 2, 3}},
+  {SPVI_ORDER_BGRA, 4, {2, 1, 0, 3}},
+  {SPVI_ORDER_ARGB, 4, {3, 0, 1, 2}},
+  {SPVI_ORDER_ABGR, 4, {3, 2, 1, 0}},
+  {SPVI_ORDER_INTENSITY, 1, {0}},
+  {SPVI_ORDER_LUMINANCE, 1, {0}},
+  {SPVI_ORDER_SRGBA, 4, {0, 1, 2, 3}},
+  {SPVI_ORDER_SBGRA, 4, {2, 1, 0, 3}},
 };
 
 /* convert_<int>_sat_rte: NaN is 0, out-of-range values saturate, the rest round to nearest even. */
@@ -809,9 +861,16 @@ static int64_t srgb_unorm8(float f) {
 }
 
 static void store_channel(uint8_t *p, size_t bytes, uint64_t v) {
-  if (bytes == 1) { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); }
-  else if (bytes == 2) { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); }
-  else { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); }
+  if (bytes == 1) {
+    uint8_t x = (uint8_t)v;
+    memcpy(p, &x, 1);
+  } else if (bytes == 2) {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+  } else {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+  }
 }
 
 /* One channel of component `comp` of the fill colour, stored at p. Products are formed in float as
@@ -821,7 +880,9 @@ static void convert_channel(spvi_channel_type t, bool srgb, int comp, const void
   int32_t i = ((const int32_t *)color)[comp];
   uint32_t u = ((const uint32_t *)color)[comp];
   switch (t) {
-  case SPVI_UNORM_INT8: store_channel(p, 1, (uint64_t)(srgb && comp < 3 ? srgb_unorm8(f) : sat_rte(f * 255.0f, 0, 255))); break;
+  case SPVI_UNORM_INT8:
+    store_channel(p, 1, (uint64_t)(srgb && comp < 3 ? srgb_unorm8(f) : sat_rte(f * 255.0f, 0, 255)));
+    break;
   case SPVI_UNORM_INT16: store_channel(p, 2, (uint64_t)sat_rte(f * 65535.0f, 0, 65535)); break;
   case SPVI_SNORM_INT8: store_channel(p, 1, (uint64_t)sat_rte(f * 127.0f, -128, 127)); break;
   case SPVI_SNORM_INT16: store_channel(p, 2, (uint64_t)sat_rte(f * 32767.0f, -32768, 32767)); break;
@@ -858,7 +919,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue comm
   if ((e = check_box(image, origin, region)) != CL_SUCCESS) return e;
   if ((e = clx_check_wait_list(command_queue->ctx, num_events_in_wait_list, event_wait_list)) != CL_SUCCESS) return e;
   img_cmd c = {.held = {image}, .elem = image->elem_size, .fill = true};
-  fill_pixel(image, fill_color, c.pixel);  /* now: fill_color may be reused once the call returns */
+  fill_pixel(image, fill_color, c.pixel); /* now: fill_color may be reused once the call returns */
   c.dst = tight_view(image);
   copy3(c.dorg, origin);
   copy3(c.region, region);
@@ -870,7 +931,8 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue comm
 /* CL_INVALID_OPERATION when the image's host access flags forbid what the map asks for. */
 static bool map_allowed(cl_mem img, cl_map_flags f) {
   if ((f & CL_MAP_READ) && (img->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) return false;
-  if ((f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && (img->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+  if ((f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+      (img->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
     return false;
   return true;
 }
@@ -896,14 +958,14 @@ static clx_mapping *mapping_new(cl_mem img, cl_map_flags flags, const size_t *or
   bool staged = is_staged(img);
   view v = staged ? host_view(img) : tight_view(img);
   map->ptr = view_at(v, origin, img->elem_size);
-  map->offset = (size_t)((uint8_t *)map->ptr - v.base);  /* byte offset of the box in its layout */
+  map->offset = (size_t)((uint8_t *)map->ptr - v.base); /* byte offset of the box in its layout */
   map->size = (region[2] - 1) * v.s2 + (region[1] - 1) * v.s1 + region[0] * img->elem_size;
   copy3(map->origin, origin);
   copy3(map->region, region);
   map->row_pitch = staged ? img->desc.image_row_pitch : img->desc.image_width * img->elem_size;
   map->slice_pitch = t->depth || (t->array && t->height) ? v.s2 : t->array ? v.s1 : 0;
   map->flags = flags;
-  map->copy = false;  /* never: cl_mem.c frees a `copy` mapping's ptr, and ours is host_ptr memory */
+  map->copy = false; /* never: cl_mem.c frees a `copy` mapping's ptr, and ours is host_ptr memory */
   pthread_mutex_lock(&img->lock);
   map->next = img->maps;
   img->maps = map;
@@ -971,13 +1033,22 @@ void clx_image_unmap(cl_mem img, const clx_mapping *map) {
 }
 
 /* ---- samplers (5.9) -------------------------------------------------------------------------- */
-static const struct { cl_addressing_mode cl; spvi_addressing spvi; } addr_modes[] = {
-  {CL_ADDRESS_NONE, SPVI_ADDRESS_NONE},     {CL_ADDRESS_CLAMP_TO_EDGE, SPVI_ADDRESS_CLAMP_TO_EDGE},
-  {CL_ADDRESS_CLAMP, SPVI_ADDRESS_CLAMP},   {CL_ADDRESS_REPEAT, SPVI_ADDRESS_REPEAT},
+static const struct {
+  cl_addressing_mode cl;
+  spvi_addressing spvi;
+} addr_modes[] = {
+  {CL_ADDRESS_NONE, SPVI_ADDRESS_NONE},
+  {CL_ADDRESS_CLAMP_TO_EDGE, SPVI_ADDRESS_CLAMP_TO_EDGE},
+  {CL_ADDRESS_CLAMP, SPVI_ADDRESS_CLAMP},
+  {CL_ADDRESS_REPEAT, SPVI_ADDRESS_REPEAT},
   {CL_ADDRESS_MIRRORED_REPEAT, SPVI_ADDRESS_MIRRORED_REPEAT},
 };
-static const struct { cl_filter_mode cl; spvi_filter spvi; } filter_modes[] = {
-  {CL_FILTER_NEAREST, SPVI_FILTER_NEAREST}, {CL_FILTER_LINEAR, SPVI_FILTER_LINEAR},
+static const struct {
+  cl_filter_mode cl;
+  spvi_filter spvi;
+} filter_modes[] = {
+  {CL_FILTER_NEAREST, SPVI_FILTER_NEAREST},
+  {CL_FILTER_LINEAR, SPVI_FILTER_LINEAR},
 };
 #define NADDR (sizeof addr_modes / sizeof addr_modes[0])
 #define NFILTER (sizeof filter_modes / sizeof filter_modes[0])
@@ -1048,9 +1119,9 @@ CLX_API CL_API_ENTRY cl_sampler CL_API_CALL clCreateSampler(cl_context context, 
 /* sampler_properties (5.9.1): name/value pairs of the three sampler properties, each at most once
  * (CL_INVALID_VALUE otherwise); the defaults are CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST. The
  * list is kept as given for CL_SAMPLER_PROPERTIES. */
-CLX_API CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
-                                                                          const cl_sampler_properties *sampler_properties,
-                                                                          cl_int *errcode_ret) {
+CLX_API CL_API_ENTRY cl_sampler CL_API_CALL
+clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *sampler_properties,
+                              cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return set_err(errcode_ret, CL_INVALID_CONTEXT), NULL;
   cl_sampler_properties v[3] = {CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST};
   static const cl_sampler_properties names[3] = {CL_SAMPLER_NORMALIZED_COORDS, CL_SAMPLER_ADDRESSING_MODE,
@@ -1071,8 +1142,8 @@ CLX_API CL_API_ENTRY cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_con
   }
   size_t nprops = sampler_properties ? n + 1 : 0;
   if (v[0] > CL_TRUE || v[1] > UINT32_MAX || v[2] > UINT32_MAX) return set_err(errcode_ret, CL_INVALID_VALUE), NULL;
-  return sampler_new(context, (cl_bool)v[0], (cl_addressing_mode)v[1], (cl_filter_mode)v[2], sampler_properties,
-                     nprops, errcode_ret);
+  return sampler_new(context, (cl_bool)v[0], (cl_addressing_mode)v[1], (cl_filter_mode)v[2], sampler_properties, nprops,
+                     errcode_ret);
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {

@@ -53,20 +53,28 @@
  * registered: clx_valid() looks the pointer up before anything dereferences it, so a NULL, freed
  * or foreign handle gives CL_INVALID_<OBJECT> instead of a crash. */
 typedef enum clx_kind {
-  CLX_PLATFORM = 1, CLX_DEVICE, CLX_CONTEXT, CLX_QUEUE, CLX_MEM, CLX_PROGRAM, CLX_KERNEL, CLX_EVENT, CLX_SAMPLER
+  CLX_PLATFORM = 1,
+  CLX_DEVICE,
+  CLX_CONTEXT,
+  CLX_QUEUE,
+  CLX_MEM,
+  CLX_PROGRAM,
+  CLX_KERNEL,
+  CLX_EVENT,
+  CLX_SAMPLER
 } clx_kind;
 
 typedef struct clx_head {
-  const struct _cl_icd_dispatch *dispatch;  /* first: the ICD loader reads it */
+  const struct _cl_icd_dispatch *dispatch; /* first: the ICD loader reads it */
   clx_kind kind;
-  _Atomic cl_uint refs;        /* the application's references (CL_*_REFERENCE_COUNT) */
-  _Atomic cl_uint holds;       /* spvi's own: commands in flight, child objects, kernels of a
+  _Atomic cl_uint refs;       /* the application's references (CL_*_REFERENCE_COUNT) */
+  _Atomic cl_uint holds;      /* spvi's own: commands in flight, child objects, kernels of a
                                   program ..., plus one while refs > 0. The object is destroyed
                                   when it reaches 0. */
-  void (*destroy)(void *obj);  /* frees the object (called once, with no lock held) */
+  void (*destroy)(void *obj); /* frees the object (called once, with no lock held) */
 } clx_head;
 
-extern const struct _cl_icd_dispatch clx_dispatch;  /* cl_icd.c */
+extern const struct _cl_icd_dispatch clx_dispatch; /* cl_icd.c */
 
 /* Memory of cl objects (zeroed): a destroyed object's memory keeps a valid dispatch pointer for
  * stale handles (cl_object.c), so objects are allocated and freed with these, never malloc/free. */
@@ -95,8 +103,12 @@ static inline cl_int clx_info_str(size_t out_size, void *out, size_t *size_ret, 
 cl_ulong clx_now_ns(void);
 
 /* ---- platform and device (singletons, never freed) ---------------------------------------- */
-struct _cl_platform_id { clx_head h; };
-struct _cl_device_id { clx_head h; };
+struct _cl_platform_id {
+  clx_head h;
+};
+struct _cl_device_id {
+  clx_head h;
+};
 extern struct _cl_platform_id clx_platform;
 extern struct _cl_device_id clx_device;
 /* The device's limits that other files check against (cl_platform.c answers them). */
@@ -105,16 +117,16 @@ extern struct _cl_device_id clx_device;
 #define CLX_LOCAL_MEM_SIZE ((cl_ulong)64 * 1024)
 #define CLX_MAX_CONSTANT_BUFFER ((cl_ulong)64 * 1024 * 1024)
 #define CLX_MAX_CONSTANT_ARGS 64u
-#define CLX_MEM_BASE_ADDR_ALIGN_BITS 1024u  /* 128 bytes: what spvi_buffer_new aligns to */
+#define CLX_MEM_BASE_ADDR_ALIGN_BITS 1024u /* 128 bytes: what spvi_buffer_new aligns to */
 #define CLX_MAX_PARAMETER_SIZE 4096u
 #define CLX_IMAGE2D_MAX 16384u
 #define CLX_IMAGE3D_MAX 2048u
-#define CLX_IMAGE_MAX_BUFFER_SIZE ((size_t)1 << 24)  /* spvi's largest image dimension */
+#define CLX_IMAGE_MAX_BUFFER_SIZE ((size_t)1 << 24) /* spvi's largest image dimension */
 #define CLX_IMAGE_MAX_ARRAY_SIZE 2048u
 #define CLX_MAX_SAMPLERS 16u
 #define CLX_SUBGROUP_SIZE 32u
-cl_ulong clx_global_mem_size(void);    /* half the machine's memory */
-cl_ulong clx_max_alloc_size(void);     /* a quarter of clx_global_mem_size, at least 128 MiB */
+cl_ulong clx_global_mem_size(void); /* half the machine's memory */
+cl_ulong clx_max_alloc_size(void);  /* a quarter of clx_global_mem_size, at least 128 MiB */
 /* True when `d` is spvi's device; every device list argument is checked with it. */
 static inline bool clx_is_device(cl_device_id d) { return d == &clx_device; }
 static inline bool clx_is_platform(cl_platform_id p) { return p == &clx_platform; }
@@ -122,19 +134,19 @@ static inline bool clx_is_platform(cl_platform_id p) { return p == &clx_platform
 /* ---- contexts --------------------------------------------------------------------------------- */
 typedef struct clx_callback {
   struct clx_callback *next;
-  void (CL_CALLBACK *fn)();    /* called with the object's handle and user */
+  void(CL_CALLBACK *fn)(); /* called with the object's handle and user */
   void *user;
-  cl_int status;               /* events: the status it waits for */
+  cl_int status; /* events: the status it waits for */
 } clx_callback;
 
 struct _cl_context {
   clx_head h;
-  cl_context_properties props[16];  /* as given, 0-terminated (nprops counts the terminator) */
+  cl_context_properties props[16]; /* as given, 0-terminated (nprops counts the terminator) */
   size_t nprops;
-  void (CL_CALLBACK *notify)(const char *errinfo, const void *private_info, size_t cb, void *user);
+  void(CL_CALLBACK *notify)(const char *errinfo, const void *private_info, size_t cb, void *user);
   void *notify_user;
   pthread_mutex_t lock;
-  clx_callback *destructors;   /* clSetContextDestructorCallback, called last-registered first */
+  clx_callback *destructors; /* clSetContextDestructorCallback, called last-registered first */
 };
 /* Tell the application about an error through the context's pfn_notify (if any). */
 void clx_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -142,33 +154,33 @@ void clx_notify(cl_context ctx, const char *fmt, ...) __attribute__((format(prin
 /* ---- memory objects and samplers (cl_mem.c, cl_image.c, cl_svm.c) --------------------------- */
 typedef struct clx_mapping {
   struct clx_mapping *next;
-  void *ptr;                   /* what clEnqueueMap* returned */
-  size_t offset, size;         /* buffers: byte range; images: see cl_image.c */
+  void *ptr;           /* what clEnqueueMap* returned */
+  size_t offset, size; /* buffers: byte range; images: see cl_image.c */
   size_t origin[3], region[3], row_pitch, slice_pitch;
   cl_map_flags flags;
-  bool copy;                   /* ptr is a staging copy (written back at unmap when flags say so) */
+  bool copy; /* ptr is a staging copy (written back at unmap when flags say so) */
 } clx_mapping;
 
 struct _cl_mem {
   clx_head h;
   cl_context ctx;
-  cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER, CL_MEM_OBJECT_IMAGE2D, ... */
-  cl_mem_flags flags;          /* with the access flags inherited by sub-buffers */
-  size_t size;                 /* bytes */
-  void *host_ptr;              /* CL_MEM_USE_HOST_PTR's pointer (CL_MEM_HOST_PTR), else NULL */
-  spvi_mem *m;                 /* the bytes (NULL only for a buffer of an SVM pointer: see svm) */
-  void *svm;                   /* a buffer made with CL_MEM_USE_HOST_PTR on an SVM allocation */
-  cl_mem parent;               /* sub-buffer: its buffer; image from buffer: the buffer (held) */
-  size_t origin;               /* sub-buffer: offset in the parent */
-  cl_image_format format;      /* images */
-  cl_image_desc desc;          /* images, with row/slice pitches of spvi's tight layout */
-  size_t elem_size;            /* images: bytes per pixel */
-  cl_mem_properties props[8];  /* clCreate*WithProperties, 0-terminated; nprops 0 when none */
+  cl_mem_object_type type;    /* CL_MEM_OBJECT_BUFFER, CL_MEM_OBJECT_IMAGE2D, ... */
+  cl_mem_flags flags;         /* with the access flags inherited by sub-buffers */
+  size_t size;                /* bytes */
+  void *host_ptr;             /* CL_MEM_USE_HOST_PTR's pointer (CL_MEM_HOST_PTR), else NULL */
+  spvi_mem *m;                /* the bytes (NULL only for a buffer of an SVM pointer: see svm) */
+  void *svm;                  /* a buffer made with CL_MEM_USE_HOST_PTR on an SVM allocation */
+  cl_mem parent;              /* sub-buffer: its buffer; image from buffer: the buffer (held) */
+  size_t origin;              /* sub-buffer: offset in the parent */
+  cl_image_format format;     /* images */
+  cl_image_desc desc;         /* images, with row/slice pitches of spvi's tight layout */
+  size_t elem_size;           /* images: bytes per pixel */
+  cl_mem_properties props[8]; /* clCreate*WithProperties, 0-terminated; nprops 0 when none */
   size_t nprops;
   pthread_mutex_t lock;
   _Atomic cl_uint map_count;
   clx_mapping *maps;
-  clx_callback *destructors;   /* clSetMemObjectDestructorCallback */
+  clx_callback *destructors; /* clSetMemObjectDestructorCallback */
 };
 /* The host address of a memory object's bytes (spvi_mem_data or the SVM pointer). */
 void *clx_mem_data(cl_mem m);
@@ -184,7 +196,7 @@ struct _cl_sampler {
   cl_bool normalized;
   cl_addressing_mode addressing;
   cl_filter_mode filter;
-  cl_sampler_properties props[8];  /* clCreateSamplerWithProperties, 0-terminated; nprops 0 when none */
+  cl_sampler_properties props[8]; /* clCreateSamplerWithProperties, 0-terminated; nprops 0 when none */
   size_t nprops;
 };
 /* The spvi form of a sampler. */
@@ -195,44 +207,62 @@ struct _cl_program {
   clx_head h;
   cl_context ctx;
   pthread_mutex_t lock;
-  char *source;                /* clCreateProgramWithSource (concatenated), or NULL */
-  void *il; size_t il_size;    /* clCreateProgramWithIL */
-  bool from_binary;            /* clCreateProgramWithBinary */
+  char *source; /* clCreateProgramWithSource (concatenated), or NULL */
+  void *il;
+  size_t il_size;   /* clCreateProgramWithIL */
+  bool from_binary; /* clCreateProgramWithBinary */
   /* the device's build state */
   cl_build_status status;
-  char *log;                   /* never NULL once a build ran */
-  char *options;               /* last build/compile/link options */
+  char *log;     /* never NULL once a build ran */
+  char *options; /* last build/compile/link options */
   cl_program_binary_type binary_type;
-  void *spirv; size_t spirv_size;   /* the compiled or linked module (the program's binary) */
-  spvi_module *mod;            /* executable programs: the loaded module */
-  bool denorms_are_zero;       /* -cl-denorms-are-zero: launches flush float denormals */
-  bool kernel_arg_info;        /* -cl-kernel-arg-info (or an IL program: names from OpName) */
-  _Atomic cl_uint nkernels;    /* live kernel objects (a rebuild then gives CL_INVALID_OPERATION) */
-  struct clx_spec { cl_uint id; size_t size; uint8_t value[8]; } *spec;  /* clSetProgramSpecializationConstant */
+  void *spirv;
+  size_t spirv_size;        /* the compiled or linked module (the program's binary) */
+  spvi_module *mod;         /* executable programs: the loaded module */
+  bool denorms_are_zero;    /* -cl-denorms-are-zero: launches flush float denormals */
+  bool kernel_arg_info;     /* -cl-kernel-arg-info (or an IL program: names from OpName) */
+  _Atomic cl_uint nkernels; /* live kernel objects (a rebuild then gives CL_INVALID_OPERATION) */
+  struct clx_spec {
+    cl_uint id;
+    size_t size;
+    uint8_t value[8];
+  } * spec; /* clSetProgramSpecializationConstant */
   size_t nspec;
-  pthread_mutex_t run_lock;    /* launches of a module with program-scope variables in global
+  pthread_mutex_t run_lock; /* launches of a module with program-scope variables in global
                                   memory run one at a time (spvi.h "program-scope variables") */
-  void (CL_CALLBACK **release_cbs)(cl_program, void *); void **release_users; size_t nrelease_cbs;
+  void(CL_CALLBACK **release_cbs)(cl_program, void *);
+  void **release_users;
+  size_t nrelease_cbs;
 };
 
-typedef enum clx_arg_kind { CLX_ARG_NONE, CLX_ARG_VALUE, CLX_ARG_MEM, CLX_ARG_LOCAL, CLX_ARG_SAMPLER, CLX_ARG_SVM } clx_arg_kind;
+typedef enum clx_arg_kind {
+  CLX_ARG_NONE,
+  CLX_ARG_VALUE,
+  CLX_ARG_MEM,
+  CLX_ARG_LOCAL,
+  CLX_ARG_SAMPLER,
+  CLX_ARG_SVM
+} clx_arg_kind;
 typedef struct clx_arg {
   clx_arg_kind kind;
-  uint8_t *value; size_t size; /* VALUE: the bytes; LOCAL: size only */
-  cl_mem mem;                  /* MEM (held; NULL: a null buffer) */
-  cl_sampler sampler;          /* SAMPLER (held) */
-  const void *svm;             /* SVM pointer */
+  uint8_t *value;
+  size_t size;        /* VALUE: the bytes; LOCAL: size only */
+  cl_mem mem;         /* MEM (held; NULL: a null buffer) */
+  cl_sampler sampler; /* SAMPLER (held) */
+  const void *svm;    /* SVM pointer */
 } clx_arg;
 
 struct _cl_kernel {
   clx_head h;
-  cl_program program;          /* held */
-  int index;                   /* kernel index in program->mod */
+  cl_program program; /* held */
+  int index;          /* kernel index in program->mod */
   const char *name;
   pthread_mutex_t lock;
-  clx_arg *args; cl_uint nargs;
-  void **svm_ptrs; size_t nsvm_ptrs;  /* CL_KERNEL_EXEC_INFO_SVM_PTRS */
-  cl_bool svm_fine_grain;             /* CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM */
+  clx_arg *args;
+  cl_uint nargs;
+  void **svm_ptrs;
+  size_t nsvm_ptrs;       /* CL_KERNEL_EXEC_INFO_SVM_PTRS */
+  cl_bool svm_fine_grain; /* CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM */
 };
 
 /* ---- the command engine (cl_queue.c, cl_event.c) ---------------------------------------------
@@ -244,27 +274,30 @@ struct _cl_kernel {
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
 struct _cl_command_queue {
   clx_head h;
-  cl_context ctx;              /* held */
+  cl_context ctx; /* held */
   cl_device_id device;
-  cl_command_queue_properties props;  /* CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, CL_QUEUE_PROFILING_ENABLE */
-  cl_queue_properties prop_list[8];   /* clCreateCommandQueueWithProperties' list, 0-terminated */
-  size_t nprop_list;                  /* 0 when created with clCreateCommandQueue */
-  cl_event last;               /* in-order: the last command (held); out-of-order: the last barrier */
-  cl_event *pending;           /* commands not complete (held), for clFinish and barriers */
+  cl_command_queue_properties props; /* CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, CL_QUEUE_PROFILING_ENABLE */
+  cl_queue_properties prop_list[8];  /* clCreateCommandQueueWithProperties' list, 0-terminated */
+  size_t nprop_list;                 /* 0 when created with clCreateCommandQueue */
+  cl_event last;                     /* in-order: the last command (held); out-of-order: the last barrier */
+  cl_event *pending;                 /* commands not complete (held), for clFinish and barriers */
   size_t npending, cap;
 };
 
 struct _cl_event {
   clx_head h;
-  cl_context ctx;              /* held */
-  cl_command_queue queue;      /* held; NULL for user events */
+  cl_context ctx;         /* held */
+  cl_command_queue queue; /* held; NULL for user events */
   cl_command_type type;
-  cl_int status;               /* CL_QUEUED ... CL_COMPLETE, or negative; under the engine lock */
+  cl_int status; /* CL_QUEUED ... CL_COMPLETE, or negative; under the engine lock */
   cl_ulong t_queued, t_submit, t_start, t_end;
   clx_callback *callbacks;
-  unsigned waiting;            /* commands it waits for that are not complete */
-  bool dep_failed;             /* one of them failed */
-  struct clx_dep { cl_event ev; bool fail; } *dependents;  /* commands waiting for it; fail: an
+  unsigned waiting; /* commands it waits for that are not complete */
+  bool dep_failed;  /* one of them failed */
+  struct clx_dep {
+    cl_event ev;
+    bool fail;
+  } * dependents; /* commands waiting for it; fail: an
                                   explicit wait (its failure fails them), not queue order */
   size_t ndependents, cap;
   /* the command: run() performs it on a worker thread and returns CL_SUCCESS or a negative
@@ -302,11 +335,11 @@ void clx_command_discard(cl_event ev);
  * SPVI_FLUSH_DENORMALS=1, SPVI_STRICT=1, SPVI_STATS=1, and SPVI_STATUS_FILE (written when a launch
  * faulted or reported, so the launcher can make its exit status 1). */
 typedef struct clx_config {
-  unsigned checks;             /* SPVI_CHECK_* */
-  unsigned threads, warp;      /* 0: spvi's defaults */
-  uint64_t max_steps;          /* 0: spvi's default */
+  unsigned checks;        /* SPVI_CHECK_* */
+  unsigned threads, warp; /* 0: spvi's defaults */
+  uint64_t max_steps;     /* 0: spvi's default */
   bool flush_denormals, strict, stats;
-  const char *report_path, *status_path;  /* NULL when not set */
+  const char *report_path, *status_path; /* NULL when not set */
 } clx_config;
 const clx_config *clx_cfg(void);
 /* Run options for a launch from the configuration (callbacks left NULL). */

@@ -17,7 +17,7 @@
  * that crashed, so applications handle it the way they already do (API 5.10: "CL_OUT_OF_RESOURCES
  * ... failure to execute the kernel"). Writes made before the fault stay in the buffers.
  */
-#define _GNU_SOURCE  /* dladdr (host call sites) */
+#define _GNU_SOURCE /* dladdr (host call sites) */
 #include "cl_internal.h"
 
 #include <dlfcn.h>
@@ -91,7 +91,8 @@ CLX_API CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, co
   else if ((index = spvi_find_kernel(program->mod, kernel_name)) < 0) e = CL_INVALID_KERNEL_NAME;
   else if (!(k = kernel_new(program, index))) e = CL_OUT_OF_HOST_MEMORY;
   pthread_mutex_unlock(&program->lock);
-  if (e == CL_INVALID_KERNEL_NAME) clx_notify(program->ctx, "clCreateKernel: the program has no kernel `%s`", kernel_name);
+  if (e == CL_INVALID_KERNEL_NAME)
+    clx_notify(program->ctx, "clCreateKernel: the program has no kernel `%s`", kernel_name);
   if (errcode_ret) *errcode_ret = e;
   return k;
 }
@@ -130,7 +131,10 @@ static bool arg_copy(clx_arg *dst, const clx_arg *src) {
   dst->value = NULL;
   if (src->value) {
     dst->value = malloc(src->size ? src->size : 1);
-    if (!dst->value) { *dst = (clx_arg){0}; return false; }
+    if (!dst->value) {
+      *dst = (clx_arg){0};
+      return false;
+    }
     memcpy(dst->value, src->value, src->size);
   }
   return true;
@@ -281,14 +285,16 @@ static cl_int make_sampler(const spvi_param_info *pi, size_t size, const void *v
 
 static cl_int make_opaque(const spvi_param_info *pi, size_t size, const void *value, clx_arg *a, char *why,
                           size_t wlen) {
-  (void)size; (void)value; (void)a;
+  (void)size;
+  (void)value;
+  (void)a;
   snprintf(why, wlen, "is a %s, which spvi does not support (no pipes, device queues or events)", pi->type_name);
   return CL_INVALID_ARG_VALUE;
 }
 
 static const arg_maker arg_makers[] = {
-  [SPVI_PARAM_VALUE] = make_value, [SPVI_PARAM_BUFFER] = make_buffer, [SPVI_PARAM_LOCAL] = make_local,
-  [SPVI_PARAM_OPAQUE] = make_opaque, [SPVI_PARAM_IMAGE] = make_image, [SPVI_PARAM_SAMPLER] = make_sampler,
+  [SPVI_PARAM_VALUE] = make_value,   [SPVI_PARAM_BUFFER] = make_buffer, [SPVI_PARAM_LOCAL] = make_local,
+  [SPVI_PARAM_OPAQUE] = make_opaque, [SPVI_PARAM_IMAGE] = make_image,   [SPVI_PARAM_SAMPLER] = make_sampler,
 };
 
 static void arg_replace(cl_kernel k, cl_uint i, clx_arg *a) {
@@ -307,8 +313,9 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint
   char why[256] = "";
   cl_int e = arg_makers[pi->kind](pi, arg_size, arg_value, &a, why, sizeof why);
   if (e != CL_SUCCESS) {
-    if (*why) clx_notify(kernel->program->ctx, "clSetKernelArg: argument %u `%s` of kernel `%s` %s", arg_index,
-                         pi->name, kernel->name, why);
+    if (*why)
+      clx_notify(kernel->program->ctx, "clSetKernelArg: argument %u `%s` of kernel `%s` %s", arg_index, pi->name,
+                 kernel->name, why);
     return e;
   }
   arg_replace(kernel, arg_index, &a);
@@ -329,8 +336,10 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kerne
   if (arg_index >= kernel->nargs) return CL_INVALID_ARG_INDEX;
   const spvi_param_info *pi = param_of(kernel, arg_index);
   if (pi->kind != SPVI_PARAM_BUFFER) {
-    clx_notify(kernel->program->ctx, "clSetKernelArgSVMPointer: argument %u `%s` of kernel `%s` is not a global or "
-               "constant pointer", arg_index, pi->name, kernel->name);
+    clx_notify(kernel->program->ctx,
+               "clSetKernelArgSVMPointer: argument %u `%s` of kernel `%s` is not a global or "
+               "constant pointer",
+               arg_index, pi->name, kernel->name);
     return CL_INVALID_ARG_VALUE;
   }
   clx_arg a = {.kind = CLX_ARG_SVM, .svm = arg_value};
@@ -400,8 +409,8 @@ static uint32_t spv_vec_type_hint(const uint32_t *w, size_t n, uint32_t fn) {
 
 /* Field `index` of the OpString "<prefix><kernel>.<f0>,<f1>,..." llvm-spirv keeps the kernel
  * argument metadata in (cl_compile.h); false when there is none. */
-static bool spv_arg_field(const uint32_t *w, size_t n, const char *prefix, const char *kernel, cl_uint index,
-                          char *buf, size_t len) {
+static bool spv_arg_field(const uint32_t *w, size_t n, const char *prefix, const char *kernel, cl_uint index, char *buf,
+                          size_t len) {
   size_t np = strlen(prefix), nk = strlen(kernel);
   for (size_t i = 5; i < n && (w[i] >> 16); i += w[i] >> 16) {
     if ((w[i] & 0xffffu) != OP_STRING || (w[i] >> 16) < 3) continue;
@@ -434,7 +443,9 @@ static void kernel_attributes(cl_kernel k, char *buf, size_t len) {
   if (v[0]) ADD("%sreqd_work_group_size(%zu,%zu,%zu)", at ? " " : "", v[0], v[1], v[2]);
   spvi_kernel_size_hint(p->mod, k->index, v);
   if (v[0]) ADD("%swork_group_size_hint(%zu,%zu,%zu)", at ? " " : "", v[0], v[1], v[2]);
-  uint32_t hint = p->spirv ? spv_vec_type_hint(p->spirv, p->spirv_size / 4, spv_entry(p->spirv, p->spirv_size / 4, k->name)) : 0;
+  uint32_t hint = p->spirv
+                    ? spv_vec_type_hint(p->spirv, p->spirv_size / 4, spv_entry(p->spirv, p->spirv_size / 4, k->name))
+                    : 0;
   static const char *const hint_types[] = {"uchar", "ushort", "uint", "ulong", "half", "float", "double"};
   /* SPIR-V 3.6 VecTypeHint: components in the high 16 bits, the data type in the low 16 */
   if (hint && (hint & 0xffffu) < 7) {
@@ -454,7 +465,11 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_ker
                                                         size_t param_value_size, void *param_value,
                                                         size_t *param_value_size_ret) {
   if (!clx_valid(kernel, CLX_KERNEL)) return CL_INVALID_KERNEL;
-  union { cl_uint u; cl_context c; cl_program p; } v;
+  union {
+    cl_uint u;
+    cl_context c;
+    cl_program p;
+  } v;
   switch (param_name) {
   case CL_KERNEL_FUNCTION_NAME: return clx_info_str(param_value_size, param_value, param_value_size_ret, kernel->name);
   case CL_KERNEL_NUM_ARGS: v.u = kernel->nargs; break;
@@ -468,14 +483,17 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_ker
   }
   default: return CL_INVALID_VALUE;
   }
-  size_t size = param_name == CL_KERNEL_CONTEXT ? sizeof v.c : param_name == CL_KERNEL_PROGRAM ? sizeof v.p : sizeof v.u;
+  size_t size = param_name == CL_KERNEL_CONTEXT   ? sizeof v.c
+                : param_name == CL_KERNEL_PROGRAM ? sizeof v.p
+                                                  : sizeof v.u;
   return clx_info(param_value_size, param_value, param_value_size_ret, &v, size);
 }
 
 static cl_kernel_arg_address_qualifier address_qualifier(const spvi_param_info *pi) {
-  if (pi->kind == SPVI_PARAM_IMAGE) return CL_KERNEL_ARG_ADDRESS_GLOBAL;  /* images are global objects */
+  if (pi->kind == SPVI_PARAM_IMAGE) return CL_KERNEL_ARG_ADDRESS_GLOBAL; /* images are global objects */
   switch (pi->space) {
-  case SPVI_AS_GLOBAL: case SPVI_AS_GENERIC: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  case SPVI_AS_GLOBAL:
+  case SPVI_AS_GENERIC: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
   case SPVI_AS_CONSTANT: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
   case SPVI_AS_LOCAL: return CL_KERNEL_ARG_ADDRESS_LOCAL;
   default: return CL_KERNEL_ARG_ADDRESS_PRIVATE;
@@ -484,7 +502,7 @@ static cl_kernel_arg_address_qualifier address_qualifier(const spvi_param_info *
 
 static cl_kernel_arg_access_qualifier access_qualifier(const spvi_param_info *pi) {
   if (pi->kind != SPVI_PARAM_IMAGE) return CL_KERNEL_ARG_ACCESS_NONE;
-  return pi->access == SPVI_ACCESS_WRITE_ONLY ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+  return pi->access == SPVI_ACCESS_WRITE_ONLY   ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
          : pi->access == SPVI_ACCESS_READ_WRITE ? CL_KERNEL_ARG_ACCESS_READ_WRITE
                                                 : CL_KERNEL_ARG_ACCESS_READ_ONLY;
 }
@@ -522,12 +540,25 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_
   /* names are "argument information" (API 5.9.4): only with -cl-kernel-arg-info, or from IL names.
    * The qualifiers are always known from the SPIR-V, so they are always answered. */
   bool info = kernel->program->kernel_arg_info;
-  union { cl_kernel_arg_address_qualifier a; cl_kernel_arg_access_qualifier c; cl_kernel_arg_type_qualifier t; } v;
+  union {
+    cl_kernel_arg_address_qualifier a;
+    cl_kernel_arg_access_qualifier c;
+    cl_kernel_arg_type_qualifier t;
+  } v;
   size_t size;
   switch (param_name) {
-  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: v.a = address_qualifier(pi); size = sizeof v.a; break;
-  case CL_KERNEL_ARG_ACCESS_QUALIFIER: v.c = access_qualifier(pi); size = sizeof v.c; break;
-  case CL_KERNEL_ARG_TYPE_QUALIFIER: v.t = type_qualifier(kernel, arg_index, pi); size = sizeof v.t; break;
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    v.a = address_qualifier(pi);
+    size = sizeof v.a;
+    break;
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    v.c = access_qualifier(pi);
+    size = sizeof v.c;
+    break;
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    v.t = type_qualifier(kernel, arg_index, pi);
+    size = sizeof v.t;
+    break;
   case CL_KERNEL_ARG_TYPE_NAME:
     if (!info) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     return clx_info_str(param_value_size, param_value, param_value_size_ret, type_name(pi));
@@ -556,11 +587,21 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kerne
                                                                  size_t *param_value_size_ret) {
   if (!clx_valid(kernel, CLX_KERNEL)) return CL_INVALID_KERNEL;
   if (!device_ok(device)) return CL_INVALID_DEVICE;
-  union { size_t z; size_t z3[3]; cl_ulong u; } v;
+  union {
+    size_t z;
+    size_t z3[3];
+    cl_ulong u;
+  } v;
   size_t size;
   switch (param_name) {
-  case CL_KERNEL_WORK_GROUP_SIZE: v.z = CLX_MAX_WORK_GROUP_SIZE; size = sizeof v.z; break;
-  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: spvi_kernel_reqd_local_size(kernel->program->mod, kernel->index, v.z3); size = sizeof v.z3; break;
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    v.z = CLX_MAX_WORK_GROUP_SIZE;
+    size = sizeof v.z;
+    break;
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+    spvi_kernel_reqd_local_size(kernel->program->mod, kernel->index, v.z3);
+    size = sizeof v.z3;
+    break;
   case CL_KERNEL_LOCAL_MEM_SIZE:
     pthread_mutex_lock(&kernel->lock);
     v.u = local_bytes(kernel);
@@ -568,8 +609,14 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kerne
     size = sizeof v.u;
     break;
   /* a multiple of the warp width fills spvi's warps (as CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) */
-  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: v.z = CLX_SUBGROUP_SIZE; size = sizeof v.z; break;
-  case CL_KERNEL_PRIVATE_MEM_SIZE: v.u = spvi_kernel_private_bytes(kernel->program->mod, kernel->index); size = sizeof v.u; break;
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    v.z = CLX_SUBGROUP_SIZE;
+    size = sizeof v.z;
+    break;
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    v.u = spvi_kernel_private_bytes(kernel->program->mod, kernel->index);
+    size = sizeof v.u;
+    break;
   /* "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a custom device
    * and kernel is not a built-in kernel" */
   case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;
@@ -636,15 +683,16 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel
   }
   case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
     if (input_value_size != sizeof(size_t) || !input_value) return CL_INVALID_VALUE;
-    if (!param_value) {  /* the size alone: the caller's choice of dimensions is not known yet */
+    if (!param_value) { /* the size alone: the caller's choice of dimensions is not known yet */
       if (param_value_size_ret) *param_value_size_ret = param_value_size ? param_value_size : sizeof(size_t);
       return CL_SUCCESS;
     }
     return local_size_for_count(kernel, *(const size_t *)input_value, param_value_size, param_value,
                                 param_value_size_ret);
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-    v = per_wg ? per_wg : (CLX_MAX_WORK_GROUP_SIZE + subgroup_size(kernel, CLX_MAX_WORK_GROUP_SIZE) - 1) /
-                          subgroup_size(kernel, CLX_MAX_WORK_GROUP_SIZE);
+    v = per_wg ? per_wg
+               : (CLX_MAX_WORK_GROUP_SIZE + subgroup_size(kernel, CLX_MAX_WORK_GROUP_SIZE) - 1) /
+                   subgroup_size(kernel, CLX_MAX_WORK_GROUP_SIZE);
     break;
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: v = per_wg; break;
   default: return CL_INVALID_VALUE;
@@ -655,15 +703,18 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel
 /* ---- launches (API 5.10) ------------------------------------------------------------------ */
 
 typedef struct launch_cmd {
-  spvi_launch *l;              /* NULL for an empty NDRange (nothing to run) */
-  cl_program program;          /* held: its module runs */
+  spvi_launch *l;     /* NULL for an empty NDRange (nothing to run) */
+  cl_program program; /* held: its module runs */
   cl_context ctx;
   char *kernel_name;
-  bool ftz, serial;            /* -cl-denorms-are-zero; program-scope global variables */
-  cl_mem *mems; size_t nmems;  /* held until complete */
-  cl_sampler *samplers; size_t nsamplers;
+  bool ftz, serial; /* -cl-denorms-are-zero; program-scope global variables */
+  cl_mem *mems;
+  size_t nmems; /* held until complete */
+  cl_sampler *samplers;
+  size_t nsamplers;
   uint64_t enqueue_no;
-  void *frames[8]; int nframes; /* the enqueue's call stack, for the host call site */
+  void *frames[8];
+  int nframes; /* the enqueue's call stack, for the host call site */
 } launch_cmd;
 
 static void launch_free(launch_cmd *c) {
@@ -702,15 +753,17 @@ static void host_site(const launch_cmd *c, char *buf, size_t len) {
   for (int i = 0; i < c->nframes; i++) {
     void *pc = (char *)c->frames[i] - 1;
     if (!dladdr(pc, &info)) continue;
-    if (info.dli_fbase == self.dli_fbase) { seen_self = true; continue; }
+    if (info.dli_fbase == self.dli_fbase) {
+      seen_self = true;
+      continue;
+    }
     if (!seen_self) continue;
     const char *file = info.dli_fname ? info.dli_fname : "?";
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
     if (!strncmp(base, "libOpenCL", 9)) continue;
     if (info.dli_sname && info.dli_saddr)
       snprintf(buf, len, "%s+0x%zx (%s)", info.dli_sname, (size_t)((char *)pc - (char *)info.dli_saddr), base);
-    else
-      snprintf(buf, len, "%s+0x%zx", base, (size_t)((char *)pc - (char *)info.dli_fbase));
+    else snprintf(buf, len, "%s+0x%zx", base, (size_t)((char *)pc - (char *)info.dli_fbase));
     return;
   }
 }
@@ -718,7 +771,7 @@ static void host_site(const launch_cmd *c, char *buf, size_t len) {
 /* Runs on a worker thread (cl_queue.c). */
 static cl_int launch_run(cl_event ev) {
   launch_cmd *c = ev->payload;
-  if (!c->l) return CL_SUCCESS;  /* API 5.10: an empty NDRange "trivially succeeds" */
+  if (!c->l) return CL_SUCCESS; /* API 5.10: an empty NDRange "trivially succeeds" */
   spvi_run_options o;
   clx_run_options(&o, c->ftz);
   o.on_printf = print_text;
@@ -758,8 +811,10 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
      * global size when work-groups must be uniform */
     for (cl_uint d = 0; reqd[0] && uniform && global && d < dims; d++)
       if (global[d] % reqd[d]) {
-        snprintf(why, wlen, "global size %zu is not a multiple of the required local size %zu in dimension %u, and "
-                 "the program needs uniform work-groups", global[d], reqd[d], d);
+        snprintf(why, wlen,
+                 "global size %zu is not a multiple of the required local size %zu in dimension %u, and "
+                 "the program needs uniform work-groups",
+                 global[d], reqd[d], d);
         return CL_INVALID_WORK_GROUP_SIZE;
       }
     return CL_SUCCESS;
@@ -767,9 +822,13 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
   size_t items = 1;
   for (cl_uint d = 0; d < 3; d++) {
     size_t l = d < dims ? local[d] : 1;
-    if (l == 0) { snprintf(why, wlen, "local size %u is 0", d); return CL_INVALID_WORK_GROUP_SIZE; }
+    if (l == 0) {
+      snprintf(why, wlen, "local size %u is 0", d);
+      return CL_INVALID_WORK_GROUP_SIZE;
+    }
     if (reqd[0] && l != reqd[d]) {
-      snprintf(why, wlen, "the kernel requires local size (%zu,%zu,%zu) (reqd_work_group_size)", reqd[0], reqd[1], reqd[2]);
+      snprintf(why, wlen, "the kernel requires local size (%zu,%zu,%zu) (reqd_work_group_size)", reqd[0], reqd[1],
+               reqd[2]);
       return CL_INVALID_WORK_GROUP_SIZE;
     }
     items = items > CLX_MAX_WORK_GROUP_SIZE ? items : items * l;
@@ -777,7 +836,8 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
   unsigned per_wg = 0;
   spvi_kernel_subgroup_modes(k->program->mod, k->index, NULL, &per_wg);
   if (per_wg && items < per_wg) {
-    snprintf(why, wlen, "the kernel requires %u sub-groups per work-group, %zu work-items cannot make them", per_wg, items);
+    snprintf(why, wlen, "the kernel requires %u sub-groups per work-group, %zu work-items cannot make them", per_wg,
+             items);
     return CL_INVALID_WORK_GROUP_SIZE;
   }
   if (items > CLX_MAX_WORK_GROUP_SIZE) {
@@ -786,8 +846,10 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
   }
   for (cl_uint d = 0; uniform && global && d < dims; d++)
     if (global[d] % local[d]) {
-      snprintf(why, wlen, "global size %zu is not a multiple of local size %zu in dimension %u, and the program "
-               "needs uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)", global[d], local[d], d);
+      snprintf(why, wlen,
+               "global size %zu is not a multiple of local size %zu in dimension %u, and the program "
+               "needs uniform work-groups (OpenCL C 1.x or -cl-uniform-work-group-size)",
+               global[d], local[d], d);
       return CL_INVALID_WORK_GROUP_SIZE;
     }
   for (cl_uint d = 0; d < dims; d++)
@@ -801,7 +863,7 @@ static cl_int check_ndrange(cl_kernel k, cl_uint dims, const size_t *offset, con
 static cl_int check_args_set(cl_kernel k, char *why, size_t wlen) {
   for (cl_uint i = 0; i < k->nargs; i++) {
     const clx_arg *a = &k->args[i];
-    const char *what = a->kind == CLX_ARG_NONE ? "is not set"
+    const char *what = a->kind == CLX_ARG_NONE                                           ? "is not set"
                        : a->kind == CLX_ARG_MEM && a->mem && !clx_valid(a->mem, CLX_MEM) ? "is a released memory object"
                        : a->kind == CLX_ARG_SAMPLER && !clx_valid(a->sampler, CLX_SAMPLER) ? "is a released sampler"
                                                                                            : NULL;
@@ -827,8 +889,8 @@ static cl_int check_args_fit(cl_kernel k, char *why, size_t wlen) {
   }
   cl_ulong local = local_bytes(k);
   if (local > CLX_LOCAL_MEM_SIZE) {
-    snprintf(why, wlen, "the launch needs %llu bytes of __local memory, the device has %llu",
-             (unsigned long long)local, (unsigned long long)CLX_LOCAL_MEM_SIZE);
+    snprintf(why, wlen, "the launch needs %llu bytes of __local memory, the device has %llu", (unsigned long long)local,
+             (unsigned long long)CLX_LOCAL_MEM_SIZE);
     return CL_OUT_OF_RESOURCES;
   }
   return CL_SUCCESS;
@@ -958,13 +1020,20 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_q
 /* CL_DEVICE_EXECUTION_CAPABILITIES is CL_EXEC_KERNEL only: "CL_INVALID_OPERATION if the device
  * associated with command_queue cannot execute the native kernel" (API 5.10). */
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
-                                                              void (CL_CALLBACK *user_func)(void *), void *args,
+                                                              void(CL_CALLBACK *user_func)(void *), void *args,
                                                               size_t cb_args, cl_uint num_mem_objects,
                                                               const cl_mem *mem_list, const void **args_mem_loc,
                                                               cl_uint num_events_in_wait_list,
                                                               const cl_event *event_wait_list, cl_event *event) {
-  (void)user_func; (void)args; (void)cb_args; (void)num_mem_objects; (void)mem_list; (void)args_mem_loc;
-  (void)num_events_in_wait_list; (void)event_wait_list; (void)event;
+  (void)user_func;
+  (void)args;
+  (void)cb_args;
+  (void)num_mem_objects;
+  (void)mem_list;
+  (void)args_mem_loc;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
   if (!clx_valid(command_queue, CLX_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
   clx_notify(command_queue->ctx, "clEnqueueNativeKernel: spvi's device cannot run native kernels");
   return CL_INVALID_OPERATION;

@@ -42,14 +42,14 @@ static void mem_destroy(void *obj) {
   cl_mem m = obj;
   for (clx_mapping *p = m->maps, *n; p; p = n) {
     n = p->next;
-    if (p->copy) free(p->ptr);  /* a staging copy never unmapped (malloc'd by cl_image.c) */
+    if (p->copy) free(p->ptr); /* a staging copy never unmapped (malloc'd by cl_image.c) */
     free(p);
   }
   if (m->m) spvi_mem_release(m->m);
   m->m = NULL;
   for (clx_callback *c = m->destructors, *n; c; c = n) {
-    n = c->next;  /* the list is kept newest first: reverse registration order */
-    ((void (CL_CALLBACK *)(cl_mem, void *))c->fn)(m, c->user);
+    n = c->next; /* the list is kept newest first: reverse registration order */
+    ((void(CL_CALLBACK *)(cl_mem, void *))c->fn)(m, c->user);
     free(c);
   }
   clx_unhold(m->parent);
@@ -71,9 +71,7 @@ cl_mem clx_mem_new(cl_context ctx, cl_mem_object_type type, cl_mem_flags flags) 
   return m;
 }
 
-void *clx_mem_data(cl_mem m) {
-  return m->m ? spvi_mem_data(m->m, NULL) : m->svm;
-}
+void *clx_mem_data(cl_mem m) { return m->m ? spvi_mem_data(m->m, NULL) : m->svm; }
 
 cl_int clx_check_map_flags(cl_map_flags f) {
   if (f & ~(cl_map_flags)(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return CL_INVALID_VALUE;
@@ -146,8 +144,8 @@ static cl_int check_create(cl_context ctx, const cl_mem_properties *props, cl_me
   return e;
 }
 
-static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size,
-                            void *host, cl_int *err) {
+static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_mem_flags flags, size_t size, void *host,
+                            cl_int *err) {
   if (!clx_valid(ctx, CLX_CONTEXT)) return set_err(err, CL_INVALID_CONTEXT), NULL;
   cl_int e = check_create(ctx, props, flags, size, host);
   if (e != CL_SUCCESS) return set_err(err, e), NULL;
@@ -172,7 +170,7 @@ static cl_mem buffer_create(cl_context ctx, const cl_mem_properties *props, cl_m
   if (on_svm) m->svm = host;
   if (flags & CL_MEM_COPY_HOST_PTR) memcpy(clx_mem_data(m), host, size);
   if (props) {
-    m->props[0] = 0;  /* an empty list, as given: CL_MEM_PROPERTIES returns it (5.5.5) */
+    m->props[0] = 0; /* an empty list, as given: CL_MEM_PROPERTIES returns it (5.5.5) */
     m->nprops = 1;
   }
   set_err(err, CL_SUCCESS);
@@ -199,8 +197,10 @@ static cl_int check_sub_flags(cl_mem_flags f, cl_mem_flags parent) {
   if ((f & CL_MEM_READ_WRITE) && pa != CL_MEM_READ_WRITE) return CL_INVALID_VALUE;
   if ((f & CL_MEM_READ_ONLY) && pa == CL_MEM_WRITE_ONLY) return CL_INVALID_VALUE;
   if ((f & CL_MEM_WRITE_ONLY) && pa == CL_MEM_READ_ONLY) return CL_INVALID_VALUE;
-  if ((f & CL_MEM_HOST_READ_ONLY) && (parent & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) return CL_INVALID_VALUE;
-  if ((f & CL_MEM_HOST_WRITE_ONLY) && (parent & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))) return CL_INVALID_VALUE;
+  if ((f & CL_MEM_HOST_READ_ONLY) && (parent & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    return CL_INVALID_VALUE;
+  if ((f & CL_MEM_HOST_WRITE_ONLY) && (parent & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
+    return CL_INVALID_VALUE;
   return CL_SUCCESS;
 }
 
@@ -254,25 +254,20 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateSubBuffer(cl_mem b, cl_mem_flags flags, 
   return m;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem m) {
-  return clx_retain(m, CLX_MEM, CL_INVALID_MEM_OBJECT);
-}
+CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem m) { return clx_retain(m, CLX_MEM, CL_INVALID_MEM_OBJECT); }
 
-CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m) {
-  return clx_release(m, CLX_MEM, CL_INVALID_MEM_OBJECT);
-}
+CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m) { return clx_release(m, CLX_MEM, CL_INVALID_MEM_OBJECT); }
 
-CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m,
-                                                                 void (CL_CALLBACK *fn)(cl_mem, void *),
+CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *),
                                                                  void *user) {
   if (!clx_valid(m, CLX_MEM)) return CL_INVALID_MEM_OBJECT;
   if (!fn) return CL_INVALID_VALUE;
   clx_callback *c = calloc(1, sizeof *c);
   if (!c) return CL_OUT_OF_HOST_MEMORY;
-  c->fn = (void (CL_CALLBACK *)())fn;
+  c->fn = (void(CL_CALLBACK *)())fn;
   c->user = user;
   pthread_mutex_lock(&m->lock);
-  c->next = m->destructors;  /* newest first: they are called in reverse registration order */
+  c->next = m->destructors; /* newest first: they are called in reverse registration order */
   m->destructors = c;
   pthread_mutex_unlock(&m->lock);
   return CL_SUCCESS;
@@ -283,20 +278,55 @@ CL_API_ENTRY cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem m,
 CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, size_t size, void *value,
                                                    size_t *size_ret) {
   if (!clx_valid(m, CLX_MEM)) return CL_INVALID_MEM_OBJECT;
-  union { cl_mem_object_type type; cl_mem_flags flags; size_t sz; void *p; cl_uint u; cl_context c; cl_mem m;
-          cl_bool b; } v;
+  union {
+    cl_mem_object_type type;
+    cl_mem_flags flags;
+    size_t sz;
+    void *p;
+    cl_uint u;
+    cl_context c;
+    cl_mem m;
+    cl_bool b;
+  } v;
   size_t n;
   switch (param) {
-  case CL_MEM_TYPE: v.type = m->type; n = sizeof v.type; break;
-  case CL_MEM_FLAGS: v.flags = m->flags; n = sizeof v.flags; break;
-  case CL_MEM_SIZE: v.sz = m->size; n = sizeof v.sz; break;
-  case CL_MEM_HOST_PTR: v.p = m->host_ptr; n = sizeof v.p; break;
-  case CL_MEM_MAP_COUNT: v.u = atomic_load(&m->map_count); n = sizeof v.u; break;
-  case CL_MEM_REFERENCE_COUNT: v.u = clx_refcount(m); n = sizeof v.u; break;
-  case CL_MEM_CONTEXT: v.c = m->ctx; n = sizeof v.c; break;
-  case CL_MEM_ASSOCIATED_MEMOBJECT: v.m = m->parent; n = sizeof v.m; break;
-  case CL_MEM_OFFSET: v.sz = m->origin; n = sizeof v.sz; break;
-  case CL_MEM_USES_SVM_POINTER:  /* buffers and sub-buffers only (5.5.5) */
+  case CL_MEM_TYPE:
+    v.type = m->type;
+    n = sizeof v.type;
+    break;
+  case CL_MEM_FLAGS:
+    v.flags = m->flags;
+    n = sizeof v.flags;
+    break;
+  case CL_MEM_SIZE:
+    v.sz = m->size;
+    n = sizeof v.sz;
+    break;
+  case CL_MEM_HOST_PTR:
+    v.p = m->host_ptr;
+    n = sizeof v.p;
+    break;
+  case CL_MEM_MAP_COUNT:
+    v.u = atomic_load(&m->map_count);
+    n = sizeof v.u;
+    break;
+  case CL_MEM_REFERENCE_COUNT:
+    v.u = clx_refcount(m);
+    n = sizeof v.u;
+    break;
+  case CL_MEM_CONTEXT:
+    v.c = m->ctx;
+    n = sizeof v.c;
+    break;
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    v.m = m->parent;
+    n = sizeof v.m;
+    break;
+  case CL_MEM_OFFSET:
+    v.sz = m->origin;
+    n = sizeof v.sz;
+    break;
+  case CL_MEM_USES_SVM_POINTER: /* buffers and sub-buffers only (5.5.5) */
     v.b = m->svm && m->type == CL_MEM_OBJECT_BUFFER ? CL_TRUE : CL_FALSE;
     n = sizeof v.b;
     break;
@@ -310,7 +340,10 @@ CL_API_ENTRY cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param, 
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context ctx, cl_mem_flags flags, cl_uint packet_size,
                                              cl_uint max_packets, const cl_pipe_properties *props, cl_int *err) {
-  (void)flags; (void)packet_size; (void)max_packets; (void)props;
+  (void)flags;
+  (void)packet_size;
+  (void)max_packets;
+  (void)props;
   if (!clx_valid(ctx, CLX_CONTEXT)) return set_err(err, CL_INVALID_CONTEXT), NULL;
   /* "CL_INVALID_OPERATION if no devices in context support pipes" (5.4.1) */
   clx_notify(ctx, "clCreatePipe: the device does not support pipes (CL_DEVICE_PIPE_SUPPORT is CL_FALSE)");
@@ -319,8 +352,12 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreatePipe(cl_context ctx, cl_mem_flags flags,
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param, size_t size, void *value,
                                               size_t *size_ret) {
-  (void)pipe; (void)param; (void)size; (void)value; (void)size_ret;
-  return CL_INVALID_MEM_OBJECT;  /* no pipe object can exist (5.4.2) */
+  (void)pipe;
+  (void)param;
+  (void)size;
+  (void)value;
+  (void)size_ret;
+  return CL_INVALID_MEM_OBJECT; /* no pipe object can exist (5.4.2) */
 }
 
 /* ---- commands: common checks ------------------------------------------------------------------ */
@@ -338,9 +375,7 @@ static cl_int check_aligned(cl_mem b) {
 }
 
 /* [off, off + size) inside `total` bytes, size > 0 (spvi reads an empty transfer as a mistake). */
-static bool range_ok(size_t off, size_t size, size_t total) {
-  return size > 0 && off <= total && size <= total - off;
-}
+static bool range_ok(size_t off, size_t size, size_t total) { return size > 0 && off <= total && size <= total - off; }
 
 static void notify_range(cl_mem b, const char *fn, size_t off, size_t size) {
   clx_notify(b->ctx, "%s: bytes [%zu, %zu + %zu) are empty or outside the buffer of %zu bytes", fn, off, off, size,
@@ -366,15 +401,15 @@ typedef struct rect {
 } rect;
 
 typedef struct xfer {
-  cl_mem src, dst;             /* held; NULL for the host side */
-  uint8_t *host;               /* the host side of reads and writes */
+  cl_mem src, dst; /* held; NULL for the host side */
+  uint8_t *host;   /* the host side of reads and writes */
   size_t src_off, dst_off, size;
-  size_t region[3];            /* Rect commands */
+  size_t region[3]; /* Rect commands */
   rect sr, dr;
   uint8_t pattern[128];
   size_t pattern_size;
-  clx_mapping *map;            /* unmap: the mapping taken off the object's list */
-  cl_mem unmap_mem;            /* held */
+  clx_mapping *map; /* unmap: the mapping taken off the object's list */
+  cl_mem unmap_mem; /* held */
 } xfer;
 
 static void xfer_free(xfer *x) {
@@ -432,7 +467,7 @@ static cl_int run_fill(cl_event ev) {
 }
 
 static cl_int run_nothing(cl_event ev) {
-  (void)ev;  /* maps of buffers are zero-copy; migration has nowhere to move to */
+  (void)ev; /* maps of buffers are zero-copy; migration has nowhere to move to */
   return CL_SUCCESS;
 }
 
@@ -480,8 +515,8 @@ static cl_int read_write(cl_command_queue q, cl_mem b, bool is_read, cl_bool blo
   x->host = (uint8_t *)ptr;
   x->src_off = x->dst_off = off;
   x->size = size;
-  return submit(q, is_read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, is_read ? run_read : run_write, x,
-                n, wait, out, blocking);
+  return submit(q, is_read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER, is_read ? run_read : run_write, x, n,
+                wait, out, blocking);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, size_t off,
@@ -596,7 +631,7 @@ static bool row_meets_rows(int64_t a, int64_t w, int64_t base, int64_t pitch, in
  * exact, row by row, but only for the slices whose extents meet (each slice of one meets few of
  * the other's), so it costs about as much as the copy's row loop. Both sides have `region`. */
 static bool rects_overlap(int64_t s0, const rect *s, int64_t d0, const rect *d, const size_t region[3]) {
-  s0 += (int64_t)rect_at(s, 0, 0);  /* where each rectangle starts */
+  s0 += (int64_t)rect_at(s, 0, 0); /* where each rectangle starts */
   d0 += (int64_t)rect_at(d, 0, 0);
   int64_t w = (int64_t)region[0], rows = (int64_t)region[1], slices = (int64_t)region[2];
   int64_t sext = (rows - 1) * (int64_t)s->row + w, dext = (rows - 1) * (int64_t)d->row + w;
@@ -629,8 +664,10 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem s
   if (!clx_valid(q, CLX_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
   cl_int e = check_copy_buffers(q, src, dst);
   if (e != CL_SUCCESS) return e;
-  if (!range_ok(src_off, size, src->size)) return notify_range(src, "clEnqueueCopyBuffer", src_off, size), CL_INVALID_VALUE;
-  if (!range_ok(dst_off, size, dst->size)) return notify_range(dst, "clEnqueueCopyBuffer", dst_off, size), CL_INVALID_VALUE;
+  if (!range_ok(src_off, size, src->size))
+    return notify_range(src, "clEnqueueCopyBuffer", src_off, size), CL_INVALID_VALUE;
+  if (!range_ok(dst_off, size, dst->size))
+    return notify_range(dst, "clEnqueueCopyBuffer", dst_off, size), CL_INVALID_VALUE;
   if ((e = clx_check_wait_list(q->ctx, n, wait)) != CL_SUCCESS) return e;
   if ((e = check_aligned(src)) != CL_SUCCESS || (e = check_aligned(dst)) != CL_SUCCESS) return e;
   /* CL_MEM_COPY_OVERLAP: the same buffer, or sub-buffers (or a sub-buffer and its parent) of one
@@ -673,8 +710,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue q, cl_m
   if (src == dst && sr.slice != dr.slice && sr.row != dr.row) return CL_INVALID_VALUE;
   if ((e = clx_check_wait_list(q->ctx, n, wait)) != CL_SUCCESS) return e;
   if ((e = check_aligned(src)) != CL_SUCCESS || (e = check_aligned(dst)) != CL_SUCCESS) return e;
-  if (root_of(src) == root_of(dst) &&
-      rects_overlap((int64_t)src->origin, &sr, (int64_t)dst->origin, &dr, region)) {
+  if (root_of(src) == root_of(dst) && rects_overlap((int64_t)src->origin, &sr, (int64_t)dst->origin, &dr, region)) {
     clx_notify(q->ctx, "clEnqueueCopyBufferRect: source and destination regions overlap");
     return CL_MEM_COPY_OVERLAP;
   }
@@ -702,7 +738,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem b
   if ((e = check_aligned(b)) != CL_SUCCESS) return e;
   xfer *x = xfer_new(NULL, b);
   if (!x) return CL_OUT_OF_HOST_MEMORY;
-  memcpy(x->pattern, pattern, pattern_size);  /* the application may reuse it at once */
+  memcpy(x->pattern, pattern, pattern_size); /* the application may reuse it at once */
   x->pattern_size = pattern_size;
   x->dst_off = off;
   x->size = size;
@@ -770,7 +806,7 @@ CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem b, 
   map->offset = off;
   map->size = size;
   map->flags = flags;
-  void *ptr = map->ptr;  /* once listed, a (misplaced) concurrent unmap may free map */
+  void *ptr = map->ptr; /* once listed, a (misplaced) concurrent unmap may free map */
   mapping_add(b, map);
   e = submit(q, CL_COMMAND_MAP_BUFFER, run_nothing, x, n, wait, out, blocking);
   if (e != CL_SUCCESS) {

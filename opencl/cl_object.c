@@ -20,15 +20,17 @@
 #include "cl_internal.h"
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t *reg_slots;   /* 0 empty, 1 deleted, else an object's address */
+static uintptr_t *reg_slots; /* 0 empty, 1 deleted, else an object's address */
 static size_t reg_cap, reg_used, reg_live;
 
 #define SLOT_EMPTY ((uintptr_t)0)
 #define SLOT_DELETED ((uintptr_t)1)
 
 static size_t slot_hash(uintptr_t p) {
-  uint64_t x = (uint64_t)p;  /* objects are malloc'd: the low bits are mostly zero */
-  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33;
+  uint64_t x = (uint64_t)p; /* objects are malloc'd: the low bits are mostly zero */
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
   return (size_t)x;
 }
 
@@ -37,9 +39,15 @@ static size_t slot_find(uintptr_t p, bool *found) {
   size_t mask = reg_cap - 1, i = slot_hash(p) & mask, first_free = SIZE_MAX;
   for (;;) {
     uintptr_t s = reg_slots[i];
-    if (s == p) { *found = true; return i; }
+    if (s == p) {
+      *found = true;
+      return i;
+    }
     if (s == SLOT_DELETED && first_free == SIZE_MAX) first_free = i;
-    if (s == SLOT_EMPTY) { *found = false; return first_free != SIZE_MAX ? first_free : i; }
+    if (s == SLOT_EMPTY) {
+      *found = false;
+      return first_free != SIZE_MAX ? first_free : i;
+    }
     i = (i + 1) & mask;
   }
 }
@@ -50,7 +58,7 @@ static void reg_grow(void) {
   reg_cap = reg_cap ? reg_cap * 2 : 1024;
   while (reg_live * 2 >= reg_cap) reg_cap *= 2;
   reg_slots = calloc(reg_cap, sizeof *reg_slots);
-  if (!reg_slots) abort();  /* a few KiB: running out here means the process is lost anyway */
+  if (!reg_slots) abort(); /* a few KiB: running out here means the process is lost anyway */
   reg_used = 0;
   for (size_t i = 0; i < old_cap; i++)
     if (old[i] > SLOT_DELETED) {
@@ -78,7 +86,10 @@ static void reg_remove(const void *obj) {
   pthread_mutex_lock(&reg_lock);
   bool found = false;
   size_t i = reg_cap ? slot_find((uintptr_t)obj, &found) : 0;
-  if (found) { reg_slots[i] = SLOT_DELETED; reg_live--; }
+  if (found) {
+    reg_slots[i] = SLOT_DELETED;
+    reg_live--;
+  }
   pthread_mutex_unlock(&reg_lock);
 }
 
@@ -97,16 +108,22 @@ static bool reg_has(const void *obj) {
  * registry lookup accepts) and goes on a free list for the next object of the same size. The
  * loader then calls spvi, which answers CL_INVALID_<OBJECT>. Memory stays bounded by the peak
  * number of live objects. */
-typedef struct free_obj { clx_head h; struct free_obj *next; } free_obj;
+typedef struct free_obj {
+  clx_head h;
+  struct free_obj *next;
+} free_obj;
 /* One list per object size (there are as many sizes as kinds of object); under reg_lock. */
-static struct { size_t size; free_obj *head; } free_lists[32];
+static struct {
+  size_t size;
+  free_obj *head;
+} free_lists[32];
 
 static free_obj **free_list(size_t size) {
   for (size_t i = 0; i < sizeof free_lists / sizeof free_lists[0]; i++) {
     if (free_lists[i].size == 0) free_lists[i].size = size;
     if (free_lists[i].size == size) return &free_lists[i].head;
   }
-  return NULL;  /* more sizes than kinds of object: cannot happen */
+  return NULL; /* more sizes than kinds of object: cannot happen */
 }
 
 void *clx_obj_alloc(size_t size) {
@@ -128,7 +145,10 @@ void clx_obj_free(void *obj, size_t size) {
   f->h.dispatch = &clx_dispatch;
   pthread_mutex_lock(&reg_lock);
   free_obj **list = free_list(size);
-  if (list) { f->next = *list; *list = f; }
+  if (list) {
+    f->next = *list;
+    *list = f;
+  }
   pthread_mutex_unlock(&reg_lock);
   if (!list) free(obj);
 }
@@ -138,7 +158,7 @@ void clx_init(void *obj, clx_kind kind, void (*destroy)(void *obj)) {
   h->dispatch = &clx_dispatch;
   h->kind = kind;
   atomic_init(&h->refs, 1);
-  atomic_init(&h->holds, 1);  /* the application's references, as one hold */
+  atomic_init(&h->holds, 1); /* the application's references, as one hold */
   h->destroy = destroy;
   reg_add(obj);
 }
@@ -173,12 +193,11 @@ cl_int clx_release(void *obj, clx_kind kind, cl_int invalid) {
   clx_head *h = obj;
   /* never below 0: of two racing releases of the last reference, one is CL_INVALID_* */
   cl_uint before = atomic_load(&h->refs);
-  while (before > 0 && !atomic_compare_exchange_weak(&h->refs, &before, before - 1)) {
-  }
+  while (before > 0 && !atomic_compare_exchange_weak(&h->refs, &before, before - 1)) {}
   if (before == 0) return invalid;
   if (before == 1) {
     reg_remove(obj);
-    drop_hold(h);  /* the references' hold */
+    drop_hold(h); /* the references' hold */
   }
   return CL_SUCCESS;
 }

@@ -37,16 +37,16 @@
 
 /* Flags of a build that the run time needs, kept with the binary (the marker's <flags>). */
 enum {
-  PF_FTZ = 1u,       /* -cl-denorms-are-zero: launches flush float denormals */
-  PF_ARG_INFO = 2u,  /* -cl-kernel-arg-info, or IL: CL_KERNEL_ARG_NAME/TYPE_NAME may be answered */
-  PF_UNIFORM = 4u,   /* -cl-uniform-work-group-size or OpenCL C 1.x: global % local == 0 */
-  PF_SOURCE = 8u,    /* built from OpenCL C source (CL_KERNEL_ATTRIBUTES is answered) */
+  PF_FTZ = 1u,      /* -cl-denorms-are-zero: launches flush float denormals */
+  PF_ARG_INFO = 2u, /* -cl-kernel-arg-info, or IL: CL_KERNEL_ARG_NAME/TYPE_NAME may be answered */
+  PF_UNIFORM = 4u,  /* -cl-uniform-work-group-size or OpenCL C 1.x: global % local == 0 */
+  PF_SOURCE = 8u,   /* built from OpenCL C source (CL_KERNEL_ATTRIBUTES is answered) */
 };
 
 typedef struct prog_x {
-  struct _cl_program p;        /* first: the cl_program handle points here */
-  unsigned flags;              /* PF_*, of the current binary / executable */
-  spvi_module **retired;       /* executables replaced by a rebuild (see the file comment) */
+  struct _cl_program p;  /* first: the cl_program handle points here */
+  unsigned flags;        /* PF_*, of the current binary / executable */
+  spvi_module **retired; /* executables replaced by a rebuild (see the file comment) */
   size_t nretired;
 } prog_x;
 
@@ -105,7 +105,7 @@ static void retire_module(prog_x *x) {
   if (r) {
     x->retired = r;
     x->retired[x->nretired++] = x->p.mod;
-  }  /* else: leak it rather than free a module a launch may be running on */
+  } /* else: leak it rather than free a module a launch may be running on */
   x->p.mod = NULL;
 }
 
@@ -115,16 +115,26 @@ static void retire_module(prog_x *x) {
  * five words, then instructions whose first word holds the word count (high 16 bits) and opcode. */
 #define SPV_MAGIC 0x07230203u
 enum {
-  OP_SOURCE_EXTENSION = 4, OP_EXTENSION = 10, OP_EXT_INST_IMPORT = 11, OP_MEMORY_MODEL = 14,
-  OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_CAPABILITY = 17, OP_TYPE_BOOL = 20,
-  OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_SPEC_CONSTANT_TRUE = 48, OP_SPEC_CONSTANT_FALSE = 49,
-  OP_SPEC_CONSTANT = 50, OP_DECORATE = 71, OP_EXECUTION_MODE_ID = 331, DECORATION_SPEC_ID = 1
+  OP_SOURCE_EXTENSION = 4,
+  OP_EXTENSION = 10,
+  OP_EXT_INST_IMPORT = 11,
+  OP_MEMORY_MODEL = 14,
+  OP_ENTRY_POINT = 15,
+  OP_EXECUTION_MODE = 16,
+  OP_CAPABILITY = 17,
+  OP_TYPE_BOOL = 20,
+  OP_TYPE_INT = 21,
+  OP_TYPE_FLOAT = 22,
+  OP_SPEC_CONSTANT_TRUE = 48,
+  OP_SPEC_CONSTANT_FALSE = 49,
+  OP_SPEC_CONSTANT = 50,
+  OP_DECORATE = 71,
+  OP_EXECUTION_MODE_ID = 331,
+  DECORATION_SPEC_ID = 1
 };
 #define MARKER_PREFIX "spvi-binary:"
 
-static uint32_t bswap32(uint32_t v) {
-  return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
+static uint32_t bswap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24); }
 
 /* A copy of a SPIR-V module in the host's byte order (SPIR-V 2.3 allows either), or NULL when the
  * bytes are not a well-formed instruction stream. */
@@ -142,7 +152,10 @@ static uint32_t *spv_copy(const void *data, size_t bytes) {
     if (wc == 0 || wc > n - i) good = false;
     i += wc ? wc : 1;
   }
-  if (!good) { free(w); return NULL; }
+  if (!good) {
+    free(w);
+    return NULL;
+  }
   return w;
 }
 
@@ -156,7 +169,10 @@ static const char *marker_at(const uint32_t *w, size_t at) {
   return s + strlen(MARKER_PREFIX);
 }
 
-static const struct { cl_program_binary_type type; const char *name; } binary_types[] = {
+static const struct {
+  cl_program_binary_type type;
+  const char *name;
+} binary_types[] = {
   {CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "object"},
   {CL_PROGRAM_BINARY_TYPE_LIBRARY, "library"},
   {CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "executable"},
@@ -195,7 +211,7 @@ static uint32_t *spv_remark(const uint32_t *w, size_t n, cl_program_binary_type 
   for (size_t t = 0; t < sizeof binary_types / sizeof *binary_types; t++)
     if (binary_types[t].type == type) tname = binary_types[t].name;
   if (tname) snprintf(text, sizeof text, MARKER_PREFIX "%s:%u", tname, flags);
-  size_t mwords = tname ? 1 + (strlen(text) + 4) / 4 : 0;  /* the string, nul-terminated, padded */
+  size_t mwords = tname ? 1 + (strlen(text) + 4) / 4 : 0; /* the string, nul-terminated, padded */
   uint32_t *out = calloc(n + mwords, sizeof *out);
   if (!out) return NULL;
   memcpy(out, w, 5 * sizeof *w);
@@ -233,8 +249,8 @@ static size_t spv_spec_size(const uint32_t *w, size_t n, cl_uint id) {
   uint32_t rtype = 0;
   for (size_t i = 5; i < n && !rtype; i += w[i] >> 16) {
     uint32_t op = w[i] & 0xffffu;
-    if ((op == OP_SPEC_CONSTANT || op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) &&
-        (w[i] >> 16) >= 3 && w[i + 2] == target)
+    if ((op == OP_SPEC_CONSTANT || op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) && (w[i] >> 16) >= 3 &&
+        w[i + 2] == target)
       rtype = w[i + 1];
   }
   for (size_t i = 5; i < n && rtype; i += w[i] >> 16) {
@@ -251,10 +267,22 @@ static size_t spv_spec_size(const uint32_t *w, size_t n, cl_uint id) {
  * to compile, but the options are still the build options of API 5.8.6, so unknown ones are
  * CL_INVALID_BUILD_OPTIONS there too; the ones the run time needs are recorded. */
 static const char *const il_options_known[] = {
-  "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
-  "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
-  "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-strict-aliasing", "-cl-no-subgroup-ifp",
-  "-cl-denorms-are-zero", "-cl-kernel-arg-info", "-cl-uniform-work-group-size", "-w", "-Werror", "-g",
+  "-cl-opt-disable",
+  "-cl-mad-enable",
+  "-cl-no-signed-zeros",
+  "-cl-unsafe-math-optimizations",
+  "-cl-finite-math-only",
+  "-cl-fast-relaxed-math",
+  "-cl-single-precision-constant",
+  "-cl-fp32-correctly-rounded-divide-sqrt",
+  "-cl-strict-aliasing",
+  "-cl-no-subgroup-ifp",
+  "-cl-denorms-are-zero",
+  "-cl-kernel-arg-info",
+  "-cl-uniform-work-group-size",
+  "-w",
+  "-Werror",
+  "-g",
 };
 
 /* Parses `options`; returns false (with the reason in the log) for an unknown option. */
@@ -269,10 +297,10 @@ static bool il_options(const char *options, unsigned *flags, sbuf *log) {
       known |= strcmp(t, il_options_known[i]) == 0;
     if (!strcmp(t, "-cl-denorms-are-zero")) *flags |= PF_FTZ;
     if (!strcmp(t, "-cl-uniform-work-group-size")) *flags |= PF_UNIFORM;
-    if (!strcmp(t, "-D") || !strcmp(t, "-I")) {  /* the macro or directory follows: skip it */
+    if (!strcmp(t, "-D") || !strcmp(t, "-I")) { /* the macro or directory follows: skip it */
       known = strtok_r(NULL, " \t\n\r\v\f", &save) != NULL;
     } else if (!strncmp(t, "-D", 2) || !strncmp(t, "-I", 2) || !strncmp(t, "-cl-std=CL", 10)) {
-      known = true;  /* nothing to preprocess in SPIR-V; -cl-std is the source language's */
+      known = true; /* nothing to preprocess in SPIR-V; -cl-std is the source language's */
     }
     if (!known) {
       sb_addf(log, "spvi: error: invalid build option `%s` (unknown option)\n", t);
@@ -294,10 +322,13 @@ static void on_load_message(void *user, spvi_severity sev, const char *message) 
 static spvi_module *load_executable(const uint32_t *w, size_t bytes, const struct clx_spec *spec, size_t nspec,
                                     sbuf *log) {
   spvi_spec_value *sv = calloc(nspec + 1, sizeof *sv);
-  if (!sv) { sb_addf(log, "spvi: error: out of memory\n"); return NULL; }
+  if (!sv) {
+    sb_addf(log, "spvi: error: out of memory\n");
+    return NULL;
+  }
   for (size_t i = 0; i < nspec; i++) sv[i] = (spvi_spec_value){spec[i].id, NULL, spec[i].value, spec[i].size};
-  spvi_load_options lo = {.strict = clx_cfg()->strict, .spec = sv, .nspec = (unsigned)nspec,
-                          .on_message = on_load_message, .user = log};
+  spvi_load_options lo = {
+    .strict = clx_cfg()->strict, .spec = sv, .nspec = (unsigned)nspec, .on_message = on_load_message, .user = log};
   spvi_error err;
   spvi_module *m = spvi_load_memory(w, bytes, "program", &lo, &err);
   if (!m) sb_addf(log, "spvi: error: %s\n", err.message);
@@ -308,8 +339,8 @@ static spvi_module *load_executable(const uint32_t *w, size_t bytes, const struc
 /* ---- creation ----------------------------------------------------------------------------- */
 
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
-                                                                       const char **strings, const size_t *lengths,
-                                                                       cl_int *errcode_ret) {
+                                                                      const char **strings, const size_t *lengths,
+                                                                      cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (count == 0 || !strings) return fail(errcode_ret, CL_INVALID_VALUE);
   size_t total = 0;
@@ -328,13 +359,16 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithSource(cl_context
   }
   src[at] = 0;
   prog_x *x = prog_new(context);
-  if (!x) { free(src); return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY); }
+  if (!x) {
+    free(src);
+    return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+  }
   x->p.source = src;
   return ok(errcode_ret, x);
 }
 
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                                                   cl_int *errcode_ret) {
+                                                                  cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   if (!il || length == 0) return fail(errcode_ret, CL_INVALID_VALUE);
   uint32_t *w = spv_copy(il, length);
@@ -348,7 +382,10 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context con
   if (!copy) return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
   memcpy(copy, il, length);
   prog_x *x = prog_new(context);
-  if (!x) { free(copy); return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY); }
+  if (!x) {
+    free(copy);
+    return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+  }
   x->p.il = copy;
   x->p.il_size = length;
   return ok(errcode_ret, x);
@@ -363,10 +400,10 @@ static cl_int check_device_list(cl_uint num_devices, const cl_device_id *device_
 }
 
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
-                                                                       const cl_device_id *device_list,
-                                                                       const size_t *lengths,
-                                                                       const unsigned char **binaries,
-                                                                       cl_int *binary_status, cl_int *errcode_ret) {
+                                                                      const cl_device_id *device_list,
+                                                                      const size_t *lengths,
+                                                                      const unsigned char **binaries,
+                                                                      cl_int *binary_status, cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   cl_int e = check_device_list(num_devices, device_list);
   if (e != CL_SUCCESS) return fail(errcode_ret, e);
@@ -381,8 +418,11 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context
     } else {
       uint32_t *wi = spv_copy(binaries[i], lengths[i]);
       if (!wi) st = CL_INVALID_BINARY;
-      else if (w) free(wi);  /* one device: a second entry names it again */
-      else { w = wi; bytes = lengths[i]; }
+      else if (w) free(wi); /* one device: a second entry names it again */
+      else {
+        w = wi;
+        bytes = lengths[i];
+      }
     }
     if (binary_status) binary_status[i] = st;
     if (st != CL_SUCCESS && e == CL_SUCCESS) e = st;
@@ -393,7 +433,10 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context
     return fail(errcode_ret, e);
   }
   prog_x *x = prog_new(context);
-  if (!x) { free(w); return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY); }
+  if (!x) {
+    free(w);
+    return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+  }
   x->p.from_binary = true;
   x->p.spirv = w;
   x->p.spirv_size = bytes;
@@ -403,7 +446,7 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context
     x->p.binary_type = type;
     x->flags = flags;
   } else {
-    x->p.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;  /* file comment */
+    x->p.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT; /* file comment */
     x->flags = PF_ARG_INFO;
   }
   x->p.kernel_arg_info = (x->flags & PF_ARG_INFO) != 0;
@@ -412,9 +455,9 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBinary(cl_context
 }
 
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
-                                                                               const cl_device_id *device_list,
-                                                                               const char *kernel_names,
-                                                                               cl_int *errcode_ret) {
+                                                                              const cl_device_id *device_list,
+                                                                              const char *kernel_names,
+                                                                              cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   cl_int e = check_device_list(num_devices, device_list);
   if (e != CL_SUCCESS) return fail(errcode_ret, e);
@@ -437,7 +480,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program) {
  * if no devices in the context associated with program support destructors or constructors"
  * (what the CTS api/consistency_prog_ctor_dtor expects). */
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
-                                                                    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                                     void *user_data) {
   (void)user_data;
   if (!clx_valid(program, CLX_PROGRAM)) return CL_INVALID_PROGRAM;
@@ -452,7 +495,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_pr
    * intermediate language (e.g. SPIR-V)" */
   if (!program->il) return CL_INVALID_PROGRAM;
   uint32_t *w = spv_copy(program->il, program->il_size);
-  if (!w) return CL_OUT_OF_HOST_MEMORY;  /* it was checked at creation */
+  if (!w) return CL_OUT_OF_HOST_MEMORY; /* it was checked at creation */
   size_t size = spv_spec_size(w, program->il_size / 4, spec_id);
   free(w);
   if (size == 0) return CL_INVALID_SPEC_ID;
@@ -467,8 +510,10 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_pr
   cl_int e = CL_SUCCESS;
   if (i == program->nspec) {
     struct clx_spec *s = realloc(program->spec, (program->nspec + 1) * sizeof *s);
-    if (s) { program->spec = s; program->nspec++; }
-    else e = CL_OUT_OF_HOST_MEMORY;
+    if (s) {
+      program->spec = s;
+      program->nspec++;
+    } else e = CL_OUT_OF_HOST_MEMORY;
   }
   if (e == CL_SUCCESS) {
     program->spec[i].id = spec_id;
@@ -498,14 +543,17 @@ typedef struct job {
   job_kind kind;
   /* inputs, copied under the lock */
   char *source;
-  uint32_t *words; size_t bytes;     /* IL or binary (host byte order, marker removed) */
-  cl_program_binary_type in_type;    /* binary programs: the binary's type */
+  uint32_t *words;
+  size_t bytes;                   /* IL or binary (host byte order, marker removed) */
+  cl_program_binary_type in_type; /* binary programs: the binary's type */
   unsigned in_flags;
-  struct clx_spec *spec; size_t nspec;
+  struct clx_spec *spec;
+  size_t nspec;
   /* results */
-  cl_int status;                     /* CL_SUCCESS or the entry point's error */
+  cl_int status; /* CL_SUCCESS or the entry point's error */
   sbuf log;
-  uint32_t *out; size_t out_bytes;   /* the new binary (with its marker) */
+  uint32_t *out;
+  size_t out_bytes; /* the new binary (with its marker) */
   spvi_module *mod;
   unsigned flags;
 } job;
@@ -537,8 +585,10 @@ static cl_int begin_job(prog_x *x, job *j) {
     }
     if (e == CL_SUCCESS && p->nspec) {
       j->spec = malloc(p->nspec * sizeof *j->spec);
-      if (j->spec) { memcpy(j->spec, p->spec, p->nspec * sizeof *j->spec); j->nspec = p->nspec; }
-      else e = CL_OUT_OF_HOST_MEMORY;
+      if (j->spec) {
+        memcpy(j->spec, p->spec, p->nspec * sizeof *j->spec);
+        j->nspec = p->nspec;
+      } else e = CL_OUT_OF_HOST_MEMORY;
     }
   }
   if (e == CL_SUCCESS) {
@@ -587,9 +637,16 @@ static void run_build(job *j, const char *options) {
   job_module(j, options, NULL, 0, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
   if (j->status != CL_SUCCESS) return;
   j->mod = load_executable(j->words, j->bytes, j->spec, j->nspec, &j->log);
-  if (!j->mod) { j->status = CL_BUILD_PROGRAM_FAILURE; return; }
+  if (!j->mod) {
+    j->status = CL_BUILD_PROGRAM_FAILURE;
+    return;
+  }
   j->out = spv_remark(j->words, j->bytes / 4, CL_PROGRAM_BINARY_TYPE_EXECUTABLE, j->flags, &j->out_bytes);
-  if (!j->out) { spvi_module_free(j->mod); j->mod = NULL; j->status = CL_OUT_OF_HOST_MEMORY; }
+  if (!j->out) {
+    spvi_module_free(j->mod);
+    j->mod = NULL;
+    j->status = CL_OUT_OF_HOST_MEMORY;
+  }
 }
 
 static void run_compile(job *j, const char *options, const clc_header *headers, unsigned nheaders) {
@@ -615,7 +672,7 @@ static void finish_job(prog_x *x, job *j, const char *options) {
   p->options = opts;
   free(p->log);
   p->log = log;
-  retire_module(x);  /* a build or compile replaces the executable, successful or not */
+  retire_module(x); /* a build or compile replaces the executable, successful or not */
   if (j->status == CL_SUCCESS) {
     free(p->spirv);
     p->spirv = j->out;
@@ -627,7 +684,7 @@ static void finish_job(prog_x *x, job *j, const char *options) {
     set_flags(x, j->flags);
   } else {
     p->status = CL_BUILD_ERROR;
-    if (!p->from_binary) {  /* a binary program keeps its binary; the others have none now */
+    if (!p->from_binary) { /* a binary program keeps its binary; the others have none now */
       free(p->spirv);
       p->spirv = NULL;
       p->spirv_size = 0;
@@ -657,7 +714,7 @@ static void notify_failure(cl_program p, const char *what) {
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
                                                        const cl_device_id *device_list, const char *options,
-                                                       void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                       void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                        void *user_data) {
   if (!clx_valid(program, CLX_PROGRAM)) return CL_INVALID_PROGRAM;
   cl_int e = check_build_devices(num_devices, device_list);
@@ -684,7 +741,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_
                                                          const cl_device_id *device_list, const char *options,
                                                          cl_uint num_input_headers, const cl_program *input_headers,
                                                          const char **header_include_names,
-                                                         void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                         void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                          void *user_data) {
   if (!clx_valid(program, CLX_PROGRAM)) return CL_INVALID_PROGRAM;
   cl_int e = check_build_devices(num_devices, device_list);
@@ -705,7 +762,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_
       pthread_mutex_lock(&h->lock);
       texts[i] = h->source ? strdup(h->source) : NULL;
       pthread_mutex_unlock(&h->lock);
-      if (!texts[i]) e = CL_INVALID_VALUE;  /* a header program must have source */
+      if (!texts[i]) e = CL_INVALID_VALUE; /* a header program must have source */
       headers[i] = (clc_header){header_include_names[i], texts[i]};
     }
   }
@@ -731,14 +788,14 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(cl_program program, cl_
 static bool has_option(const char *options, const char *word) {
   size_t n = strlen(word);
   for (const char *s = options; s && (s = strstr(s, word)); s += n)
-    if ((s == options || s[-1] == ' ' || s[-1] == '\t') && (s[n] == 0 || s[n] == ' ' || s[n] == '\t'))
-      return true;
+    if ((s == options || s[-1] == ' ' || s[-1] == '\t') && (s[n] == 0 || s[n] == ' ' || s[n] == '\t')) return true;
   return false;
 }
 
 /* The inputs of a link: each program's binary (marker removed) and their combined flags. */
 typedef struct link_in {
-  uint32_t **mods; size_t *sizes;
+  uint32_t **mods;
+  size_t *sizes;
   unsigned flags;
 } link_in;
 
@@ -787,7 +844,9 @@ static cl_int run_link(prog_x *x, const link_in *in, cl_uint n, const char *opti
   clc_result r;
   int rc = clc_link((const void *const *)in->mods, in->sizes, n, options, &r);
   if (r.log) sb_add(&log, r.log);
-  cl_int e = rc == CLC_OK ? CL_SUCCESS : rc == CLC_INVALID_OPTIONS ? CL_INVALID_LINKER_OPTIONS : CL_LINK_PROGRAM_FAILURE;
+  cl_int e = rc == CLC_OK                ? CL_SUCCESS
+             : rc == CLC_INVALID_OPTIONS ? CL_INVALID_LINKER_OPTIONS
+                                         : CL_LINK_PROGRAM_FAILURE;
   unsigned flags = in->flags | (r.denorms_are_zero ? PF_FTZ : 0);
   spvi_module *mod = NULL;
   uint32_t *out = NULL, *w = e == CL_SUCCESS ? spv_copy(r.spirv, r.bytes) : NULL;
@@ -803,7 +862,11 @@ static cl_int run_link(prog_x *x, const link_in *in, cl_uint n, const char *opti
   if (e == CL_SUCCESS) {
     cl_program_binary_type t = library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     out = spv_remark(w, r.bytes / 4, t, flags, &out_bytes);
-    if (!out) { spvi_module_free(mod); mod = NULL; e = CL_OUT_OF_HOST_MEMORY; }
+    if (!out) {
+      spvi_module_free(mod);
+      mod = NULL;
+      e = CL_OUT_OF_HOST_MEMORY;
+    }
   }
   free(w);
   clc_result_free(&r);
@@ -826,7 +889,7 @@ static cl_int run_link(prog_x *x, const link_in *in, cl_uint n, const char *opti
 CLX_API CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
                                                           const cl_device_id *device_list, const char *options,
                                                           cl_uint num_input_programs, const cl_program *input_programs,
-                                                          void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+                                                          void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                                                           void *user_data, cl_int *errcode_ret) {
   if (!clx_valid(context, CLX_CONTEXT)) return fail(errcode_ret, CL_INVALID_CONTEXT);
   cl_int e = check_build_devices(num_devices, device_list);
@@ -842,7 +905,10 @@ CLX_API CL_API_ENTRY cl_program CL_API_CALL clLinkProgram(cl_context context, cl
     return fail(errcode_ret, e);
   }
   prog_x *x = prog_new(context);
-  if (!x) { link_in_free(&in, num_input_programs); return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY); }
+  if (!x) {
+    link_in_free(&in, num_input_programs);
+    return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+  }
   e = run_link(x, &in, num_input_programs, options);
   link_in_free(&in, num_input_programs);
   if (e == CL_INVALID_LINKER_OPTIONS || e == CL_OUT_OF_HOST_MEMORY) {
@@ -868,7 +934,13 @@ static char *kernel_names(const spvi_module *m) {
 
 /* The answer to one clGetProgramInfo query, computed under the program's lock. */
 static cl_int program_info(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret) {
-  union { cl_uint u; size_t z; cl_context c; cl_device_id d; cl_bool b; } v;
+  union {
+    cl_uint u;
+    size_t z;
+    cl_context c;
+    cl_device_id d;
+    cl_bool b;
+  } v;
   switch (param) {
   case CL_PROGRAM_REFERENCE_COUNT: v.u = clx_refcount(p); return clx_info(size, value, size_ret, &v.u, sizeof v.u);
   case CL_PROGRAM_CONTEXT: v.c = p->ctx; return clx_info(size, value, size_ret, &v.c, sizeof v.c);
@@ -878,7 +950,9 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size, voi
   /* "If program is created with clCreateProgramWithSource, ...Binary ... param_value_size_ret will
    * be set to 0" */
   case CL_PROGRAM_IL: return clx_info(size, value, size_ret, p->il, p->il ? p->il_size : 0);
-  case CL_PROGRAM_BINARY_SIZES: v.z = p->spirv ? p->spirv_size : 0; return clx_info(size, value, size_ret, &v.z, sizeof v.z);
+  case CL_PROGRAM_BINARY_SIZES:
+    v.z = p->spirv ? p->spirv_size : 0;
+    return clx_info(size, value, size_ret, &v.z, sizeof v.z);
   case CL_PROGRAM_BINARIES: {
     /* an array of one pointer, per device: the binary is copied where it points (if not NULL) */
     if (value && size < sizeof(unsigned char *)) return CL_INVALID_VALUE;
@@ -903,10 +977,9 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size, voi
   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
     if (!p->mod) return CL_INVALID_PROGRAM_EXECUTABLE;
-    v.b = CL_FALSE;  /* OpenCL C has no constructors; spvi runs no SPIR-V initializer kernels */
+    v.b = CL_FALSE; /* OpenCL C has no constructors; spvi runs no SPIR-V initializer kernels */
     return clx_info(size, value, size_ret, &v.b, sizeof v.b);
-  default:
-    return CL_INVALID_VALUE;
+  default: return CL_INVALID_VALUE;
   }
 }
 
@@ -932,7 +1005,11 @@ static size_t global_variable_bytes(const spvi_module *m) {
 }
 
 static cl_int build_info(cl_program p, cl_program_build_info param, size_t size, void *value, size_t *size_ret) {
-  union { cl_build_status s; cl_program_binary_type t; size_t z; } v;
+  union {
+    cl_build_status s;
+    cl_program_binary_type t;
+    size_t z;
+  } v;
   switch (param) {
   case CL_PROGRAM_BUILD_STATUS: v.s = p->status; return clx_info(size, value, size_ret, &v.s, sizeof v.s);
   case CL_PROGRAM_BUILD_OPTIONS: return clx_info_str(size, value, size_ret, p->options ? p->options : "");
@@ -941,15 +1018,13 @@ static cl_int build_info(cl_program p, cl_program_build_info param, size_t size,
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     v.z = global_variable_bytes(p->mod);
     return clx_info(size, value, size_ret, &v.z, sizeof v.z);
-  default:
-    return CL_INVALID_VALUE;
+  default: return CL_INVALID_VALUE;
   }
 }
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
-                                                              cl_program_build_info param_name,
-                                                              size_t param_value_size, void *param_value,
-                                                              size_t *param_value_size_ret) {
+                                                              cl_program_build_info param_name, size_t param_value_size,
+                                                              void *param_value, size_t *param_value_size_ret) {
   if (!clx_valid(program, CLX_PROGRAM)) return CL_INVALID_PROGRAM;
   if (!clx_is_device(device)) return CL_INVALID_DEVICE;
   pthread_mutex_lock(&program->lock);

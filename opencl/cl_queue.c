@@ -9,8 +9,8 @@
 
 /* What spvi's device supports: in-order and out-of-order host queues, with or without profiling.
  * On-device queues (device-side enqueue) are absent (CL_DEVICE_MAX_ON_DEVICE_QUEUES 0). */
-#define QUEUE_KNOWN (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE | \
-                     CL_QUEUE_ON_DEVICE_DEFAULT)
+#define QUEUE_KNOWN \
+  (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)
 #define QUEUE_SUPPORTED (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
 
 static void queue_destroy(void *obj) {
@@ -59,17 +59,25 @@ CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_
   size_t n = 0;
   bool seen_props = false, seen_size = false;
   for (; props && props[n]; n += 2) {
-    if (n + 2 >= sizeof ((struct _cl_command_queue *)0)->prop_list / sizeof(cl_queue_properties)) {
+    if (n + 2 >= sizeof((struct _cl_command_queue *)0)->prop_list / sizeof(cl_queue_properties)) {
       if (err) *err = CL_INVALID_VALUE;
       return NULL;
     }
-    if (props[n] == CL_QUEUE_PROPERTIES && !seen_props) { p = (cl_command_queue_properties)props[n + 1]; seen_props = true; }
-    else if (props[n] == CL_QUEUE_SIZE && !seen_size) seen_size = true;
-    else { if (err) *err = CL_INVALID_VALUE; return NULL; }  /* unknown or repeated (5.1) */
+    if (props[n] == CL_QUEUE_PROPERTIES && !seen_props) {
+      p = (cl_command_queue_properties)props[n + 1];
+      seen_props = true;
+    } else if (props[n] == CL_QUEUE_SIZE && !seen_size) seen_size = true;
+    else {
+      if (err) *err = CL_INVALID_VALUE;
+      return NULL;
+    } /* unknown or repeated (5.1) */
   }
-  if (props) n++;  /* the terminating 0 is part of CL_QUEUE_PROPERTIES_ARRAY */
+  if (props) n++; /* the terminating 0 is part of CL_QUEUE_PROPERTIES_ARRAY */
   /* CL_QUEUE_SIZE is for on-device queues only, which the device does not have */
-  if (seen_size && !(p & CL_QUEUE_ON_DEVICE)) { if (err) *err = CL_INVALID_VALUE; return NULL; }
+  if (seen_size && !(p & CL_QUEUE_ON_DEVICE)) {
+    if (err) *err = CL_INVALID_VALUE;
+    return NULL;
+  }
   return queue_new(ctx, dev, p, props, n, err);
 }
 
@@ -100,7 +108,7 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_com
   case CL_QUEUE_PROPERTIES: return clx_info(size, value, size_ret, &q->props, sizeof q->props);
   case CL_QUEUE_PROPERTIES_ARRAY:
     return clx_info(size, value, size_ret, q->prop_list, q->nprop_list * sizeof *q->prop_list);
-  case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  /* only device queues have a size */
+  case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE; /* only device queues have a size */
   case CL_QUEUE_DEVICE_DEFAULT: {
     cl_command_queue none = NULL;
     return clx_info(size, value, size_ret, &none, sizeof none);
@@ -111,16 +119,18 @@ CL_API_ENTRY cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q, cl_com
 
 CL_API_ENTRY cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue q, cl_command_queue_properties p,
                                                           cl_bool enable, cl_command_queue_properties *old) {
-  (void)p; (void)enable; (void)old;
+  (void)p;
+  (void)enable;
+  (void)old;
   if (!clx_valid(q, CLX_QUEUE)) return CL_INVALID_COMMAND_QUEUE;
-  return CL_INVALID_OPERATION;  /* removed in OpenCL 1.1; properties are fixed at creation */
+  return CL_INVALID_OPERATION; /* removed in OpenCL 1.1; properties are fixed at creation */
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context ctx, cl_device_id dev, cl_command_queue q) {
   (void)q;
   if (!clx_valid(ctx, CLX_CONTEXT)) return CL_INVALID_CONTEXT;
   if (!clx_is_device(dev)) return CL_INVALID_DEVICE;
-  return CL_INVALID_OPERATION;  /* the device has no on-device queues (5.1.1) */
+  return CL_INVALID_OPERATION; /* the device has no on-device queues (5.1.1) */
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue q) {

@@ -18,12 +18,10 @@ typedef struct {
 } sbuf;
 
 static inline void sb_addn(sbuf *b, const char *s, size_t len) {
-  if (b->oom)
-    return;
+  if (b->oom) return;
   if (b->n + len + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->n + len + 1)
-      cap *= 2;
+    while (cap < b->n + len + 1) cap *= 2;
     char *p = realloc(b->p, cap);
     if (!p) {
       b->oom = true;
@@ -46,8 +44,7 @@ static inline void sb_addf(sbuf *b, const char *fmt, ...) {
   va_start(ap, fmt);
   int len = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  if (len < 0)
-    return;
+  if (len < 0) return;
   if ((size_t)len < sizeof small) {
     sb_addn(b, small, (size_t)len);
     return;

@@ -27,8 +27,7 @@ static bool svm_flags_ok(cl_svm_mem_flags f) {
   return !(f & CL_MEM_SVM_ATOMICS);
 }
 
-CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context ctx, cl_svm_mem_flags flags, size_t size,
-                                          cl_uint alignment) {
+CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context ctx, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
   /* clSVMAlloc has no error code: every failure returns NULL (5.6.1) */
   if (!clx_valid(ctx, CLX_CONTEXT)) return NULL;
   if (!svm_flags_ok(flags)) {
@@ -66,9 +65,9 @@ typedef struct svm_cmd {
   size_t size;
   uint8_t pattern[128];
   size_t pattern_size;
-  void **ptrs;                 /* clEnqueueSVMFree: a copy of the application's array */
+  void **ptrs; /* clEnqueueSVMFree: a copy of the application's array */
   cl_uint nptrs;
-  void (CL_CALLBACK *free_fn)(cl_command_queue, cl_uint, void **, void *);
+  void(CL_CALLBACK *free_fn)(cl_command_queue, cl_uint, void **, void *);
   void *user;
 } svm_cmd;
 
@@ -103,7 +102,7 @@ static cl_int run_free(cl_event ev) {
 }
 
 static cl_int run_nothing(cl_event ev) {
-  (void)ev;  /* map, unmap, migrate: the memory already is where both sides see it */
+  (void)ev; /* map, unmap, migrate: the memory already is where both sides see it */
   return CL_SUCCESS;
 }
 
@@ -120,7 +119,7 @@ static cl_int submit(cl_command_queue q, cl_command_type type, cl_int (*run)(cl_
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num, void *ptrs[],
-                                                 void (CL_CALLBACK *fn)(cl_command_queue, cl_uint, void **, void *),
+                                                 void(CL_CALLBACK *fn)(cl_command_queue, cl_uint, void **, void *),
                                                  void *user, cl_uint n, const cl_event *wait, cl_event *out) {
   cl_int e = check_queue(q);
   if (e != CL_SUCCESS) return e;
@@ -133,7 +132,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue q, cl_uint num
     free(c);
     return CL_OUT_OF_HOST_MEMORY;
   }
-  if (num) memcpy(c->ptrs, ptrs, num * sizeof *ptrs);  /* the application may reuse its array */
+  if (num) memcpy(c->ptrs, ptrs, num * sizeof *ptrs); /* the application may reuse its array */
   c->nptrs = num;
   c->free_fn = fn;
   c->user = user;
@@ -160,8 +159,8 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool b
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *ptr, const void *pattern,
-                                                    size_t pattern_size, size_t size, cl_uint n,
-                                                    const cl_event *wait, cl_event *out) {
+                                                    size_t pattern_size, size_t size, cl_uint n, const cl_event *wait,
+                                                    cl_event *out) {
   cl_int e = check_queue(q);
   if (e != CL_SUCCESS) return e;
   /* 5.6.2: svm_ptr not NULL and aligned to pattern_size; pattern_size one of 1, 2, 4, ..., 128;
@@ -174,7 +173,7 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *pt
   if (!c) return CL_OUT_OF_HOST_MEMORY;
   c->dst = ptr;
   c->size = size;
-  memcpy(c->pattern, pattern, pattern_size);  /* the application may reuse it at once */
+  memcpy(c->pattern, pattern, pattern_size); /* the application may reuse it at once */
   c->pattern_size = pattern_size;
   return submit(q, CL_COMMAND_SVM_MEMFILL, run_fill, c, n, wait, out, false);
 }

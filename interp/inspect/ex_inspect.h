@@ -28,7 +28,7 @@ typedef struct ex_insp ex_insp;
 typedef struct ex_insp_at {
   unsigned item;
   uint32_t fn, idx;
-  unsigned depth;               /* frames on its call stack (1: in the kernel's entry function) */
+  unsigned depth; /* frames on its call stack (1: in the kernel's entry function) */
 } ex_insp_at;
 
 /* Called before every instruction a work-item runs in ex_insp_run; true pauses the work-item
@@ -38,19 +38,18 @@ typedef bool (*ex_insp_pause_fn)(void *user, const ex_insp_at *at);
 /* Inspect a run of launch l with options opts (spvi_run's checks; warp width and threads ignored):
  * allocations made, no work-group started. NULL with err filled (SPVI_E_USAGE for a module with
  * sub-group operations, which need a sub-group in lock-step). */
-ex_insp *ex_insp_new(spvi_launch *l, const spvi_run_options *opts, ex_insp_pause_fn pause, void *user,
-                     spvi_error *err);
+ex_insp *ex_insp_new(spvi_launch *l, const spvi_run_options *opts, ex_insp_pause_fn pause, void *user, spvi_error *err);
 void ex_insp_free(ex_insp *x);
 const struct ld_module *ex_insp_module(const ex_insp *x);
 
 /* The launch's shape, fixed for its life. */
 typedef struct ex_insp_range {
-  uint32_t kernel;              /* index in ld_module.entries */
-  uint32_t entry_fn;            /* the entry point's function (index in ld_module.funcs) */
+  uint32_t kernel;   /* index in ld_module.entries */
+  uint32_t entry_fn; /* the entry point's function (index in ld_module.funcs) */
   unsigned dims;
   uint64_t global[3], local[3], offset[3];
-  uint64_t ngroups[3];          /* work-groups per dimension */
-  uint64_t group_first, group_end;  /* the linear work-group ids that run: [first, end) */
+  uint64_t ngroups[3];             /* work-groups per dimension */
+  uint64_t group_first, group_end; /* the linear work-group ids that run: [first, end) */
 } ex_insp_range;
 const ex_insp_range *ex_insp_range_of(const ex_insp *x);
 /* The size of work-group g (the last one of a dimension may be smaller than the local size). */
@@ -77,18 +76,18 @@ bool ex_insp_fault(const ex_insp *x, spvi_fault *f, int *item);
 /* ---- work-items ------------------------------------------------------------------------------ */
 
 typedef enum ex_insp_state {
-  EX_INSP_NOT_STARTED,          /* at the kernel's entry, no instruction run */
-  EX_INSP_READY,                /* can run */
-  EX_INSP_PAUSED,               /* the pause hook stopped it */
-  EX_INSP_WAITING,              /* at a barrier or work-group collective */
-  EX_INSP_DONE                  /* returned from the kernel */
+  EX_INSP_NOT_STARTED, /* at the kernel's entry, no instruction run */
+  EX_INSP_READY,       /* can run */
+  EX_INSP_PAUSED,      /* the pause hook stopped it */
+  EX_INSP_WAITING,     /* at a barrier or work-group collective */
+  EX_INSP_DONE         /* returned from the kernel */
 } ex_insp_state;
 
 typedef struct ex_insp_item {
   ex_insp_state state;
-  unsigned depth;               /* frames on its call stack, 0 when done */
-  const char *waits_at;         /* WAITING: "barrier", "work-group collective", ... */
-  bool collective;              /* WAITING at a collective (not a barrier) */
+  unsigned depth;       /* frames on its call stack, 0 when done */
+  const char *waits_at; /* WAITING: "barrier", "work-group collective", ... */
+  bool collective;      /* WAITING at a collective (not a barrier) */
 } ex_insp_item;
 void ex_insp_item_get(const ex_insp *x, unsigned item, ex_insp_item *out);
 /* Global and local id of work-item `item`; the current work-group's id and size. */
@@ -117,8 +116,8 @@ void ex_insp_block_code(const ex_insp *x, uint32_t fn, uint32_t b, uint32_t *fir
 typedef struct ex_insp_alloc {
   spvi_addr_space space;
   uint64_t size;
-  int arg_index;                /* the kernel argument it holds, -1 otherwise */
-  uint32_t var_id;              /* the SPIR-V variable it holds, 0 otherwise */
+  int arg_index;   /* the kernel argument it holds, -1 otherwise */
+  uint32_t var_id; /* the SPIR-V variable it holds, 0 otherwise */
 } ex_insp_alloc;
 /* Allocation `alloc`; false when there is no such allocation. */
 bool ex_insp_alloc_get(const ex_insp *x, uint32_t alloc, ex_insp_alloc *out);

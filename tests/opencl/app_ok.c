@@ -12,11 +12,10 @@
 
 enum { N = 1000 };
 
-static const char *src =
-    "__kernel void madd(__global const int *a, __global const int *b, __global int *c) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  c[i] = a[i] * b[i] + (int)i;\n"
-    "}\n";
+static const char *src = "__kernel void madd(__global const int *a, __global const int *b, __global int *c) {\n"
+                         "  size_t i = get_global_id(0);\n"
+                         "  c[i] = a[i] * b[i] + (int)i;\n"
+                         "}\n";
 
 static void check(const char *what, cl_int err) {
   if (err == CL_SUCCESS) return;

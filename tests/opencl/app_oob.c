@@ -13,15 +13,14 @@
 
 enum { N = 64 };
 
-static const char *src =
-    "__kernel void fill(__global int *out, int base) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  out[i + 1] = base + (int)i;  /* i + 1 == N for the last work-item */\n"
-    "}\n";
+static const char *src = "__kernel void fill(__global int *out, int base) {\n"
+                         "  size_t i = get_global_id(0);\n"
+                         "  out[i + 1] = base + (int)i;  /* i + 1 == N for the last work-item */\n"
+                         "}\n";
 
 static void die(const char *what, cl_int err) {
   fprintf(stderr, "app_oob: %s failed: %d\n", what, err);
-  exit(10);  /* a set-up failure, not the bug this program has */
+  exit(10); /* a set-up failure, not the bug this program has */
 }
 
 int main(void) {

@@ -36,8 +36,7 @@
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
   if (!buf) {
@@ -55,21 +54,18 @@ static char *slurp(const char *path, size_t *len) {
       buf = nb;
     }
     size_t k = fread(buf + n, 1, cap - n - 1, f);
-    if (k == 0)
-      break;
+    if (k == 0) break;
     n += k;
   }
   fclose(f);
   buf[n] = 0;
-  if (len)
-    *len = n;
+  if (len) *len = n;
   return buf;
 }
 
 static bool spit(const char *path, const void *data, size_t len) {
   FILE *f = fopen(path, "wb");
-  if (!f)
-    return false;
+  if (!f) return false;
   bool ok = fwrite(data, 1, len, f) == len;
   return fclose(f) == 0 && ok;
 }
@@ -77,22 +73,18 @@ static bool spit(const char *path, const void *data, size_t len) {
 static const char *spvi_command(void) {
   static char buf[4096];
   const char *e = getenv("SPVI");
-  if (e && *e)
-    return e;
+  if (e && *e) return e;
   e = getenv("SPVI_BUILD"); /* tests/opencl/run.sh: the build directory */
   if (e && *e && strlen(e) < sizeof buf - 8) {
     snprintf(buf, sizeof buf, "%s/spvi", e);
-    if (access(buf, X_OK) == 0)
-      return buf;
+    if (access(buf, X_OK) == 0) return buf;
   }
   if (access("build/spvi", X_OK) == 0) {
-    if (!getcwd(buf, sizeof buf - 16))
-      return NULL;
+    if (!getcwd(buf, sizeof buf - 16)) return NULL;
     strcat(buf, "/build/spvi");
     return buf;
   }
-  if (system("command -v spvi >/dev/null 2>&1") == 0)
-    return "spvi";
+  if (system("command -v spvi >/dev/null 2>&1") == 0) return "spvi";
   return NULL;
 }
 
@@ -105,14 +97,12 @@ static int sh(char **out, const char *fmt, ...) {
   vsnprintf(cmd, sizeof cmd, fmt, ap);
   va_end(ap);
   int fd = mkstemp(path);
-  if (fd < 0)
-    return -1;
+  if (fd < 0) return -1;
   close(fd);
   char full[8400];
   snprintf(full, sizeof full, "%s > %s 2>&1", cmd, path);
   int st = system(full);
-  if (out)
-    *out = slurp(path, NULL);
+  if (out) *out = slurp(path, NULL);
   unlink(path);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
@@ -130,22 +120,19 @@ static void module_file(const clc_result *r, char *buf) {
  * test when spvi cannot load the module. */
 static char *spvi_info(const clc_result *r) {
   const char *spvi = spvi_command();
-  if (!spvi)
-    return NULL;
+  if (!spvi) return NULL;
   char f[64], *out = NULL;
   module_file(r, f);
   int st = sh(&out, "'%s' info %s", spvi, f);
   unlink(f);
-  if (st != 0)
-    fprintf(stderr, "spvi info failed:\n%s\n", out ? out : "");
+  if (st != 0) fprintf(stderr, "spvi info failed:\n%s\n", out ? out : "");
   assert_int_equal(st, 0);
   return out;
 }
 
 static void assert_compiles(const char *src, const char *options, clc_result *r) {
   int rc = clc_compile(src, options, NULL, 0, r);
-  if (rc != CLC_OK)
-    fprintf(stderr, "build log:\n%s\n", r->log);
+  if (rc != CLC_OK) fprintf(stderr, "build log:\n%s\n", r->log);
   assert_int_equal(rc, CLC_OK);
   assert_non_null(r->spirv);
   assert_true(r->bytes >= 20 && r->bytes % 4 == 0);
@@ -157,11 +144,10 @@ static void assert_compiles(const char *src, const char *options, clc_result *r)
 /* tests                                                                                      */
 /* ---------------------------------------------------------------------------------------- */
 
-static const char vadd_src[] =
-    "kernel void vadd(global const float *a, global const float *b, global float *c) {\n"
-    "  size_t i = get_global_id(0);\n"
-    "  c[i] = a[i] + b[i];\n"
-    "}\n";
+static const char vadd_src[] = "kernel void vadd(global const float *a, global const float *b, global float *c) {\n"
+                               "  size_t i = get_global_id(0);\n"
+                               "  c[i] = a[i] + b[i];\n"
+                               "}\n";
 
 static void test_simple_kernel_loads(void **state) {
   (void)state;
@@ -244,23 +230,22 @@ static void test_invalid_options(void **state) {
   static const struct {
     const char *options, *named;
   } cases[] = {
-      {"-cl-bogus", "-cl-bogus"},
-      {"-O3", "-O3"},
-      {"-cl-std=CL4.0", "-cl-std=CL4.0"},
-      {"-cl-std=CL1.2 -fno-builtin", "-fno-builtin"},
-      {"-D", "-D"},
-      {"-I", "-I"},
-      {"-x spir -spir-std=1.2", "-x spir"},
-      {"-spir-std=1.2", "-spir-std=1.2"},
-      {"-create-library", "-create-library"},
-      {"-DX=\"unterminated", "quote"},
+    {"-cl-bogus", "-cl-bogus"},
+    {"-O3", "-O3"},
+    {"-cl-std=CL4.0", "-cl-std=CL4.0"},
+    {"-cl-std=CL1.2 -fno-builtin", "-fno-builtin"},
+    {"-D", "-D"},
+    {"-I", "-I"},
+    {"-x spir -spir-std=1.2", "-x spir"},
+    {"-spir-std=1.2", "-spir-std=1.2"},
+    {"-create-library", "-create-library"},
+    {"-DX=\"unterminated", "quote"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     clc_result r;
     assert_int_equal(clc_compile(vadd_src, cases[i].options, NULL, 0, &r), CLC_INVALID_OPTIONS);
     assert_null(r.spirv);
-    if (!strstr(r.log, cases[i].named))
-      fprintf(stderr, "options `%s`: log `%s`\n", cases[i].options, r.log);
+    if (!strstr(r.log, cases[i].named)) fprintf(stderr, "options `%s`: log `%s`\n", cases[i].options, r.log);
     assert_non_null(strstr(r.log, cases[i].named));
     clc_result_free(&r);
   }
@@ -287,8 +272,11 @@ static void test_all_valid_options(void **state) {
   static const struct {
     const char *opt;
     int v;
-  } stds[] = {{"-cl-std=CL1.0", 100}, {"-cl-std=CL1.1", 110}, {"-cl-std=CL1.2", 120},
-              {"-cl-std=CL2.0", 200}, {"-cl-std=CL3.0", 300}};
+  } stds[] = {{"-cl-std=CL1.0", 100},
+              {"-cl-std=CL1.1", 110},
+              {"-cl-std=CL1.2", 120},
+              {"-cl-std=CL2.0", 200},
+              {"-cl-std=CL3.0", 300}};
   for (size_t i = 0; i < sizeof stds / sizeof *stds; i++) {
     const char *src = "kernel void k(global int *p) { p[0] = __OPENCL_C_VERSION__; }\n";
     assert_compiles(src, stds[i].opt, &r);
@@ -336,8 +324,7 @@ static void test_extension_macros(void **state) {
     clc_result_free(&r);
   }
   /* a macro the user defines is the user's, even when it names an extension */
-  assert_compiles("#ifndef cl_khr_gl_sharing\n#error gone\n#endif\nkernel void k() {}\n",
-                  "-D cl_khr_gl_sharing", &r);
+  assert_compiles("#ifndef cl_khr_gl_sharing\n#error gone\n#endif\nkernel void k() {}\n", "-D cl_khr_gl_sharing", &r);
   clc_result_free(&r);
   /* 1.x: no feature macros (except __opencl_c_int64, which clang-14 always defines) */
   const char *no_features = "#ifdef __opencl_c_generic_address_space\n#error generic\n#endif\n"
@@ -346,25 +333,24 @@ static void test_extension_macros(void **state) {
   assert_compiles(no_features, "-cl-std=CL1.2", &r);
   clc_result_free(&r);
   /* 3.0: the device's features, nothing else; their built-ins are declared */
-  const char *features =
-      "#if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
-      "!defined(__opencl_c_subgroups) || !defined(__opencl_c_images) || "
-      "!defined(__opencl_c_int64) || !defined(__opencl_c_read_write_images) || "
-      "!defined(__opencl_c_3d_image_writes) || !defined(__opencl_c_atomic_order_seq_cst) || "
-      "!defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_scope_device) || "
-      "!defined(__opencl_c_atomic_scope_all_devices) || "
-      "!defined(__opencl_c_program_scope_global_variables) || "
-      "!defined(__opencl_c_work_group_collective_functions)\n#error feature missing\n#endif\n"
-      "#if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) || "
-      "defined(__opencl_c_integer_dot_product_input_4x8bit) || "
-      "defined(__opencl_c_ext_fp32_global_atomic_add)\n#error feature not advertised\n#endif\n"
-      "global int counter = 0;\n"
-      "int twice(generic int *q) { return 2 * *q; }\n"
-      "kernel void k(global int *p) {\n"
-      "  local int l; l = 1; barrier(CLK_LOCAL_MEM_FENCE);\n"
-      "  p[0] = twice(p) + work_group_reduce_add(p[1]) + sub_group_reduce_add(l) + counter++;\n"
-      "  p[2] = (int)(p[3] * 0.5);\n"
-      "}\n";
+  const char *features = "#if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
+                         "!defined(__opencl_c_subgroups) || !defined(__opencl_c_images) || "
+                         "!defined(__opencl_c_int64) || !defined(__opencl_c_read_write_images) || "
+                         "!defined(__opencl_c_3d_image_writes) || !defined(__opencl_c_atomic_order_seq_cst) || "
+                         "!defined(__opencl_c_atomic_order_acq_rel) || !defined(__opencl_c_atomic_scope_device) || "
+                         "!defined(__opencl_c_atomic_scope_all_devices) || "
+                         "!defined(__opencl_c_program_scope_global_variables) || "
+                         "!defined(__opencl_c_work_group_collective_functions)\n#error feature missing\n#endif\n"
+                         "#if defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) || "
+                         "defined(__opencl_c_integer_dot_product_input_4x8bit) || "
+                         "defined(__opencl_c_ext_fp32_global_atomic_add)\n#error feature not advertised\n#endif\n"
+                         "global int counter = 0;\n"
+                         "int twice(generic int *q) { return 2 * *q; }\n"
+                         "kernel void k(global int *p) {\n"
+                         "  local int l; l = 1; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "  p[0] = twice(p) + work_group_reduce_add(p[1]) + sub_group_reduce_add(l) + counter++;\n"
+                         "  p[2] = (int)(p[3] * 0.5);\n"
+                         "}\n";
   assert_compiles(features, "-cl-std=CL3.0", &r);
   free(spvi_info(&r));
   clc_result_free(&r);
@@ -379,14 +365,12 @@ static void test_headers_and_include_dirs(void **state) {
                     "kernel void k(global int *p) { p[0] = inner(SCALE); }\n";
   clc_result r;
   int rc = clc_compile(src, "-DOFFSET=1", h, 2, &r);
-  if (rc != CLC_OK)
-    fprintf(stderr, "%s\n", r.log);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", r.log);
   assert_int_equal(rc, CLC_OK);
   clc_result_free(&r);
   /* an error in a header names the header and its line */
   clc_header bad = {"bad.h", "\n\nint f( { }\n"};
-  assert_int_equal(clc_compile("#include \"bad.h\"\nkernel void k() {}\n", NULL, &bad, 1, &r),
-                   CLC_FAILED);
+  assert_int_equal(clc_compile("#include \"bad.h\"\nkernel void k() {}\n", NULL, &bad, 1, &r), CLC_FAILED);
   assert_non_null(strstr(r.log, "bad.h:3:"));
   clc_result_free(&r);
   /* header names may not leave the private directory */
@@ -407,8 +391,7 @@ static void test_headers_and_include_dirs(void **state) {
   const char *isrc = "#include \"inc_test.h\"\n#include <inc_test.h>\n"
                      "kernel void k(global int *p) { p[0] = FROM_DIR; }\n";
   rc = clc_compile(isrc, "-I sub", NULL, 0, &r);
-  if (rc != CLC_OK)
-    fprintf(stderr, "%s\n", r.log);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", r.log);
   assert_int_equal(rc, CLC_OK);
   clc_result_free(&r);
   rc = clc_compile(isrc, "-Isub", NULL, 0, &r);
@@ -440,8 +423,7 @@ static void test_compile_and_link(void **state) {
   size_t sizes[2] = {b.bytes, a.bytes};
   /* a library keeps the unresolved import of `helper` (partial link) */
   int rc = clc_link(mods, sizes, 1, "-create-library", &lib_r);
-  if (rc != CLC_OK)
-    fprintf(stderr, "%s\n", lib_r.log);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", lib_r.log);
   assert_int_equal(rc, CLC_OK);
   /* an executable may not */
   assert_int_equal(clc_link(mods, sizes, 1, NULL, &l), CLC_FAILED);
@@ -451,8 +433,7 @@ static void test_compile_and_link(void **state) {
   const void *mods2[2] = {lib_r.spirv, a.spirv};
   size_t sizes2[2] = {lib_r.bytes, a.bytes};
   rc = clc_link(mods2, sizes2, 2, "-cl-denorms-are-zero", &l);
-  if (rc != CLC_OK)
-    fprintf(stderr, "%s\n", l.log);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", l.log);
   assert_int_equal(rc, CLC_OK);
   assert_true(l.denorms_are_zero);
   assert_int_equal(l.cl_std, 200);
@@ -465,8 +446,7 @@ static void test_compile_and_link(void **state) {
     module_file(&l, f);
     int st = sh(&out, "'%s' run %s -k use -g 2 'int[2]=1,2' --print", spvi, f);
     unlink(f);
-    if (st != 0 || !strstr(out, "9") || !strstr(out, "12"))
-      fprintf(stderr, "spvi run: %s\n", out);
+    if (st != 0 || !strstr(out, "9") || !strstr(out, "12")) fprintf(stderr, "spvi run: %s\n", out);
     assert_int_equal(st, 0);
     assert_non_null(strstr(out, "9"));
     assert_non_null(strstr(out, "12"));
@@ -502,29 +482,28 @@ static void test_compile_and_link(void **state) {
 static void test_optimised_ir_is_translatable(void **state) {
   (void)state;
   static const char *const srcs[] = {
-      /* switch on a narrowed value (i63 / i3 with LLVM's -O2) */
-      "kernel void k(global long *p) {\n"
-      "  long v = p[0] >> 1; long r;\n"
-      "  switch (v) { case 2: case 4: r = 1; break; case 6: r = 5; break; default: r = 0; }\n"
-      "  p[1] = r;\n"
-      "}\n",
-      /* vector select / min/max patterns that create freeze */
-      "kernel void k(global int4 *p, global uint *q) {\n"
-      "  int4 a = p[0], b = p[1];\n"
-      "  p[2] = a > b ? a : b; p[3] = abs_diff(a, b) > 3 ? a : b;\n"
-      "  q[0] = q[1] / q[2]; q[3] = q[1] % q[2];\n"
-      "}\n",
-      /* a reduction loop (the vectorizers would make llvm.vector.reduce.add) */
-      "kernel void k(global int *p, int n) {\n"
-      "  int s = 0; for (int i = 0; i < n; i++) s += p[i] * p[i];\n"
-      "  p[n] = s;\n"
-      "}\n",
+    /* switch on a narrowed value (i63 / i3 with LLVM's -O2) */
+    "kernel void k(global long *p) {\n"
+    "  long v = p[0] >> 1; long r;\n"
+    "  switch (v) { case 2: case 4: r = 1; break; case 6: r = 5; break; default: r = 0; }\n"
+    "  p[1] = r;\n"
+    "}\n",
+    /* vector select / min/max patterns that create freeze */
+    "kernel void k(global int4 *p, global uint *q) {\n"
+    "  int4 a = p[0], b = p[1];\n"
+    "  p[2] = a > b ? a : b; p[3] = abs_diff(a, b) > 3 ? a : b;\n"
+    "  q[0] = q[1] / q[2]; q[3] = q[1] % q[2];\n"
+    "}\n",
+    /* a reduction loop (the vectorizers would make llvm.vector.reduce.add) */
+    "kernel void k(global int *p, int n) {\n"
+    "  int s = 0; for (int i = 0; i < n; i++) s += p[i] * p[i];\n"
+    "  p[n] = s;\n"
+    "}\n",
   };
   for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
     clc_result r;
     assert_compiles(srcs[i], NULL, &r);
-    if (!r.optimized)
-      fprintf(stderr, "source %zu not optimised:\n%s\n", i, r.log);
+    if (!r.optimized) fprintf(stderr, "source %zu not optimised:\n%s\n", i, r.log);
     assert_true(r.optimized);
     free(spvi_info(&r));
     clc_result_free(&r);
@@ -536,20 +515,17 @@ static void test_optimised_ir_is_translatable(void **state) {
  * output (malloc'd), NULL without spvi. */
 static char *run_both_ways(const char *src, const char *args) {
   const char *spvi = spvi_command();
-  if (!spvi)
-    return NULL;
+  if (!spvi) return NULL;
   char *outs[2];
   for (int o = 0; o < 2; o++) {
     clc_result r;
     assert_compiles(src, o ? "-cl-opt-disable" : "", &r);
-    if (o == 0 && r.opt_level != 1)
-      fprintf(stderr, "opt_level %d:\n%s\n", r.opt_level, r.log);
+    if (o == 0 && r.opt_level != 1) fprintf(stderr, "opt_level %d:\n%s\n", r.opt_level, r.log);
     assert_int_equal(r.opt_level, o ? 0 : 1);
     char f[64];
     module_file(&r, f);
     int st = sh(&outs[o], "'%s' run %s %s --print", spvi, f, args);
-    if (st != 0)
-      fprintf(stderr, "spvi run: %s\n", outs[o]);
+    if (st != 0) fprintf(stderr, "spvi run: %s\n", outs[o]);
     assert_int_equal(st, 0);
     unlink(f);
     clc_result_free(&r);
@@ -576,22 +552,20 @@ static void test_optimised_matches_unoptimised(void **state) {
  * IR, so the build stays optimised and computes the same values. */
 static void test_saturating_patterns(void **state) {
   (void)state;
-  const char *src =
-      "kernel void k(global int *a, global int *b, global int *o, global uint *u) {\n"
-      "  int i = get_global_id(0);\n"
-      "  long s = (long)a[i] + b[i];\n"
-      "  o[4*i] = s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s;\n"
-      "  long t = (long)a[i] - b[i];\n"
-      "  o[4*i+1] = t > INT_MAX ? INT_MAX : t < INT_MIN ? INT_MIN : (int)t;\n"
-      "  uint p = a[i], q = b[i], r = p + q;\n"
-      "  o[4*i+2] = r < p ? 0xffffffffu : r;\n"
-      "  o[4*i+3] = p - q > p;\n"
-      "  u[i] = (p - q) > p ? 0 : p - q;\n"
-      "}\n";
+  const char *src = "kernel void k(global int *a, global int *b, global int *o, global uint *u) {\n"
+                    "  int i = get_global_id(0);\n"
+                    "  long s = (long)a[i] + b[i];\n"
+                    "  o[4*i] = s > INT_MAX ? INT_MAX : s < INT_MIN ? INT_MIN : (int)s;\n"
+                    "  long t = (long)a[i] - b[i];\n"
+                    "  o[4*i+1] = t > INT_MAX ? INT_MAX : t < INT_MIN ? INT_MIN : (int)t;\n"
+                    "  uint p = a[i], q = b[i], r = p + q;\n"
+                    "  o[4*i+2] = r < p ? 0xffffffffu : r;\n"
+                    "  o[4*i+3] = p - q > p;\n"
+                    "  u[i] = (p - q) > p ? 0 : p - q;\n"
+                    "}\n";
   char *out = run_both_ways(src, "-g 64 'int[64]=random(1)' 'int[64]=random(2)' 'int[256]' "
                                  "'uint[64]'");
-  if (out)
-    assert_non_null(strstr(out, "2147483647")); /* some sums saturate */
+  if (out) assert_non_null(strstr(out, "2147483647")); /* some sums saturate */
   free(out);
 }
 
@@ -607,8 +581,7 @@ static void test_workitem_dimension_3(void **state) {
                     "             + 1000 * get_num_groups(d) + 10000 * get_local_size(d);\n"
                     "}\n";
   char *out = run_both_ways(src, "-g 2 -l 1 'uint[4]'");
-  if (out)
-    assert_non_null(strstr(out, "arg0 uint[4]: 12021 11010 11010 11010"));
+  if (out) assert_non_null(strstr(out, "arg0 uint[4]: 12021 11010 11010 11010"));
   free(out);
 }
 
@@ -616,19 +589,18 @@ static void test_workitem_dimension_3(void **state) {
  * through the integer built-ins on the same bits. */
 static void test_float_compare_exchange(void **state) {
   (void)state;
-  const char *src =
-      "kernel void k(volatile global atomic_float *obj, global float *exp, global int *ok,\n"
-      "              volatile global atomic_double *dobj, global double *dexp) {\n"
-      "  float e = exp[0];\n"
-      "  ok[0] = atomic_compare_exchange_strong(obj, &e, 2.5f);\n"
-      "  float e2 = 100.0f;\n"
-      "  ok[1] = atomic_compare_exchange_weak_explicit(obj, &e2, 7.0f, memory_order_seq_cst,\n"
-      "                                                memory_order_relaxed);\n"
-      "  exp[1] = e2;\n"
-      "  double de = dexp[0];\n"
-      "  ok[2] = atomic_compare_exchange_strong_explicit(dobj, &de, -1.25, memory_order_acq_rel,\n"
-      "                                   memory_order_relaxed, memory_scope_device);\n"
-      "}\n";
+  const char *src = "kernel void k(volatile global atomic_float *obj, global float *exp, global int *ok,\n"
+                    "              volatile global atomic_double *dobj, global double *dexp) {\n"
+                    "  float e = exp[0];\n"
+                    "  ok[0] = atomic_compare_exchange_strong(obj, &e, 2.5f);\n"
+                    "  float e2 = 100.0f;\n"
+                    "  ok[1] = atomic_compare_exchange_weak_explicit(obj, &e2, 7.0f, memory_order_seq_cst,\n"
+                    "                                                memory_order_relaxed);\n"
+                    "  exp[1] = e2;\n"
+                    "  double de = dexp[0];\n"
+                    "  ok[2] = atomic_compare_exchange_strong_explicit(dobj, &de, -1.25, memory_order_acq_rel,\n"
+                    "                                   memory_order_relaxed, memory_scope_device);\n"
+                    "}\n";
   const char *spvi = spvi_command();
   for (int o = 0; o < 2; o++) {
     clc_result r;
@@ -637,8 +609,10 @@ static void test_float_compare_exchange(void **state) {
     if (spvi) {
       char f[64], *out = NULL;
       module_file(&r, f);
-      int st = sh(&out, "'%s' run %s -g 1 'float[1]=1.5' 'float[2]=1.5,0' 'int[3]' "
-                        "'double[1]=0.75' 'double[1]=0.75' --print", spvi, f);
+      int st = sh(&out,
+                  "'%s' run %s -g 1 'float[1]=1.5' 'float[2]=1.5,0' 'int[3]' "
+                  "'double[1]=0.75' 'double[1]=0.75' --print",
+                  spvi, f);
       unlink(f);
       assert_int_equal(st, 0);
       /* first exchange succeeds (1.5 -> 2.5), the second fails and reads back 2.5 */
@@ -671,15 +645,13 @@ static void test_level_2_kernel(void **state) {
   char path[256];
   snprintf(path, sizeof path, "%s/test_bitselect.cl", dir);
   char *src = slurp(path, NULL);
-  if (!src)
-    skip();
+  if (!src) skip();
   char opts[300];
   snprintf(opts, sizeof opts, "-I %s", dir);
   clc_result r;
   int rc = clc_compile(src, opts, NULL, 0, &r);
   free(src);
-  if (rc != CLC_OK)
-    fprintf(stderr, "%s\n", r.log);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", r.log);
   assert_int_equal(rc, CLC_OK);
   assert_true(r.optimized);
   assert_int_equal(r.opt_level, 2);
@@ -699,8 +671,7 @@ static void *compile_thread(void *arg) {
     int rc = clc_compile(src, i ? "-cl-std=CL3.0" : NULL, NULL, 0, &r);
     bool ok = rc == CLC_OK && r.spirv && r.log && r.log[0] == 0;
     clc_result_free(&r);
-    if (!ok)
-      return (void *)1;
+    if (!ok) return (void *)1;
   }
   return NULL;
 }
@@ -708,8 +679,7 @@ static void *compile_thread(void *arg) {
 static void test_threads(void **state) {
   (void)state;
   pthread_t t[THREADS];
-  for (intptr_t i = 0; i < THREADS; i++)
-    assert_int_equal(pthread_create(&t[i], NULL, compile_thread, (void *)i), 0);
+  for (intptr_t i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, compile_thread, (void *)i), 0);
   for (int i = 0; i < THREADS; i++) {
     void *ret;
     assert_int_equal(pthread_join(t[i], &ret), 0);
@@ -755,10 +725,8 @@ static void test_compiler_crash_is_isolated(void **state) {
   clc_result_free(&l);
   clc_result_free(&r);
   unsetenv("SPVI_SPIRV_LINK");
-  if (saved)
-    setenv("SPVI_LLVM_BIN", saved, 1);
-  else
-    unsetenv("SPVI_LLVM_BIN");
+  if (saved) setenv("SPVI_LLVM_BIN", saved, 1);
+  else unsetenv("SPVI_LLVM_BIN");
   free(saved);
 }
 
@@ -783,14 +751,10 @@ static int driver(int argc, char **argv) {
   int ninputs = 0;
   bool link = strcmp(argv[1], "--link") == 0;
   for (int i = 2; i < argc; i++) {
-    if (strcmp(argv[i], "--options") == 0 && i + 1 < argc)
-      options = argv[++i];
-    else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-      out = argv[++i];
-    else if (link && !out)
-      out = argv[i];
-    else if (ninputs < 256)
-      inputs[ninputs++] = argv[i];
+    if (strcmp(argv[i], "--options") == 0 && i + 1 < argc) options = argv[++i];
+    else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
+    else if (link && !out) out = argv[i];
+    else if (ninputs < 256) inputs[ninputs++] = argv[i];
   }
   clc_result r;
   int rc;
@@ -817,8 +781,7 @@ static int driver(int argc, char **argv) {
       }
     }
     rc = clc_link(mods, sizes, (unsigned)ninputs, options, &r);
-    for (int i = 0; i < ninputs; i++)
-      free((void *)mods[i]);
+    for (int i = 0; i < ninputs; i++) free((void *)mods[i]);
   }
   fputs(r.log, stderr);
   printf("optimized: %d\nopt_level: %d\n", r.optimized ? 1 : 0, r.opt_level);
@@ -831,29 +794,28 @@ static int driver(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && (strcmp(argv[1], "--compile") == 0 || strcmp(argv[1], "--link") == 0))
-    return driver(argc, argv);
+  if (argc > 1 && (strcmp(argv[1], "--compile") == 0 || strcmp(argv[1], "--link") == 0)) return driver(argc, argv);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_simple_kernel_loads),
-      cmocka_unit_test(test_null_arguments),
-      cmocka_unit_test(test_syntax_error_has_line),
-      cmocka_unit_test(test_warnings_and_werror),
-      cmocka_unit_test(test_invalid_options),
-      cmocka_unit_test(test_all_valid_options),
-      cmocka_unit_test(test_defines),
-      cmocka_unit_test(test_extension_macros),
-      cmocka_unit_test(test_headers_and_include_dirs),
-      cmocka_unit_test(test_compile_and_link),
-      cmocka_unit_test(test_optimised_ir_is_translatable),
-      cmocka_unit_test(test_optimised_matches_unoptimised),
-      cmocka_unit_test(test_saturating_patterns),
-      cmocka_unit_test(test_workitem_dimension_3),
-      cmocka_unit_test(test_level_2_kernel),
-      cmocka_unit_test(test_float_compare_exchange),
-      cmocka_unit_test(test_inline_asm_fails_cleanly),
-      cmocka_unit_test(test_threads),
-      cmocka_unit_test(test_compiler_crash_is_isolated),
-      cmocka_unit_test(test_debug_info),
+    cmocka_unit_test(test_simple_kernel_loads),
+    cmocka_unit_test(test_null_arguments),
+    cmocka_unit_test(test_syntax_error_has_line),
+    cmocka_unit_test(test_warnings_and_werror),
+    cmocka_unit_test(test_invalid_options),
+    cmocka_unit_test(test_all_valid_options),
+    cmocka_unit_test(test_defines),
+    cmocka_unit_test(test_extension_macros),
+    cmocka_unit_test(test_headers_and_include_dirs),
+    cmocka_unit_test(test_compile_and_link),
+    cmocka_unit_test(test_optimised_ir_is_translatable),
+    cmocka_unit_test(test_optimised_matches_unoptimised),
+    cmocka_unit_test(test_saturating_patterns),
+    cmocka_unit_test(test_workitem_dimension_3),
+    cmocka_unit_test(test_level_2_kernel),
+    cmocka_unit_test(test_float_compare_exchange),
+    cmocka_unit_test(test_inline_asm_fails_cleanly),
+    cmocka_unit_test(test_threads),
+    cmocka_unit_test(test_compiler_crash_is_isolated),
+    cmocka_unit_test(test_debug_info),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,8 +40,13 @@ static void *spvi_fn(const char *name) {
 static cl_mem image(cl_mem_object_type type, cl_channel_order o, cl_channel_type t, size_t w, size_t h, size_t d,
                     size_t a, cl_mem_flags flags, void *host, size_t row, size_t slice, cl_int *err) {
   cl_image_format f = {o, t};
-  cl_image_desc desc = {.image_type = type, .image_width = w, .image_height = h, .image_depth = d,
-                        .image_array_size = a, .image_row_pitch = row, .image_slice_pitch = slice};
+  cl_image_desc desc = {.image_type = type,
+                        .image_width = w,
+                        .image_height = h,
+                        .image_depth = d,
+                        .image_array_size = a,
+                        .image_row_pitch = row,
+                        .image_slice_pitch = slice};
   return clCreateImage(ctx, flags, &f, &desc, host, err);
 }
 
@@ -61,15 +66,26 @@ static size_t info_size(cl_mem m, cl_image_info p) {
 /* Bytes per pixel, independently of the implementation: channels x bytes per channel. */
 static size_t channels_of(cl_channel_order o) {
   switch (o) {
-  case CL_R: case CL_A: case CL_INTENSITY: case CL_LUMINANCE: return 1;
-  case CL_RG: case CL_RA: return 2;
+  case CL_R:
+  case CL_A:
+  case CL_INTENSITY:
+  case CL_LUMINANCE: return 1;
+  case CL_RG:
+  case CL_RA: return 2;
   default: return 4;
   }
 }
 static size_t type_bytes(cl_channel_type t) {
   switch (t) {
-  case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: return 1;
-  case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT: return 2;
+  case CL_SNORM_INT8:
+  case CL_UNORM_INT8:
+  case CL_SIGNED_INT8:
+  case CL_UNSIGNED_INT8: return 1;
+  case CL_SNORM_INT16:
+  case CL_UNORM_INT16:
+  case CL_SIGNED_INT16:
+  case CL_UNSIGNED_INT16:
+  case CL_HALF_FLOAT: return 2;
   default: return 4;
   }
 }
@@ -80,7 +96,7 @@ static void pattern(uint8_t *p, size_t n, unsigned seed) {
 
 /* ---- formats ---------------------------------------------------------------------------------- */
 
-static const cl_mem_object_type all_types[] = {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER,
+static const cl_mem_object_type all_types[] = {CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER,
                                                CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
                                                CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D};
 
@@ -100,12 +116,12 @@ static cl_image_format *formats(cl_mem_flags flags, cl_mem_object_type type, cl_
 /* OpenCL 3.0 API 5.3.2.1, "Minimum List of Supported Image Formats" (full profile). */
 static void test_min_formats(void **state) {
   (void)state;
-  static const cl_channel_type rw_types[] = {CL_UNORM_INT8, CL_UNORM_INT16, CL_SIGNED_INT8, CL_SIGNED_INT16,
-                                             CL_SIGNED_INT32, CL_UNSIGNED_INT8, CL_UNSIGNED_INT16,
-                                             CL_UNSIGNED_INT32, CL_HALF_FLOAT, CL_FLOAT};
-  static const cl_channel_type krw_types[] = {CL_UNORM_INT8, CL_SIGNED_INT8, CL_SIGNED_INT16, CL_SIGNED_INT32,
-                                              CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32,
-                                              CL_HALF_FLOAT, CL_FLOAT};
+  static const cl_channel_type rw_types[] = {CL_UNORM_INT8,   CL_UNORM_INT16,   CL_SIGNED_INT8,    CL_SIGNED_INT16,
+                                             CL_SIGNED_INT32, CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32,
+                                             CL_HALF_FLOAT,   CL_FLOAT};
+  static const cl_channel_type krw_types[] = {CL_UNORM_INT8,     CL_SIGNED_INT8,   CL_SIGNED_INT16,
+                                              CL_SIGNED_INT32,   CL_UNSIGNED_INT8, CL_UNSIGNED_INT16,
+                                              CL_UNSIGNED_INT32, CL_HALF_FLOAT,    CL_FLOAT};
   static const cl_mem_flags flags[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE,
                                        CL_MEM_KERNEL_READ_AND_WRITE};
   for (size_t t = 0; t < 6; t++)
@@ -120,13 +136,14 @@ static void test_min_formats(void **state) {
           assert_true(has_format(l, n, CL_RGBA, krw_types[i]));
         }
       } else {
-        for (size_t i = 0; i < sizeof rw_types / sizeof rw_types[0]; i++) assert_true(has_format(l, n, CL_RGBA, rw_types[i]));
+        for (size_t i = 0; i < sizeof rw_types / sizeof rw_types[0]; i++)
+          assert_true(has_format(l, n, CL_RGBA, rw_types[i]));
         assert_true(has_format(l, n, CL_BGRA, CL_UNORM_INT8));
       }
       assert_int_equal(has_format(l, n, CL_sRGBA, CL_UNORM_INT8), flags[f] == CL_MEM_READ_ONLY);
       assert_false(has_format(l, n, CL_RGB, CL_UNORM_SHORT_565));
       assert_false(has_format(l, n, CL_DEPTH, CL_FLOAT));
-      assert_false(has_format(l, n, CL_BGRA, CL_FLOAT));  /* not an OpenCL pair */
+      assert_false(has_format(l, n, CL_BGRA, CL_FLOAT)); /* not an OpenCL pair */
       /* a short array gets the first entries, the count stays the total */
       cl_image_format two[2];
       cl_uint total = 0;
@@ -164,8 +181,9 @@ static void test_format_errors(void **state) {
   cl_image_format f[4];
   assert_int_equal(clGetSupportedImageFormats(NULL, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
                    CL_INVALID_CONTEXT);
-  assert_int_equal(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE2D, 0,
-                                              NULL, &n), CL_INVALID_VALUE);
+  assert_int_equal(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL,
+                                              &n),
+                   CL_INVALID_VALUE);
   assert_int_equal(clGetSupportedImageFormats(ctx, (cl_mem_flags)1 << 40, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
                    CL_INVALID_VALUE);
   assert_int_equal(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_BUFFER, 0, NULL, &n),
@@ -178,15 +196,15 @@ static void test_format_errors(void **state) {
 
 typedef struct type_case {
   cl_mem_object_type type;
-  size_t w, h, d, a;          /* as given */
-  size_t height, depth, array;  /* as clGetImageInfo reports them */
+  size_t w, h, d, a;           /* as given */
+  size_t height, depth, array; /* as clGetImageInfo reports them */
 } type_case;
 
 static void test_create_every_type(void **state) {
   (void)state;
   const type_case cases[] = {
-    {CL_MEM_OBJECT_IMAGE1D, 7, 1, 1, 1, 0, 0, 0},      {CL_MEM_OBJECT_IMAGE1D_ARRAY, 7, 0, 0, 3, 0, 0, 3},
-    {CL_MEM_OBJECT_IMAGE2D, 7, 5, 0, 0, 5, 0, 0},      {CL_MEM_OBJECT_IMAGE2D_ARRAY, 7, 5, 0, 3, 5, 0, 3},
+    {CL_MEM_OBJECT_IMAGE1D, 7, 1, 1, 1, 0, 0, 0}, {CL_MEM_OBJECT_IMAGE1D_ARRAY, 7, 0, 0, 3, 0, 0, 3},
+    {CL_MEM_OBJECT_IMAGE2D, 7, 5, 0, 0, 5, 0, 0}, {CL_MEM_OBJECT_IMAGE2D_ARRAY, 7, 5, 0, 3, 5, 0, 3},
     {CL_MEM_OBJECT_IMAGE3D, 7, 5, 4, 0, 5, 4, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -237,8 +255,8 @@ static void test_image_info_errors(void **state) {
   clReleaseMemObject(b);
   cl_mem m = rgba8_2d(2, 2);
   clReleaseMemObject(m);
-  cl_int (*get)(cl_mem, cl_image_info, size_t, void *, size_t *) = (cl_int (*)(cl_mem, cl_image_info, size_t, void *,
-                                                                              size_t *))spvi_fn("clGetImageInfo");
+  cl_int (*get)(cl_mem, cl_image_info, size_t, void *,
+                size_t *) = (cl_int(*)(cl_mem, cl_image_info, size_t, void *, size_t *))spvi_fn("clGetImageInfo");
   assert_non_null(get);
   assert_int_equal(get(m, CL_IMAGE_WIDTH, sizeof v, &v, NULL), CL_INVALID_MEM_OBJECT);
 }
@@ -249,18 +267,24 @@ static void test_create_errors(void **state) {
   cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
   cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
   uint8_t host[4 * 4 * 4 * 4];
-#define EXPECT(call, code) do { e = 1; assert_null(call); assert_int_equal(e, code); } while (0)
+#define EXPECT(call, code)     \
+  do {                         \
+    e = 1;                     \
+    assert_null(call);         \
+    assert_int_equal(e, code); \
+  } while (0)
   EXPECT(clCreateImage(NULL, 0, &f, &d, NULL, &e), CL_INVALID_CONTEXT);
   EXPECT(clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &f, &d, NULL, &e), CL_INVALID_VALUE);
   EXPECT(clCreateImage(ctx, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, &f, &d, host, &e), CL_INVALID_VALUE);
   EXPECT(clCreateImage(ctx, CL_MEM_KERNEL_READ_AND_WRITE, &f, &d, NULL, &e), CL_INVALID_VALUE);
   EXPECT(clCreateImage(ctx, 0, NULL, &d, NULL, &e), CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   cl_image_format bad[] = {{CL_RGB, CL_UNORM_INT8}, {CL_BGRA, CL_FLOAT}, {CL_INTENSITY, CL_UNSIGNED_INT8},
-                           {CL_sRGBA, CL_FLOAT}, {0x1234, CL_FLOAT}, {CL_RGBA, 0x1234}};
+                           {CL_sRGBA, CL_FLOAT},    {0x1234, CL_FLOAT},  {CL_RGBA, 0x1234}};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     EXPECT(clCreateImage(ctx, 0, &bad[i], &d, NULL, &e), CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-  cl_image_format unsupported[] = {{CL_RGB, CL_UNORM_SHORT_565}, {CL_DEPTH, CL_FLOAT}, {CL_RGBx, CL_UNORM_INT_101010},
-                                   {CL_Rx, CL_FLOAT}, {CL_sRGB, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT_101010_2}};
+  cl_image_format unsupported[] = {{CL_RGB, CL_UNORM_SHORT_565},   {CL_DEPTH, CL_FLOAT},
+                                   {CL_RGBx, CL_UNORM_INT_101010}, {CL_Rx, CL_FLOAT},
+                                   {CL_sRGB, CL_UNORM_INT8},       {CL_RGBA, CL_UNORM_INT_101010_2}};
   for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
     EXPECT(clCreateImage(ctx, 0, &unsupported[i], &d, NULL, &e), CL_IMAGE_FORMAT_NOT_SUPPORTED);
   EXPECT(clCreateImage(ctx, 0, &f, NULL, NULL, &e), CL_INVALID_IMAGE_DESCRIPTOR);
@@ -271,18 +295,22 @@ static void test_create_errors(void **state) {
   EXPECT(clCreateImage(ctx, 0, &f, &x, NULL, &e), CL_INVALID_IMAGE_DESCRIPTOR);
   x = d, x.num_mip_levels = 2;
   EXPECT(clCreateImage(ctx, 0, &f, &x, NULL, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  x = d, x.image_row_pitch = 16;  /* a pitch without a host_ptr */
+  x = d, x.image_row_pitch = 16; /* a pitch without a host_ptr */
   EXPECT(clCreateImage(ctx, 0, &f, &x, NULL, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  x = d, x.image_row_pitch = 18;  /* not a multiple of the 4-byte element */
+  x = d, x.image_row_pitch = 18; /* not a multiple of the 4-byte element */
   EXPECT(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &x, host, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  x = d, x.image_row_pitch = 12;  /* shorter than a row */
+  x = d, x.image_row_pitch = 12; /* shorter than a row */
   EXPECT(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &x, host, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  cl_image_desc a3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 2, .image_height = 2, .image_depth = 2,
-                      .image_row_pitch = 8, .image_slice_pitch = 12};  /* slice shorter than 2 rows */
+  cl_image_desc a3 = {.image_type = CL_MEM_OBJECT_IMAGE3D,
+                      .image_width = 2,
+                      .image_height = 2,
+                      .image_depth = 2,
+                      .image_row_pitch = 8,
+                      .image_slice_pitch = 12}; /* slice shorter than 2 rows */
   EXPECT(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &a3, host, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  a3.image_slice_pitch = 20;  /* not a multiple of the row pitch */
+  a3.image_slice_pitch = 20; /* not a multiple of the row pitch */
   EXPECT(clCreateImage(ctx, CL_MEM_COPY_HOST_PTR, &f, &a3, host, &e), CL_INVALID_IMAGE_DESCRIPTOR);
-  x = d, x.image_width = 16385;  /* CL_DEVICE_IMAGE2D_MAX_WIDTH + 1 */
+  x = d, x.image_width = 16385; /* CL_DEVICE_IMAGE2D_MAX_WIDTH + 1 */
   EXPECT(clCreateImage(ctx, 0, &f, &x, NULL, &e), CL_INVALID_IMAGE_SIZE);
   cl_image_desc big3 = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 2, .image_height = 2, .image_depth = 4096};
   EXPECT(clCreateImage(ctx, 0, &f, &big3, NULL, &e), CL_INVALID_IMAGE_SIZE);
@@ -345,13 +373,15 @@ static void test_write_read_pitches(void **state) {
   (void)state;
   enum { W = 5, H = 3, L = 2, E = 4 };
   cl_int e;
-  cl_mem m = image(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_UNSIGNED_INT8, W, H, 0, L, CL_MEM_READ_WRITE, NULL, 0, 0, &e);
+  cl_mem m = image(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_UNSIGNED_INT8, W, H, 0, L, CL_MEM_READ_WRITE, NULL, 0, 0,
+                   &e);
   assert_int_equal(e, CL_SUCCESS);
   size_t wrow = W * E + 12, wslice = wrow * H + 8;
   uint8_t *src = malloc(wslice * L), *dst = calloc(1, 64 * 4 * L);
   pattern(src, wslice * L, 1);
   size_t origin[3] = {0, 0, 0}, region[3] = {W, H, L};
-  assert_int_equal(clEnqueueWriteImage(queue, m, CL_TRUE, origin, region, wrow, wslice, src, 0, NULL, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueWriteImage(queue, m, CL_TRUE, origin, region, wrow, wslice, src, 0, NULL, NULL),
+                   CL_SUCCESS);
   /* read a sub-box (x 1..4, y 1..2, layer 1) with row pitch 64 and slice pitch 0 (computed) */
   size_t o2[3] = {1, 1, 1}, r2[3] = {3, 2, 1}, rrow = 64;
   assert_int_equal(clEnqueueReadImage(queue, m, CL_TRUE, o2, r2, rrow, 0, dst, 0, NULL, NULL), CL_SUCCESS);
@@ -372,7 +402,7 @@ static void test_1d_array_slice_pitch(void **state) {
   (void)state;
   enum { W = 6, L = 4 };
   cl_int e;
-  size_t row = W * 2, slice = 2 * row;  /* a multiple of the row pitch (5.3.1.2) */
+  size_t row = W * 2, slice = 2 * row; /* a multiple of the row pitch (5.3.1.2) */
   uint16_t host[W * 2 * L];
   for (size_t i = 0; i < sizeof host / 2; i++) host[i] = (uint16_t)(1000 + i);
   cl_mem m = image(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_R, CL_UNSIGNED_INT16, W, 0, 0, L, CL_MEM_COPY_HOST_PTR, host, row,
@@ -429,7 +459,7 @@ static void test_use_host_ptr(void **state) {
   assert_ptr_equal(p, padded);
   assert_int_equal(rp, row);
   assert_memory_equal(padded + row + 3 * 4, px, 4);
-  padded[2 * row + 0] = 0xEE;  /* pixel (0, 2), red */
+  padded[2 * row + 0] = 0xEE; /* pixel (0, 2), red */
   cl_uint count = 0;
   assert_int_equal(clGetMemObjectInfo(m, CL_MEM_MAP_COUNT, sizeof count, &count, NULL), CL_SUCCESS);
   assert_int_equal(count, 1);
@@ -506,7 +536,7 @@ static void test_copy_host_ptr_3d(void **state) {
   assert_int_equal(clEnqueueReadImage(queue, m, CL_TRUE, o, r, 0, 0, out, 0, NULL, NULL), CL_SUCCESS);
   for (size_t z = 0; z < D; z++)
     for (size_t y = 0; y < H; y++) assert_memory_equal(out[z][y], host + z * slice + y * row, W * 4);
-  memset(host, 0, slice * D);  /* a copy: the image does not change */
+  memset(host, 0, slice * D); /* a copy: the image does not change */
   float again[D][H][W];
   assert_int_equal(clEnqueueReadImage(queue, m, CL_TRUE, o, r, 0, 0, again, 0, NULL, NULL), CL_SUCCESS);
   assert_memory_equal(again, out, sizeof out);
@@ -615,8 +645,8 @@ static void test_copy_image_buffer(void **state) {
   enum { W = 5, N = 3 };
   uint16_t src[N][W][2];
   for (size_t i = 0; i < sizeof src / 2; i++) (&src[0][0][0])[i] = (uint16_t)(40000 + i * 3);
-  cl_mem img = image(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RG, CL_UNSIGNED_INT16, W, 0, 0, N, CL_MEM_COPY_HOST_PTR, src, 0,
-                     0, &e);
+  cl_mem img = image(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RG, CL_UNSIGNED_INT16, W, 0, 0, N, CL_MEM_COPY_HOST_PTR, src, 0, 0,
+                     &e);
   assert_int_equal(e, CL_SUCCESS);
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256, NULL, &e);
   uint8_t zeros[256] = {0};
@@ -668,7 +698,7 @@ static void test_image1d_buffer(void **state) {
   cl_mem_flags flags;
   assert_int_equal(clGetMemObjectInfo(img, CL_MEM_FLAGS, sizeof flags, &flags, NULL), CL_SUCCESS);
   assert_true(flags & CL_MEM_READ_ONLY);
-  assert_true(flags & CL_MEM_COPY_HOST_PTR);  /* inherited from the buffer (5.3.1.2) */
+  assert_true(flags & CL_MEM_COPY_HOST_PTR); /* inherited from the buffer (5.3.1.2) */
   uint8_t px[12 * 4];
   size_t o[3] = {0, 0, 0}, r[3] = {12, 1, 1};
   assert_int_equal(clEnqueueReadImage(queue, img, CL_TRUE, o, r, 0, 0, px, 0, NULL, NULL), CL_SUCCESS);
@@ -725,7 +755,7 @@ static void test_srgb_view_of_image(void **state) {
   cl_image_format g = {CL_BGRA, CL_UNORM_INT8};
   assert_null(clCreateImage(ctx, 0, &g, &d, NULL, &e));
   assert_int_equal(e, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-  clReleaseMemObject(lin);  /* the view holds it */
+  clReleaseMemObject(lin); /* the view holds it */
   assert_int_equal(clEnqueueReadImage(queue, s, CL_TRUE, o, r, 0, 0, out, 0, NULL, NULL), CL_SUCCESS);
   assert_memory_equal(out, px, sizeof px);
   clReleaseMemObject(s);
@@ -738,7 +768,11 @@ static void test_srgb_view_of_image(void **state) {
 typedef struct fill_case {
   cl_channel_order order;
   cl_channel_type type;
-  union { float f[4]; cl_int i[4]; cl_uint u[4]; } color;
+  union {
+    float f[4];
+    cl_int i[4];
+    cl_uint u[4];
+  } color;
   uint8_t expect[16];
   size_t elem;
 } fill_case;
@@ -780,7 +814,11 @@ static void test_fill(void **state) {
     /* unorm16: 0.5 * 65535 = 32767.5 -> 32768 = 0x8000; 1.0 -> 0xFFFF (little-endian) */
     {CL_RG, CL_UNORM_INT16, {.f = {0.5f, 1.0f, 0, 0}}, {0x00, 0x80, 0xFF, 0xFF}, 4},
     /* half: 0.5 = 0x3800, 1/3 -> 0x3555, -2 = 0xC000, 65520 -> inf 0x7C00 (ties to even) */
-    {CL_RGBA, CL_HALF_FLOAT, {.f = {0.5f, 1.0f / 3, -2.0f, 65520.0f}}, {0x00, 0x38, 0x55, 0x35, 0x00, 0xC0, 0x00, 0x7C}, 8},
+    {CL_RGBA,
+     CL_HALF_FLOAT,
+     {.f = {0.5f, 1.0f / 3, -2.0f, 65520.0f}},
+     {0x00, 0x38, 0x55, 0x35, 0x00, 0xC0, 0x00, 0x7C},
+     8},
     /* float: the bits of 1.5f (0x3FC00000) and -0.0f */
     {CL_RG, CL_FLOAT, {.f = {1.5f, -0.0f, 0, 0}}, {0x00, 0x00, 0xC0, 0x3F, 0x00, 0x00, 0x00, 0x80}, 8},
     /* intensity: one channel from red */
@@ -917,8 +955,8 @@ static void test_samplers(void **state) {
         bool ok = n || (modes[a] != CL_ADDRESS_REPEAT && modes[a] != CL_ADDRESS_MIRRORED_REPEAT);
         cl_sampler s = clCreateSampler(ctx, n, modes[a], filters[f], &e);
         assert_int_equal(e, ok ? CL_SUCCESS : CL_INVALID_VALUE);
-        cl_sampler_properties props[] = {CL_SAMPLER_FILTER_MODE, filters[f], CL_SAMPLER_NORMALIZED_COORDS, n,
-                                         CL_SAMPLER_ADDRESSING_MODE, modes[a], 0};
+        cl_sampler_properties props[] = {
+          CL_SAMPLER_FILTER_MODE, filters[f], CL_SAMPLER_NORMALIZED_COORDS, n, CL_SAMPLER_ADDRESSING_MODE, modes[a], 0};
         cl_sampler p = clCreateSamplerWithProperties(ctx, props, &e);
         assert_int_equal(e, ok ? CL_SUCCESS : CL_INVALID_VALUE);
         if (!ok) {
@@ -945,7 +983,7 @@ static void test_sampler_defaults_and_errors(void **state) {
   cl_int e;
   cl_sampler d = clCreateSamplerWithProperties(ctx, NULL, &e);
   assert_int_equal(e, CL_SUCCESS);
-  check_sampler(d, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);  /* 5.9.1's defaults */
+  check_sampler(d, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST); /* 5.9.1's defaults */
   size_t ret = 99;
   assert_int_equal(clGetSamplerInfo(d, CL_SAMPLER_PROPERTIES, 0, NULL, &ret), CL_SUCCESS);
   assert_int_equal(ret, 0);
@@ -962,12 +1000,12 @@ static void test_sampler_defaults_and_errors(void **state) {
   assert_int_equal(refs, 2);
   assert_int_equal(clReleaseSampler(d), CL_SUCCESS);
   assert_int_equal(clReleaseSampler(d), CL_SUCCESS);
-  cl_int (*release)(cl_sampler) = (cl_int (*)(cl_sampler))spvi_fn("clReleaseSampler");
+  cl_int (*release)(cl_sampler) = (cl_int(*)(cl_sampler))spvi_fn("clReleaseSampler");
   cl_int (*info)(cl_sampler, cl_sampler_info, size_t, void *, size_t *) =
-      (cl_int (*)(cl_sampler, cl_sampler_info, size_t, void *, size_t *))spvi_fn("clGetSamplerInfo");
+    (cl_int(*)(cl_sampler, cl_sampler_info, size_t, void *, size_t *))spvi_fn("clGetSamplerInfo");
   assert_non_null(release);
   assert_non_null(info);
-  assert_int_equal(release(d), CL_INVALID_SAMPLER);  /* freed */
+  assert_int_equal(release(d), CL_INVALID_SAMPLER); /* freed */
   assert_int_equal(info(d, CL_SAMPLER_CONTEXT, sizeof(cl_context), &refs, NULL), CL_INVALID_SAMPLER);
   cl_mem img = rgba8_2d(1, 1);
   assert_int_equal(info((cl_sampler)img, CL_SAMPLER_CONTEXT, sizeof(cl_context), &refs, NULL), CL_INVALID_SAMPLER);
@@ -1021,12 +1059,12 @@ static cl_kernel kernel_from_source(const char *src, const char *name, cl_progra
 static void test_kernel_read_sampler(void **state) {
   (void)state;
   const char *src =
-      "__kernel void rd(read_only image2d_t img, sampler_t s, int norm, __global float4 *out) {\n"
-      "  int x = get_global_id(0), y = get_global_id(1), w = get_image_width(img), h = get_image_height(img);\n"
-      "  float2 c = (float2)(x + 0.5f, y + 0.5f);\n"
-      "  if (norm) c /= (float2)(w, h);\n"
-      "  out[y * w + x] = read_imagef(img, s, c);\n"
-      "}\n";
+    "__kernel void rd(read_only image2d_t img, sampler_t s, int norm, __global float4 *out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), w = get_image_width(img), h = get_image_height(img);\n"
+    "  float2 c = (float2)(x + 0.5f, y + 0.5f);\n"
+    "  if (norm) c /= (float2)(w, h);\n"
+    "  out[y * w + x] = read_imagef(img, s, c);\n"
+    "}\n";
   cl_program prog;
   cl_kernel k = kernel_from_source(src, "rd", &prog);
   enum { W = 4, H = 3 };
@@ -1061,11 +1099,10 @@ static void test_kernel_read_sampler(void **state) {
  * nearest even (0, 64, 128, 191), y/4 likewise, 0.5 -> 128, 1 -> 255. */
 static void test_kernel_write_image(void **state) {
   (void)state;
-  const char *src =
-      "__kernel void wr(write_only image2d_t img) {\n"
-      "  int x = get_global_id(0), y = get_global_id(1);\n"
-      "  write_imagef(img, (int2)(x, y), (float4)(x / 4.0f, y / 4.0f, 0.5f, 1.0f));\n"
-      "}\n";
+  const char *src = "__kernel void wr(write_only image2d_t img) {\n"
+                    "  int x = get_global_id(0), y = get_global_id(1);\n"
+                    "  write_imagef(img, (int2)(x, y), (float4)(x / 4.0f, y / 4.0f, 0.5f, 1.0f));\n"
+                    "}\n";
   cl_program prog;
   cl_kernel k = kernel_from_source(src, "wr", &prog);
   enum { W = 4, H = 3 };
@@ -1088,7 +1125,10 @@ static void test_kernel_write_image(void **state) {
 
 /* ---- threads ------------------------------------------------------------------------------------ */
 
-typedef struct worker { int id; int failures; } worker;
+typedef struct worker {
+  int id;
+  int failures;
+} worker;
 
 /* Each thread: its own queue and image; fill, copy, write, read and map concurrently with the
  * others, plus reads of one shared image. */

@@ -6,7 +6,7 @@
  * kernel, and several threads launching at once.
  */
 #define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS  /* clCreateSampler, clEnqueueTask: still in OpenCL 3.0 */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateSampler, clEnqueueTask: still in OpenCL 3.0 */
 #include "cltest.h"
 
 #include <fcntl.h>
@@ -17,44 +17,44 @@
 #define device cltest.device
 #define ctx cltest.context
 #define queue cltest.queue
-static cl_program prog;      /* kernels_src, OpenCL C 2.0 (non-uniform work-groups) */
+static cl_program prog; /* kernels_src, OpenCL C 2.0 (non-uniform work-groups) */
 
 static const char *kernels_src =
-    "kernel void ids(global int *out) {\n"
-    "  size_t i = ((get_global_id(2) - get_global_offset(2)) * get_global_size(1)\n"
-    "              + (get_global_id(1) - get_global_offset(1))) * get_global_size(0)\n"
-    "             + (get_global_id(0) - get_global_offset(0));\n"
-    "  global int *o = out + 8 * i;\n"
-    "  o[0] = (int)get_global_id(0); o[1] = (int)get_global_id(1); o[2] = (int)get_global_id(2);\n"
-    "  o[3] = (int)get_local_id(0); o[4] = (int)get_local_id(1); o[5] = (int)get_local_id(2);\n"
-    "  o[6] = (int)(get_local_size(0) * 10000 + get_local_size(1) * 100 + get_local_size(2));\n"
-    "  o[7] = (int)(get_group_id(0) + 100 * get_group_id(1) + 10000 * get_group_id(2));\n"
-    "}\n"
-    "kernel void fill(global int *out, int v) { out[get_global_id(0)] = v + (int)get_global_id(0); }\n"
-    "kernel void reduce(global const int *in, global int *out, local int *scratch) {\n"
-    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
-    "  scratch[l] = in[get_global_id(0)];\n"
-    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  for (size_t s = n / 2; s > 0; s /= 2) {\n"
-    "    if (l < s) scratch[l] += scratch[l + s];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  }\n"
-    "  if (l == 0) out[get_group_id(0)] = scratch[0];\n"
-    "}\n"
-    "kernel void say(int v) { printf(\"item %d v=%d\\n\", (int)get_global_id(0), v); }\n"
-    "kernel void crash(global int *out) { out[0] = 7; out[get_global_id(0) + 1000000] = 1; }\n"
-    "kernel void task(global int *out) { out[0] = (int)get_global_size(0) + 10 * (int)get_local_size(0); }\n"
-    "__attribute__((reqd_work_group_size(4, 2, 1))) __attribute__((vec_type_hint(float4)))\n"
-    "kernel void fixed(global int *out) { out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 1; }\n"
-    "kernel void withlocal(local int *a, global int *o) {\n"
-    "  local int mine[16];\n"
-    "  mine[get_local_id(0) % 16] = 1; a[0] = 2;\n"
-    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  o[get_global_id(0)] = mine[0] + a[0];\n"
-    "}\n"
-    "kernel void info(global const float *restrict a, global volatile int *b, constant int *c, local float *l,\n"
-    "                 float4 v, uint u, read_only image2d_t img, sampler_t s) { }\n"
-    "kernel void wimg(write_only image2d_t img) { }\n";
+  "kernel void ids(global int *out) {\n"
+  "  size_t i = ((get_global_id(2) - get_global_offset(2)) * get_global_size(1)\n"
+  "              + (get_global_id(1) - get_global_offset(1))) * get_global_size(0)\n"
+  "             + (get_global_id(0) - get_global_offset(0));\n"
+  "  global int *o = out + 8 * i;\n"
+  "  o[0] = (int)get_global_id(0); o[1] = (int)get_global_id(1); o[2] = (int)get_global_id(2);\n"
+  "  o[3] = (int)get_local_id(0); o[4] = (int)get_local_id(1); o[5] = (int)get_local_id(2);\n"
+  "  o[6] = (int)(get_local_size(0) * 10000 + get_local_size(1) * 100 + get_local_size(2));\n"
+  "  o[7] = (int)(get_group_id(0) + 100 * get_group_id(1) + 10000 * get_group_id(2));\n"
+  "}\n"
+  "kernel void fill(global int *out, int v) { out[get_global_id(0)] = v + (int)get_global_id(0); }\n"
+  "kernel void reduce(global const int *in, global int *out, local int *scratch) {\n"
+  "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+  "  scratch[l] = in[get_global_id(0)];\n"
+  "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+  "  for (size_t s = n / 2; s > 0; s /= 2) {\n"
+  "    if (l < s) scratch[l] += scratch[l + s];\n"
+  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+  "  }\n"
+  "  if (l == 0) out[get_group_id(0)] = scratch[0];\n"
+  "}\n"
+  "kernel void say(int v) { printf(\"item %d v=%d\\n\", (int)get_global_id(0), v); }\n"
+  "kernel void crash(global int *out) { out[0] = 7; out[get_global_id(0) + 1000000] = 1; }\n"
+  "kernel void task(global int *out) { out[0] = (int)get_global_size(0) + 10 * (int)get_local_size(0); }\n"
+  "__attribute__((reqd_work_group_size(4, 2, 1))) __attribute__((vec_type_hint(float4)))\n"
+  "kernel void fixed(global int *out) { out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 1; }\n"
+  "kernel void withlocal(local int *a, global int *o) {\n"
+  "  local int mine[16];\n"
+  "  mine[get_local_id(0) % 16] = 1; a[0] = 2;\n"
+  "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+  "  o[get_global_id(0)] = mine[0] + a[0];\n"
+  "}\n"
+  "kernel void info(global const float *restrict a, global volatile int *b, constant int *c, local float *l,\n"
+  "                 float4 v, uint u, read_only image2d_t img, sampler_t s) { }\n"
+  "kernel void wimg(write_only image2d_t img) { }\n";
 
 static int setup(void **state) {
   if (cltest_group_setup(state) != 0) return -1;
@@ -154,8 +154,8 @@ static void test_kernel_objects(void **state) {
 
 static void test_set_arg_errors(void **state) {
   (void)state;
-  cl_kernel k = kernel("reduce");   /* (global const int *, global int *, local int *) */
-  cl_kernel f = kernel("fill");     /* (global int *, int) */
+  cl_kernel k = kernel("reduce"); /* (global const int *, global int *, local int *) */
+  cl_kernel f = kernel("fill");   /* (global int *, int) */
   cl_mem m = buffer(64);
   cl_int v = 1;
   assert_int_equal(clSetKernelArg(NULL, 0, sizeof m, &m), CL_INVALID_KERNEL);
@@ -165,7 +165,7 @@ static void test_set_arg_errors(void **state) {
   assert_int_equal(clSetKernelArg(k, 0, sizeof m * 2, &m), CL_INVALID_ARG_SIZE);
   cl_mem bogus = (cl_mem)f;
   assert_int_equal(clSetKernelArg(k, 0, sizeof bogus, &bogus), CL_INVALID_MEM_OBJECT);
-  assert_int_equal(clSetKernelArg(k, 0, sizeof m, NULL), CL_SUCCESS);  /* a NULL buffer */
+  assert_int_equal(clSetKernelArg(k, 0, sizeof m, NULL), CL_SUCCESS); /* a NULL buffer */
   cl_mem none = NULL;
   assert_int_equal(clSetKernelArg(k, 0, sizeof none, &none), CL_SUCCESS);
   assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
@@ -181,7 +181,7 @@ static void test_set_arg_errors(void **state) {
 
   /* images and samplers */
   cl_kernel info = kernel("info");
-  assert_int_equal(clSetKernelArg(info, 6, sizeof m, &m), CL_INVALID_MEM_OBJECT);  /* a buffer for an image */
+  assert_int_equal(clSetKernelArg(info, 6, sizeof m, &m), CL_INVALID_MEM_OBJECT); /* a buffer for an image */
   assert_int_equal(clSetKernelArg(info, 7, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
   cl_sampler bad_sampler = (cl_sampler)m;
   assert_int_equal(clSetKernelArg(info, 7, sizeof bad_sampler, &bad_sampler), CL_INVALID_SAMPLER);
@@ -240,7 +240,8 @@ typedef struct {
 static void test_arg_info(void **state) {
   (void)state;
   static const arg_expect want[] = {
-    {CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT, "float*", "a"},
+    {CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_CONST | CL_KERNEL_ARG_TYPE_RESTRICT,
+     "float*", "a"},
     {CL_KERNEL_ARG_ADDRESS_GLOBAL, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_VOLATILE, "int*", "b"},
     {CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_CONST, "int*", "c"},
     {CL_KERNEL_ARG_ADDRESS_LOCAL, CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_NONE, "float*", "l"},
@@ -279,7 +280,8 @@ static void test_arg_info(void **state) {
   cl_int e;
   k = clCreateKernel(p, "k", &e);
   char name[64];
-  assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name, name, NULL), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name, name, NULL),
+                   CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
   assert_int_equal(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL),
                    CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
   cl_kernel_arg_address_qualifier a;
@@ -303,7 +305,8 @@ static void test_work_group_info(void **state) {
   assert_int_equal(z3[0], 4);
   assert_int_equal(z3[1], 2);
   assert_int_equal(z3[2], 1);
-  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof z3, z3, NULL), CL_SUCCESS);
+  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof z3, z3, NULL),
+                   CL_SUCCESS);
   assert_true(z3[0] == 0 && z3[1] == 0 && z3[2] == 0);
   /* __local memory: the kernel's own 16 ints, plus the __local arguments set */
   assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof u, &u, &z), CL_SUCCESS);
@@ -314,15 +317,18 @@ static void test_work_group_info(void **state) {
   assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof u, &u, NULL), CL_SUCCESS);
   assert_int_equal(u, before + 1000);
   assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof u, &u, NULL), CL_SUCCESS);
-  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof z, &z, NULL),
+  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof z, &z,
+                                            NULL),
                    CL_SUCCESS);
   assert_true(z >= 1 && z <= max_wg);
   /* API 5.9.3: GLOBAL_WORK_SIZE only for custom devices and built-in kernels */
-  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof z3, z3, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_GLOBAL_WORK_SIZE, sizeof z3, z3, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clGetKernelWorkGroupInfo(w, device, 0x7777, sizeof z, &z, NULL), CL_INVALID_VALUE);
   assert_int_equal(clGetKernelWorkGroupInfo(w, (cl_device_id)w, CL_KERNEL_WORK_GROUP_SIZE, sizeof z, &z, NULL),
                    CL_INVALID_DEVICE);
-  assert_int_equal(clGetKernelWorkGroupInfo(NULL, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof z, &z, NULL), CL_INVALID_KERNEL);
+  assert_int_equal(clGetKernelWorkGroupInfo(NULL, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof z, &z, NULL),
+                   CL_INVALID_KERNEL);
   assert_int_equal(clGetKernelWorkGroupInfo(w, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof z, z3, NULL),
                    CL_INVALID_VALUE);
   clReleaseKernel(w);
@@ -340,41 +346,51 @@ static void test_sub_group_info(void **state) {
   cl_kernel k = clCreateKernel(p, "sg", &e);
   size_t v, n, local = 64;
   assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
-                                           sizeof v, &v, &n), CL_SUCCESS);
+                                           sizeof v, &v, &n),
+                   CL_SUCCESS);
   assert_int_equal(n, sizeof v);
   assert_int_equal(v, 32);
   assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local,
-                                           sizeof v, &v, NULL), CL_SUCCESS);
+                                           sizeof v, &v, NULL),
+                   CL_SUCCESS);
   assert_int_equal(v, 2);
-  size_t l2[2] = {10, 4};  /* 40 work-items: 32 + 8 */
-  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof l2, l2,
-                                           sizeof v, &v, NULL), CL_SUCCESS);
+  size_t l2[2] = {10, 4}; /* 40 work-items: 32 + 8 */
+  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof l2, l2, sizeof v,
+                                           &v, NULL),
+                   CL_SUCCESS);
   assert_int_equal(v, 2);
   local = 16;
   assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
-                                           sizeof v, &v, NULL), CL_SUCCESS);
+                                           sizeof v, &v, NULL),
+                   CL_SUCCESS);
   assert_int_equal(v, 16);
   size_t count = 3, out2[2];
   assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
-                                           sizeof out2, out2, &n), CL_SUCCESS);
+                                           sizeof out2, out2, &n),
+                   CL_SUCCESS);
   assert_int_equal(n, sizeof out2);
   assert_int_equal(out2[0], 96);
   assert_int_equal(out2[1], 1);
-  count = 1000;  /* more sub-groups than a work-group can have: zeros */
+  count = 1000; /* more sub-groups than a work-group can have: zeros */
   assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
-                                           sizeof out2, out2, NULL), CL_SUCCESS);
+                                           sizeof out2, out2, NULL),
+                   CL_SUCCESS);
   assert_true(out2[0] == 0 && out2[1] == 0);
-  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL), CL_SUCCESS);
+  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+                   CL_SUCCESS);
   cl_uint dev_max;
   assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof dev_max, &dev_max, NULL), CL_SUCCESS);
   assert_int_equal(v, dev_max);
-  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL), CL_SUCCESS);
+  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+                   CL_SUCCESS);
   assert_int_equal(v, 0);
   /* errors: input sizes, names */
-  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 3, &local, sizeof v, &v, NULL),
+  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 3, &local, sizeof v, &v,
+                                           NULL),
                    CL_INVALID_VALUE);
-  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, NULL, sizeof v,
-                                           &v, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, NULL,
+                                           sizeof v, &v, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clGetKernelSubGroupInfo(k, device, 0x7777, 0, NULL, sizeof v, &v, NULL), CL_INVALID_VALUE);
   assert_int_equal(clGetKernelSubGroupInfo(NULL, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
                    CL_INVALID_KERNEL);
@@ -396,7 +412,8 @@ static void test_sub_group_info(void **state) {
 
 /* What `ids` writes for each work-item, computed in C from the NDRange (OpenCL C 6.15.1, with
  * non-uniform work-groups: the last group of a dimension holds the remainder). */
-static void check_ids(const cl_int *out, cl_uint dims, const size_t *offset, const size_t *global, const size_t *local) {
+static void check_ids(const cl_int *out, cl_uint dims, const size_t *offset, const size_t *global,
+                      const size_t *local) {
   size_t G[3] = {1, 1, 1}, O[3] = {0, 0, 0}, L[3] = {1, 1, 1};
   for (cl_uint d = 0; d < dims; d++) {
     G[d] = global[d];
@@ -436,7 +453,8 @@ static void run_ids(cl_uint dims, const size_t *offset, const size_t *global, co
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL), CL_SUCCESS);
   assert_int_equal(type, CL_COMMAND_NDRANGE_KERNEL);
   cl_int *out = malloc(items * 8 * sizeof(cl_int));
-  assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, items * 8 * sizeof(cl_int), out, 1, &ev, NULL), CL_SUCCESS);
+  assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, items * 8 * sizeof(cl_int), out, 1, &ev, NULL),
+                   CL_SUCCESS);
   cl_int status;
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL), CL_SUCCESS);
   assert_int_equal(status, CL_COMPLETE);
@@ -450,22 +468,23 @@ static void run_ids(cl_uint dims, const size_t *offset, const size_t *global, co
 static void test_ndrange_launches(void **state) {
   (void)state;
   size_t g1[1] = {100}, l1[1] = {16}, o1[1] = {7};
-  run_ids(1, NULL, g1, l1);            /* 6 groups of 16 and one of 4 */
+  run_ids(1, NULL, g1, l1); /* 6 groups of 16 and one of 4 */
   run_ids(1, o1, g1, l1);
   size_t g2[2] = {13, 9}, l2[2] = {4, 4}, o2[2] = {3, 1000};
   run_ids(2, o2, g2, l2);
   size_t g3[3] = {5, 6, 7}, l3[3] = {2, 3, 4}, o3[3] = {1, 2, 3};
   run_ids(3, o3, g3, l3);
   run_ids(3, NULL, g3, l3);
-  size_t g4[2] = {3, 5}, l4[2] = {8, 2};  /* local above global: one partial group */
+  size_t g4[2] = {3, 5}, l4[2] = {8, 2}; /* local above global: one partial group */
   run_ids(2, NULL, g4, l4);
 }
 
 /* local_work_size NULL: spvi picks a size that divides the global size (so 1.x programs work). */
 static void test_ndrange_local_null(void **state) {
   (void)state;
-  cl_program p = build("kernel void k(global int *o) { o[get_global_id(0)] = (int)(get_global_size(0) % get_local_size(0)); }",
-                       NULL);
+  cl_program p =
+    build("kernel void k(global int *o) { o[get_global_id(0)] = (int)(get_global_size(0) % get_local_size(0)); }",
+          NULL);
   cl_int e;
   cl_kernel k = clCreateKernel(p, "k", &e);
   cl_mem m = buffer(97 * sizeof(cl_int));
@@ -526,7 +545,7 @@ static void test_ndrange_errors(void **state) {
   size_t big = 2048, zero = 0;
   assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &big, &big, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &zero, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-  size_t g2[2] = {64, 64}, l2[2] = {64, 32};  /* 2048 work-items */
+  size_t g2[2] = {64, 64}, l2[2] = {64, 32}; /* 2048 work-items */
   assert_int_equal(clEnqueueNDRangeKernel(queue, k, 2, NULL, g2, l2, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
   /* reqd_work_group_size(4,2,1) */
   cl_kernel f = kernel("fixed");
@@ -703,7 +722,7 @@ static void test_arg_not_retained(void **state) {
   for (int i = 0; i < 8; i++) assert_int_equal(host[i], 1 + i);
   clReleaseEvent(done);
   clReleaseEvent(gate);
-  for (int i = 0; i < 100 && !destroyed; i++) usleep(10000);  /* the worker's release may trail */
+  for (int i = 0; i < 100 && !destroyed; i++) usleep(10000); /* the worker's release may trail */
   assert_int_equal(destroyed, 1);
   free(host);
   clReleaseKernel(k);
@@ -718,7 +737,7 @@ static void test_enqueue_task(void **state) {
   assert_int_equal(clEnqueueTask(queue, k, 0, NULL, &ev), CL_SUCCESS);
   cl_int out = 0;
   assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
-  assert_int_equal(out, 11);  /* global size 1, local size 1 */
+  assert_int_equal(out, 11); /* global size 1, local size 1 */
   cl_command_type type;
   clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL);
   assert_int_equal(type, CL_COMMAND_TASK);
@@ -764,7 +783,7 @@ static void test_faulting_kernel(void **state) {
   assert_int_equal(rd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   assert_true(n > 0);
   assert_non_null(strstr(report, "kernel `crash`"));
-  assert_non_null(strstr(report, "called from test_kernel+0x"));  /* this program, not the loader */
+  assert_non_null(strstr(report, "called from test_kernel+0x")); /* this program, not the loader */
   assert_non_null(strstr(report, "out-of-bounds"));
   cl_int status = 0;
   assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL), CL_SUCCESS);
@@ -779,7 +798,10 @@ static void test_faulting_kernel(void **state) {
 }
 
 /* Several threads, each with its own queue and kernel object, launching at once. */
-typedef struct { int id; int failures; } worker;
+typedef struct {
+  int id;
+  int failures;
+} worker;
 
 static void *launch_thread(void *arg) {
   worker *w = arg;

@@ -53,7 +53,7 @@ static void t_create_errors(void **state) {
   cl_int e;
   assert_null(clCreateBuffer(NULL, CL_MEM_READ_WRITE, 64, NULL, &e));
   assert_int_equal(e, CL_INVALID_CONTEXT);
-  assert_null(clCreateBuffer((cl_context)q, CL_MEM_READ_WRITE, 64, NULL, &e));  /* wrong kind of object */
+  assert_null(clCreateBuffer((cl_context)q, CL_MEM_READ_WRITE, 64, NULL, &e)); /* wrong kind of object */
   assert_int_equal(e, CL_INVALID_CONTEXT);
   /* flags (5.2.1, "Memory Flags") */
   assert_int_equal(create_err(CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, 64, NULL), CL_INVALID_VALUE);
@@ -95,7 +95,7 @@ static void t_create_all_flags(void **state) {
         cl_mem b = buffer(f, sizeof host, needs ? host : NULL);
         cl_mem_flags got;
         CHECK(clGetMemObjectInfo(b, CL_MEM_FLAGS, sizeof got, &got, NULL));
-        assert_int_equal(got, f);  /* the flags as given (5.5.5) */
+        assert_int_equal(got, f); /* the flags as given (5.5.5) */
         if (needs && !(hosts[h] & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) {
           uint32_t back[32];
           CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL));
@@ -119,7 +119,7 @@ static void t_properties(void **state) {
   size_t n = 99;
   cl_mem_properties got[4] = {7, 7, 7, 7};
   CHECK(clGetMemObjectInfo(b, CL_MEM_PROPERTIES, sizeof got, got, &n));
-  assert_int_equal(n, sizeof(cl_mem_properties));  /* the list as given: just its terminator */
+  assert_int_equal(n, sizeof(cl_mem_properties)); /* the list as given: just its terminator */
   assert_int_equal(got[0], 0);
   CHECK(clReleaseMemObject(b));
   b = clCreateBufferWithProperties(ctx, NULL, CL_MEM_READ_WRITE, 64, NULL, &e);
@@ -218,7 +218,8 @@ static void t_sub_buffer_errors(void **state) {
   (void)state;
   size_t a = base_align();
   cl_buffer_region r = {a, a}, zero = {0, 0}, out = {3 * a, 2 * a}, mis = {a / 2, a}, huge = {a, SIZE_MAX};
-  cl_mem ro = buffer(CL_MEM_READ_ONLY, 4 * a, NULL), wo = buffer(CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY, 4 * a, NULL);
+  cl_mem ro = buffer(CL_MEM_READ_ONLY, 4 * a, NULL),
+         wo = buffer(CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY, 4 * a, NULL);
   cl_mem na = buffer(CL_MEM_HOST_NO_ACCESS, 4 * a, NULL), rw = buffer(0, 4 * a, NULL);
   const cl_buffer_create_type R = CL_BUFFER_CREATE_TYPE_REGION;
   assert_int_equal(sub_err(NULL, 0, R, &r), CL_INVALID_MEM_OBJECT);
@@ -391,10 +392,10 @@ static void t_read_write_async(void **state) {
   uint32_t late[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
   CHECK(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof late, late, 1, &gate, &w));
   CHECK(clEnqueueReadBuffer(q, b, CL_FALSE, 0, sizeof out, out, 1, &gate, &r));
-  late[0] = 100;  /* after the enqueue, before the command runs */
+  late[0] = 100; /* after the enqueue, before the command runs */
   usleep(20000);
   assert_int_equal(out[0], 0);
-  assert_true(status_of(r) >= CL_SUBMITTED);  /* queued or submitted, not run */
+  assert_true(status_of(r) >= CL_SUBMITTED); /* queued or submitted, not run */
   CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
   CHECK(clWaitForEvents(1, &r));
   assert_int_equal(out[0], 100);
@@ -418,11 +419,15 @@ static void t_read_write_async(void **state) {
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(uint64_t n) {
-  rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
   return n ? rng % n : 0;
 }
 
-typedef struct side { size_t origin[3], row, slice; } side;
+typedef struct side {
+  size_t origin[3], row, slice;
+} side;
 
 static size_t at(const side *s, size_t x, size_t y, size_t z) {
   return (s->origin[2] + z) * s->slice + (s->origin[1] + y) * s->row + s->origin[0] + x;
@@ -464,8 +469,8 @@ static void t_rect(void **state) {
     random_side(&bs, reg, true, brow, bslice);
     random_side(&hs, reg, false, hrow, hslice);
     for (size_t i = 0; i < hsize; i++) host[i] = (uint8_t)rnd(256);
-    CHECK(clEnqueueWriteBufferRect(q, b, CL_TRUE, bs.origin, hs.origin, reg, brow, bslice, hrow, hslice, host,
-                                   0, NULL, NULL));
+    CHECK(clEnqueueWriteBufferRect(q, b, CL_TRUE, bs.origin, hs.origin, reg, brow, bslice, hrow, hslice, host, 0, NULL,
+                                   NULL));
     model_rect(model, &bs, host, &hs, reg);
     /* a read of a random region into a fresh host image */
     size_t reg2[3];
@@ -504,14 +509,22 @@ static void t_rect(void **state) {
   /* errors (5.2.3) */
   size_t r0[3] = {4, 0, 1}, big[3] = {brow, H, D + 1}, far[3] = {0, 0, D};
   assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, r0, 0, 0, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, NULL, 0, 0, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, NULL, o, reg, 0, 0, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 0, 0, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 3, 0, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 3, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 8, 20, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 8, 28, 0, 0, host, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 8, 12, host, 0, NULL, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, NULL, 0, 0, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, NULL, o, reg, 0, 0, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 0, 0, NULL, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 3, 0, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 3, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 8, 20, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 8, 28, 0, 0, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
+  assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, reg, 0, 0, 8, 12, host, 0, NULL, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clEnqueueReadBufferRect(q, b, CL_TRUE, o, o, big, brow, bslice, brow, bslice, host, 0, NULL, NULL),
                    CL_INVALID_VALUE);
   assert_int_equal(clEnqueueWriteBufferRect(q, b, CL_TRUE, far, o, reg, brow, bslice, 0, 0, host, 0, NULL, NULL),
@@ -567,7 +580,7 @@ static void t_copy(void **state) {
   CHECK(e);
   assert_int_equal(clEnqueueCopyBuffer(q, s1, s2, a, 0, 16, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
   assert_int_equal(clEnqueueCopyBuffer(q, s2, b, 0, a + 8, 16, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
-  CHECK(clEnqueueCopyBuffer(q, s1, s2, 0, a, 16, 0, NULL, NULL));  /* parent bytes [0,16) -> [2a, 2a+16) */
+  CHECK(clEnqueueCopyBuffer(q, s1, s2, 0, a, 16, 0, NULL, NULL)); /* parent bytes [0,16) -> [2a, 2a+16) */
   memcpy(init + 2 * a, init, 16);
   CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, n, back, 0, NULL, NULL));
   assert_memory_equal(back, init, n);
@@ -665,8 +678,8 @@ static void t_copy_rect_overlap(void **state) {
     for (size_t z = 0; z < reg[2]; z++)
       for (size_t y = 0; y < reg[1]; y++)
         for (size_t x = 0; x < reg[0]; x++) overlap |= pmark[origin_of[di] + at(&d, x, y, z)];
-    cl_int e = clEnqueueCopyBufferRect(q, sub[si], sub[di], s.origin, d.origin, reg, s.row, s.slice, d.row, d.slice,
-                                       0, NULL, NULL);
+    cl_int e = clEnqueueCopyBufferRect(q, sub[si], sub[di], s.origin, d.origin, reg, s.row, s.slice, d.row, d.slice, 0,
+                                       NULL, NULL);
     if (overlap) {
       assert_int_equal(e, CL_MEM_COPY_OVERLAP);
       overlaps++;
@@ -709,7 +722,7 @@ static void t_fill(void **state) {
     size_t off = ps * rnd(N / ps / 2), size = ps * (1 + rnd((N - off) / ps));
     cl_event ev;
     CHECK(clEnqueueFillBuffer(q, b, pattern, ps, off, size, 0, NULL, &ev));
-    memset(pattern, 0, sizeof pattern);  /* the pattern is copied at enqueue time */
+    memset(pattern, 0, sizeof pattern); /* the pattern is copied at enqueue time */
     assert_int_equal(type_of(ev), CL_COMMAND_FILL_BUFFER);
     CHECK(clReleaseEvent(ev));
     for (size_t i = 0; i < size; i++) model[off + i] = (uint8_t)(ps * 3 + i % ps + 1);
@@ -775,9 +788,11 @@ static void t_map(void **state) {
   CHECK(clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL));
   assert_int_equal(clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL), CL_INVALID_VALUE);
   /* map errors */
-  assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0, NULL, NULL, &e));
+  assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0, NULL, NULL,
+                                 &e));
   assert_int_equal(e, CL_INVALID_VALUE);
-  assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0, NULL, NULL, &e));
+  assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0, NULL, NULL,
+                                 &e));
   assert_int_equal(e, CL_INVALID_VALUE);
   assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, (cl_map_flags)1 << 9, 0, 16, 0, NULL, NULL, &e));
   assert_int_equal(e, CL_INVALID_VALUE);
@@ -792,7 +807,7 @@ static void t_map(void **state) {
   assert_null(clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 0, 16, 1, NULL, NULL, &e));
   assert_int_equal(e, CL_INVALID_EVENT_WAIT_LIST);
   CHECK(clGetMemObjectInfo(b, CL_MEM_MAP_COUNT, sizeof count, &count, NULL));
-  assert_int_equal(count, 0);  /* failed maps leave nothing mapped */
+  assert_int_equal(count, 0); /* failed maps leave nothing mapped */
   /* WRITE_INVALIDATE_REGION alone is fine */
   p = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 8, 8, 0, NULL, NULL, &e);
   CHECK(e);
@@ -880,7 +895,7 @@ static void t_use_host_ptr_kernel(void **state) {
   size_t g = N;
   CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
   CHECK(clFinish(q));
-  for (int i = 0; i < N; i++) assert_int_equal(host[i], i * 10 + 1);  /* zero-copy: visible after finish */
+  for (int i = 0; i < N; i++) assert_int_equal(host[i], i * 10 + 1); /* zero-copy: visible after finish */
   int *m = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 0, N * sizeof(int), 0, NULL, NULL, &e);
   CHECK(e);
   assert_ptr_equal(m, host);
@@ -948,7 +963,7 @@ static void t_destructors(void **state) {
   CHECK(clReleaseMemObject(b));
   usleep(10000);
   assert_int_equal(got[0], 0);
-  assert_int_equal(clRetainMemObject(b), CL_INVALID_MEM_OBJECT);  /* the application's handle is gone */
+  assert_int_equal(clRetainMemObject(b), CL_INVALID_MEM_OBJECT); /* the application's handle is gone */
   CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
   CHECK(clWaitForEvents(1, &ev));
   assert_memory_equal(out, init, sizeof init);
@@ -1021,7 +1036,8 @@ static void *worker(void *arg) {
     cl_int e;
     cl_mem b = clCreateBuffer(ctx, it % 2 ? CL_MEM_COPY_HOST_PTR : 0, n * 4, it % 2 ? data : NULL, &e);
     if (e != CL_SUCCESS) return (void *)1;
-    if (!(it % 2) && clEnqueueWriteBuffer(q, b, it % 4 == 0, 0, n * 4, data, 0, NULL, NULL) != CL_SUCCESS) return (void *)2;
+    if (!(it % 2) && clEnqueueWriteBuffer(q, b, it % 4 == 0, 0, n * 4, data, 0, NULL, NULL) != CL_SUCCESS)
+      return (void *)2;
     memset(back, 0, sizeof back);
     if (clEnqueueReadBuffer(q, b, CL_TRUE, 0, n * 4, back, 0, NULL, NULL) != CL_SUCCESS) return (void *)3;
     if (memcmp(back, data, n * 4)) return (void *)4;
@@ -1043,17 +1059,26 @@ static void t_threads(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_create_errors),   cmocka_unit_test(t_create_all_flags),
-      cmocka_unit_test(t_properties),      cmocka_unit_test(t_info),
-      cmocka_unit_test(t_sub_buffer_errors), cmocka_unit_test(t_sub_buffer_data),
-      cmocka_unit_test(t_read_write_errors), cmocka_unit_test(t_read_write_async),
-      cmocka_unit_test(t_rect),            cmocka_unit_test(t_copy),
-      cmocka_unit_test(t_copy_rect_overlap), cmocka_unit_test(t_fill),
-      cmocka_unit_test(t_map),             cmocka_unit_test(t_map_use_host_ptr),
-      cmocka_unit_test(t_use_host_ptr_kernel), cmocka_unit_test(t_destructors),
-      cmocka_unit_test(t_migrate),         cmocka_unit_test(t_pipes),
-      cmocka_unit_test(t_threads),
+    cmocka_unit_test(t_create_errors),
+    cmocka_unit_test(t_create_all_flags),
+    cmocka_unit_test(t_properties),
+    cmocka_unit_test(t_info),
+    cmocka_unit_test(t_sub_buffer_errors),
+    cmocka_unit_test(t_sub_buffer_data),
+    cmocka_unit_test(t_read_write_errors),
+    cmocka_unit_test(t_read_write_async),
+    cmocka_unit_test(t_rect),
+    cmocka_unit_test(t_copy),
+    cmocka_unit_test(t_copy_rect_overlap),
+    cmocka_unit_test(t_fill),
+    cmocka_unit_test(t_map),
+    cmocka_unit_test(t_map_use_host_ptr),
+    cmocka_unit_test(t_use_host_ptr_kernel),
+    cmocka_unit_test(t_destructors),
+    cmocka_unit_test(t_migrate),
+    cmocka_unit_test(t_pipes),
+    cmocka_unit_test(t_threads),
   };
-  if (getenv("CMOCKA_FILTER")) cmocka_set_test_filter(getenv("CMOCKA_FILTER"));  /* to run one test */
+  if (getenv("CMOCKA_FILTER")) cmocka_set_test_filter(getenv("CMOCKA_FILTER")); /* to run one test */
   return cmocka_run_group_tests_name("opencl mem", tests, cltest_group_setup, cltest_group_teardown);
 }

@@ -7,7 +7,7 @@
  * once nothing holds the context, and all of it from several threads at once.
  */
 #define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_1_APIS  /* clGetExtensionFunctionAddress is tested too */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clGetExtensionFunctionAddress is tested too */
 #include "cltest.h"
 
 #include <CL/cl_ext.h>
@@ -132,7 +132,7 @@ static void test_platform_ids(void **state) {
   (void)state;
   cl_uint n = 0;
   CHECK(clGetPlatformIDs(0, NULL, &n));
-  assert_int_equal(n, 1);  /* run.sh makes spvi the only platform */
+  assert_int_equal(n, 1); /* run.sh makes spvi the only platform */
   /* num_entries larger than needed with platforms NULL: just the count (CTS comparability test) */
   CHECK(clGetPlatformIDs(16, NULL, &n));
   assert_int_equal(n, 1);
@@ -172,7 +172,7 @@ static void test_platform_info(void **state) {
   cl_ulong res = 0;
   CHECK(clGetPlatformInfo(plat, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, &n));
   assert_int_equal(n, sizeof res);
-  assert_true(res >= 1 && res <= 1000000);  /* clGetHostTimer is supported: non-zero */
+  assert_true(res >= 1 && res <= 1000000); /* clGetHostTimer is supported: non-zero */
 
   /* the extension string and the versioned list name the same extensions, cl_features.h's */
   s = platform_str(CL_PLATFORM_EXTENSIONS);
@@ -252,8 +252,8 @@ static void test_dispatch_table(void **state) {
 /* API 9.2: the functions of advertised extensions by name, NULL for anything else. */
 static void test_extension_functions(void **state) {
   (void)state;
-  clIcdGetPlatformIDsKHR_fn icd = (clIcdGetPlatformIDsKHR_fn)clGetExtensionFunctionAddressForPlatform(
-      plat, "clIcdGetPlatformIDsKHR");
+  clIcdGetPlatformIDsKHR_fn icd =
+    (clIcdGetPlatformIDsKHR_fn)clGetExtensionFunctionAddressForPlatform(plat, "clIcdGetPlatformIDsKHR");
   assert_non_null(icd);
   cl_uint n = 0;
   cl_platform_id p = NULL;
@@ -263,7 +263,7 @@ static void test_extension_functions(void **state) {
   assert_non_null(clGetExtensionFunctionAddressForPlatform(plat, "clCreateProgramWithILKHR"));
   assert_non_null(clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR"));
   assert_null(clGetExtensionFunctionAddressForPlatform(plat, "clNoSuchFunctionKHR"));
-  assert_null(clGetExtensionFunctionAddressForPlatform(plat, "clCreateFromGLBuffer"));  /* not advertised */
+  assert_null(clGetExtensionFunctionAddressForPlatform(plat, "clCreateFromGLBuffer")); /* not advertised */
   assert_null(clGetExtensionFunctionAddressForPlatform(plat, ""));
   /* the deprecated form: the ICD loaders ask a platform only for names ending in its
    * CL_PLATFORM_ICD_SUFFIX_KHR, so through a loader a KHR function may be NULL; linked directly
@@ -308,70 +308,119 @@ static void test_device_ids(void **state) {
 
 /* Every param of clGetDeviceInfo for OpenCL 3.0 (cl.h) and of the advertised extensions
  * (cl_ext.h), with its answer's size: 0 means "an array or string", checked for a consistent size. */
-typedef struct dparam { cl_device_info name; size_t size; } dparam;
+typedef struct dparam {
+  cl_device_info name;
+  size_t size;
+} dparam;
 static const dparam all_params[] = {
-  {CL_DEVICE_TYPE, sizeof(cl_device_type)}, {CL_DEVICE_VENDOR_ID, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint)}, {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t)}, {CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t)},
-  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, sizeof(cl_uint)}, {CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, sizeof(cl_uint)},
-  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, sizeof(cl_uint)}, {CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, sizeof(cl_uint)},
-  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof(cl_uint)}, {CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, sizeof(cl_uint)},
+  {CL_DEVICE_TYPE, sizeof(cl_device_type)},
+  {CL_DEVICE_VENDOR_ID, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t)},
+  {CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, sizeof(cl_uint)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, sizeof(cl_uint)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, sizeof(cl_uint)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, sizeof(cl_uint)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof(cl_uint)},
+  {CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, sizeof(cl_uint)},
   {CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, sizeof(cl_uint)},
-  {CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, sizeof(cl_uint)}, {CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, sizeof(cl_uint)},
-  {CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, sizeof(cl_uint)}, {CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, sizeof(cl_uint)},
-  {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof(cl_uint)}, {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof(cl_uint)},
+  {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, sizeof(cl_uint)},
   {CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(cl_uint)}, {CL_DEVICE_ADDRESS_BITS, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_READ_IMAGE_ARGS, sizeof(cl_uint)}, {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, sizeof(cl_uint)}, {CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl_ulong)},
-  {CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof(size_t)}, {CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof(size_t)},
-  {CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof(size_t)}, {CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof(size_t)},
-  {CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof(size_t)}, {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof(size_t)},
-  {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof(size_t)}, {CL_DEVICE_MAX_SAMPLERS, sizeof(cl_uint)},
-  {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof(cl_uint)}, {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_PIPE_ARGS, sizeof(cl_uint)}, {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, sizeof(cl_uint)},
-  {CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof(cl_uint)}, {CL_DEVICE_MAX_PARAMETER_SIZE, sizeof(size_t)},
-  {CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(cl_uint)}, {CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof(cl_uint)},
-  {CL_DEVICE_SINGLE_FP_CONFIG, sizeof(cl_device_fp_config)}, {CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)},
+  {CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(cl_uint)},
+  {CL_DEVICE_ADDRESS_BITS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_READ_IMAGE_ARGS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl_ulong)},
+  {CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof(size_t)},
+  {CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof(size_t)},
+  {CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof(size_t)},
+  {CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof(size_t)},
+  {CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof(size_t)},
+  {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof(size_t)},
+  {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof(size_t)},
+  {CL_DEVICE_MAX_SAMPLERS, sizeof(cl_uint)},
+  {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof(cl_uint)},
+  {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_PIPE_ARGS, sizeof(cl_uint)},
+  {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, sizeof(cl_uint)},
+  {CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_PARAMETER_SIZE, sizeof(size_t)},
+  {CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(cl_uint)},
+  {CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof(cl_uint)},
+  {CL_DEVICE_SINGLE_FP_CONFIG, sizeof(cl_device_fp_config)},
+  {CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)},
   {CL_DEVICE_HALF_FP_CONFIG, sizeof(cl_device_fp_config)},
   {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof(cl_device_mem_cache_type)},
-  {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof(cl_uint)}, {CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong)},
-  {CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(cl_ulong)}, {CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof(cl_ulong)},
-  {CL_DEVICE_MAX_CONSTANT_ARGS, sizeof(cl_uint)}, {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)},
+  {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof(cl_uint)},
+  {CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong)},
+  {CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(cl_ulong)},
+  {CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof(cl_ulong)},
+  {CL_DEVICE_MAX_CONSTANT_ARGS, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof(size_t)},
   {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, sizeof(size_t)},
-  {CL_DEVICE_LOCAL_MEM_TYPE, sizeof(cl_device_local_mem_type)}, {CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong)},
-  {CL_DEVICE_ERROR_CORRECTION_SUPPORT, sizeof(cl_bool)}, {CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(cl_bool)},
-  {CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof(size_t)}, {CL_DEVICE_ENDIAN_LITTLE, sizeof(cl_bool)},
-  {CL_DEVICE_AVAILABLE, sizeof(cl_bool)}, {CL_DEVICE_COMPILER_AVAILABLE, sizeof(cl_bool)},
+  {CL_DEVICE_LOCAL_MEM_TYPE, sizeof(cl_device_local_mem_type)},
+  {CL_DEVICE_LOCAL_MEM_SIZE, sizeof(cl_ulong)},
+  {CL_DEVICE_ERROR_CORRECTION_SUPPORT, sizeof(cl_bool)},
+  {CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(cl_bool)},
+  {CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof(size_t)},
+  {CL_DEVICE_ENDIAN_LITTLE, sizeof(cl_bool)},
+  {CL_DEVICE_AVAILABLE, sizeof(cl_bool)},
+  {CL_DEVICE_COMPILER_AVAILABLE, sizeof(cl_bool)},
   {CL_DEVICE_LINKER_AVAILABLE, sizeof(cl_bool)},
   {CL_DEVICE_EXECUTION_CAPABILITIES, sizeof(cl_device_exec_capabilities)},
   {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof(cl_command_queue_properties)},
   {CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof(cl_command_queue_properties)},
-  {CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(cl_uint)}, {CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(cl_uint)}, {CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(cl_uint)},
-  {CL_DEVICE_BUILT_IN_KERNELS, 0}, {CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0},
-  {CL_DEVICE_PLATFORM, sizeof(cl_platform_id)}, {CL_DEVICE_NAME, 0}, {CL_DEVICE_VENDOR, 0},
-  {CL_DRIVER_VERSION, 0}, {CL_DEVICE_PROFILE, 0}, {CL_DEVICE_VERSION, 0},
-  {CL_DEVICE_NUMERIC_VERSION, sizeof(cl_version)}, {CL_DEVICE_OPENCL_C_VERSION, 0},
+  {CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof(cl_uint)},
+  {CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(cl_uint)},
+  {CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof(cl_uint)},
+  {CL_DEVICE_BUILT_IN_KERNELS, 0},
+  {CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0},
+  {CL_DEVICE_PLATFORM, sizeof(cl_platform_id)},
+  {CL_DEVICE_NAME, 0},
+  {CL_DEVICE_VENDOR, 0},
+  {CL_DRIVER_VERSION, 0},
+  {CL_DEVICE_PROFILE, 0},
+  {CL_DEVICE_VERSION, 0},
+  {CL_DEVICE_NUMERIC_VERSION, sizeof(cl_version)},
+  {CL_DEVICE_OPENCL_C_VERSION, 0},
   {CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR, sizeof(cl_version)},
-  {CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0}, {CL_DEVICE_OPENCL_C_FEATURES, 0}, {CL_DEVICE_EXTENSIONS, 0},
-  {CL_DEVICE_EXTENSIONS_WITH_VERSION, 0}, {CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof(size_t)},
-  {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, sizeof(cl_bool)}, {CL_DEVICE_PARENT_DEVICE, sizeof(cl_device_id)},
-  {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof(cl_uint)}, {CL_DEVICE_PARTITION_PROPERTIES, 0},
-  {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof(cl_device_affinity_domain)}, {CL_DEVICE_PARTITION_TYPE, 0},
-  {CL_DEVICE_REFERENCE_COUNT, sizeof(cl_uint)}, {CL_DEVICE_SVM_CAPABILITIES, sizeof(cl_device_svm_capabilities)},
+  {CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0},
+  {CL_DEVICE_OPENCL_C_FEATURES, 0},
+  {CL_DEVICE_EXTENSIONS, 0},
+  {CL_DEVICE_EXTENSIONS_WITH_VERSION, 0},
+  {CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof(size_t)},
+  {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, sizeof(cl_bool)},
+  {CL_DEVICE_PARENT_DEVICE, sizeof(cl_device_id)},
+  {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof(cl_uint)},
+  {CL_DEVICE_PARTITION_PROPERTIES, 0},
+  {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof(cl_device_affinity_domain)},
+  {CL_DEVICE_PARTITION_TYPE, 0},
+  {CL_DEVICE_REFERENCE_COUNT, sizeof(cl_uint)},
+  {CL_DEVICE_SVM_CAPABILITIES, sizeof(cl_device_svm_capabilities)},
   {CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, sizeof(cl_uint)},
   {CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, sizeof(cl_uint)},
   {CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, sizeof(cl_uint)},
-  {CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(cl_uint)}, {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof(cl_bool)},
-  {CL_DEVICE_IL_VERSION, 0}, {CL_DEVICE_ILS_WITH_VERSION, 0},
+  {CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof(cl_uint)},
+  {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof(cl_bool)},
+  {CL_DEVICE_IL_VERSION, 0},
+  {CL_DEVICE_ILS_WITH_VERSION, 0},
   {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof(cl_device_atomic_capabilities)},
   {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(cl_device_atomic_capabilities)},
   {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(cl_bool)},
   {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof(cl_bool)},
   {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof(cl_bool)},
   {CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(cl_device_device_enqueue_capabilities)},
-  {CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)}, {CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(size_t)},
+  {CL_DEVICE_PIPE_SUPPORT, sizeof(cl_bool)},
+  {CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(size_t)},
   {CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, 0},
 };
 
@@ -388,14 +437,20 @@ static void test_device_info_every_param(void **state) {
     size_t n2 = 0;
     CHECK(clGetDeviceInfo(dev, p->name, n + 8, buf, &n2));
     assert_int_equal(n2, n);
-    assert_int_equal(buf[n], 0xAB);  /* nothing written past the answer */
+    assert_int_equal(buf[n], 0xAB); /* nothing written past the answer */
     if (n) assert_int_equal(clGetDeviceInfo(dev, p->name, n - 1, buf, NULL), CL_INVALID_VALUE);
     CHECK(clGetDeviceInfo(dev, p->name, n, buf, NULL));
     free(buf);
   }
   /* not OpenCL 3.0 params, or of extensions spvi does not advertise */
-  static const cl_device_info unknown[] = {0, 0x102F + 0x1000, 0x106A, 0x1073, CL_DEVICE_UUID_KHR,
-                                           CL_DEVICE_PCI_BUS_INFO_KHR, CL_PLATFORM_NAME, CL_CONTEXT_DEVICES};
+  static const cl_device_info unknown[] = {0,
+                                           0x102F + 0x1000,
+                                           0x106A,
+                                           0x1073,
+                                           CL_DEVICE_UUID_KHR,
+                                           CL_DEVICE_PCI_BUS_INFO_KHR,
+                                           CL_PLATFORM_NAME,
+                                           CL_CONTEXT_DEVICES};
   for (size_t i = 0; i < NELEMS(unknown); i++) {
     size_t n;
     char buf[256];
@@ -437,7 +492,7 @@ static void test_device_limits(void **state) {
   assert_true(dev_uint(CL_DEVICE_MAX_SAMPLERS) >= 16);
   assert_int_equal(dev_uint(CL_DEVICE_IMAGE_SUPPORT), CL_TRUE);
   assert_true(dev_size(CL_DEVICE_MAX_PARAMETER_SIZE) >= 1024);
-  assert_true(dev_uint(CL_DEVICE_MEM_BASE_ADDR_ALIGN) >= 8 * 128);  /* bits of long16 */
+  assert_true(dev_uint(CL_DEVICE_MEM_BASE_ADDR_ALIGN) >= 8 * 128); /* bits of long16 */
   assert_true(dev_ulong(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) >= 64 * 1024);
   assert_true(dev_uint(CL_DEVICE_MAX_CONSTANT_ARGS) >= 8);
   assert_true(dev_ulong(CL_DEVICE_LOCAL_MEM_SIZE) >= 32 * 1024);
@@ -445,7 +500,7 @@ static void test_device_limits(void **state) {
   cl_ulong quarter = global / 4, gib = (cl_ulong)1 << 30, min_alloc = quarter < gib ? quarter : gib;
   if (min_alloc < ((cl_ulong)32 << 20)) min_alloc = (cl_ulong)32 << 20;
   assert_true(alloc >= min_alloc);
-  assert_true(alloc >= ((cl_ulong)128 << 20));  /* CTS min_max_mem_alloc_size (full profile) */
+  assert_true(alloc >= ((cl_ulong)128 << 20)); /* CTS min_max_mem_alloc_size (full profile) */
   assert_true(alloc <= global);
   assert_true(dev_size(CL_DEVICE_PRINTF_BUFFER_SIZE) >= 1024 * 1024);
   assert_true(dev_size(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 64 * 1024);
@@ -453,7 +508,7 @@ static void test_device_limits(void **state) {
   assert_true(bits == 32 || bits == 64);
   assert_int_equal(dev_uint(CL_DEVICE_ENDIAN_LITTLE), CL_TRUE);
   assert_int_equal(dev_uint(CL_DEVICE_AVAILABLE), CL_TRUE);
-  assert_int_equal(dev_uint(CL_DEVICE_COMPILER_AVAILABLE), CL_TRUE);  /* full profile */
+  assert_int_equal(dev_uint(CL_DEVICE_COMPILER_AVAILABLE), CL_TRUE); /* full profile */
   assert_int_equal(dev_uint(CL_DEVICE_LINKER_AVAILABLE), CL_TRUE);
   assert_int_equal(dev_size(CL_DEVICE_PROFILING_TIMER_RESOLUTION), 1);
   assert_true(dev_ulong(CL_DEVICE_EXECUTION_CAPABILITIES) & CL_EXEC_KERNEL);
@@ -474,7 +529,8 @@ static void test_device_limits(void **state) {
 
   /* memory model (CTS consistency_memory_model): every order and scope */
   cl_ulong orders = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
-  cl_ulong scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  cl_ulong scopes = CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                    CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
   assert_int_equal(dev_ulong(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES), orders | scopes);
   assert_int_equal(dev_ulong(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES), orders | scopes | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
 
@@ -488,7 +544,8 @@ static void test_device_limits(void **state) {
   assert_int_equal(dev_uint(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT), CL_TRUE);
 
   /* SVM: buffer SVM, coarse and fine grained, nothing else */
-  assert_int_equal(dev_ulong(CL_DEVICE_SVM_CAPABILITIES), CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER);
+  assert_int_equal(dev_ulong(CL_DEVICE_SVM_CAPABILITIES),
+                   CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER);
 
   /* absent: pipes, device-side enqueue (CTS consistency_device_enqueue), partitioning */
   assert_int_equal(dev_uint(CL_DEVICE_PIPE_SUPPORT), CL_FALSE);
@@ -574,10 +631,15 @@ static void test_device_feature_lists(void **state) {
   char *pext = platform_str(CL_PLATFORM_EXTENSIONS);
   assert_string_equal(ext, pext);
   /* required of every 1.1+ device (CTS min_max_device_version), and fp64 with a double config */
-  static const char *const required[] = {"cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-                                         "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-                                         "cl_khr_byte_addressable_store", "cl_khr_fp64", "cl_khr_fp16",
-                                         "cl_khr_il_program", "cl_khr_extended_versioning"};
+  static const char *const required[] = {"cl_khr_global_int32_base_atomics",
+                                         "cl_khr_global_int32_extended_atomics",
+                                         "cl_khr_local_int32_base_atomics",
+                                         "cl_khr_local_int32_extended_atomics",
+                                         "cl_khr_byte_addressable_store",
+                                         "cl_khr_fp64",
+                                         "cl_khr_fp16",
+                                         "cl_khr_il_program",
+                                         "cl_khr_extended_versioning"};
   for (size_t i = 0; i < NELEMS(required); i++) {
     size_t hits = 0;
     for (size_t k = 0; k < count; k++) hits += strcmp(nv[k].name, required[i]) == 0;
@@ -665,7 +727,7 @@ static void test_timers(void **state) {
   assert_true(h1 >= h0 + 2000000 && h1 - h0 < (cl_ulong)3600 * 1000000000u);
   assert_true(h2 >= h1 && d1 >= d0 + 2000000);
   cl_ulong diff0 = d0 > h0 ? d0 - h0 : h0 - d0, diff1 = d1 > h2 ? d1 - h2 : h2 - d1;
-  assert_true(diff0 < 1000000 && diff1 < 1000000);  /* the same moment */
+  assert_true(diff0 < 1000000 && diff1 < 1000000); /* the same moment */
   assert_int_equal(clGetDeviceAndHostTimer(dev, NULL, &h0), CL_INVALID_VALUE);
   assert_int_equal(clGetDeviceAndHostTimer(dev, &d0, NULL), CL_INVALID_VALUE);
   assert_int_equal(clGetHostTimer(dev, NULL), CL_INVALID_VALUE);
@@ -680,7 +742,7 @@ static cl_context make_ctx(const cl_context_properties *props, cl_int *err) {
 }
 
 static void expect_ctx_error(const cl_context_properties *props, cl_uint ndev, const cl_device_id *devs,
-                             void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user,
+                             void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user,
                              cl_int expected) {
   cl_int e = 12345;
   cl_context c = clCreateContext(props, ndev, devs, notify, user, &e);
@@ -725,7 +787,7 @@ static void test_context_create_and_info(void **state) {
 
   /* no properties: CL_CONTEXT_PROPERTIES is empty; the device given twice counts once */
   cl_device_id two[2] = {dev, dev};
-  c = clCreateContext(NULL, 2, two, NULL, NULL, NULL);  /* errcode_ret may be NULL */
+  c = clCreateContext(NULL, 2, two, NULL, NULL, NULL); /* errcode_ret may be NULL */
   assert_non_null(c);
   CHECK(clGetContextInfo(c, CL_CONTEXT_PROPERTIES, 0, NULL, &n));
   assert_int_equal(n, 0);
@@ -756,8 +818,8 @@ static void CL_CALLBACK notify_fn(const char *errinfo, const void *priv, size_t 
 static void test_context_errors(void **state) {
   (void)state;
   cl_context_properties props[5] = {CL_CONTEXT_PLATFORM, 0, 0, 0, 0};
-  expect_ctx_error(props, 1, &dev, NULL, NULL, CL_INVALID_PLATFORM);  /* NULL platform */
-  props[1] = (cl_context_properties)dev;  /* a valid object that is not a platform */
+  expect_ctx_error(props, 1, &dev, NULL, NULL, CL_INVALID_PLATFORM); /* NULL platform */
+  props[1] = (cl_context_properties)dev;                             /* a valid object that is not a platform */
   expect_ctx_error(props, 1, &dev, NULL, NULL, CL_INVALID_PLATFORM);
   props[0] = (cl_context_properties) "INVALID_PROPERTY";
   props[1] = 0;
@@ -834,8 +896,7 @@ static void test_context_bad_handles(void **state) {
   assert_int_equal(clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof u, &u, NULL), CL_INVALID_CONTEXT);
   assert_int_equal(clRetainContext(c), CL_INVALID_CONTEXT);
   assert_int_equal(clReleaseContext(c), CL_INVALID_CONTEXT);
-  assert_int_equal(clSetContextDestructorCallback(c, noop_dtor, NULL),
-                   CL_INVALID_CONTEXT);
+  assert_int_equal(clSetContextDestructorCallback(c, noop_dtor, NULL), CL_INVALID_CONTEXT);
   cl_context wrong = (cl_context)dev;
   assert_int_equal(clGetContextInfo(wrong, CL_CONTEXT_REFERENCE_COUNT, sizeof u, &u, NULL), CL_INVALID_CONTEXT);
   assert_int_equal(clRetainContext(wrong), CL_INVALID_CONTEXT);
@@ -862,7 +923,7 @@ static void test_context_destructors(void **state) {
   assert_int_equal(clSetContextDestructorCallback(NULL, dtor, NULL), CL_INVALID_CONTEXT);
   CHECK(clRetainContext(c));
   CHECK(clReleaseContext(c));
-  assert_int_equal(dtor_count, 0);  /* still referenced */
+  assert_int_equal(dtor_count, 0); /* still referenced */
   CHECK(clReleaseContext(c));
   assert_int_equal(dtor_count, 3);
   assert_int_equal(dtor_order[0], 3);
@@ -907,10 +968,12 @@ static void *worker(void *arg) {
       return (void *)3;
     char name[64];
     size_t n;
-    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, &n) != CL_SUCCESS || strcmp(name, "spvi SPIR-V interpreter"))
+    if (clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, &n) != CL_SUCCESS ||
+        strcmp(name, "spvi SPIR-V interpreter"))
       return (void *)4;
     cl_ulong mem;
-    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) != CL_SUCCESS || mem == 0) return (void *)5;
+    if (clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) != CL_SUCCESS || mem == 0)
+      return (void *)5;
     if (clReleaseContext(shared_ctx) != CL_SUCCESS || clReleaseContext(c) != CL_SUCCESS) return (void *)6;
   }
   return NULL;

@@ -8,7 +8,7 @@
  * clang-14/llvm-spirv-14 or spirv-as (the tests that need them are skipped without the tools).
  */
 #define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_2_2_APIS  /* clSetProgramReleaseCallback */
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS /* clSetProgramReleaseCallback */
 #include "cltest.h"
 
 /* The group's objects (cltest_group_setup). */
@@ -110,7 +110,8 @@ static void *spirv_of_source(const char *src, size_t *len) {
   if (!have_tool("clang-14") || !have_tool("llvm-spirv-14")) return NULL;
   return spirv_by(src, "k.cl",
                   "cd %s && clang-14 -cc1 -triple spir64 -cl-std=CL2.0 -finclude-default-header -O2 -emit-llvm-bc "
-                  "-o k.bc k.cl && llvm-spirv-14 k.bc -o k.spv", len);
+                  "-o k.bc k.cl && llvm-spirv-14 k.bc -o k.spv",
+                  len);
 }
 
 /* SPIR-V assembled from text with spirv-as (NULL without it). */
@@ -122,14 +123,14 @@ static void *spirv_of_asm(const char *text, size_t *len) {
 /* ---- source builds ------------------------------------------------------------------------ */
 
 static const char *defines_src =
-    "kernel void first(global int *out) { out[get_global_id(0)] = VALUE + (int)get_global_id(0); }\n"
-    "kernel void second(global int *out) {\n"
-    "#ifdef TWICE\n"
-    "  out[get_global_id(0)] = 2 * VALUE;\n"
-    "#else\n"
-    "  out[get_global_id(0)] = -1;\n"
-    "#endif\n"
-    "}\n";
+  "kernel void first(global int *out) { out[get_global_id(0)] = VALUE + (int)get_global_id(0); }\n"
+  "kernel void second(global int *out) {\n"
+  "#ifdef TWICE\n"
+  "  out[get_global_id(0)] = 2 * VALUE;\n"
+  "#else\n"
+  "  out[get_global_id(0)] = -1;\n"
+  "#endif\n"
+  "}\n";
 
 /* -D options reach the preprocessor; the queries describe the built program (API 5.8.9). */
 static void test_source_build_defines(void **state) {
@@ -167,7 +168,7 @@ static cl_build_status callback_status;
 static int callback_calls;
 static void CL_CALLBACK on_built(cl_program p, void *user) {
   assert_ptr_equal(user, &callback_calls);
-  callback_status = build_status(p);  /* queries work from the callback */
+  callback_status = build_status(p); /* queries work from the callback */
   callback_calls++;
 }
 
@@ -210,7 +211,8 @@ static void test_build_options_invalid(void **state) {
 
 /* ---- IL ----------------------------------------------------------------------------------- */
 
-static const char *il_src = "kernel void twice(global int *out) { out[get_global_id(0)] = 2 * (int)get_global_id(0); }\n";
+static const char *il_src =
+  "kernel void twice(global int *out) { out[get_global_id(0)] = 2 * (int)get_global_id(0); }\n";
 
 static void test_il_program(void **state) {
   (void)state;
@@ -254,32 +256,31 @@ static void test_il_program(void **state) {
 }
 
 /* A kernel writing specialization constant 3 (uint, default 7) and 4 (bool, default false). */
-static const char *spec_asm =
-    "OpCapability Addresses\n"
-    "OpCapability Kernel\n"
-    "OpMemoryModel Physical64 OpenCL\n"
-    "OpEntryPoint Kernel %k \"spec\"\n"
-    "OpName %out \"out\"\n"
-    "OpDecorate %sc SpecId 3\n"
-    "OpDecorate %sb SpecId 4\n"
-    "%uint = OpTypeInt 32 0\n"
-    "%bool = OpTypeBool\n"
-    "%void = OpTypeVoid\n"
-    "%ptr = OpTypePointer CrossWorkgroup %uint\n"
-    "%fn = OpTypeFunction %void %ptr\n"
-    "%sc = OpSpecConstant %uint 7\n"
-    "%sb = OpSpecConstantFalse %bool\n"
-    "%u0 = OpConstant %uint 0\n"
-    "%u1 = OpConstant %uint 1\n"
-    "%k = OpFunction %void None %fn\n"
-    "%out = OpFunctionParameter %ptr\n"
-    "%entry = OpLabel\n"
-    "OpStore %out %sc Aligned 4\n"
-    "%p1 = OpInBoundsPtrAccessChain %ptr %out %u1\n"
-    "%b = OpSelect %uint %sb %u1 %u0\n"
-    "OpStore %p1 %b Aligned 4\n"
-    "OpReturn\n"
-    "OpFunctionEnd\n";
+static const char *spec_asm = "OpCapability Addresses\n"
+                              "OpCapability Kernel\n"
+                              "OpMemoryModel Physical64 OpenCL\n"
+                              "OpEntryPoint Kernel %k \"spec\"\n"
+                              "OpName %out \"out\"\n"
+                              "OpDecorate %sc SpecId 3\n"
+                              "OpDecorate %sb SpecId 4\n"
+                              "%uint = OpTypeInt 32 0\n"
+                              "%bool = OpTypeBool\n"
+                              "%void = OpTypeVoid\n"
+                              "%ptr = OpTypePointer CrossWorkgroup %uint\n"
+                              "%fn = OpTypeFunction %void %ptr\n"
+                              "%sc = OpSpecConstant %uint 7\n"
+                              "%sb = OpSpecConstantFalse %bool\n"
+                              "%u0 = OpConstant %uint 0\n"
+                              "%u1 = OpConstant %uint 1\n"
+                              "%k = OpFunction %void None %fn\n"
+                              "%out = OpFunctionParameter %ptr\n"
+                              "%entry = OpLabel\n"
+                              "OpStore %out %sc Aligned 4\n"
+                              "%p1 = OpInBoundsPtrAccessChain %ptr %out %u1\n"
+                              "%b = OpSelect %uint %sb %u1 %u0\n"
+                              "OpStore %p1 %b Aligned 4\n"
+                              "OpReturn\n"
+                              "OpFunctionEnd\n";
 
 static void test_spec_constants(void **state) {
   (void)state;
@@ -324,7 +325,7 @@ static void test_binary_round_trip(void **state) {
   size_t size;
   unsigned char *bin = binary_of(p, &size);
   const uint32_t magic = 0x07230203;
-  assert_memory_equal(bin, &magic, 4);  /* the binary is SPIR-V */
+  assert_memory_equal(bin, &magic, 4); /* the binary is SPIR-V */
   cl_int e, status = 1;
   const unsigned char *bins[1] = {bin};
   cl_program q = clCreateProgramWithBinary(ctx, 1, &device, &size, bins, &status, &e);
@@ -382,8 +383,8 @@ static void test_binary_round_trip(void **state) {
 /* ---- compile and link --------------------------------------------------------------------- */
 
 static const char *user_src =
-    "int helper(int x);\n"
-    "kernel void use(global int *out) { int i = (int)get_global_id(0); out[i] = helper(i) + HV; }\n";
+  "int helper(int x);\n"
+  "kernel void use(global int *out) { int i = (int)get_global_id(0); out[i] = helper(i) + HV; }\n";
 static const char *helper_src = "int helper(int x) { return 3 * x; }\n";
 
 /* Two files with an extern function, an input header, a library; the binary types of each step
@@ -527,7 +528,7 @@ static void test_program_info(void **state) {
   assert_int_equal(clGetProgramBuildInfo(p, (cl_device_id)&u, CL_PROGRAM_BUILD_STATUS, sizeof u, &u, NULL),
                    CL_INVALID_DEVICE);
   assert_int_equal(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, &n), CL_SUCCESS);
-  assert_int_equal(n, 1);  /* no build yet: "" */
+  assert_int_equal(n, 1); /* no build yet: "" */
   assert_int_equal(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
   cl_bool b = CL_TRUE;
   assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof b, &b, NULL), CL_SUCCESS);
@@ -540,7 +541,10 @@ static void test_program_info(void **state) {
   clReleaseProgram(p);
 }
 
-static void CL_CALLBACK release_cb(cl_program p, void *user) { (void)p; (void)user; }
+static void CL_CALLBACK release_cb(cl_program p, void *user) {
+  (void)p;
+  (void)user;
+}
 
 static void test_program_errors(void **state) {
   (void)state;
@@ -598,7 +602,8 @@ static void test_program_errors(void **state) {
   assert_int_equal(clBuildProgram(gone, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
   assert_int_equal(clCompileProgram(gone, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
   assert_int_equal(clGetProgramInfo(gone, CL_PROGRAM_SOURCE, sizeof buf, buf, NULL), CL_INVALID_PROGRAM);
-  assert_int_equal(clGetProgramBuildInfo(gone, device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, NULL), CL_INVALID_PROGRAM);
+  assert_int_equal(clGetProgramBuildInfo(gone, device, CL_PROGRAM_BUILD_LOG, sizeof buf, buf, NULL),
+                   CL_INVALID_PROGRAM);
   assert_int_equal(clRetainProgram(NULL), CL_INVALID_PROGRAM);
   assert_int_equal(clReleaseProgram(NULL), CL_INVALID_PROGRAM);
   assert_int_equal(clGetProgramInfo(NULL, CL_PROGRAM_SOURCE, sizeof buf, buf, NULL), CL_INVALID_PROGRAM);
@@ -627,7 +632,7 @@ static void test_program_scope_globals(void **state) {
   size_t n = 0;
   assert_int_equal(clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, sizeof n, &n, NULL),
                    CL_SUCCESS);
-  assert_true(n >= sizeof(cl_int));  /* `unused` may be optimised away */
+  assert_true(n >= sizeof(cl_int)); /* `unused` may be optimised away */
   cl_int out;
   run_int_kernel(p, "bump", 1, &out);
   assert_int_equal(out, 11);
@@ -639,7 +644,8 @@ static void test_program_scope_globals(void **state) {
   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_int), NULL, &e);
   clSetKernelArg(k, 0, sizeof m, &m);
   size_t one = 1;
-  for (int i = 0; i < 5; i++) assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+  for (int i = 0; i < 5; i++)
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
   assert_int_equal(out, 17);
   clReleaseMemObject(m);
@@ -680,7 +686,9 @@ static cl_program notified_program;
 static char notified[1024];
 static cl_build_status notified_status;
 static void CL_CALLBACK on_notify(const char *errinfo, const void *info, size_t cb, void *user) {
-  (void)info; (void)cb; (void)user;
+  (void)info;
+  (void)cb;
+  (void)user;
   snprintf(notified, sizeof notified, "%s", errinfo);
   if (notified_program)
     clGetProgramBuildInfo(notified_program, device, CL_PROGRAM_BUILD_STATUS, sizeof notified_status, &notified_status,

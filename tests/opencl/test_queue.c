@@ -8,9 +8,9 @@
  * polled with a timeout (the spec lets callbacks run after clWaitForEvents returns, 5.11.4).
  */
 #define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_0_APIS  /* clSetCommandQueueProperty */
-#define CL_USE_DEPRECATED_OPENCL_1_1_APIS  /* clEnqueueMarker, clEnqueueBarrier, clEnqueueWaitForEvents */
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS  /* clCreateCommandQueue, clEnqueueTask */
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS /* clSetCommandQueueProperty */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clEnqueueMarker, clEnqueueBarrier, clEnqueueWaitForEvents */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, clEnqueueTask */
 #include <CL/cl.h>
 
 #include <fcntl.h>
@@ -34,18 +34,18 @@
 
 static cltest_env env;
 static cl_device_id device;
-static cl_context ctx, ctx2;       /* ctx2: a second context, for cross-context errors */
-static cl_command_queue queue;     /* in-order, no profiling */
+static cl_context ctx, ctx2;   /* ctx2: a second context, for cross-context errors */
+static cl_command_queue queue; /* in-order, no profiling */
 static cl_program prog;
 
 static const char *kernels_src =
-    "kernel void add1(global int *b) { b[get_global_id(0)] += 1; }\n"
-    "kernel void fill(global int *b, int v) { b[get_global_id(0)] = v; }\n"
-    /* one work-item: records the order in which commands ran */
-    "kernel void stamp(global int *counter, global int *slot, int idx) { slot[idx] = atomic_inc(counter); }\n"
-    "kernel void crash(global int *b) { b[get_global_id(0) + 1000000] = 1; }\n"
-    /* one work-item busy for a while (n iterations) */
-    "kernel void spin(global int *b, int n) { int s = 0; for (int i = 0; i < n; i++) s += i ^ b[0]; b[1] = s; }\n";
+  "kernel void add1(global int *b) { b[get_global_id(0)] += 1; }\n"
+  "kernel void fill(global int *b, int v) { b[get_global_id(0)] = v; }\n"
+  /* one work-item: records the order in which commands ran */
+  "kernel void stamp(global int *counter, global int *slot, int idx) { slot[idx] = atomic_inc(counter); }\n"
+  "kernel void crash(global int *b) { b[get_global_id(0) + 1000000] = 1; }\n"
+  /* one work-item busy for a while (n iterations) */
+  "kernel void spin(global int *b, int n) { int s = 0; for (int i = 0; i < n; i++) s += i ^ b[0]; b[1] = s; }\n";
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
@@ -157,10 +157,17 @@ static void expect_pending(cl_event ev) {
 typedef struct recorder {
   pthread_mutex_t lock;
   int n;
-  struct { cl_event ev; cl_int status; cl_int type; } calls[32];
+  struct {
+    cl_event ev;
+    cl_int status;
+    cl_int type;
+  } calls[32];
 } recorder;
 
-typedef struct { recorder *r; cl_int type; } cb_data;
+typedef struct {
+  recorder *r;
+  cl_int type;
+} cb_data;
 
 static void recorder_init(recorder *r) {
   memset(r, 0, sizeof *r);
@@ -311,7 +318,7 @@ static void test_out_of_order_basic(void **state) {
   for (int i = 0; i < 20; i++) CHECK(launch(q, "add1", m, NULL, N, 0, NULL, NULL));
   cl_event b;
   CHECK(clEnqueueBarrierWithWaitList(q, 0, NULL, &b));
-  CHECK(launch(q, "add1", m, NULL, N, 0, NULL, NULL));  /* after the barrier: no race with the 20 */
+  CHECK(launch(q, "add1", m, NULL, N, 0, NULL, NULL)); /* after the barrier: no race with the 20 */
   CHECK(clFinish(q));
   assert_int_equal(status_of(b), CL_COMPLETE);
   CHECK(clReleaseEvent(b));
@@ -340,7 +347,7 @@ static void test_user_event_gate(void **state) {
   sleep_ms(50);
   expect_pending(k);
   assert_int_equal(status_of(u), CL_SUBMITTED);
-  expect_all(m, N, -1);  /* through another queue: untouched */
+  expect_all(m, N, -1); /* through another queue: untouched */
   CHECK(clSetUserEventStatus(u, CL_COMPLETE));
   assert_int_equal(status_of(u), CL_COMPLETE);
   CHECK(clWaitForEvents(1, &k));
@@ -384,8 +391,8 @@ static void test_ooo_barrier(void **state) {
   cl_int v = 1;
   CHECK(launch(q, "fill", m, &v, N, 1, &u, &a));
   CHECK(clEnqueueBarrierWithWaitList(q, 0, NULL, &b));
-  CHECK(launch(q, "add1", m, NULL, N, 0, NULL, &c));      /* no wait list: ordered by the barrier */
-  CHECK(launch(q, "add1", other, NULL, N, 0, NULL, &d));  /* unrelated, but after the barrier too */
+  CHECK(launch(q, "add1", m, NULL, N, 0, NULL, &c));     /* no wait list: ordered by the barrier */
+  CHECK(launch(q, "add1", other, NULL, N, 0, NULL, &d)); /* unrelated, but after the barrier too */
   sleep_ms(50);
   expect_pending(a);
   expect_pending(b);
@@ -395,7 +402,7 @@ static void test_ooo_barrier(void **state) {
   expect_all(other, N, 0);
   CHECK(clSetUserEventStatus(u, CL_COMPLETE));
   CHECK(clFinish(q));
-  expect_all(m, N, 2);  /* fill, then add1: never add1 first */
+  expect_all(m, N, 2); /* fill, then add1: never add1 first */
   expect_all(other, N, 1);
   cl_command_type t;
   CHECK(clGetEventInfo(b, CL_EVENT_COMMAND_TYPE, sizeof t, &t, NULL));
@@ -409,10 +416,10 @@ static void test_ooo_barrier(void **state) {
   /* a barrier with a wait list: later commands wait for it, and it waits for its list only */
   u = user_event(ctx);
   cl_event free_ev;
-  CHECK(launch(q, "add1", other, NULL, N, 0, NULL, &free_ev));  /* not in the list */
+  CHECK(launch(q, "add1", other, NULL, N, 0, NULL, &free_ev)); /* not in the list */
   CHECK(clEnqueueBarrierWithWaitList(q, 1, &u, &b));
   CHECK(launch(q, "add1", m, NULL, N, 0, NULL, &c));
-  CHECK(clWaitForEvents(1, &free_ev));  /* runs although the barrier is pending */
+  CHECK(clWaitForEvents(1, &free_ev)); /* runs although the barrier is pending */
   sleep_ms(20);
   expect_pending(b);
   expect_pending(c);
@@ -469,7 +476,7 @@ static void test_ooo_marker(void **state) {
   CHECK(launch(q, "fill", m, &v, N, 1, &u, &a));
   CHECK(launch(q, "add1", other, NULL, N, 0, NULL, &b));
   CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, &mk));
-  CHECK(launch(q, "add1", other, NULL, N, 1, &b, &d));  /* after the marker, not waiting for it */
+  CHECK(launch(q, "add1", other, NULL, N, 1, &b, &d)); /* after the marker, not waiting for it */
   CHECK(clWaitForEvents(1, &b));
   CHECK(clWaitForEvents(1, &d));
   sleep_ms(30);
@@ -478,7 +485,7 @@ static void test_ooo_marker(void **state) {
   expect_all(other, N, 2);
   CHECK(clSetUserEventStatus(u, CL_COMPLETE));
   CHECK(clWaitForEvents(1, &mk));
-  assert_int_equal(status_of(a), CL_COMPLETE);  /* the marker completed, so did a */
+  assert_int_equal(status_of(a), CL_COMPLETE); /* the marker completed, so did a */
   expect_all(m, N, 9);
   cl_command_type t;
   CHECK(clGetEventInfo(mk, CL_EVENT_COMMAND_TYPE, sizeof t, &t, NULL));
@@ -486,7 +493,7 @@ static void test_ooo_marker(void **state) {
 
   /* a marker with a wait list waits for that list only */
   cl_event u2 = user_event(ctx), g, mk2;
-  CHECK(launch(q, "add1", m, NULL, N, 1, &u2, &g));  /* pending, not in the marker's list */
+  CHECK(launch(q, "add1", m, NULL, N, 1, &u2, &g)); /* pending, not in the marker's list */
   CHECK(clEnqueueMarkerWithWaitList(q, 1, &b, &mk2));
   CHECK(clWaitForEvents(1, &mk2));
   expect_pending(g);
@@ -524,7 +531,7 @@ static void test_cross_queue(void **state) {
   cl_event u = user_event(ctx), e1, e2, e3;
   cl_int v = 5;
   CHECK(launch(q1, "fill", m, &v, N, 1, &u, &e1));
-  CHECK(launch(q2, "add1", m, NULL, N, 1, &e1, &e2));     /* waits for q1's command */
+  CHECK(launch(q2, "add1", m, NULL, N, 1, &e1, &e2)); /* waits for q1's command */
   CHECK(clEnqueueMarkerWithWaitList(q2, 1, &e2, &e3));
   sleep_ms(30);
   expect_pending(e1);
@@ -570,7 +577,7 @@ static void test_user_event_errors(void **state) {
   assert_int_equal(e, CL_INVALID_CONTEXT);
   assert_null(clCreateUserEvent((cl_context)queue, &e));
   assert_int_equal(e, CL_INVALID_CONTEXT);
-  cl_event u = clCreateUserEvent(ctx, NULL);  /* errcode_ret may be NULL */
+  cl_event u = clCreateUserEvent(ctx, NULL); /* errcode_ret may be NULL */
   assert_non_null(u);
   /* "The execution status of the user event object created is set to CL_SUBMITTED." */
   assert_int_equal(status_of(u), CL_SUBMITTED);
@@ -615,7 +622,11 @@ static void test_user_event_errors(void **state) {
 
 /* A user event set to a negative status: commands waiting for it are not executed and fail with
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (5.11.1, 5.11). */
-typedef struct { cl_event ev; int delay_ms; cl_int status; } setter;
+typedef struct {
+  cl_event ev;
+  int delay_ms;
+  cl_int status;
+} setter;
 
 static void *set_later(void *arg) {
   setter *s = arg;
@@ -632,8 +643,8 @@ static void test_user_event_failure(void **state) {
   cl_event u = user_event(ctx), k, k2, k3;
   cl_int v = 42;
   CHECK(launch(q, "fill", m, &v, N, 1, &u, &k));
-  CHECK(launch(q, "add1", m, NULL, N, 1, &k, &k2));       /* waits for k: fails in turn */
-  CHECK(launch(q, "add1", m2, NULL, N, 0, NULL, &k3));    /* unrelated: runs */
+  CHECK(launch(q, "add1", m, NULL, N, 1, &k, &k2));    /* waits for k: fails in turn */
+  CHECK(launch(q, "add1", m2, NULL, N, 0, NULL, &k3)); /* unrelated: runs */
   CHECK(clSetUserEventStatus(u, -5));
   assert_int_equal(status_of(u), -5);
   assert_int_equal(clWaitForEvents(1, &k), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -645,7 +656,7 @@ static void test_user_event_failure(void **state) {
   assert_int_equal(clWaitForEvents(1, &u), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   cl_event both[] = {k3, u};
   assert_int_equal(clWaitForEvents(2, both), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  expect_all(m, N, -1);   /* neither kernel ran */
+  expect_all(m, N, -1); /* neither kernel ran */
   expect_all(m2, N, 1);
 
   /* commands enqueued after the failure, listing it: fail at once; a blocking read returns the
@@ -656,7 +667,7 @@ static void test_user_event_failure(void **state) {
                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   for (int i = 0; i < N; i++) assert_int_equal(out[i], 1234);
   cl_event k4;
-  CHECK(launch(queue, "fill", m, &v, N, 1, &u, &k4));  /* the enqueue itself succeeds */
+  CHECK(launch(queue, "fill", m, &v, N, 1, &u, &k4)); /* the enqueue itself succeeds */
   assert_int_equal(clWaitForEvents(1, &k4), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   expect_all(m, N, -1);
 
@@ -702,8 +713,8 @@ static void test_faulting_kernel(void **state) {
   CHECK(clSetEventCallback(crash, CL_RUNNING, record_cb, &run_cb));
   CHECK(clSetEventCallback(crash, CL_COMPLETE, record_cb, &done_cb));
   cl_int v = 9;
-  CHECK(launch(q, "fill", m, &v, N, 1, &crash, &dep));        /* lists it: must not run */
-  CHECK(launch(q, "add1", m2, NULL, N, 0, NULL, &next));      /* does not: runs after it */
+  CHECK(launch(q, "fill", m, &v, N, 1, &crash, &dep));   /* lists it: must not run */
+  CHECK(launch(q, "add1", m2, NULL, N, 0, NULL, &next)); /* does not: runs after it */
   silence_stderr();
   CHECK(clSetUserEventStatus(u, CL_COMPLETE));
   cl_int w_crash = clWaitForEvents(1, &crash);
@@ -750,7 +761,7 @@ static void test_faulting_kernel(void **state) {
 static void CL_CALLBACK release_cb(cl_event ev, cl_int st, void *user) {
   (void)st;
   atomic_int *flag = user;
-  clReleaseEvent(ev);  /* the common fire-and-forget pattern: drop the last reference here */
+  clReleaseEvent(ev); /* the common fire-and-forget pattern: drop the last reference here */
   atomic_fetch_add(flag, 1);
 }
 
@@ -837,7 +848,7 @@ static void test_callbacks(void **state) {
   for (int i = 0; i < 10000 && atomic_load(&released) < 2; i++) sleep_ms(1);
   assert_int_equal(atomic_load(&released), 2);
   CHECK(clReleaseEvent(u4));
-  u4 = user_event(ctx);  /* the same on a complete user event */
+  u4 = user_event(ctx); /* the same on a complete user event */
   CHECK(clSetUserEventStatus(u4, CL_COMPLETE));
   CHECK(clSetEventCallback(u4, CL_COMPLETE, release_cb, &released));
   for (int i = 0; i < 10000 && atomic_load(&released) < 3; i++) sleep_ms(1);
@@ -945,7 +956,8 @@ static void test_event_info(void **state) {
   /* errors: a too small param_value_size, an unknown param, bad events */
   cl_int st;
   char small[2];
-  assert_int_equal(clGetEventInfo(evs[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st - 1, &st, NULL), CL_INVALID_VALUE);
+  assert_int_equal(clGetEventInfo(evs[0], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st - 1, &st, NULL),
+                   CL_INVALID_VALUE);
   assert_int_equal(clGetEventInfo(evs[0], CL_EVENT_COMMAND_QUEUE, sizeof small, small, NULL), CL_INVALID_VALUE);
   assert_int_equal(clGetEventInfo(evs[0], CL_EVENT_CONTEXT, 1, small, NULL), CL_INVALID_VALUE);
   assert_int_equal(clGetEventInfo(evs[0], CL_EVENT_COMMAND_TYPE, 0, &st, NULL), CL_INVALID_VALUE);
@@ -965,8 +977,8 @@ static void test_event_info(void **state) {
 
 static void timestamps(cl_event ev, cl_ulong t[5]) {
   static const cl_profiling_info params[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-                                               CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
-                                               CL_PROFILING_COMMAND_COMPLETE};
+                                              CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                              CL_PROFILING_COMMAND_COMPLETE};
   for (int i = 0; i < 5; i++) {
     size_t sz = 0;
     CHECK(clGetEventProfilingInfo(ev, params[i], sizeof t[i], &t[i], &sz));
@@ -1051,8 +1063,8 @@ static void test_profiling(void **state) {
 static void test_queue_create(void **state) {
   (void)state;
   cl_int e = 0;
-  const cl_queue_properties ooo_prof[] = {
-      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0};
+  const cl_queue_properties ooo_prof[] = {CL_QUEUE_PROPERTIES,
+                                          CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0};
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, ooo_prof, &e);
   CHECK(e);
   cl_command_queue_properties p = 0;
@@ -1078,7 +1090,7 @@ static void test_queue_create(void **state) {
   cl_command_queue dq = (cl_command_queue)1;
   CHECK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof dq, &dq, &sz));
   assert_int_equal(sz, sizeof dq);
-  assert_null(dq);  /* not a device queue, and the device has none */
+  assert_null(dq); /* not a device queue, and the device has none */
   cl_uint refs = 0;
   CHECK(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, &sz));
   assert_int_equal(sz, sizeof refs);
@@ -1138,14 +1150,13 @@ static void test_queue_create(void **state) {
   assert_int_equal(dev_props, 0);
 
   /* errors */
-  const cl_queue_properties on_dev[] = {
-      CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  const cl_queue_properties on_dev[] = {CL_QUEUE_PROPERTIES,
+                                        CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   e = 0;
   assert_null(clCreateCommandQueueWithProperties(ctx, device, on_dev, &e));
-  assert_int_equal(e, CL_INVALID_QUEUE_PROPERTIES);  /* valid, but the device has no device queues */
+  assert_int_equal(e, CL_INVALID_QUEUE_PROPERTIES); /* valid, but the device has no device queues */
   const cl_queue_properties on_dev_default[] = {
-      CL_QUEUE_PROPERTIES,
-      CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
   assert_null(clCreateCommandQueueWithProperties(ctx, device, on_dev_default, &e));
   assert_int_equal(e, CL_INVALID_QUEUE_PROPERTIES);
   const cl_queue_properties unknown[] = {0x7777, 1, 0};
@@ -1183,8 +1194,7 @@ static void test_queue_create(void **state) {
   assert_int_equal(clFinish((cl_command_queue)ctx), CL_INVALID_COMMAND_QUEUE);
   assert_int_equal(clRetainCommandQueue(NULL), CL_INVALID_COMMAND_QUEUE);
   assert_int_equal(clReleaseCommandQueue(NULL), CL_INVALID_COMMAND_QUEUE);
-  assert_int_equal(clSetCommandQueueProperty(NULL, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, NULL),
-                   CL_INVALID_COMMAND_QUEUE);
+  assert_int_equal(clSetCommandQueueProperty(NULL, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, NULL), CL_INVALID_COMMAND_QUEUE);
   cl_event ev = NULL;
   assert_int_equal(clEnqueueMarkerWithWaitList(NULL, 0, NULL, &ev), CL_INVALID_COMMAND_QUEUE);
   assert_int_equal(clEnqueueBarrierWithWaitList(NULL, 0, NULL, &ev), CL_INVALID_COMMAND_QUEUE);
@@ -1195,7 +1205,7 @@ static void test_queue_create(void **state) {
   CHECK(clFlush(q));
   CHECK(clFinish(q));
   CHECK(clReleaseCommandQueue(q));
-  assert_int_equal(clFlush(q), CL_INVALID_COMMAND_QUEUE);   /* released */
+  assert_int_equal(clFlush(q), CL_INVALID_COMMAND_QUEUE); /* released */
   assert_int_equal(clFinish(q), CL_INVALID_COMMAND_QUEUE);
   assert_int_equal(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, 0, NULL, &sz), CL_INVALID_COMMAND_QUEUE);
 
@@ -1248,12 +1258,14 @@ static void test_wait_errors(void **state) {
   CHECK(clSetKernelArg(k, 0, sizeof m, &m));
   size_t g = N;
   cl_event nul = NULL, bad_kind = (cl_event)m;
-  struct { cl_uint n; const cl_event *list; cl_int want; } cases[] = {
-      {1, NULL, CL_INVALID_EVENT_WAIT_LIST},
-      {0, &u, CL_INVALID_EVENT_WAIT_LIST},
-      {1, &nul, CL_INVALID_EVENT_WAIT_LIST},
-      {1, &bad_kind, CL_INVALID_EVENT_WAIT_LIST},
-      {1, &u2, CL_INVALID_CONTEXT},
+  struct {
+    cl_uint n;
+    const cl_event *list;
+    cl_int want;
+  } cases[] = {
+    {1, NULL, CL_INVALID_EVENT_WAIT_LIST}, {0, &u, CL_INVALID_EVENT_WAIT_LIST},
+    {1, &nul, CL_INVALID_EVENT_WAIT_LIST}, {1, &bad_kind, CL_INVALID_EVENT_WAIT_LIST},
+    {1, &u2, CL_INVALID_CONTEXT},
   };
   cl_command_queue ooo = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -1268,10 +1280,10 @@ static void test_wait_errors(void **state) {
     assert_int_equal(clEnqueueReadBuffer(queue, m, CL_FALSE, 0, sizeof host, host, n, l, &ev), want);
     assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof host, host, n, l, &ev), want);
     assert_int_equal(clEnqueueFillBuffer(queue, m, &(cl_int){1}, sizeof(cl_int), 0, sizeof host, n, l, &ev), want);
-    assert_null(ev);  /* no event is returned by a failed enqueue */
+    assert_null(ev); /* no event is returned by a failed enqueue */
   }
   CHECK(clFinish(queue));
-  expect_all(m, N, 0);  /* none of them ran */
+  expect_all(m, N, 0); /* none of them ran */
   /* a released event in a wait list */
   cl_event gone;
   CHECK(clEnqueueMarkerWithWaitList(queue, 0, NULL, &gone));
@@ -1327,7 +1339,7 @@ static void test_release_pending(void **state) {
   expect_all(dst, N, 0);
   CHECK(clSetUserEventStatus(u, CL_COMPLETE));
   CHECK(clReleaseEvent(u));
-  await_calls(&r, 1);  /* the marker completed: everything before it on its queue did */
+  await_calls(&r, 1); /* the marker completed: everything before it on its queue did */
   assert_int_equal(r.calls[0].status, CL_COMPLETE);
   expect_all(m, N, 8);
   expect_all(dst, N, 3);
@@ -1358,7 +1370,7 @@ static void test_release_pending(void **state) {
   CHECK(clReleaseMemObject(b));
   CHECK(clReleaseCommandQueue(q3));
   CHECK(clReleaseContext(c3));
-  assert_int_equal(atomic_load(&ctx_destroyed), 0);  /* u3 and the commands still need it */
+  assert_int_equal(atomic_load(&ctx_destroyed), 0); /* u3 and the commands still need it */
   CHECK(clSetUserEventStatus(u3, CL_COMPLETE));
   CHECK(clReleaseEvent(u3));
   await_calls(&r, 1);
@@ -1404,7 +1416,7 @@ static void test_callback_while_waiting_with_lock(void **state) {
   for (int i = 0; i < ROUNDS && !atomic_load(&cb_timed_out); i++) {
     cl_event u = user_event(ctx), ev;
     CHECK(clEnqueueFillBuffer(queue, m, &(cl_int){i}, sizeof(cl_int), 0, 16 * sizeof(cl_int), 1, &u, &ev));
-    CHECK(clSetEventCallback(ev, CL_COMPLETE, locking_cb, NULL));  /* pending: not called here */
+    CHECK(clSetEventCallback(ev, CL_COMPLETE, locking_cb, NULL)); /* pending: not called here */
     /* the application waits for the command while holding its lock; the callback (on whatever
      * thread) gets the lock once the wait returned */
     pthread_mutex_lock(&app_lock);
@@ -1429,7 +1441,10 @@ static double now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-typedef struct { cl_event ev; double returned; } timed_waiter;
+typedef struct {
+  cl_event ev;
+  double returned;
+} timed_waiter;
 
 static void *timed_wait_thread(void *arg) {
   timed_waiter *w = arg;
@@ -1491,7 +1506,10 @@ static void test_wait_not_delayed_by_other_queues(void **state) {
 
 /* ---- threads -------------------------------------------------------------------------------- */
 
-typedef struct { int id; int failures; } worker;
+typedef struct {
+  int id;
+  int failures;
+} worker;
 
 /* Each thread: its own queue, kernel and buffer; 200 kernels, each followed by a blocking read. */
 static void *queue_thread(void *arg) {
@@ -1503,7 +1521,10 @@ static void *queue_thread(void *arg) {
   cl_int init[N];
   for (int i = 0; i < N; i++) init[i] = w->id * 1000 + i;
   cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &e);
-  if (!q || !k || !m) { w->failures++; return NULL; }
+  if (!q || !k || !m) {
+    w->failures++;
+    return NULL;
+  }
   clSetKernelArg(k, 0, sizeof m, &m);
   for (int round = 1; round <= ROUNDS; round++) {
     size_t g = N;
@@ -1533,7 +1554,11 @@ static void test_threads_queues(void **state) {
   for (int i = 0; i < T; i++) assert_int_equal(w[i].failures, 0);
 }
 
-typedef struct { cl_event ev; cl_int ret; atomic_int *returned; } waiter;
+typedef struct {
+  cl_event ev;
+  cl_int ret;
+  atomic_int *returned;
+} waiter;
 
 static void *wait_thread(void *arg) {
   waiter *w = arg;
@@ -1577,7 +1602,7 @@ enum { RACE_SECONDS = 3, RACERS = 4 };
 
 typedef struct {
   atomic_int *round, *done;
-  cl_event *ev;          /* the round's event, written by the main thread before *round */
+  cl_event *ev; /* the round's event, written by the main thread before *round */
   cl_int status, ret;
 } racer;
 
@@ -1586,8 +1611,8 @@ static void *race_thread(void *arg) {
   for (int i = 1;; i++) {
     int now;
     for (int spins = 0; (now = atomic_load(r->round)) != i && now >= 0; spins++)
-      if (spins > 1000) sched_yield();  /* the machine may have fewer cores than threads */
-    if (now < 0) return NULL;           /* the main thread is done */
+      if (spins > 1000) sched_yield(); /* the machine may have fewer cores than threads */
+    if (now < 0) return NULL;          /* the main thread is done */
     r->ret = clSetUserEventStatus(*r->ev, r->status);
     atomic_fetch_add(r->done, 1);
   }
@@ -1612,8 +1637,10 @@ static void test_set_status_race(void **state) {
     int ok = 0;
     cl_int winner = 1;
     for (int t = 0; t < RACERS; t++) {
-      if (r[t].ret == CL_SUCCESS) { ok++; winner = r[t].status; }
-      else if (r[t].ret != CL_INVALID_OPERATION) bad_code++;
+      if (r[t].ret == CL_SUCCESS) {
+        ok++;
+        winner = r[t].status;
+      } else if (r[t].ret != CL_INVALID_OPERATION) bad_code++;
     }
     if (ok > 1) several++;
     else if (ok == 0) none++;
@@ -1623,8 +1650,10 @@ static void test_set_status_race(void **state) {
   atomic_store(&round, -1);
   for (int t = 0; t < RACERS; t++) pthread_join(th[t], NULL);
   if (several || none || mismatched)
-    fprintf(stderr, "clSetUserEventStatus race: round %d: several calls succeeded %d, none %d, "
-            "the status of a losing call was kept %d\n", rounds, several, none, mismatched);
+    fprintf(stderr,
+            "clSetUserEventStatus race: round %d: several calls succeeded %d, none %d, "
+            "the status of a losing call was kept %d\n",
+            rounds, several, none, mismatched);
   assert_int_equal(bad_code, 0);
   assert_int_equal(several, 0);
   assert_int_equal(none, 0);
@@ -1632,28 +1661,28 @@ static void test_set_status_race(void **state) {
 }
 
 int main(void) {
-  alarm(240);  /* a hang in the engine fails the program instead of blocking `make opencl-check` */
+  alarm(240); /* a hang in the engine fails the program instead of blocking `make opencl-check` */
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_in_order),
-      cmocka_unit_test(test_out_of_order_basic),
-      cmocka_unit_test(test_user_event_gate),
-      cmocka_unit_test(test_ooo_barrier),
-      cmocka_unit_test(test_ooo_marker),
-      cmocka_unit_test(test_cross_queue),
-      cmocka_unit_test(test_user_event_errors),
-      cmocka_unit_test(test_user_event_failure),
-      cmocka_unit_test(test_faulting_kernel),
-      cmocka_unit_test(test_callbacks),
-      cmocka_unit_test(test_event_info),
-      cmocka_unit_test(test_profiling),
-      cmocka_unit_test(test_queue_create),
-      cmocka_unit_test(test_wait_errors),
-      cmocka_unit_test(test_release_pending),
-      cmocka_unit_test(test_callback_while_waiting_with_lock),
-      cmocka_unit_test(test_wait_not_delayed_by_other_queues),
-      cmocka_unit_test(test_threads_queues),
-      cmocka_unit_test(test_threads_wait_user_event),
-      cmocka_unit_test(test_set_status_race),
+    cmocka_unit_test(test_in_order),
+    cmocka_unit_test(test_out_of_order_basic),
+    cmocka_unit_test(test_user_event_gate),
+    cmocka_unit_test(test_ooo_barrier),
+    cmocka_unit_test(test_ooo_marker),
+    cmocka_unit_test(test_cross_queue),
+    cmocka_unit_test(test_user_event_errors),
+    cmocka_unit_test(test_user_event_failure),
+    cmocka_unit_test(test_faulting_kernel),
+    cmocka_unit_test(test_callbacks),
+    cmocka_unit_test(test_event_info),
+    cmocka_unit_test(test_profiling),
+    cmocka_unit_test(test_queue_create),
+    cmocka_unit_test(test_wait_errors),
+    cmocka_unit_test(test_release_pending),
+    cmocka_unit_test(test_callback_while_waiting_with_lock),
+    cmocka_unit_test(test_wait_not_delayed_by_other_queues),
+    cmocka_unit_test(test_threads_queues),
+    cmocka_unit_test(test_threads_wait_user_event),
+    cmocka_unit_test(test_set_status_race),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,14 +25,17 @@ static cl_command_type type_of(cl_event ev) {
 
 static void t_alloc(void **state) {
   (void)state;
-  const cl_svm_mem_flags good[] = {0, CL_MEM_READ_WRITE, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY,
+  const cl_svm_mem_flags good[] = {0,
+                                   CL_MEM_READ_WRITE,
+                                   CL_MEM_READ_ONLY,
+                                   CL_MEM_WRITE_ONLY,
                                    CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER,
                                    CL_MEM_READ_ONLY | CL_MEM_SVM_FINE_GRAIN_BUFFER};
   for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
     uint8_t *p = clSVMAlloc(ctx, good[i], 1000, 0);
     assert_non_null(p);
-    assert_int_equal((uintptr_t)p % 128, 0);  /* default: the largest type, long16 */
-    for (int j = 0; j < 1000; j++) p[j] = (uint8_t)j;  /* host memory */
+    assert_int_equal((uintptr_t)p % 128, 0);          /* default: the largest type, long16 */
+    for (int j = 0; j < 1000; j++) p[j] = (uint8_t)j; /* host memory */
     assert_int_equal(p[999], (uint8_t)999);
     clSVMFree(ctx, p);
   }
@@ -57,7 +60,7 @@ static void t_alloc(void **state) {
   assert_true(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
   assert_false(caps & CL_DEVICE_SVM_ATOMICS);
   assert_null(clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0));
-  clSVMFree(ctx, NULL);  /* nothing */
+  clSVMFree(ctx, NULL); /* nothing */
 }
 
 /* ---- commands ------------------------------------------------------------------------------------ */
@@ -97,7 +100,7 @@ static void t_memcpy(void **state) {
   assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, a + 16, a, 32, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
   assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, a, a + 16, 32, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
   assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, a, a, 32, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
-  CHECK(clEnqueueSVMMemcpy(q, CL_TRUE, a + 32, a, 32, 0, NULL, NULL));  /* adjacent is fine */
+  CHECK(clEnqueueSVMMemcpy(q, CL_TRUE, a + 32, a, 32, 0, NULL, NULL)); /* adjacent is fine */
   assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, NULL, a, 32, 0, NULL, NULL), CL_INVALID_VALUE);
   assert_int_equal(clEnqueueSVMMemcpy(q, CL_TRUE, a, NULL, 32, 0, NULL, NULL), CL_INVALID_VALUE);
   assert_int_equal(clEnqueueSVMMemcpy(NULL, CL_TRUE, a, b, 32, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
@@ -119,7 +122,7 @@ static void t_fill(void **state) {
     size_t off = ps * (ps % 5), size = ps * (1 + (N / ps - ps % 5 - 1) / (1 + ps % 3));
     cl_event ev;
     CHECK(clEnqueueSVMMemFill(q, a + off, pattern, ps, size, 0, NULL, &ev));
-    memset(pattern, 0, sizeof pattern);  /* copied at enqueue time */
+    memset(pattern, 0, sizeof pattern); /* copied at enqueue time */
     CHECK(clWaitForEvents(1, &ev));
     assert_int_equal(type_of(ev), CL_COMMAND_SVM_MEMFILL);
     CHECK(clReleaseEvent(ev));
@@ -129,7 +132,7 @@ static void t_fill(void **state) {
   const size_t bad[] = {0, 3, 24, 256};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     assert_int_equal(clEnqueueSVMMemFill(q, a, pattern, bad[i], 768, 0, NULL, NULL), CL_INVALID_VALUE);
-  assert_int_equal(clEnqueueSVMMemFill(q, a + 2, pattern, 4, 64, 0, NULL, NULL), CL_INVALID_VALUE);  /* misaligned */
+  assert_int_equal(clEnqueueSVMMemFill(q, a + 2, pattern, 4, 64, 0, NULL, NULL), CL_INVALID_VALUE); /* misaligned */
   assert_int_equal(clEnqueueSVMMemFill(q, a, pattern, 4, 63, 0, NULL, NULL), CL_INVALID_VALUE);
   assert_int_equal(clEnqueueSVMMemFill(q, NULL, pattern, 4, 64, 0, NULL, NULL), CL_INVALID_VALUE);
   assert_int_equal(clEnqueueSVMMemFill(q, a, NULL, 4, 64, 0, NULL, NULL), CL_INVALID_VALUE);
@@ -194,7 +197,7 @@ static void t_enqueue_free(void **state) {
   cl_event ev;
   void *copy[3] = {p[0], p[1], p[2]};
   CHECK(clEnqueueSVMFree(q, 3, copy, on_free, &rec, 0, NULL, &ev));
-  copy[0] = copy[1] = copy[2] = NULL;  /* the array is copied at enqueue time */
+  copy[0] = copy[1] = copy[2] = NULL; /* the array is copied at enqueue time */
   CHECK(clWaitForEvents(1, &ev));
   assert_int_equal(type_of(ev), CL_COMMAND_SVM_FREE);
   CHECK(clReleaseEvent(ev));
@@ -334,7 +337,7 @@ static void t_linked_list(void **state) {
   cl_int e;
   cl_kernel k = clCreateKernel(p, "sum", &e);
   CHECK(e);
-  CHECK(clSetKernelArgSVMPointer(k, 0, nodes));  /* the head is nodes[0]: i = 0 */
+  CHECK(clSetKernelArgSVMPointer(k, 0, nodes)); /* the head is nodes[0]: i = 0 */
   CHECK(clSetKernelArgSVMPointer(k, 1, out));
   void *extra[1] = {tail};
   CHECK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof extra, extra));
@@ -344,7 +347,7 @@ static void t_linked_list(void **state) {
   assert_int_equal(*out, expect);
   CHECK(clEnqueueSVMUnmap(q, out, 0, NULL, NULL));
   /* the same from the middle of the list: a pointer into the allocation */
-  CHECK(clSetKernelArgSVMPointer(k, 0, &nodes[37]));  /* i = 1 */
+  CHECK(clSetKernelArgSVMPointer(k, 0, &nodes[37])); /* i = 1 */
   CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
   CHECK(clFinish(q));
   assert_int_equal(*out, expect - (0 - 50));
@@ -357,11 +360,10 @@ static void t_linked_list(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(t_alloc),       cmocka_unit_test(t_memcpy),
-      cmocka_unit_test(t_fill),        cmocka_unit_test(t_map),
-      cmocka_unit_test(t_enqueue_free), cmocka_unit_test(t_migrate),
-      cmocka_unit_test(t_buffer_on_svm), cmocka_unit_test(t_linked_list),
+    cmocka_unit_test(t_alloc),         cmocka_unit_test(t_memcpy),       cmocka_unit_test(t_fill),
+    cmocka_unit_test(t_map),           cmocka_unit_test(t_enqueue_free), cmocka_unit_test(t_migrate),
+    cmocka_unit_test(t_buffer_on_svm), cmocka_unit_test(t_linked_list),
   };
-  if (getenv("CMOCKA_FILTER")) cmocka_set_test_filter(getenv("CMOCKA_FILTER"));  /* to run one test */
+  if (getenv("CMOCKA_FILTER")) cmocka_set_test_filter(getenv("CMOCKA_FILTER")); /* to run one test */
   return cmocka_run_group_tests_name("opencl svm", tests, cltest_group_setup, cltest_group_teardown);
 }

@@ -41,16 +41,23 @@ static int teardown(void **state) {
 }
 
 /* One argument: a buffer (data may be NULL: zeros), a by-value, or local bytes. */
-typedef struct arg { char kind; const void *data; size_t bytes; } arg;
-#define BUF(p, n) {'b', (p), (n)}
-#define VAL(p) {'v', (p), sizeof *(p)}
-#define LOC(n) {'l', NULL, (n)}
+typedef struct arg {
+  char kind;
+  const void *data;
+  size_t bytes;
+} arg;
+#define BUF(p, n) \
+  { 'b', (p), (n) }
+#define VAL(p) \
+  { 'v', (p), sizeof *(p) }
+#define LOC(n) \
+  { 'l', NULL, (n) }
 
 static char g_ctx[128];
 
 /* Runs kernel `name` of atomics.<variant>.spv over N work-items in groups of L (global n). */
-static void run_kernel(const char *variant, const char *name, const arg *args, int nargs, size_t global,
-                       unsigned warp, unsigned nthreads) {
+static void run_kernel(const char *variant, const char *name, const arg *args, int nargs, size_t global, unsigned warp,
+                       unsigned nthreads) {
   const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
   char path[512];
   snprintf(path, sizeof path, "%s/kernels/atomics.%s.spv", build, variant);
@@ -97,9 +104,13 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 /* exchange: the old values returned plus the final value are the initial value plus the inputs */
-static void expect_exchanged(const char *what, const int64_t *rets, int64_t final, int64_t init, const int64_t *in, size_t n) {
+static void expect_exchanged(const char *what, const int64_t *rets, int64_t final, int64_t init, const int64_t *in,
+                             size_t n) {
   int64_t a[N + 1], b[N + 1];
-  for (size_t i = 0; i < n; i++) { a[i] = rets[i]; b[i] = in[i]; }
+  for (size_t i = 0; i < n; i++) {
+    a[i] = rets[i];
+    b[i] = in[i];
+  }
   a[n] = final;
   b[n] = init;
   qsort(a, n + 1, sizeof *a, cmp_i64);
@@ -142,12 +153,17 @@ static void test_legacy32(void **state) {
   for (size_t v = 0; v < 2; v++)
     for (size_t w = 0; w < 3; w++)
       for (size_t t = 0; t < 2; t++) {
-        arg a[] = {BUF(c0, sizeof c0), BUF(u0, sizeof u0), BUF(NULL, N * 4), BUF(NULL, N * 4), BUF(NULL, N * 4), BUF(in, sizeof in)};
+        arg a[] = {BUF(c0, sizeof c0), BUF(u0, sizeof u0), BUF(NULL, N * 4),
+                   BUF(NULL, N * 4),   BUF(NULL, N * 4),   BUF(in, sizeof in)};
         run_kernel(variants[v], "legacy32", a, 6, N, warps[w], threads[t]);
         const int32_t *c = buf(0), *r1 = buf(2), *r2 = buf(3), *r3 = buf(4);
         const uint32_t *u = buf(1);
         int64_t x1[N], x2[N], x3[N];
-        for (int g = 0; g < N; g++) { x1[g] = r1[g]; x2[g] = r2[g]; x3[g] = r3[g]; }
+        for (int g = 0; g < N; g++) {
+          x1[g] = r1[g];
+          x2[g] = r2[g];
+          x3[g] = r3[g];
+        }
         expect_i64("atomic_inc final", c[0], N);
         expect_permutation("atomic_inc old", x1, N);
         expect_i64("atomic_add", c[1], (int32_t)sum);
@@ -200,7 +216,7 @@ static void test_atom64(void **state) {
   int64_t in[N];
   int32_t base[N];
   inputs(base, 3);
-  for (int g = 0; g < N; g++) in[g] = (int64_t)base[g] * 1000003 * 1000003;  /* beyond 32 bits */
+  for (int g = 0; g < N; g++) in[g] = (int64_t)base[g] * 1000003 * 1000003; /* beyond 32 bits */
   int64_t sum = 0, mn = INT64_MAX, mx = INT64_MIN;
   uint64_t uand = ~0ull, uor = 0, uxor = 0, umin = ~0ull, umax = 0;
   for (int g = 0; g < N; g++) {
@@ -232,10 +248,11 @@ static void test_atom64(void **state) {
         expect_exchanged("atom_xchg", r2, c[6], 7, in, N);
         expect_i64("atom_cmpxchg loop", c[7], sum);
         if (u[0] != uand || u[1] != uor || u[2] != uxor || u[3] != umin || u[4] != umax)
-          fail_msg("%s: 64-bit and/or/xor/umin/umax: %llx %llx %llx %llx %llx, expected %llx %llx %llx %llx %llx", g_ctx,
-                   (unsigned long long)u[0], (unsigned long long)u[1], (unsigned long long)u[2], (unsigned long long)u[3],
-                   (unsigned long long)u[4], (unsigned long long)uand, (unsigned long long)uor, (unsigned long long)uxor,
-                   (unsigned long long)umin, (unsigned long long)umax);
+          fail_msg("%s: 64-bit and/or/xor/umin/umax: %llx %llx %llx %llx %llx, expected %llx %llx %llx %llx %llx",
+                   g_ctx, (unsigned long long)u[0], (unsigned long long)u[1], (unsigned long long)u[2],
+                   (unsigned long long)u[3], (unsigned long long)u[4], (unsigned long long)uand,
+                   (unsigned long long)uor, (unsigned long long)uxor, (unsigned long long)umin,
+                   (unsigned long long)umax);
         done();
       }
 }
@@ -263,14 +280,17 @@ static void test_c11(void **state) {
   for (size_t v = 0; v < 2; v++)
     for (size_t w = 0; w < 3; w++)
       for (size_t t = 0; t < 2; t++) {
-        arg a[] = {BUF(c0, sizeof c0), BUF(u0, sizeof u0), BUF(NULL, 16), BUF(NULL, N * 4),
-                   BUF(NULL, N * 4), BUF(NULL, GROUPS * 4), BUF(in, sizeof in), BUF(lin, sizeof lin)};
+        arg a[] = {BUF(c0, sizeof c0), BUF(u0, sizeof u0),    BUF(NULL, 16),      BUF(NULL, N * 4),
+                   BUF(NULL, N * 4),   BUF(NULL, GROUPS * 4), BUF(in, sizeof in), BUF(lin, sizeof lin)};
         run_kernel(variants[v], "c11", a, 8, N, warps[w], threads[t]);
         const int32_t *c = buf(0), *r1 = buf(3), *r2 = buf(4), *win = buf(5);
         const uint32_t *u = buf(1);
         const int64_t *ls = buf(2);
         int64_t x1[N], x2[N];
-        for (int g = 0; g < N; g++) { x1[g] = r1[g]; x2[g] = r2[g]; }
+        for (int g = 0; g < N; g++) {
+          x1[g] = r1[g];
+          x2[g] = r2[g];
+        }
         expect_i64("compare_exchange_weak counter", c[0], N);
         expect_permutation("compare_exchange_weak counter old", x1, N);
         expect_i64("atomic_fetch_add", c[1], (int32_t)sum);
@@ -295,7 +315,7 @@ static void test_histogram(void **state) {
   uint64_t s = 99;
   for (int i = 0; i < HN; i++) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
-    in[i] = (uint32_t)(s >> 35) % 40;  /* few distinct values: heavy contention on each bin */
+    in[i] = (uint32_t)(s >> 35) % 40; /* few distinct values: heavy contention on each bin */
     want[in[i] % NBINS]++;
   }
   const uint32_t nbins = NBINS;
@@ -317,8 +337,8 @@ static void test_histogram(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_legacy32, teardown), cmocka_unit_test_teardown(test_legacy32_local, teardown),
-    cmocka_unit_test_teardown(test_atom64, teardown),   cmocka_unit_test_teardown(test_c11, teardown),
+    cmocka_unit_test_teardown(test_legacy32, teardown),  cmocka_unit_test_teardown(test_legacy32_local, teardown),
+    cmocka_unit_test_teardown(test_atom64, teardown),    cmocka_unit_test_teardown(test_c11, teardown),
     cmocka_unit_test_teardown(test_histogram, teardown),
   };
   return cmocka_run_group_tests_name("atomics", tests, NULL, NULL);

@@ -18,7 +18,7 @@ static void t_resolve_messages(void **state) {
   bi_type a[3] = {f4, f4, f4};
   expect_resolve_error(120, f4, a, 1, 0, "OpenCL.std instruction 120 does not exist");
   expect_resolve_error(9999, f4, a, 1, 0, "OpenCL.std instruction 9999 does not exist");
-  a[0] = i4;  /* a math function on integers */
+  a[0] = i4; /* a math function on integers */
   expect_resolve_error(OCLSTD_tgamma, i4, a, 1, 0, "OpenCL.std `tgamma` is not implemented for int4");
   a[0] = f4;
   a[0] = a[1] = a[2] = i4;
@@ -46,7 +46,8 @@ static void t_resolve_messages(void **state) {
   expect_resolve_error(OCLSTD_fmin, f4, a, 1, 0, "OpenCL.std `fmin` takes 2 operands, not 1");
   a[0] = ti(8, 2);
   a[1] = ti(8, 2);
-  expect_resolve_error(OCLSTD_u_upsample, ti(32, 2), a, 2, 0, "OpenCL.std `u_upsample`: the result type is uint2, expected ushort2");
+  expect_resolve_error(OCLSTD_u_upsample, ti(32, 2), a, 2, 0,
+                       "OpenCL.std `u_upsample`: the result type is uint2, expected ushort2");
   /* shuffle: 3-component vectors are not allowed, mask width must match */
   a[0] = tf(32, 3);
   a[1] = ti(32, 4);
@@ -59,27 +60,34 @@ static void t_resolve_messages(void **state) {
   a[0] = f4;
   a[1] = tf(32, 8);
   a[2] = ti(32, 4);
-  expect_resolve_error(OCLSTD_shuffle2, f4, a, 3, 0, "OpenCL.std `shuffle2`: operand 2 has type float8, expected float4");
+  expect_resolve_error(OCLSTD_shuffle2, f4, a, 3, 0,
+                       "OpenCL.std `shuffle2`: operand 2 has type float8, expected float4");
   /* memory instructions */
   a[0] = ti(64, 1);
   a[1] = tptr(64, BI_FLOAT, 32);
-  expect_resolve_error(OCLSTD_vloadn, f4, a, 2, 3, "OpenCL.std `vloadn`: the literal n is 3 but the result has 4 components");
+  expect_resolve_error(OCLSTD_vloadn, f4, a, 2, 3,
+                       "OpenCL.std `vloadn`: the literal n is 3 but the result has 4 components");
   expect_resolve_error(OCLSTD_vloadn, tf(32, 1), a, 2, 1, "OpenCL.std `vloadn` is not implemented for float");
   a[1] = tptr(64, BI_INT, 32);
-  expect_resolve_error(OCLSTD_vloadn, f4, a, 2, 4, "OpenCL.std `vloadn`: operand 2 has type pointer to int, expected a pointer to float");
-  a[1] = tptr(64, BI_VOID, 0);
-  must_resolve(OCLSTD_vloadn, f4, a, 2, 4);                  /* an unknown pointee is accepted */
-  a[0] = ti(16, 1);
   expect_resolve_error(OCLSTD_vloadn, f4, a, 2, 4,
-                       "OpenCL.std `vloadn`: operand 1 has type short, expected a 32- or 64-bit integer scalar (size_t)");
+                       "OpenCL.std `vloadn`: operand 2 has type pointer to int, expected a pointer to float");
+  a[1] = tptr(64, BI_VOID, 0);
+  must_resolve(OCLSTD_vloadn, f4, a, 2, 4); /* an unknown pointee is accepted */
+  a[0] = ti(16, 1);
+  expect_resolve_error(
+    OCLSTD_vloadn, f4, a, 2, 4,
+    "OpenCL.std `vloadn`: operand 1 has type short, expected a 32- or 64-bit integer scalar (size_t)");
   a[0] = tf(32, 1);
   a[1] = ti(64, 1);
   a[2] = tptr(64, BI_FLOAT, 16);
-  expect_resolve_error(OCLSTD_vstore_half_r, tvoid(), a, 3, 4, "OpenCL.std `vstore_half_r`: 4 is not an FPRoundingMode");
+  expect_resolve_error(OCLSTD_vstore_half_r, tvoid(), a, 3, 4,
+                       "OpenCL.std `vstore_half_r`: 4 is not an FPRoundingMode");
   must_resolve(OCLSTD_vstore_half_r, tvoid(), a, 3, 3);
-  expect_resolve_error(OCLSTD_vstore_half, tf(32, 1), a, 3, 0, "OpenCL.std `vstore_half`: the result type is float, expected void");
+  expect_resolve_error(OCLSTD_vstore_half, tf(32, 1), a, 3, 0,
+                       "OpenCL.std `vstore_half`: the result type is float, expected void");
   a[2] = tptr(64, BI_FLOAT, 32);
-  expect_resolve_error(OCLSTD_vstore_half, tvoid(), a, 3, 0, "OpenCL.std `vstore_half`: operand 3 has type pointer to float, expected a pointer to half");
+  expect_resolve_error(OCLSTD_vstore_half, tvoid(), a, 3, 0,
+                       "OpenCL.std `vstore_half`: operand 3 has type pointer to float, expected a pointer to half");
   a[0] = tf(16, 1);
   a[2] = tptr(64, BI_FLOAT, 16);
   expect_resolve_error(OCLSTD_vstore_half, tvoid(), a, 3, 0, "OpenCL.std `vstore_half` is not implemented for half");
@@ -94,24 +102,26 @@ static void t_resolve_messages(void **state) {
 /* Every instruction of this stage resolves for every type OpenCL allows, at every vector width. */
 static void t_resolve_sweep(void **state) {
   (void)state;
-  static const uint32_t f1[] = {OCLSTD_sqrt, OCLSTD_fabs, OCLSTD_floor, OCLSTD_ceil, OCLSTD_trunc, OCLSTD_rint,
-                                OCLSTD_round, OCLSTD_sign};
+  static const uint32_t f1[] = {OCLSTD_sqrt,  OCLSTD_fabs, OCLSTD_floor, OCLSTD_ceil,
+                                OCLSTD_trunc, OCLSTD_rint, OCLSTD_round, OCLSTD_sign};
   static const uint32_t f2[] = {OCLSTD_fmin, OCLSTD_fmax, OCLSTD_copysign, OCLSTD_step};
   static const uint32_t f3[] = {OCLSTD_fma, OCLSTD_mad, OCLSTD_fclamp};
   static const uint32_t i1[] = {OCLSTD_s_abs, OCLSTD_u_abs, OCLSTD_clz, OCLSTD_ctz, OCLSTD_popcount};
   static const uint32_t i2[] = {OCLSTD_s_abs_diff, OCLSTD_u_abs_diff, OCLSTD_s_add_sat, OCLSTD_u_add_sat,
-                                OCLSTD_s_sub_sat, OCLSTD_u_sub_sat, OCLSTD_s_hadd, OCLSTD_u_hadd, OCLSTD_s_rhadd,
-                                OCLSTD_u_rhadd, OCLSTD_s_max, OCLSTD_u_max, OCLSTD_s_min, OCLSTD_u_min,
-                                OCLSTD_rotate, OCLSTD_s_mul_hi, OCLSTD_u_mul_hi};
-  static const uint32_t i3[] = {OCLSTD_s_clamp, OCLSTD_u_clamp, OCLSTD_s_mad_hi, OCLSTD_u_mad_hi,
-                                OCLSTD_s_mad_sat, OCLSTD_u_mad_sat};
+                                OCLSTD_s_sub_sat,  OCLSTD_u_sub_sat,  OCLSTD_s_hadd,    OCLSTD_u_hadd,
+                                OCLSTD_s_rhadd,    OCLSTD_u_rhadd,    OCLSTD_s_max,     OCLSTD_u_max,
+                                OCLSTD_s_min,      OCLSTD_u_min,      OCLSTD_rotate,    OCLSTD_s_mul_hi,
+                                OCLSTD_u_mul_hi};
+  static const uint32_t i3[] = {OCLSTD_s_clamp,  OCLSTD_u_clamp,   OCLSTD_s_mad_hi,
+                                OCLSTD_u_mad_hi, OCLSTD_s_mad_sat, OCLSTD_u_mad_sat};
   static const unsigned ns[] = {1, 2, 3, 4, 8, 16};
   unsigned count = 0;
   for (int ni = 0; ni < 6; ni++) {
     const unsigned n = ns[ni];
     for (unsigned bits = 16; bits <= 64; bits *= 2) {
       const bi_type t = tf(bits, n), a[3] = {t, t, t};
-      for (size_t i = 0; i < sizeof f1 / 4; i++, count++) assert_int_equal(must_resolve(f1[i], t, a, 1, 0).literal & 31, n);
+      for (size_t i = 0; i < sizeof f1 / 4; i++, count++)
+        assert_int_equal(must_resolve(f1[i], t, a, 1, 0).literal & 31, n);
       for (size_t i = 0; i < sizeof f2 / 4; i++, count++) must_resolve(f2[i], t, a, 2, 0);
       for (size_t i = 0; i < sizeof f3 / 4; i++, count++) must_resolve(f3[i], t, a, 3, 0);
     }
@@ -207,7 +217,7 @@ static void t_partial_lanes(void **state) {
     if (active)
       for (unsigned k = 0; k < 3; k++) assert_int_equal(get_elem(w_dst(&w, l) + 4 * k, 4), fbits((float)(10 * l + k)));
   }
-  w.nlanes = 0;   /* no lanes: nothing happens */
+  w.nlanes = 0; /* no lanes: nothing happens */
   assert_true(warp_call(&r, &w, NULL));
 }
 
@@ -252,10 +262,20 @@ static void t_fmin_fmax(void **state) {
   (void)state;
   /* x, y, fmin, fmax (§6.15.2; zeros ordered -0 < +0 by spvi's definition) */
   static const double rows[][4] = {
-    {1, 2, 1, 2},          {2, 1, 1, 2},           {-0.0, 0.0, -0.0, 0.0},   {0.0, -0.0, -0.0, 0.0},
-    {-0.0, -0.0, -0.0, -0.0}, {NAN, 3, 3, 3},      {3, NAN, 3, 3},           {NAN, NAN, NAN, NAN},
-    {NAN, -0.0, -0.0, -0.0}, {-INFINITY, 5, -INFINITY, 5}, {INFINITY, -INFINITY, -INFINITY, INFINITY},
-    {-1.5, -2.5, -2.5, -1.5}, {0x1p-24, -0x1p-24, -0x1p-24, 0x1p-24}, {65504, INFINITY, 65504, INFINITY},
+    {1, 2, 1, 2},
+    {2, 1, 1, 2},
+    {-0.0, 0.0, -0.0, 0.0},
+    {0.0, -0.0, -0.0, 0.0},
+    {-0.0, -0.0, -0.0, -0.0},
+    {NAN, 3, 3, 3},
+    {3, NAN, 3, 3},
+    {NAN, NAN, NAN, NAN},
+    {NAN, -0.0, -0.0, -0.0},
+    {-INFINITY, 5, -INFINITY, 5},
+    {INFINITY, -INFINITY, -INFINITY, INFINITY},
+    {-1.5, -2.5, -2.5, -1.5},
+    {0x1p-24, -0x1p-24, -0x1p-24, 0x1p-24},
+    {65504, INFINITY, 65504, INFINITY},
   };
   const size_t n = sizeof rows / sizeof rows[0];
   fp_table(OCLSTD_fmin, 2, &rows[0][0], n, 4, 2, 16);
@@ -275,22 +295,23 @@ static void t_fclamp_sign_step(void **state) {
   (void)state;
   /* fclamp(x, lo, hi) = fmin(fmax(x, lo), hi) (§6.15.4) */
   static const double clamp_rows[][4] = {
-    {5, 0, 1, 1}, {-5, 0, 1, 0}, {0.5, 0, 1, 0.5}, {NAN, 0, 1, 0}, {-0.0, 0.0, 1, 0.0},
+    {5, 0, 1, 1},   {-5, 0, 1, 0},     {0.5, 0, 1, 0.5},     {NAN, 0, 1, 0},         {-0.0, 0.0, 1, 0.0},
     {2, NAN, 1, 1}, {-2, -1, NAN, -1}, {INFINITY, -1, 1, 1}, {-INFINITY, -1, 1, -1},
   };
   fp_table(OCLSTD_fclamp, 3, &clamp_rows[0][0], sizeof clamp_rows / sizeof clamp_rows[0], 4, 3, 16);
   /* sign: 1, -1, ±0 kept, NaN -> +0 */
   static const double sign_rows[][2] = {
-    {2.5, 1}, {-0.125, -1}, {0.0, 0.0}, {-0.0, -0.0}, {NAN, 0.0}, {INFINITY, 1}, {-INFINITY, -1},
-    {0x1p-24, 1}, {-0x1p-24, -1}, {65504, 1},
+    {2.5, 1},      {-0.125, -1},    {0.0, 0.0},   {-0.0, -0.0},   {NAN, 0.0},
+    {INFINITY, 1}, {-INFINITY, -1}, {0x1p-24, 1}, {-0x1p-24, -1}, {65504, 1},
   };
   fp_table(OCLSTD_sign, 1, &sign_rows[0][0], sizeof sign_rows / sizeof sign_rows[0], 2, 1, 16);
   static const double sign_tiny[][2] = {{0x1p-149, 1}, {-0x1p-149, -1}};
   fp_table(OCLSTD_sign, 1, &sign_tiny[0][0], 2, 2, 1, 32);
   /* step(edge, x): 0 if x < edge, else 1 (so 1 for NaN operands, and for -0 vs +0) */
   static const double step_rows[][3] = {
-    {1, 0.5, 0}, {1, 1, 1}, {1, 2, 1}, {NAN, 1, 1}, {1, NAN, 1}, {-0.0, 0.0, 1}, {0.0, -0.0, 1},
-    {-INFINITY, -65504, 1}, {INFINITY, 65504, 0},
+    {1, 0.5, 0},          {1, 1, 1},      {1, 2, 1},      {NAN, 1, 1},
+    {1, NAN, 1},          {-0.0, 0.0, 1}, {0.0, -0.0, 1}, {-INFINITY, -65504, 1},
+    {INFINITY, 65504, 0},
   };
   fp_table(OCLSTD_step, 2, &step_rows[0][0], sizeof step_rows / sizeof step_rows[0], 3, 2, 16);
 }
@@ -299,12 +320,21 @@ static void t_rounding_hand(void **state) {
   (void)state;
   /* x, floor, ceil, trunc, rint (ties even), round (ties away) — §6.15.2 */
   static const double rows[][6] = {
-    {2.5, 2, 3, 2, 2, 3},         {-2.5, -3, -2, -2, -2, -3},      {0.5, 0, 1, 0, 0, 1},
-    {-0.5, -1, -0.0, -0.0, -0.0, -1}, {1.5, 1, 2, 1, 2, 2},        {-1.5, -2, -1, -1, -2, -2},
-    {0.25, 0, 1, 0, 0, 0},        {-0.25, -1, -0.0, -0.0, -0.0, -0.0}, {-0.0, -0.0, -0.0, -0.0, -0.0, -0.0},
-    {1023.5, 1023, 1024, 1023, 1024, 1024}, {-1022.5, -1023, -1022, -1022, -1022, -1023},
-    {65504, 65504, 65504, 65504, 65504, 65504}, {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY},
-    {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY}, {NAN, NAN, NAN, NAN, NAN, NAN},
+    {2.5, 2, 3, 2, 2, 3},
+    {-2.5, -3, -2, -2, -2, -3},
+    {0.5, 0, 1, 0, 0, 1},
+    {-0.5, -1, -0.0, -0.0, -0.0, -1},
+    {1.5, 1, 2, 1, 2, 2},
+    {-1.5, -2, -1, -1, -2, -2},
+    {0.25, 0, 1, 0, 0, 0},
+    {-0.25, -1, -0.0, -0.0, -0.0, -0.0},
+    {-0.0, -0.0, -0.0, -0.0, -0.0, -0.0},
+    {1023.5, 1023, 1024, 1023, 1024, 1024},
+    {-1022.5, -1023, -1022, -1022, -1022, -1023},
+    {65504, 65504, 65504, 65504, 65504, 65504},
+    {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY},
+    {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY},
+    {NAN, NAN, NAN, NAN, NAN, NAN},
     {0x1p-24, 0, 1, 0, 0, 0},
   };
   const size_t n = sizeof rows / sizeof rows[0];
@@ -313,12 +343,15 @@ static void t_rounding_hand(void **state) {
   /* float/double only: the largest value below 0.5 (round must not compute floor(x + 0.5)) and
    * values near 2^23 / 2^52 */
   static const double big[][6] = {
-    {0x1.fffffep-2, 0, 1, 0, 0, 0}, {-0x1.fffffep-2, -1, -0.0, -0.0, -0.0, -0.0},
-    {8388607.5, 8388607, 8388608, 8388607, 8388608, 8388608}, {8388609, 8388609, 8388609, 8388609, 8388609, 8388609},
+    {0x1.fffffep-2, 0, 1, 0, 0, 0},
+    {-0x1.fffffep-2, -1, -0.0, -0.0, -0.0, -0.0},
+    {8388607.5, 8388607, 8388608, 8388607, 8388608, 8388608},
+    {8388609, 8388609, 8388609, 8388609, 8388609, 8388609},
   };
   for (unsigned i = 0; i < 5; i++) fp_table(ops[i], 1, &big[0][0], 4, 6, i + 1, 32);
   static const double dbig[][6] = {
-    {0x1.fffffffffffffp-2, 0, 1, 0, 0, 0}, {4503599627370495.5, 4503599627370495, 4503599627370496, 4503599627370495, 4503599627370496, 4503599627370496},
+    {0x1.fffffffffffffp-2, 0, 1, 0, 0, 0},
+    {4503599627370495.5, 4503599627370495, 4503599627370496, 4503599627370495, 4503599627370496, 4503599627370496},
   };
   for (unsigned i = 0; i < 5; i++) fp_table(ops[i], 1, &dbig[0][0], 2, 6, i + 1, 64);
   /* a NaN operand comes back quieted, payload kept */
@@ -329,9 +362,14 @@ static void t_rounding_hand(void **state) {
 
 static void t_copysign_fabs(void **state) {
   (void)state;
-  static const double rows[][4] = {   /* x, y, copysign, fabs(x) */
-    {1, -0.0, -1, 1}, {-2, 3, 2, 2}, {-0.0, 1, 0.0, 0.0}, {INFINITY, -1, -INFINITY, INFINITY},
-    {-INFINITY, 0.0, INFINITY, INFINITY}, {0x1p-24, -2, -0x1p-24, 0x1p-24},
+  static const double rows[][4] = {
+    /* x, y, copysign, fabs(x) */
+    {1, -0.0, -1, 1},
+    {-2, 3, 2, 2},
+    {-0.0, 1, 0.0, 0.0},
+    {INFINITY, -1, -INFINITY, INFINITY},
+    {-INFINITY, 0.0, INFINITY, INFINITY},
+    {0x1p-24, -2, -0x1p-24, 0x1p-24},
   };
   fp_table(OCLSTD_copysign, 2, &rows[0][0], 6, 4, 2, 16);
   fp_table(OCLSTD_fabs, 1, &rows[0][0], 6, 4, 3, 16);
@@ -382,17 +420,19 @@ static uint64_t rnd_fp(unsigned bits, uint64_t *rng) {
   if (bits == 32) {
     uint32_t b = (uint32_t)(r >> 32);
     switch (r % 3) {
-      case 0: break;
-      case 1: b = (b & 0x807fffffu) | (uint32_t)(127 - 20 + (r >> 8) % 40) << 23; break;
-      default: b = (b & 0x807fffffu) | (uint32_t)((r >> 8) % 2 ? (r >> 16) % 4 : 250 + (r >> 16) % 4) << 23; break;
+    case 0: break;
+    case 1: b = (b & 0x807fffffu) | (uint32_t)(127 - 20 + (r >> 8) % 40) << 23; break;
+    default: b = (b & 0x807fffffu) | (uint32_t)((r >> 8) % 2 ? (r >> 16) % 4 : 250 + (r >> 16) % 4) << 23; break;
     }
     return b;
   }
   uint64_t b = r;
   switch ((r >> 3) % 3) {
-    case 0: break;
-    case 1: b = (b & 0x800fffffffffffffull) | (uint64_t)(1023 - 40 + (r >> 8) % 80) << 52; break;
-    default: b = (b & 0x800fffffffffffffull) | (uint64_t)((r >> 9) % 2 ? (r >> 16) % 4 : 2042 + (r >> 16) % 4) << 52; break;
+  case 0: break;
+  case 1: b = (b & 0x800fffffffffffffull) | (uint64_t)(1023 - 40 + (r >> 8) % 80) << 52; break;
+  default:
+    b = (b & 0x800fffffffffffffull) | (uint64_t)((r >> 9) % 2 ? (r >> 16) % 4 : 2042 + (r >> 16) % 4) << 52;
+    break;
   }
   return b;
 }
@@ -410,8 +450,14 @@ static void t_sqrt_vs_mpfr(void **state) {
     for (size_t i = 0; i < count; i++) {
       in[i] = rnd_fp(bits, &rng);
       const double x = val(bits, in[i]);
-      if (is_nan_bits(bits, in[i])) { want[i] = quiet(bits, in[i]); continue; }
-      if (x < 0) { want[i] = enc(bits, NAN); continue; }
+      if (is_nan_bits(bits, in[i])) {
+        want[i] = quiet(bits, in[i]);
+        continue;
+      }
+      if (x < 0) {
+        want[i] = enc(bits, NAN);
+        continue;
+      }
       ref_begin(fmt);
       mpfr_set_d(XA, x, MPFR_RNDN);
       int inex = mpfr_sqrt(R, XA, MPFR_RNDN);
@@ -420,9 +466,12 @@ static void t_sqrt_vs_mpfr(void **state) {
       ref_end();
     }
     /* specials: -0 -> -0, +inf -> +inf, -inf -> NaN */
-    in[0] = enc(bits, -0.0); want[0] = enc(bits, -0.0);
-    in[1] = enc(bits, INFINITY); want[1] = enc(bits, INFINITY);
-    in[2] = enc(bits, -INFINITY); want[2] = enc(bits, NAN);
+    in[0] = enc(bits, -0.0);
+    want[0] = enc(bits, -0.0);
+    in[1] = enc(bits, INFINITY);
+    want[1] = enc(bits, INFINITY);
+    in[2] = enc(bits, -INFINITY);
+    want[2] = enc(bits, NAN);
     const uint64_t *const ins[1] = {in};
     run_ew(OCLSTD_sqrt, BI_FLOAT, bits, 16, 1, ins, want, count, NULL);
     run_ew_all_widths(OCLSTD_sqrt, BI_FLOAT, bits, 1, ins, want, 1000, NULL);
@@ -445,14 +494,17 @@ static void t_rounding_vs_mpfr(void **state) {
       mpfr_ptr R = bits == 32 ? RF : RD;
       for (size_t i = 0; i < count; i++) {
         in[i] = rnd_fp(bits, &rng);
-        if (is_nan_bits(bits, in[i])) { want[i] = quiet(bits, in[i]); continue; }
+        if (is_nan_bits(bits, in[i])) {
+          want[i] = quiet(bits, in[i]);
+          continue;
+        }
         mpfr_set_d(XA, val(bits, in[i]), MPFR_RNDN);
         switch (o) {
-          case 0: mpfr_floor(R, XA); break;
-          case 1: mpfr_ceil(R, XA); break;
-          case 2: mpfr_trunc(R, XA); break;
-          case 3: mpfr_rint(R, XA, MPFR_RNDN); break;
-          default: mpfr_round(R, XA); break;
+        case 0: mpfr_floor(R, XA); break;
+        case 1: mpfr_ceil(R, XA); break;
+        case 2: mpfr_trunc(R, XA); break;
+        case 3: mpfr_rint(R, XA, MPFR_RNDN); break;
+        default: mpfr_round(R, XA); break;
         }
         want[i] = mpfr_bits(bits, R);
       }
@@ -487,18 +539,19 @@ static void t_fma_hand(void **state) {
   const float a = 24929.0f, b = 673.0f * 0x1p-24f;
   uint64_t x[8] = {fbits(a), fbits(a), fbits(a), fbits(-a), fbits(1.0f), fbits(INFINITY), fbits(-1.0f), fbits(-1.0f)};
   uint64_t y[8] = {fbits(b), fbits(b), fbits(b), fbits(b), fbits(1.0f), fbits(0.0f), fbits(0.0f), fbits(0.0f)};
-  uint64_t z[8] = {fbits(0x1p-149f), fbits(-0x1p-149f), fbits(0.0f), fbits(-0x1p-149f), fbits(-1.0f),
-                   fbits(1.0f), fbits(0.0f), fbits(-0.0f)};
-  uint64_t w[8] = {0x3f800001u, 0x3f800000u, 0x3f800000u, 0xbf800001u, 0x00000000u, 0x7fc00000u, 0x00000000u, 0x80000000u};
+  uint64_t z[8] = {fbits(0x1p-149f), fbits(-0x1p-149f), fbits(0.0f), fbits(-0x1p-149f),
+                   fbits(-1.0f),     fbits(1.0f),       fbits(0.0f), fbits(-0.0f)};
+  uint64_t w[8] = {0x3f800001u, 0x3f800000u, 0x3f800000u, 0xbf800001u,
+                   0x00000000u, 0x7fc00000u, 0x00000000u, 0x80000000u};
   const uint64_t *const in[3] = {x, y, z};
   run_ew_all_widths(OCLSTD_fma, BI_FLOAT, 32, 3, in, w, 8, NULL);
   run_ew_all_widths(OCLSTD_mad, BI_FLOAT, 32, 3, in, w, 8, NULL);
-  for (int i = 0; i < 8; i++) assert_int_equal(ref_fma(32, x[i], y[i], z[i]), w[i]);   /* MPFR agrees */
+  for (int i = 0; i < 8; i++) assert_int_equal(ref_fma(32, x[i], y[i], z[i]), w[i]); /* MPFR agrees */
   /* double: 134217729 * 134217727 = 2^54 - 1; with c = -2^54 the exact result is -1 */
   uint64_t dx[3] = {dbits(134217729.0), dbits(0x1p-1074), dbits(1.0 + 0x1p-52)};
   uint64_t dy[3] = {dbits(134217727.0), dbits(0.5), dbits(1.0 + 0x1p-52)};
   uint64_t dz[3] = {dbits(-0x1p54), dbits(0.0), dbits(-1.0)};
-  uint64_t dw[3] = {dbits(-1.0), dbits(0.0), dbits(0x1p-51)};   /* 2^-51 + 2^-104: a tie, even */
+  uint64_t dw[3] = {dbits(-1.0), dbits(0.0), dbits(0x1p-51)}; /* 2^-51 + 2^-104: a tie, even */
   const uint64_t *const din[3] = {dx, dy, dz};
   run_ew_all_widths(OCLSTD_fma, BI_FLOAT, 64, 3, din, dw, 3, NULL);
   run_ew_all_widths(OCLSTD_mad, BI_FLOAT, 64, 3, din, dw, 3, NULL);
@@ -523,7 +576,9 @@ static void t_fma_vs_mpfr(void **state) {
         if (bits == 32) c = (fbits((float)-p) + (r >> 8) % 5 - 2) & 0xffffffffu;
         else c = dbits(-p) + (r >> 8) % 5 - 2;
       }
-      in[0][i] = a; in[1][i] = b; in[2][i] = c;
+      in[0][i] = a;
+      in[1][i] = b;
+      in[2][i] = c;
       want[i] = ref_fma(bits, a, b, c);
     }
     const uint64_t *const ins[3] = {in[0], in[1], in[2]};
@@ -593,11 +648,13 @@ static void t_bitselect(void **state) {
 
 /* Run shuffle (y == NULL) or shuffle2 on one lane pattern and compare. Element values are
  * 0x40 + index for x and 0x80 + index for y, so the expected index is visible in the result. */
-static void shuffle_case(unsigned w, bool fl, unsigned m, unsigned n, bool two, const uint64_t *mask, const uint64_t *want) {
+static void shuffle_case(unsigned w, bool fl, unsigned m, unsigned n, bool two, const uint64_t *mask,
+                         const uint64_t *want) {
   const unsigned es = w / 8;
   const bi_type src = fl ? tf(w, m) : ti(w, m), res = fl ? tf(w, n) : ti(w, n);
   const bi_type a2[2] = {src, ti(w, n)}, a3[3] = {src, src, ti(w, n)};
-  const bi_resolved r = two ? must_resolve(OCLSTD_shuffle2, res, a3, 3, 0) : must_resolve(OCLSTD_shuffle, res, a2, 2, 0);
+  const bi_resolved r = two ? must_resolve(OCLSTD_shuffle2, res, a3, 3, 0)
+                            : must_resolve(OCLSTD_shuffle, res, a2, 2, 0);
   static warp wp;
   const unsigned sb[3] = {m * es, two ? m * es : n * es, n * es};
   warp_init(&wp, n * es, sb, two ? 3 : 2);
@@ -621,27 +678,34 @@ static void t_shuffle(void **state) {
   (void)state;
   /* shuffle: only the ilogb(2m-1) = log2(m) low mask bits count */
   const uint64_t m4[4] = {3 | 0xf0, 2 | 0x4, 0x101, 0xfffffffcu}, w4[4] = {0x43, 0x42, 0x41, 0x40};
-  shuffle_case(32, true, 4, 4, false, m4, w4);                 /* float4 reversed: r = a.wzyx */
+  shuffle_case(32, true, 4, 4, false, m4, w4); /* float4 reversed: r = a.wzyx */
   shuffle_case(32, false, 4, 4, false, m4, w4);
   const uint64_t m2[2] = {9, 0x80000007u}, w2[2] = {0x41, 0x47};
-  shuffle_case(32, true, 8, 2, false, m2, w2);                 /* float8 -> float2: mask & 7 */
+  shuffle_case(32, true, 8, 2, false, m2, w2); /* float8 -> float2: mask & 7 */
   uint64_t m16[16], w16[16];
-  for (unsigned k = 0; k < 16; k++) { m16[k] = k | 0xf0; w16[k] = 0x40 + (k & 1); }
-  shuffle_case(8, false, 2, 16, false, m16, w16);              /* char2 -> char16: mask & 1 */
+  for (unsigned k = 0; k < 16; k++) {
+    m16[k] = k | 0xf0;
+    w16[k] = 0x40 + (k & 1);
+  }
+  shuffle_case(8, false, 2, 16, false, m16, w16); /* char2 -> char16: mask & 1 */
   const uint64_t ml[2] = {31, 0xff00000000000010ull}, wl[2] = {0x4f, 0x40};
-  shuffle_case(64, false, 16, 2, false, ml, wl);               /* long16 -> long2: mask & 15 */
+  shuffle_case(64, false, 16, 2, false, ml, wl); /* long16 -> long2: mask & 15 */
   shuffle_case(64, true, 16, 2, false, ml, wl);
   const uint64_t mh[8] = {1, 0, 3, 2, 0x7, 0xfffe, 0x8001, 4}, wh[8] = {0x41, 0x40, 0x43, 0x42, 0x43, 0x42, 0x41, 0x40};
-  shuffle_case(16, true, 4, 8, false, mh, wh);                 /* half4 -> half8: mask & 3 */
+  shuffle_case(16, true, 4, 8, false, mh, wh); /* half4 -> half8: mask & 3 */
   /* shuffle2: ilogb(2m-1)+1 = log2(2m) bits; indices >= m select from y */
-  const uint64_t s8[8] = {7, 8, 15, 4, 0x13, 5, 6, 0xffffffffu}, sw8[8] = {0x83, 0x40, 0x83, 0x80, 0x43, 0x81, 0x82, 0x83};
+  const uint64_t s8[8] = {7, 8, 15, 4, 0x13, 5, 6, 0xffffffffu},
+                 sw8[8] = {0x83, 0x40, 0x83, 0x80, 0x43, 0x81, 0x82, 0x83};
   shuffle_case(32, false, 4, 8, true, s8, sw8);
   shuffle_case(32, true, 4, 8, true, s8, sw8);
   const uint64_t s2[4] = {0, 1, 2, 3 | 0xfc}, sw2[4] = {0x40, 0x41, 0x80, 0x81};
-  shuffle_case(8, false, 2, 4, true, s2, sw2);                 /* char2 x2 -> char4: mask & 3 */
+  shuffle_case(8, false, 2, 4, true, s2, sw2); /* char2 x2 -> char4: mask & 3 */
   uint64_t s16[16], sw16[16];
-  for (unsigned k = 0; k < 16; k++) { s16[k] = 31 - k + 0x40; sw16[k] = (31 - k) >= 16 ? 0x80 + 15 - k : 0x40 + 31 - k; }
-  shuffle_case(16, false, 16, 16, true, s16, sw16);            /* short16 x2: mask & 31 */
+  for (unsigned k = 0; k < 16; k++) {
+    s16[k] = 31 - k + 0x40;
+    sw16[k] = (31 - k) >= 16 ? 0x80 + 15 - k : 0x40 + 31 - k;
+  }
+  shuffle_case(16, false, 16, 16, true, s16, sw16); /* short16 x2: mask & 31 */
   shuffle_case(64, true, 16, 16, true, s16, sw16);
 }
 
@@ -685,7 +749,10 @@ static void t_vloadn_vstoren(void **state) {
           warp_init(&wp, n * es, sb, 2);
           /* lane l: p = base + l * es (element-aligned), offset = 3 - l % 3 */
           uint64_t off[W_LANES], ptr[W_LANES];
-          for (unsigned l = 0; l < W_LANES; l++) { off[l] = 3 - l % 3; ptr[l] = MEM_BASE + l * es; }
+          for (unsigned l = 0; l < W_LANES; l++) {
+            off[l] = 3 - l % 3;
+            ptr[l] = MEM_BASE + l * es;
+          }
           put_off_ptr(&wp, 0, pb, pb, off, ptr);
           assert_true(warp_call(&r, &wp, &fm.mem));
           assert_int_equal(fm.faults, 0);
@@ -702,7 +769,7 @@ static void t_vloadn_vstoren(void **state) {
           const unsigned sb3[3] = {n * es, pb / 8, pb / 8};
           warp_init(&wp, 0, sb3, 3);
           wp.nlanes = 1;
-          wp.lanes[0] = 2;                                     /* one active lane: lane 2 */
+          wp.lanes[0] = 2; /* one active lane: lane 2 */
           for (unsigned k = 0; k < n * es; k++) w_src(&wp, 0, 2)[k] = (uint8_t)(0xc0 + k);
           put_off_ptr(&wp, 1, pb, pb, off, ptr);
           memset(membuf, 0, sizeof membuf);
@@ -732,7 +799,7 @@ static void t_vload_vstore_faults(void **state) {
   assert_false(warp_call(&r, &wp, &fm.mem));
   assert_int_equal(fm.faults, 1);
   assert_int_equal(fm.fault_lane, 2);
-  assert_int_equal(fm.calls, 3);                               /* stopped at the faulting lane */
+  assert_int_equal(fm.calls, 3); /* stopped at the faulting lane */
   assert_memory_equal(w_dst(&wp, 0), membuf + MEM_SIZE - 16, 16);
   /* one byte short: a pointer 4 bytes into the last float4 */
   const uint64_t ptr2[W_LANES] = {MEM_BASE + 4, MEM_BASE, MEM_BASE, MEM_BASE, MEM_BASE};
@@ -751,7 +818,7 @@ static void t_vload_vstore_faults(void **state) {
   wp.nlanes = 1;
   fake_mem_init(&fm, membuf, MEM_BASE, MEM_SIZE);
   assert_true(warp_call(&r, &wp, &fm.mem));
-  assert_int_equal(fm.last_ptr, MEM_BASE);                     /* 2^60 * 16 bytes = 2^64: wraps */
+  assert_int_equal(fm.last_ptr, MEM_BASE); /* 2^60 * 16 bytes = 2^64: wraps */
   assert_int_equal(fm.faults, 0);
   assert_memory_equal(w_dst(&wp, 1), membuf, 16);
   /* stores to read-only memory fail; no bi_mem at all fails too (no crash) */
@@ -780,7 +847,8 @@ static void t_mem_32bit_wrap(void **state) {
   const unsigned sb[2] = {4, 4};
   warp_init(&wp, 8, sb, 2);
   /* 0xfffffff0 + 6 * 2 * 4 = 0x1_0000_0020 -> 0x20, which is 0x10 bytes into the memory */
-  const uint64_t off[W_LANES] = {6, 6, 6, 6, 6}, ptr[W_LANES] = {0xfffffff0u, 0xfffffff0u, 0xfffffff0u, 0xfffffff0u, 0xfffffff0u};
+  const uint64_t off[W_LANES] = {6, 6, 6, 6, 6},
+                 ptr[W_LANES] = {0xfffffff0u, 0xfffffff0u, 0xfffffff0u, 0xfffffff0u, 0xfffffff0u};
   put_off_ptr(&wp, 0, 32, 32, off, ptr);
   wp.nlanes = 2;
   assert_true(warp_call(&r, &wp, &fm.mem));
@@ -796,13 +864,12 @@ static void put_halves(unsigned at, const uint16_t *h, unsigned n) {
 static void t_vload_half_family(void **state) {
   (void)state;
   /* halves 0..11 of memory, with hand-known float values */
-  static const uint16_t hv[12] = {0x3c00, 0xc000, 0x0001, 0x7bff, 0xfc00, 0x7e01, 0x3555, 0x8000,
-                                  0x0400, 0x03ff, 0x4248, 0xd640};
-  static const uint32_t fv[12] = {0x3f800000u /* 1 */, 0xc0000000u /* -2 */, 0x33800000u /* 2^-24 */,
-                                  0x477fe000u /* 65504 */, 0xff800000u /* -inf */, 0x7fc02000u /* NaN */,
-                                  0x3eaaa000u /* 0.333251953125 */, 0x80000000u /* -0 */, 0x38800000u /* 2^-14 */,
-                                  0x387fc000u /* 1023 * 2^-24 */, 0x40490000u /* 3.140625 */,
-                                  0xc2c80000u /* -100 */};
+  static const uint16_t hv[12] = {0x3c00, 0xc000, 0x0001, 0x7bff, 0xfc00, 0x7e01,
+                                  0x3555, 0x8000, 0x0400, 0x03ff, 0x4248, 0xd640};
+  static const uint32_t fv[12] = {
+    0x3f800000u /* 1 */,     0xc0000000u /* -2 */,           0x33800000u /* 2^-24 */,          0x477fe000u /* 65504 */,
+    0xff800000u /* -inf */,  0x7fc02000u /* NaN */,          0x3eaaa000u /* 0.333251953125 */, 0x80000000u /* -0 */,
+    0x38800000u /* 2^-14 */, 0x387fc000u /* 1023 * 2^-24 */, 0x40490000u /* 3.140625 */,       0xc2c80000u /* -100 */};
   fake_mem fm;
   memset(membuf, 0xee, sizeof membuf);
   put_halves(0, hv, 12);
@@ -816,7 +883,10 @@ static void t_vload_half_family(void **state) {
     for (unsigned base = 0; base < 12; base += W_LANES) {
       warp_init(&wp, bits / 8, sb, 2);
       uint64_t off[W_LANES], ptr[W_LANES];
-      for (unsigned l = 0; l < W_LANES; l++) { off[l] = (base + l) % 12; ptr[l] = MEM_BASE; }
+      for (unsigned l = 0; l < W_LANES; l++) {
+        off[l] = (base + l) % 12;
+        ptr[l] = MEM_BASE;
+      }
       put_off_ptr(&wp, 0, 64, 64, off, ptr);
       assert_true(warp_call(&r, &wp, &fm.mem));
       for (unsigned l = 0; l < W_LANES; l++) {
@@ -831,9 +901,12 @@ static void t_vload_half_family(void **state) {
     }
   }
   /* vload_half3 reads halves 3k..3k+2; vloada_half3 reads 4k..4k+2 and exactly 6 bytes */
-  static const struct { uint32_t op; unsigned n, first; } cases[] = {
-    {OCLSTD_vload_halfn, 3, 3}, {OCLSTD_vloada_halfn, 3, 4}, {OCLSTD_vload_halfn, 4, 4},
-    {OCLSTD_vloada_halfn, 4, 4}, {OCLSTD_vload_halfn, 2, 2}, {OCLSTD_vloada_halfn, 2, 2},
+  static const struct {
+    uint32_t op;
+    unsigned n, first;
+  } cases[] = {
+    {OCLSTD_vload_halfn, 3, 3},  {OCLSTD_vloada_halfn, 3, 4}, {OCLSTD_vload_halfn, 4, 4},
+    {OCLSTD_vloada_halfn, 4, 4}, {OCLSTD_vload_halfn, 2, 2},  {OCLSTD_vloada_halfn, 2, 2},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     const unsigned n = cases[c].n;
@@ -862,7 +935,11 @@ static void t_vload_half_family(void **state) {
   assert_int_equal(fm.fault_lane, 1);
 }
 
-static uint16_t mem_half(unsigned i) { uint16_t h; memcpy(&h, membuf + 2 * i, 2); return h; }
+static uint16_t mem_half(unsigned i) {
+  uint16_t h;
+  memcpy(&h, membuf + 2 * i, 2);
+  return h;
+}
 
 static void t_vstore_half_family(void **state) {
   (void)state;
@@ -886,7 +963,7 @@ static void t_vstore_half_family(void **state) {
     memset(membuf, 0, sizeof membuf);
     fake_mem_init(&fm, membuf, MEM_BASE, MEM_SIZE);
     assert_true(warp_call(&r, &wp, &fm.mem));
-    const int mi = m < 0 ? 0 : m;    /* vstore_half: round to nearest even */
+    const int mi = m < 0 ? 0 : m; /* vstore_half: round to nearest even */
     for (unsigned l = 0; l < W_LANES; l++) assert_int_equal(mem_half(l), l % 2 ? want_neg[mi] : want_pos[mi]);
     assert_int_equal(mem_half(W_LANES), 0);
   }
@@ -907,19 +984,27 @@ static void t_vstore_half_family(void **state) {
   }
   /* vstore_half3 writes halves 3..5 for offset 1; vstorea_half3 writes 4..6 and leaves the padding
    * half 7 alone; vstorea_half4 writes 4..7; the _r forms use their mode */
-  static const struct { uint32_t op; unsigned n, first; uint32_t mode; } cases[] = {
-    {OCLSTD_vstore_halfn, 3, 3, 0}, {OCLSTD_vstorea_halfn, 3, 4, 0}, {OCLSTD_vstorea_halfn, 4, 4, 0},
-    {OCLSTD_vstore_halfn_r, 3, 3, 2}, {OCLSTD_vstorea_halfn_r, 3, 4, 3}, {OCLSTD_vstore_halfn, 16, 16, 0},
+  static const struct {
+    uint32_t op;
+    unsigned n, first;
+    uint32_t mode;
+  } cases[] = {
+    {OCLSTD_vstore_halfn, 3, 3, 0},    {OCLSTD_vstorea_halfn, 3, 4, 0},   {OCLSTD_vstorea_halfn, 4, 4, 0},
+    {OCLSTD_vstore_halfn_r, 3, 3, 2},  {OCLSTD_vstorea_halfn_r, 3, 4, 3}, {OCLSTD_vstore_halfn, 16, 16, 0},
     {OCLSTD_vstorea_halfn_r, 8, 8, 1},
   };
   static const float data[16] = {1.0f, -2.0f, 65520.0f, 0x1p-25f, 0.1f, -0.1f, 1e-8f, -65519.0f,
-                                 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f};
+                                 3.0f, 4.0f,  5.0f,     6.0f,     7.0f, 8.0f,  9.0f,  10.0f};
   /* per mode (rte, rtz, rtp, rtn), hand-derived */
   static const uint16_t expect[4][16] = {
-    {0x3c00, 0xc000, 0x7c00, 0x0000, 0x2e66, 0xae66, 0x0000, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800, 0x4880, 0x4900},
-    {0x3c00, 0xc000, 0x7bff, 0x0000, 0x2e66, 0xae66, 0x0000, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800, 0x4880, 0x4900},
-    {0x3c00, 0xc000, 0x7c00, 0x0001, 0x2e67, 0xae66, 0x0001, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800, 0x4880, 0x4900},
-    {0x3c00, 0xc000, 0x7bff, 0x0000, 0x2e66, 0xae67, 0x0000, 0xfc00, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800, 0x4880, 0x4900},
+    {0x3c00, 0xc000, 0x7c00, 0x0000, 0x2e66, 0xae66, 0x0000, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+     0x4880, 0x4900},
+    {0x3c00, 0xc000, 0x7bff, 0x0000, 0x2e66, 0xae66, 0x0000, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+     0x4880, 0x4900},
+    {0x3c00, 0xc000, 0x7c00, 0x0001, 0x2e67, 0xae66, 0x0001, 0xfbff, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+     0x4880, 0x4900},
+    {0x3c00, 0xc000, 0x7bff, 0x0000, 0x2e66, 0xae67, 0x0000, 0xfc00, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800,
+     0x4880, 0x4900},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     const unsigned n = cases[c].n;
@@ -964,7 +1049,7 @@ static void t_prefetch(void **state) {
   warp_init(&wp, 0, sb, 2);
   const uint64_t off[W_LANES] = {0}, ptr[W_LANES] = {0xdead0000u};
   put_off_ptr(&wp, 0, 64, 64, ptr, off);
-  assert_true(warp_call(&r, &wp, &fm.mem));   /* a hint: no access, no fault, even for a bad pointer */
+  assert_true(warp_call(&r, &wp, &fm.mem)); /* a hint: no access, no fault, even for a bad pointer */
   assert_int_equal(fm.calls, 0);
   const bi_type b[2] = {tptr(32, BI_INT, 8), ti(32, 1)};
   must_resolve(OCLSTD_prefetch, tvoid(), b, 2, 0);
@@ -972,26 +1057,16 @@ static void t_prefetch(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(t_resolve_messages),
-    cmocka_unit_test(t_resolve_sweep),
-    cmocka_unit_test(t_partial_lanes),
-    cmocka_unit_test(t_fmin_fmax),
-    cmocka_unit_test(t_fclamp_sign_step),
-    cmocka_unit_test(t_rounding_hand),
-    cmocka_unit_test(t_copysign_fabs),
-    cmocka_unit_test(t_sqrt_vs_mpfr),
-    cmocka_unit_test(t_rounding_vs_mpfr),
-    cmocka_unit_test(t_fma_hand),
-    cmocka_unit_test(t_fma_vs_mpfr),
-    cmocka_unit_test(t_select),
-    cmocka_unit_test(t_bitselect),
-    cmocka_unit_test(t_shuffle),
-    cmocka_unit_test(t_vloadn_vstoren),
-    cmocka_unit_test(t_vload_vstore_faults),
-    cmocka_unit_test(t_mem_32bit_wrap),
-    cmocka_unit_test(t_vload_half_family),
-    cmocka_unit_test(t_vstore_half_family),
-    cmocka_unit_test(t_prefetch),
+    cmocka_unit_test(t_resolve_messages),   cmocka_unit_test(t_resolve_sweep),
+    cmocka_unit_test(t_partial_lanes),      cmocka_unit_test(t_fmin_fmax),
+    cmocka_unit_test(t_fclamp_sign_step),   cmocka_unit_test(t_rounding_hand),
+    cmocka_unit_test(t_copysign_fabs),      cmocka_unit_test(t_sqrt_vs_mpfr),
+    cmocka_unit_test(t_rounding_vs_mpfr),   cmocka_unit_test(t_fma_hand),
+    cmocka_unit_test(t_fma_vs_mpfr),        cmocka_unit_test(t_select),
+    cmocka_unit_test(t_bitselect),          cmocka_unit_test(t_shuffle),
+    cmocka_unit_test(t_vloadn_vstoren),     cmocka_unit_test(t_vload_vstore_faults),
+    cmocka_unit_test(t_mem_32bit_wrap),     cmocka_unit_test(t_vload_half_family),
+    cmocka_unit_test(t_vstore_half_family), cmocka_unit_test(t_prefetch),
   };
   return cmocka_run_group_tests(tests, fp_setup, fp_teardown);
 }

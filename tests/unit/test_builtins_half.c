@@ -11,7 +11,7 @@
 #include <float.h>
 #include <stdlib.h>
 
-static mpfr_t H, A, B, C;   /* H: precision 11 (a half result); A, B, C: half operands */
+static mpfr_t H, A, B, C; /* H: precision 11 (a half result); A, B, C: half operands */
 
 static int setup(void **state) {
   (void)state;
@@ -70,7 +70,7 @@ static void t_half_to_float_and_double_exhaustive(void **state) {
       wd = ((uint64_t)(h & 0x8000u) << 48) | 0x7ff8000000000000ull | ((uint64_t)(h & 0x3ffu) << 42);
     } else {
       const double v = ref_half_value((uint16_t)h);
-      wf = fbits((float)v);   /* exact: every half is a float */
+      wf = fbits((float)v); /* exact: every half is a float */
       wd = dbits(v);
     }
     bad += fbits(bi_half_to_float((uint16_t)h)) != wf;
@@ -89,12 +89,15 @@ static void t_half_to_float_and_double_exhaustive(void **state) {
 
 /* ---- narrowing: hand-derived boundaries ------------------------------------------------------------ */
 
-typedef struct { double v; uint16_t want[4]; } hcase;   /* want: rte rtz rtp rtn */
+typedef struct {
+  double v;
+  uint16_t want[4];
+} hcase; /* want: rte rtz rtp rtn */
 
 static const hcase HAND[] = {
-  {65504.0, {0x7bff, 0x7bff, 0x7bff, 0x7bff}},                 /* largest half */
-  {65519.99609375, {0x7bff, 0x7bff, 0x7c00, 0x7bff}},          /* below the 65520 midpoint */
-  {65520.0, {0x7c00, 0x7bff, 0x7c00, 0x7bff}},                 /* tie with 65536 (even) -> inf */
+  {65504.0, {0x7bff, 0x7bff, 0x7bff, 0x7bff}},        /* largest half */
+  {65519.99609375, {0x7bff, 0x7bff, 0x7c00, 0x7bff}}, /* below the 65520 midpoint */
+  {65520.0, {0x7c00, 0x7bff, 0x7c00, 0x7bff}},        /* tie with 65536 (even) -> inf */
   {-65520.0, {0xfc00, 0xfbff, 0xfbff, 0xfc00}},
   {65536.0, {0x7c00, 0x7bff, 0x7c00, 0x7bff}},
   {-1e30, {0xfc00, 0xfbff, 0xfbff, 0xfc00}},
@@ -103,20 +106,20 @@ static const hcase HAND[] = {
   {0.0, {0x0000, 0x0000, 0x0000, 0x0000}},
   {-0.0, {0x8000, 0x8000, 0x8000, 0x8000}},
   {1.0, {0x3c00, 0x3c00, 0x3c00, 0x3c00}},
-  {0x1p-24, {0x0001, 0x0001, 0x0001, 0x0001}},                 /* smallest subnormal */
-  {0x1p-25, {0x0000, 0x0000, 0x0001, 0x0000}},                 /* tie with 0 (even) */
+  {0x1p-24, {0x0001, 0x0001, 0x0001, 0x0001}}, /* smallest subnormal */
+  {0x1p-25, {0x0000, 0x0000, 0x0001, 0x0000}}, /* tie with 0 (even) */
   {-0x1p-25, {0x8000, 0x8000, 0x8000, 0x8001}},
-  {0x3p-26, {0x0001, 0x0000, 0x0001, 0x0000}},                 /* 0.75 * 2^-24 */
-  {0x3p-25, {0x0002, 0x0001, 0x0002, 0x0001}},                 /* 1.5 * 2^-24: tie, even is 2 */
-  {0x1p-149, {0x0000, 0x0000, 0x0001, 0x0000}},                /* float's smallest subnormal */
+  {0x3p-26, {0x0001, 0x0000, 0x0001, 0x0000}},  /* 0.75 * 2^-24 */
+  {0x3p-25, {0x0002, 0x0001, 0x0002, 0x0001}},  /* 1.5 * 2^-24: tie, even is 2 */
+  {0x1p-149, {0x0000, 0x0000, 0x0001, 0x0000}}, /* float's smallest subnormal */
   {-0x1p-149, {0x8000, 0x8000, 0x8000, 0x8001}},
-  {0x1p-14, {0x0400, 0x0400, 0x0400, 0x0400}},                 /* smallest normal */
-  {0x1p-14 - 0x1p-25, {0x0400, 0x03ff, 0x0400, 0x03ff}},       /* tie 0x3ff/0x400: even 0x400 */
-  {0x1p-14 - 0x1p-24, {0x03ff, 0x03ff, 0x03ff, 0x03ff}},       /* largest subnormal */
-  {1.0 + 0x1p-11, {0x3c00, 0x3c00, 0x3c01, 0x3c00}},           /* tie: even is 1.0 */
+  {0x1p-14, {0x0400, 0x0400, 0x0400, 0x0400}},           /* smallest normal */
+  {0x1p-14 - 0x1p-25, {0x0400, 0x03ff, 0x0400, 0x03ff}}, /* tie 0x3ff/0x400: even 0x400 */
+  {0x1p-14 - 0x1p-24, {0x03ff, 0x03ff, 0x03ff, 0x03ff}}, /* largest subnormal */
+  {1.0 + 0x1p-11, {0x3c00, 0x3c00, 0x3c01, 0x3c00}},     /* tie: even is 1.0 */
   {-(1.0 + 0x1p-11), {0xbc00, 0xbc00, 0xbc00, 0xbc01}},
-  {1.0 + 0x3p-11, {0x3c02, 0x3c01, 0x3c02, 0x3c01}},           /* tie: even is 1 + 2^-9 */
-  {0.1f, {0x2e66, 0x2e66, 0x2e67, 0x2e66}},                    /* 0.1f = 0x1.99999ap-4 */
+  {1.0 + 0x3p-11, {0x3c02, 0x3c01, 0x3c02, 0x3c01}}, /* tie: even is 1 + 2^-9 */
+  {0.1f, {0x2e66, 0x2e66, 0x2e67, 0x2e66}},          /* 0.1f = 0x1.99999ap-4 */
   {FLT_MAX, {0x7c00, 0x7bff, 0x7c00, 0x7bff}},
 };
 
@@ -125,22 +128,30 @@ static void t_float_to_half_hand(void **state) {
   for (size_t i = 0; i < sizeof HAND / sizeof HAND[0]; i++)
     for (int m = 0; m < 4; m++) {
       const float f = (float)HAND[i].v;
-      assert_true((double)f == HAND[i].v || fabs(HAND[i].v) > 1e6);   /* the float is the value */
+      assert_true((double)f == HAND[i].v || fabs(HAND[i].v) > 1e6); /* the float is the value */
       if (bi_half_from_float(f, MODES[m]) != HAND[i].want[m])
         fail_msg("float %a %s: got %#x want %#x", (double)f, MODE_NAME[m], bi_half_from_float(f, MODES[m]),
                  HAND[i].want[m]);
       if (bi_half_from_double(HAND[i].v, MODES[m]) != HAND[i].want[m])
-        fail_msg("double %a %s: got %#x want %#x", HAND[i].v, MODE_NAME[m],
-                 bi_half_from_double(HAND[i].v, MODES[m]), HAND[i].want[m]);
+        fail_msg("double %a %s: got %#x want %#x", HAND[i].v, MODE_NAME[m], bi_half_from_double(HAND[i].v, MODES[m]),
+                 HAND[i].want[m]);
     }
   /* NaNs: payload policy, every mode */
-  static const struct { uint32_t in; uint16_t want; } fn[] = {
+  static const struct {
+    uint32_t in;
+    uint16_t want;
+  } fn[] = {
     {0x7f800001u, 0x7e00}, {0xffc00000u, 0xfe00}, {0x7fffffffu, 0x7fff}, {0x7faaaaaau, 0x7f55}, {0xffaaaaaau, 0xff55},
   };
   for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++)
     for (int m = 0; m < 4; m++) assert_int_equal(bi_half_from_f32bits(fn[i].in, MODES[m]), fn[i].want);
-  static const struct { uint64_t in; uint16_t want; } dn[] = {
-    {0x7ff0000000000001ull, 0x7e00}, {0xfff8000000000000ull, 0xfe00}, {0x7ff4000000000000ull, 0x7f00},
+  static const struct {
+    uint64_t in;
+    uint16_t want;
+  } dn[] = {
+    {0x7ff0000000000001ull, 0x7e00},
+    {0xfff8000000000000ull, 0xfe00},
+    {0x7ff4000000000000ull, 0x7f00},
   };
   for (size_t i = 0; i < sizeof dn / sizeof dn[0]; i++)
     for (int m = 0; m < 4; m++) assert_int_equal(bi_half_from_f64bits(dn[i].in, MODES[m]), dn[i].want);
@@ -153,15 +164,15 @@ static void t_double_to_half_single_rounding(void **state) {
   (void)state;
   const double d = 1.0 + 0x1p-11 + 0x1p-40;
   assert_int_equal(bi_half_from_double(d, BI_RTE), 0x3c01);
-  assert_int_equal(bi_half_from_float((float)d, BI_RTE), 0x3c00);  /* the double-rounding answer */
+  assert_int_equal(bi_half_from_float((float)d, BI_RTE), 0x3c00); /* the double-rounding answer */
   assert_int_equal(bi_half_from_double(d, BI_RTZ), 0x3c00);
   assert_int_equal(bi_half_from_double(d, BI_RTP), 0x3c01);
   assert_int_equal(bi_half_from_double(d, BI_RTN), 0x3c00);
   assert_int_equal(bi_half_from_double(-d, BI_RTE), 0xbc01);
-  assert_int_equal(bi_half_from_double(0x1p-25 + 0x1p-70, BI_RTE), 0x0001);   /* just above the tie */
+  assert_int_equal(bi_half_from_double(0x1p-25 + 0x1p-70, BI_RTE), 0x0001); /* just above the tie */
   assert_int_equal(bi_half_from_double(0x1p-25 - 0x1p-70, BI_RTP), 0x0001);
   assert_int_equal(bi_half_from_double(0x1p-25 - 0x1p-70, BI_RTE), 0x0000);
-  assert_int_equal(bi_half_from_double(4.9406564584124654e-324, BI_RTE), 0x0000);   /* DBL_TRUE_MIN */
+  assert_int_equal(bi_half_from_double(4.9406564584124654e-324, BI_RTE), 0x0000); /* DBL_TRUE_MIN */
   assert_int_equal(bi_half_from_double(4.9406564584124654e-324, BI_RTP), 0x0001);
   assert_int_equal(bi_half_from_double(-4.9406564584124654e-324, BI_RTN), 0x8001);
   assert_int_equal(bi_half_from_double(1e300, BI_RTE), 0x7c00);
@@ -191,9 +202,9 @@ static size_t float_samples(float **out) {
   for (uint32_t h = 0; h < 0x7c00; h++) {
     const double v = ref_half_value((uint16_t)h);
     const double next = h == 0x7bff ? 65536.0 : ref_half_value((uint16_t)(h + 1));
-    const float mid = (float)((v + next) / 2);     /* exact: 12 significant bits */
-    const float pts[6] = {(float)v, nextafterf((float)v, INFINITY), nextafterf((float)v, -INFINITY), mid,
-                          nextafterf(mid, INFINITY), nextafterf(mid, -INFINITY)};
+    const float mid = (float)((v + next) / 2); /* exact: 12 significant bits */
+    const float pts[6] = {(float)v, nextafterf((float)v, INFINITY), nextafterf((float)v, -INFINITY),
+                          mid,      nextafterf(mid, INFINITY),      nextafterf(mid, -INFINITY)};
     for (int i = 0; i < 6; i++) {
       s[n++] = pts[i];
       s[n++] = -pts[i];
@@ -204,9 +215,10 @@ static size_t float_samples(float **out) {
   while (n < cap) {
     const uint64_t r = rng_next(&rng);
     const uint32_t sign = (uint32_t)(r >> 63) << 31;
-    const uint32_t exp = (uint32_t)(127 - 27 + (r >> 40) % 45) << 23;        /* 2^-27 .. 2^17 */
+    const uint32_t exp = (uint32_t)(127 - 27 + (r >> 40) % 45) << 23; /* 2^-27 .. 2^17 */
     uint32_t frac = (uint32_t)r & 0x7fffff;
-    if ((r >> 32) & 1) frac = (frac & ~0x1fffu) | 0x1000u | ((uint32_t)(r >> 33) % 3 == 0 ? 0 : (uint32_t)(r >> 36) & 3);
+    if ((r >> 32) & 1)
+      frac = (frac & ~0x1fffu) | 0x1000u | ((uint32_t)(r >> 33) % 3 == 0 ? 0 : (uint32_t)(r >> 36) & 3);
     s[n++] = bfloat(sign | exp | frac);
   }
   *out = s;
@@ -237,7 +249,7 @@ static void t_double_to_half_vs_mpfr(void **state) {
     double d;
     const uint64_t r = rng_next(&rng);
     if (i < 400000) {
-      d = bdouble(r);                                              /* any pattern */
+      d = bdouble(r); /* any pattern */
     } else {
       /* a random half midpoint, moved by a few double ulps or a tiny relative amount */
       const uint16_t h = (uint16_t)(r % 0x7c00);
@@ -245,17 +257,16 @@ static void t_double_to_half_vs_mpfr(void **state) {
       const double mid = (v + next) / 2;
       const int k = (int)((r >> 20) % 9) - 4;
       switch ((r >> 16) & 3) {
-        case 0: d = bdouble(dbits(mid) + (uint64_t)(int64_t)k); break;
-        case 1: d = mid * (1 + k * 0x1p-40); break;
-        case 2: d = v + k * 0x1p-60; break;
-        default: d = bdouble(dbits(mid) + ((r >> 24) & 0xffffff)); break;
+      case 0: d = bdouble(dbits(mid) + (uint64_t)(int64_t)k); break;
+      case 1: d = mid * (1 + k * 0x1p-40); break;
+      case 2: d = v + k * 0x1p-60; break;
+      default: d = bdouble(dbits(mid) + ((r >> 24) & 0xffffff)); break;
       }
       if ((r >> 62) & 1) d = -d;
     }
     for (int m = 0; m < 4; m++) {
       const uint16_t got = bi_half_from_double(d, MODES[m]), want = ref_from_double(d, MODES[m]);
-      if (got != want && bad++ < 10)
-        print_error("double %a %s: got %#x want %#x\n", d, MODE_NAME[m], got, want);
+      if (got != want && bad++ < 10) print_error("double %a %s: got %#x want %#x\n", d, MODE_NAME[m], got, want);
     }
     if (spvi_half_from_double(d) != ref_from_double(d, BI_RTE)) bad++;
     n++;
@@ -290,24 +301,23 @@ static void t_half_fma_mad(void **state) {
   /* hand-derived: 0.75 * 1.333984375 = 2049 * 2^-11 = 1 + 2^-11, the midpoint of 1 and 1 + 2^-10 */
   static const uint16_t hand[][4] = {
     /* a, b, c, result */
-    {0x3a00, 0x3d56, 0x0000, 0x3c00},   /* exact tie -> even 1.0 */
-    {0x3a00, 0x3d56, 0x0001, 0x3c01},   /* + 2^-24: above the tie */
-    {0x3a00, 0x3d56, 0x8001, 0x3c00},   /* - 2^-24: below */
-    {0x7c00, 0x0000, 0x3c00, 0x7e00},   /* inf * 0: invalid -> canonical NaN */
-    {0x7c00, 0x3c00, 0xfc00, 0x7e00},   /* inf - inf */
-    {0x7c00, 0x3c00, 0x3c00, 0x7c00},
-    {0x7d00, 0x3c00, 0x3c00, 0x7f00},   /* signalling NaN operand -> quieted */
-    {0x3c00, 0xfd55, 0x7e01, 0xff55},   /* first NaN operand wins */
-    {0xbc00, 0x0000, 0x0000, 0x0000},   /* -0 + +0 = +0 */
-    {0xbc00, 0x0000, 0x8000, 0x8000},   /* -0 + -0 = -0 */
-    {0x3c00, 0x3c00, 0xbc00, 0x0000},   /* exact cancellation: +0 */
-    {0x5c00, 0x5c00, 0x0000, 0x7c00},   /* 256 * 256 = 65536: overflow */
-    {0x5bf8, 0x5c00, 0x0000, 0x7bf8},   /* 255 * 256 = 65280 */
-    {0x0c00, 0x0c00, 0x0000, 0x0001},   /* 2^-12 * 2^-12 = 2^-24 */
-    {0x0800, 0x0c00, 0x0000, 0x0000},   /* 2^-25: tie -> 0 */
-    {0x0800, 0x0c00, 0x0001, 0x0002},   /* 1.5 * 2^-24: tie -> 2 * 2^-24 */
-    {0x7bff, 0x3c00, 0x4b80, 0x7bff},   /* 65504 + 15 = 65519: below the 65520 midpoint */
-    {0x7bff, 0x3c00, 0x4c00, 0x7c00},   /* 65504 + 16 = 65520: tie, even is 65536 -> inf */
+    {0x3a00, 0x3d56, 0x0000, 0x3c00},                                   /* exact tie -> even 1.0 */
+    {0x3a00, 0x3d56, 0x0001, 0x3c01},                                   /* + 2^-24: above the tie */
+    {0x3a00, 0x3d56, 0x8001, 0x3c00},                                   /* - 2^-24: below */
+    {0x7c00, 0x0000, 0x3c00, 0x7e00},                                   /* inf * 0: invalid -> canonical NaN */
+    {0x7c00, 0x3c00, 0xfc00, 0x7e00},                                   /* inf - inf */
+    {0x7c00, 0x3c00, 0x3c00, 0x7c00}, {0x7d00, 0x3c00, 0x3c00, 0x7f00}, /* signalling NaN operand -> quieted */
+    {0x3c00, 0xfd55, 0x7e01, 0xff55},                                   /* first NaN operand wins */
+    {0xbc00, 0x0000, 0x0000, 0x0000},                                   /* -0 + +0 = +0 */
+    {0xbc00, 0x0000, 0x8000, 0x8000},                                   /* -0 + -0 = -0 */
+    {0x3c00, 0x3c00, 0xbc00, 0x0000},                                   /* exact cancellation: +0 */
+    {0x5c00, 0x5c00, 0x0000, 0x7c00},                                   /* 256 * 256 = 65536: overflow */
+    {0x5bf8, 0x5c00, 0x0000, 0x7bf8},                                   /* 255 * 256 = 65280 */
+    {0x0c00, 0x0c00, 0x0000, 0x0001},                                   /* 2^-12 * 2^-12 = 2^-24 */
+    {0x0800, 0x0c00, 0x0000, 0x0000},                                   /* 2^-25: tie -> 0 */
+    {0x0800, 0x0c00, 0x0001, 0x0002},                                   /* 1.5 * 2^-24: tie -> 2 * 2^-24 */
+    {0x7bff, 0x3c00, 0x4b80, 0x7bff}, /* 65504 + 15 = 65519: below the 65520 midpoint */
+    {0x7bff, 0x3c00, 0x4c00, 0x7c00}, /* 65504 + 16 = 65520: tie, even is 65536 -> inf */
   };
   const size_t nh = sizeof hand / sizeof hand[0];
   /* random triples: all finite patterns, concentrated exponents, and specials */
@@ -319,7 +329,7 @@ static void t_half_fma_mad(void **state) {
   for (size_t i = 0; i < nh; i++) {
     for (int j = 0; j < 3; j++) in[j][i] = hand[i][j];
     want[i] = hand[i][3];
-    assert_int_equal(ref_fma_h(hand[i][0], hand[i][1], hand[i][2]), hand[i][3]);  /* MPFR agrees */
+    assert_int_equal(ref_fma_h(hand[i][0], hand[i][1], hand[i][2]), hand[i][3]); /* MPFR agrees */
   }
   uint64_t rng = 0x13198a2e03707344ull;
   for (size_t i = nh; i < count; i++) {
@@ -327,9 +337,9 @@ static void t_half_fma_mad(void **state) {
     for (int j = 0; j < 3; j++) {
       const uint64_t r = rng_next(&rng);
       switch (r & 7) {
-        case 0: v[j] = (uint16_t)(r >> 16); break;                                   /* any pattern */
-        case 1: v[j] = (uint16_t)((r >> 16) & 0x83ff); break;                        /* subnormal */
-        default: v[j] = (uint16_t)(((r >> 16) & 0x83ff) | (uint16_t)((8 + (r >> 32) % 16) << 10)); break;
+      case 0: v[j] = (uint16_t)(r >> 16); break;            /* any pattern */
+      case 1: v[j] = (uint16_t)((r >> 16) & 0x83ff); break; /* subnormal */
+      default: v[j] = (uint16_t)(((r >> 16) & 0x83ff) | (uint16_t)((8 + (r >> 32) % 16) << 10)); break;
       }
     }
     for (int j = 0; j < 3; j++) in[j][i] = v[j];
@@ -347,10 +357,22 @@ static void t_half_fma_mad(void **state) {
 
 /* Exhaustive unary half functions against MPFR. */
 typedef int (*mpfr_un)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
-static int m_floor(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { (void)d; return mpfr_floor(r, x); }
-static int m_ceil(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { (void)d; return mpfr_ceil(r, x); }
-static int m_trunc(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { (void)d; return mpfr_trunc(r, x); }
-static int m_round(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { (void)d; return mpfr_round(r, x); }
+static int m_floor(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) {
+  (void)d;
+  return mpfr_floor(r, x);
+}
+static int m_ceil(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) {
+  (void)d;
+  return mpfr_ceil(r, x);
+}
+static int m_trunc(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) {
+  (void)d;
+  return mpfr_trunc(r, x);
+}
+static int m_round(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) {
+  (void)d;
+  return mpfr_round(r, x);
+}
 static int m_rint(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { return mpfr_rint(r, x, d); }
 static int m_sqrt(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { return mpfr_sqrt(r, x, d); }
 

@@ -12,25 +12,25 @@ __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
 static u128 m128(unsigned w) { return ((u128)1 << w) - 1; }
-static i128 sv(uint64_t x, unsigned w) {          /* the signed value of the low w bits */
+static i128 sv(uint64_t x, unsigned w) { /* the signed value of the low w bits */
   i128 v = (i128)(x & m128(w));
   if (v >= (i128)1 << (w - 1)) v -= (i128)1 << w;
   return v;
 }
 static i128 uv(uint64_t x, unsigned w) { return (i128)(x & m128(w)); }
-static uint64_t pat(i128 v, unsigned w) { return (uint64_t)((u128)v & m128(w)); }   /* v mod 2^w */
+static uint64_t pat(i128 v, unsigned w) { return (uint64_t)((u128)v & m128(w)); } /* v mod 2^w */
 static i128 smin(unsigned w) { return -((i128)1 << (w - 1)); }
 static i128 smax(unsigned w) { return ((i128)1 << (w - 1)) - 1; }
 static i128 umax(unsigned w) { return ((i128)1 << w) - 1; }
 static i128 clampi(i128 v, i128 lo, i128 hi) { return v < lo ? lo : v > hi ? hi : v; }
 static i128 absi(i128 v) { return v < 0 ? -v : v; }
-static i128 fdiv(i128 v, i128 d) {               /* floor(v / d), d > 0 */
+static i128 fdiv(i128 v, i128 d) { /* floor(v / d), d > 0 */
   i128 q = v / d;
   if (v % d != 0 && v < 0) q--;
   return q;
 }
-static i128 imax(i128 x, i128 y) { return x < y ? y : x; }   /* §6.15.3: y if x < y, else x */
-static i128 imin(i128 x, i128 y) { return y < x ? y : x; }   /* y if y < x, else x */
+static i128 imax(i128 x, i128 y) { return x < y ? y : x; } /* §6.15.3: y if x < y, else x */
+static i128 imin(i128 x, i128 y) { return y < x ? y : x; } /* y if y < x, else x */
 
 typedef uint64_t (*ref_fn)(const uint64_t *a, unsigned w);
 
@@ -38,10 +38,18 @@ static uint64_t r_s_abs(const uint64_t *a, unsigned w) { return pat(absi(sv(a[0]
 static uint64_t r_u_abs(const uint64_t *a, unsigned w) { return pat(uv(a[0], w), w); }
 static uint64_t r_s_abs_diff(const uint64_t *a, unsigned w) { return pat(absi(sv(a[0], w) - sv(a[1], w)), w); }
 static uint64_t r_u_abs_diff(const uint64_t *a, unsigned w) { return pat(absi(uv(a[0], w) - uv(a[1], w)), w); }
-static uint64_t r_s_add_sat(const uint64_t *a, unsigned w) { return pat(clampi(sv(a[0], w) + sv(a[1], w), smin(w), smax(w)), w); }
-static uint64_t r_u_add_sat(const uint64_t *a, unsigned w) { return pat(clampi(uv(a[0], w) + uv(a[1], w), 0, umax(w)), w); }
-static uint64_t r_s_sub_sat(const uint64_t *a, unsigned w) { return pat(clampi(sv(a[0], w) - sv(a[1], w), smin(w), smax(w)), w); }
-static uint64_t r_u_sub_sat(const uint64_t *a, unsigned w) { return pat(clampi(uv(a[0], w) - uv(a[1], w), 0, umax(w)), w); }
+static uint64_t r_s_add_sat(const uint64_t *a, unsigned w) {
+  return pat(clampi(sv(a[0], w) + sv(a[1], w), smin(w), smax(w)), w);
+}
+static uint64_t r_u_add_sat(const uint64_t *a, unsigned w) {
+  return pat(clampi(uv(a[0], w) + uv(a[1], w), 0, umax(w)), w);
+}
+static uint64_t r_s_sub_sat(const uint64_t *a, unsigned w) {
+  return pat(clampi(sv(a[0], w) - sv(a[1], w), smin(w), smax(w)), w);
+}
+static uint64_t r_u_sub_sat(const uint64_t *a, unsigned w) {
+  return pat(clampi(uv(a[0], w) - uv(a[1], w), 0, umax(w)), w);
+}
 static uint64_t r_s_hadd(const uint64_t *a, unsigned w) { return pat(fdiv(sv(a[0], w) + sv(a[1], w), 2), w); }
 static uint64_t r_u_hadd(const uint64_t *a, unsigned w) { return pat(fdiv(uv(a[0], w) + uv(a[1], w), 2), w); }
 static uint64_t r_s_rhadd(const uint64_t *a, unsigned w) { return pat(fdiv(sv(a[0], w) + sv(a[1], w) + 1, 2), w); }
@@ -50,8 +58,12 @@ static uint64_t r_s_max(const uint64_t *a, unsigned w) { return pat(imax(sv(a[0]
 static uint64_t r_u_max(const uint64_t *a, unsigned w) { return pat(imax(uv(a[0], w), uv(a[1], w)), w); }
 static uint64_t r_s_min(const uint64_t *a, unsigned w) { return pat(imin(sv(a[0], w), sv(a[1], w)), w); }
 static uint64_t r_u_min(const uint64_t *a, unsigned w) { return pat(imin(uv(a[0], w), uv(a[1], w)), w); }
-static uint64_t r_s_clamp(const uint64_t *a, unsigned w) { return pat(imin(imax(sv(a[0], w), sv(a[1], w)), sv(a[2], w)), w); }
-static uint64_t r_u_clamp(const uint64_t *a, unsigned w) { return pat(imin(imax(uv(a[0], w), uv(a[1], w)), uv(a[2], w)), w); }
+static uint64_t r_s_clamp(const uint64_t *a, unsigned w) {
+  return pat(imin(imax(sv(a[0], w), sv(a[1], w)), sv(a[2], w)), w);
+}
+static uint64_t r_u_clamp(const uint64_t *a, unsigned w) {
+  return pat(imin(imax(uv(a[0], w), uv(a[1], w)), uv(a[2], w)), w);
+}
 static uint64_t r_clz(const uint64_t *a, unsigned w) {
   const uint64_t x = (uint64_t)uv(a[0], w);
   return x == 0 ? w : (uint64_t)__builtin_clzll(x) - (64 - w);
@@ -60,7 +72,9 @@ static uint64_t r_ctz(const uint64_t *a, unsigned w) {
   const uint64_t x = (uint64_t)uv(a[0], w);
   return x == 0 ? w : (uint64_t)__builtin_ctzll(x);
 }
-static uint64_t r_popcount(const uint64_t *a, unsigned w) { return (uint64_t)__builtin_popcountll((uint64_t)uv(a[0], w)); }
+static uint64_t r_popcount(const uint64_t *a, unsigned w) {
+  return (uint64_t)__builtin_popcountll((uint64_t)uv(a[0], w));
+}
 static uint64_t r_rotate(const uint64_t *a, unsigned w) {
   /* bit j of the result is bit (j - s) mod w of x, s = the count modulo w */
   const uint64_t x = (uint64_t)uv(a[0], w), s = (uint64_t)uv(a[1], w) % w;
@@ -68,8 +82,12 @@ static uint64_t r_rotate(const uint64_t *a, unsigned w) {
   for (unsigned j = 0; j < w; j++) r |= ((x >> ((j + w - s) % w)) & 1) << j;
   return r;
 }
-static uint64_t r_s_mul_hi(const uint64_t *a, unsigned w) { return pat(fdiv(sv(a[0], w) * sv(a[1], w), (i128)1 << w), w); }
-static uint64_t r_u_mul_hi(const uint64_t *a, unsigned w) { return (uint64_t)(((u128)uv(a[0], w) * (u128)uv(a[1], w)) >> w); }
+static uint64_t r_s_mul_hi(const uint64_t *a, unsigned w) {
+  return pat(fdiv(sv(a[0], w) * sv(a[1], w), (i128)1 << w), w);
+}
+static uint64_t r_u_mul_hi(const uint64_t *a, unsigned w) {
+  return (uint64_t)(((u128)uv(a[0], w) * (u128)uv(a[1], w)) >> w);
+}
 static uint64_t r_s_mad_hi(const uint64_t *a, unsigned w) {
   return pat(fdiv(sv(a[0], w) * sv(a[1], w), (i128)1 << w) + sv(a[2], w), w);
 }
@@ -80,32 +98,65 @@ static uint64_t r_s_mad_sat(const uint64_t *a, unsigned w) {
   return pat(clampi(sv(a[0], w) * sv(a[1], w) + sv(a[2], w), smin(w), smax(w)), w);
 }
 static uint64_t r_u_mad_sat(const uint64_t *a, unsigned w) {
-  const u128 v = (u128)uv(a[0], w) * (u128)uv(a[1], w) + (u128)uv(a[2], w);   /* < 2^128 */
+  const u128 v = (u128)uv(a[0], w) * (u128)uv(a[1], w) + (u128)uv(a[2], w); /* < 2^128 */
   return v > (u128)umax(w) ? (uint64_t)umax(w) : (uint64_t)v;
 }
-static uint64_t r_s_mul24(const uint64_t *a, unsigned w) { (void)w; return pat(sv(a[0], 24) * sv(a[1], 24), 32); }
-static uint64_t r_u_mul24(const uint64_t *a, unsigned w) { (void)w; return pat(uv(a[0], 24) * uv(a[1], 24), 32); }
-static uint64_t r_s_mad24(const uint64_t *a, unsigned w) { (void)w; return pat(sv(a[0], 24) * sv(a[1], 24) + sv(a[2], 32), 32); }
-static uint64_t r_u_mad24(const uint64_t *a, unsigned w) { (void)w; return pat(uv(a[0], 24) * uv(a[1], 24) + uv(a[2], 32), 32); }
+static uint64_t r_s_mul24(const uint64_t *a, unsigned w) {
+  (void)w;
+  return pat(sv(a[0], 24) * sv(a[1], 24), 32);
+}
+static uint64_t r_u_mul24(const uint64_t *a, unsigned w) {
+  (void)w;
+  return pat(uv(a[0], 24) * uv(a[1], 24), 32);
+}
+static uint64_t r_s_mad24(const uint64_t *a, unsigned w) {
+  (void)w;
+  return pat(sv(a[0], 24) * sv(a[1], 24) + sv(a[2], 32), 32);
+}
+static uint64_t r_u_mad24(const uint64_t *a, unsigned w) {
+  (void)w;
+  return pat(uv(a[0], 24) * uv(a[1], 24) + uv(a[2], 32), 32);
+}
 
-typedef struct { uint32_t op; unsigned nargs; ref_fn ref; bool only32; } int_op;
+typedef struct {
+  uint32_t op;
+  unsigned nargs;
+  ref_fn ref;
+  bool only32;
+} int_op;
 static const int_op OPS[] = {
-  {OCLSTD_s_abs, 1, r_s_abs, false},       {OCLSTD_u_abs, 1, r_u_abs, false},
-  {OCLSTD_s_abs_diff, 2, r_s_abs_diff, false}, {OCLSTD_u_abs_diff, 2, r_u_abs_diff, false},
-  {OCLSTD_s_add_sat, 2, r_s_add_sat, false}, {OCLSTD_u_add_sat, 2, r_u_add_sat, false},
-  {OCLSTD_s_sub_sat, 2, r_s_sub_sat, false}, {OCLSTD_u_sub_sat, 2, r_u_sub_sat, false},
-  {OCLSTD_s_hadd, 2, r_s_hadd, false},     {OCLSTD_u_hadd, 2, r_u_hadd, false},
-  {OCLSTD_s_rhadd, 2, r_s_rhadd, false},   {OCLSTD_u_rhadd, 2, r_u_rhadd, false},
-  {OCLSTD_s_max, 2, r_s_max, false},       {OCLSTD_u_max, 2, r_u_max, false},
-  {OCLSTD_s_min, 2, r_s_min, false},       {OCLSTD_u_min, 2, r_u_min, false},
-  {OCLSTD_s_clamp, 3, r_s_clamp, false},   {OCLSTD_u_clamp, 3, r_u_clamp, false},
-  {OCLSTD_clz, 1, r_clz, false},           {OCLSTD_ctz, 1, r_ctz, false},
-  {OCLSTD_popcount, 1, r_popcount, false}, {OCLSTD_rotate, 2, r_rotate, false},
-  {OCLSTD_s_mul_hi, 2, r_s_mul_hi, false}, {OCLSTD_u_mul_hi, 2, r_u_mul_hi, false},
-  {OCLSTD_s_mad_hi, 3, r_s_mad_hi, false}, {OCLSTD_u_mad_hi, 3, r_u_mad_hi, false},
-  {OCLSTD_s_mad_sat, 3, r_s_mad_sat, false}, {OCLSTD_u_mad_sat, 3, r_u_mad_sat, false},
-  {OCLSTD_s_mul24, 2, r_s_mul24, true},    {OCLSTD_u_mul24, 2, r_u_mul24, true},
-  {OCLSTD_s_mad24, 3, r_s_mad24, true},    {OCLSTD_u_mad24, 3, r_u_mad24, true},
+  {OCLSTD_s_abs, 1, r_s_abs, false},
+  {OCLSTD_u_abs, 1, r_u_abs, false},
+  {OCLSTD_s_abs_diff, 2, r_s_abs_diff, false},
+  {OCLSTD_u_abs_diff, 2, r_u_abs_diff, false},
+  {OCLSTD_s_add_sat, 2, r_s_add_sat, false},
+  {OCLSTD_u_add_sat, 2, r_u_add_sat, false},
+  {OCLSTD_s_sub_sat, 2, r_s_sub_sat, false},
+  {OCLSTD_u_sub_sat, 2, r_u_sub_sat, false},
+  {OCLSTD_s_hadd, 2, r_s_hadd, false},
+  {OCLSTD_u_hadd, 2, r_u_hadd, false},
+  {OCLSTD_s_rhadd, 2, r_s_rhadd, false},
+  {OCLSTD_u_rhadd, 2, r_u_rhadd, false},
+  {OCLSTD_s_max, 2, r_s_max, false},
+  {OCLSTD_u_max, 2, r_u_max, false},
+  {OCLSTD_s_min, 2, r_s_min, false},
+  {OCLSTD_u_min, 2, r_u_min, false},
+  {OCLSTD_s_clamp, 3, r_s_clamp, false},
+  {OCLSTD_u_clamp, 3, r_u_clamp, false},
+  {OCLSTD_clz, 1, r_clz, false},
+  {OCLSTD_ctz, 1, r_ctz, false},
+  {OCLSTD_popcount, 1, r_popcount, false},
+  {OCLSTD_rotate, 2, r_rotate, false},
+  {OCLSTD_s_mul_hi, 2, r_s_mul_hi, false},
+  {OCLSTD_u_mul_hi, 2, r_u_mul_hi, false},
+  {OCLSTD_s_mad_hi, 3, r_s_mad_hi, false},
+  {OCLSTD_u_mad_hi, 3, r_u_mad_hi, false},
+  {OCLSTD_s_mad_sat, 3, r_s_mad_sat, false},
+  {OCLSTD_u_mad_sat, 3, r_u_mad_sat, false},
+  {OCLSTD_s_mul24, 2, r_s_mul24, true},
+  {OCLSTD_u_mul24, 2, r_u_mul24, true},
+  {OCLSTD_s_mad24, 3, r_s_mad24, true},
+  {OCLSTD_u_mad24, 3, r_u_mad24, true},
 };
 
 /* Boundary values of a w-bit type (as patterns): 0, 1, 2, 3, smax-1, smax, smin, smin+1, umax-1, umax,
@@ -113,8 +164,23 @@ static const int_op OPS[] = {
 static unsigned boundaries(unsigned w, uint64_t *v) {
   const uint64_t m = (uint64_t)m128(w);
   const uint64_t sm = (uint64_t)smax(w), mn = (uint64_t)((u128)smin(w) & m128(w));
-  const uint64_t b[] = {0, 1, 2, 3, sm - 1, sm, mn, mn + 1, m - 1, m, 0x5555555555555555ull & m,
-                        0xaaaaaaaaaaaaaaaaull & m, w - 1, w, w + 1, (2ull * w + 3) & m, 0x123456789abcdef1ull & m};
+  const uint64_t b[] = {0,
+                        1,
+                        2,
+                        3,
+                        sm - 1,
+                        sm,
+                        mn,
+                        mn + 1,
+                        m - 1,
+                        m,
+                        0x5555555555555555ull & m,
+                        0xaaaaaaaaaaaaaaaaull & m,
+                        w - 1,
+                        w,
+                        w + 1,
+                        (2ull * w + 3) & m,
+                        0x123456789abcdef1ull & m};
   memcpy(v, b, sizeof b);
   return (unsigned)(sizeof b / sizeof b[0]);
 }
@@ -191,13 +257,13 @@ static void t_int_saturation_boundaries(void **state) {
   (void)state;
   /* char / uchar */
   assert_int_equal(ONE2(s_add_sat, 8, 0x7f, 0x01), 0x7f);
-  assert_int_equal(ONE2(s_add_sat, 8, 0x80, 0xff), 0x80);      /* -128 + -1 */
-  assert_int_equal(ONE2(s_add_sat, 8, 0x7f, 0x80), 0xff);      /* 127 + -128 = -1 */
+  assert_int_equal(ONE2(s_add_sat, 8, 0x80, 0xff), 0x80); /* -128 + -1 */
+  assert_int_equal(ONE2(s_add_sat, 8, 0x7f, 0x80), 0xff); /* 127 + -128 = -1 */
   assert_int_equal(ONE2(u_add_sat, 8, 0xff, 0x01), 0xff);
   assert_int_equal(ONE2(u_add_sat, 8, 0xfe, 0x01), 0xff);
   assert_int_equal(ONE2(s_sub_sat, 8, 0x80, 0x01), 0x80);
-  assert_int_equal(ONE2(s_sub_sat, 8, 0x7f, 0xff), 0x7f);      /* 127 - -1 */
-  assert_int_equal(ONE2(s_sub_sat, 8, 0x00, 0x80), 0x7f);      /* 0 - -128 = 128 -> 127 */
+  assert_int_equal(ONE2(s_sub_sat, 8, 0x7f, 0xff), 0x7f); /* 127 - -1 */
+  assert_int_equal(ONE2(s_sub_sat, 8, 0x00, 0x80), 0x7f); /* 0 - -128 = 128 -> 127 */
   assert_int_equal(ONE2(u_sub_sat, 8, 0x00, 0x01), 0x00);
   /* short / ushort */
   assert_int_equal(ONE2(s_add_sat, 16, 0x7fff, 0x0001), 0x7fff);
@@ -224,16 +290,20 @@ static void t_int_saturation_boundaries(void **state) {
   assert_int_equal(ONE2(s_sub_sat, 64, 0x7fffffffffffffffull, 0xffffffffffffffffull), 0x7fffffffffffffffull);
   assert_int_equal(ONE2(u_sub_sat, 64, 0, 0xffffffffffffffffull), 0);
   /* mad_sat */
-  assert_int_equal(ONE3(s_mad_sat, 64, 0x100000000ull, 0x80000000ull, 0), 0x7fffffffffffffffull);  /* 2^63 */
+  assert_int_equal(ONE3(s_mad_sat, 64, 0x100000000ull, 0x80000000ull, 0), 0x7fffffffffffffffull); /* 2^63 */
   assert_int_equal(ONE3(s_mad_sat, 64, 0x100000000ull, 0x80000000ull, 0xffffffffffffffffull), 0x7fffffffffffffffull);
   assert_int_equal(ONE3(s_mad_sat, 64, 0xffffffff00000000ull, 0x80000000ull, 0), 0x8000000000000000ull); /* -2^63 */
-  assert_int_equal(ONE3(s_mad_sat, 64, 0xffffffff00000000ull, 0x80000000ull, 0xffffffffffffffffull), 0x8000000000000000ull);
-  assert_int_equal(ONE3(s_mad_sat, 64, 0xffffffff00000000ull, 0x80000001ull, 0x7fffffffffffffffull), 0xfffffffeffffffffull); /* -2^63-2^32+2^63-1 */
+  assert_int_equal(ONE3(s_mad_sat, 64, 0xffffffff00000000ull, 0x80000000ull, 0xffffffffffffffffull),
+                   0x8000000000000000ull);
+  assert_int_equal(ONE3(s_mad_sat, 64, 0xffffffff00000000ull, 0x80000001ull, 0x7fffffffffffffffull),
+                   0xfffffffeffffffffull); /* -2^63-2^32+2^63-1 */
   assert_int_equal(ONE3(u_mad_sat, 64, 0x100000000ull, 0x100000000ull, 0), 0xffffffffffffffffull);
-  assert_int_equal(ONE3(u_mad_sat, 64, 0xffffffffull, 0xffffffffull, 0x1ffffffffull), 0xffffffffffffffffull); /* 2^64 - 2^33 + 1 + 2^33 - 1 = 2^64 */
-  assert_int_equal(ONE3(u_mad_sat, 64, 0xffffffffull, 0xffffffffull, 0x1fffffffeull), 0xffffffffffffffffull);   /* 2^64 - 1 exactly: not saturated */
-  assert_int_equal(ONE3(s_mad_sat, 8, 0x10, 0x08, 0xff), 0x7f);      /* 128 - 1 = 127: exact */
-  assert_int_equal(ONE3(s_mad_sat, 8, 0x10, 0x08, 0x00), 0x7f);      /* 128 -> 127 */
+  assert_int_equal(ONE3(u_mad_sat, 64, 0xffffffffull, 0xffffffffull, 0x1ffffffffull),
+                   0xffffffffffffffffull); /* 2^64 - 2^33 + 1 + 2^33 - 1 = 2^64 */
+  assert_int_equal(ONE3(u_mad_sat, 64, 0xffffffffull, 0xffffffffull, 0x1fffffffeull),
+                   0xffffffffffffffffull);                      /* 2^64 - 1 exactly: not saturated */
+  assert_int_equal(ONE3(s_mad_sat, 8, 0x10, 0x08, 0xff), 0x7f); /* 128 - 1 = 127: exact */
+  assert_int_equal(ONE3(s_mad_sat, 8, 0x10, 0x08, 0x00), 0x7f); /* 128 -> 127 */
   assert_int_equal(ONE3(u_mad_sat, 32, 0x10000, 0x10000, 0), 0xffffffff);
 }
 
@@ -243,14 +313,14 @@ static void t_int_mul_hi_64(void **state) {
   assert_int_equal(ONE2(u_mul_hi, 64, 0x100000000ull, 0x100000000ull), 1);
   assert_int_equal(ONE2(u_mul_hi, 64, 0xffffffffffffffffull, 2), 1);
   assert_int_equal(ONE2(s_mul_hi, 64, 0x8000000000000000ull, 0x8000000000000000ull), 0x4000000000000000ull);
-  assert_int_equal(ONE2(s_mul_hi, 64, 0xffffffffffffffffull, 1), 0xffffffffffffffffull);  /* -1 * 1 */
-  assert_int_equal(ONE2(s_mul_hi, 64, 0x8000000000000000ull, 0xffffffffffffffffull), 0);    /* 2^63 */
-  assert_int_equal(ONE2(s_mul_hi, 64, 0x8000000000000000ull, 1), 0xffffffffffffffffull);    /* -2^63 */
+  assert_int_equal(ONE2(s_mul_hi, 64, 0xffffffffffffffffull, 1), 0xffffffffffffffffull); /* -1 * 1 */
+  assert_int_equal(ONE2(s_mul_hi, 64, 0x8000000000000000ull, 0xffffffffffffffffull), 0); /* 2^63 */
+  assert_int_equal(ONE2(s_mul_hi, 64, 0x8000000000000000ull, 1), 0xffffffffffffffffull); /* -2^63 */
   assert_int_equal(ONE3(s_mad_hi, 64, 0x8000000000000000ull, 0x8000000000000000ull, 0x7fffffffffffffffull),
                    0xbfffffffffffffffull);
-  assert_int_equal(ONE3(u_mad_hi, 64, 0xffffffffffffffffull, 0xffffffffffffffffull, 3), 1);     /* wraps */
+  assert_int_equal(ONE3(u_mad_hi, 64, 0xffffffffffffffffull, 0xffffffffffffffffull, 3), 1); /* wraps */
   assert_int_equal(ONE2(s_mul_hi, 32, 0x80000000u, 0x80000000u), 0x40000000u);
-  assert_int_equal(ONE2(s_mul_hi, 8, 0x80, 0x7f), 0xc0);           /* -128 * 127 = -16256 = 0xc080 */
+  assert_int_equal(ONE2(s_mul_hi, 8, 0x80, 0x7f), 0xc0); /* -128 * 127 = -16256 = 0xc080 */
   assert_int_equal(ONE2(u_mul_hi, 8, 0xff, 0xff), 0xfe);
 }
 
@@ -259,7 +329,7 @@ static void t_int_bits(void **state) {
   /* rotate by >= the width: the count is taken modulo the width */
   assert_int_equal(ONE2(rotate, 8, 0x81, 9), 0x03);
   assert_int_equal(ONE2(rotate, 8, 0x81, 8), 0x81);
-  assert_int_equal(ONE2(rotate, 8, 0x81, 0xff), 0xc0);           /* -1: right by one */
+  assert_int_equal(ONE2(rotate, 8, 0x81, 0xff), 0xc0); /* -1: right by one */
   assert_int_equal(ONE2(rotate, 16, 0x8001, 17), 0x0003);
   assert_int_equal(ONE2(rotate, 32, 0x80000001u, 33), 0x00000003u);
   assert_int_equal(ONE2(rotate, 32, 0x80000001u, 32), 0x80000001u);
@@ -283,20 +353,20 @@ static void t_int_bits(void **state) {
   assert_int_equal(ONE1(s_abs, 32, 0x80000000u), 0x80000000u);
   assert_int_equal(ONE1(s_abs, 64, 0x8000000000000000ull), 0x8000000000000000ull);
   assert_int_equal(ONE1(s_abs, 32, 0xfffffffbu), 5);
-  assert_int_equal(ONE2(s_abs_diff, 8, 0x7f, 0x80), 0xff);        /* 127 - -128 = 255 */
+  assert_int_equal(ONE2(s_abs_diff, 8, 0x7f, 0x80), 0xff); /* 127 - -128 = 255 */
   assert_int_equal(ONE2(s_abs_diff, 64, 0x7fffffffffffffffull, 0x8000000000000000ull), 0xffffffffffffffffull);
   /* hadd / rhadd without overflow, rounding toward -inf */
   assert_int_equal(ONE2(u_hadd, 64, 0xffffffffffffffffull, 0xffffffffffffffffull), 0xffffffffffffffffull);
   assert_int_equal(ONE2(u_rhadd, 64, 0xffffffffffffffffull, 0xfffffffffffffffeull), 0xffffffffffffffffull);
-  assert_int_equal(ONE2(s_hadd, 8, 0xff, 0x00), 0xff);             /* floor(-1/2) = -1 */
-  assert_int_equal(ONE2(s_rhadd, 8, 0xff, 0x00), 0x00);            /* floor(0/2) */
+  assert_int_equal(ONE2(s_hadd, 8, 0xff, 0x00), 0xff);  /* floor(-1/2) = -1 */
+  assert_int_equal(ONE2(s_rhadd, 8, 0xff, 0x00), 0x00); /* floor(0/2) */
   assert_int_equal(ONE2(s_hadd, 8, 0x80, 0x80), 0x80);
   assert_int_equal(ONE2(s_rhadd, 8, 0x7f, 0x7f), 0x7f);
   /* mul24 / mad24 inside the 24-bit ranges */
   assert_int_equal(ONE2(s_mul24, 32, 0xff800000u, 0x007fffffu), (uint32_t)(-8388608LL * 8388607LL));
   assert_int_equal(ONE2(u_mul24, 32, 0x00ffffffu, 0x00000002u), 0x01fffffeu);
-  assert_int_equal(ONE3(s_mad24, 32, 0xfffffffeu, 3, 10), 4);      /* -2 * 3 + 10 */
-  assert_int_equal(ONE3(u_mad24, 32, 0x1000, 0x1000, 0xffffffffu), 0x00ffffffu);  /* 2^24 - 1, wrapping */
+  assert_int_equal(ONE3(s_mad24, 32, 0xfffffffeu, 3, 10), 4);                    /* -2 * 3 + 10 */
+  assert_int_equal(ONE3(u_mad24, 32, 0x1000, 0x1000, 0xffffffffu), 0x00ffffffu); /* 2^24 - 1, wrapping */
 }
 
 static uint64_t up1(uint32_t op, unsigned w, uint64_t hi, uint64_t lo) {
@@ -333,7 +403,7 @@ static void t_int_upsample(void **state) {
           for (unsigned k = 0; k < n; k++) {
             hi[l][k] = rng_next(&rng) & (uint64_t)m128(w);
             lo[l][k] = rng_next(&rng) & (uint64_t)m128(w);
-            if (k == 0) hi[l][k] = (uint64_t)m128(w);    /* -1 as hi */
+            if (k == 0) hi[l][k] = (uint64_t)m128(w); /* -1 as hi */
             put_elem(w_src(&wp, 0, l) + k * es, es, hi[l][k]);
             put_elem(w_src(&wp, 1, l) + k * es, es, lo[l][k]);
           }
@@ -355,10 +425,8 @@ static void t_int_upsample(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(t_int_ops_vs_reference),
-    cmocka_unit_test(t_int_saturation_boundaries),
-    cmocka_unit_test(t_int_mul_hi_64),
-    cmocka_unit_test(t_int_bits),
+    cmocka_unit_test(t_int_ops_vs_reference), cmocka_unit_test(t_int_saturation_boundaries),
+    cmocka_unit_test(t_int_mul_hi_64),        cmocka_unit_test(t_int_bits),
     cmocka_unit_test(t_int_upsample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,9 +41,7 @@ static int teardown(void **state) {
 static mpfr_ptr RF(unsigned bits) { return bits == 16 ? R16 : bits == 32 ? R32 : R64; }
 static ref_fmt FMT(unsigned bits) { return bits == 16 ? REF_HALF : bits == 32 ? REF_FLOAT : REF_DOUBLE; }
 
-static uint64_t canon(unsigned bits) {
-  return bits == 16 ? 0x7e00u : bits == 32 ? 0x7fc00000u : 0x7ff8000000000000ull;
-}
+static uint64_t canon(unsigned bits) { return bits == 16 ? 0x7e00u : bits == 32 ? 0x7fc00000u : 0x7ff8000000000000ull; }
 static uint64_t quietb(unsigned bits, uint64_t v) {
   return v | (bits == 16 ? 0x200u : bits == 32 ? 0x400000u : 0x8000000000000ull);
 }
@@ -87,17 +85,17 @@ static uint64_t round_to(unsigned bits, mpfr_srcptr v) {
  * subnormals and specials. */
 static uint64_t rnd_pat(unsigned bits, uint64_t *s) {
   const uint64_t r = rng_next(s);
-  const unsigned kind = (unsigned)(r >> 59);              /* 0..31 */
+  const unsigned kind = (unsigned)(r >> 59); /* 0..31 */
   const unsigned mb = bits == 16 ? 10 : bits == 32 ? 23 : 52, eb = bits - 1 - mb;
   const uint64_t sign = (r & 1) ? signb(bits) : 0, mant = rng_next(s) & ((1ull << mb) - 1);
   const unsigned bias = (1u << (eb - 1)) - 1;
   if (kind < 12) return rng_next(s) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
-  if (kind < 22) {                                         /* exponent near 0 (+-8) */
+  if (kind < 22) { /* exponent near 0 (+-8) */
     const unsigned e = bias - 8 + (unsigned)(rng_next(s) % 17);
     return sign | (uint64_t)e << mb | mant;
   }
-  if (kind < 25) return sign | mant;                       /* subnormal or zero */
-  if (kind < 29) {                                         /* small integer or half-integer */
+  if (kind < 25) return sign | mant; /* subnormal or zero */
+  if (kind < 29) {                   /* small integer or half-integer */
     const double v = (double)(int)(rng_next(s) % 41 - 20) * ((r >> 8) & 1 ? 0.5 : 1);
     return bits == 16 ? bi_half_from_double(v, BI_RTE) : bits == 32 ? fbits((float)v) : dbits(v);
   }
@@ -108,7 +106,7 @@ static uint64_t rnd_pat(unsigned bits, uint64_t *s) {
 
 static void set_bits(mpfr_ptr x, unsigned bits, uint64_t v) { mpfr_set_d(x, val(bits, v), MPFR_RNDN); }
 
-static uint64_t from_double(unsigned bits, double v) {     /* v exactly representable */
+static uint64_t from_double(unsigned bits, double v) { /* v exactly representable */
   return bits == 16 ? bi_half_from_double(v, BI_RTE) : bits == 32 ? fbits((float)v) : dbits(v);
 }
 
@@ -127,7 +125,8 @@ static void run_mixed(uint32_t op, bi_type res, const bi_type *args, unsigned na
     for (unsigned l = 0; l < W_LANES; l++)
       for (unsigned k = 0; k < n; k++) {
         const size_t cs = (base + (size_t)l * n + k) % count;
-        for (unsigned i = 0; i < nargs; i++) put_elem(w_src(&w, i, l) + k * args[i].bits / 8, args[i].bits / 8, in[i][cs]);
+        for (unsigned i = 0; i < nargs; i++)
+          put_elem(w_src(&w, i, l) + k * args[i].bits / 8, args[i].bits / 8, in[i][cs]);
       }
     assert_true(warp_call(&r, &w, NULL));
     for (unsigned l = 0; l < W_LANES; l++) {
@@ -182,8 +181,8 @@ static void run_ptr(uint32_t op, unsigned bits, unsigned n, unsigned nin, bool s
         const size_t cs = (b0 + (size_t)l * n + k) % count;
         const uint64_t got = get_elem(w_dst(&w, l) + k * es, es), gs = get_elem(m + k * side_bytes, side_bytes);
         if (got != want[cs] || gs != want_side[cs])
-          fail_msg("%s f%u x%u case %zu (%#llx %#llx): got %#llx/%#llx, want %#llx/%#llx", spv_oclstd_name(op), bits,
-                   n, cs, (unsigned long long)in[0][cs], nin > 1 ? (unsigned long long)in[1][cs] : 0ull,
+          fail_msg("%s f%u x%u case %zu (%#llx %#llx): got %#llx/%#llx, want %#llx/%#llx", spv_oclstd_name(op), bits, n,
+                   cs, (unsigned long long)in[0][cs], nin > 1 ? (unsigned long long)in[1][cs] : 0ull,
                    (unsigned long long)got, (unsigned long long)gs, (unsigned long long)want[cs],
                    (unsigned long long)want_side[cs]);
       }
@@ -200,8 +199,8 @@ static const unsigned WIDTHS[6] = {1, 2, 3, 4, 8, 16};
 
 static void t_resolve(void **state) {
   (void)state;
-  static const uint32_t f2[] = {OCLSTD_fmod, OCLSTD_remainder, OCLSTD_fdim, OCLSTD_maxmag, OCLSTD_minmag,
-                                OCLSTD_nextafter, OCLSTD_fmax_common, OCLSTD_fmin_common};
+  static const uint32_t f2[] = {OCLSTD_fmod,   OCLSTD_remainder, OCLSTD_fdim,        OCLSTD_maxmag,
+                                OCLSTD_minmag, OCLSTD_nextafter, OCLSTD_fmax_common, OCLSTD_fmin_common};
   static const unsigned fb[3] = {16, 32, 64};
   for (unsigned b = 0; b < 3; b++)
     for (unsigned w = 0; w < 6; w++) {
@@ -242,7 +241,8 @@ static void t_resolve(void **state) {
   expect_resolve_error(OCLSTD_length, tf(32, 2), f2v, 1, 0,
                        "OpenCL.std `length`: the result type is float2, expected float");
   const bi_type h3[1] = {tf(16, 3)};
-  expect_resolve_error(OCLSTD_fast_length, tf(16, 1), h3, 1, 0, "OpenCL.std `fast_length` is not implemented for half3");
+  expect_resolve_error(OCLSTD_fast_length, tf(16, 1), h3, 1, 0,
+                       "OpenCL.std `fast_length` is not implemented for half3");
   const bi_type ldbad[2] = {tf(32, 4), ti(32, 1)};
   expect_resolve_error(OCLSTD_ldexp, tf(32, 4), ldbad, 2, 0,
                        "OpenCL.std `ldexp`: operand 2 has type int, expected int4");
@@ -288,7 +288,8 @@ static void t_rem(void **state) {
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
       ys[i] = rnd_pat(bits, &seed);
-      if (i % 3 == 0) ys[i] = (ys[i] & ~(signb(bits) - 1)) | ((xs[i] & (signb(bits) - 1)) >> (1 + i % 5));  /* |y| < |x| */
+      if (i % 3 == 0)
+        ys[i] = (ys[i] & ~(signb(bits) - 1)) | ((xs[i] & (signb(bits) - 1)) >> (1 + i % 5)); /* |y| < |x| */
       int32_t q;
       rem_oracle(bits, xs[i], ys[i], &wf[i], &wr[i], &q);
       wq[i] = (uint32_t)q;
@@ -303,23 +304,20 @@ static void t_rem(void **state) {
 /* Hand-derived cases (C99 F.9.7.1-2, §7.5, spvi's 7-bit quo). */
 static void t_rem_hand(void **state) {
   (void)state;
-  static const struct { double x, y, fm, rm; int32_t q; } c[] = {
-    {5, 2, 1, 1, 2},              /* 2.5 -> k = 2 (even) */
-    {7, 2, 1, -1, 4},             /* 3.5 -> k = 4 */
-    {-7, 2, -1, 1, -4},
-    {7, -2, 1, -1, -4},
-    {-7, -2, -1, 1, 4},
-    {-4, 2, -0.0, -0.0, -2},      /* zero results take x's sign */
-    {4, -2, 0.0, 0.0, -2},
-    {1000, 3, 1, 1, 77},          /* k = 333, 333 mod 128 = 77 (glibc keeps only 3 bits) */
-    {-1000, 3, -1, -1, -77},
-    {0.75, 1, 0.75, -0.25, 1},    /* |x| < |y|, rounds up */
-    {0.5, 1, 0.5, 0.5, 0},        /* tie, k = 0 even */
-    {1.5, 1, 0.5, -0.5, 2},       /* tie, k = 2 */
-    {0x1p100, 1, 0, 0, 0},        /* k = 2^100: low bits 0 */
-    {-0.0, 3, -0.0, -0.0, 0},
-    {2, INFINITY, 2, 2, 0},
-    {-2, -INFINITY, -2, -2, 0},
+  static const struct {
+    double x, y, fm, rm;
+    int32_t q;
+  } c[] = {
+    {5, 2, 1, 1, 2},  /* 2.5 -> k = 2 (even) */
+    {7, 2, 1, -1, 4}, /* 3.5 -> k = 4 */
+    {-7, 2, -1, 1, -4},       {7, -2, 1, -1, -4},        {-7, -2, -1, 1, 4},
+    {-4, 2, -0.0, -0.0, -2},                             /* zero results take x's sign */
+    {4, -2, 0.0, 0.0, -2},    {1000, 3, 1, 1, 77},       /* k = 333, 333 mod 128 = 77 (glibc keeps only 3 bits) */
+    {-1000, 3, -1, -1, -77},  {0.75, 1, 0.75, -0.25, 1}, /* |x| < |y|, rounds up */
+    {0.5, 1, 0.5, 0.5, 0},                               /* tie, k = 0 even */
+    {1.5, 1, 0.5, -0.5, 2},                              /* tie, k = 2 */
+    {0x1p100, 1, 0, 0, 0},                               /* k = 2^100: low bits 0 */
+    {-0.0, 3, -0.0, -0.0, 0}, {2, INFINITY, 2, 2, 0},    {-2, -INFINITY, -2, -2, 0},
   };
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     const uint64_t in0 = dbits(c[i].x), in1 = dbits(c[i].y);
@@ -346,15 +344,15 @@ static void t_rem_hand(void **state) {
   }
   const uint64_t sn = 0x7f800001u, one = 0x3f800000u, qn = 0x7fc00001u, zq = 0, negz = 0x80000000u;
   const uint64_t *in1[2] = {&sn, &one}, *in2[2] = {&negz, &sn};
-  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in1, &qn, &zq, 1);     /* signalling NaN quieted, quo 0 */
-  run_ew(OCLSTD_fmod, BI_FLOAT, 32, 1, 2, in2, &qn, 1, NULL);       /* fmod(+-0, NaN) = NaN (§7.5) */
+  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in1, &qn, &zq, 1); /* signalling NaN quieted, quo 0 */
+  run_ew(OCLSTD_fmod, BI_FLOAT, 32, 1, 2, in2, &qn, 1, NULL);      /* fmod(+-0, NaN) = NaN (§7.5) */
   /* a large exponent gap (float: 2^277 ratio) and subnormal operands */
   const uint64_t big = 0x7f7fffffu, tiny = 0x00000001u, z = 0, sub3 = 0x00000003u, sub2 = 0x00000002u;
   const uint64_t *in3[2] = {&big, &tiny}, *in4[2] = {&sub3, &sub2};
   const uint64_t w1 = 0x00000001u, wrm = 0x80000001u, wq2 = 2;
-  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in3, &z, &zq, 1);      /* FLT_MAX = k * 2^-149, k = 0xffffff << 253 */
+  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in3, &z, &zq, 1); /* FLT_MAX = k * 2^-149, k = 0xffffff << 253 */
   run_ew(OCLSTD_fmod, BI_FLOAT, 32, 1, 2, in4, &w1, 1, NULL);
-  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in4, &wrm, &wq2, 1);   /* 3/2 = 1.5 -> k = 2, r = -1 quantum */
+  run_ptr(OCLSTD_remquo, 32, 1, 2, true, false, in4, &wrm, &wq2, 1); /* 3/2 = 1.5 -> k = 2, r = -1 quantum */
 }
 
 /* ---- fdim, maxmag, minmag, fmax_common, fmin_common ----------------------------------------------------- */
@@ -381,7 +379,7 @@ static void t_minmax(void **state) {
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
       ys[i] = rnd_pat(bits, &seed);
-      if (i % 7 == 0) ys[i] = xs[i] ^ signb(bits);         /* equal magnitudes */
+      if (i % 7 == 0) ys[i] = xs[i] ^ signb(bits); /* equal magnitudes */
       const uint64_t x = xs[i], y = ys[i];
       /* fdim: MPFR dim, rounded in the format */
       if (isnanb(bits, x) || isnanb(bits, y)) {
@@ -408,9 +406,10 @@ static void t_minmax(void **state) {
     run_ew_all_widths(OCLSTD_fmin, BI_FLOAT, bits, 2, in, wmn, N, NULL);
   }
   /* hand cases (double): ties go to fmax/fmin; NaN loses */
-  static const double c[][4] = {   /* x, y, maxmag, minmag */
-    {-3, 3, 3, -3}, {3, -3, 3, -3}, {-0.0, 0.0, 0.0, -0.0}, {0.0, -0.0, 0.0, -0.0},
-    {-5, 2, -5, 2}, {NAN, -7, -7, -7}, {-7, NAN, -7, -7}, {-INFINITY, INFINITY, INFINITY, -INFINITY},
+  static const double c[][4] = {
+    /* x, y, maxmag, minmag */
+    {-3, 3, 3, -3}, {3, -3, 3, -3},    {-0.0, 0.0, 0.0, -0.0}, {0.0, -0.0, 0.0, -0.0},
+    {-5, 2, -5, 2}, {NAN, -7, -7, -7}, {-7, NAN, -7, -7},      {-INFINITY, INFINITY, INFINITY, -INFINITY},
   };
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
     const uint64_t a = dbits(c[i][0]), bb = dbits(c[i][1]), mx = dbits(c[i][2]), mn = dbits(c[i][3]);
@@ -419,8 +418,13 @@ static void t_minmax(void **state) {
     run_ew(OCLSTD_minmag, BI_FLOAT, 64, 1, 2, in, &mn, 1, NULL);
   }
   /* fdim: x - y rounded, +0 otherwise, NaN in -> NaN out, overflow to inf */
-  static const float fd[][3] = {{5, 3, 2}, {3, 5, 0}, {-0.0f, 0, 0}, {FLT_MAX, -FLT_MAX, INFINITY},
-                                {INFINITY, INFINITY, 0}, {INFINITY, -INFINITY, INFINITY}, {1, 0x1p-30f, 1}};
+  static const float fd[][3] = {{5, 3, 2},
+                                {3, 5, 0},
+                                {-0.0f, 0, 0},
+                                {FLT_MAX, -FLT_MAX, INFINITY},
+                                {INFINITY, INFINITY, 0},
+                                {INFINITY, -INFINITY, INFINITY},
+                                {1, 0x1p-30f, 1}};
   for (size_t i = 0; i < sizeof fd / sizeof fd[0]; i++) {
     const uint64_t a = fbits(fd[i][0]), bb = fbits(fd[i][1]), w = fbits(fd[i][2]);
     const uint64_t *in[2] = {&a, &bb};
@@ -449,9 +453,11 @@ static uint16_t ref_next_half(uint16_t x, uint16_t y) {
   if (a == b) return y;
   size_t i = half_pos[x];
   if (b > a) {
-    do i++; while (ref_half_value(halves[i]) == a);
+    do i++;
+    while (ref_half_value(halves[i]) == a);
   } else {
-    do i--; while (ref_half_value(halves[i]) == a);
+    do i--;
+    while (ref_half_value(halves[i]) == a);
   }
   return halves[i];
 }
@@ -484,8 +490,7 @@ static void t_nextafter(void **state) {
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
       ys[i] = i % 4 == 0 ? xs[i] : rnd_pat(bits, &seed);
-      if (isnanb(bits, xs[i]) || isnanb(bits, ys[i]))
-        want[i] = quietb(bits, isnanb(bits, xs[i]) ? xs[i] : ys[i]);
+      if (isnanb(bits, xs[i]) || isnanb(bits, ys[i])) want[i] = quietb(bits, isnanb(bits, xs[i]) ? xs[i] : ys[i]);
       else
         want[i] = bits == 32 ? fbits(nextafterf(bfloat((uint32_t)xs[i]), bfloat((uint32_t)ys[i])))
                              : dbits(nextafter(bdouble(xs[i]), bdouble(ys[i])));
@@ -542,7 +547,8 @@ static void t_ldexp(void **state) {
     const int span = bits == 32 ? 300 : 2200;
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
-      const int32_t k = i % 10 == 0 ? (int32_t)(uint32_t)rng_next(&seed) : (int32_t)(rng_next(&seed) % (2 * span + 1)) - span;
+      const int32_t k = i % 10 == 0 ? (int32_t)(uint32_t)rng_next(&seed)
+                                    : (int32_t)(rng_next(&seed) % (2 * span + 1)) - span;
       kv[i] = (uint32_t)k;
       want[i] = ref_ldexp(bits, xs[i], k);
     }
@@ -552,12 +558,16 @@ static void t_ldexp(void **state) {
     }
   }
   /* hand: subnormal results round to nearest even, not truncate */
-  static const struct { uint32_t x; int32_t k; uint32_t w; } hc[] = {
-    {0x3fc00000u, -149, 0x00000002u},   /* 1.5 * 2^-149 -> tie -> 2 * 2^-149 (even) */
-    {0x3f800000u, -150, 0x00000000u},   /* 2^-150: tie between 0 and 2^-149 -> 0 */
-    {0x3fa00000u, -150, 0x00000001u},   /* 1.25 * 2^-150 > half a quantum -> 2^-149 */
-    {0x3f800000u, 128, 0x7f800000u},    /* overflow */
-    {0x00000001u, 149, 0x3f800000u},    /* subnormal input scaled up exactly */
+  static const struct {
+    uint32_t x;
+    int32_t k;
+    uint32_t w;
+  } hc[] = {
+    {0x3fc00000u, -149, 0x00000002u}, /* 1.5 * 2^-149 -> tie -> 2 * 2^-149 (even) */
+    {0x3f800000u, -150, 0x00000000u}, /* 2^-150: tie between 0 and 2^-149 -> 0 */
+    {0x3fa00000u, -150, 0x00000001u}, /* 1.25 * 2^-150 > half a quantum -> 2^-149 */
+    {0x3f800000u, 128, 0x7f800000u},  /* overflow */
+    {0x00000001u, 149, 0x3f800000u},  /* subnormal input scaled up exactly */
     {0x80000000u, 1000, 0x80000000u},
   };
   for (size_t i = 0; i < sizeof hc / sizeof hc[0]; i++) {
@@ -604,9 +614,12 @@ static void t_frexp(void **state) {
     for (unsigned w = 0; w < 6; w++) run_ptr(OCLSTD_frexp, bits, WIDTHS[w], 1, true, !(w & 1), in, wm, we, N);
   }
   /* hand: frexp(0) = 0, 0; frexp(-inf) = -inf, 0 (§7.5); subnormal normalised; 1 = 0.5 * 2^1 */
-  static const struct { uint64_t x, m; int32_t e; } c[] = {
-    {0x0000000000000000ull, 0x0000000000000000ull, 0}, {0x8000000000000000ull, 0x8000000000000000ull, 0},
-    {0xfff0000000000000ull, 0xfff0000000000000ull, 0}, {0x3ff0000000000000ull, 0x3fe0000000000000ull, 1},
+  static const struct {
+    uint64_t x, m;
+    int32_t e;
+  } c[] = {
+    {0x0000000000000000ull, 0x0000000000000000ull, 0},     {0x8000000000000000ull, 0x8000000000000000ull, 0},
+    {0xfff0000000000000ull, 0xfff0000000000000ull, 0},     {0x3ff0000000000000ull, 0x3fe0000000000000ull, 1},
     {0x0000000000000001ull, 0x3fe0000000000000ull, -1073}, {0xc008000000000000ull, 0xbfe8000000000000ull, 2},
     {0x7ff0000000000001ull, 0x7ff8000000000001ull, 0},
   };
@@ -627,7 +640,7 @@ static void ref_modf(unsigned bits, uint64_t x, uint64_t *fr, uint64_t *ip) {
   mpfr_t I;
   mpfr_init2(I, (mpfr_prec_t)mpfr_get_prec(RF(bits)));
   set_bits(X, bits, x);
-  mpfr_modf(I, RF(bits), X, MPFR_RNDN);       /* exact; both parts carry x's sign */
+  mpfr_modf(I, RF(bits), X, MPFR_RNDN); /* exact; both parts carry x's sign */
   *ip = enc(bits, I);
   *fr = enc(bits, RF(bits));
   mpfr_clear(I);
@@ -674,7 +687,7 @@ static void t_modf_fract(void **state) {
   for (unsigned bits = 32; bits <= 64; bits += 32) {
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
-      if (i % 5 == 0) xs[i] = signb(bits) | (rnd_pat(bits, &seed) & (signb(bits) - 1) >> 2);   /* tiny negatives */
+      if (i % 5 == 0) xs[i] = signb(bits) | (rnd_pat(bits, &seed) & (signb(bits) - 1) >> 2); /* tiny negatives */
       ref_modf(bits, xs[i], &wf[i], &wi[i]);
       ref_fract(bits, xs[i], &wf2[i], &wi2[i]);
     }
@@ -684,28 +697,31 @@ static void t_modf_fract(void **state) {
     }
   }
   /* hand (§7.5 and §7.5.1): float */
-  static const struct { float x, mf, mi, ff, fi; } c[] = {
+  static const struct {
+    float x, mf, mi, ff, fi;
+  } c[] = {
     {-3.0f, -0.0f, -3.0f, 0.0f, -3.0f},
     {2.5f, 0.5f, 2.0f, 0.5f, 2.0f},
     {-2.5f, -0.5f, -2.0f, 0.5f, -3.0f},
     {0.0f, 0.0f, 0.0f, 0.0f, 0.0f},
-    {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f},            /* fract(-0) = -0, iptr -0 */
+    {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f}, /* fract(-0) = -0, iptr -0 */
     {INFINITY, 0.0f, INFINITY, 0.0f, INFINITY},
-    {-INFINITY, -0.0f, -INFINITY, -0.0f, -INFINITY},  /* fract(-inf) = -0, iptr -inf */
-    {-0x1p-30f, -0x1p-30f, -0.0f, 0x1.fffffep-1f, -1.0f},   /* 1 - 2^-30 rounds to 1: clamped */
+    {-INFINITY, -0.0f, -INFINITY, -0.0f, -INFINITY},      /* fract(-inf) = -0, iptr -inf */
+    {-0x1p-30f, -0x1p-30f, -0.0f, 0x1.fffffep-1f, -1.0f}, /* 1 - 2^-30 rounds to 1: clamped */
     {-0x1p-149f, -0x1p-149f, -0.0f, 0x1.fffffep-1f, -1.0f},
-    {-0x1p-24f, -0x1p-24f, -0.0f, 0x1.fffffep-1f, -1.0f},   /* exactly 1 - 2^-24 = C */
-    {-0x1p-25f, -0x1p-25f, -0.0f, 0x1.fffffep-1f, -1.0f},   /* 1 - 2^-25: tie, rounds to even 1.0 */
+    {-0x1p-24f, -0x1p-24f, -0.0f, 0x1.fffffep-1f, -1.0f}, /* exactly 1 - 2^-24 = C */
+    {-0x1p-25f, -0x1p-25f, -0.0f, 0x1.fffffep-1f, -1.0f}, /* 1 - 2^-25: tie, rounds to even 1.0 */
   };
   for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-    const uint64_t x = fbits(c[i].x), mf = fbits(c[i].mf), mi = fbits(c[i].mi), ff = fbits(c[i].ff), fi = fbits(c[i].fi);
+    const uint64_t x = fbits(c[i].x), mf = fbits(c[i].mf), mi = fbits(c[i].mi), ff = fbits(c[i].ff),
+                   fi = fbits(c[i].fi);
     const uint64_t *cin[1] = {&x};
     run_ptr(OCLSTD_modf, 32, 1, 1, false, false, cin, &mf, &mi, 1);
     run_ptr(OCLSTD_fract, 32, 1, 1, false, true, cin, &ff, &fi, 1);
   }
   const uint64_t hn = 0x7c01, hq = 0x7e01, hneg = 0xb400 /* -0.25 */, hf = 0x3a00 /* 0.75 */, hi = 0xbc00;
   const uint64_t *hin[1] = {&hn}, *hin2[1] = {&hneg};
-  run_ptr(OCLSTD_fract, 16, 1, 1, false, false, hin, &hq, &hq, 1);   /* fract(NaN): NaN in both */
+  run_ptr(OCLSTD_fract, 16, 1, 1, false, false, hin, &hq, &hq, 1); /* fract(NaN): NaN in both */
   run_ptr(OCLSTD_fract, 16, 1, 1, false, false, hin2, &hf, &hi, 1);
 }
 
@@ -716,17 +732,19 @@ static void t_nan(void **state) {
   static uint64_t codes[65536], want[65536];
   for (uint32_t i = 0; i < 65536; i++) {
     codes[i] = i;
-    want[i] = 0x7e00u | (i & 0x1ffu);         /* quiet, positive, low 9 payload bits */
+    want[i] = 0x7e00u | (i & 0x1ffu); /* quiet, positive, low 9 payload bits */
   }
   const uint64_t *in[1] = {codes};
   for (unsigned w = 0; w < 6; w++) {
     bi_type a[1] = {ti(16, WIDTHS[w])};
     run_mixed(OCLSTD_nan, tf(16, WIDTHS[w]), a, 1, in, want, 65536);
   }
-  static const uint64_t fc[][2] = {{0, 0x7fc00000u}, {5, 0x7fc00005u}, {0x003fffffu, 0x7fffffffu},
+  static const uint64_t fc[][2] = {{0, 0x7fc00000u},           {5, 0x7fc00005u},           {0x003fffffu, 0x7fffffffu},
                                    {0xffffffffu, 0x7fffffffu}, {0x80400000u, 0x7fc00000u}, {0x12345678u, 0x7ff45678u}};
-  static const uint64_t dc[][2] = {{0, 0x7ff8000000000000ull}, {1, 0x7ff8000000000001ull},
-                                   {~0ull, 0x7fffffffffffffffull}, {0xfff8000000000000ull, 0x7ff8000000000000ull}};
+  static const uint64_t dc[][2] = {{0, 0x7ff8000000000000ull},
+                                   {1, 0x7ff8000000000001ull},
+                                   {~0ull, 0x7fffffffffffffffull},
+                                   {0xfff8000000000000ull, 0x7ff8000000000000ull}};
   for (unsigned w = 0; w < 6; w++) {
     for (size_t i = 0; i < 6; i++) {
       const uint64_t *cin[1] = {&fc[i][0]};
@@ -783,8 +801,8 @@ static void t_mix_smooth(void **state) {
       xs[i] = rnd_pat(bits, &seed);
       ys[i] = rnd_pat(bits, &seed);
       as[i] = rnd_pat(bits, &seed);
-      if (i % 2) as[i] = from_double(bits, (double)(rng_next(&seed) % 1025) / 1024);   /* a in [0, 1] */
-      if (i % 2 && val(bits, xs[i]) > val(bits, ys[i])) {   /* as smoothstep edges: mostly e0 < e1 */
+      if (i % 2) as[i] = from_double(bits, (double)(rng_next(&seed) % 1025) / 1024); /* a in [0, 1] */
+      if (i % 2 && val(bits, xs[i]) > val(bits, ys[i])) { /* as smoothstep edges: mostly e0 < e1 */
         const uint64_t t = xs[i];
         xs[i] = ys[i];
         ys[i] = t;
@@ -797,9 +815,10 @@ static void t_mix_smooth(void **state) {
     run_ew_all_widths(OCLSTD_smoothstep, BI_FLOAT, bits, 3, in, ws, N, NULL);
   }
   /* hand: float */
-  static const float mc[][4] = {   /* x, y, a, mix */
-    {1, 3, 0.5f, 2}, {1, 3, 0, 1}, {1, 3, 1, 3}, {-2, 2, 0.25f, -1},
-    {1e30f, 1, 1, 0},              /* (1 - 1e30) rounds to -1e30; x + (-1e30) = 0, not 1 */
+  static const float mc[][4] = {
+    /* x, y, a, mix */
+    {1, 3, 0.5f, 2},    {1, 3, 0, 1},     {1, 3, 1, 3},
+    {-2, 2, 0.25f, -1}, {1e30f, 1, 1, 0}, /* (1 - 1e30) rounds to -1e30; x + (-1e30) = 0, not 1 */
   };
   for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++) {
     const uint64_t x = fbits(mc[i][0]), y = fbits(mc[i][1]), a = fbits(mc[i][2]), w = fbits(mc[i][3]);
@@ -808,12 +827,13 @@ static void t_mix_smooth(void **state) {
   }
   const uint64_t inf = 0x7f800000u, half = 0x3f000000u, cn = canon(32), nn = 0xffc00123u, one = 0x3f800000u, zero = 0;
   const uint64_t *m1[3] = {&inf, &inf, &half}, *m2[3] = {&one, &nn, &half}, *m3[3] = {&zero, &inf, &zero};
-  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m1, &cn, 1, NULL);    /* inf - inf */
-  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m2, &nn, 1, NULL);    /* NaN operand y, already quiet */
-  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m3, &cn, 1, NULL);    /* inf * 0 */
-  static const float sc[][4] = {   /* e0, e1, x, smoothstep */
+  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m1, &cn, 1, NULL); /* inf - inf */
+  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m2, &nn, 1, NULL); /* NaN operand y, already quiet */
+  run_ew(OCLSTD_mix, BI_FLOAT, 32, 1, 3, m3, &cn, 1, NULL); /* inf * 0 */
+  static const float sc[][4] = {
+    /* e0, e1, x, smoothstep */
     {0, 1, 0.5f, 0.5f}, {0, 1, -1, 0}, {0, 1, 2, 1}, {0, 1, 0.25f, 0.15625f}, {0, 1, NAN, 0},
-    {1, 1, 1, 0}, {1, 1, 2, 1}, {1, 1, 0, 0}, {2, 0, 1, 0.5f}, {0, 4, 1, 0.15625f},
+    {1, 1, 1, 0},       {1, 1, 2, 1},  {1, 1, 0, 0}, {2, 0, 1, 0.5f},         {0, 4, 1, 0.15625f},
   };
   for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
     const uint64_t e0 = fbits(sc[i][0]), e1 = fbits(sc[i][1]), x = fbits(sc[i][2]), w = fbits(sc[i][3]);
@@ -852,10 +872,11 @@ static void t_angles(void **state) {
   for (unsigned bits = 32; bits <= 64; bits += 32) {
     for (size_t i = 0; i < N; i++) {
       xs[i] = rnd_pat(bits, &seed);
-      if (bits == 32 && i % 50 == 0)   /* the float mantissa whose product needs the MPFR fallback */
+      if (bits == 32 && i % 50 == 0) /* the float mantissa whose product needs the MPFR fallback */
         xs[i] = ((rng_next(&seed) & 1) << 31) | (uint64_t)((rng_next(&seed) % 250) + 1) << 23 | 0x585141u;
-      if (bits == 64 && i % 20 == 0)   /* outside the double fast path: tiny (subnormal radians) and huge */
-        xs[i] = (rng_next(&seed) & 0x800fffffffffffffull) | (uint64_t)(i % 40 ? rng_next(&seed) % 100 : 2000 + rng_next(&seed) % 46) << 52;
+      if (bits == 64 && i % 20 == 0) /* outside the double fast path: tiny (subnormal radians) and huge */
+        xs[i] = (rng_next(&seed) & 0x800fffffffffffffull) |
+                (uint64_t)(i % 40 ? rng_next(&seed) % 100 : 2000 + rng_next(&seed) % 46) << 52;
       wd[i] = ref_angle(bits, xs[i], true);
       wr[i] = ref_angle(bits, xs[i], false);
     }
@@ -879,13 +900,13 @@ static void t_angles(void **state) {
 static mpfr_prec_t span_prec(unsigned bits) { return bits == 16 ? 160 : bits == 32 ? 700 : 4600; }
 
 static void exact_sumsq(mpfr_ptr s, unsigned bits, const uint64_t *v, unsigned n) {
-  mpfr_set_prec(s, span_prec(bits));        /* every sum of squares of the format is exact in this */
+  mpfr_set_prec(s, span_prec(bits)); /* every sum of squares of the format is exact in this */
   mpfr_set_ui(s, 0, MPFR_RNDN);
   for (unsigned k = 0; k < n; k++) {
     set_bits(Z, bits, v[k]);
     mpfr_set_prec(T, 120);
-    mpfr_sqr(T, Z, MPFR_RNDN);              /* exact: 106 bits */
-    mpfr_add(s, s, T, MPFR_RNDN);           /* exact */
+    mpfr_sqr(T, Z, MPFR_RNDN);    /* exact: 106 bits */
+    mpfr_add(s, s, T, MPFR_RNDN); /* exact */
   }
   mpfr_set_prec(T, 600);
 }
@@ -898,7 +919,7 @@ static uint64_t ref_length(unsigned bits, const uint64_t *v, unsigned n) {
   mpfr_t s;
   mpfr_init2(s, 2);
   exact_sumsq(s, bits, v, n);
-  const int t = mpfr_sqrt(RF(bits), s, MPFR_RNDN);     /* correctly rounded from the exact sum */
+  const int t = mpfr_sqrt(RF(bits), s, MPFR_RNDN); /* correctly rounded from the exact sum */
   mpfr_clear(s);
   return finish(bits, t);
 }
@@ -938,7 +959,7 @@ static void ref_normalize(unsigned bits, const uint64_t *v, unsigned n, uint64_t
   mpfr_sqrt(r, s, MPFR_RNDN);
   for (unsigned k = 0; k < n; k++) {
     set_bits(Z, bits, w[k]);
-    mpfr_div(q, Z, r, MPFR_RNDN);           /* zeros keep their sign */
+    mpfr_div(q, Z, r, MPFR_RNDN); /* zeros keep their sign */
     out[k] = round_to(bits, q);
   }
   mpfr_clears(s, r, q, (mpfr_ptr)0);
@@ -957,7 +978,7 @@ static uint64_t ref_cross1(unsigned bits, uint64_t a1, uint64_t b2, uint64_t a2,
   set_bits(Z, bits, a2);
   mpfr_set_d(q, val(bits, b1), MPFR_RNDN);
   mpfr_mul(q, q, Z, MPFR_RNDN);
-  mpfr_sub(d, p, q, MPFR_RNDN);           /* exact; inf - inf = NaN, IEEE signed zeros */
+  mpfr_sub(d, p, q, MPFR_RNDN); /* exact; inf - inf = NaN, IEEE signed zeros */
   const uint64_t r = mpfr_nan_p(d) ? canon(bits) : round_to(bits, d);
   mpfr_clears(p, q, d, (mpfr_ptr)0);
   return r;
@@ -970,7 +991,13 @@ static void rnd_vec(unsigned bits, uint64_t *v, unsigned n, uint64_t *s, size_t 
       v[k] = rnd_pat(bits, s);
     } else {
       const double m = (double)(int64_t)(rng_next(s) % 2000001 - 1000000) / 1000;
-      const int sc = i % 4 == 1 ? 0 : (int)(rng_next(s) % (bits == 16 ? 20 : bits == 32 ? 200 : 1800)) - (bits == 16 ? 12 : bits == 32 ? 100 : 900);
+      const int sc = i % 4 == 1 ? 0
+                                : (int)(rng_next(s) % (bits == 16   ? 20
+                                                       : bits == 32 ? 200
+                                                                    : 1800)) -
+                                    (bits == 16   ? 12
+                                     : bits == 32 ? 100
+                                                  : 900);
       const double d = ldexp(m, sc);
       v[k] = bits == 16 ? bi_half_from_double(d, BI_RTE) : bits == 32 ? fbits((float)d) : dbits(d);
     }
@@ -1004,10 +1031,10 @@ static void run_geom(uint32_t op, gkind g, unsigned bits, unsigned n, const uint
         const uint64_t got = get_elem(w_dst(&w, l) + k * es, es), wnt = want[cs * 4 + k];
         if (got != wnt)
           fail_msg("%s f%u x%u case %zu comp %u (a = %#llx %#llx %#llx, b = %#llx %#llx %#llx): got %#llx, want %#llx",
-                   spv_oclstd_name(op), bits, n, cs, k, (unsigned long long)a[cs * 4], (unsigned long long)a[cs * 4 + 1],
-                   (unsigned long long)a[cs * 4 + 2], b ? (unsigned long long)b[cs * 4] : 0ull,
-                   b ? (unsigned long long)b[cs * 4 + 1] : 0ull, b ? (unsigned long long)b[cs * 4 + 2] : 0ull,
-                   (unsigned long long)got, (unsigned long long)wnt);
+                   spv_oclstd_name(op), bits, n, cs, k, (unsigned long long)a[cs * 4],
+                   (unsigned long long)a[cs * 4 + 1], (unsigned long long)a[cs * 4 + 2],
+                   b ? (unsigned long long)b[cs * 4] : 0ull, b ? (unsigned long long)b[cs * 4 + 1] : 0ull,
+                   b ? (unsigned long long)b[cs * 4 + 2] : 0ull, (unsigned long long)got, (unsigned long long)wnt);
       }
       assert_int_equal(w_dst(&w, l)[nres * es], W_SENTINEL);
     }
@@ -1016,7 +1043,7 @@ static void run_geom(uint32_t op, gkind g, unsigned bits, unsigned n, const uint
 
 static void t_geometric(void **state) {
   (void)state;
-  enum { N = 50000 };   /* per (type, width): 200000 vectors per type and function (cross: 100000) */
+  enum { N = 50000 }; /* per (type, width): 200000 vectors per type and function (cross: 100000) */
   static uint64_t a[N * 4], b[N * 4], d[N * 4], wl[N * 4], wd[N * 4], wn[N * 4], wc[N * 4];
   static const unsigned fb[3] = {16, 32, 64};
   uint64_t seed = 0x5eed0009;
@@ -1026,11 +1053,13 @@ static void t_geometric(void **state) {
       for (size_t i = 0; i < N; i++) {
         rnd_vec(bits, a + i * 4, n, &seed, i);
         rnd_vec(bits, b + i * 4, n, &seed, i + 1);
-        if (i % 11 == 3) memcpy(b + i * 4, a + i * 4, n * sizeof *a);   /* distance 0, cross 0 */
+        if (i % 11 == 3) memcpy(b + i * 4, a + i * 4, n * sizeof *a); /* distance 0, cross 0 */
         wl[i * 4] = ref_length(bits, a + i * 4, n);
-        for (unsigned k = 0; k < n; k++) {                             /* distance: a - b in the format */
+        for (unsigned k = 0; k < n; k++) { /* distance: a - b in the format */
           const uint64_t x = a[i * 4 + k], y = b[i * 4 + k];
-          d[i * 4 + k] = isnanb(bits, x) ? quietb(bits, x) : isnanb(bits, y) ? quietb(bits, y) : op2(bits, mpfr_sub, x, y);
+          d[i * 4 + k] = isnanb(bits, x)   ? quietb(bits, x)
+                         : isnanb(bits, y) ? quietb(bits, y)
+                                           : op2(bits, mpfr_sub, x, y);
         }
         wd[i * 4] = ref_length(bits, d + i * 4, n);
         ref_normalize(bits, a + i * 4, n, wn + i * 4);
@@ -1064,15 +1093,19 @@ static void t_geometric(void **state) {
 static void t_geometric_hand(void **state) {
   (void)state;
   const float inf = INFINITY;
-  struct { float v[4]; unsigned n; float len; } lc[] = {
+  struct {
+    float v[4];
+    unsigned n;
+    float len;
+  } lc[] = {
     {{3, 4}, 2, 5},
-    {{FLT_MAX, FLT_MAX}, 2, INFINITY},                     /* the true length overflows */
-    {{0x1p100f, 0x1p100f, 0x1p100f, 0x1p100f}, 4, 0x1p101f},   /* squares overflow float, not the result */
-    {{0x1p-149f, 0}, 2, 0x1p-149f},                        /* no underflow to 0 */
+    {{FLT_MAX, FLT_MAX}, 2, INFINITY},                       /* the true length overflows */
+    {{0x1p100f, 0x1p100f, 0x1p100f, 0x1p100f}, 4, 0x1p101f}, /* squares overflow float, not the result */
+    {{0x1p-149f, 0}, 2, 0x1p-149f},                          /* no underflow to 0 */
     {{0x1p-140f, 0x1p-140f, 0x1p-140f, 0x1p-140f}, 4, 0x1p-139f},
-    {{10066335, 13421780}, 2, 16777224},   /* exactly 16777225, a tie: to even */
+    {{10066335, 13421780}, 2, 16777224}, /* exactly 16777225, a tie: to even */
     {{-0.0f, -0.0f}, 2, 0},
-    {{1, inf, NAN}, 3, NAN},               /* the NaN wins (quieted) */
+    {{1, inf, NAN}, 3, NAN}, /* the NaN wins (quieted) */
     {{1, -inf, 2}, 3, INFINITY},
   };
   for (size_t i = 0; i < sizeof lc / sizeof lc[0]; i++) {
@@ -1081,10 +1114,14 @@ static void t_geometric_hand(void **state) {
     w[0] = isnan(lc[i].len) ? 0x7fc00000u : fbits(lc[i].len);
     run_geom(OCLSTD_length, G_LEN, 32, lc[i].n, a, NULL, w, 1);
   }
-  struct { float v[4]; unsigned n; float r[4]; } nc[] = {
+  struct {
+    float v[4];
+    unsigned n;
+    float r[4];
+  } nc[] = {
     {{3, 4}, 2, {0.6f, 0.8f}},
-    {{0, -0.0f, 0}, 3, {0, -0.0f, 0}},                     /* all zero: returned unchanged */
-    {{inf, 5, -inf, -2}, 4, {0x1.6a09e6p-1f, 0, -0x1.6a09e6p-1f, -0.0f}},   /* infinities: 1/sqrt(2) */
+    {{0, -0.0f, 0}, 3, {0, -0.0f, 0}},                                    /* all zero: returned unchanged */
+    {{inf, 5, -inf, -2}, 4, {0x1.6a09e6p-1f, 0, -0x1.6a09e6p-1f, -0.0f}}, /* infinities: 1/sqrt(2) */
     {{1, 1, 1, 1}, 4, {0.5f, 0.5f, 0.5f, 0.5f}},
     {{0x1p-149f, 0}, 2, {1, 0}},
     {{-7, 0}, 2, {-1, 0}},
@@ -1098,7 +1135,7 @@ static void t_geometric_hand(void **state) {
     run_geom(OCLSTD_normalize, G_NORM, 32, nc[i].n, a, NULL, w, 1);
   }
   uint64_t an[4] = {fbits(1), 0x7f800001u, fbits(2)}, wnn[4] = {0x7fc00001u, 0x7fc00001u, 0x7fc00001u};
-  run_geom(OCLSTD_normalize, G_NORM, 32, 3, an, NULL, wnn, 1);   /* a vector full of the NaN */
+  run_geom(OCLSTD_normalize, G_NORM, 32, 3, an, NULL, wnn, 1); /* a vector full of the NaN */
   /* cross: the spec's formula; w = 0; cancellation exact */
   uint64_t x[4] = {fbits(1), 0, 0, fbits(9)}, y[4] = {0, fbits(1), 0, fbits(9)}, wc[4] = {0, 0, fbits(1), 0};
   run_geom(OCLSTD_cross, G_CROSS, 32, 4, x, y, wc, 1);
@@ -1110,7 +1147,7 @@ static void t_geometric_hand(void **state) {
   dw[2] = dbits(4 * e);
   run_geom(OCLSTD_cross, G_CROSS, 64, 3, dx, dy, dw, 1);
   uint64_t ix[4] = {fbits(inf), 0, 0}, iy[4] = {0, fbits(1), 0}, iw[4] = {0, 0x7fc00000u, fbits(inf)};
-  run_geom(OCLSTD_cross, G_CROSS, 32, 3, ix, iy, iw, 1);          /* x: 0*0 - 0*1 = 0; y: 0*0 - inf*0 = NaN */
+  run_geom(OCLSTD_cross, G_CROSS, 32, 3, ix, iy, iw, 1); /* x: 0*0 - 0*1 = 0; y: 0*0 - inf*0 = NaN */
   /* distance: (FLT_MAX) - (-FLT_MAX) overflows in the subtraction (spec: length(p0 - p1)) */
   uint64_t p0[4] = {fbits(FLT_MAX)}, p1[4] = {fbits(-FLT_MAX)}, dinf[4] = {fbits(inf)};
   run_geom(OCLSTD_distance, G_DIST, 32, 1, p0, p1, dinf, 1);
@@ -1137,8 +1174,8 @@ static void t_lanes_faults(void **state) {
   w.lanes[0] = 3;
   w.lanes[1] = 1;
   assert_true(warp_call(&r, &w, NULL));
-  assert_int_equal(get_elem(w_dst(&w, 3), 4), fbits(2.0f));      /* fmod(10, 4) */
-  assert_int_equal(get_elem(w_dst(&w, 1) + 4, 4), fbits(0.0f));  /* fmod(8, 4) */
+  assert_int_equal(get_elem(w_dst(&w, 3), 4), fbits(2.0f));     /* fmod(10, 4) */
+  assert_int_equal(get_elem(w_dst(&w, 1) + 4, 4), fbits(0.0f)); /* fmod(8, 4) */
   assert_int_equal(w_dst(&w, 0)[0], W_SENTINEL);
   assert_int_equal(w_dst(&w, 2)[0], W_SENTINEL);
   /* an out-of-bounds pointer: the access faults and the builtin returns false at once */
@@ -1151,12 +1188,13 @@ static void t_lanes_faults(void **state) {
   const bi_resolved rq = must_resolve(OCLSTD_remquo, tf(32, 4), a4, 3, 0);
   const unsigned sb3[3] = {16, 16, 4};
   warp_init(&w, 16, sb3, 3);
-  for (unsigned l = 0; l < W_LANES; l++) put_elem(w_src(&w, 2, l), 4, 0x1004 + 16u * l);   /* lane 3: 0x1034 + 16 > 0x1040 */
+  for (unsigned l = 0; l < W_LANES; l++)
+    put_elem(w_src(&w, 2, l), 4, 0x1004 + 16u * l); /* lane 3: 0x1034 + 16 > 0x1040 */
   assert_false(warp_call(&rq, &w, &fm.mem));
   assert_int_equal(fm.faults, 1);
   assert_int_equal(fm.fault_lane, 3);
   assert_int_equal(fm.last_bytes, 16);
-  assert_int_equal(w_dst(&w, 3)[0], W_SENTINEL);                 /* nothing written for the faulting lane */
+  assert_int_equal(w_dst(&w, 3)[0], W_SENTINEL); /* nothing written for the faulting lane */
   assert_int_not_equal(w_dst(&w, 2)[0], W_SENTINEL);
   /* no memory interface at all: false */
   assert_false(warp_call(&rq, &w, NULL));
@@ -1164,20 +1202,11 @@ static void t_lanes_faults(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(t_resolve),
-    cmocka_unit_test(t_rem),
-    cmocka_unit_test(t_rem_hand),
-    cmocka_unit_test(t_minmax),
-    cmocka_unit_test(t_nextafter),
-    cmocka_unit_test(t_ldexp),
-    cmocka_unit_test(t_frexp),
-    cmocka_unit_test(t_modf_fract),
-    cmocka_unit_test(t_nan),
-    cmocka_unit_test(t_mix_smooth),
-    cmocka_unit_test(t_angles),
-    cmocka_unit_test(t_geometric),
-    cmocka_unit_test(t_geometric_hand),
-    cmocka_unit_test(t_lanes_faults),
+    cmocka_unit_test(t_resolve),        cmocka_unit_test(t_rem),          cmocka_unit_test(t_rem_hand),
+    cmocka_unit_test(t_minmax),         cmocka_unit_test(t_nextafter),    cmocka_unit_test(t_ldexp),
+    cmocka_unit_test(t_frexp),          cmocka_unit_test(t_modf_fract),   cmocka_unit_test(t_nan),
+    cmocka_unit_test(t_mix_smooth),     cmocka_unit_test(t_angles),       cmocka_unit_test(t_geometric),
+    cmocka_unit_test(t_geometric_hand), cmocka_unit_test(t_lanes_faults),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

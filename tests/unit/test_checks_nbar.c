@@ -25,8 +25,14 @@
 /* The kernels' launch: local tmp (uint[16]), buffer out (uint[32]); two groups of 16, sub-groups
  * of 4. `want`: the one report expected (count 0: none). */
 static void nbar_run(const char *file, const char *kernel, ch_report want) {
-  const ch_case c = {.file = file, .kernel = kernel, .checks = SPVI_CHECK_RACES, .subgroup = 4, .global = 32,
-                     .local = 16, .args = {CH_LOC(64), CH_BUF(128)}, .want = {want}};
+  const ch_case c = {.file = file,
+                     .kernel = kernel,
+                     .checks = SPVI_CHECK_RACES,
+                     .subgroup = 4,
+                     .global = 32,
+                     .local = 16,
+                     .args = {CH_LOC(64), CH_BUF(128)},
+                     .want = {want}};
   ch_run(&c);
 }
 

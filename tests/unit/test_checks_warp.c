@@ -19,8 +19,12 @@
 /* A launch of check_races_warp.cl's `kernel` on one buffer of `bytes`, under --check races. */
 static void warp_run(const char *kernel, size_t global, size_t local, size_t bytes, const ch_report *want,
                      size_t nwant) {
-  ch_case c = {.file = "check_races_warp", .kernel = kernel, .checks = SPVI_CHECK_RACES, .global = global,
-               .local = local, .args = {CH_BUF(bytes)}};
+  ch_case c = {.file = "check_races_warp",
+               .kernel = kernel,
+               .checks = SPVI_CHECK_RACES,
+               .global = global,
+               .local = local,
+               .args = {CH_BUF(bytes)}};
   assert_true(nwant <= sizeof c.want / sizeof c.want[0]);
   for (size_t i = 0; i < nwant; i++) c.want[i] = want[i];
   ch_run(&c);
@@ -36,16 +40,16 @@ static void test_scattered_atomics(void **state) {
    * (55) against the plain write of group 2. Atomics against atomics: never. So 2 occurrences at
    * the atomic (first gid 39) and 1 at the plain write, all on bytes [12, 16). */
   const ch_report want[] = {
-      {.kind = SPVI_REPORT_RACE,
-       .at = {.mark = "scatter-inc", .gid = 39, .write = true, .atomic = true},
-       .other = {.mark = "scatter-write", .gid = 37, .write = true},
-       .memory = {.arg = 0, .offset = 12, .size = 4},
-       .count = 2},
-      {.kind = SPVI_REPORT_RACE,
-       .at = {.mark = "scatter-write", .gid = 37, .write = true},
-       .other = {.mark = "scatter-inc", .gid = 7, .write = true, .atomic = true},
-       .memory = {.arg = 0, .offset = 12, .size = 4},
-       .count = 1},
+    {.kind = SPVI_REPORT_RACE,
+     .at = {.mark = "scatter-inc", .gid = 39, .write = true, .atomic = true},
+     .other = {.mark = "scatter-write", .gid = 37, .write = true},
+     .memory = {.arg = 0, .offset = 12, .size = 4},
+     .count = 2},
+    {.kind = SPVI_REPORT_RACE,
+     .at = {.mark = "scatter-write", .gid = 37, .write = true},
+     .other = {.mark = "scatter-inc", .gid = 7, .write = true, .atomic = true},
+     .memory = {.arg = 0, .offset = 12, .size = 4},
+     .count = 1},
   };
   warp_run("scatter_mixed", 64, 16, 64, want, 2);
 }
@@ -84,8 +88,8 @@ static void test_run_pages(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_scattered_atomics),
-      cmocka_unit_test(test_run_pages),
+    cmocka_unit_test(test_scattered_atomics),
+    cmocka_unit_test(test_run_pages),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,7 +102,7 @@ static void test_elem_types(void **state) {
   assert_int_equal(cli_elem_size(t), 16);
   assert_true(cli_elem_parse("float3", 6, &t));
   assert_int_equal(cli_elem_slots(t), 4);
-  assert_int_equal(cli_elem_size(t), 16);       /* sizeof(float3) == 16 */
+  assert_int_equal(cli_elem_size(t), 16); /* sizeof(float3) == 16 */
   assert_true(cli_elem_parse("uchar16", 7, &t));
   assert_int_equal(t.width, 16);
   assert_int_equal(cli_elem_size(t), 16);
@@ -161,7 +161,7 @@ static void test_int_limits(void **state) {
   lit_err("ulong", "99999999999999999999999", "out of range for ulong");
   assert_int_equal(lit("uint", "-0"), 0);
   assert_int_equal(lit("int", "+7"), 7);
-  assert_int_equal(lit("int", "007"), 7);  /* leading zeros are decimal, not octal */
+  assert_int_equal(lit("int", "007"), 7); /* leading zeros are decimal, not octal */
 }
 
 static void test_int_hex_and_syntax(void **state) {
@@ -191,7 +191,7 @@ static void test_float_literals(void **state) {
   /* 0.1 = 1.6 * 2^-4: exponent field 123 = 0x7b, significand 0.6 * 2^23 = 5033164.8 -> ...cd */
   assert_int_equal(lit("float", "0.1"), 0x3dcccccdu);
   assert_int_equal(lit("float", "0.5"), 0x3f000000u);
-  assert_int_equal(lit("float", "0x1.8p-3"), 0x3e400000u);  /* 1.5 * 2^-3: field 124 */
+  assert_int_equal(lit("float", "0x1.8p-3"), 0x3e400000u); /* 1.5 * 2^-3: field 124 */
   assert_int_equal(lit("float", "-2"), 0xc0000000u);
   assert_int_equal(lit("float", "1e0"), 0x3f800000u);
   assert_int_equal(lit("float", ".5"), 0x3f000000u);
@@ -203,8 +203,8 @@ static void test_float_literals(void **state) {
   assert_int_equal(lit("float", "3.4028235e38"), 0x7f7fffffu);
   lit_err("float", "3.5e38", "out of range for float");
   lit_err("float", "-1e39", "out of range for float");
-  assert_int_equal(lit("float", "1.4e-45"), 0x00000001u);   /* smallest subnormal, 2^-149 */
-  assert_int_equal(lit("float", "1e-46"), 0x00000000u);     /* below half of it: rounds to 0 */
+  assert_int_equal(lit("float", "1.4e-45"), 0x00000001u); /* smallest subnormal, 2^-149 */
+  assert_int_equal(lit("float", "1e-46"), 0x00000000u);   /* below half of it: rounds to 0 */
   assert_int_equal(lit("float", "-0"), 0x80000000u);
   assert_int_equal(lit("float", "inf"), 0x7f800000u);
   assert_int_equal(lit("float", "-inf"), 0xff800000u);
@@ -238,15 +238,15 @@ static void test_float_literals(void **state) {
 static void test_half_rounding(void **state) {
   (void)state;
   /* binary16: 1 sign, 5 exponent (bias 15), 10 significand bits. */
-  assert_int_equal(lit("half", "1.5"), 0x3e00);   /* 1.1b: field 15 (0x3c00) + 0x200 */
+  assert_int_equal(lit("half", "1.5"), 0x3e00); /* 1.1b: field 15 (0x3c00) + 0x200 */
   assert_int_equal(lit("half", "1"), 0x3c00);
   assert_int_equal(lit("half", "-2"), 0xc000);
   /* 0.1 = 1.6 * 2^-4: field 11 (0x2c00); 0.6 * 1024 = 614.4 -> 614 = 0x266 */
   assert_int_equal(lit("half", "0.1"), 0x2e66);
-  assert_int_equal(lit("half", "65504"), 0x7bff);        /* largest finite */
+  assert_int_equal(lit("half", "65504"), 0x7bff); /* largest finite */
   assert_int_equal(lit("half", "0x1.ffcp15"), 0x7bff);
-  assert_int_equal(lit("half", "65519"), 0x7bff);        /* below the 65520 midpoint */
-  lit_err("half", "65520", "out of range for half");      /* the midpoint ties to "even" 2^16 */
+  assert_int_equal(lit("half", "65519"), 0x7bff);    /* below the 65520 midpoint */
+  lit_err("half", "65520", "out of range for half"); /* the midpoint ties to "even" 2^16 */
   lit_err("half", "1e5", "out of range for half");
   /* 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to the even 0x3c00 ... */
   assert_int_equal(lit("half", "1.00048828125"), 0x3c00);
@@ -256,12 +256,12 @@ static void test_half_rounding(void **state) {
   assert_int_equal(lit("half", "1.00048828124999999999999"), 0x3c00);
   /* 1 + 3 * 2^-11: halfway between 0x3c01 (odd) and 0x3c02 (even). */
   assert_int_equal(lit("half", "1.00146484375"), 0x3c02);
-  assert_int_equal(lit("half", "6.103515625e-05"), 0x0400);           /* 2^-14, smallest normal */
-  assert_int_equal(lit("half", "5.9604644775390625e-8"), 0x0001);     /* 2^-24, smallest subnormal */
-  assert_int_equal(lit("half", "2.98023223876953125e-8"), 0x0000);    /* 2^-25: tie to even 0 */
+  assert_int_equal(lit("half", "6.103515625e-05"), 0x0400);        /* 2^-14, smallest normal */
+  assert_int_equal(lit("half", "5.9604644775390625e-8"), 0x0001);  /* 2^-24, smallest subnormal */
+  assert_int_equal(lit("half", "2.98023223876953125e-8"), 0x0000); /* 2^-25: tie to even 0 */
   assert_int_equal(lit("half", "2.98023223876953125000001e-8"), 0x0001);
   assert_int_equal(lit("half", "-2.98023223876953125e-8"), 0x8000);
-  assert_int_equal(lit("half", "8.94069671630859375e-8"), 0x0002);    /* 1.5 * 2^-24: tie to 2 */
+  assert_int_equal(lit("half", "8.94069671630859375e-8"), 0x0002); /* 1.5 * 2^-24: tie to 2 */
   assert_int_equal(lit("half", "1e-10"), 0x0000);
   assert_int_equal(lit("half", "-0"), 0x8000);
   assert_int_equal(lit("half", "inf"), 0x7c00);
@@ -289,9 +289,9 @@ static void test_value_args(void **state) {
   assert_int_equal(u32_at(&a, 3), 0x40800000u);
   cli_arg_free(&a);
   assert_true(cli_parse_value("float3:1,2,3", &a, &e));
-  assert_int_equal(a.bytes, 16);                 /* a 3-vector occupies 4 slots */
+  assert_int_equal(a.bytes, 16); /* a 3-vector occupies 4 slots */
   assert_int_equal(u32_at(&a, 2), 0x40400000u);
-  assert_int_equal(u32_at(&a, 3), 0);            /* padding */
+  assert_int_equal(u32_at(&a, 3), 0); /* padding */
   cli_arg_free(&a);
   assert_true(cli_parse_value("char:-128", &a, &e));
   assert_int_equal(a.bytes, 1);
@@ -300,7 +300,7 @@ static void test_value_args(void **state) {
   assert_true(cli_parse_value("short2:-1,0x1234", &a, &e));
   assert_int_equal(a.data[0], 0xff);
   assert_int_equal(a.data[1], 0xff);
-  assert_int_equal(a.data[2], 0x34);             /* little-endian */
+  assert_int_equal(a.data[2], 0x34); /* little-endian */
   assert_int_equal(a.data[3], 0x12);
   cli_arg_free(&a);
   assert_true(cli_parse_value("ulong:18446744073709551615", &a, &e));
@@ -397,7 +397,7 @@ static void test_buffer_lists_and_fill(void **state) {
   buf_err("flaot[4]", "`flaot` is not a type");
   buf_err("[4]", "missing type");
   buf_err("float[99999999999999999999]", "count: `99999999999999999999` is out of range");
-  buf_err("double[4611686018427387904]", "too large");  /* 2^62 elements of 8 bytes */
+  buf_err("double[4611686018427387904]", "too large"); /* 2^62 elements of 8 bytes */
 }
 
 static void test_buffer_range(void **state) {
@@ -409,7 +409,7 @@ static void test_buffer_range(void **state) {
   int32_t want[4] = {10, 7, 4, 1};
   for (size_t i = 0; i < 4; i++) assert_int_equal((int32_t)u32_at(&a, i), want[i]);
   cli_arg_free(&a);
-  a = buf_ok("uint[2]=range(1,-1)");  /* negative STEP on an unsigned type: 1, 0 */
+  a = buf_ok("uint[2]=range(1,-1)"); /* negative STEP on an unsigned type: 1, 0 */
   assert_int_equal(u32_at(&a, 0), 1);
   assert_int_equal(u32_at(&a, 1), 0);
   cli_arg_free(&a);
@@ -443,16 +443,16 @@ static void test_buffer_range(void **state) {
   assert_int_equal(u32_at(&a, 1), 0x3dcccccdu);
   assert_int_equal(u32_at(&a, 2), 0x3e4ccccdu);
   cli_arg_free(&a);
-  a = buf_ok("half[2]=range(65504,1)");  /* 65505 rounds back down to 65504: no overflow */
+  a = buf_ok("half[2]=range(65504,1)"); /* 65505 rounds back down to 65504: no overflow */
   assert_int_equal(u16_at(&a, 1), 0x7bff);
   cli_arg_free(&a);
   buf_err("half[2]=range(65504,16)", "range: element 1 would be 65520, out of range for half");
   buf_err("float[2]=range(0,1,2)", "range takes START or START,STEP, got 3 values");
   buf_err("int[2]=range(0.5)", "range START: `0.5` is not an integer");
   a = buf_ok("double[3]=range(-1,0.5)");
-  assert_true(u64_at(&a, 0) == UINT64_C(0xbff0000000000000));  /* -1 */
-  assert_true(u64_at(&a, 1) == UINT64_C(0xbfe0000000000000));  /* -0.5 */
-  assert_true(u64_at(&a, 2) == 0);                             /* +0 */
+  assert_true(u64_at(&a, 0) == UINT64_C(0xbff0000000000000)); /* -1 */
+  assert_true(u64_at(&a, 1) == UINT64_C(0xbfe0000000000000)); /* -0.5 */
+  assert_true(u64_at(&a, 2) == 0);                            /* +0 */
   cli_arg_free(&a);
 }
 
@@ -589,7 +589,7 @@ static void test_npy_header_bytes(void **state) {
   n = cli_npy_header(h, sizeof h, "<f8", 3, big);
   assert_int_equal(n, 128);
   assert_int_equal((unsigned char)h[8], 118);
-  assert_int_equal(h[126], '}');  /* no padding at all */
+  assert_int_equal(h[126], '}'); /* no padding at all */
   assert_int_equal(h[127], '\n');
   big[1] = 10000000000000000000u;
   n = cli_npy_header(h, sizeof h, "<f8", 3, big);
@@ -640,7 +640,7 @@ static void test_npy_read(void **state) {
   /* Other spellings: double-quoted keys in any order, no trailing comma, version 2.0. */
   const unsigned char bytes3[3] = {7, 8, 9};
   n = make_npy(file, "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"|u1\"}", bytes3, 3);
-  file[6] = 2;                       /* version 2.0: 4-byte HEADER_LEN, header starts at 12 */
+  file[6] = 2; /* version 2.0: 4-byte HEADER_LEN, header starts at 12 */
   memmove(file + 12, file + 10, n - 10);
   file[10] = 0;
   file[11] = 0;
@@ -662,7 +662,7 @@ static void test_npy_read(void **state) {
   uint32_t want3[8] = {fbits(1), fbits(2), fbits(3), 0, fbits(4), fbits(5), fbits(6), 0};
   for (size_t i = 0; i < 8; i++) assert_int_equal(u32_at(&a, i), want3[i]);
   cli_arg_free(&a);
-  snprintf(arg, sizeof arg, "float2[3]=@%s", path);   /* (3, 2) needed; flat (6,) would do too */
+  snprintf(arg, sizeof arg, "float2[3]=@%s", path); /* (3, 2) needed; flat (6,) would do too */
   buf_err(arg, "has shape (2, 3) but float2[3] needs (3, 2)");
 
   struct {
@@ -713,7 +713,7 @@ static void test_raw_files(void **state) {
   assert_int_equal((int32_t)u32_at(&a, 3), -1);
   assert_int_equal(u32_at(&a, 1), 2);
   cli_arg_free(&a);
-  snprintf(arg, sizeof arg, "int3[1]=@%s", path);  /* 16 bytes: a 3-vector with its padding */
+  snprintf(arg, sizeof arg, "int3[1]=@%s", path); /* 16 bytes: a 3-vector with its padding */
   a = buf_ok(arg);
   assert_int_equal(a.bytes, 16);
   cli_arg_free(&a);
@@ -740,7 +740,7 @@ static void test_npy_write_roundtrip(void **state) {
   (void)state;
   char path[128], arg[200];
   tmp_path(path, sizeof path, "w.npy");
-  int16_t vals[2][4] = {{1, -2, 3, 0}, {4, 5, -6, 0}};   /* short3[2]: 4 slots each */
+  int16_t vals[2][4] = {{1, -2, 3, 0}, {4, 5, -6, 0}}; /* short3[2]: 4 slots each */
   size_t shape[2] = {2, 4};
   cli_error e;
   assert_true(cli_npy_write(path, "<i2", 2, shape, vals, sizeof vals, &e));
@@ -762,10 +762,17 @@ static void test_npy_write_roundtrip(void **state) {
 
 /* ---- parameters -------------------------------------------------------------------------------- */
 
-static spvi_param_info param(spvi_param_kind kind, spvi_addr_space space, const char *type,
-                             const char *name, spvi_scalar k, unsigned bits, unsigned width, size_t size) {
-  spvi_param_info p = {.name = name, .type_name = type, .kind = kind, .space = space, .elem_kind = k,
-                       .elem_bits = bits, .vec_width = width, .size = size, .is_const = false};
+static spvi_param_info param(spvi_param_kind kind, spvi_addr_space space, const char *type, const char *name,
+                             spvi_scalar k, unsigned bits, unsigned width, size_t size) {
+  spvi_param_info p = {.name = name,
+                       .type_name = type,
+                       .kind = kind,
+                       .space = space,
+                       .elem_kind = k,
+                       .elem_bits = bits,
+                       .vec_width = width,
+                       .size = size,
+                       .is_const = false};
   return p;
 }
 
@@ -791,11 +798,11 @@ static void test_param_matching(void **state) {
   (void)state;
   spvi_param_info n = param(SPVI_PARAM_VALUE, SPVI_AS_NONE, "uint", "n", SPVI_S_UINT, 32, 1, 4);
   arg_ok("uint:7", &n, 4);
-  arg_ok("int:-3", &n, 4);  /* SPIR-V integers carry no sign */
+  arg_ok("int:-3", &n, 4); /* SPIR-V integers carry no sign */
   arg_err("float:1", &n, "float does not match the parameter's type uint");
   arg_err("uint2:1,2", &n, "uint2 does not match the parameter's type uint");
   arg_err("ushort:1", &n, "ushort does not match");
-  arg_err("float:abc", &n, "float does not match the parameter's type uint");  /* type first */
+  arg_err("float:abc", &n, "float does not match the parameter's type uint"); /* type first */
   arg_err("uint[4]", &n, "a by-value parameter takes TYPE:VALUE");
   arg_err("7", &n, "a by-value parameter takes TYPE:VALUE");
   arg_ok("bytes:07000000", &n, 4);
@@ -816,10 +823,10 @@ static void test_param_matching(void **state) {
 
   spvi_param_info f = param(SPVI_PARAM_BUFFER, SPVI_AS_GLOBAL, "float*", "a", SPVI_S_FLOAT, 32, 1, 4);
   arg_ok("float[4]", &f, 16);
-  arg_ok("uint[4]=fill(0x3f800000)", &f, 16);  /* same element size: bit patterns allowed */
+  arg_ok("uint[4]=fill(0x3f800000)", &f, 16); /* same element size: bit patterns allowed */
   arg_err("float4[2]", &f, "float4 elements are 16 bytes but the parameter points to float (4 bytes)");
   arg_err("double[2]", &f, "double elements are 8 bytes but the parameter points to float (4 bytes)");
-  arg_err("double[2]=@/nonexistent", &f, "double elements are 8 bytes");  /* before the file */
+  arg_err("double[2]=@/nonexistent", &f, "double elements are 8 bytes"); /* before the file */
   arg_err("float:1", &f, "a buffer parameter takes TYPE[COUNT] or TYPE[COUNT]=INIT");
   arg_err("local:16", &f, "a buffer parameter takes");
   spvi_param_info f3 = param(SPVI_PARAM_BUFFER, SPVI_AS_GLOBAL, "float3*", "p", SPVI_S_FLOAT, 32, 3, 16);
@@ -827,7 +834,7 @@ static void test_param_matching(void **state) {
   arg_ok("float4[2]", &f3, 32);
   arg_err("float[2]", &f3, "points to float3 (16 bytes)");
   spvi_param_info c = param(SPVI_PARAM_BUFFER, SPVI_AS_GLOBAL, "char*", "bytes", SPVI_S_INT, 8, 1, 1);
-  arg_ok("float4[2]", &c, 32);                 /* byte buffers take anything */
+  arg_ok("float4[2]", &c, 32); /* byte buffers take anything */
   arg_err("uchar[4]", &f, "uchar elements are 1 byte but the parameter points to float (4 bytes)");
   spvi_param_info st = param(SPVI_PARAM_BUFFER, SPVI_AS_CONSTANT, "struct S*", "s", SPVI_S_OTHER, 0, 0, 12);
   arg_ok("int[3]", &st, 12);
@@ -860,7 +867,8 @@ static void test_param_matching(void **state) {
   cli_error se;
   assert_true(cli_arg_for_param("sampler:normalized,mirrored_repeat,linear", &smp, &sa, &se));
   assert_int_equal(sa.kind, CLI_ARG_SAMPLER);
-  assert_true(sa.sampler.normalized && sa.sampler.addressing == SPVI_ADDRESS_MIRRORED_REPEAT && sa.sampler.filter == SPVI_FILTER_LINEAR);
+  assert_true(sa.sampler.normalized && sa.sampler.addressing == SPVI_ADDRESS_MIRRORED_REPEAT &&
+              sa.sampler.filter == SPVI_FILTER_LINEAR);
   arg_err("sampler:unnormalized,repeat,nearest", &smp, "repeat addressing needs normalized coordinates");
   arg_err("sampler:normalized,wrap,nearest", &smp, "`wrap` is not an addressing mode");
   arg_err("sampler:normalized,clamp", &smp, "a sampler takes sampler:NORM,ADDRESS,FILTER");
@@ -904,7 +912,8 @@ static void test_cmdline(void **state) {
   assert_string_equal(c.args[1], "int:3");
   cli_run_cmd_free(&c);
 
-  assert_true(run_cmd(&c, &e, 9, "-kvadd", "--global=0x10", "--warp", "8", "--strict", "--out", "d", "m.spv", "local:4"));
+  assert_true(run_cmd(&c, &e, 9, "-kvadd", "--global=0x10", "--warp", "8", "--strict", "--out", "d", "m.spv",
+                      "local:4"));
   assert_string_equal(c.kernel, "vadd");
   assert_int_equal(c.global.n, 1);
   assert_int_equal(c.global.v[0], 16);
@@ -914,7 +923,7 @@ static void test_cmdline(void **state) {
   assert_int_equal(c.nargs, 1);
   cli_run_cmd_free(&c);
 
-  assert_true(run_cmd(&c, &e, 3, "--kernel", "--print", "-h"));  /* help wins */
+  assert_true(run_cmd(&c, &e, 3, "--kernel", "--print", "-h")); /* help wins */
   assert_true(c.help);
   cli_run_cmd_free(&c);
 

@@ -64,7 +64,7 @@ static void test_round_trip(void **state) {
     assert_true(cli_scalar_parse(f, buf, strlen(buf), &back, &e));
     assert_int_equal(back, fsamples[i]);
   }
-  for (uint32_t bits = 0; bits < 0x7c00; bits += 7) {  /* a spread of finite halves */
+  for (uint32_t bits = 0; bits < 0x7c00; bits += 7) { /* a spread of finite halves */
     char buf[64];
     cli_format_component(h, bits, buf, sizeof buf);
     uint64_t back;
@@ -96,8 +96,8 @@ static void test_lines(void **state) {
   assert_string_equal(s, "arg0 float4[1]: (1 2 3 4)\n");
   free(s);
   /* float3: 4 slots per element, the padding slot (here 99.0f = 0x42c60000) is not shown. */
-  const unsigned char f3[32] = {0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0xc6, 0x42,
-                                0, 0, 0x80, 0x40, 0, 0, 0xa0, 0x40, 0, 0, 0xc0, 0x40, 0, 0, 0, 0};
+  const unsigned char f3[32] = {0, 0, 0x80, 0x3f, 0, 0, 0,    0x40, 0, 0, 0x40, 0x40, 0, 0, 0xc6, 0x42,
+                                0, 0, 0x80, 0x40, 0, 0, 0xa0, 0x40, 0, 0, 0xc0, 0x40, 0, 0, 0,    0};
   s = print_to_string(1, "float3", 2, f3);
   assert_string_equal(s, "arg1 float3[2]: (1 2 3) (4 5 6)\n");
   free(s);

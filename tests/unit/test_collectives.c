@@ -26,7 +26,7 @@ static void run_case(const char *variant, size_t global, size_t local, unsigned 
   if (!m) fail_msg("%s", err.message);
   spvi_launch *l = spvi_launch_new(m, 0, &err);
   int *in = malloc(global * sizeof *in);
-  for (size_t i = 0; i < global; i++) in[i] = (int)((i * 7919) % 23) - 5;  /* -5 .. 17, mixed signs */
+  for (size_t i = 0; i < global; i++) in[i] = (int)((i * 7919) % 23) - 5; /* -5 .. 17, mixed signs */
   assert_int_equal(spvi_set_arg_buffer(l, 0, in, global * 4, &err), SPVI_OK);
   for (int a = 1; a < NARGS; a++) assert_int_equal(spvi_set_arg_buffer(l, a, NULL, global * 4, &err), SPVI_OK);
   assert_int_equal(spvi_set_ndrange(l, 1, &global, &local, NULL, &err), SPVI_OK);
@@ -35,11 +35,12 @@ static void run_case(const char *variant, size_t global, size_t local, unsigned 
   o.warp_width = warp;
   spvi_fault f;
   if (spvi_run(l, &o, &f, &err) != SPVI_OK) fail_msg("%s %s", err.message, f.message);
-  const int *sum = spvi_arg_buffer(l, 1, NULL), *incl = spvi_arg_buffer(l, 2, NULL), *excl = spvi_arg_buffer(l, 3, NULL);
+  const int *sum = spvi_arg_buffer(l, 1, NULL), *incl = spvi_arg_buffer(l, 2, NULL),
+            *excl = spvi_arg_buffer(l, 3, NULL);
   const int *mx = spvi_arg_buffer(l, 4, NULL), *bc = spvi_arg_buffer(l, 6, NULL), *all = spvi_arg_buffer(l, 7, NULL);
   const float *fs = spvi_arg_buffer(l, 5, NULL);
   for (size_t g0 = 0; g0 < global; g0 += local) {
-    size_t n = global - g0 < local ? global - g0 : local;  /* the last group may be smaller */
+    size_t n = global - g0 < local ? global - g0 : local; /* the last group may be smaller */
     int s = 0, m2 = -1000, run = 0, allpos = 1, any5 = 0;
     for (size_t i = 0; i < n; i++) {
       s += in[g0 + i];
@@ -51,9 +52,10 @@ static void run_case(const char *variant, size_t global, size_t local, unsigned 
       size_t k = g0 + i;
       if (sum[k] != s || mx[k] != m2 || fs[k] != (float)s * 0.5f || all[k] != allpos + 2 * any5 ||
           bc[k] != in[g0 + (n > 2 ? 2 : 0)] || excl[k] != run || incl[k] != run + in[k])
-        fail_msg("%s warp %u group at %zu item %zu: sum %d/%d max %d/%d fsum %g/%g all %d/%d bc %d/%d excl %d/%d incl %d/%d",
-                 variant, warp, g0, i, sum[k], s, mx[k], m2, fs[k], (float)s * 0.5f, all[k], allpos + 2 * any5, bc[k],
-                 in[g0 + 2], excl[k], run, incl[k], run + in[k]);
+        fail_msg(
+          "%s warp %u group at %zu item %zu: sum %d/%d max %d/%d fsum %g/%g all %d/%d bc %d/%d excl %d/%d incl %d/%d",
+          variant, warp, g0, i, sum[k], s, mx[k], m2, fs[k], (float)s * 0.5f, all[k], allpos + 2 * any5, bc[k],
+          in[g0 + 2], excl[k], run, incl[k], run + in[k]);
       run += in[k];
     }
   }
@@ -68,8 +70,8 @@ static void test_collectives(void **state) {
   static const unsigned warps[] = {1, 0, 7};
   for (int v = 0; v < 2; v++)
     for (int w = 0; w < 3; w++) {
-      run_case(variants[v], 8, 4, warps[w]);      /* two groups of 4 */
-      run_case(variants[v], 200, 64, warps[w]);   /* groups of 64 (two warps of 32), last group 8 */
+      run_case(variants[v], 8, 4, warps[w]);    /* two groups of 4 */
+      run_case(variants[v], 200, 64, warps[w]); /* groups of 64 (two warps of 32), last group 8 */
     }
 }
 

@@ -37,9 +37,7 @@ static bool command(spvi_debug *d, text *t, const char *cmd, const char *want) {
   return go_on;
 }
 
-static spvi_module *load_twice(void) {
-  return spvasm_load("tests/debug/twice.spvasm", 0, true, "twice.spv");
-}
+static spvi_module *load_twice(void) { return spvasm_load("tests/debug/twice.spvasm", 0, true, "twice.spv"); }
 
 static spvi_launch *launch(spvi_module *m, const uint32_t *in, size_t n, size_t global, size_t local) {
   spvi_error err;

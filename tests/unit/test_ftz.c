@@ -19,8 +19,16 @@
 
 #define N 4
 
-static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static uint64_t dbits(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+static uint32_t bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static uint64_t dbits(double f) {
+  uint64_t u;
+  memcpy(&u, &f, 8);
+  return u;
+}
 
 static void run(const char *variant, bool flush, float prod[N], int gt0[N], float root[N], float moved[2 * N],
                 double widened[N]) {
@@ -34,7 +42,7 @@ static void run(const char *variant, bool flush, float prod[N], int gt0[N], floa
   assert_non_null(l);
   /* a: a denormal 2^-140, a normal 2^-60, a negative denormal -2^-130, 4; (2N floats for vload2) */
   float a[2 * N] = {0x1p-140f, 0x1p-60f, -0x1p-130f, 4.0f, 0x1p-149f, 1.0f, 2.0f, 3.0f};
-  float b[N] = {1.0f, 0x1p-70f, 1.0f, 0x1p-126f};  /* 2^-126: the smallest normal */
+  float b[N] = {1.0f, 0x1p-70f, 1.0f, 0x1p-126f}; /* 2^-126: the smallest normal */
   assert_int_equal(spvi_set_arg_buffer(l, 0, a, sizeof a, &err), SPVI_OK);
   assert_int_equal(spvi_set_arg_buffer(l, 1, b, sizeof b, &err), SPVI_OK);
   for (int i = 2; i < 7; i++)
@@ -61,32 +69,38 @@ static void check_variant(const char *variant) {
   double wid[N];
   /* denormals preserved (the default) */
   run(variant, false, prod, gt0, root, moved, wid);
-  assert_int_equal(bits(prod[0]), bits(0x1p-140f));   /* 2^-140 * 1, exact denormal */
-  assert_int_equal(bits(prod[1]), bits(0x1p-130f));   /* 2^-60 * 2^-70 = 2^-130, denormal */
+  assert_int_equal(bits(prod[0]), bits(0x1p-140f)); /* 2^-140 * 1, exact denormal */
+  assert_int_equal(bits(prod[1]), bits(0x1p-130f)); /* 2^-60 * 2^-70 = 2^-130, denormal */
   assert_int_equal(bits(prod[2]), bits(-0x1p-130f));
-  assert_int_equal(bits(prod[3]), bits(0x1p-124f));   /* 4 * 2^-126 */
+  assert_int_equal(bits(prod[3]), bits(0x1p-124f)); /* 4 * 2^-126 */
   assert_int_equal(gt0[0], 1);
-  assert_int_equal(bits(root[0]), bits(0x1p-70f));    /* sqrt(2^-140) = 2^-70 exactly */
+  assert_int_equal(bits(root[0]), bits(0x1p-70f)); /* sqrt(2^-140) = 2^-70 exactly */
   assert_int_equal(dbits(wid[0]), dbits(0x1p-140));
   /* flushed */
   run(variant, true, prod, gt0, root, moved, wid);
-  assert_int_equal(bits(prod[0]), bits(0.0f));        /* denormal input -> 0, 0 * 1 = +0 */
-  assert_int_equal(bits(prod[1]), bits(0.0f));        /* denormal result 2^-130 -> +0 */
-  assert_int_equal(bits(prod[2]), bits(-0.0f));       /* -denormal -> -0; -0 * 1 = -0 */
-  assert_int_equal(bits(prod[3]), bits(0x1p-124f));   /* b[3] = 2^-126 is normal: untouched */
-  assert_int_equal(gt0[0], 0);                        /* flushed 2^-140 is not > 0 */
+  assert_int_equal(bits(prod[0]), bits(0.0f));      /* denormal input -> 0, 0 * 1 = +0 */
+  assert_int_equal(bits(prod[1]), bits(0.0f));      /* denormal result 2^-130 -> +0 */
+  assert_int_equal(bits(prod[2]), bits(-0.0f));     /* -denormal -> -0; -0 * 1 = -0 */
+  assert_int_equal(bits(prod[3]), bits(0x1p-124f)); /* b[3] = 2^-126 is normal: untouched */
+  assert_int_equal(gt0[0], 0);                      /* flushed 2^-140 is not > 0 */
   assert_int_equal(gt0[1], 1);
-  assert_int_equal(bits(root[0]), bits(0.0f));        /* sqrt(+0) = +0 */
-  assert_int_equal(bits(root[2]), bits(-0.0f));       /* sqrt(-0) = -0 (IEEE 754 6.3) */
-  assert_int_equal(dbits(wid[0]), dbits(0.0));        /* conversion of a flushed input */
+  assert_int_equal(bits(root[0]), bits(0.0f));  /* sqrt(+0) = +0 */
+  assert_int_equal(bits(root[2]), bits(-0.0f)); /* sqrt(-0) = -0 (IEEE 754 6.3) */
+  assert_int_equal(dbits(wid[0]), dbits(0.0));  /* conversion of a flushed input */
   assert_int_equal(dbits(wid[2]), dbits(-0.0));
   /* data movement keeps denormals */
   assert_int_equal(bits(moved[0]), bits(0x1p-140f));
   assert_int_equal(bits(moved[4]), bits(0x1p-149f));
 }
 
-static void test_ftz_O0(void **state) { (void)state; check_variant("O0"); }
-static void test_ftz_O2(void **state) { (void)state; check_variant("O2"); }
+static void test_ftz_O0(void **state) {
+  (void)state;
+  check_variant("O0");
+}
+static void test_ftz_O2(void **state) {
+  (void)state;
+  check_variant("O2");
+}
 
 int main(void) {
   const struct CMUnitTest tests[] = {

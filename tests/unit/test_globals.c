@@ -30,7 +30,10 @@ static int teardown(void **state) {
   (void)state;
   spvi_debug_free(g_d);
   g_d = NULL;
-  for (int i = 0; i < 2; i++) { spvi_launch_free(g_l[i]); g_l[i] = NULL; }
+  for (int i = 0; i < 2; i++) {
+    spvi_launch_free(g_l[i]);
+    g_l[i] = NULL;
+  }
   spvi_module_free(g_m);
   g_m = NULL;
   return 0;
@@ -97,7 +100,8 @@ static void check_read(spvi_launch *l, const int32_t *in, int32_t counter, float
     if (out[g] != in[g] + counter) fail_msg("%s: out[%d] = %d, expected %d", ctx, g, out[g], in[g] + counter);
   if (out[16] != in[G - 1]) fail_msg("%s: *cursor = %d, expected history[%d] = %d", ctx, out[16], G - 1, in[G - 1]);
   for (int c = 0; c < 4; c++)
-    if (facc[c] != acc0 + 0.5f * (float)c) fail_msg("%s: acc.s%d = %g, expected %g", ctx, c, facc[c], acc0 + 0.5f * (float)c);
+    if (facc[c] != acc0 + 0.5f * (float)c)
+      fail_msg("%s: acc.s%d = %g, expected %g", ctx, c, facc[c], acc0 + 0.5f * (float)c);
 }
 
 /* bump, read_back, bump, read_back on one module: the second launch of each sees the first's writes. */

@@ -20,7 +20,7 @@ static uint64_t kb_cvt_fi(double v, unsigned w, bool sgn, mpfr_rnd_t rnd) {
   mpfr_t x, b;
   mpfr_inits2(80, x, b, (mpfr_ptr)0);
   mpfr_set_d(x, v, MPFR_RNDN);
-  mpfr_rint(x, x, rnd);                      /* exact: 80 bits hold any rounded double */
+  mpfr_rint(x, x, rnd); /* exact: 80 bits hold any rounded double */
   uint64_t out;
   mpfr_set_sj(b, lo, MPFR_RNDN);
   if (mpfr_cmp(x, b) <= 0) out = (uint64_t)lo;
@@ -44,28 +44,68 @@ static uint64_t kb_cvt_if(int64_t v, bool sgn, kb_fmt f, mpfr_rnd_t rnd) {
 }
 
 static float kb_conv_f(size_t j) {
-  static const float sp[] = {
-    0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 0.49999997f, -0.50000006f, 127.5f, -128.5f,
-    255.5f, 256.0f, -1.0f, -0.9f, 2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f, 3e9f,
-    -3e9f, 1e20f, INFINITY, -INFINITY, NAN, 65504.0f, 65520.0f, 1e-40f, -1e-40f, 4294967040.0f,
-    4294967296.0f, 9.2233715e18f, -9.2233715e18f, 1.8446744e19f, 32767.5f, -32768.5f, 65519.0f,
-    0x1.ffep-15f, 1e-8f, -1e-8f, 3.4028235e38f};
+  static const float sp[] = {0.0f,          -0.0f,         0.5f,          -0.5f,          1.5f,
+                             -1.5f,         2.5f,          -2.5f,         0.49999997f,    -0.50000006f,
+                             127.5f,        -128.5f,       255.5f,        256.0f,         -1.0f,
+                             -0.9f,         2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f,
+                             3e9f,          -3e9f,         1e20f,         INFINITY,       -INFINITY,
+                             NAN,           65504.0f,      65520.0f,      1e-40f,         -1e-40f,
+                             4294967040.0f, 4294967296.0f, 9.2233715e18f, -9.2233715e18f, 1.8446744e19f,
+                             32767.5f,      -32768.5f,     65519.0f,      0x1.ffep-15f,   1e-8f,
+                             -1e-8f,        3.4028235e38f};
   if (j < sizeof sp / sizeof sp[0]) return sp[j];
   switch (j % 4) {
-  case 0: return (float)kb_irange(-600, 600) / 2;                  /* halves: ties */
+  case 0: return (float)kb_irange(-600, 600) / 2; /* halves: ties */
   case 1: return kt_u2f((uint32_t)kb_rand_log(KB_F, -3, 33, false));
   case 2: return kt_u2f((uint32_t)kb_rand_bits(KB_F));
   default: return (float)(kb_unif() * 600 - 300);
   }
 }
 static double kb_conv_d(size_t j) {
-  static const double sp[] = {
-    0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 2147483647.5, -2147483648.5, -2147483647.5, 4294967295.5,
-    9223372036854775807.0, 9223372036854774784.0, -9223372036854775808.0, -9223372036854777856.0,
-    18446744073709549568.0, 18446744073709551616.0, 16777217.0, 1 + 0x1p-30, 3.4028235677973366e38,
-    3.4028235677973362e38, -3.4028235677973366e38, 1e-50, -1e-50, 0x1p-150, 0x1.8p-150, 0x1p-149,
-    INFINITY, -INFINITY, NAN, 127.5, -128.5, 128.0, -129.0, 32767.5, -32768.5, 65504.0, 65520.0,
-    65519.999, 0x1.ffcp-15, 0x1p-25, 1e300, -1e300, 255.5, -0.75};
+  static const double sp[] = {0.0,
+                              -0.0,
+                              0.5,
+                              -0.5,
+                              1.5,
+                              -2.5,
+                              2147483647.5,
+                              -2147483648.5,
+                              -2147483647.5,
+                              4294967295.5,
+                              9223372036854775807.0,
+                              9223372036854774784.0,
+                              -9223372036854775808.0,
+                              -9223372036854777856.0,
+                              18446744073709549568.0,
+                              18446744073709551616.0,
+                              16777217.0,
+                              1 + 0x1p-30,
+                              3.4028235677973366e38,
+                              3.4028235677973362e38,
+                              -3.4028235677973366e38,
+                              1e-50,
+                              -1e-50,
+                              0x1p-150,
+                              0x1.8p-150,
+                              0x1p-149,
+                              INFINITY,
+                              -INFINITY,
+                              NAN,
+                              127.5,
+                              -128.5,
+                              128.0,
+                              -129.0,
+                              32767.5,
+                              -32768.5,
+                              65504.0,
+                              65520.0,
+                              65519.999,
+                              0x1.ffcp-15,
+                              0x1p-25,
+                              1e300,
+                              -1e300,
+                              255.5,
+                              -0.75};
   if (j < sizeof sp / sizeof sp[0]) return sp[j];
   switch (j % 4) {
   case 0: return (double)kb_irange(-600, 600) / 2;
@@ -75,21 +115,50 @@ static double kb_conv_d(size_t j) {
   }
 }
 static int32_t kb_conv_i(size_t j) {
-  static const int32_t sp[] = {0, 1, -1, INT32_MAX, INT32_MIN, 16777217, -16777217, 16777219, 16777221,
-                               255, 256, -128, -129, 127, 128, 65504, 65519, 65520, -65520, 2049, 4097};
+  static const int32_t sp[] = {0,    1,    -1,  INT32_MAX, INT32_MIN, 16777217, -16777217, 16777219, 16777221, 255, 256,
+                               -128, -129, 127, 128,       65504,     65519,    65520,     -65520,   2049,     4097};
   if (j < sizeof sp / sizeof sp[0]) return sp[j];
   return j % 2 ? (int32_t)(uint32_t)kt_rand() : (int32_t)kb_irange(-70000, 70000);
 }
 static int64_t kb_conv_l(size_t j) {
-  static const int64_t sp[] = {0, -1, INT64_MAX, INT64_MIN, (1ll << 53) + 1, -((1ll << 53) + 1), (1ll << 24) + 1,
-                               -((1ll << 24) + 1), 255, 256, -1000, 4294967295ll, 4294967296ll, 65520, -65520,
-                               (1ll << 62) + 1, 2049, -2049};
+  static const int64_t sp[] = {0,
+                               -1,
+                               INT64_MAX,
+                               INT64_MIN,
+                               (1ll << 53) + 1,
+                               -((1ll << 53) + 1),
+                               (1ll << 24) + 1,
+                               -((1ll << 24) + 1),
+                               255,
+                               256,
+                               -1000,
+                               4294967295ll,
+                               4294967296ll,
+                               65520,
+                               -65520,
+                               (1ll << 62) + 1,
+                               2049,
+                               -2049};
   if (j < sizeof sp / sizeof sp[0]) return sp[j];
   return j % 3 ? (int64_t)kt_rand() : (int64_t)kb_irange(-1000000, 1000000);
 }
 
-typedef struct kb_conv_out { const char *what; unsigned es, per; kb_fmt f; bool fp; const unsigned char *want; } kb_conv_out;
-typedef struct kb_conv_ctx { size_t G; int nout; kb_conv_out out[10]; const float *xf; const int32_t *xi; const double *xd; const int64_t *xl; } kb_conv_ctx;
+typedef struct kb_conv_out {
+  const char *what;
+  unsigned es, per;
+  kb_fmt f;
+  bool fp;
+  const unsigned char *want;
+} kb_conv_out;
+typedef struct kb_conv_ctx {
+  size_t G;
+  int nout;
+  kb_conv_out out[10];
+  const float *xf;
+  const int32_t *xi;
+  const double *xd;
+  const int64_t *xl;
+} kb_conv_ctx;
 
 static void kb_check_conv(const kt_run *r, void *u) {
   const kb_conv_ctx *c = u;
@@ -129,13 +198,23 @@ static void test_conv_scalar(void **state) {
     xl[j] = kb_conv_l(j);
   }
   const mpfr_rnd_t N = MPFR_RNDN, Z = MPFR_RNDZ, P = MPFR_RNDU, M = MPFR_RNDD;
-  static const struct { const char *what; unsigned es, per; kb_fmt f; bool fp; } spec[10] = {
-    {"int", 4, 5, KB_F, false}, {"uchar", 1, 3, KB_F, false}, {"char", 1, 3, KB_F, false}, {"float", 4, 7, KB_F, true},
-    {"double", 8, 3, KB_D, true}, {"long", 8, 3, KB_F, false}, {"uint", 4, 3, KB_F, false}, {"short", 2, 2, KB_F, false},
-    {"ulong", 8, 2, KB_F, false}, {"half", 2, 4, KB_H, true}};
+  static const struct {
+    const char *what;
+    unsigned es, per;
+    kb_fmt f;
+    bool fp;
+  } spec[10] = {{"int", 4, 5, KB_F, false},  {"uchar", 1, 3, KB_F, false}, {"char", 1, 3, KB_F, false},
+                {"float", 4, 7, KB_F, true}, {"double", 8, 3, KB_D, true}, {"long", 8, 3, KB_F, false},
+                {"uint", 4, 3, KB_F, false}, {"short", 2, 2, KB_F, false}, {"ulong", 8, 2, KB_F, false},
+                {"half", 2, 4, KB_H, true}};
   kb_conv_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  ctx.G = G; ctx.nout = 10; ctx.xf = xf; ctx.xi = xi; ctx.xd = xd; ctx.xl = xl;
+  ctx.G = G;
+  ctx.nout = 10;
+  ctx.xf = xf;
+  ctx.xi = xi;
+  ctx.xd = xd;
+  ctx.xl = xl;
   unsigned char *w[10];
   for (int o = 0; o < 10; ++o) {
     w[o] = kb_alloc(G * spec[o].per * spec[o].es);
@@ -150,7 +229,7 @@ static void test_conv_scalar(void **state) {
     kb_putw(w[0], 4, 5 * i + 2, kb_cvt_fi(f, 32, true, N));
     kb_putw(w[0], 4, 5 * i + 3, kb_cvt_fi(f, 32, true, Z));
     kb_putw(w[0], 4, 5 * i + 4, kb_cvt_fi(d, 32, true, M));
-    kb_putw(w[1], 1, 3 * i + 0, kb_cvt_fi((double)n, 8, false, Z));   /* int -> uchar: exact value, saturated */
+    kb_putw(w[1], 1, 3 * i + 0, kb_cvt_fi((double)n, 8, false, Z)); /* int -> uchar: exact value, saturated */
     kb_putw(w[1], 1, 3 * i + 1, kb_cvt_fi(f, 8, false, N));
     kb_putw(w[1], 1, 3 * i + 2, l < 0 ? 0 : l > 255 ? 255 : (uint64_t)l);
     kb_putw(w[2], 1, 3 * i + 0, kb_cvt_fi(f, 8, true, Z));
@@ -206,17 +285,24 @@ static void test_conv_scalar(void **state) {
   /* (2^53 + 1) -> double: RTN 2^53, RTP 2^53 + 2, RTE 2^53 (even) */
   assert_true(kb_val(KB_D, kb_cvt_if((1ll << 53) + 1, true, KB_D, P)) == 9007199254740994.0);
   assert_true(kb_val(KB_D, kb_cvt_if((1ll << 53) + 1, true, KB_D, N)) == 9007199254740992.0);
-  kt_case c = {.file = "bi_convert", .kernel = "conv",
-               .args = {KT_BUF_IN(NULL, G * 5 * 4), KT_BUF_IN(NULL, G * 3), KT_BUF_IN(NULL, G * 3), KT_BUF_IN(NULL, G * 7 * 4),
-                        KT_BUF_IN(NULL, G * 3 * 8), KT_BUF_IN(NULL, G * 3 * 8), KT_BUF_IN(NULL, G * 3 * 4),
-                        KT_BUF_IN(NULL, G * 2 * 2), KT_BUF_IN(NULL, G * 2 * 8), KT_BUF_IN(NULL, G * 4 * 2),
-                        KT_BUF_IN(xf, G * 4), KT_BUF_IN(xi, G * 4), KT_BUF_IN(xd, G * 8), KT_BUF_IN(xl, G * 8)},
-               .range = {1, {G}, {16}, {0}}, .check = kb_check_conv, .user = &ctx};
+  kt_case c = {.file = "bi_convert",
+               .kernel = "conv",
+               .args = {KT_BUF_IN(NULL, G * 5 * 4), KT_BUF_IN(NULL, G * 3), KT_BUF_IN(NULL, G * 3),
+                        KT_BUF_IN(NULL, G * 7 * 4), KT_BUF_IN(NULL, G * 3 * 8), KT_BUF_IN(NULL, G * 3 * 8),
+                        KT_BUF_IN(NULL, G * 3 * 4), KT_BUF_IN(NULL, G * 2 * 2), KT_BUF_IN(NULL, G * 2 * 8),
+                        KT_BUF_IN(NULL, G * 4 * 2), KT_BUF_IN(xf, G * 4), KT_BUF_IN(xi, G * 4), KT_BUF_IN(xd, G * 8),
+                        KT_BUF_IN(xl, G * 8)},
+               .range = {1, {G}, {16}, {0}},
+               .check = kb_check_conv,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
 /* short3 results: 3 components in 4 slots, the padding slot is not compared */
-typedef struct kb_conv_vctx { kb_conv_ctx c; const unsigned char *ws; } kb_conv_vctx;
+typedef struct kb_conv_vctx {
+  kb_conv_ctx c;
+  const unsigned char *ws;
+} kb_conv_vctx;
 static void kb_check_conv_v(const kt_run *r, void *u) {
   const kb_conv_vctx *v = u;
   kb_check_conv(r, (void *)&v->c);
@@ -255,16 +341,20 @@ static void test_conv_vector(void **state) {
   v.c.out[1] = o1;
   v.c.out[2] = o2;
   v.ws = ws;
-  kt_case c = {.file = "bi_convert", .kernel = "conv_v",
+  kt_case c = {.file = "bi_convert",
+               .kernel = "conv_v",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(NULL, G * 16), KT_BUF_IN(NULL, G * 8), KT_BUF_IN(NULL, G * 8),
                         KT_BUF_IN(xf, G * 16), KT_BUF_IN(xi, G * 16), KT_BUF_IN(xd, G * 16)},
-               .range = {1, {G}, {16}, {0}}, .check = kb_check_conv_v, .user = &v};
+               .range = {1, {G}, {16}, {0}},
+               .check = kb_check_conv_v,
+               .user = &v};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KB_TEST(test_conv_scalar), KB_TEST(test_conv_vector),
+    KB_TEST(test_conv_scalar),
+    KB_TEST(test_conv_vector),
   };
   return cmocka_run_group_tests_name("kernel_builtins_conv", tests, NULL, NULL);
 }

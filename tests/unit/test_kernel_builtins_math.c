@@ -23,14 +23,14 @@
 typedef struct kb_var {
   const char *file, *sfx;
   kb_fmt f;
-  unsigned lanes, slots;   /* components per vector, memory slots per vector (3-vectors: 4) */
+  unsigned lanes, slots; /* components per vector, memory slots per vector (3-vectors: 4) */
 } kb_var;
 
 enum { KB_V_F, KB_V_F4, KB_V_F3, KB_V_F16, KB_V_D, KB_V_D2, KB_V_D3, KB_V_H, KB_V_H4, KB_V_H3, KB_NVAR };
 static const kb_var kb_vars[KB_NVAR] = {
-  {"bi_math_f", "f", KB_F, 1, 1},   {"bi_math_f", "f4", KB_F, 4, 4}, {"bi_math_f", "f3", KB_F, 3, 4},
+  {"bi_math_f", "f", KB_F, 1, 1},     {"bi_math_f", "f4", KB_F, 4, 4}, {"bi_math_f", "f3", KB_F, 3, 4},
   {"bi_math_f", "f16", KB_F, 16, 16}, {"bi_math_d", "d", KB_D, 1, 1},  {"bi_math_d", "d2", KB_D, 2, 2},
-  {"bi_math_d", "d3", KB_D, 3, 4},  {"bi_math_h", "h", KB_H, 1, 1},  {"bi_math_h", "h4", KB_H, 4, 4},
+  {"bi_math_d", "d3", KB_D, 3, 4},    {"bi_math_h", "h", KB_H, 1, 1},  {"bi_math_h", "h4", KB_H, 4, 4},
   {"bi_math_h", "h3", KB_H, 3, 4},
 };
 
@@ -50,8 +50,22 @@ static size_t kb_nvec(const kb_var *v, size_t lanes_wanted) {
 
 /* ---- input domains ------------------------------------------------------------------------------ */
 typedef enum kb_dom {
-  D_ALL, D_TRIG, D_UNIT, D_EXP, D_EXP2, D_EXP10, D_HYP, D_POS, D_LOG1P, D_ACOSH, D_ERF, D_ERFC,
-  D_GAMMA, D_LGAMMA, D_PI, D_RECIP
+  D_ALL,
+  D_TRIG,
+  D_UNIT,
+  D_EXP,
+  D_EXP2,
+  D_EXP10,
+  D_HYP,
+  D_POS,
+  D_LOG1P,
+  D_ACOSH,
+  D_ERF,
+  D_ERFC,
+  D_GAMMA,
+  D_LGAMMA,
+  D_PI,
+  D_RECIP
 } kb_dom;
 
 /* the i-th input of a one-operand function */
@@ -62,44 +76,91 @@ static uint64_t kb_gen1(kb_fmt f, kb_dom d, size_t i) {
   unsigned r = (unsigned)(i % 8);
   if (r == 0) return kb_rand_bits(f);
   if (r == 1) return kb_rand_log(f, eminsub, emax, false);
-  if (r == 2) {  /* points of interest of the domain, and their neighbours */
+  if (r == 2) { /* points of interest of the domain, and their neighbours */
     uint64_t u;
     switch (d) {
     case D_PI: u = kb_from_d(f, (double)kb_irange(-80, 80) / 4); break;
-    case D_GAMMA: case D_LGAMMA: u = kb_from_d(f, (double)kb_irange(-30, 12)); break;
-    case D_POS: case D_LOG1P: u = kb_from_d(f, 1.0 + ldexp(kb_unif() - 0.5, -(int)kb_irange(1, 30))); break;
-    case D_UNIT: case D_ACOSH: u = kb_from_d(f, kt_rand() & 1 ? 1.0 : -1.0); break;
+    case D_GAMMA:
+    case D_LGAMMA: u = kb_from_d(f, (double)kb_irange(-30, 12)); break;
+    case D_POS:
+    case D_LOG1P: u = kb_from_d(f, 1.0 + ldexp(kb_unif() - 0.5, -(int)kb_irange(1, 30))); break;
+    case D_UNIT:
+    case D_ACOSH: u = kb_from_d(f, kt_rand() & 1 ? 1.0 : -1.0); break;
     case D_EXP: u = kb_from_d(f, (kt_rand() & 1 ? emax + 1 : kb_fi[f].emin_norm - (int)kb_fi[f].prec) * ln2); break;
     case D_EXP2: u = kb_from_d(f, (double)kb_irange(eminsub - 2, emax + 2) + (kt_rand() & 1 ? 0.5 : 0)); break;
     default: u = kb_from_d(f, (double)kb_irange(-60, 60)); break;
     }
-    int64_t step = kb_irange(-3, 3);   /* a few ulps away (on the pattern), staying finite */
+    int64_t step = kb_irange(-3, 3); /* a few ulps away (on the pattern), staying finite */
     uint64_t mag = u & ~kb_signbit(f);
     if (mag > 8 && mag < kb_inf(f) - 8) u = (u & kb_signbit(f)) | (uint64_t)((int64_t)mag + step);
     return u;
   }
   double lo, hi;
   switch (d) {
-  case D_ALL: case D_RECIP: return kb_rand_log(f, eminsub, emax, r != 3);
-  case D_TRIG: lo = -12; hi = 12; break;
-  case D_UNIT: lo = -1; hi = 1; break;
-  case D_EXP: lo = (kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2) * ln2; hi = (emax + 2) * ln2; break;
-  case D_EXP2: lo = kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2; hi = emax + 2; break;
-  case D_EXP10: lo = (kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2) * l10_2; hi = (emax + 2) * l10_2; break;
-  case D_HYP: lo = -(emax + 3) * ln2; hi = (emax + 3) * ln2; break;
+  case D_ALL:
+  case D_RECIP: return kb_rand_log(f, eminsub, emax, r != 3);
+  case D_TRIG:
+    lo = -12;
+    hi = 12;
+    break;
+  case D_UNIT:
+    lo = -1;
+    hi = 1;
+    break;
+  case D_EXP:
+    lo = (kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2) * ln2;
+    hi = (emax + 2) * ln2;
+    break;
+  case D_EXP2:
+    lo = kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2;
+    hi = emax + 2;
+    break;
+  case D_EXP10:
+    lo = (kb_fi[f].emin_norm - (int)kb_fi[f].prec - 2) * l10_2;
+    hi = (emax + 2) * l10_2;
+    break;
+  case D_HYP:
+    lo = -(emax + 3) * ln2;
+    hi = (emax + 3) * ln2;
+    break;
   case D_POS:
     if (r == 3) return kb_rand_log(f, eminsub, emax, true);
-    lo = 0; hi = 4; break;
-  case D_LOG1P: lo = -1; hi = 6; break;
-  case D_ACOSH: lo = 1; hi = 30; break;
-  case D_ERF: lo = -6; hi = 6; break;
-  case D_ERFC: lo = -6; hi = f == KB_H ? 5 : f == KB_F ? 12 : 28; break;
-  case D_GAMMA: lo = f == KB_H ? -12 : f == KB_F ? -45 : -190; hi = f == KB_H ? 10 : f == KB_F ? 36 : 172; break;
+    lo = 0;
+    hi = 4;
+    break;
+  case D_LOG1P:
+    lo = -1;
+    hi = 6;
+    break;
+  case D_ACOSH:
+    lo = 1;
+    hi = 30;
+    break;
+  case D_ERF:
+    lo = -6;
+    hi = 6;
+    break;
+  case D_ERFC:
+    lo = -6;
+    hi = f == KB_H ? 5 : f == KB_F ? 12 : 28;
+    break;
+  case D_GAMMA:
+    lo = f == KB_H ? -12 : f == KB_F ? -45 : -190;
+    hi = f == KB_H ? 10 : f == KB_F ? 36 : 172;
+    break;
   case D_LGAMMA:
     if (r == 3) return kb_rand_log(f, -10, emax, true);
-    lo = -60; hi = 60; break;
-  case D_PI: lo = -6; hi = 6; break;
-  default: lo = -10; hi = 10; break;
+    lo = -60;
+    hi = 60;
+    break;
+  case D_PI:
+    lo = -6;
+    hi = 6;
+    break;
+  default:
+    lo = -10;
+    hi = 10;
+    break;
   }
   return kb_rand_unif(f, lo, hi);
 }
@@ -107,9 +168,13 @@ static uint64_t kb_gen1(kb_fmt f, kb_dom d, size_t i) {
 /* ---- one-operand references ------------------------------------------------------------------- */
 typedef uint64_t (*kb_ref1)(kb_fmt f, uint64_t x);
 
-static int kb_mpfr_lgamma(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { int s; return mpfr_lgamma(r, &s, x, d); }
+static int kb_mpfr_lgamma(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) {
+  int s;
+  return mpfr_lgamma(r, &s, x, d);
+}
 static int kb_mpfr_recip(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t d) { return mpfr_ui_div(r, 1, x, d); }
 
+/* clang-format off */
 #define KB_REF1(name, mpfn) static uint64_t kb_r_##name(kb_fmt f, uint64_t x) { return kb_mp1(f, mpfn, x); }
 KB_REF1(sin, mpfr_sin) KB_REF1(cos, mpfr_cos) KB_REF1(tan, mpfr_tan) KB_REF1(asin, mpfr_asin)
 KB_REF1(acos, mpfr_acos) KB_REF1(atan, mpfr_atan) KB_REF1(sinh, mpfr_sinh) KB_REF1(cosh, mpfr_cosh)
@@ -119,9 +184,10 @@ KB_REF1(log, mpfr_log) KB_REF1(log2, mpfr_log2) KB_REF1(log10, mpfr_log10) KB_RE
 KB_REF1(sqrt, mpfr_sqrt) KB_REF1(cbrt, mpfr_cbrt) KB_REF1(erf, mpfr_erf) KB_REF1(erfc, mpfr_erfc)
 KB_REF1(tgamma, mpfr_gamma) KB_REF1(lgamma, kb_mpfr_lgamma) KB_REF1(asinpi, mpfr_asinpi)
 KB_REF1(acospi, mpfr_acospi) KB_REF1(atanpi, mpfr_atanpi) KB_REF1(recip, kb_mpfr_recip)
+  /* clang-format on */
 
-/* rsqrt(-0) = -inf (C 7.5 via IEEE rSqrt; MPFR's rec_sqrt gives +inf) */
-static uint64_t kb_r_rsqrt(kb_fmt f, uint64_t x) {
+  /* rsqrt(-0) = -inf (C 7.5 via IEEE rSqrt; MPFR's rec_sqrt gives +inf) */
+  static uint64_t kb_r_rsqrt(kb_fmt f, uint64_t x) {
   if (x == kb_signbit(f)) return kb_signbit(f) | kb_inf(f);
   return kb_mp1(f, mpfr_rec_sqrt, x);
 }
@@ -166,59 +232,102 @@ static uint64_t kb_r_logb(kb_fmt f, uint64_t x) {
   return kb_from_d(f, (double)(e - 1));
 }
 
-typedef struct kb_un_fn { const char *name; kb_ref1 ref; kb_dom dom; } kb_un_fn;
+typedef struct kb_un_fn {
+  const char *name;
+  kb_ref1 ref;
+  kb_dom dom;
+} kb_un_fn;
 
 /* UN_LIST then UN_FLOAT_LIST of bi_math_f.cl, in order */
 static const kb_un_fn kb_un[] = {
-  {"sin", kb_r_sin, D_TRIG}, {"cos", kb_r_cos, D_TRIG}, {"tan", kb_r_tan, D_TRIG},
-  {"asin", kb_r_asin, D_UNIT}, {"acos", kb_r_acos, D_UNIT}, {"atan", kb_r_atan, D_ALL},
-  {"sinh", kb_r_sinh, D_HYP}, {"cosh", kb_r_cosh, D_HYP}, {"tanh", kb_r_tanh, D_ERF},
-  {"asinh", kb_r_asinh, D_ALL}, {"acosh", kb_r_acosh, D_ACOSH}, {"atanh", kb_r_atanh, D_UNIT},
-  {"exp", kb_r_exp, D_EXP}, {"exp2", kb_r_exp2, D_EXP2}, {"exp10", kb_r_exp10, D_EXP10},
-  {"expm1", kb_r_expm1, D_EXP}, {"log", kb_r_log, D_POS}, {"log2", kb_r_log2, D_POS},
-  {"log10", kb_r_log10, D_POS}, {"log1p", kb_r_log1p, D_LOG1P}, {"sqrt", kb_r_sqrt, D_ALL},
-  {"rsqrt", kb_r_rsqrt, D_ALL}, {"cbrt", kb_r_cbrt, D_ALL}, {"erf", kb_r_erf, D_ERF},
-  {"erfc", kb_r_erfc, D_ERFC}, {"tgamma", kb_r_tgamma, D_GAMMA}, {"lgamma", kb_r_lgamma, D_LGAMMA},
-  {"sinpi", kb_r_sinpi, D_PI}, {"cospi", kb_r_cospi, D_PI}, {"tanpi", kb_r_tanpi, D_PI},
-  {"asinpi", kb_r_asinpi, D_UNIT}, {"acospi", kb_r_acospi, D_UNIT}, {"atanpi", kb_r_atanpi, D_ALL},
+  {"sin", kb_r_sin, D_TRIG},
+  {"cos", kb_r_cos, D_TRIG},
+  {"tan", kb_r_tan, D_TRIG},
+  {"asin", kb_r_asin, D_UNIT},
+  {"acos", kb_r_acos, D_UNIT},
+  {"atan", kb_r_atan, D_ALL},
+  {"sinh", kb_r_sinh, D_HYP},
+  {"cosh", kb_r_cosh, D_HYP},
+  {"tanh", kb_r_tanh, D_ERF},
+  {"asinh", kb_r_asinh, D_ALL},
+  {"acosh", kb_r_acosh, D_ACOSH},
+  {"atanh", kb_r_atanh, D_UNIT},
+  {"exp", kb_r_exp, D_EXP},
+  {"exp2", kb_r_exp2, D_EXP2},
+  {"exp10", kb_r_exp10, D_EXP10},
+  {"expm1", kb_r_expm1, D_EXP},
+  {"log", kb_r_log, D_POS},
+  {"log2", kb_r_log2, D_POS},
+  {"log10", kb_r_log10, D_POS},
+  {"log1p", kb_r_log1p, D_LOG1P},
+  {"sqrt", kb_r_sqrt, D_ALL},
+  {"rsqrt", kb_r_rsqrt, D_ALL},
+  {"cbrt", kb_r_cbrt, D_ALL},
+  {"erf", kb_r_erf, D_ERF},
+  {"erfc", kb_r_erfc, D_ERFC},
+  {"tgamma", kb_r_tgamma, D_GAMMA},
+  {"lgamma", kb_r_lgamma, D_LGAMMA},
+  {"sinpi", kb_r_sinpi, D_PI},
+  {"cospi", kb_r_cospi, D_PI},
+  {"tanpi", kb_r_tanpi, D_PI},
+  {"asinpi", kb_r_asinpi, D_UNIT},
+  {"acospi", kb_r_acospi, D_UNIT},
+  {"atanpi", kb_r_atanpi, D_ALL},
   {"logb", kb_r_logb, D_ALL},
   /* float only (half_* and native_* are spvi's correctly rounded base functions) */
-  {"half_cos", kb_r_cos, D_TRIG}, {"half_exp", kb_r_exp, D_EXP}, {"half_exp2", kb_r_exp2, D_EXP2},
-  {"half_exp10", kb_r_exp10, D_EXP10}, {"half_log", kb_r_log, D_POS}, {"half_log2", kb_r_log2, D_POS},
-  {"half_log10", kb_r_log10, D_POS}, {"half_recip", kb_r_recip, D_RECIP}, {"half_rsqrt", kb_r_rsqrt, D_ALL},
-  {"half_sin", kb_r_sin, D_TRIG}, {"half_sqrt", kb_r_sqrt, D_ALL}, {"half_tan", kb_r_tan, D_TRIG},
-  {"native_cos", kb_r_cos, D_TRIG}, {"native_exp", kb_r_exp, D_EXP}, {"native_exp2", kb_r_exp2, D_EXP2},
-  {"native_exp10", kb_r_exp10, D_EXP10}, {"native_log", kb_r_log, D_POS}, {"native_log2", kb_r_log2, D_POS},
-  {"native_log10", kb_r_log10, D_POS}, {"native_recip", kb_r_recip, D_RECIP},
-  {"native_rsqrt", kb_r_rsqrt, D_ALL}, {"native_sin", kb_r_sin, D_TRIG}, {"native_sqrt", kb_r_sqrt, D_ALL},
+  {"half_cos", kb_r_cos, D_TRIG},
+  {"half_exp", kb_r_exp, D_EXP},
+  {"half_exp2", kb_r_exp2, D_EXP2},
+  {"half_exp10", kb_r_exp10, D_EXP10},
+  {"half_log", kb_r_log, D_POS},
+  {"half_log2", kb_r_log2, D_POS},
+  {"half_log10", kb_r_log10, D_POS},
+  {"half_recip", kb_r_recip, D_RECIP},
+  {"half_rsqrt", kb_r_rsqrt, D_ALL},
+  {"half_sin", kb_r_sin, D_TRIG},
+  {"half_sqrt", kb_r_sqrt, D_ALL},
+  {"half_tan", kb_r_tan, D_TRIG},
+  {"native_cos", kb_r_cos, D_TRIG},
+  {"native_exp", kb_r_exp, D_EXP},
+  {"native_exp2", kb_r_exp2, D_EXP2},
+  {"native_exp10", kb_r_exp10, D_EXP10},
+  {"native_log", kb_r_log, D_POS},
+  {"native_log2", kb_r_log2, D_POS},
+  {"native_log10", kb_r_log10, D_POS},
+  {"native_recip", kb_r_recip, D_RECIP},
+  {"native_rsqrt", kb_r_rsqrt, D_ALL},
+  {"native_sin", kb_r_sin, D_TRIG},
+  {"native_sqrt", kb_r_sqrt, D_ALL},
   {"native_tan", kb_r_tan, D_TRIG},
 };
 enum { KB_NUN_ALL = 34, KB_NUN_FLOAT = (int)(sizeof kb_un / sizeof kb_un[0]) };
 
 /* ---- two-operand references -------------------------------------------------------------------- */
 typedef uint64_t (*kb_ref2)(kb_fmt f, uint64_t x, uint64_t y);
+/* clang-format off */
 #define KB_REF2(name, mpfn) static uint64_t kb_r_##name(kb_fmt f, uint64_t x, uint64_t y) { return kb_mp2(f, mpfn, x, y); }
 KB_REF2(atan2, mpfr_atan2) KB_REF2(atan2pi, mpfr_atan2pi) KB_REF2(pow, mpfr_pow) KB_REF2(hypot, mpfr_hypot)
 KB_REF2(fmod, mpfr_fmod) KB_REF2(remainder, mpfr_remainder) KB_REF2(divide, mpfr_div)
+  /* clang-format on */
 
-/* powr from its definition exp(y log x) and the C 7.5 list */
-static uint64_t kb_r_powr(kb_fmt f, uint64_t x, uint64_t y) {
+  /* powr from its definition exp(y log x) and the C 7.5 list */
+  static uint64_t kb_r_powr(kb_fmt f, uint64_t x, uint64_t y) {
   const uint64_t one = kb_from_d(f, 1.0), pinf = kb_inf(f), nan = kb_canon(f);
-  if (kb_isnan(f, x) || kb_isnan(f, y)) return nan;   /* "returns the NaN" (policy applied later) */
+  if (kb_isnan(f, x) || kb_isnan(f, y)) return nan; /* "returns the NaN" (policy applied later) */
   double vx = kb_val(f, x), vy = kb_val(f, y);
-  if (vx < 0) return nan;                              /* x < 0, -inf included */
+  if (vx < 0) return nan; /* x < 0, -inf included */
   if (vx == 0) {
-    if (vy == 0) return nan;                           /* powr(+-0, +-0) */
-    return vy < 0 ? pinf : 0;                          /* +inf for y < 0 and -inf, +0 for y > 0 */
+    if (vy == 0) return nan;  /* powr(+-0, +-0) */
+    return vy < 0 ? pinf : 0; /* +inf for y < 0 and -inf, +0 for y > 0 */
   }
   if (isinf(vx)) {
-    if (vy == 0) return nan;                           /* powr(+inf, +-0) */
+    if (vy == 0) return nan; /* powr(+inf, +-0) */
     return vy > 0 ? pinf : 0;
   }
-  if (vx == 1) return isinf(vy) ? nan : one;           /* powr(+1, +-inf) = NaN, else 1 */
-  if (vy == 0) return one;                             /* finite x > 0 */
+  if (vx == 1) return isinf(vy) ? nan : one; /* powr(+1, +-inf) = NaN, else 1 */
+  if (vy == 0) return one;                   /* finite x > 0 */
   if (isinf(vy)) return ((vx > 1) == (vy > 0)) ? pinf : 0;
-  return kb_mp2(f, mpfr_pow, x, y);                    /* x > 0 finite, y finite: exp(y log x) */
+  return kb_mp2(f, mpfr_pow, x, y); /* x > 0 finite, y finite: exp(y log x) */
 }
 /* fdim: x - y rounded once if x > y, else +0; a NaN operand gives NaN */
 static uint64_t kb_r_fdim(kb_fmt f, uint64_t x, uint64_t y) {
@@ -232,7 +341,7 @@ static uint64_t kb_r_nextafter(kb_fmt f, uint64_t x, uint64_t y) {
   double vx = kb_val(f, x), vy = kb_val(f, y);
   if (vx == vy) return y;
   if (vx == 0) return (vy > 0 ? 0 : kb_signbit(f)) | 1;
-  bool up = (vy > vx) == (vx > 0);   /* magnitude grows */
+  bool up = (vy > vx) == (vx > 0); /* magnitude grows */
   return up ? x + 1 : x - 1;
 }
 /* maxmag: x if |x| > |y|, y if |y| > |x|, else fmax(x, y) (C 6.15.2); minmag likewise */
@@ -249,23 +358,34 @@ static uint64_t kb_r_minmag(kb_fmt f, uint64_t x, uint64_t y) {
   return kb_fmaxmin(f, x, y, false);
 }
 /* copysign: the magnitude bits of x with the sign bit of y (a sign-bit operation, NaN unchanged) */
-static uint64_t kb_r_copysign(kb_fmt f, uint64_t x, uint64_t y) {
-  return (x & ~kb_signbit(f)) | (y & kb_signbit(f));
-}
+static uint64_t kb_r_copysign(kb_fmt f, uint64_t x, uint64_t y) { return (x & ~kb_signbit(f)) | (y & kb_signbit(f)); }
 
 typedef enum kb_bdom { B_ANY, B_POW, B_POWR, B_MOD, B_NEXT, B_MAG } kb_bdom;
-typedef struct kb_bin_fn { const char *name; kb_ref2 ref; kb_bdom dom; bool raw_nan; } kb_bin_fn;
+typedef struct kb_bin_fn {
+  const char *name;
+  kb_ref2 ref;
+  kb_bdom dom;
+  bool raw_nan;
+} kb_bin_fn;
 
 /* BIN_LIST then BIN_FLOAT_LIST of bi_math_f.cl */
 static const kb_bin_fn kb_bin[] = {
-  {"atan2", kb_r_atan2, B_ANY, false}, {"atan2pi", kb_r_atan2pi, B_ANY, false},
-  {"pow", kb_r_pow, B_POW, false}, {"powr", kb_r_powr, B_POWR, false},
-  {"hypot", kb_r_hypot, B_ANY, false}, {"fmod", kb_r_fmod, B_MOD, false},
-  {"remainder", kb_r_remainder, B_MOD, false}, {"fdim", kb_r_fdim, B_ANY, false},
-  {"nextafter", kb_r_nextafter, B_NEXT, false}, {"maxmag", kb_r_maxmag, B_MAG, false},
-  {"minmag", kb_r_minmag, B_MAG, false}, {"copysign", kb_r_copysign, B_ANY, true},
-  {"half_divide", kb_r_divide, B_ANY, false}, {"half_powr", kb_r_powr, B_POWR, false},
-  {"native_divide", kb_r_divide, B_ANY, false}, {"native_powr", kb_r_powr, B_POWR, false},
+  {"atan2", kb_r_atan2, B_ANY, false},
+  {"atan2pi", kb_r_atan2pi, B_ANY, false},
+  {"pow", kb_r_pow, B_POW, false},
+  {"powr", kb_r_powr, B_POWR, false},
+  {"hypot", kb_r_hypot, B_ANY, false},
+  {"fmod", kb_r_fmod, B_MOD, false},
+  {"remainder", kb_r_remainder, B_MOD, false},
+  {"fdim", kb_r_fdim, B_ANY, false},
+  {"nextafter", kb_r_nextafter, B_NEXT, false},
+  {"maxmag", kb_r_maxmag, B_MAG, false},
+  {"minmag", kb_r_minmag, B_MAG, false},
+  {"copysign", kb_r_copysign, B_ANY, true},
+  {"half_divide", kb_r_divide, B_ANY, false},
+  {"half_powr", kb_r_powr, B_POWR, false},
+  {"native_divide", kb_r_divide, B_ANY, false},
+  {"native_powr", kb_r_powr, B_POWR, false},
 };
 enum { KB_NBIN_ALL = 12, KB_NBIN_FLOAT = (int)(sizeof kb_bin / sizeof kb_bin[0]) };
 
@@ -288,9 +408,12 @@ static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
     double l = fabs(log2(fabs(kb_val(f, *x))));
     double lim = l > 1e-3 ? 1.2 * (emax - eminsub / 2) / l : 1e4;
     if (lim > 1e4) lim = 1e4;
-    if (neg || r == 2) *y = kb_from_d(f, (double)kb_irange(-(int64_t)lim, (int64_t)lim));  /* integers */
+    if (neg || r == 2) *y = kb_from_d(f, (double)kb_irange(-(int64_t)lim, (int64_t)lim)); /* integers */
     else *y = kb_rand_unif(f, -lim, lim);
-    if (r == 3 && (i & 4)) { *x = kb_rand_bits(f); *y = kb_rand_bits(f); }
+    if (r == 3 && (i & 4)) {
+      *x = kb_rand_bits(f);
+      *y = kb_rand_bits(f);
+    }
     return;
   }
   case B_MOD: {
@@ -301,7 +424,7 @@ static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
     if (r == 3) {
       uint64_t k = (uint64_t)kb_irange(0, 200);
       *y = kb_from_d(f, (double)kb_irange(1, 64) * 0.25);
-      *x = kb_from_d(f, (double)(2 * k + 1) * kb_val(f, *y) / 2);  /* exact: a few bits */
+      *x = kb_from_d(f, (double)(2 * k + 1) * kb_val(f, *y) / 2); /* exact: a few bits */
       if (kt_rand() & 1) *x ^= kb_signbit(f);
       return;
     }
@@ -311,7 +434,9 @@ static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
   }
   case B_NEXT:
     *x = r == 0 ? kb_rand_bits(f) : kb_rand_log(f, eminsub, emax, false);
-    *y = r == 1 ? *x : r == 2 ? (kt_rand() & 1 ? kb_inf(f) : kb_signbit(f) | kb_inf(f)) : kb_rand_log(f, eminsub, emax, false);
+    *y = r == 1   ? *x
+         : r == 2 ? (kt_rand() & 1 ? kb_inf(f) : kb_signbit(f) | kb_inf(f))
+                  : kb_rand_log(f, eminsub, emax, false);
     return;
   case B_MAG:
     *x = r == 0 ? kb_rand_bits(f) : kb_rand_log(f, -10, 10, false);
@@ -319,8 +444,16 @@ static void kb_gen2(kb_fmt f, kb_bdom d, size_t i, uint64_t *x, uint64_t *y) {
     return;
   case B_ANY:
   default:
-    if (r == 0) { *x = kb_rand_bits(f); *y = kb_rand_bits(f); return; }
-    if (r == 1) { *x = kb_rand_log(f, eminsub, emax, false); *y = kb_rand_log(f, eminsub, emax, false); return; }
+    if (r == 0) {
+      *x = kb_rand_bits(f);
+      *y = kb_rand_bits(f);
+      return;
+    }
+    if (r == 1) {
+      *x = kb_rand_log(f, eminsub, emax, false);
+      *y = kb_rand_log(f, eminsub, emax, false);
+      return;
+    }
     *x = kb_rand_unif(f, -10, 10);
     *y = kb_rand_unif(f, -10, 10);
     return;
@@ -366,10 +499,13 @@ static void kb_math_un(int var) {
   kb_mcheck chk = {f, 1, {{0, false, f, count, slot, kb_un_names}}};
   char kernel[32];
   snprintf(kernel, sizeof kernel, "un_%s", v->sfx);
-  kt_case c = {.file = v->file, .kernel = kernel,
+  kt_case c = {.file = v->file,
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, count * kb_bytes(f)), KT_BUF_IN(kb_pack(f, in, count), count * kb_bytes(f)),
                         KT_VALUE(&nn)},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_math, .user = &chk};
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_math,
+               .user = &chk};
   kt_run_case(&c);
 }
 
@@ -402,17 +538,20 @@ static void kb_math_bin(int var) {
   char kernel[32];
   snprintf(kernel, sizeof kernel, "bin_%s", v->sfx);
   size_t bytes = count * kb_bytes(f);
-  kt_case c = {.file = v->file, .kernel = kernel,
+  kt_case c = {.file = v->file,
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, bytes), KT_BUF_IN(kb_pack(f, a, count), bytes),
                         KT_BUF_IN(kb_pack(f, b, count), bytes), KT_VALUE(&nn)},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_math, .user = &chk};
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_math,
+               .user = &chk};
   kt_run_case(&c);
 }
 
 /* ---- ints_<sfx>: pown, rootn, ldexp, ilogb ----------------------------------------------------- */
 static uint64_t kb_r_pown(kb_fmt f, uint64_t x, long n) { return kb_mpl(f, mpfr_pow_si, x, n); }
 static uint64_t kb_r_rootn(kb_fmt f, uint64_t x, long n) {
-  if (n == 0) return kb_canon(f);                     /* rootn(x, 0) = NaN */
+  if (n == 0) return kb_canon(f); /* rootn(x, 0) = NaN */
   return kb_mpl(f, mpfr_rootn_si, x, n);
 }
 static uint64_t kb_r_ldexp(kb_fmt f, uint64_t x, long n) { return kb_mpl(f, mpfr_mul_2si, x, n); }
@@ -443,19 +582,22 @@ static void kb_math_ints(int var) {
         size_t j = vec * v->lanes + l, e = kb_sidx(v, n, (size_t)k, vec, l);
         uint64_t xv;
         int32_t iv = 0;
-        if (j < KB_NSPEC * 3) {                       /* every special with three exponents */
+        if (j < KB_NSPEC * 3) { /* every special with three exponents */
           static const int32_t ex[3][4] = {{0, 0, 1, 0}, {-1, 2, -1, 0}, {3, -3, 1000, 0}};
           xv = kb_special(f, (unsigned)(j / 3));
           iv = ex[j % 3][k];
         } else {
           switch (k) {
-          case 0:  /* pown: x = 2^e(1+u), n with |n e| about the format's range */
+          case 0: /* pown: x = 2^e(1+u), n with |n e| about the format's range */
             xv = kb_rand_log(f, -6, 6, j % 3 == 0);
             iv = (int32_t)kb_irange(-(emax + 20) / 3, (emax + 20) / 3);
             if (j % 17 == 0) iv = (int32_t)kb_irange(-3, 3);
-            if (j % 23 == 0) { xv = kb_from_d(f, (double)kb_irange(-40, 40)); iv = (int32_t)kb_irange(0, 12); }
+            if (j % 23 == 0) {
+              xv = kb_from_d(f, (double)kb_irange(-40, 40));
+              iv = (int32_t)kb_irange(0, 12);
+            }
             break;
-          case 1:  /* rootn: n in [-10, 10], perfect powers sometimes */
+          case 1: /* rootn: n in [-10, 10], perfect powers sometimes */
             iv = (int32_t)kb_irange(-10, 10);
             xv = j % 4 == 0 ? kb_rand_bits(f) : kb_rand_log(f, eminsub, emax, j % 4 != 1);
             if (j % 5 == 0 && iv != 0) {
@@ -465,14 +607,12 @@ static void kb_math_ints(int var) {
               if (fabs(pv) < 60000) xv = kb_from_d(f, pv);
             }
             break;
-          case 2:  /* ldexp: k reaching overflow and the subnormal range, and beyond */
+          case 2: /* ldexp: k reaching overflow and the subnormal range, and beyond */
             xv = j % 4 == 0 ? kb_rand_bits(f) : kb_rand_log(f, eminsub, emax, false);
             iv = (int32_t)kb_irange(-(emax - eminsub + 10), emax - eminsub + 10);
             if (j % 29 == 0) iv = j % 2 ? INT32_MAX : INT32_MIN;
             break;
-          default: /* ilogb */
-            xv = j % 2 ? kb_rand_bits(f) : kb_rand_log(f, eminsub, emax, false);
-            break;
+          default: /* ilogb */ xv = j % 2 ? kb_rand_bits(f) : kb_rand_log(f, eminsub, emax, false); break;
           }
         }
         x[e] = xv;
@@ -499,11 +639,14 @@ static void kb_math_ints(int var) {
   kb_mcheck chk = {f, 2, {{0, false, f, 3 * blk, so, kb_int_names}, {1, true, f, blk, si, kb_int_names}}};
   char kernel[32];
   snprintf(kernel, sizeof kernel, "ints_%s", v->sfx);
-  kt_case c = {.file = v->file, .kernel = kernel,
+  kt_case c = {.file = v->file,
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, 3 * blk * kb_bytes(f)), KT_BUF_IN(NULL, blk * 4),
                         KT_BUF_IN(kb_pack(f, x, 4 * blk), 4 * blk * kb_bytes(f)), KT_BUF_IN(m, 3 * blk * 4),
                         KT_VALUE(&nn)},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_math, .user = &chk};
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_math,
+               .user = &chk};
   kt_run_case(&c);
 }
 
@@ -511,28 +654,47 @@ static void kb_math_ints(int var) {
 /* fract: min(x - floor(x) rounded once, the largest value below 1); 7.5: fract(+-0) = +-0,
  * fract(+-inf) = +-0 (with +-inf stored), NaN: NaN in both */
 static void kb_r_fract(kb_fmt f, uint64_t x, uint64_t *frac, uint64_t *flo) {
-  if (kb_isnan(f, x)) { *frac = *flo = kb_quiet(f, x); return; }
-  if (kb_isinf(f, x)) { *frac = x & kb_signbit(f); *flo = x; return; }
-  if (kb_iszero(f, x)) { *frac = *flo = x; return; }
+  if (kb_isnan(f, x)) {
+    *frac = *flo = kb_quiet(f, x);
+    return;
+  }
+  if (kb_isinf(f, x)) {
+    *frac = x & kb_signbit(f);
+    *flo = x;
+    return;
+  }
+  if (kb_iszero(f, x)) {
+    *frac = *flo = x;
+    return;
+  }
   double fl = floor(kb_val(f, x));
   *flo = kb_enc(f, fl);
   uint64_t d = kb_op(f, '-', x, *flo);
-  uint64_t below1 = kb_from_d(f, 1.0) - 1;            /* 0x1.ff..fp-1 */
+  uint64_t below1 = kb_from_d(f, 1.0) - 1; /* 0x1.ff..fp-1 */
   *frac = kb_val(f, d) >= 1.0 ? below1 : d;
 }
 /* modf as C 7.5.1 defines it: *iptr = trunc(x); copysign(isinf(x) ? 0 : x - *iptr, x) */
 static void kb_r_modf(kb_fmt f, uint64_t x, uint64_t *frac, uint64_t *ip) {
-  if (kb_isnan(f, x)) { *frac = *ip = kb_quiet(f, x); return; }
+  if (kb_isnan(f, x)) {
+    *frac = *ip = kb_quiet(f, x);
+    return;
+  }
   double vx = kb_val(f, x), t = trunc(vx);
   *ip = kb_enc(f, t);
-  double fr = isinf(vx) ? 0.0 : vx - t;             /* exact: the fraction bits of x */
+  double fr = isinf(vx) ? 0.0 : vx - t; /* exact: the fraction bits of x */
   *frac = kb_enc(f, copysign(fr, vx));
 }
 /* frexp: C99 F.9.3.4 and 7.5 (inf and NaN: exponent 0) */
 static void kb_r_frexp(kb_fmt f, uint64_t x, uint64_t *mant, int32_t *ex) {
   *ex = 0;
-  if (kb_isnan(f, x)) { *mant = kb_quiet(f, x); return; }
-  if (kb_isinf(f, x) || kb_iszero(f, x)) { *mant = x; return; }
+  if (kb_isnan(f, x)) {
+    *mant = kb_quiet(f, x);
+    return;
+  }
+  if (kb_isinf(f, x) || kb_iszero(f, x)) {
+    *mant = x;
+    return;
+  }
   int e;
   double m = frexp(kb_val(f, x), &e);
   *mant = kb_enc(f, m);
@@ -568,9 +730,9 @@ static void kb_r_remquo(kb_fmt f, uint64_t x, uint64_t y, uint64_t *rem, int32_t
   *quo = (int32_t)((kb_neg(f, x) != kb_neg(f, y)) ? -mag : mag);
 }
 
-static const char *const kb_ptr_names[] = {"sincos", "fract", "modf", "frexp", "lgamma_r", "remquo",
-                                           "sincos.cos", "fract.iptr", "modf.iptr", "frexp.exp",
-                                           "lgamma_r.sign", "remquo.quo"};
+static const char *const kb_ptr_names[] = {"sincos",    "fract",     "modf",          "frexp",
+                                           "lgamma_r",  "remquo",    "sincos.cos",    "fract.iptr",
+                                           "modf.iptr", "frexp.exp", "lgamma_r.sign", "remquo.quo"};
 
 static void kb_math_ptrs(int var) {
   const kb_var *v = &kb_vars[var];
@@ -589,7 +751,7 @@ static void kb_math_ptrs(int var) {
         s->nops = k == 5 ? 2 : 1;
         if (k == 5) kb_gen2(f, B_MOD, j, &s->op[0], &s->op[1]);
         else s->op[0] = kb_gen1(f, dom[k], j);
-        if (k == 1 && j % 5 == 4) s->op[0] = kb_from_d(f, -ldexp(1.0, -(int)kb_irange(1, 60)));  /* tiny negatives */
+        if (k == 1 && j % 5 == 4) s->op[0] = kb_from_d(f, -ldexp(1.0, -(int)kb_irange(1, 60))); /* tiny negatives */
         a[e] = s->op[0];
         b[e] = s->op[1];
         uint64_t w1 = 0, w2 = 0;
@@ -610,13 +772,13 @@ static void kb_math_ptrs(int var) {
         }
         s->want = w1;
         kb_fix_nan(f, s, false);
-        if (k <= 2) {                                  /* second float result: o2 block k */
+        if (k <= 2) { /* second float result: o2 block k */
           kb_slot *t = &s2[e];
           *t = *s;
           t->fn = (uint16_t)(6 + k);
           t->want = w2;
           kb_fix_nan(f, t, false);
-        } else {                                       /* int result: oi block k - 3 */
+        } else { /* int result: oi block k - 3 */
           kb_slot *t = &si[e0 + (size_t)(k - 3) * blk];
           *t = *s;
           t->fn = (uint16_t)(6 + k);
@@ -625,16 +787,22 @@ static void kb_math_ptrs(int var) {
       }
   }
   uint32_t nn = (uint32_t)n;
-  kb_mcheck chk = {f, 3, {{0, false, f, 6 * blk, s1, kb_ptr_names}, {1, false, f, 3 * blk, s2, kb_ptr_names},
-                          {2, true, f, 3 * blk, si, kb_ptr_names}}};
+  kb_mcheck chk = {f,
+                   3,
+                   {{0, false, f, 6 * blk, s1, kb_ptr_names},
+                    {1, false, f, 3 * blk, s2, kb_ptr_names},
+                    {2, true, f, 3 * blk, si, kb_ptr_names}}};
   char kernel[32];
   snprintf(kernel, sizeof kernel, "ptrs_%s", v->sfx);
   size_t es = kb_bytes(f);
-  kt_case c = {.file = v->file, .kernel = kernel,
+  kt_case c = {.file = v->file,
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, 6 * blk * es), KT_BUF_IN(NULL, 3 * blk * es), KT_BUF_IN(NULL, 3 * blk * 4),
-                        KT_BUF_IN(kb_pack(f, a, 6 * blk), 6 * blk * es), KT_BUF_IN(kb_pack(f, b, 6 * blk), 6 * blk * es),
-                        KT_VALUE(&nn)},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_math, .user = &chk};
+                        KT_BUF_IN(kb_pack(f, a, 6 * blk), 6 * blk * es),
+                        KT_BUF_IN(kb_pack(f, b, 6 * blk), 6 * blk * es), KT_VALUE(&nn)},
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_math,
+               .user = &chk};
   kt_run_case(&c);
 }
 
@@ -663,9 +831,12 @@ static void kb_math_nan(int var) {
   kb_mcheck chk = {f, 1, {{0, false, f, count, slot, kb_nan_names}}};
   char kernel[32];
   snprintf(kernel, sizeof kernel, "nan_%s", v->sfx);
-  kt_case c = {.file = v->file, .kernel = kernel,
+  kt_case c = {.file = v->file,
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, count * kb_bytes(f)), KT_BUF_IN(kb_pack(f, code, count), count * kb_bytes(f))},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_math, .user = &chk};
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_math,
+               .user = &chk};
   kt_run_case(&c);
 }
 
@@ -698,20 +869,20 @@ static void test_math_oracle(void **state) {
   assert_true(kb_val(KB_F, kb_r_pow(KB_F, kb_from_d(KB_F, 4097), kb_from_d(KB_F, 2))) == 16785408.0);
   /* C 7.5 cases written by hand above: MPFR agrees where it is used */
   assert_int_equal(kb_r_rsqrt(KB_F, 0x80000000), 0xff800000);
-  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, -0.5)), 0xff800000);   /* n = -1 odd */
-  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, 3)), 0x80000000);      /* copysign(0, -3) */
-  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, -2)), 0x80000000);     /* copysign(0, -2) */
+  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, -0.5)), 0xff800000); /* n = -1 odd */
+  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, 3)), 0x80000000);    /* copysign(0, -3) */
+  assert_int_equal(kb_r_tanpi(KB_F, kb_from_d(KB_F, -2)), 0x80000000);   /* copysign(0, -2) */
   assert_int_equal(kb_r_sinpi(KB_F, kb_from_d(KB_F, -3)), 0x80000000);
   assert_int_equal(kb_r_cospi(KB_F, kb_from_d(KB_F, -1.5)), 0);
-  assert_int_equal(kb_r_pown(KB_F, kb_canon(KB_F), 0), 0x3f800000);         /* pown(NaN, 0) = 1 */
-  assert_int_equal(kb_r_pown(KB_F, 0x80000000, -3), 0xff800000);           /* pown(-0, odd < 0) */
-  assert_int_equal(kb_r_pown(KB_F, 0x80000000, -2), 0x7f800000);           /* pown(-0, even < 0) */
-  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, 2), 0);                    /* rootn(-0, even > 0) = +0 */
-  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, -3), 0xff800000);          /* rootn(-0, odd < 0) */
-  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, -2), 0x7f800000);          /* rootn(-0, even < 0) */
+  assert_int_equal(kb_r_pown(KB_F, kb_canon(KB_F), 0), 0x3f800000); /* pown(NaN, 0) = 1 */
+  assert_int_equal(kb_r_pown(KB_F, 0x80000000, -3), 0xff800000);    /* pown(-0, odd < 0) */
+  assert_int_equal(kb_r_pown(KB_F, 0x80000000, -2), 0x7f800000);    /* pown(-0, even < 0) */
+  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, 2), 0);             /* rootn(-0, even > 0) = +0 */
+  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, -3), 0xff800000);   /* rootn(-0, odd < 0) */
+  assert_int_equal(kb_r_rootn(KB_F, 0x80000000, -2), 0x7f800000);   /* rootn(-0, even < 0) */
   assert_true(kb_isnan(KB_F, kb_r_rootn(KB_F, kb_from_d(KB_F, -8), 2)));
   assert_true(kb_val(KB_F, kb_r_rootn(KB_F, kb_from_d(KB_F, -8), 3)) == -2.0);
-  assert_int_equal(kb_r_pow(KB_F, 0x80000000, 0xff800000), 0x7f800000);   /* pow(-0, -inf) = +inf */
+  assert_int_equal(kb_r_pow(KB_F, 0x80000000, 0xff800000), 0x7f800000); /* pow(-0, -inf) = +inf */
   assert_int_equal(kb_r_hypot(KB_F, 0xff800000, kb_canon(KB_F)), 0x7f800000);
   assert_int_equal(kb_r_atan2pi(KB_F, 0x80000000, 0x80000000), 0xbf800000); /* atan2pi(-0, -0) = -1 */
   assert_int_equal(kb_r_atan2pi(KB_F, 0x7f800000, 0xff800000), kb_from_d(KB_F, 0.75));
@@ -726,7 +897,8 @@ static void test_math_oracle(void **state) {
   /* remainder(5, 2) = 1 (k = 2, the tie 2.5 to even); remquo(-7, 2): -3.5 -> k = -4, r = 1, quo = -4 */
   assert_true(kb_val(KB_F, kb_r_remainder(KB_F, kb_from_d(KB_F, 5), kb_from_d(KB_F, 2))) == 1.0);
   {
-    uint64_t rr; int32_t q;
+    uint64_t rr;
+    int32_t q;
     kb_r_remquo(KB_F, kb_from_d(KB_F, -7), kb_from_d(KB_F, 2), &rr, &q);
     assert_true(kb_val(KB_F, rr) == 1.0 && q == -4);
     /* 333 / 1 = 333, 333 mod 128 = 77 */
@@ -740,8 +912,8 @@ static void test_math_oracle(void **state) {
     assert_int_equal(fr, 0x3f7fffff);
     assert_true(kb_val(KB_F, fl) == -1.0);
   }
-  assert_int_equal(kb_r_lgamma_sign(KB_F, kb_from_d(KB_F, -0.5)), -1);   /* Gamma(-0.5) = -2 sqrt(pi) */
-  assert_int_equal(kb_r_lgamma_sign(KB_F, kb_from_d(KB_F, -1.5)), 1);    /* Gamma(-1.5) = 4 sqrt(pi) / 3 */
+  assert_int_equal(kb_r_lgamma_sign(KB_F, kb_from_d(KB_F, -0.5)), -1); /* Gamma(-0.5) = -2 sqrt(pi) */
+  assert_int_equal(kb_r_lgamma_sign(KB_F, kb_from_d(KB_F, -1.5)), 1);  /* Gamma(-1.5) = 4 sqrt(pi) / 3 */
   assert_int_equal(kb_r_ilogb(KB_H, 0x0001), -24);
   assert_int_equal(kb_r_logb(KB_F, 1), kb_from_d(KB_F, -149));
   assert_int_equal(kb_r_nextafter(KB_F, 0x80000000, 0x3f800000), 1);
@@ -756,12 +928,27 @@ static void test_math_oracle(void **state) {
   assert_int_equal(kb_nan_policy(KB_F, ops, 2), 0xffc00001);
 }
 
-#define KB_MATH_VAR_TESTS(V, name)                                                                    \
-  static void test_math_un_##name(void **s) { (void)s; kb_math_un(V); }                              \
-  static void test_math_bin_##name(void **s) { (void)s; kb_math_bin(V); }                            \
-  static void test_math_ints_##name(void **s) { (void)s; kb_math_ints(V); }                          \
-  static void test_math_ptrs_##name(void **s) { (void)s; kb_math_ptrs(V); }                          \
-  static void test_math_nan_##name(void **s) { (void)s; kb_math_nan(V); }
+#define KB_MATH_VAR_TESTS(V, name)              \
+  static void test_math_un_##name(void **s) {   \
+    (void)s;                                    \
+    kb_math_un(V);                              \
+  }                                             \
+  static void test_math_bin_##name(void **s) {  \
+    (void)s;                                    \
+    kb_math_bin(V);                             \
+  }                                             \
+  static void test_math_ints_##name(void **s) { \
+    (void)s;                                    \
+    kb_math_ints(V);                            \
+  }                                             \
+  static void test_math_ptrs_##name(void **s) { \
+    (void)s;                                    \
+    kb_math_ptrs(V);                            \
+  }                                             \
+  static void test_math_nan_##name(void **s) {  \
+    (void)s;                                    \
+    kb_math_nan(V);                             \
+  }
 KB_MATH_VAR_TESTS(KB_V_F, f)
 KB_MATH_VAR_TESTS(KB_V_F4, f4)
 KB_MATH_VAR_TESTS(KB_V_F3, f3)
@@ -773,15 +960,15 @@ KB_MATH_VAR_TESTS(KB_V_H, h)
 KB_MATH_VAR_TESTS(KB_V_H4, h4)
 KB_MATH_VAR_TESTS(KB_V_H3, h3)
 
-#define KB_MATH_VAR_LIST(name)                                                                        \
-  KB_TEST(test_math_un_##name), KB_TEST(test_math_bin_##name), KB_TEST(test_math_ints_##name),       \
-  KB_TEST(test_math_ptrs_##name), KB_TEST(test_math_nan_##name)
+#define KB_MATH_VAR_LIST(name)                                                                 \
+  KB_TEST(test_math_un_##name), KB_TEST(test_math_bin_##name), KB_TEST(test_math_ints_##name), \
+    KB_TEST(test_math_ptrs_##name), KB_TEST(test_math_nan_##name)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KB_TEST(test_math_oracle), KB_MATH_VAR_LIST(f), KB_MATH_VAR_LIST(f4), KB_MATH_VAR_LIST(f3),
-    KB_MATH_VAR_LIST(f16), KB_MATH_VAR_LIST(d), KB_MATH_VAR_LIST(d2), KB_MATH_VAR_LIST(d3),
-    KB_MATH_VAR_LIST(h), KB_MATH_VAR_LIST(h4), KB_MATH_VAR_LIST(h3),
+    KB_TEST(test_math_oracle), KB_MATH_VAR_LIST(f),  KB_MATH_VAR_LIST(f4), KB_MATH_VAR_LIST(f3),
+    KB_MATH_VAR_LIST(f16),     KB_MATH_VAR_LIST(d),  KB_MATH_VAR_LIST(d2), KB_MATH_VAR_LIST(d3),
+    KB_MATH_VAR_LIST(h),       KB_MATH_VAR_LIST(h4), KB_MATH_VAR_LIST(h3),
   };
   return cmocka_run_group_tests_name("kernel_builtins_math", tests, NULL, NULL);
 }

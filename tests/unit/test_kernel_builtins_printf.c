@@ -12,14 +12,17 @@
 #include "kernel_builtins_harness.h"
 #include "load.h"
 
-typedef struct kb_text { char *p; size_t len, cap; } kb_text;
+typedef struct kb_text {
+  char *p;
+  size_t len, cap;
+} kb_text;
 
 static void kb_on_printf(void *user, const char *text, size_t len) {
   kb_text *t = user;
   if (t->len + len + 1 > t->cap) {
     size_t cap = (t->len + len + 1) * 2;
     char *q = realloc(t->p, cap);
-    if (!q) return;             /* the comparison then fails */
+    if (!q) return; /* the comparison then fails */
     t->p = q;
     t->cap = cap;
   }
@@ -28,7 +31,7 @@ static void kb_on_printf(void *user, const char *text, size_t len) {
   t->p[t->len] = '\0';
 }
 
-static kb_text kb_pf_text;   /* freed by the test (and by kb_pf_teardown after a failure) */
+static kb_text kb_pf_text; /* freed by the test (and by kb_pf_teardown after a failure) */
 
 static int kb_pf_teardown(void **state) {
   free(kb_pf_text.p);
@@ -40,8 +43,9 @@ static int kb_pf_teardown(void **state) {
 static void kb_text_diff(const char *ctx, const char *got, size_t glen, const char *want, size_t wlen) {
   size_t i = 0;
   while (i < glen && i < wlen && got[i] == want[i]) ++i;
-  print_error("%s: printf output differs at byte %zu (got %zu bytes, expected %zu)\n--- got:\n%.*s\n--- expected:\n%.*s\n",
-              ctx, i, glen, wlen, (int)glen, got, (int)wlen, want);
+  print_error(
+    "%s: printf output differs at byte %zu (got %zu bytes, expected %zu)\n--- got:\n%.*s\n--- expected:\n%.*s\n", ctx,
+    i, glen, wlen, (int)glen, got, (int)wlen, want);
 }
 
 /* Runs `kernel` of tests/kernels/bi_printf.cl: arg 0 is the int return-value buffer (count ints,
@@ -93,7 +97,8 @@ static void kb_printf_case(const char *kernel, size_t G, size_t L, const kt_arg 
       spvi_fault fault;
       memset(&fault, 0, sizeof fault);
       spvi_status s = spvi_run(kt_g.l, &ro, &fault, &err);
-      if (s != SPVI_OK) fail_msg("%s: spvi_run status %d: %s%s", ctx, (int)s, err.message, s == SPVI_FAULT ? fault.message : "");
+      if (s != SPVI_OK)
+        fail_msg("%s: spvi_run status %d: %s%s", ctx, (int)s, err.message, s == SPVI_FAULT ? fault.message : "");
       if (kb_pf_text.len != wlen || memcmp(kb_pf_text.p ? kb_pf_text.p : "", want, wlen) != 0) {
         kb_text_diff(ctx, kb_pf_text.p ? kb_pf_text.p : "", kb_pf_text.len, want, wlen);
         fail();
@@ -102,7 +107,8 @@ static void kb_printf_case(const char *kernel, size_t G, size_t L, const kt_arg 
       const int32_t *ret = spvi_arg_buffer(kt_g.l, 0, &bytes);
       assert_int_equal(bytes, count * 4);
       for (size_t i = 0; i < count; ++i)
-        if (ret[i] != want_ret[i]) fail_msg("%s: printf call %zu returned %d, expected %d", ctx, i, ret[i], want_ret[i]);
+        if (ret[i] != want_ret[i])
+          fail_msg("%s: printf call %zu returned %d, expected %d", ctx, i, ret[i], want_ret[i]);
       spvi_launch_free(kt_g.l);
       kt_g.l = NULL;
     }
@@ -182,14 +188,13 @@ static void test_printf_fixed(void **state) {
    * line 6: %.3s -> abc, %-5s of ab -> "ab   ", %5.1s of xyz -> "    x", %c of 0 writes a NUL byte,
    * %s of "" -> nothing.
    * line 7: half arguments promoted to double: 1.5 -> 1.500000, -0.25 -> -2.50e-01, 65504 -> 65504. */
-  static const char want[] =
-    "2 4 0.12 +2.2  1.23e+04 -003.142 3. 1.00000 1.00    |      3.142|\n"
-    "0.0001 1e-05 1.23457e+08 100000 1E-10 1.23e+03 1e+06\n"
-    "0x1p+0 0x1p-1 0X1.FFP+7 -0x0p+0 0x2.0p+0 0.000000e+00 -0.000000\n"
-    "inf -INF nan -NAN -inf   nan|inf   |+inf\n"
-    "0.1000000015 0.000 0.1 0.10000000000000001\n"
-    "abc|ab   |    x|\0||\n"
-    "1.500000 -2.50e-01 65504\n";
+  static const char want[] = "2 4 0.12 +2.2  1.23e+04 -003.142 3. 1.00000 1.00    |      3.142|\n"
+                             "0.0001 1e-05 1.23457e+08 100000 1E-10 1.23e+03 1e+06\n"
+                             "0x1p+0 0x1p-1 0X1.FFP+7 -0x0p+0 0x2.0p+0 0.000000e+00 -0.000000\n"
+                             "inf -INF nan -NAN -inf   nan|inf   |+inf\n"
+                             "0.1000000015 0.000 0.1 0.10000000000000001\n"
+                             "abc|ab   |    x|\0||\n"
+                             "1.500000 -2.50e-01 65504\n";
   kb_printf_case("pf_fixed", 1, 1, NULL, 0, 7, kb_zeros, want, sizeof want - 1);
 }
 
@@ -220,22 +225,21 @@ static void test_printf_many(void **state) {
    * function show(i)=%+05d of -x: sign, then zeros to 5 characters (+0000, -0005, +0003, -0100). */
   static const int32_t a[4] = {0, 5, -3, 100};
   kt_arg ex[1] = {KT_BUF_IN(a, sizeof a)};
-  const char *want =
-    "0 1 2 3 4 5 6 7 0 many a 0 0 0 0.0 0.000000e+00\n"
-    "even 0\n"
-    "show(0)=+0000\n"
-    "5 6 7 8 9 10 11 12 5000000000000 many f 5 5 5 1.2 5.000000e+00\n"
-    "odd 1\n"
-    "0\n"
-    "show(1)=-0005\n"
-    "-3 -2 -1 0 1 2 3 4 -3000000000000 many ^ 4294967293 fffffffd 37777777775 -0.8 -3.000000e+00\n"
-    "even 2\n"
-    "0,1\n"
-    "show(2)=+0003\n"
-    "100 101 102 103 104 105 106 107 100000000000000 many \xc5 100 64 144 25.0 1.000000e+02\n"
-    "odd 3\n"
-    "0,1,2\n"
-    "show(3)=-0100\n";
+  const char *want = "0 1 2 3 4 5 6 7 0 many a 0 0 0 0.0 0.000000e+00\n"
+                     "even 0\n"
+                     "show(0)=+0000\n"
+                     "5 6 7 8 9 10 11 12 5000000000000 many f 5 5 5 1.2 5.000000e+00\n"
+                     "odd 1\n"
+                     "0\n"
+                     "show(1)=-0005\n"
+                     "-3 -2 -1 0 1 2 3 4 -3000000000000 many ^ 4294967293 fffffffd 37777777775 -0.8 -3.000000e+00\n"
+                     "even 2\n"
+                     "0,1\n"
+                     "show(2)=+0003\n"
+                     "100 101 102 103 104 105 106 107 100000000000000 many \xc5 100 64 144 25.0 1.000000e+02\n"
+                     "odd 3\n"
+                     "0,1,2\n"
+                     "show(3)=-0100\n";
   kb_printf_case("pf_many", 4, 2, ex, 1, 4, kb_zeros, want, strlen(want));
 }
 
@@ -249,7 +253,7 @@ static void test_printf_invalid(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     KB_PF_TEST(test_printf_int), KB_PF_TEST(test_printf_float), KB_PF_TEST(test_printf_fixed),
-    KB_PF_TEST(test_printf_vec), KB_PF_TEST(test_printf_many), KB_PF_TEST(test_printf_invalid),
+    KB_PF_TEST(test_printf_vec), KB_PF_TEST(test_printf_many),  KB_PF_TEST(test_printf_invalid),
   };
   return cmocka_run_group_tests_name("kernel_builtins_printf", tests, NULL, NULL);
 }

@@ -13,11 +13,27 @@
  */
 #include "kernel_builtins_harness.h"
 
-enum { KR_EQ, KR_NE, KR_GT, KR_GE, KR_LT, KR_LE, KR_LG, KR_ORD, KR_UNORD, KR_FINITE, KR_INF, KR_NAN,
-       KR_NORMAL, KR_SIGNBIT, KR_NFN };
-static const char *const kb_rel_names[KR_NFN] = {
-  "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
-  "isordered", "isunordered", "isfinite", "isinf", "isnan", "isnormal", "signbit"};
+enum {
+  KR_EQ,
+  KR_NE,
+  KR_GT,
+  KR_GE,
+  KR_LT,
+  KR_LE,
+  KR_LG,
+  KR_ORD,
+  KR_UNORD,
+  KR_FINITE,
+  KR_INF,
+  KR_NAN,
+  KR_NORMAL,
+  KR_SIGNBIT,
+  KR_NFN
+};
+static const char *const kb_rel_names[KR_NFN] = {"isequal",     "isnotequal",  "isgreater",     "isgreaterequal",
+                                                 "isless",      "islessequal", "islessgreater", "isordered",
+                                                 "isunordered", "isfinite",    "isinf",         "isnan",
+                                                 "isnormal",    "signbit"};
 
 static bool kb_rel_ref(kb_fmt f, int k, uint64_t x, uint64_t y) {
   bool un = kb_isnan(f, x) || kb_isnan(f, y);
@@ -43,13 +59,22 @@ static bool kb_rel_ref(kb_fmt f, int k, uint64_t x, uint64_t y) {
   }
 }
 
-typedef struct kb_rvar { const char *sfx; kb_fmt f; unsigned lanes, slots, ibytes; } kb_rvar;
+typedef struct kb_rvar {
+  const char *sfx;
+  kb_fmt f;
+  unsigned lanes, slots, ibytes;
+} kb_rvar;
 static const kb_rvar kb_rvars[] = {
   {"f", KB_F, 1, 1, 4}, {"f4", KB_F, 4, 4, 4}, {"f3", KB_F, 3, 4, 4}, {"f16", KB_F, 16, 16, 4},
   {"d", KB_D, 1, 1, 4}, {"d2", KB_D, 2, 2, 8}, {"h", KB_H, 1, 1, 4},  {"h4", KB_H, 4, 4, 2},
 };
 
-typedef struct kb_rcheck { const kb_rvar *v; size_t count; const int8_t *fn; const uint64_t *x, *y, *want; } kb_rcheck;
+typedef struct kb_rcheck {
+  const kb_rvar *v;
+  size_t count;
+  const int8_t *fn;
+  const uint64_t *x, *y, *want;
+} kb_rcheck;
 
 static void kb_check_rel(const kt_run *r, void *u) {
   const kb_rcheck *c = u;
@@ -94,7 +119,7 @@ static void kb_rel_test(size_t vi) {
           x = j % 3 ? kb_rand_bits(f) : kb_rand_log(f, -3, 3, false);
           switch (j % 4) {
           case 0: y = x; break;
-          case 1: y = kb_isnan(f, x) ? x : x + 1; break;     /* the neighbouring pattern */
+          case 1: y = kb_isnan(f, x) ? x : x + 1; break; /* the neighbouring pattern */
           case 2: y = x ^ kb_signbit(f); break;
           default: y = kb_rand_log(f, -3, 3, false); break;
           }
@@ -113,19 +138,26 @@ static void kb_rel_test(size_t vi) {
   char kernel[32];
   snprintf(kernel, sizeof kernel, "rel_%s", v->sfx);
   size_t bytes = count * kb_bytes(f);
-  kt_case c = {.file = "bi_rel", .kernel = kernel,
+  kt_case c = {.file = "bi_rel",
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, count * v->ibytes), KT_BUF_IN(kb_pack(f, a, count), bytes),
                         KT_BUF_IN(kb_pack(f, b, count), bytes), KT_VALUE(&nn)},
-               .range = {1, {n}, {KB_LOCAL}, {0}}, .check = kb_check_rel, .user = &chk};
+               .range = {1, {n}, {KB_LOCAL}, {0}},
+               .check = kb_check_rel,
+               .user = &chk};
   kt_run_case(&c);
 }
 
+/* clang-format off */
 #define KB_REL_T(i, name) static void test_rel_##name(void **s) { (void)s; kb_rel_test(i); }
 KB_REL_T(0, f) KB_REL_T(1, f4) KB_REL_T(2, f3) KB_REL_T(3, f16) KB_REL_T(4, d) KB_REL_T(5, d2)
 KB_REL_T(6, h) KB_REL_T(7, h4)
+  /* clang-format on */
 
-/* ---- any / all ---------------------------------------------------------------------------------- */
-typedef struct kb_aa_ctx { int32_t want[64 * 10]; } kb_aa_ctx;
+  /* ---- any / all ---------------------------------------------------------------------------------- */
+  typedef struct kb_aa_ctx {
+  int32_t want[64 * 10];
+} kb_aa_ctx;
 static void kb_check_aa(const kt_run *r, void *u) { kt_expect_buf(r, 0, ((kb_aa_ctx *)u)->want, KT_I32, 64 * 10); }
 
 /* components whose most significant bits follow pattern p: 0 none, 1 all, 2 all but one, 3 one,
@@ -137,7 +169,7 @@ static void kb_msb_fill(unsigned char *v, unsigned es, unsigned comps, unsigned 
     bool msb = p == 1 || (p == 2 && c != odd) || (p == 3 && c == odd) || (p == 4 && (kt_rand() & 1));
     uint64_t top = 1ull << (8 * es - 1);
     x = msb ? x | top : x & ~top;
-    if (p == 0 && c == odd) x = top - 1;   /* the largest value without the MSB */
+    if (p == 0 && c == odd) x = top - 1; /* the largest value without the MSB */
     memcpy(v + c * es, &x, es);
   }
 }
@@ -148,15 +180,20 @@ static void test_rel_anyall(void **state) {
   enum { N = 64 };
   static unsigned char s[N * 4], v4[N * 16], c16[N * 16], l2[N * 16], s3[N * 8];
   static kb_aa_ctx w;
-  struct { unsigned char *p; unsigned es, comps, slots; } in[5] = {
-    {s, 4, 1, 1}, {v4, 4, 4, 4}, {c16, 1, 16, 16}, {l2, 8, 2, 2}, {s3, 2, 3, 4}};
+  struct {
+    unsigned char *p;
+    unsigned es, comps, slots;
+  } in[5] = {{s, 4, 1, 1}, {v4, 4, 4, 4}, {c16, 1, 16, 16}, {l2, 8, 2, 2}, {s3, 2, 3, 4}};
   kt_seed(0xB4AA01);
   memset(s3, 0, sizeof s3);
   for (size_t i = 0; i < N; ++i)
     for (int k = 0; k < 5; ++k) {
       unsigned char *p = in[k].p + i * in[k].es * in[k].slots;
       kb_msb_fill(p, in[k].es, in[k].comps, (unsigned)((i + (size_t)k) % 5));
-      if (k == 4) { p[6] = (unsigned char)kt_rand(); p[7] = 0x80; }  /* padding with its MSB set: ignored */
+      if (k == 4) {
+        p[6] = (unsigned char)kt_rand();
+        p[7] = 0x80;
+      } /* padding with its MSB set: ignored */
       bool any = false, all = true;
       for (unsigned c = 0; c < in[k].comps; ++c) {
         bool m = kb_msb(p, in[k].es, c);
@@ -172,20 +209,30 @@ static void test_rel_anyall(void **state) {
     assert_false(kb_msb(h1, 2, 0));
     assert_true(kb_msb(h2, 1, 0) && kb_msb(h3, 8, 0));
   }
-  kt_case c = {.file = "bi_rel", .kernel = "anyall",
+  kt_case c = {.file = "bi_rel",
+               .kernel = "anyall",
                .args = {KT_BUF_IN(NULL, sizeof w.want), KT_BUF_IN(s, sizeof s), KT_BUF_IN(v4, sizeof v4),
                         KT_BUF_IN(c16, sizeof c16), KT_BUF_IN(l2, sizeof l2), KT_BUF_IN(s3, sizeof s3)},
-               .range = {1, {N}, {16}, {0}}, .check = kb_check_aa, .user = &w};
+               .range = {1, {N}, {16}, {0}},
+               .check = kb_check_aa,
+               .user = &w};
   kt_run_case(&c);
 }
 
 /* ---- bitselect / select ------------------------------------------------------------------------ */
-typedef struct kb_svar { const char *kernel; unsigned es, lanes, slots; } kb_svar;
+typedef struct kb_svar {
+  const char *kernel;
+  unsigned es, lanes, slots;
+} kb_svar;
 static const kb_svar kb_svars[] = {
-  {"sel_f", 4, 1, 1},   {"sel_i", 4, 1, 1},    {"sel_f4", 4, 4, 4}, {"sel_c16", 1, 16, 16}, {"sel_l2", 8, 2, 2},
-  {"sel_d2", 8, 2, 2},  {"sel_h4", 2, 4, 4},   {"sel_us3", 2, 3, 4}, {"sel_d", 8, 1, 1},
+  {"sel_f", 4, 1, 1},  {"sel_i", 4, 1, 1},  {"sel_f4", 4, 4, 4},  {"sel_c16", 1, 16, 16}, {"sel_l2", 8, 2, 2},
+  {"sel_d2", 8, 2, 2}, {"sel_h4", 2, 4, 4}, {"sel_us3", 2, 3, 4}, {"sel_d", 8, 1, 1},
 };
-typedef struct kb_sel_ctx { const kb_svar *v; const unsigned char *want; size_t count; } kb_sel_ctx;
+typedef struct kb_sel_ctx {
+  const kb_svar *v;
+  const unsigned char *want;
+  size_t count;
+} kb_sel_ctx;
 
 static void kb_check_sel(const kt_run *r, void *u) {
   const kb_sel_ctx *c = u;
@@ -220,27 +267,32 @@ static void kb_sel_test(size_t vi) {
       uint64_t x = kt_rand(), y = kt_rand(), c;
       switch ((i * 7 + l) % 8) {
       case 0: c = 0; break;
-      case 1: c = 1; break;                     /* non-zero, MSB clear */
-      case 2: c = mask; break;                  /* -1 */
-      case 3: c = top; break;                   /* MSB only */
-      case 4: c = top - 1; break;               /* largest positive */
+      case 1: c = 1; break;       /* non-zero, MSB clear */
+      case 2: c = mask; break;    /* -1 */
+      case 3: c = top; break;     /* MSB only */
+      case 4: c = top - 1; break; /* largest positive */
       case 5: c = top | 1; break;
       default: c = kt_rand(); break;
       }
       memcpy(a + off, &x, v->es);
       memcpy(b + off, &y, v->es);
       memcpy(m + off, &c, v->es);
-      x &= mask; y &= mask; c &= mask;
-      bool pick = v->lanes == 1 ? c != 0 : (c & top) != 0;   /* scalar: non-zero; vector: MSB */
+      x &= mask;
+      y &= mask;
+      c &= mask;
+      bool pick = v->lanes == 1 ? c != 0 : (c & top) != 0; /* scalar: non-zero; vector: MSB */
       uint64_t bs = (x & ~c) | (y & c), sel = pick ? y : x;
       memcpy(want + (3 * i) * vb + (size_t)l * v->es, &bs, v->es);
       memcpy(want + (3 * i + 1) * vb + (size_t)l * v->es, &sel, v->es);
       memcpy(want + (3 * i + 2) * vb + (size_t)l * v->es, &sel, v->es);
     }
   kb_sel_ctx ctx = {v, want, 3 * N};
-  kt_case c = {.file = "bi_rel", .kernel = v->kernel,
+  kt_case c = {.file = "bi_rel",
+               .kernel = v->kernel,
                .args = {KT_BUF_IN(NULL, 3 * N * vb), KT_BUF_IN(a, N * vb), KT_BUF_IN(b, N * vb), KT_BUF_IN(m, N * vb)},
-               .range = {1, {N}, {16}, {0}}, .check = kb_check_sel, .user = &ctx};
+               .range = {1, {N}, {16}, {0}},
+               .check = kb_check_sel,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -251,8 +303,8 @@ static void test_rel_select(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KB_TEST(test_rel_f), KB_TEST(test_rel_f4), KB_TEST(test_rel_f3), KB_TEST(test_rel_f16),
-    KB_TEST(test_rel_d), KB_TEST(test_rel_d2), KB_TEST(test_rel_h), KB_TEST(test_rel_h4),
+    KB_TEST(test_rel_f),      KB_TEST(test_rel_f4),     KB_TEST(test_rel_f3), KB_TEST(test_rel_f16),
+    KB_TEST(test_rel_d),      KB_TEST(test_rel_d2),     KB_TEST(test_rel_h),  KB_TEST(test_rel_h4),
     KB_TEST(test_rel_anyall), KB_TEST(test_rel_select),
   };
   return cmocka_run_group_tests_name("kernel_builtins_rel", tests, NULL, NULL);

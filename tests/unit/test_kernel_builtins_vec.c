@@ -66,19 +66,21 @@ static void kb_vls_test(const char *kernel, unsigned es, uint32_t s, uint32_t t)
     size_t cnt = t + n * G + 4;
     ctx.count[k] = cnt;
     init[k] = kb_alloc(cnt * es);
-    memset(init[k], 0xA5, cnt * es);                 /* sentinel */
+    memset(init[k], 0xA5, cnt * es); /* sentinel */
     unsigned char *w = kb_alloc(cnt * es);
     memcpy(w, init[k], cnt * es);
     for (size_t i = 0; i < G; ++i)
-      for (unsigned c = 0; c < n; ++c)
-        memcpy(w + (t + i * n + c) * es, in + (s + i * n + kb_vls_src(n, c)) * es, es);
+      for (unsigned c = 0; c < n; ++c) memcpy(w + (t + i * n + c) * es, in + (s + i * n + kb_vls_src(n, c)) * es, es);
     ctx.want[k] = w;
   }
-  kt_case c = {.file = "bi_vload", .kernel = kernel,
+  kt_case c = {.file = "bi_vload",
+               .kernel = kernel,
                .args = {KT_BUF_IN(init[0], ctx.count[0] * es), KT_BUF_IN(init[1], ctx.count[1] * es),
                         KT_BUF_IN(init[2], ctx.count[2] * es), KT_BUF_IN(init[3], ctx.count[3] * es),
                         KT_BUF_IN(init[4], ctx.count[4] * es), KT_BUF_IN(in, nin * es), KT_VALUE(&s), KT_VALUE(&t)},
-               .range = {1, {G}, {4}, {0}}, .check = kb_check_vls, .user = &ctx};
+               .range = {1, {G}, {4}, {0}},
+               .check = kb_check_vls,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -95,7 +97,9 @@ static void test_vec_vloadn(void **state) {
 }
 
 /* vls_spaces: private, __constant and __local vectors */
-typedef struct kb_sp_ctx { float want[32 * 8]; } kb_sp_ctx;
+typedef struct kb_sp_ctx {
+  float want[32 * 8];
+} kb_sp_ctx;
 static void kb_check_sp(const kt_run *r, void *u) { kt_expect_buf(r, 0, ((kb_sp_ctx *)u)->want, KT_F32, 32 * 8); }
 
 static void test_vec_spaces(void **state) {
@@ -104,15 +108,18 @@ static void test_vec_spaces(void **state) {
   float cin[64];
   static kb_sp_ctx w;
   uint32_t s = 3;
-  for (int k = 0; k < 64; ++k) cin[k] = (float)(k * 3 - 50);   /* small integers: sums are exact */
+  for (int k = 0; k < 64; ++k) cin[k] = (float)(k * 3 - 50); /* small integers: sums are exact */
   for (size_t j = 0; j < G; ++j) {
     for (int c = 0; c < 4; ++c) w.want[8 * j + (size_t)c] = cin[s + 7 - (unsigned)c] + (float)j;
     for (int c = 0; c < 3; ++c) w.want[8 * j + 4 + (size_t)c] = cin[s + j + (unsigned)c];
     w.want[8 * j + 7] = 0;
   }
-  kt_case c = {.file = "bi_vload", .kernel = "vls_spaces",
+  kt_case c = {.file = "bi_vload",
+               .kernel = "vls_spaces",
                .args = {KT_BUF_IN(NULL, sizeof w.want), KT_BUF_IN(cin, sizeof cin), KT_VALUE(&s)},
-               .range = {1, {G}, {16}, {0}}, .check = kb_check_sp, .user = &w};
+               .range = {1, {G}, {16}, {0}},
+               .check = kb_check_sp,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -124,9 +131,17 @@ static uint32_t kb_h2f_bits(uint16_t h) {
 }
 
 enum { KB_VLH_G = 4096 };
-typedef struct kb_vlh_ctx { size_t count[8]; uint32_t *want[8]; } kb_vlh_ctx;
-static const char *const kb_vlh_names[8] = {"vload_half", "vload_half2", "vload_half3", "vloada_half3",
-                                            "vload_half4(h + 1)", "vloada_half4", "vload_half8(constant + 3)",
+typedef struct kb_vlh_ctx {
+  size_t count[8];
+  uint32_t *want[8];
+} kb_vlh_ctx;
+static const char *const kb_vlh_names[8] = {"vload_half",
+                                            "vload_half2",
+                                            "vload_half3",
+                                            "vloada_half3",
+                                            "vload_half4(h + 1)",
+                                            "vloada_half4",
+                                            "vload_half8(constant + 3)",
                                             "vloada_half16"};
 
 static void kb_check_vlh(const kt_run *r, void *u) {
@@ -137,7 +152,8 @@ static void kb_check_vlh(const kt_run *r, void *u) {
     for (size_t i = 0; i < c->count[k]; ++i) {
       uint32_t g;
       memcpy(&g, (const unsigned char *)r->buf[k] + 4 * i, 4);
-      if (g != c->want[k][i]) kb_bad(&rep, "%s: float %zu = 0x%08x, expected 0x%08x", kb_vlh_names[k], i, g, c->want[k][i]);
+      if (g != c->want[k][i])
+        kb_bad(&rep, "%s: float %zu = 0x%08x, expected 0x%08x", kb_vlh_names[k], i, g, c->want[k][i]);
     }
   }
   kb_report_end(&rep, "vload_half results");
@@ -147,7 +163,7 @@ static void test_vec_vload_half(void **state) {
   (void)state;
   enum { G = KB_VLH_G };
   uint16_t *h = kb_alloc(65536 * 2);
-  for (size_t i = 0; i < 65536; ++i) h[i] = (uint16_t)i;     /* every binary16 pattern */
+  for (size_t i = 0; i < 65536; ++i) h[i] = (uint16_t)i; /* every binary16 pattern */
   static const unsigned per[8] = {16, 2, 3, 3, 4, 4, 8, 16};
   kb_vlh_ctx ctx;
   for (int k = 0; k < 8; ++k) {
@@ -157,7 +173,7 @@ static void test_vec_vload_half(void **state) {
       for (unsigned c = 0; c < per[k]; ++c) {
         size_t src;
         switch (k) {
-        case 3: src = 4 * i + c; break;                        /* vloada_half3: stride 4 */
+        case 3: src = 4 * i + c; break; /* vloada_half3: stride 4 */
         case 4: src = 1 + 4 * i + c; break;
         case 6: src = 3 + 8 * i + c; break;
         default: src = per[k] * i + c; break;
@@ -173,12 +189,16 @@ static void test_vec_vload_half(void **state) {
   assert_int_equal(kb_h2f_bits(0xfc00), 0xff800000);
   assert_int_equal(kb_h2f_bits(0x7c01), 0x7fc02000);
   assert_int_equal(kb_h2f_bits(0xfe00), 0xffc00000);
-  kt_case c = {.file = "bi_vhalf", .kernel = "vlh",
-               .args = {KT_BUF_IN(NULL, ctx.count[0] * 4), KT_BUF_IN(NULL, ctx.count[1] * 4), KT_BUF_IN(NULL, ctx.count[2] * 4),
-                        KT_BUF_IN(NULL, ctx.count[3] * 4), KT_BUF_IN(NULL, ctx.count[4] * 4), KT_BUF_IN(NULL, ctx.count[5] * 4),
+  kt_case c = {.file = "bi_vhalf",
+               .kernel = "vlh",
+               .args = {KT_BUF_IN(NULL, ctx.count[0] * 4), KT_BUF_IN(NULL, ctx.count[1] * 4),
+                        KT_BUF_IN(NULL, ctx.count[2] * 4), KT_BUF_IN(NULL, ctx.count[3] * 4),
+                        KT_BUF_IN(NULL, ctx.count[4] * 4), KT_BUF_IN(NULL, ctx.count[5] * 4),
                         KT_BUF_IN(NULL, ctx.count[6] * 4), KT_BUF_IN(NULL, ctx.count[7] * 4), KT_BUF_IN(h, 65536 * 2),
                         KT_BUF_IN(h, 65536 * 2)},
-               .range = {1, {G}, {64}, {0}}, .check = kb_check_vlh, .user = &ctx};
+               .range = {1, {G}, {64}, {0}},
+               .check = kb_check_vlh,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -198,33 +218,62 @@ enum { KB_VSH_G = 64, KB_VSH_B = 16 * KB_VSH_G };
 /* float inputs: around every kind of rounding boundary of binary16 */
 static uint32_t kb_vsh_in_f(size_t j) {
   static const uint32_t sp[] = {
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x7fa00000,
-    0x477fe000 /* 65504 */, 0x477fefff /* 65519.996 */, 0x477ff000 /* 65520 */, 0x47800000 /* 65536 */,
-    0xc77ff000, 0xc77fefff, 0x7f7fffff, 0xff7fffff,
-    0x33800000 /* 2^-24 */, 0x33000000 /* 2^-25 */, 0x33000001, 0x32ffffff, 0x33400000 /* 3*2^-26 */,
-    0xb3000000, 0xb3000001, 0x38800000 /* 2^-14 */, 0x387fc000 /* largest subnormal */,
-    0x387fe000 /* its midpoint with 2^-14 */, 0x00000001, 0x80000001, 0x0c000000, 0x3f801000 /* 1+2^-11 */,
-    0x3f803000 /* 1 + 3*2^-11 */, 0xbf801000, 0x3f801001, 0x3f800fff, 0x3f802000,
+    0x00000000,
+    0x80000000,
+    0x7f800000,
+    0xff800000,
+    0x7fc00000,
+    0xffc00001,
+    0x7f800001,
+    0x7fa00000,
+    0x477fe000 /* 65504 */,
+    0x477fefff /* 65519.996 */,
+    0x477ff000 /* 65520 */,
+    0x47800000 /* 65536 */,
+    0xc77ff000,
+    0xc77fefff,
+    0x7f7fffff,
+    0xff7fffff,
+    0x33800000 /* 2^-24 */,
+    0x33000000 /* 2^-25 */,
+    0x33000001,
+    0x32ffffff,
+    0x33400000 /* 3*2^-26 */,
+    0xb3000000,
+    0xb3000001,
+    0x38800000 /* 2^-14 */,
+    0x387fc000 /* largest subnormal */,
+    0x387fe000 /* its midpoint with 2^-14 */,
+    0x00000001,
+    0x80000001,
+    0x0c000000,
+    0x3f801000 /* 1+2^-11 */,
+    0x3f803000 /* 1 + 3*2^-11 */,
+    0xbf801000,
+    0x3f801001,
+    0x3f800fff,
+    0x3f802000,
   };
   if (j < sizeof sp / sizeof sp[0]) return sp[j];
   switch (j % 5) {
-  case 0: {  /* a half midpoint, exactly or one float ulp off */
+  case 0: { /* a half midpoint, exactly or one float ulp off */
     uint32_t hv = (uint32_t)kb_rand_bits(KB_H) & 0x7bfe;
-    double m = (kb_val(KB_H, hv) + kb_val(KB_H, hv + 1)) / 2;      /* exact in float */
+    double m = (kb_val(KB_H, hv) + kb_val(KB_H, hv + 1)) / 2; /* exact in float */
     uint32_t u = (uint32_t)kb_enc(KB_F, m);
     u += (uint32_t)kb_irange(-1, 1);
     return u | (kt_rand() & 1 ? 0x80000000u : 0);
   }
   case 1: return (uint32_t)kb_rand_log(KB_F, -30, 17, false);
   case 2: return (uint32_t)kb_rand_bits(KB_F);
-  case 3: return (uint32_t)kb_rand_log(KB_F, -26, -13, false);    /* the subnormal range */
+  case 3: return (uint32_t)kb_rand_log(KB_F, -26, -13, false); /* the subnormal range */
   default: return (uint32_t)kb_rand_log(KB_F, -5, 5, false);
   }
 }
 static uint64_t kb_vsh_in_d(size_t j) {
   if (j < 8) {
-    static const double sp[8] = {1 + 0x1p-11 + 0x1p-40, 1 + 0x1p-11 - 0x1p-40, 65520 - 0x1p-30, 0x1p-25 + 0x1p-60,
-                                 0x1p-25 - 0x1p-60, -(1 + 0x1p-11 + 0x1p-45), 1e300, 0x1.ffcp-15 + 0x1p-40};
+    static const double sp[8] = {
+      1 + 0x1p-11 + 0x1p-40, 1 + 0x1p-11 - 0x1p-40,    65520 - 0x1p-30, 0x1p-25 + 0x1p-60,
+      0x1p-25 - 0x1p-60,     -(1 + 0x1p-11 + 0x1p-45), 1e300,           0x1.ffcp-15 + 0x1p-40};
     return kb_enc(KB_D, sp[j]);
   }
   if (j % 4 == 0) return kb_rand_bits(KB_D);
@@ -236,30 +285,41 @@ static uint64_t kb_vsh_in_d(size_t j) {
   return u | (kt_rand() & 1 ? 1ull << 63 : 0);
 }
 
-typedef struct kb_vsh_ctx { uint16_t *want_o, *want_v; const uint32_t *x; const uint64_t *xd; } kb_vsh_ctx;
+typedef struct kb_vsh_ctx {
+  uint16_t *want_o, *want_v;
+  const uint32_t *x;
+  const uint64_t *xd;
+} kb_vsh_ctx;
 
 static void kb_check_vsh(const kt_run *r, void *u) {
   const kb_vsh_ctx *c = u;
   kb_report rep = {r, 0, 0, 30};
   enum { B = KB_VSH_B };
-  kt_require(r, r->bytes[0] == 10 * B * 2 && r->bytes[1] == 12 * B * 2, "buffer sizes %zu, %zu", r->bytes[0], r->bytes[1]);
-  static const char *const mname[5] = {"vstore_half", "vstore_half_rte", "vstore_half_rtz", "vstore_half_rtp", "vstore_half_rtn"};
+  kt_require(r, r->bytes[0] == 10 * B * 2 && r->bytes[1] == 12 * B * 2, "buffer sizes %zu, %zu", r->bytes[0],
+             r->bytes[1]);
+  static const char *const mname[5] = {"vstore_half", "vstore_half_rte", "vstore_half_rtz", "vstore_half_rtp",
+                                       "vstore_half_rtn"};
   for (size_t i = 0; i < 10 * B; ++i) {
     uint16_t g;
     memcpy(&g, (const unsigned char *)r->buf[0] + 2 * i, 2);
     if (g == c->want_o[i]) continue;
     size_t m = i / B, j = i % B;
-    if (m < 5) kb_bad(&rep, "%s(float 0x%08x = %a) = 0x%04x, expected 0x%04x", mname[m], c->x[j], kb_val(KB_F, c->x[j]), g, c->want_o[i]);
+    if (m < 5)
+      kb_bad(&rep, "%s(float 0x%08x = %a) = 0x%04x, expected 0x%04x", mname[m], c->x[j], kb_val(KB_F, c->x[j]), g,
+             c->want_o[i]);
     else kb_bad(&rep, "%s(double %a) = 0x%04x, expected 0x%04x", mname[m - 5], kb_val(KB_D, c->xd[j]), g, c->want_o[i]);
   }
-  static const char *const vname[12] = {"vstore_half2", "vstore_half3_rtz", "vstorea_half3_rtn", "vstore_half4_rtp",
-                                        "vstorea_half4", "vstore_half8_rtn", "vstorea_half8_rtz", "vstore_half16_rte",
-                                        "vstorea_half16_rtp", "vstore_half4_rtz(double4)", "vstorea_half3(double3)",
-                                        "vstorea_half2_rtn"};
+  static const char *const vname[12] = {"vstore_half2",           "vstore_half3_rtz",
+                                        "vstorea_half3_rtn",      "vstore_half4_rtp",
+                                        "vstorea_half4",          "vstore_half8_rtn",
+                                        "vstorea_half8_rtz",      "vstore_half16_rte",
+                                        "vstorea_half16_rtp",     "vstore_half4_rtz(double4)",
+                                        "vstorea_half3(double3)", "vstorea_half2_rtn"};
   for (size_t i = 0; i < 12 * B; ++i) {
     uint16_t g;
     memcpy(&g, (const unsigned char *)r->buf[1] + 2 * i, 2);
-    if (g != c->want_v[i]) kb_bad(&rep, "%s: half %zu of the block = 0x%04x, expected 0x%04x", vname[i / B], i % B, g, c->want_v[i]);
+    if (g != c->want_v[i])
+      kb_bad(&rep, "%s: half %zu of the block = 0x%04x, expected 0x%04x", vname[i / B], i % B, g, c->want_v[i]);
   }
   kb_report_end(&rep, "vstore_half results");
 }
@@ -287,14 +347,19 @@ static void test_vec_vstore_half(void **state) {
       want_o[(size_t)(m + 5) * B + j] = kb_d2h(xd[j], modes[m]);
     }
   /* vector blocks: {n, stride, mode, from double} */
-  static const struct { unsigned n, stride; int mode; bool dbl; } vb[12] = {
-    {2, 2, 0, false}, {3, 3, 2, false}, {3, 4, 4, false}, {4, 4, 3, false}, {4, 4, 0, false}, {8, 8, 4, false},
-    {8, 8, 2, false}, {16, 16, 1, false}, {16, 16, 3, false}, {4, 4, 2, true}, {3, 4, 0, true}, {2, 2, 4, false}};
+  static const struct {
+    unsigned n, stride;
+    int mode;
+    bool dbl;
+  } vb[12] = {{2, 2, 0, false},   {3, 3, 2, false}, {3, 4, 4, false}, {4, 4, 3, false},
+              {4, 4, 0, false},   {8, 8, 4, false}, {8, 8, 2, false}, {16, 16, 1, false},
+              {16, 16, 3, false}, {4, 4, 2, true},  {3, 4, 0, true},  {2, 2, 4, false}};
   for (size_t b = 0; b < 12; ++b)
     for (size_t i = 0; i < G; ++i)
       for (unsigned c = 0; c < vb[b].n; ++c) {
-        size_t src = vb[b].n * i + c;   /* vloadn(i, x): stride n (3 for vload3) */
-        want_v[b * B + vb[b].stride * i + c] = vb[b].dbl ? kb_d2h(xd[src], modes[vb[b].mode]) : kb_f2h(x[src], modes[vb[b].mode]);
+        size_t src = vb[b].n * i + c; /* vloadn(i, x): stride n (3 for vload3) */
+        want_v[b * B + vb[b].stride * i + c] = vb[b].dbl ? kb_d2h(xd[src], modes[vb[b].mode])
+                                                         : kb_f2h(x[src], modes[vb[b].mode]);
       }
   /* hand-derived roundings (the reference must get these right on its own):
    * 65519.996f is below the midpoint 65520 of 65504 and 65536: RTE -> 65504 (0x7bff); 65520 ->
@@ -317,21 +382,28 @@ static void test_vec_vstore_half(void **state) {
   assert_int_equal(kb_f2h(0x80000001, MPFR_RNDD), 0x8001);
   assert_int_equal(kb_f2h(0x3f801000, MPFR_RNDN), 0x3c00);
   assert_int_equal(kb_f2h(0x3f803000, MPFR_RNDN), 0x3c02);
-  assert_int_equal(kb_f2h(0x387fe000, MPFR_RNDN), 0x0400);    /* midpoint of 0x03ff and 0x0400: even */
+  assert_int_equal(kb_f2h(0x387fe000, MPFR_RNDN), 0x0400); /* midpoint of 0x03ff and 0x0400: even */
   assert_int_equal(kb_d2h(kb_enc(KB_D, 1 + 0x1p-11 + 0x1p-40), MPFR_RNDN), 0x3c01);
-  assert_int_equal(kb_f2h(0x7fa00000, MPFR_RNDN), 0x7f00);     /* signalling NaN: quieted, payload kept */
+  assert_int_equal(kb_f2h(0x7fa00000, MPFR_RNDN), 0x7f00); /* signalling NaN: quieted, payload kept */
   assert_int_equal(kb_d2h(0xfff4000000000000ull, MPFR_RNDZ), 0xfe00 | 0x100);
   kb_vsh_ctx ctx = {want_o, want_v, x, xd};
   uint32_t gg = G;
-  kt_case c = {.file = "bi_vhalf", .kernel = "vsh",
+  kt_case c = {.file = "bi_vhalf",
+               .kernel = "vsh",
                .args = {KT_BUF_IN(init_o, 10 * B * 2), KT_BUF_IN(init_v, 12 * B * 2), KT_BUF_IN(x, B * 4),
                         KT_BUF_IN(xd, B * 8), KT_VALUE(&gg)},
-               .range = {1, {G}, {16}, {0}}, .check = kb_check_vsh, .user = &ctx};
+               .range = {1, {G}, {16}, {0}},
+               .check = kb_check_vsh,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
 /* ---- shuffle / shuffle2 ----------------------------------------------------------------------- */
-typedef struct kb_shuf_ctx { int nout; size_t bytes[4]; const unsigned char *want[4]; } kb_shuf_ctx;
+typedef struct kb_shuf_ctx {
+  int nout;
+  size_t bytes[4];
+  const unsigned char *want[4];
+} kb_shuf_ctx;
 static void kb_check_shuf(const kt_run *r, void *u) {
   const kb_shuf_ctx *c = u;
   for (int k = 0; k < c->nout; ++k) {
@@ -352,7 +424,9 @@ static void kb_shuffle_ref(unsigned char *dst, unsigned outn, const unsigned cha
   }
 }
 
-static void kb_rand_bytes(unsigned char *p, size_t n) { for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)kt_rand(); }
+static void kb_rand_bytes(unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)kt_rand();
+}
 /* masks: random indices with random high bits (every bit above the index bits is random) */
 static void kb_rand_mask(unsigned char *p, size_t count, unsigned mes) { kb_rand_bytes(p, count * mes); }
 
@@ -370,7 +444,9 @@ static void test_vec_shuffle(void **state) {
     kb_rand_mask(m8, G * 8, 4);
     kb_rand_mask(m16, G * 16, 4);
     /* mask elements with only high bits: index 0 after masking */
-    memset(m4, 0, 4); m4[3] = 0x80; m4[4 + 1] = 0xff;
+    memset(m4, 0, 4);
+    m4[3] = 0x80;
+    m4[4 + 1] = 0xff;
     unsigned char *w4 = kb_alloc(2 * G * 16), *w8 = kb_alloc(G * 32), *w16 = kb_alloc(G * 64);
     for (size_t i = 0; i < G; ++i) {
       kb_shuffle_ref(w4 + i * 16, 4, x + i * 16, NULL, 4, 4, m4 + i * 16, 4);
@@ -382,11 +458,14 @@ static void test_vec_shuffle(void **state) {
     assert_memory_equal(w4, x, 4);
     kb_shuf_ctx ctx = {3, {2 * G * 16, G * 32, G * 64}, {w4, w8, w16}};
     uint32_t gg = G;
-    kt_case c = {.file = "bi_shuffle", .kernel = "shuf_f",
-                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 32), KT_BUF_IN(NULL, G * 64), KT_BUF_IN(x, G * 16),
-                          KT_BUF_IN(y, G * 16), KT_BUF_IN(m4, G * 16), KT_BUF_IN(m8, G * 32), KT_BUF_IN(m16, G * 64),
-                          KT_VALUE(&gg)},
-                 .range = {1, {G}, {16}, {0}}, .check = kb_check_shuf, .user = &ctx};
+    kt_case c = {.file = "bi_shuffle",
+                 .kernel = "shuf_f",
+                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 32), KT_BUF_IN(NULL, G * 64),
+                          KT_BUF_IN(x, G * 16), KT_BUF_IN(y, G * 16), KT_BUF_IN(m4, G * 16), KT_BUF_IN(m8, G * 32),
+                          KT_BUF_IN(m16, G * 64), KT_VALUE(&gg)},
+                 .range = {1, {G}, {16}, {0}},
+                 .check = kb_check_shuf,
+                 .user = &ctx};
     kt_run_case(&c);
   }
   /* shuf_c */
@@ -404,10 +483,13 @@ static void test_vec_shuffle(void **state) {
     }
     kb_shuf_ctx ctx = {2, {2 * G * 16, G * 2}, {w, w2}};
     uint32_t gg = G;
-    kt_case c = {.file = "bi_shuffle", .kernel = "shuf_c",
-                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 2), KT_BUF_IN(x, G * 16), KT_BUF_IN(y, G * 16),
-                          KT_BUF_IN(m, G * 16), KT_BUF_IN(m2, G * 2), KT_VALUE(&gg)},
-                 .range = {1, {G}, {16}, {0}}, .check = kb_check_shuf, .user = &ctx};
+    kt_case c = {.file = "bi_shuffle",
+                 .kernel = "shuf_c",
+                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 2), KT_BUF_IN(x, G * 16),
+                          KT_BUF_IN(y, G * 16), KT_BUF_IN(m, G * 16), KT_BUF_IN(m2, G * 2), KT_VALUE(&gg)},
+                 .range = {1, {G}, {16}, {0}},
+                 .check = kb_check_shuf,
+                 .user = &ctx};
     kt_run_case(&c);
   }
   /* shuf_l */
@@ -431,18 +513,22 @@ static void test_vec_shuffle(void **state) {
     }
     kb_shuf_ctx ctx = {3, {2 * G * 16, G * 32, G * 16}, {w, wd, wh}};
     uint32_t gg = G;
-    kt_case c = {.file = "bi_shuffle", .kernel = "shuf_l",
-                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 32), KT_BUF_IN(NULL, G * 16), KT_BUF_IN(x, G * 16),
-                          KT_BUF_IN(y, G * 16), KT_BUF_IN(m, G * 16), KT_BUF_IN(dx, G * 16), KT_BUF_IN(md, G * 32),
-                          KT_BUF_IN(hx, G * 4), KT_BUF_IN(hy, G * 4), KT_BUF_IN(mh, G * 16), KT_VALUE(&gg)},
-                 .range = {1, {G}, {16}, {0}}, .check = kb_check_shuf, .user = &ctx};
+    kt_case c = {.file = "bi_shuffle",
+                 .kernel = "shuf_l",
+                 .args = {KT_BUF_IN(NULL, 2 * G * 16), KT_BUF_IN(NULL, G * 32), KT_BUF_IN(NULL, G * 16),
+                          KT_BUF_IN(x, G * 16), KT_BUF_IN(y, G * 16), KT_BUF_IN(m, G * 16), KT_BUF_IN(dx, G * 16),
+                          KT_BUF_IN(md, G * 32), KT_BUF_IN(hx, G * 4), KT_BUF_IN(hy, G * 4), KT_BUF_IN(mh, G * 16),
+                          KT_VALUE(&gg)},
+                 .range = {1, {G}, {16}, {0}},
+                 .check = kb_check_shuf,
+                 .user = &ctx};
     kt_run_case(&c);
   }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KB_TEST(test_vec_vloadn), KB_TEST(test_vec_spaces), KB_TEST(test_vec_vload_half),
+    KB_TEST(test_vec_vloadn),      KB_TEST(test_vec_spaces),  KB_TEST(test_vec_vload_half),
     KB_TEST(test_vec_vstore_half), KB_TEST(test_vec_shuffle),
   };
   return cmocka_run_group_tests_name("kernel_builtins_vec", tests, NULL, NULL);

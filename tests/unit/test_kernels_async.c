@@ -9,10 +9,14 @@
 #include "kernel_harness.h"
 
 /* The gentypes of async_copy.cl: component type, components, memory slots (3-vectors take 4). */
-typedef struct kt_async_type { const char *name; kt_type comp; unsigned ncomp, slots; } kt_async_type;
+typedef struct kt_async_type {
+  const char *name;
+  kt_type comp;
+  unsigned ncomp, slots;
+} kt_async_type;
 static const kt_async_type kt_async_types[] = {
-  {"char", KT_I8, 1, 1},     {"short", KT_I16, 1, 1}, {"int", KT_I32, 1, 1},       {"long", KT_I64, 1, 1},
-  {"float", KT_F32, 1, 1},   {"double", KT_F64, 1, 1}, {"int3", KT_I32, 3, 4},     {"float4", KT_F32, 4, 4},
+  {"char", KT_I8, 1, 1},      {"short", KT_I16, 1, 1},  {"int", KT_I32, 1, 1},  {"long", KT_I64, 1, 1},
+  {"float", KT_F32, 1, 1},    {"double", KT_F64, 1, 1}, {"int3", KT_I32, 3, 4}, {"float4", KT_F32, 4, 4},
   {"uchar16", KT_U8, 16, 16}, {"ulong2", KT_U64, 2, 2},
 };
 
@@ -42,7 +46,7 @@ static void kt_async_apply(kt_type t, const unsigned char *in, unsigned char *ou
     uint64_t u = 0;
     memcpy(&u, in, b);
     u = op ? u * 2 : u + 1;
-    memcpy(out, &u, b);  /* the low bytes: modulo 2^bits */
+    memcpy(out, &u, b); /* the low bytes: modulo 2^bits */
   }
 }
 
@@ -51,9 +55,16 @@ static void kt_async_fill(const kt_async_type *ty, unsigned char *buf, size_t el
   size_t cs = kt_type_size(ty->comp);
   for (size_t i = 0; i < elems * ty->slots; i++) {
     unsigned char *p = buf + i * cs;
-    if (ty->comp == KT_F32) { float f = (float)kt_rand_range(-1000, 1000); memcpy(p, &f, 4); }
-    else if (ty->comp == KT_F64) { double d = (double)kt_rand_range(-100000, 100000) / 4; memcpy(p, &d, 8); }
-    else { uint64_t u = kt_rand(); memcpy(p, &u, cs); }
+    if (ty->comp == KT_F32) {
+      float f = (float)kt_rand_range(-1000, 1000);
+      memcpy(p, &f, 4);
+    } else if (ty->comp == KT_F64) {
+      double d = (double)kt_rand_range(-100000, 100000) / 4;
+      memcpy(p, &d, 8);
+    } else {
+      uint64_t u = kt_rand();
+      memcpy(p, &u, cs);
+    }
   }
 }
 
@@ -97,9 +108,13 @@ static void test_async_copy_tiles(void **state) {
     w.arg[0] = 1;
     char kernel[64];
     snprintf(kernel, sizeof kernel, "copy_%s", ty->name);
-    kt_case c = {.file = "async_copy", .kernel = kernel,
-                 .args = {KT_BUF_IN(src, elems * es), KT_BUF_IN(NULL, elems * es), KT_LOCAL_BYTES(n * es), KT_VALUE(&n)},
-                 .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}}, .check = kt_check_async, .user = &w,
+    kt_case c = {.file = "async_copy",
+                 .kernel = kernel,
+                 .args = {KT_BUF_IN(src, elems * es), KT_BUF_IN(NULL, elems * es), KT_LOCAL_BYTES(n * es),
+                          KT_VALUE(&n)},
+                 .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}},
+                 .check = kt_check_async,
+                 .user = &w,
                  .checks = KT_AS_CHECKS(ty)};
     kt_run_case(&c);
   }
@@ -131,10 +146,14 @@ static void test_async_strided(void **state) {
     w.arg[1] = 2;
     char kernel[64];
     snprintf(kernel, sizeof kernel, "strided_%s", ty->name);
-    kt_case c = {.file = "async_copy", .kernel = kernel,
-                 .args = {KT_BUF_IN(src, elems * es), KT_BUF_IN(NULL, elems * es), KT_BUF_IN(NULL, KT_AS_GROUPS * n * es),
-                          KT_LOCAL_BYTES(n * es), KT_VALUE(&n), KT_VALUE(&stride)},
-                 .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}}, .check = kt_check_async, .user = &w,
+    kt_case c = {.file = "async_copy",
+                 .kernel = kernel,
+                 .args = {KT_BUF_IN(src, elems * es), KT_BUF_IN(NULL, elems * es),
+                          KT_BUF_IN(NULL, KT_AS_GROUPS * n * es), KT_LOCAL_BYTES(n * es), KT_VALUE(&n),
+                          KT_VALUE(&stride)},
+                 .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}},
+                 .check = kt_check_async,
+                 .user = &w,
                  .checks = KT_AS_CHECKS(ty)};
     kt_run_case(&c);
   }
@@ -142,7 +161,10 @@ static void test_async_strided(void **state) {
 
 /* pipeline: two copies waited for together, then double-buffered tiles (a copy in flight while
  * the previous tile is summed). */
-typedef struct kt_pipe_ctx { int32_t sums[KT_AS_GROUPS * 4]; int32_t copy2[KT_AS_GROUPS * 2 * 5]; } kt_pipe_ctx;
+typedef struct kt_pipe_ctx {
+  int32_t sums[KT_AS_GROUPS * 4];
+  int32_t copy2[KT_AS_GROUPS * 2 * 5];
+} kt_pipe_ctx;
 static void kt_check_pipeline(const kt_run *r, void *u) {
   const kt_pipe_ctx *c = u;
   kt_expect_buf(r, 1, c->sums, KT_I32, KT_COUNT(c->sums));
@@ -165,10 +187,13 @@ static void test_async_pipeline(void **state) {
     }
     for (size_t i = 0; i < 2 * N; i++) w.copy2[g * 2 * N + i] = src[g * N * TILES + i];
   }
-  kt_case c = {.file = "async_copy", .kernel = "pipeline",
+  kt_case c = {.file = "async_copy",
+               .kernel = "pipeline",
                .args = {KT_BUF_IN(src, sizeof src), KT_BUF_IN(NULL, sizeof w.sums), KT_BUF_IN(NULL, sizeof w.copy2),
                         KT_LOCAL_BYTES(2 * N * 4), KT_VALUE(&n), KT_VALUE(&tiles)},
-               .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}}, .check = kt_check_pipeline, .user = &w,
+               .range = {1, {KT_AS_GLOBAL}, {KT_AS_LOCAL}, {0}},
+               .check = kt_check_pipeline,
+               .user = &w,
                .checks = SPVI_CHECK_ALL};
   kt_run_case(&c);
 }
@@ -182,7 +207,7 @@ typedef struct kt_async_fault {
   int arg;
   int64_t offset;
   uint64_t access_size;
-  const char *text;   /* a phrase the report must contain */
+  const char *text; /* a phrase the report must contain */
 } kt_async_fault;
 
 static void kt_check_async_fault(const kt_run *r, void *u) {
@@ -202,9 +227,13 @@ static void test_async_fault_divergent(void **state) {
   /* which work-item is reported depends on the warp width (the first that did not arrive, or the
    * first waiting when the others finished) */
   kt_async_fault x = {SPVI_FAULT_BARRIER_DIVERGENCE, false, {0}, false, -1, 0, 0, "async work-group copy"};
-  kt_case c = {.file = "async_copy_fault", .kernel = "divergent_copy",
+  kt_case c = {.file = "async_copy_fault",
+               .kernel = "divergent_copy",
                .args = {KT_BUF_IN(NULL, 16), KT_LOCAL_BYTES(16), KT_BUF_IN(NULL, 32)},
-               .range = {1, {8}, {8}, {0}}, .check = kt_check_async_fault, .user = &x, .expect_fault = true};
+               .range = {1, {8}, {8}, {0}},
+               .check = kt_check_async_fault,
+               .user = &x,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -212,9 +241,13 @@ static void test_async_fault_mismatch(void **state) {
   (void)state;
   /* work-item 1 is the first whose src differs from work-item 0's */
   kt_async_fault x = {SPVI_FAULT_BARRIER_DIVERGENCE, true, {1, 0, 0}, false, -1, 0, 0, "different arguments: src"};
-  kt_case c = {.file = "async_copy_fault", .kernel = "mismatched_copy",
+  kt_case c = {.file = "async_copy_fault",
+               .kernel = "mismatched_copy",
                .args = {KT_BUF_IN(NULL, 64), KT_LOCAL_BYTES(16), KT_BUF_IN(NULL, 32)},
-               .range = {1, {8}, {8}, {0}}, .check = kt_check_async_fault, .user = &x, .expect_fault = true};
+               .range = {1, {8}, {8}, {0}},
+               .check = kt_check_async_fault,
+               .user = &x,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -224,21 +257,33 @@ static void test_async_fault_oob(void **state) {
   /* group 1 reads n + 1 = 5 ints from src + 4 of an 8-int buffer: 20 bytes at offset 16, reported
    * at the group's first work-item, global id 4 */
   kt_async_fault a = {SPVI_FAULT_OUT_OF_BOUNDS, true, {4, 0, 0}, true, 0, 16, 20, "read"};
-  kt_case ca = {.file = "async_copy_fault", .kernel = "oob_source",
+  kt_case ca = {.file = "async_copy_fault",
+                .kernel = "oob_source",
                 .args = {KT_BUF_IN(NULL, 32), KT_LOCAL_BYTES(20), KT_BUF_IN(NULL, 32), KT_VALUE(&n)},
-                .range = {1, {8}, {4}, {0}}, .check = kt_check_async_fault, .user = &a, .expect_fault = true};
+                .range = {1, {8}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &a,
+                .expect_fault = true};
   kt_run_case(&ca);
   /* elements 0, 3, 6, 9 of a 9-int buffer: element 9 (offset 36) is outside */
   kt_async_fault b = {SPVI_FAULT_OUT_OF_BOUNDS, true, {0, 0, 0}, true, 0, 36, 4, "write"};
-  kt_case cb = {.file = "async_copy_fault", .kernel = "oob_strided_dest",
+  kt_case cb = {.file = "async_copy_fault",
+                .kernel = "oob_strided_dest",
                 .args = {KT_BUF_IN(NULL, 36), KT_LOCAL_BYTES(16), KT_VALUE(&n), KT_VALUE(&stride)},
-                .range = {1, {4}, {4}, {0}}, .check = kt_check_async_fault, .user = &b, .expect_fault = true};
+                .range = {1, {4}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &b,
+                .expect_fault = true};
   kt_run_case(&cb);
   /* 5 ints into a 16-byte local buffer */
   kt_async_fault d = {SPVI_FAULT_OUT_OF_BOUNDS, true, {0, 0, 0}, true, 1, 0, 20, "local buffer"};
-  kt_case cd = {.file = "async_copy_fault", .kernel = "oob_local",
+  kt_case cd = {.file = "async_copy_fault",
+                .kernel = "oob_local",
                 .args = {KT_BUF_IN(NULL, 40), KT_LOCAL_BYTES(16), KT_VALUE(&n5)},
-                .range = {1, {4}, {4}, {0}}, .check = kt_check_async_fault, .user = &d, .expect_fault = true};
+                .range = {1, {4}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &d,
+                .expect_fault = true};
   kt_run_case(&cd);
 }
 
@@ -246,19 +291,31 @@ static void test_async_fault_events(void **state) {
   (void)state;
   const uint32_t zero = 0;
   kt_async_fault a = {SPVI_FAULT_ASYNC_COPY, true, {0, 0, 0}, false, -1, 0, 0, "stride 0"};
-  kt_case ca = {.file = "async_copy_fault", .kernel = "zero_stride",
+  kt_case ca = {.file = "async_copy_fault",
+                .kernel = "zero_stride",
                 .args = {KT_BUF_IN(NULL, 40), KT_LOCAL_BYTES(16), KT_VALUE(&zero)},
-                .range = {1, {4}, {4}, {0}}, .check = kt_check_async_fault, .user = &a, .expect_fault = true};
+                .range = {1, {4}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &a,
+                .expect_fault = true};
   kt_run_case(&ca);
   kt_async_fault b = {SPVI_FAULT_ASYNC_COPY, true, {0, 0, 0}, false, -1, 0, 0, "without waiting"};
-  kt_case cb = {.file = "async_copy_fault", .kernel = "never_waited",
+  kt_case cb = {.file = "async_copy_fault",
+                .kernel = "never_waited",
                 .args = {KT_BUF_IN(NULL, 40), KT_LOCAL_BYTES(16), KT_BUF_IN(NULL, 16)},
-                .range = {1, {4}, {4}, {0}}, .check = kt_check_async_fault, .user = &b, .expect_fault = true};
+                .range = {1, {4}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &b,
+                .expect_fault = true};
   kt_run_case(&cb);
   kt_async_fault d = {SPVI_FAULT_ASYNC_COPY, true, {0, 0, 0}, false, -1, 0, 0, "already released"};
-  kt_case cd = {.file = "async_copy_fault", .kernel = "waited_twice",
+  kt_case cd = {.file = "async_copy_fault",
+                .kernel = "waited_twice",
                 .args = {KT_BUF_IN(NULL, 40), KT_LOCAL_BYTES(16)},
-                .range = {1, {4}, {4}, {0}}, .check = kt_check_async_fault, .user = &d, .expect_fault = true};
+                .range = {1, {4}, {4}, {0}},
+                .check = kt_check_async_fault,
+                .user = &d,
+                .expect_fault = true};
   kt_run_case(&cd);
 }
 
@@ -279,18 +336,21 @@ static void kt_check_uninit_copy(const kt_run *r, void *u) {
 
 static void test_async_uninit(void **state) {
   (void)state;
-  kt_case c = {.file = "async_copy_fault", .kernel = "uninit_copy",
+  kt_case c = {.file = "async_copy_fault",
+               .kernel = "uninit_copy",
                .args = {KT_BUF_IN(NULL, 16), KT_LOCAL_BYTES(16)},
-               .range = {1, {4}, {4}, {0}}, .check = kt_check_uninit_copy, .checks = SPVI_CHECK_UNINIT,
+               .range = {1, {4}, {4}, {0}},
+               .check = kt_check_uninit_copy,
+               .checks = SPVI_CHECK_UNINIT,
                .expect_reports = true};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_async_copy_tiles), KT_TEST(test_async_strided), KT_TEST(test_async_pipeline),
-    KT_TEST(test_async_fault_divergent), KT_TEST(test_async_fault_mismatch),
-    KT_TEST(test_async_fault_oob), KT_TEST(test_async_fault_events), KT_TEST(test_async_uninit),
+    KT_TEST(test_async_copy_tiles),      KT_TEST(test_async_strided),        KT_TEST(test_async_pipeline),
+    KT_TEST(test_async_fault_divergent), KT_TEST(test_async_fault_mismatch), KT_TEST(test_async_fault_oob),
+    KT_TEST(test_async_fault_events),    KT_TEST(test_async_uninit),
   };
   return cmocka_run_group_tests_name("kernels_async", tests, NULL, NULL);
 }

@@ -22,23 +22,33 @@ static void kt_check_if_nest(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, 
 
 static void test_if_nest(void **state) {
   (void)state;
-  static const int32_t in[40] = {-500, -101, -100, -50, -11, -10, -5, 0, 1, 7, 8, 9, 10, 12, 15, 20, 21, 25, 30, 35,
-                                 49, 50, 51, 1001, 1003, 999, 60, 90, -51, 2, 4, 6, 14, 22, 1000, 1002, -1, 3, 11, 100};
+  static const int32_t in[40] = {-500, -101, -100, -50, -11, -10, -5,   0,    1,  7,    8,    9,   10, 12,
+                                 15,   20,   21,   25,  30,  35,  49,   50,   51, 1001, 1003, 999, 60, 90,
+                                 -51,  2,    4,    6,   14,  22,  1000, 1002, -1, 3,    11,   100};
   int32_t want[40 * 4];
   for (size_t i = 0; i < 40; ++i) {
     int x = in[i];
     int evals = 0, r = 0;
     /* x > 0 && x < 50: the right side is evaluated when x > 0 */
-    if (x > 0) { ++evals; if (x < 50) r |= 1; }
+    if (x > 0) {
+      ++evals;
+      if (x < 50) r |= 1;
+    }
     /* x < -50 || x even: the right side is evaluated when x >= -50 */
     if (x < -50) r |= 2;
-    else { ++evals; if (x % 2 == 0) r |= 2; }
+    else {
+      ++evals;
+      if (x % 2 == 0) r |= 2;
+    }
     /* x == 7 || x == 8 || x == 9, each later test evaluated only when the earlier ones fail */
     if (x == 7) r |= 4;
     else {
       ++evals;
       if (x == 8) r |= 4;
-      else { ++evals; if (x == 9) r |= 4; }
+      else {
+        ++evals;
+        if (x == 9) r |= 4;
+      }
     }
     int t;
     if (x > 10) t = x > 20 ? 3 : 2;
@@ -54,17 +64,20 @@ static void test_if_nest(void **state) {
   /* 30 -> 6 (even, multiple of 3); 50 -> 7; 14 -> 8; -500 -> 0, r = 2, evals 0 + 0 + 2 */
   assert_true(want[18 * 4] == 6 && want[21 * 4] == 7 && want[32 * 4] == 8);
   assert_true(want[0] == 0 && want[1] == 2 && want[3] == 2);
-  kt_case c = {.file = "cf_if", .kernel = "if_nest",
+  kt_case c = {.file = "cf_if",
+               .kernel = "if_nest",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {40}, {8}, {0}}, .check = kt_check_if_nest, .user = want};
+               .range = {1, {40}, {8}, {0}},
+               .check = kt_check_if_nest,
+               .user = want};
   kt_run_case(&c);
 }
 
 /* ---- cf_switch.cl --------------------------------------------------------------------------- */
 static void test_switch_int(void **state) {
   (void)state;
-  static const int32_t in[20] = {0, 1, 2, 3, 4, -7, 1000000, 42, -1, 5, 100, 999999, INT32_MAX, INT32_MIN, 41, 43,
-                                 -2, 7, 1000001, 6};
+  static const int32_t in[20] = {0,   1,      2,         3,         4,  -7, 1000000, 42, -1,      5,
+                                 100, 999999, INT32_MAX, INT32_MIN, 41, 43, -2,      7,  1000001, 6};
   int32_t w[1 + 20];
   w[0] = 20;
   for (size_t i = 0; i < 20; ++i) {
@@ -85,9 +98,12 @@ static void test_switch_int(void **state) {
     else r = 20005;
     w[1 + i] = r;
   }
-  kt_case c = {.file = "cf_switch", .kernel = "switch_int",
+  kt_case c = {.file = "cf_switch",
+               .kernel = "switch_int",
                .args = {KT_BUF_IN(NULL, 20 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {20}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {20}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -100,9 +116,12 @@ static void test_switch_char(void **state) {
     int8_t x = in[i];
     w[1 + i] = x == 'a' ? 1 : x == 'z' ? 26 : x == -128 ? -128 : x == 127 ? 127 : 0;
   }
-  kt_case c = {.file = "cf_switch", .kernel = "switch_char",
+  kt_case c = {.file = "cf_switch",
+               .kernel = "switch_char",
                .args = {KT_BUF_IN(NULL, 12 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {12}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {12}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -110,20 +129,24 @@ static void kt_check_switch_long(const kt_run *r, void *u) { kt_expect_buf(r, 0,
 
 static void test_switch_long(void **state) {
   (void)state;
-  static const int64_t in[12] = {0x100000000ll, -1, INT64_MAX, 5, 0x123456789all, 0, 0x100000001ll, 0xFFFFFFFFll,
-                                 0x300000000ll, INT64_MIN, 0x7FFFFFFFFFFFFFFEll, -0x100000000ll};
+  static const int64_t in[12] = {
+    0x100000000ll, -1,           INT64_MAX,     5,         0x123456789all,       0,
+    0x100000001ll, 0xFFFFFFFFll, 0x300000000ll, INT64_MIN, 0x7FFFFFFFFFFFFFFEll, -0x100000000ll};
   int64_t want[12];
   for (size_t i = 0; i < 12; ++i) {
     int64_t x = in[i];
     if (x == 0x100000000ll) want[i] = 1;
     else if (x == -1) want[i] = 2;
     else if (x == INT64_MAX) want[i] = 3;
-    else if (x == 5 || x == 0x123456789all) want[i] = 5;   /* 5 falls through into the next case */
-    else want[i] = x >> 32;                                 /* arithmetic shift (gcc, as OpenCL) */
+    else if (x == 5 || x == 0x123456789all) want[i] = 5; /* 5 falls through into the next case */
+    else want[i] = x >> 32;                              /* arithmetic shift (gcc, as OpenCL) */
   }
-  kt_case c = {.file = "cf_switch", .kernel = "switch_long",
+  kt_case c = {.file = "cf_switch",
+               .kernel = "switch_long",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {12}, {0}, {0}}, .check = kt_check_switch_long, .user = want};
+               .range = {1, {12}, {0}, {0}},
+               .check = kt_check_switch_long,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -137,7 +160,7 @@ static void test_collatz(void **state) {
   for (size_t i = 0; i < 32; ++i) in[i] = i < KT_COUNT(fixed) ? fixed[i] : (uint32_t)kt_rand_range(1, 10000);
   w[0] = 32;
   for (size_t i = 0; i < 32; ++i) {
-    uint64_t x = in[i];   /* wider than needed: no intermediate exceeds 32 bits for these inputs */
+    uint64_t x = in[i]; /* wider than needed: no intermediate exceeds 32 bits for these inputs */
     int steps = 0;
     while (x != 1) {
       x = (x & 1) ? 3 * x + 1 : x / 2;
@@ -145,11 +168,14 @@ static void test_collatz(void **state) {
     }
     w[1 + i] = steps;
   }
-  assert_int_equal(w[1 + 4], 111);   /* 27 takes 111 steps (well known) */
+  assert_int_equal(w[1 + 4], 111); /* 27 takes 111 steps (well known) */
   assert_int_equal(w[1 + 0], 0);
-  kt_case c = {.file = "cf_loops", .kernel = "collatz",
+  kt_case c = {.file = "cf_loops",
+               .kernel = "collatz",
                .args = {KT_BUF_IN(NULL, 32 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {32}, {8}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {32}, {8}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -195,18 +221,21 @@ static void test_loops(void **state) {
    * d: m = 11,6,1 -> 3+2+1 = 6; w: j = 77%13=12, 84%13=6, 42%13=3, 21%13=8, 56%13=4, 28%13=2,
    * 14%13=1 -> 7 */
   assert_true(in[1] == 11 && w[1 + 4] == 37 && w[1 + 5] == 6 && w[1 + 7] == 7);
-  kt_case c = {.file = "cf_loops", .kernel = "loops",
+  kt_case c = {.file = "cf_loops",
+               .kernel = "loops",
                .args = {KT_BUF_IN(NULL, 32 * 4 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {32}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {32}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
 static void test_early_return(void **state) {
   (void)state;
-  static const int32_t in[16] = {0x2a, 0x2a00, 0x2a2a00, 0x2a000000, 0x12345678, -4, 0x2b, 7, 0x2a01, 100, 0,
-                                 -0x2a000000, 0x00002a2a, 0x2a0000, 1, -2};
+  static const int32_t in[16] = {0x2a,   0x2a00, 0x2a2a00, 0x2a000000,  0x12345678, -4,       0x2b, 7,
+                                 0x2a01, 100,    0,        -0x2a000000, 0x00002a2a, 0x2a0000, 1,    -2};
   int32_t init[16], w[1 + 16];
-  for (size_t i = 0; i < 16; ++i) init[i] = -999;   /* untouched entries keep this */
+  for (size_t i = 0; i < 16; ++i) init[i] = -999; /* untouched entries keep this */
   w[0] = 16;
   for (size_t i = 0; i < 16; ++i) {
     int32_t x = in[i];
@@ -214,7 +243,10 @@ static void test_early_return(void **state) {
     if (!(x & 1)) {
       r = x / 2;
       for (int b = 0; b < 4; ++b)
-        if ((((uint32_t)x >> (8 * b)) & 0xff) == 0x2a) { r = -b; break; }
+        if ((((uint32_t)x >> (8 * b)) & 0xff) == 0x2a) {
+          r = -b;
+          break;
+        }
     }
     w[1 + i] = r;
   }
@@ -222,9 +254,12 @@ static void test_early_return(void **state) {
   assert_true(w[2] == -1 && w[4] == -3 && w[7] == -999 && w[6] == -2);
   /* -0x2a000000 = 0xd6000000: no 0x2a byte -> x / 2 */
   assert_true(w[12] == -0x15000000);
-  kt_case c = {.file = "cf_loops", .kernel = "early_return",
+  kt_case c = {.file = "cf_loops",
+               .kernel = "early_return",
                .args = {KT_BUF_IN(init, sizeof init), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {16}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {16}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -253,9 +288,12 @@ static void test_diverge_reconverge(void **state) {
     size_t base = i - i % L, l = i % L;
     w[1 + i] = v[base + (l + L - 1) % L] - v[base + (l + 1) % L] + v[i];
   }
-  kt_case c = {.file = "cf_divergent", .kernel = "diverge_reconverge",
+  kt_case c = {.file = "cf_divergent",
+               .kernel = "diverge_reconverge",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -270,15 +308,18 @@ static void test_priv_sort(void **state) {
   enum { G = 6 };
   int32_t in[G * 16], w[1 + G * 16];
   kt_seed(0x9300);
-  for (size_t i = 0; i < G * 16; ++i) in[i] = (int32_t)kt_rand_range(-50, 50);   /* with duplicates */
-  for (size_t k = 0; k < 16; ++k) in[k] = (int32_t)(16 - k);                      /* reversed */
-  for (size_t k = 0; k < 16; ++k) in[16 + k] = (int32_t)k;                        /* sorted */
+  for (size_t i = 0; i < G * 16; ++i) in[i] = (int32_t)kt_rand_range(-50, 50); /* with duplicates */
+  for (size_t k = 0; k < 16; ++k) in[k] = (int32_t)(16 - k);                   /* reversed */
+  for (size_t k = 0; k < 16; ++k) in[16 + k] = (int32_t)k;                     /* sorted */
   w[0] = G * 16;
   memcpy(w + 1, in, sizeof in);
   for (size_t g = 0; g < G; ++g) qsort(w + 1 + g * 16, 16, sizeof(int32_t), kt_cmp_int);
-  kt_case c = {.file = "priv_array", .kernel = "priv_sort",
+  kt_case c = {.file = "priv_array",
+               .kernel = "priv_sort",
                .args = {KT_BUF_IN(NULL, sizeof in), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -289,7 +330,7 @@ static void test_priv_hist(void **state) {
   int32_t w[1 + G * 9];
   kt_seed(0x9400);
   for (size_t i = 0; i < G * 32; ++i) in[i] = (uint32_t)kt_rand();
-  for (size_t k = 0; k < 32; ++k) in[k] = (uint32_t)(k % 4 == 0 ? 8 * k + 6 : k);   /* bin 6 wins */
+  for (size_t k = 0; k < 32; ++k) in[k] = (uint32_t)(k % 4 == 0 ? 8 * k + 6 : k); /* bin 6 wins */
   w[0] = G * 9;
   for (size_t g = 0; g < G; ++g) {
     int h[8] = {0};
@@ -301,9 +342,12 @@ static void test_priv_hist(void **state) {
     w[1 + g * 9 + 8] = best;
   }
   assert_int_equal(w[1 + 8], 6);
-  kt_case c = {.file = "priv_array", .kernel = "priv_hist",
+  kt_case c = {.file = "priv_array",
+               .kernel = "priv_hist",
                .args = {KT_BUF_IN(NULL, G * 9 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -320,21 +364,23 @@ static void test_priv_matmul(void **state) {
       for (int c = 0; c < 4; ++c) {
         int s = 0;
         for (int k = 0; k < 4; ++k) s += A[r * 4 + k] * B[k * 4 + c];
-        w[1 + g * 16 + c * 4 + r] = s;   /* stored transposed */
+        w[1 + g * 16 + c * 4 + r] = s; /* stored transposed */
       }
   }
-  kt_case c = {.file = "priv_array", .kernel = "priv_matmul",
+  kt_case c = {.file = "priv_array",
+               .kernel = "priv_matmul",
                .args = {KT_BUF_IN(NULL, G * 16 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_if_nest), KT_TEST(test_switch_int), KT_TEST(test_switch_char),
-    KT_TEST(test_switch_long), KT_TEST(test_collatz), KT_TEST(test_loops),
-    KT_TEST(test_early_return), KT_TEST(test_diverge_reconverge), KT_TEST(test_priv_sort),
-    KT_TEST(test_priv_hist), KT_TEST(test_priv_matmul),
+    KT_TEST(test_if_nest),   KT_TEST(test_switch_int), KT_TEST(test_switch_char),  KT_TEST(test_switch_long),
+    KT_TEST(test_collatz),   KT_TEST(test_loops),      KT_TEST(test_early_return), KT_TEST(test_diverge_reconverge),
+    KT_TEST(test_priv_sort), KT_TEST(test_priv_hist),  KT_TEST(test_priv_matmul),
   };
   return cmocka_run_group_tests_name("kernels_cf", tests, NULL, NULL);
 }

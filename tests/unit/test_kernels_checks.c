@@ -21,9 +21,9 @@ static const spvi_report *kt_find_report(const kt_run *r, spvi_report_kind kind,
 
 typedef struct kt_report_want {
   spvi_report_kind kind;
-  const char *mark;   /* the marker of its source line */
+  const char *mark; /* the marker of its source line */
   const char *opcode;
-  size_t gid;         /* first work-item (dimension 0) */
+  size_t gid; /* first work-item (dimension 0) */
   uint64_t count;
 } kt_report_want;
 
@@ -39,10 +39,10 @@ static void kt_expect_reports(const kt_run *r, const kt_report_want *want, size_
     if (!x) continue;
     kt_require(r, strcmp(x->at.opcode, want[i].opcode) == 0, "report at line %u: opcode %s, expected %s", line,
                x->at.opcode, want[i].opcode);
-    kt_require(r, x->at.global_id[0] == want[i].gid, "report at line %u: first work-item %zu, expected %zu:\n%s",
-               line, x->at.global_id[0], want[i].gid, x->message);
-    kt_require(r, x->count == want[i].count, "report at line %u: count %" PRIu64 ", expected %" PRIu64 ":\n%s",
-               line, x->count, want[i].count, x->message);
+    kt_require(r, x->at.global_id[0] == want[i].gid, "report at line %u: first work-item %zu, expected %zu:\n%s", line,
+               x->at.global_id[0], want[i].gid, x->message);
+    kt_require(r, x->count == want[i].count, "report at line %u: count %" PRIu64 ", expected %" PRIu64 ":\n%s", line,
+               x->count, want[i].count, x->message);
     kt_require(r, strstr(x->at.file, "check_simple.cl") != NULL, "report file `%s`", x->at.file);
     kt_require(r, strcmp(x->kernel, r->kernel) == 0, "report kernel `%s`", x->kernel);
   }
@@ -79,16 +79,22 @@ static void kt_check_div_s(const kt_run *r, void *u) {
 
 static void test_check_div_signed(void **state) {
   (void)state;
-  for (int g = 0; g < KD_G; g++) { kd_a[g] = 100 - 13 * g; kd_b[g] = g % 5 + 1; }
+  for (int g = 0; g < KD_G; g++) {
+    kd_a[g] = 100 - 13 * g;
+    kd_b[g] = g % 5 + 1;
+  }
   kd_b[3] = 0;
   kd_b[10] = 0;
   kd_a[5] = INT32_MIN;
   kd_b[5] = -1;
   kd_b[12] = 3;
-  kt_case c = {.file = "check_simple", .kernel = "div_s",
+  kt_case c = {.file = "check_simple",
+               .kernel = "div_s",
                .args = {KT_BUF_IN(NULL, sizeof kd_a), KT_BUF_IN(kd_a, sizeof kd_a), KT_BUF_IN(kd_b, sizeof kd_b),
                         KT_BUF_IN(NULL, sizeof kd_a)},
-               .range = {1, {KD_G}, {8}, {0}}, .check = kt_check_div_s, .expect_reports = true};
+               .range = {1, {KD_G}, {8}, {0}},
+               .check = kt_check_div_s,
+               .expect_reports = true};
   kt_run_case(&c);
 }
 
@@ -108,13 +114,19 @@ static void kt_check_div_u(const kt_run *r, void *u) {
 
 static void test_check_div_unsigned(void **state) {
   (void)state;
-  for (int g = 0; g < KD_G; g++) { kd_a[g] = 1000 + g; kd_b[g] = g; }  /* b[0] = 0 */
+  for (int g = 0; g < KD_G; g++) {
+    kd_a[g] = 1000 + g;
+    kd_b[g] = g;
+  } /* b[0] = 0 */
   kd_b[15] = 0;
-  kd_a[7] = INT32_MIN;  /* 2^31 / 0xFFFFFFFF is no overflow for unsigned division */
+  kd_a[7] = INT32_MIN; /* 2^31 / 0xFFFFFFFF is no overflow for unsigned division */
   kd_b[7] = -1;
-  kt_case c = {.file = "check_simple", .kernel = "div_u",
+  kt_case c = {.file = "check_simple",
+               .kernel = "div_u",
                .args = {KT_BUF_IN(NULL, sizeof kd_a), KT_BUF_IN(kd_a, sizeof kd_a), KT_BUF_IN(kd_b, sizeof kd_b)},
-               .range = {1, {KD_G}, {4}, {0}}, .check = kt_check_div_u, .expect_reports = true};
+               .range = {1, {KD_G}, {4}, {0}},
+               .check = kt_check_div_u,
+               .expect_reports = true};
   kt_run_case(&c);
 }
 
@@ -132,15 +144,21 @@ static void kt_check_div_vec(const kt_run *r, void *u) {
 
 static void test_check_div_vector(void **state) {
   (void)state;
-  for (int i = 0; i < 32; i++) { kv_a[i] = i * 3 - 40; kv_b[i] = i % 7 + 2; }
-  kv_b[4 * 4 + 2] = 0;             /* work-item 4, component 2 */
-  kv_b[4 * 4 + 3] = 0;             /* and component 3: still one report for work-item 4 */
-  kv_b[7 * 4 + 0] = 0;             /* work-item 7 */
-  kv_a[6 * 4 + 1] = INT32_MIN;     /* work-item 6, component 1 */
+  for (int i = 0; i < 32; i++) {
+    kv_a[i] = i * 3 - 40;
+    kv_b[i] = i % 7 + 2;
+  }
+  kv_b[4 * 4 + 2] = 0;         /* work-item 4, component 2 */
+  kv_b[4 * 4 + 3] = 0;         /* and component 3: still one report for work-item 4 */
+  kv_b[7 * 4 + 0] = 0;         /* work-item 7 */
+  kv_a[6 * 4 + 1] = INT32_MIN; /* work-item 6, component 1 */
   kv_b[6 * 4 + 1] = -1;
-  kt_case c = {.file = "check_simple", .kernel = "div_vec",
+  kt_case c = {.file = "check_simple",
+               .kernel = "div_vec",
                .args = {KT_BUF_IN(NULL, sizeof kv_a), KT_BUF_IN(kv_a, sizeof kv_a), KT_BUF_IN(kv_b, sizeof kv_b)},
-               .range = {1, {8}, {8}, {0}}, .check = kt_check_div_vec, .expect_reports = true};
+               .range = {1, {8}, {8}, {0}},
+               .check = kt_check_div_vec,
+               .expect_reports = true};
   kt_run_case(&c);
 }
 
@@ -148,10 +166,10 @@ static void test_check_div_vector(void **state) {
 typedef struct kt_fault_at {
   spvi_fault_kind kind;
   size_t gid;
-  int arg_index;        /* -1: a fault that names no memory */
+  int arg_index; /* -1: a fault that names no memory */
   int64_t offset;
-  uint64_t access_size; /* 0: not checked */
-  const char *first, *last;  /* the markers of the lines the fault may be at, first to last */
+  uint64_t access_size;     /* 0: not checked */
+  const char *first, *last; /* the markers of the lines the fault may be at, first to last */
 } kt_fault_at;
 
 static void kt_check_fault_at(const kt_run *r, void *u) {
@@ -172,12 +190,21 @@ static void test_check_misaligned_load(void **state) {
   static int32_t off[12];
   for (int i = 0; i < 64; i++) bytes[i] = (uint8_t)i;
   for (int g = 0; g < 12; g++) off[g] = 4 * g;
-  off[6] = 6;   /* int load at byte 6: 4-byte alignment broken */
-  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED, .gid = 6, .arg_index = 1, .offset = 6, .access_size = 4,
-                   .first = "load-at", .last = "load-at"};
-  kt_case c = {.file = "check_simple", .kernel = "load_at",
+  off[6] = 6; /* int load at byte 6: 4-byte alignment broken */
+  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED,
+                   .gid = 6,
+                   .arg_index = 1,
+                   .offset = 6,
+                   .access_size = 4,
+                   .first = "load-at",
+                   .last = "load-at"};
+  kt_case c = {.file = "check_simple",
+               .kernel = "load_at",
                .args = {KT_BUF_IN(NULL, 12 * 4), KT_BUF_IN(bytes, sizeof bytes), KT_BUF_IN(off, sizeof off)},
-               .range = {1, {12}, {4}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true};
+               .range = {1, {12}, {4}, {0}},
+               .check = kt_check_fault_at,
+               .user = &w,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -198,20 +225,32 @@ static void test_check_aligned_load(void **state) {
   static int32_t off[12];
   for (int i = 0; i < 64; i++) bytes[i] = (uint8_t)i;
   for (int g = 0; g < 12; g++) off[g] = 4 * (11 - g);
-  kt_case c = {.file = "check_simple", .kernel = "load_at",
+  kt_case c = {.file = "check_simple",
+               .kernel = "load_at",
                .args = {KT_BUF_IN(NULL, 12 * 4), KT_BUF_IN(bytes, sizeof bytes), KT_BUF_IN(off, sizeof off)},
-               .range = {1, {12}, {4}, {0}}, .check = kt_check_load_at, .user = off};
+               .range = {1, {12}, {4}, {0}},
+               .check = kt_check_load_at,
+               .user = off};
   kt_run_case(&c);
 }
 
 static void test_check_misaligned_store(void **state) {
   (void)state;
-  static int32_t off[4] = {0, 16, 40, 48};   /* float4 store at byte 40: 16-byte alignment broken */
-  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED, .gid = 2, .arg_index = 0, .offset = 40, .access_size = 16,
-                   .first = "store-at", .last = "store-at"};
-  kt_case c = {.file = "check_simple", .kernel = "store_at",
+  static int32_t off[4] = {0, 16, 40, 48}; /* float4 store at byte 40: 16-byte alignment broken */
+  kt_fault_at w = {.kind = SPVI_FAULT_MISALIGNED,
+                   .gid = 2,
+                   .arg_index = 0,
+                   .offset = 40,
+                   .access_size = 16,
+                   .first = "store-at",
+                   .last = "store-at"};
+  kt_case c = {.file = "check_simple",
+               .kernel = "store_at",
                .args = {KT_BUF_IN(NULL, 64), KT_BUF_IN(off, sizeof off)},
-               .range = {1, {4}, {4}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true};
+               .range = {1, {4}, {4}, {0}},
+               .check = kt_check_fault_at,
+               .user = &w,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -220,11 +259,16 @@ static void test_check_step_limit(void **state) {
   (void)state;
   static int32_t n[16];
   for (int g = 0; g < 16; g++) n[g] = 2 * g;
-  n[5] = 7;   /* never reached counting by 2 */
-  kt_fault_at w = {.kind = SPVI_FAULT_STEP_LIMIT, .gid = 5, .arg_index = -1, .first = "count-loop", .last = "count-body"};
-  kt_case c = {.file = "check_simple", .kernel = "count_to",
+  n[5] = 7; /* never reached counting by 2 */
+  kt_fault_at w = {
+    .kind = SPVI_FAULT_STEP_LIMIT, .gid = 5, .arg_index = -1, .first = "count-loop", .last = "count-body"};
+  kt_case c = {.file = "check_simple",
+               .kernel = "count_to",
                .args = {KT_BUF_IN(NULL, sizeof n), KT_BUF_IN(n, sizeof n)},
-               .range = {1, {16}, {16}, {0}}, .check = kt_check_fault_at, .user = &w, .expect_fault = true,
+               .range = {1, {16}, {16}, {0}},
+               .check = kt_check_fault_at,
+               .user = &w,
+               .expect_fault = true,
                .max_steps = 20000};
   kt_run_case(&c);
 }
@@ -240,18 +284,21 @@ static void test_check_step_limit_not_reached(void **state) {
   (void)state;
   static int32_t n[16];
   for (int g = 0; g < 16; g++) n[g] = 2 * g;
-  kt_case c = {.file = "check_simple", .kernel = "count_to",
+  kt_case c = {.file = "check_simple",
+               .kernel = "count_to",
                .args = {KT_BUF_IN(NULL, sizeof n), KT_BUF_IN(n, sizeof n)},
-               .range = {1, {16}, {16}, {0}}, .check = kt_check_count_to, .max_steps = 20000};
+               .range = {1, {16}, {16}, {0}},
+               .check = kt_check_count_to,
+               .max_steps = 20000};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_check_div_signed), KT_TEST(test_check_div_unsigned),
-    KT_TEST(test_check_div_vector), KT_TEST(test_check_misaligned_load),
+    KT_TEST(test_check_div_signed),   KT_TEST(test_check_div_unsigned),
+    KT_TEST(test_check_div_vector),   KT_TEST(test_check_misaligned_load),
     KT_TEST(test_check_aligned_load), KT_TEST(test_check_misaligned_store),
-    KT_TEST(test_check_step_limit), KT_TEST(test_check_step_limit_not_reached),
+    KT_TEST(test_check_step_limit),   KT_TEST(test_check_step_limit_not_reached),
   };
   return cmocka_run_group_tests_name("kernels_checks", tests, NULL, NULL);
 }

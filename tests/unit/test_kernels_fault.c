@@ -14,7 +14,7 @@ typedef struct kt_fault_ctx {
   bool check_mem;
   int arg_index;
   int64_t offset;
-  uint64_t access_size, memory_size;   /* 0: not checked */
+  uint64_t access_size, memory_size; /* 0: not checked */
   size_t local_id[3], group_id[3];
   bool check_local;
 } kt_fault_ctx;
@@ -44,12 +44,22 @@ static void test_oob_write(void **state) {
   enum { G = 16 };
   int32_t idx[G];
   for (int g = 0; g < G; ++g) idx[g] = g;
-  idx[9] = 16;   /* out has 16 ints: element 16 is at byte 64, one past the end */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {9, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = 0, .offset = 64, .access_size = 4, .memory_size = 64};
-  kt_case c = {.file = "fault_oob_global", .kernel = "oob_write",
+  idx[9] = 16; /* out has 16 ints: element 16 is at byte 64, one past the end */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {9, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = 0,
+                    .offset = 64,
+                    .access_size = 4,
+                    .memory_size = 64};
+  kt_case c = {.file = "fault_oob_global",
+               .kernel = "oob_write",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(idx, sizeof idx)},
-               .range = {1, {G}, {4}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {4}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -63,9 +73,12 @@ static void test_oob_write_control(void **state) {
     idx[g] = G - 1 - g;
     w[1 + G - 1 - g] = g;
   }
-  kt_case c = {.file = "fault_oob_global", .kernel = "oob_write",
+  kt_case c = {.file = "fault_oob_global",
+               .kernel = "oob_write",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(idx, sizeof idx)},
-               .range = {1, {G}, {4}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {4}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -75,12 +88,22 @@ static void test_oob_read(void **state) {
   float in[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   int32_t idx[G];
   for (int g = 0; g < G; ++g) idx[g] = g % 8;
-  idx[5] = 11;   /* in has 8 floats (32 bytes): element 11 is at byte 44 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {5, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = 1, .offset = 44, .access_size = 4, .memory_size = 32};
-  kt_case c = {.file = "fault_oob_global", .kernel = "oob_read",
+  idx[5] = 11; /* in has 8 floats (32 bytes): element 11 is at byte 44 */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {5, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = 1,
+                    .offset = 44,
+                    .access_size = 4,
+                    .memory_size = 32};
+  kt_case c = {.file = "fault_oob_global",
+               .kernel = "oob_read",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in), KT_BUF_IN(idx, sizeof idx)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -88,12 +111,22 @@ static void test_oob_neg(void **state) {
   (void)state;
   enum { G = 8 };
   int32_t delta[G] = {0};
-  delta[3] = -4;   /* out + 3 - 4 = out - 1: byte offset -8 (long) */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {3, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = 0, .offset = -8, .access_size = 8, .memory_size = 64};
-  kt_case c = {.file = "fault_oob_global", .kernel = "oob_neg",
+  delta[3] = -4; /* out + 3 - 4 = out - 1: byte offset -8 (long) */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {3, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = 0,
+                    .offset = -8,
+                    .access_size = 8,
+                    .memory_size = 64};
+  kt_case c = {.file = "fault_oob_global",
+               .kernel = "oob_neg",
                .args = {KT_BUF_IN(NULL, G * 8), KT_BUF_IN(delta, sizeof delta)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -103,13 +136,25 @@ static void test_oob_local_array(void **state) {
   enum { G = 32, L = 16 };
   int32_t idx[G];
   for (int g = 0; g < G; ++g) idx[g] = g % L;
-  idx[21] = 69;   /* tmp has 64 ints (256 bytes): element 69 is at byte 276; 21 = group 1, local 5 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {21, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = -1, .offset = 276, .access_size = 4, .memory_size = 256,
-                    .local_id = {5, 0, 0}, .group_id = {1, 0, 0}, .check_local = true};
-  kt_case c = {.file = "fault_oob_local", .kernel = "oob_local_array",
+  idx[21] = 69; /* tmp has 64 ints (256 bytes): element 69 is at byte 276; 21 = group 1, local 5 */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {21, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = -1,
+                    .offset = 276,
+                    .access_size = 4,
+                    .memory_size = 256,
+                    .local_id = {5, 0, 0},
+                    .group_id = {1, 0, 0},
+                    .check_local = true};
+  kt_case c = {.file = "fault_oob_local",
+               .kernel = "oob_local_array",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(idx, sizeof idx)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -118,12 +163,22 @@ static void test_oob_local_arg(void **state) {
   enum { G = 32, L = 16 };
   int32_t idx[G];
   for (int g = 0; g < G; ++g) idx[g] = g % L;
-  idx[6] = 16;   /* the __local argument has 16 ints (64 bytes): element 16 is at byte 64 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {6, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = 2, .offset = 64, .access_size = 4, .memory_size = 64};
-  kt_case c = {.file = "fault_oob_local", .kernel = "oob_local_arg",
+  idx[6] = 16; /* the __local argument has 16 ints (64 bytes): element 16 is at byte 64 */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {6, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = 2,
+                    .offset = 64,
+                    .access_size = 4,
+                    .memory_size = 64};
+  kt_case c = {.file = "fault_oob_local",
+               .kernel = "oob_local_arg",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(idx, sizeof idx), KT_LOCAL_BYTES(L * 4)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -134,12 +189,22 @@ static void test_oob_private(void **state) {
   int32_t in[32], idx[G];
   for (int k = 0; k < 32; ++k) in[k] = k;
   for (int g = 0; g < G; ++g) idx[g] = g;
-  idx[2] = 40;   /* arr has 32 ints (128 bytes): element 40 is at byte 160 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS, .gid = {2, 0, 0}, .check_gid = true, .check_mem = true,
-                    .arg_index = -1, .offset = 160, .access_size = 4, .memory_size = 128};
-  kt_case c = {.file = "fault_oob_private", .kernel = "oob_private",
+  idx[2] = 40; /* arr has 32 ints (128 bytes): element 40 is at byte 160 */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+                    .gid = {2, 0, 0},
+                    .check_gid = true,
+                    .check_mem = true,
+                    .arg_index = -1,
+                    .offset = 160,
+                    .access_size = 4,
+                    .memory_size = 128};
+  kt_case c = {.file = "fault_oob_private",
+               .kernel = "oob_private",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in), KT_BUF_IN(idx, sizeof idx)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -148,9 +213,13 @@ static void test_barrier_divergent(void **state) {
   (void)state;
   /* which work-item the report names is not specified: only the kind, kernel and message */
   kt_fault_ctx f = {.kind = SPVI_FAULT_BARRIER_DIVERGENCE};
-  kt_case c = {.file = "fault_barrier", .kernel = "barrier_divergent",
+  kt_case c = {.file = "fault_barrier",
+               .kernel = "barrier_divergent",
                .args = {KT_BUF_IN(NULL, 8 * 4)},
-               .range = {1, {8}, {8}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {8}, {8}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
@@ -161,11 +230,14 @@ static void test_barrier_uniform_branch(void **state) {
   w[0] = G;
   for (int g = 0; g < G; ++g) {
     int grp = g / L, l = g % L;
-    w[1 + g] = grp % 2 == 0 ? grp * L + (l + 1) % L : -1;   /* tmp[(l+1) % 8] holds that item's global id */
+    w[1 + g] = grp % 2 == 0 ? grp * L + (l + 1) % L : -1; /* tmp[(l+1) % 8] holds that item's global id */
   }
-  kt_case c = {.file = "fault_barrier", .kernel = "barrier_uniform_branch",
+  kt_case c = {.file = "fault_barrier",
+               .kernel = "barrier_uniform_branch",
                .args = {KT_BUF_IN(NULL, G * 4)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -174,21 +246,25 @@ static void test_unreachable(void **state) {
   (void)state;
   enum { G = 8 };
   int32_t in[G];
-  for (int g = 0; g < G; ++g) in[g] = 3 * g;   /* never 7 ... */
-  in[4] = 7;                                    /* ... except for work-item 4 */
+  for (int g = 0; g < G; ++g) in[g] = 3 * g; /* never 7 ... */
+  in[4] = 7;                                 /* ... except for work-item 4 */
   kt_fault_ctx f = {.kind = SPVI_FAULT_UNREACHABLE, .gid = {4, 0, 0}, .check_gid = true};
-  kt_case c = {.file = "fault_unreachable", .kernel = "unreachable_path",
+  kt_case c = {.file = "fault_unreachable",
+               .kernel = "unreachable_path",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_fault, .user = &f, .expect_fault = true};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_fault,
+               .user = &f,
+               .expect_fault = true};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_oob_write), KT_TEST(test_oob_write_control), KT_TEST(test_oob_read),
-    KT_TEST(test_oob_neg), KT_TEST(test_oob_local_array), KT_TEST(test_oob_local_arg),
-    KT_TEST(test_oob_private), KT_TEST(test_barrier_divergent),
-    KT_TEST(test_barrier_uniform_branch), KT_TEST(test_unreachable),
+    KT_TEST(test_oob_write),   KT_TEST(test_oob_write_control), KT_TEST(test_oob_read),
+    KT_TEST(test_oob_neg),     KT_TEST(test_oob_local_array),   KT_TEST(test_oob_local_arg),
+    KT_TEST(test_oob_private), KT_TEST(test_barrier_divergent), KT_TEST(test_barrier_uniform_branch),
+    KT_TEST(test_unreachable),
   };
   return cmocka_run_group_tests_name("kernels_fault", tests, NULL, NULL);
 }

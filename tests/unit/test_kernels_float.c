@@ -61,9 +61,12 @@ static void test_farith(void **state) {
   }
   /* hand checks: 0.1f + 1.0f == 0x3f8ccccd (1.10000002); 1/3 rounds to 0x3eaaaaab */
   assert_true(kt_f2u(0.1f + 1.0f) == 0x3f8ccccdu && kt_f2u(1.0f / 3.0f) == 0x3eaaaaabu);
-  kt_case c = {.file = "float_arith", .kernel = "farith",
+  kt_case c = {.file = "float_arith",
+               .kernel = "farith",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {N}, {16}, {0}}, .check = kt_check_farith, .user = want};
+               .range = {1, {N}, {16}, {0}},
+               .check = kt_check_farith,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -81,9 +84,12 @@ static void test_fsum_seq(void **state) {
     acc /= 1.5f;
   }
   for (int g = 0; g < 4; ++g) want[g] = acc;
-  kt_case c = {.file = "float_arith", .kernel = "fsum_seq",
+  kt_case c = {.file = "float_arith",
+               .kernel = "fsum_seq",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_VALUE(&n)},
-               .range = {1, {4}, {0}, {0}}, .check = kt_check_fsum, .user = want};
+               .range = {1, {4}, {0}, {0}},
+               .check = kt_check_fsum,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -110,10 +116,13 @@ static void test_fcmp(void **state) {
   /* hand checks: NaN vs 1 -> ==0 !=1 <0 !(<)1 isnan 1; 0 vs -0 equal */
   assert_true(want[3 * 10 + 0] == 0 && want[3 * 10 + 1] == 1 && want[3 * 10 + 2] == 0 && want[3 * 10 + 6] == 1);
   assert_true(want[6 * 10 + 0] == 1 && want[6 * 10 + 1] == 0);
-  kt_case c = {.file = "float_compare", .kernel = "fcmp",
+  kt_case c = {.file = "float_compare",
+               .kernel = "fcmp",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(kt_cmp_a, sizeof kt_cmp_a),
                         KT_BUF_IN(kt_cmp_b, sizeof kt_cmp_b)},
-               .range = {1, {KT_NF}, {0}, {0}}, .check = kt_check_fcmp, .user = want};
+               .range = {1, {KT_NF}, {0}, {0}},
+               .check = kt_check_fcmp,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -125,7 +134,7 @@ static void test_fcmp4(void **state) {
   for (size_t v = 0; v < KT_NF / 4; ++v)
     for (size_t k = 0; k < 4; ++k) {
       float x = kt_cmp_a[v * 4 + k], y = kt_cmp_b[v * 4 + k];
-      int32_t *o = want + v * 28 + k;   /* out[v*7 + j] is an int4: element j*4 + k */
+      int32_t *o = want + v * 28 + k; /* out[v*7 + j] is an int4: element j*4 + k */
       o[0] = x == y ? -1 : 0;
       o[4] = x != y ? -1 : 0;
       o[8] = x < y ? -1 : 0;
@@ -134,10 +143,13 @@ static void test_fcmp4(void **state) {
       o[20] = !isnan(x) && !isnan(y) ? -1 : 0;
       o[24] = isnan(x) || isnan(y) ? -1 : 0;
     }
-  kt_case c = {.file = "float_compare", .kernel = "fcmp4",
+  kt_case c = {.file = "float_compare",
+               .kernel = "fcmp4",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(kt_cmp_a, sizeof kt_cmp_a),
                         KT_BUF_IN(kt_cmp_b, sizeof kt_cmp_b)},
-               .range = {1, {KT_NF / 4}, {0}, {0}}, .check = kt_check_fcmp4, .user = want};
+               .range = {1, {KT_NF / 4}, {0}, {0}},
+               .check = kt_check_fcmp4,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -148,24 +160,29 @@ static void test_fcmp_branch(void **state) {
   float want[KT_NF];
   for (size_t i = 0; i < KT_NF; ++i) {
     float x = kt_cmp_a[i], y = kt_cmp_b[i], r;
-    if (x < y)
-      r = y;
-    else if (x > y)
-      r = x;
-    else
-      r = -1.0f;
+    if (x < y) r = y;
+    else if (x > y) r = x;
+    else r = -1.0f;
     want[i] = x >= y ? r : -r;
   }
-  kt_case c = {.file = "float_compare", .kernel = "fcmp_branch",
+  kt_case c = {.file = "float_compare",
+               .kernel = "fcmp_branch",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(kt_cmp_a, sizeof kt_cmp_a),
                         KT_BUF_IN(kt_cmp_b, sizeof kt_cmp_b)},
-               .range = {1, {KT_NF}, {0}, {0}}, .check = kt_check_fcmp_branch, .user = want};
+               .range = {1, {KT_NF}, {0}, {0}},
+               .check = kt_check_fcmp_branch,
+               .user = want};
   kt_run_case(&c);
 }
 
 /* ---- float_convert.cl ----------------------------------------------------------------------- */
 typedef struct kt_f2i_ctx {
-  int32_t oi[KT_NF]; uint32_t ou[KT_NF]; int64_t ol[KT_NF]; uint64_t oul[KT_NF]; int8_t oc[KT_NF]; uint8_t ouc[KT_NF];
+  int32_t oi[KT_NF];
+  uint32_t ou[KT_NF];
+  int64_t ol[KT_NF];
+  uint64_t oul[KT_NF];
+  int8_t oc[KT_NF];
+  uint8_t ouc[KT_NF];
 } kt_f2i_ctx;
 static void kt_check_f2i(const kt_run *r, void *u) {
   const kt_f2i_ctx *c = u;
@@ -180,9 +197,9 @@ static void kt_check_f2i(const kt_run *r, void *u) {
 static void test_f2i(void **state) {
   (void)state;
   /* |f| <= 1.2799e8 keeps every conversion in range (f / 1e6 fits char) */
-  static const float fixed[] = {0.0f, -0.0f, 0.9f, -0.9f, 2.5f, -2.5f, 3.5f, 1e8f, -1e8f, 16777217.0f,
-                                123456.789f, -98765.4321f, 1.2799e8f, -1.2799e8f, 0.49999997f,
-                                8388607.5f, -8388607.5f, 1e-3f};
+  static const float fixed[] = {0.0f,      -0.0f,      0.9f,        -0.9f,       2.5f,        -2.5f,
+                                3.5f,      1e8f,       -1e8f,       16777217.0f, 123456.789f, -98765.4321f,
+                                1.2799e8f, -1.2799e8f, 0.49999997f, 8388607.5f,  -8388607.5f, 1e-3f};
   float f[KT_NF];
   kt_seed(0xF003);
   for (size_t i = 0; i < KT_NF; ++i)
@@ -200,11 +217,14 @@ static void test_f2i(void **state) {
   }
   /* hand checks: truncation toward zero; 16777217.0f is 16777216 */
   assert_true(w.oi[4] == 2 && w.oi[5] == -2 && w.oi[3] == 0 && w.oi[9] == 16777216 && w.oc[12] == 127);
-  kt_case c = {.file = "float_convert", .kernel = "f2i",
+  kt_case c = {.file = "float_convert",
+               .kernel = "f2i",
                .args = {KT_BUF_IN(NULL, sizeof w.oi), KT_BUF_IN(NULL, sizeof w.ou), KT_BUF_IN(NULL, sizeof w.ol),
                         KT_BUF_IN(NULL, sizeof w.oul), KT_BUF_IN(NULL, sizeof w.oc), KT_BUF_IN(NULL, sizeof w.ouc),
                         KT_BUF_IN(f, sizeof f)},
-               .range = {1, {KT_NF}, {0}, {0}}, .check = kt_check_f2i, .user = &w};
+               .range = {1, {KT_NF}, {0}, {0}},
+               .check = kt_check_f2i,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -214,10 +234,16 @@ static void test_i2f(void **state) {
   (void)state;
   int32_t si[16] = {INT32_MIN, INT32_MAX, 16777217, 16777219, -16777217, 0, -1, 33554435};
   uint32_t ui[16] = {0xFFFFFFFFu, 0x80000001u, 16777217u, 0x7FFFFFC0u, 0xFFFFFF80u, 0, 1, 0x80000080u};
-  int64_t sl[16] = {INT64_MIN, INT64_MAX, (1ll << 53) + 1, -((1ll << 40) + 3), (1ll << 24) + 1,
-                    (1ll << 24) + 3, -1, 0x4000008000000001ll};
-  uint64_t ul[16] = {UINT64_MAX, (1ull << 63) + 1, (1ull << 63) + (1ull << 39) + 1, (1ull << 63) + (1ull << 39),
-                     (1ull << 63) + (3ull << 39), 0, 1, 0xFFFFFF7FFFFFFFFFull};
+  int64_t sl[16] = {INT64_MIN,       INT64_MAX, (1ll << 53) + 1,     -((1ll << 40) + 3), (1ll << 24) + 1,
+                    (1ll << 24) + 3, -1,        0x4000008000000001ll};
+  uint64_t ul[16] = {UINT64_MAX,
+                     (1ull << 63) + 1,
+                     (1ull << 63) + (1ull << 39) + 1,
+                     (1ull << 63) + (1ull << 39),
+                     (1ull << 63) + (3ull << 39),
+                     0,
+                     1,
+                     0xFFFFFF7FFFFFFFFFull};
   kt_seed(0xF004);
   for (size_t i = 8; i < 16; ++i) {
     si[i] = (int32_t)(uint32_t)kt_rand();
@@ -237,14 +263,23 @@ static void test_i2f(void **state) {
    * 2^63 + 2^39 + 1 is above the tie -> 2^63 + 2^40 */
   assert_true(want[2 * 4] == 16777216.0f && want[3 * 4] == 16777220.0f);
   assert_true(want[3 * 4 + 3] == 9223372036854775808.0f && want[2 * 4 + 3] == 9223373136366403584.0f);
-  kt_case c = {.file = "float_convert", .kernel = "i2f",
+  kt_case c = {.file = "float_convert",
+               .kernel = "i2f",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(si, sizeof si), KT_BUF_IN(ui, sizeof ui),
                         KT_BUF_IN(sl, sizeof sl), KT_BUF_IN(ul, sizeof ul)},
-               .range = {1, {16}, {0}, {0}}, .check = kt_check_i2f, .user = want};
+               .range = {1, {16}, {0}, {0}},
+               .check = kt_check_i2f,
+               .user = want};
   kt_run_case(&c);
 }
 
-typedef struct kt_d2x_ctx { float of[16]; double od[16]; int64_t ol[16]; double odl[16]; double odul[16]; } kt_d2x_ctx;
+typedef struct kt_d2x_ctx {
+  float of[16];
+  double od[16];
+  int64_t ol[16];
+  double odl[16];
+  double odul[16];
+} kt_d2x_ctx;
 static void kt_check_d2x(const kt_run *r, void *u) {
   const kt_d2x_ctx *c = u;
   kt_expect_buf(r, 0, c->of, KT_F32, 16);
@@ -257,10 +292,11 @@ static void kt_check_d2x(const kt_run *r, void *u) {
 static void test_d2x(void **state) {
   (void)state;
   /* |d| < 2^63 so (long)d is defined; no result in the float subnormal range */
-  double d[16] = {1.0 / 3.0, 0.1, -2.5, 1e10, 9007199254740993.0, 16777217.0, 3.0e18, 1e-300, -1e-300,
-                  -0.0, 9223372036854774784.0, -9.2e18, 2.5e-30, 16777217.5, -0.75, 1e18};
-  int64_t l[16] = {(1ll << 53) + 1, -((1ll << 62) + 1), -1, 0, INT64_MAX, INT64_MIN, 12345,
-                   (1ll << 53) + 3, -(1ll << 53) - 1, 0x7FFFFFFFFFFFFDFFll, 2, 3, 4, 5, 6, 7};
+  double d[16] = {1.0 / 3.0, 0.1,        -2.5,    1e10, 9007199254740993.0,    16777217.0,
+                  3.0e18,    1e-300,     -1e-300, -0.0, 9223372036854774784.0, -9.2e18,
+                  2.5e-30,   16777217.5, -0.75,   1e18};
+  int64_t l[16] = {(1ll << 53) + 1,  -((1ll << 62) + 1),   -1, 0, INT64_MAX, INT64_MIN, 12345, (1ll << 53) + 3,
+                   -(1ll << 53) - 1, 0x7FFFFFFFFFFFFDFFll, 2,  3, 4,         5,         6,     7};
   static kt_d2x_ctx w;
   for (size_t i = 0; i < 16; ++i) {
     w.of[i] = (float)d[i];
@@ -272,15 +308,21 @@ static void test_d2x(void **state) {
   }
   /* hand checks: 2^53 + 1 -> 2^53 (tie, even); (ulong)-1 -> 2^64 */
   assert_true(w.odl[0] == 9007199254740992.0 && w.odul[2] == 18446744073709551616.0);
-  kt_case c = {.file = "float_convert", .kernel = "d2x",
+  kt_case c = {.file = "float_convert",
+               .kernel = "d2x",
                .args = {KT_BUF_IN(NULL, sizeof w.of), KT_BUF_IN(NULL, sizeof w.od), KT_BUF_IN(NULL, sizeof w.ol),
                         KT_BUF_IN(NULL, sizeof w.odl), KT_BUF_IN(NULL, sizeof w.odul), KT_BUF_IN(d, sizeof d),
                         KT_BUF_IN(l, sizeof l)},
-               .range = {1, {16}, {0}, {0}}, .check = kt_check_d2x, .user = &w};
+               .range = {1, {16}, {0}, {0}},
+               .check = kt_check_d2x,
+               .user = &w};
   kt_run_case(&c);
 }
 
-typedef struct kt_convf_ctx { float of[KT_NF]; int32_t oi[KT_NF]; } kt_convf_ctx;
+typedef struct kt_convf_ctx {
+  float of[KT_NF];
+  int32_t oi[KT_NF];
+} kt_convf_ctx;
 static void kt_check_conv_vec(const kt_run *r, void *u) {
   const kt_convf_ctx *c = u;
   kt_expect_buf(r, 0, c->of, KT_F32, KT_NF);
@@ -299,25 +341,33 @@ static void test_conv_vec_float(void **state) {
   a[0] = 16777217;
   a[1] = -16777219;
   b[0] = -0.5f;
-  b[1] = 2147483520.0f;   /* the largest float below 2^31 */
+  b[1] = 2147483520.0f; /* the largest float below 2^31 */
   static kt_convf_ctx w;
   for (size_t i = 0; i < KT_NF; ++i) {
     w.of[i] = (float)a[i];
     w.oi[i] = (int32_t)b[i];
   }
-  kt_case c = {.file = "float_convert", .kernel = "conv_vec",
+  kt_case c = {.file = "float_convert",
+               .kernel = "conv_vec",
                .args = {KT_BUF_IN(NULL, sizeof w.of), KT_BUF_IN(NULL, sizeof w.oi), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NF / 4}, {0}, {0}}, .check = kt_check_conv_vec, .user = &w};
+               .range = {1, {KT_NF / 4}, {0}, {0}},
+               .check = kt_check_conv_vec,
+               .user = &w};
   kt_run_case(&c);
 }
 
 /* ---- double_arith.cl ------------------------------------------------------------------------ */
 static const double kt_dspecial[KT_NF] = {
-  0.0, -0.0, 1.0, -1.0, 0.1, 3.0, 1e300, -1e300, 1e-300, INFINITY, -INFINITY, NAN,
-  1.0 / 3.0, 9007199254740992.0, DBL_MAX, DBL_MIN, 2.5, -7.75, 123456.789, 0.5, 1e-5, -3.0e-5, 1e10, 7.0};
+  0.0,     -0.0,    1.0,      -1.0,      0.1,        3.0,       1e300,
+  -1e300,  1e-300,  INFINITY, -INFINITY, NAN,        1.0 / 3.0, 9007199254740992.0,
+  DBL_MAX, DBL_MIN, 2.5,      -7.75,     123456.789, 0.5,       1e-5,
+  -3.0e-5, 1e10,    7.0};
 
-typedef struct kt_darith_ctx { double out[KT_NF * 2 * 5]; int64_t cmp[KT_NF * 2]; } kt_darith_ctx;
+typedef struct kt_darith_ctx {
+  double out[KT_NF * 2 * 5];
+  int64_t cmp[KT_NF * 2];
+} kt_darith_ctx;
 static void kt_check_darith(const kt_run *r, void *u) {
   const kt_darith_ctx *c = u;
   kt_expect_buf(r, 0, c->out, KT_F64, KT_NF * 2 * 5);
@@ -352,10 +402,13 @@ static void test_darith(void **state) {
     w.cmp[i] = (x == y) | (x != y) << 1 | (x < y) << 2 | (x <= y) << 3 | (x > y) << 4 | (x >= y) << 5 |
                (isnan(y) ? 1 : 0) << 6 | (isunordered(x, y) ? 1 : 0) << 7;
   }
-  kt_case c = {.file = "double_arith", .kernel = "darith",
+  kt_case c = {.file = "double_arith",
+               .kernel = "darith",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(NULL, sizeof w.cmp), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {N}, {0}, {0}}, .check = kt_check_darith, .user = &w};
+               .range = {1, {N}, {0}, {0}},
+               .check = kt_check_darith,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -364,7 +417,7 @@ static void kt_check_dcmp2(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT
 static void test_dcmp2(void **state) {
   (void)state;
   double a[KT_NF], b[KT_NF];
-  int64_t want[KT_NF * 3];   /* out[i*3 + j] is a long2: element (i*3 + j)*2 + k */
+  int64_t want[KT_NF * 3]; /* out[i*3 + j] is a long2: element (i*3 + j)*2 + k */
   for (size_t i = 0; i < KT_NF; ++i) {
     a[i] = (double)kt_cmp_a[i];
     b[i] = (double)kt_cmp_b[i];
@@ -376,9 +429,12 @@ static void test_dcmp2(void **state) {
       want[(v * 3 + 1) * 2 + k] = x != y ? -1 : 0;
       want[(v * 3 + 2) * 2 + k] = x == y ? -1 : 0;
     }
-  kt_case c = {.file = "double_arith", .kernel = "dcmp2",
+  kt_case c = {.file = "double_arith",
+               .kernel = "dcmp2",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NF / 2}, {0}, {0}}, .check = kt_check_dcmp2, .user = want};
+               .range = {1, {KT_NF / 2}, {0}, {0}},
+               .check = kt_check_dcmp2,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -391,12 +447,14 @@ static void kt_math_inputs_f(float *a, float *b, float *c, size_t n, uint64_t se
     a[i] = i < KT_NF ? kt_fspecial[i] : kt_rand_float(-10, 10);
     b[i] = i < KT_NF ? kt_fspecial[(i * 7 + 5) % KT_NF] : kt_rand_float(-10, 10);
     c[i] = kt_rand_float(-3, 3);
-    if (i % 5 == 0) c[i] = kt_fspecial[(i * 3) % 9];      /* zeros, +-1, 0.1, 3, +-1e30, 1e-30 */
+    if (i % 5 == 0) c[i] = kt_fspecial[(i * 3) % 9]; /* zeros, +-1, 0.1, 3, +-1e30, 1e-30 */
     if (a[i] == 0.0f && b[i] == 0.0f) b[i] = 0.5f;
   }
 }
 
-typedef struct kt_fmath_ctx { float out[KT_NF * 2 * 8]; } kt_fmath_ctx;
+typedef struct kt_fmath_ctx {
+  float out[KT_NF * 2 * 8];
+} kt_fmath_ctx;
 static void kt_check_fmath(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_F32, KT_NF * 2 * 8); }
 
 static void test_fmath(void **state) {
@@ -415,7 +473,7 @@ static void test_fmath(void **state) {
       o[4] = fmaxf(x, y);
       o[5] = floorf(x);
       o[6] = ceilf(y);
-      o[7] = fminf(fmaxf(z, -1.0f), 1.0f);   /* clamp as OpenCL defines it */
+      o[7] = fminf(fmaxf(z, -1.0f), 1.0f); /* clamp as OpenCL defines it */
       if (!kt_subnormal_f(o[0])) break;
       cc[i] = 2.0f;
     }
@@ -424,14 +482,19 @@ static void test_fmath(void **state) {
    * (the separately rounded product 1 + 2^-11 would lose the 2^-24) */
   assert_true(fmaf(1.000244140625f, 1.000244140625f, -1.0f) == 0x1.0008p-11f);
   assert_true(fminf(NAN, 2.0f) == 2.0f && fmaxf(-1.0f, NAN) == -1.0f);
-  kt_case c = {.file = "builtins_math", .kernel = "fmath",
+  kt_case c = {.file = "builtins_math",
+               .kernel = "fmath",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b),
                         KT_BUF_IN(cc, sizeof cc)},
-               .range = {1, {N}, {0}, {0}}, .check = kt_check_fmath, .user = &w};
+               .range = {1, {N}, {0}, {0}},
+               .check = kt_check_fmath,
+               .user = &w};
   kt_run_case(&c);
 }
 
-typedef struct kt_dmath_ctx { double out[KT_NF * 2 * 7]; } kt_dmath_ctx;
+typedef struct kt_dmath_ctx {
+  double out[KT_NF * 2 * 7];
+} kt_dmath_ctx;
 static void kt_check_dmath(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_F64, KT_NF * 2 * 7); }
 
 static void test_dmath(void **state) {
@@ -460,10 +523,13 @@ static void test_dmath(void **state) {
       cc[i] = 2.0;
     }
   }
-  kt_case c = {.file = "builtins_math", .kernel = "dmath",
+  kt_case c = {.file = "builtins_math",
+               .kernel = "dmath",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b),
                         KT_BUF_IN(cc, sizeof cc)},
-               .range = {1, {N}, {0}, {0}}, .check = kt_check_dmath, .user = &w};
+               .range = {1, {N}, {0}, {0}},
+               .check = kt_check_dmath,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -471,17 +537,20 @@ static void kt_check_fmath4(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, K
 
 static void test_fmath4(void **state) {
   (void)state;
-  enum { N = KT_NF * 2 };   /* floats: N / 4 float4 per input */
+  enum { N = KT_NF * 2 }; /* floats: N / 4 float4 per input */
   float a[N], b[N], cc[N];
   kt_math_inputs_f(a, b, cc, N, 0xB003);
-  static float want[N * 4];   /* out[v*4 + j] is a float4: element (v*4 + j)*4 + k */
+  static float want[N * 4]; /* out[v*4 + j] is a float4: element (v*4 + j)*4 + k */
   for (size_t v = 0; v < N / 4; ++v)
     for (size_t k = 0; k < 4; ++k) {
       size_t i = v * 4 + k;
       for (;;) {
         float x = a[i], y = b[i], z = cc[i];
         float m = fminf(x, y);
-        if (m == 0.0f && z == 0.0f) { cc[i] = 0.25f; continue; }
+        if (m == 0.0f && z == 0.0f) {
+          cc[i] = 0.25f;
+          continue;
+        }
         want[(v * 4 + 0) * 4 + k] = fmaf(x, y, z);
         want[(v * 4 + 1) * 4 + k] = sqrtf(fabsf(y));
         want[(v * 4 + 2) * 4 + k] = fmaxf(m, z);
@@ -490,19 +559,22 @@ static void test_fmath4(void **state) {
         cc[i] = 2.0f;
       }
     }
-  kt_case c = {.file = "builtins_math", .kernel = "fmath4",
+  kt_case c = {.file = "builtins_math",
+               .kernel = "fmath4",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b),
                         KT_BUF_IN(cc, sizeof cc)},
-               .range = {1, {N / 4}, {0}, {0}}, .check = kt_check_fmath4, .user = want};
+               .range = {1, {N / 4}, {0}, {0}},
+               .check = kt_check_fmath4,
+               .user = want};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_farith), KT_TEST(test_fsum_seq), KT_TEST(test_fcmp), KT_TEST(test_fcmp4),
-    KT_TEST(test_fcmp_branch), KT_TEST(test_f2i), KT_TEST(test_i2f), KT_TEST(test_d2x),
-    KT_TEST(test_conv_vec_float), KT_TEST(test_darith), KT_TEST(test_dcmp2), KT_TEST(test_fmath),
-    KT_TEST(test_dmath), KT_TEST(test_fmath4),
+    KT_TEST(test_farith),         KT_TEST(test_fsum_seq), KT_TEST(test_fcmp),  KT_TEST(test_fcmp4),
+    KT_TEST(test_fcmp_branch),    KT_TEST(test_f2i),      KT_TEST(test_i2f),   KT_TEST(test_d2x),
+    KT_TEST(test_conv_vec_float), KT_TEST(test_darith),   KT_TEST(test_dcmp2), KT_TEST(test_fmath),
+    KT_TEST(test_dmath),          KT_TEST(test_fmath4),
   };
   return cmocka_run_group_tests_name("kernels_float", tests, NULL, NULL);
 }

@@ -9,36 +9,42 @@
 
 
 /* ---- int_arith.cl --------------------------------------------------------------------------- */
-typedef struct kt_arith_ctx { const void *expected; kt_type t; } kt_arith_ctx;
+typedef struct kt_arith_ctx {
+  const void *expected;
+  kt_type t;
+} kt_arith_ctx;
 static void kt_check_arith(const kt_run *r, void *u) {
   const kt_arith_ctx *c = u;
   kt_expect_buf(r, 0, c->expected, c->t, KT_NI * 10);
 }
 
-#define KT_ARITH_TEST(T, CT, UT, WT, KT)                                                           \
-  static void test_arith_##T(void **state) {                                                       \
-    (void)state;                                                                                   \
-    CT a[KT_NI], b[KT_NI], want[KT_NI * 10];                                                       \
-    kt_int_inputs(a, b, sizeof(CT), 0xA000 + sizeof(CT));                                          \
-    for (size_t i = 0; i < KT_NI; ++i) {                                                           \
-      CT x = a[i], y = b[i];                                                                       \
-      CT *o = want + i * 10;                                                                       \
-      o[0] = (CT)((UT)x + (UT)y);                                                                  \
-      o[1] = (CT)((UT)x - (UT)y);                                                                  \
-      o[2] = (CT)((WT)(UT)x * (WT)(UT)y);                                                          \
-      o[3] = (CT)(x & y);                                                                          \
-      o[4] = (CT)(x | y);                                                                          \
-      o[5] = (CT)(x ^ y);                                                                          \
-      o[6] = (CT)~x;                                                                               \
-      o[7] = (CT)(-(UT)x);                                                                         \
-      o[8] = (CT)((x < y) + 2 * (x > y) + 4 * (x == y) + 8 * (x <= y) + 16 * (x != y));            \
-      o[9] = (CT)((UT)x + (UT)1);                                                                  \
-    }                                                                                              \
-    kt_arith_ctx ctx = {want, KT};                                                                 \
-    kt_case c = {.file = "int_arith", .kernel = "arith_" #T,                                       \
+#define KT_ARITH_TEST(T, CT, UT, WT, KT)                                                                 \
+  static void test_arith_##T(void **state) {                                                             \
+    (void)state;                                                                                         \
+    CT a[KT_NI], b[KT_NI], want[KT_NI * 10];                                                             \
+    kt_int_inputs(a, b, sizeof(CT), 0xA000 + sizeof(CT));                                                \
+    for (size_t i = 0; i < KT_NI; ++i) {                                                                 \
+      CT x = a[i], y = b[i];                                                                             \
+      CT *o = want + i * 10;                                                                             \
+      o[0] = (CT)((UT)x + (UT)y);                                                                        \
+      o[1] = (CT)((UT)x - (UT)y);                                                                        \
+      o[2] = (CT)((WT)(UT)x * (WT)(UT)y);                                                                \
+      o[3] = (CT)(x & y);                                                                                \
+      o[4] = (CT)(x | y);                                                                                \
+      o[5] = (CT)(x ^ y);                                                                                \
+      o[6] = (CT)~x;                                                                                     \
+      o[7] = (CT)(-(UT)x);                                                                               \
+      o[8] = (CT)((x < y) + 2 * (x > y) + 4 * (x == y) + 8 * (x <= y) + 16 * (x != y));                  \
+      o[9] = (CT)((UT)x + (UT)1);                                                                        \
+    }                                                                                                    \
+    kt_arith_ctx ctx = {want, KT};                                                                       \
+    kt_case c = {.file = "int_arith",                                                                    \
+                 .kernel = "arith_" #T,                                                                  \
                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)}, \
-                 .range = {1, {KT_NI}, {8}, {0}}, .check = kt_check_arith, .user = &ctx};          \
-    kt_run_case(&c);                                                                               \
+                 .range = {1, {KT_NI}, {8}, {0}},                                                        \
+                 .check = kt_check_arith,                                                                \
+                 .user = &ctx};                                                                          \
+    kt_run_case(&c);                                                                                     \
   }
 KT_ARITH_TEST(char, int8_t, uint8_t, uint32_t, KT_I8)
 KT_ARITH_TEST(uchar, uint8_t, uint8_t, uint32_t, KT_U8)
@@ -53,16 +59,20 @@ KT_ARITH_TEST(ulong, uint64_t, uint64_t, uint64_t, KT_U64)
 static void test_arith_reference_spot(void **state) {
   (void)state;
   int8_t x = 127, y = 1;
-  assert_int_equal((int8_t)((uint8_t)x + (uint8_t)y), -128);            /* 0x7f + 1 = 0x80 */
+  assert_int_equal((int8_t)((uint8_t)x + (uint8_t)y), -128); /* 0x7f + 1 = 0x80 */
   uint16_t p = 65535, q = 65535;
-  assert_int_equal((uint16_t)((uint32_t)p * (uint32_t)q), 1);           /* (2^16-1)^2 mod 2^16 = 1 */
+  assert_int_equal((uint16_t)((uint32_t)p * (uint32_t)q), 1); /* (2^16-1)^2 mod 2^16 = 1 */
   int32_t m = INT32_MIN;
-  assert_int_equal((int32_t)(-(uint32_t)m), INT32_MIN);                 /* -MIN wraps to MIN */
+  assert_int_equal((int32_t)(-(uint32_t)m), INT32_MIN); /* -MIN wraps to MIN */
   assert_true((uint64_t)((uint64_t)UINT64_MAX + 1) == 0);
 }
 
 /* ---- int_divrem.cl -------------------------------------------------------------------------- */
-typedef struct kt_divrem_ctx { const void *q, *r; kt_type t; size_t n; } kt_divrem_ctx;
+typedef struct kt_divrem_ctx {
+  const void *q, *r;
+  kt_type t;
+  size_t n;
+} kt_divrem_ctx;
 static void kt_check_divrem(const kt_run *r, void *u) {
   const kt_divrem_ctx *c = u;
   kt_expect_buf(r, 0, c->q, c->t, c->n);
@@ -71,38 +81,46 @@ static void kt_check_divrem(const kt_run *r, void *u) {
 
 /* Inputs: patterns, then fixed sign cases at the start; b == 0 becomes 3; MIN / -1 is kept for
  * char and short (promoted to int: defined) and replaced (b = 7) for int and long. */
-#define KT_DIVREM_INPUTS(CT, a, b, n, is_signed, promoted)                                         \
-  do {                                                                                             \
-    kt_int_inputs(a, b, sizeof(CT), 0xD000 + sizeof(CT));                                          \
-    const CT smin = (CT)((uint64_t)1 << (sizeof(CT) * 8 - 1));                                     \
-    if (is_signed) {                                                                               \
-      a[0] = smin; b[0] = (CT)-1;                                                                  \
-      a[1] = (CT)-7; b[1] = 2;                                                                     \
-      a[2] = 7; b[2] = (CT)-2;                                                                     \
-      a[3] = (CT)-7; b[3] = (CT)-2;                                                                \
-      a[4] = smin; b[4] = (CT)(smin + 1);                                                          \
-    }                                                                                              \
-    for (size_t i = 0; i < (n); ++i) {                                                             \
-      if (b[i] == 0) b[i] = 3;                                                                     \
-      if ((is_signed) && !(promoted) && a[i] == smin && b[i] == (CT)-1) b[i] = 7;                  \
-    }                                                                                              \
+#define KT_DIVREM_INPUTS(CT, a, b, n, is_signed, promoted)                        \
+  do {                                                                            \
+    kt_int_inputs(a, b, sizeof(CT), 0xD000 + sizeof(CT));                         \
+    const CT smin = (CT)((uint64_t)1 << (sizeof(CT) * 8 - 1));                    \
+    if (is_signed) {                                                              \
+      a[0] = smin;                                                                \
+      b[0] = (CT)-1;                                                              \
+      a[1] = (CT)-7;                                                              \
+      b[1] = 2;                                                                   \
+      a[2] = 7;                                                                   \
+      b[2] = (CT)-2;                                                              \
+      a[3] = (CT)-7;                                                              \
+      b[3] = (CT)-2;                                                              \
+      a[4] = smin;                                                                \
+      b[4] = (CT)(smin + 1);                                                      \
+    }                                                                             \
+    for (size_t i = 0; i < (n); ++i) {                                            \
+      if (b[i] == 0) b[i] = 3;                                                    \
+      if ((is_signed) && !(promoted) && a[i] == smin && b[i] == (CT)-1) b[i] = 7; \
+    }                                                                             \
   } while (0)
 
-#define KT_DIVREM_TEST(T, CT, KT, is_signed, promoted)                                             \
-  static void test_divrem_##T(void **state) {                                                      \
-    (void)state;                                                                                   \
-    CT a[KT_NI], b[KT_NI], q[KT_NI], r[KT_NI];                                                     \
-    KT_DIVREM_INPUTS(CT, a, b, KT_NI, is_signed, promoted);                                        \
-    for (size_t i = 0; i < KT_NI; ++i) {                                                           \
-      q[i] = (CT)(a[i] / b[i]);                                                                    \
-      r[i] = (CT)(a[i] % b[i]);                                                                    \
-    }                                                                                              \
-    kt_divrem_ctx ctx = {q, r, KT, KT_NI};                                                         \
-    kt_case c = {.file = "int_divrem", .kernel = "divrem_" #T,                                     \
+#define KT_DIVREM_TEST(T, CT, KT, is_signed, promoted)                                                  \
+  static void test_divrem_##T(void **state) {                                                           \
+    (void)state;                                                                                        \
+    CT a[KT_NI], b[KT_NI], q[KT_NI], r[KT_NI];                                                          \
+    KT_DIVREM_INPUTS(CT, a, b, KT_NI, is_signed, promoted);                                             \
+    for (size_t i = 0; i < KT_NI; ++i) {                                                                \
+      q[i] = (CT)(a[i] / b[i]);                                                                         \
+      r[i] = (CT)(a[i] % b[i]);                                                                         \
+    }                                                                                                   \
+    kt_divrem_ctx ctx = {q, r, KT, KT_NI};                                                              \
+    kt_case c = {.file = "int_divrem",                                                                  \
+                 .kernel = "divrem_" #T,                                                                \
                  .args = {KT_BUF_IN(NULL, sizeof q), KT_BUF_IN(NULL, sizeof r), KT_BUF_IN(a, sizeof a), \
-                          KT_BUF_IN(b, sizeof b)},                                                 \
-                 .range = {1, {KT_NI}, {0}, {0}}, .check = kt_check_divrem, .user = &ctx};         \
-    kt_run_case(&c);                                                                               \
+                          KT_BUF_IN(b, sizeof b)},                                                      \
+                 .range = {1, {KT_NI}, {0}, {0}},                                                       \
+                 .check = kt_check_divrem,                                                              \
+                 .user = &ctx};                                                                         \
+    kt_run_case(&c);                                                                                    \
   }
 KT_DIVREM_TEST(char, int8_t, KT_I8, 1, 1)
 KT_DIVREM_TEST(uchar, uint8_t, KT_U8, 0, 1)
@@ -125,10 +143,13 @@ static void test_divrem_int4(void **state) {
   /* hand check of the C99 rules: -7/2 = -3 rem -1; 7/-2 = -3 rem 1; -7/-2 = 3 rem -1 */
   assert_true(q[1] == -3 && r[1] == -1 && q[2] == -3 && r[2] == 1 && q[3] == 3 && r[3] == -1);
   kt_divrem_ctx ctx = {q, r, KT_I32, KT_NI};
-  kt_case c = {.file = "int_divrem", .kernel = "divrem_int4",
+  kt_case c = {.file = "int_divrem",
+               .kernel = "divrem_int4",
                .args = {KT_BUF_IN(NULL, sizeof q), KT_BUF_IN(NULL, sizeof r), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NI / 4}, {0}, {0}}, .check = kt_check_divrem, .user = &ctx};
+               .range = {1, {KT_NI / 4}, {0}, {0}},
+               .check = kt_check_divrem,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -141,10 +162,13 @@ static void test_divrem_ushort8(void **state) {
     r[i] = (uint16_t)(a[i] % b[i]);
   }
   kt_divrem_ctx ctx = {q, r, KT_U16, KT_NI};
-  kt_case c = {.file = "int_divrem", .kernel = "divrem_ushort8",
+  kt_case c = {.file = "int_divrem",
+               .kernel = "divrem_ushort8",
                .args = {KT_BUF_IN(NULL, sizeof q), KT_BUF_IN(NULL, sizeof r), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NI / 8}, {0}, {0}}, .check = kt_check_divrem, .user = &ctx};
+               .range = {1, {KT_NI / 8}, {0}, {0}},
+               .check = kt_check_divrem,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -152,14 +176,18 @@ static void test_divrem_ushort8(void **state) {
 /* Shift counts: a spread of small, too-large and negative values (as bit patterns). */
 static void kt_shift_counts(void *b, unsigned bytes) {
   for (size_t i = 0; i < KT_NI; ++i) {
-    int64_t v = (int64_t)i * 3 - 5;   /* -5 .. 64 */
+    int64_t v = (int64_t)i * 3 - 5; /* -5 .. 64 */
     if (i == 22) v = 200;
     if (i == 23) v = -64;
     memcpy((char *)b + i * bytes, &v, bytes);
   }
 }
 
-typedef struct kt_shift_ctx { const void *expected; kt_type t; size_t n; } kt_shift_ctx;
+typedef struct kt_shift_ctx {
+  const void *expected;
+  kt_type t;
+  size_t n;
+} kt_shift_ctx;
 static void kt_check_shift(const kt_run *r, void *u) {
   const kt_shift_ctx *c = u;
   kt_expect_buf(r, 0, c->expected, c->t, c->n);
@@ -167,19 +195,21 @@ static void kt_check_shift(const kt_run *r, void *u) {
 
 /* shr: promoted left operand PT (int for char/short, else the type itself), count masked to the
  * bits of PT. */
-#define KT_SHR_TEST(T, CT, PT, MASK, KT)                                                           \
-  static void test_shr_##T(void **state) {                                                         \
-    (void)state;                                                                                   \
-    CT a[KT_NI], b[KT_NI], want[KT_NI], dummy[KT_NI];                                              \
-    kt_int_inputs(a, dummy, sizeof(CT), 0x5000 + sizeof(CT));                                      \
-    kt_shift_counts(b, sizeof(CT));                                                                \
-    for (size_t i = 0; i < KT_NI; ++i)                                                             \
-      want[i] = (CT)((PT)a[i] >> ((unsigned)(PT)b[i] & (MASK)));                                   \
-    kt_shift_ctx ctx = {want, KT, KT_NI};                                                          \
-    kt_case c = {.file = "int_shift", .kernel = "shr_" #T,                                         \
+#define KT_SHR_TEST(T, CT, PT, MASK, KT)                                                                 \
+  static void test_shr_##T(void **state) {                                                               \
+    (void)state;                                                                                         \
+    CT a[KT_NI], b[KT_NI], want[KT_NI], dummy[KT_NI];                                                    \
+    kt_int_inputs(a, dummy, sizeof(CT), 0x5000 + sizeof(CT));                                            \
+    kt_shift_counts(b, sizeof(CT));                                                                      \
+    for (size_t i = 0; i < KT_NI; ++i) want[i] = (CT)((PT)a[i] >> ((unsigned)(PT)b[i] & (MASK)));        \
+    kt_shift_ctx ctx = {want, KT, KT_NI};                                                                \
+    kt_case c = {.file = "int_shift",                                                                    \
+                 .kernel = "shr_" #T,                                                                    \
                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)}, \
-                 .range = {1, {KT_NI}, {0}, {0}}, .check = kt_check_shift, .user = &ctx};          \
-    kt_run_case(&c);                                                                               \
+                 .range = {1, {KT_NI}, {0}, {0}},                                                        \
+                 .check = kt_check_shift,                                                                \
+                 .user = &ctx};                                                                          \
+    kt_run_case(&c);                                                                                     \
   }
 KT_SHR_TEST(char, int8_t, int32_t, 31, KT_I8)
 KT_SHR_TEST(uchar, uint8_t, int32_t, 31, KT_U8)
@@ -191,19 +221,21 @@ KT_SHR_TEST(long, int64_t, int64_t, 63, KT_I64)
 KT_SHR_TEST(ulong, uint64_t, uint64_t, 63, KT_U64)
 
 /* shl: the kernel computes (T)((PT)a << b) with PT = uint (ulong for ulong) */
-#define KT_SHL_TEST(T, CT, PT, MASK, KT)                                                           \
-  static void test_shl_##T(void **state) {                                                         \
-    (void)state;                                                                                   \
-    CT a[KT_NI], b[KT_NI], want[KT_NI], dummy[KT_NI];                                              \
-    kt_int_inputs(a, dummy, sizeof(CT), 0x5100 + sizeof(CT));                                      \
-    kt_shift_counts(b, sizeof(CT));                                                                \
-    for (size_t i = 0; i < KT_NI; ++i)                                                             \
-      want[i] = (CT)((PT)a[i] << ((PT)b[i] & (MASK)));                                             \
-    kt_shift_ctx ctx = {want, KT, KT_NI};                                                          \
-    kt_case c = {.file = "int_shift", .kernel = "shl_" #T,                                         \
+#define KT_SHL_TEST(T, CT, PT, MASK, KT)                                                                 \
+  static void test_shl_##T(void **state) {                                                               \
+    (void)state;                                                                                         \
+    CT a[KT_NI], b[KT_NI], want[KT_NI], dummy[KT_NI];                                                    \
+    kt_int_inputs(a, dummy, sizeof(CT), 0x5100 + sizeof(CT));                                            \
+    kt_shift_counts(b, sizeof(CT));                                                                      \
+    for (size_t i = 0; i < KT_NI; ++i) want[i] = (CT)((PT)a[i] << ((PT)b[i] & (MASK)));                  \
+    kt_shift_ctx ctx = {want, KT, KT_NI};                                                                \
+    kt_case c = {.file = "int_shift",                                                                    \
+                 .kernel = "shl_" #T,                                                                    \
                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)}, \
-                 .range = {1, {KT_NI}, {0}, {0}}, .check = kt_check_shift, .user = &ctx};          \
-    kt_run_case(&c);                                                                               \
+                 .range = {1, {KT_NI}, {0}, {0}},                                                        \
+                 .check = kt_check_shift,                                                                \
+                 .user = &ctx};                                                                          \
+    kt_run_case(&c);                                                                                     \
   }
 KT_SHL_TEST(uchar, uint8_t, uint32_t, 31, KT_U8)
 KT_SHL_TEST(ushort, uint16_t, uint32_t, 31, KT_U16)
@@ -222,7 +254,11 @@ static void test_shift_reference_spot(void **state) {
   assert_int_equal((int32_t)-2 >> ((unsigned)-1 & 31), -1);
 }
 
-typedef struct kt_shift2_ctx { const void *e0, *e1; kt_type t; size_t n; } kt_shift2_ctx;
+typedef struct kt_shift2_ctx {
+  const void *e0, *e1;
+  kt_type t;
+  size_t n;
+} kt_shift2_ctx;
 static void kt_check_shift2(const kt_run *r, void *u) {
   const kt_shift2_ctx *c = u;
   kt_expect_buf(r, 0, c->e0, c->t, c->n);
@@ -235,15 +271,18 @@ static void test_shift_char4(void **state) {
   kt_int_inputs(a, dummy, 1, 0x5200);
   kt_shift_counts(b, 1);
   for (size_t i = 0; i < KT_NI; ++i) {
-    unsigned cnt = (uint8_t)b[i] & 7;   /* char vector: no promotion, mask log2(8) bits */
+    unsigned cnt = (uint8_t)b[i] & 7; /* char vector: no promotion, mask log2(8) bits */
     shl[i] = (int8_t)(uint8_t)((uint8_t)a[i] << cnt);
     shr[i] = (int8_t)(a[i] >> cnt);
   }
   kt_shift2_ctx ctx = {shl, shr, KT_I8, KT_NI};
-  kt_case c = {.file = "int_shift", .kernel = "shift_char4",
+  kt_case c = {.file = "int_shift",
+               .kernel = "shift_char4",
                .args = {KT_BUF_IN(NULL, sizeof shl), KT_BUF_IN(NULL, sizeof shr), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NI / 4}, {0}, {0}}, .check = kt_check_shift2, .user = &ctx};
+               .range = {1, {KT_NI / 4}, {0}, {0}},
+               .check = kt_check_shift2,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -258,10 +297,13 @@ static void test_shift_long2(void **state) {
     shr[i] = a[i] >> cnt;
   }
   kt_shift2_ctx ctx = {shl, shr, KT_I64, KT_NI};
-  kt_case c = {.file = "int_shift", .kernel = "shift_long2",
+  kt_case c = {.file = "int_shift",
+               .kernel = "shift_long2",
                .args = {KT_BUF_IN(NULL, sizeof shl), KT_BUF_IN(NULL, sizeof shr), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(b, sizeof b)},
-               .range = {1, {KT_NI / 2}, {0}, {0}}, .check = kt_check_shift2, .user = &ctx};
+               .range = {1, {KT_NI / 2}, {0}, {0}},
+               .check = kt_check_shift2,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -275,7 +317,7 @@ static void test_conv_scalar(void **state) {
   a[14] = 500;
   a[15] = -5;
   a[16] = 0x12345678ABCD80FFll;
-  a[17] = -2147483648ll;   /* 0xFFFFFFFF80000000 */
+  a[17] = -2147483648ll; /* 0xFFFFFFFF80000000 */
   for (size_t i = 0; i < KT_NI; ++i) {
     int64_t x = a[i];
     int64_t *o = want + i * 12;
@@ -295,13 +337,21 @@ static void test_conv_scalar(void **state) {
   /* hand check: 0x...80FF -> char -1, uchar 255, short -32513 (0x80ff), ushort 33023 */
   assert_true(want[16 * 12 + 0] == -1 && want[16 * 12 + 1] == 255 && want[16 * 12 + 2] == -32513 &&
               want[16 * 12 + 3] == 33023);
-  kt_case c = {.file = "int_convert", .kernel = "conv_scalar",
+  kt_case c = {.file = "int_convert",
+               .kernel = "conv_scalar",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a)},
-               .range = {1, {KT_NI}, {0}, {0}}, .check = kt_check_conv_scalar, .user = want};
+               .range = {1, {KT_NI}, {0}, {0}},
+               .check = kt_check_conv_scalar,
+               .user = want};
   kt_run_case(&c);
 }
 
-typedef struct kt_convv_ctx { uint8_t trunc[KT_NI]; int32_t sext[KT_NI]; int64_t zext[KT_NI]; int32_t mixed[KT_NI * 2]; } kt_convv_ctx;
+typedef struct kt_convv_ctx {
+  uint8_t trunc[KT_NI];
+  int32_t sext[KT_NI];
+  int64_t zext[KT_NI];
+  int32_t mixed[KT_NI * 2];
+} kt_convv_ctx;
 static void kt_check_conv_vector(const kt_run *r, void *u) {
   const kt_convv_ctx *c = u;
   kt_expect_buf(r, 0, c->trunc, KT_U8, KT_NI);
@@ -324,28 +374,55 @@ static void test_conv_vector(void **state) {
     ctx.zext[i] = (int64_t)(uint32_t)a[i];
   }
   for (size_t i = 0; i < KT_NI * 2; ++i) ctx.mixed[i] = (int32_t)(uint16_t)s[i] - (int32_t)s[i];
-  kt_case c = {.file = "int_convert", .kernel = "conv_vector",
+  kt_case c = {.file = "int_convert",
+               .kernel = "conv_vector",
                .args = {KT_BUF_IN(NULL, sizeof ctx.trunc), KT_BUF_IN(NULL, sizeof ctx.sext),
-                        KT_BUF_IN(NULL, sizeof ctx.zext), KT_BUF_IN(NULL, sizeof ctx.mixed),
-                        KT_BUF_IN(a, sizeof a), KT_BUF_IN(s, sizeof s)},
-               .range = {1, {KT_NI / 4}, {0}, {0}}, .check = kt_check_conv_vector, .user = &ctx};
+                        KT_BUF_IN(NULL, sizeof ctx.zext), KT_BUF_IN(NULL, sizeof ctx.mixed), KT_BUF_IN(a, sizeof a),
+                        KT_BUF_IN(s, sizeof s)},
+               .range = {1, {KT_NI / 4}, {0}, {0}},
+               .check = kt_check_conv_vector,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_arith_reference_spot), KT_TEST(test_arith_char), KT_TEST(test_arith_uchar),
-    KT_TEST(test_arith_short), KT_TEST(test_arith_ushort), KT_TEST(test_arith_int),
-    KT_TEST(test_arith_uint), KT_TEST(test_arith_long), KT_TEST(test_arith_ulong),
-    KT_TEST(test_divrem_char), KT_TEST(test_divrem_uchar), KT_TEST(test_divrem_short),
-    KT_TEST(test_divrem_ushort), KT_TEST(test_divrem_int), KT_TEST(test_divrem_uint),
-    KT_TEST(test_divrem_long), KT_TEST(test_divrem_ulong), KT_TEST(test_divrem_int4),
-    KT_TEST(test_divrem_ushort8), KT_TEST(test_shift_reference_spot), KT_TEST(test_shr_char),
-    KT_TEST(test_shr_uchar), KT_TEST(test_shr_short), KT_TEST(test_shr_ushort),
-    KT_TEST(test_shr_int), KT_TEST(test_shr_uint), KT_TEST(test_shr_long), KT_TEST(test_shr_ulong),
-    KT_TEST(test_shl_uchar), KT_TEST(test_shl_ushort), KT_TEST(test_shl_uint),
-    KT_TEST(test_shl_ulong), KT_TEST(test_shift_char4), KT_TEST(test_shift_long2),
-    KT_TEST(test_conv_scalar), KT_TEST(test_conv_vector),
+    KT_TEST(test_arith_reference_spot),
+    KT_TEST(test_arith_char),
+    KT_TEST(test_arith_uchar),
+    KT_TEST(test_arith_short),
+    KT_TEST(test_arith_ushort),
+    KT_TEST(test_arith_int),
+    KT_TEST(test_arith_uint),
+    KT_TEST(test_arith_long),
+    KT_TEST(test_arith_ulong),
+    KT_TEST(test_divrem_char),
+    KT_TEST(test_divrem_uchar),
+    KT_TEST(test_divrem_short),
+    KT_TEST(test_divrem_ushort),
+    KT_TEST(test_divrem_int),
+    KT_TEST(test_divrem_uint),
+    KT_TEST(test_divrem_long),
+    KT_TEST(test_divrem_ulong),
+    KT_TEST(test_divrem_int4),
+    KT_TEST(test_divrem_ushort8),
+    KT_TEST(test_shift_reference_spot),
+    KT_TEST(test_shr_char),
+    KT_TEST(test_shr_uchar),
+    KT_TEST(test_shr_short),
+    KT_TEST(test_shr_ushort),
+    KT_TEST(test_shr_int),
+    KT_TEST(test_shr_uint),
+    KT_TEST(test_shr_long),
+    KT_TEST(test_shr_ulong),
+    KT_TEST(test_shl_uchar),
+    KT_TEST(test_shl_ushort),
+    KT_TEST(test_shl_uint),
+    KT_TEST(test_shl_ulong),
+    KT_TEST(test_shift_char4),
+    KT_TEST(test_shift_long2),
+    KT_TEST(test_conv_scalar),
+    KT_TEST(test_conv_vector),
   };
   return cmocka_run_group_tests_name("kernels_int", tests, NULL, NULL);
 }

@@ -19,20 +19,23 @@ typedef struct kt_params {
 } kt_params;
 _Static_assert(sizeof(kt_params) == 40, "Params layout");
 _Static_assert(offsetof(kt_params, d) == 16 && offsetof(kt_params, f) == 24 && offsetof(kt_params, u) == 28 &&
-               offsetof(kt_params, l) == 32, "Params layout");
+                 offsetof(kt_params, l) == 32,
+               "Params layout");
 
 static void kt_check_struct_byval(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_I64, 5 * 8); }
 
 static void test_struct_byval(void **state) {
   (void)state;
   kt_params p;
-  memset(&p, 0xEE, sizeof p);   /* padding bytes: not read by the kernel */
+  memset(&p, 0xEE, sizeof p); /* padding bytes: not read by the kernel */
   p.c = -7;
   p.i = -123456;
   p.s = 31000;
   p.d = -2.75e100;
   p.f = 6.5e-3f;
-  p.u[0] = 0xF1; p.u[1] = 0x02; p.u[2] = 0x93;
+  p.u[0] = 0xF1;
+  p.u[1] = 0x02;
+  p.u[2] = 0x93;
   p.l = 0x0102030405060708ll;
   int64_t want[5 * 8];
   for (int64_t g = 0; g < 5; ++g) {
@@ -48,9 +51,12 @@ static void test_struct_byval(void **state) {
     o[6] = p.l;
     o[7] = p.l + (int64_t)p.i * g + p.u[g % 3];
   }
-  kt_case c = {.file = "struct_arg", .kernel = "struct_byval",
+  kt_case c = {.file = "struct_arg",
+               .kernel = "struct_byval",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_VALUE(&p)},
-               .range = {1, {5}, {0}, {0}}, .check = kt_check_struct_byval, .user = want};
+               .range = {1, {5}, {0}, {0}},
+               .check = kt_check_struct_byval,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -62,9 +68,13 @@ static void test_struct_private_array(void **state) {
   int32_t in[G * 4], want[G * 12];
   kt_seed(0xA100);
   for (size_t i = 0; i < G * 4; ++i) in[i] = (int32_t)kt_rand_range(-100000, 100000);
-  for (size_t g = 0; g < G; ++g) in[g * 4] = (int32_t)(in[g * 4] & ~3) | (int32_t)(g % 4);   /* every sel */
+  for (size_t g = 0; g < G; ++g) in[g * 4] = (int32_t)(in[g * 4] & ~3) | (int32_t)(g % 4); /* every sel */
   for (size_t g = 0; g < G; ++g) {
-    struct { int32_t key; float val; int16_t tag; } items[4], copy;
+    struct {
+      int32_t key;
+      float val;
+      int16_t tag;
+    } items[4], copy;
     for (int k = 0; k < 4; ++k) {
       items[k].key = in[g * 4 + k];
       items[k].val = (float)k / 4.0f;
@@ -80,34 +90,41 @@ static void test_struct_private_array(void **state) {
       want[g * 12 + k * 3 + 2] = items[k].tag;
     }
   }
-  kt_case c = {.file = "struct_arg", .kernel = "struct_private_array",
+  kt_case c = {.file = "struct_arg",
+               .kernel = "struct_private_array",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_struct_private_array, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_struct_private_array,
+               .user = want};
   kt_run_case(&c);
 }
 
 /* ---- struct_global.cl ----------------------------------------------------------------------- */
-typedef struct kt_inner { int16_t a; int8_t b; } kt_inner;
+typedef struct kt_inner {
+  int16_t a;
+  int8_t b;
+} kt_inner;
 typedef struct kt_rec {
   int8_t tag;
   _Alignas(16) float v[4];
   int16_t s;
   int64_t l;
-  _Alignas(16) int32_t t[4];   /* int3: 16 bytes, the 4th is padding */
+  _Alignas(16) int32_t t[4]; /* int3: 16 bytes, the 4th is padding */
   kt_inner in[2];
   double d;
 } kt_rec;
 _Static_assert(sizeof(kt_inner) == 4, "Inner layout");
 _Static_assert(sizeof(kt_rec) == 80 && _Alignof(kt_rec) == 16, "Rec layout");
 _Static_assert(offsetof(kt_rec, v) == 16 && offsetof(kt_rec, s) == 32 && offsetof(kt_rec, l) == 40 &&
-               offsetof(kt_rec, t) == 48 && offsetof(kt_rec, in) == 64 && offsetof(kt_rec, d) == 72, "Rec layout");
+                 offsetof(kt_rec, t) == 48 && offsetof(kt_rec, in) == 64 && offsetof(kt_rec, d) == 72,
+               "Rec layout");
 
 /* Packed { char c; int i; short s; long l; }: offsets 0, 1, 5, 7; 15 bytes. */
 #define KT_PACKED_SIZE 15
 
 static void kt_rec_random(kt_rec *r) {
   unsigned char *p = (unsigned char *)r;
-  for (size_t k = 0; k < sizeof *r; ++k) p[k] = (unsigned char)kt_rand();   /* padding too */
+  for (size_t k = 0; k < sizeof *r; ++k) p[k] = (unsigned char)kt_rand(); /* padding too */
   r->tag = (int8_t)kt_rand();
   for (int k = 0; k < 4; ++k) r->v[k] = kt_rand_float(-8, 8);
   r->s = (int16_t)kt_rand();
@@ -137,8 +154,8 @@ static void kt_expect_recs(const kt_run *r, int arg, const kt_rec *want, size_t 
     for (int k = 0; k < 3; ++k)
       kt_require(r, g.t[k] == w->t[k], "rec %zu: t[%d] %d, expected %d", i, k, g.t[k], w->t[k]);
     for (int k = 0; k < 2; ++k)
-      kt_require(r, g.in[k].a == w->in[k].a && g.in[k].b == w->in[k].b, "rec %zu: in[%d] (%d,%d), expected (%d,%d)",
-                 i, k, g.in[k].a, g.in[k].b, w->in[k].a, w->in[k].b);
+      kt_require(r, g.in[k].a == w->in[k].a && g.in[k].b == w->in[k].b, "rec %zu: in[%d] (%d,%d), expected (%d,%d)", i,
+                 k, g.in[k].a, g.in[k].b, w->in[k].a, w->in[k].b);
     kt_require(r, kt_d2u(g.d) == kt_d2u(w->d), "rec %zu: d %a, expected %a", i, g.d, w->d);
   }
 }
@@ -151,7 +168,7 @@ static void test_struct_rw(void **state) {
   static kt_rec in[G], want[G];
   kt_seed(0xA200);
   for (size_t g = 0; g < G; ++g) kt_rec_random(&in[g]);
-  in[0].tag = 127;   /* char wraps: 127 + 1 -> -128 */
+  in[0].tag = 127; /* char wraps: 127 + 1 -> -128 */
   for (size_t g = 0; g < G; ++g) {
     const kt_rec *r = &in[g];
     kt_rec *w = &want[g];
@@ -165,9 +182,12 @@ static void test_struct_rw(void **state) {
     w->in[1] = r->in[0];
     w->d = r->d * 2.0;
   }
-  kt_case c = {.file = "struct_global", .kernel = "struct_rw",
+  kt_case c = {.file = "struct_global",
+               .kernel = "struct_rw",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_struct_rw, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_struct_rw,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -198,9 +218,12 @@ static void test_struct_inplace(void **state) {
     want[g].t[2] = want[g].t[0] - want[g].t[1];
     want[g].in[g & 1].b = 'x';
   }
-  kt_case c = {.file = "struct_global", .kernel = "struct_inplace",
+  kt_case c = {.file = "struct_global",
+               .kernel = "struct_inplace",
                .args = {KT_BUF_IN(recs, sizeof recs)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_struct_inplace, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_struct_inplace,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -230,9 +253,12 @@ static void test_struct_packed(void **state) {
     memcpy(q + 5, &s2, 2);
     memcpy(q + 7, &l2, 8);
   }
-  kt_case c = {.file = "struct_global", .kernel = "struct_packed",
+  kt_case c = {.file = "struct_global",
+               .kernel = "struct_packed",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_struct_packed, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_struct_packed,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -248,7 +274,7 @@ static void test_calls(void **state) {
   kt_seed(0xA500);
   for (size_t g = 0; g < G; ++g) {
     in[g * 2] = (int32_t)kt_rand_range(-1000000, 1000000);
-    in[g * 2 + 1] = (int32_t)kt_rand_range(1, 5000) * (g % 2 ? -1 : 1);   /* never 0 */
+    in[g * 2 + 1] = (int32_t)kt_rand_range(1, 5000) * (g % 2 ? -1 : 1); /* never 0 */
   }
   for (size_t g = 0; g < G; ++g) {
     int32_t x = in[g * 2], y = in[g * 2 + 1];
@@ -256,18 +282,21 @@ static void test_calls(void **state) {
     o[0] = kt_mix(x, y);
     int32_t pa = x + y, pb = x - y;
     float pw = (float)x / 8.0f;
-    o[1] = (pa + 1) * 3 - pb;             /* pair_score works on a copy */
+    o[1] = (pa + 1) * 3 - pb; /* pair_score works on a copy */
     o[2] = pa;
     o[3] = (int32_t)kt_f2u(pw);
     o[4] = x / y;
     o[5] = x % y;
-    int32_t t = (x ^ 5) + 1;               /* chain1 -> chain2(x ^ 5) -> chain3(+1) */
+    int32_t t = (x ^ 5) + 1; /* chain1 -> chain2(x ^ 5) -> chain3(+1) */
     o[6] = kt_mix(t, t >> 1) * 2 - 3;
     o[7] = 100 + y;
   }
-  kt_case c = {.file = "func_calls", .kernel = "calls",
+  kt_case c = {.file = "func_calls",
+               .kernel = "calls",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_calls, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_calls,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -284,9 +313,12 @@ static void test_calls_local(void **state) {
     for (size_t k = 0; k <= l; ++k) s += in[base + k];
     w[1 + i] = kt_mix(s, (int32_t)l);
   }
-  kt_case c = {.file = "func_calls", .kernel = "calls_local",
+  kt_case c = {.file = "func_calls",
+               .kernel = "calls_local",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -303,9 +335,12 @@ static void test_reduce_sum(void **state) {
     for (size_t k = 0; k < L; ++k) s += in[g * L + k];
     w[1 + g] = s;
   }
-  kt_case c = {.file = "local_reduce", .kernel = "reduce_sum",
+  kt_case c = {.file = "local_reduce",
+               .kernel = "reduce_sum",
                .args = {KT_BUF_IN(NULL, G / L * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -328,9 +363,12 @@ static void test_reduce_minmax(void **state) {
     want[g * 2] = mn;
     want[g * 2 + 1] = mx;
   }
-  kt_case c = {.file = "local_reduce", .kernel = "reduce_minmax",
+  kt_case c = {.file = "local_reduce",
+               .kernel = "reduce_minmax",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_minmax, .user = want};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_minmax,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -344,11 +382,14 @@ static void test_scan_hs(void **state) {
   w[0] = G;
   for (size_t g = 0; g < G / L; ++g) {
     int32_t s = 0;
-    for (size_t k = 0; k < L; ++k) w[1 + g * L + k] = s += in[g * L + k];   /* inclusive */
+    for (size_t k = 0; k < L; ++k) w[1 + g * L + k] = s += in[g * L + k]; /* inclusive */
   }
-  kt_case c = {.file = "local_scan", .kernel = "scan_hs",
+  kt_case c = {.file = "local_scan",
+               .kernel = "scan_hs",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in), KT_LOCAL_BYTES(2 * L * 4)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -359,17 +400,20 @@ static void test_scan_blelloch(void **state) {
   enum { GROUPS = 4, L = 32, N = 64 };
   uint32_t in[GROUPS * N], want[GROUPS * N];
   kt_seed(0xAA00);
-  for (size_t i = 0; i < GROUPS * N; ++i) in[i] = (uint32_t)kt_rand();   /* sums wrap */
+  for (size_t i = 0; i < GROUPS * N; ++i) in[i] = (uint32_t)kt_rand(); /* sums wrap */
   for (size_t g = 0; g < GROUPS; ++g) {
     uint32_t s = 0;
     for (size_t k = 0; k < N; ++k) {
-      want[g * N + k] = s;   /* exclusive */
+      want[g * N + k] = s; /* exclusive */
       s += in[g * N + k];
     }
   }
-  kt_case c = {.file = "local_scan", .kernel = "scan_blelloch",
+  kt_case c = {.file = "local_scan",
+               .kernel = "scan_blelloch",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {GROUPS * L}, {L}, {0}}, .check = kt_check_scan_blelloch, .user = want};
+               .range = {1, {GROUPS * L}, {L}, {0}},
+               .check = kt_check_scan_blelloch,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -386,9 +430,12 @@ static void test_transpose(void **state) {
   for (size_t i = 0; i < KT_TH * KT_TW; ++i) in[i] = kt_rand_float(-10, 10);
   for (int r = 0; r < H; ++r)
     for (int c = 0; c < W; ++c) want[c * H + r] = in[r * W + c];
-  kt_case c = {.file = "local_transpose", .kernel = "transpose",
+  kt_case c = {.file = "local_transpose",
+               .kernel = "transpose",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in), KT_VALUE(&W), KT_VALUE(&H)},
-               .range = {2, {KT_TW, KT_TH}, {8, 8}, {0}}, .check = kt_check_transpose, .user = want};
+               .range = {2, {KT_TW, KT_TH}, {8, 8}, {0}},
+               .check = kt_check_transpose,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -405,13 +452,16 @@ static void test_bitonic(void **state) {
   uint32_t data[GROUPS * N], want[GROUPS * N];
   kt_seed(0xAC00);
   for (size_t i = 0; i < GROUPS * N; ++i) data[i] = (uint32_t)kt_rand();
-  for (size_t i = 0; i < N; ++i) data[N + i] = (uint32_t)(i % 5);          /* many duplicates */
-  for (size_t i = 0; i < N; ++i) data[2 * N + i] = (uint32_t)(N - i);      /* reversed */
+  for (size_t i = 0; i < N; ++i) data[N + i] = (uint32_t)(i % 5);     /* many duplicates */
+  for (size_t i = 0; i < N; ++i) data[2 * N + i] = (uint32_t)(N - i); /* reversed */
   memcpy(want, data, sizeof data);
   for (size_t g = 0; g < GROUPS; ++g) qsort(want + g * N, N, sizeof(uint32_t), kt_cmp_u32);
-  kt_case c = {.file = "local_bitonic", .kernel = "bitonic",
+  kt_case c = {.file = "local_bitonic",
+               .kernel = "bitonic",
                .args = {KT_BUF_IN(data, sizeof data)},
-               .range = {1, {GROUPS * N / 2}, {N / 2}, {0}}, .check = kt_check_bitonic, .user = want};
+               .range = {1, {GROUPS * N / 2}, {N / 2}, {0}},
+               .check = kt_check_bitonic,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -429,10 +479,13 @@ static void test_local_args(void **state) {
     float s = (float)in[base + (l + 1) % L] + 0.5f;
     w[1 + 2 * i + 1] = (int32_t)kt_f2u(s);
   }
-  kt_case c = {.file = "local_args", .kernel = "local_args",
+  kt_case c = {.file = "local_args",
+               .kernel = "local_args",
                .args = {KT_BUF_IN(NULL, 2 * G * 4), KT_BUF_IN(in, sizeof in), KT_LOCAL_BYTES(L * 4),
                         KT_LOCAL_BYTES(2 * L * 4)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -451,20 +504,27 @@ static void kt_check_crc(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_U
 
 static void test_crc32(void **state) {
   (void)state;
-  assert_true(kt_crc32((const uint8_t *)"123456789", 9) == 0xCBF43926u);   /* the standard check value */
+  assert_true(kt_crc32((const uint8_t *)"123456789", 9) == 0xCBF43926u); /* the standard check value */
   uint8_t data[8 * 16];
   uint32_t want[8];
   kt_seed(0xAE00);
   for (size_t i = 0; i < sizeof data; ++i) data[i] = (uint8_t)kt_rand();
-  memset(data, 0, 16);   /* 16 zero bytes */
+  memset(data, 0, 16); /* 16 zero bytes */
   for (size_t g = 0; g < 8; ++g) want[g] = kt_crc32(data + g * 16, 16);
-  kt_case c = {.file = "constant_tables", .kernel = "crc32_16",
+  kt_case c = {.file = "constant_tables",
+               .kernel = "crc32_16",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(data, sizeof data)},
-               .range = {1, {8}, {0}, {0}}, .check = kt_check_crc, .user = want};
+               .range = {1, {8}, {0}, {0}},
+               .check = kt_check_crc,
+               .user = want};
   kt_run_case(&c);
 }
 
-typedef struct kt_lookup_ctx { float out[20]; int32_t which[20]; int32_t cell[20]; } kt_lookup_ctx;
+typedef struct kt_lookup_ctx {
+  float out[20];
+  int32_t which[20];
+  int32_t cell[20];
+} kt_lookup_ctx;
 static void kt_check_lookup(const kt_run *r, void *u) {
   const kt_lookup_ctx *c = u;
   kt_expect_buf(r, 0, c->out, KT_F32, 20);
@@ -475,24 +535,32 @@ static void kt_check_lookup(const kt_run *r, void *u) {
 static void test_lookup(void **state) {
   (void)state;
   /* the tables as the kernel file defines them */
-  static const struct { int lo, hi; float scale; } bands[4] = {{-100, -1, 0.5f}, {0, 9, 1.0f}, {10, 99, 2.0f},
-                                                              {100, 1000, -1.0f}};
+  static const struct {
+    int lo, hi;
+    float scale;
+  } bands[4] = {{-100, -1, 0.5f}, {0, 9, 1.0f}, {10, 99, 2.0f}, {100, 1000, -1.0f}};
   static const int8_t grid[3][5] = {{1, 2, 3, 4, 5}, {-1, -2, -3, -4, -5}, {9, 8, 7, 6, 5}};
-  static const int32_t in[20] = {-101, -100, -50, -1, 0, 5, 9, 10, 99, 100, 1000, 1001, 77, -3, 3, 500, -1000, 42,
-                                 12345, 8};
+  static const int32_t in[20] = {-101, -100, -50, -1, 0, 5,   9,     10, 99,    100,
+                                 1000, 1001, 77,  -3, 3, 500, -1000, 42, 12345, 8};
   static kt_lookup_ctx w;
   for (size_t g = 0; g < 20; ++g) {
     int x = in[g], b = -1;
     for (int k = 0; k < 4; ++k)
-      if (x >= bands[k].lo && x <= bands[k].hi) { b = k; break; }
+      if (x >= bands[k].lo && x <= bands[k].hi) {
+        b = k;
+        break;
+      }
     w.which[g] = b;
     w.out[g] = b >= 0 ? (float)x * bands[b].scale : 0.0f;
     w.cell[g] = grid[(uint32_t)x % 3][(uint32_t)x % 5];
   }
-  kt_case c = {.file = "constant_tables", .kernel = "lookup",
+  kt_case c = {.file = "constant_tables",
+               .kernel = "lookup",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(NULL, sizeof w.which), KT_BUF_IN(NULL, sizeof w.cell),
                         KT_BUF_IN(in, sizeof in)},
-               .range = {1, {20}, {0}, {0}}, .check = kt_check_lookup, .user = &w};
+               .range = {1, {20}, {0}, {0}},
+               .check = kt_check_lookup,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -506,14 +574,20 @@ static void test_const_arg(void **state) {
     for (int k = 0; k < n; ++k) s += coef[k] * (g + k);
     w[1 + g] = s;
   }
-  kt_case c = {.file = "constant_tables", .kernel = "const_arg",
+  kt_case c = {.file = "constant_tables",
+               .kernel = "const_arg",
                .args = {KT_BUF_IN(NULL, 10 * 4), KT_BUF_IN(coef, sizeof coef), KT_VALUE(&n)},
-               .range = {1, {10}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {10}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
 /* ---- global_vars.cl ------------------------------------------------------------------------- */
-typedef struct kt_globals_ctx { float out[16]; int32_t iout[16 * 4]; } kt_globals_ctx;
+typedef struct kt_globals_ctx {
+  float out[16];
+  int32_t iout[16 * 4];
+} kt_globals_ctx;
 static void kt_check_read_globals(const kt_run *r, void *u) {
   const kt_globals_ctx *c = u;
   kt_expect_buf(r, 0, c->out, KT_F32, 16);
@@ -529,14 +603,17 @@ static void test_read_globals(void **state) {
   static kt_globals_ctx w;
   for (size_t g = 0; g < 16; ++g) {
     w.out[g] = (float)table[g % 4] * scale;
-    w.iout[g * 4 + 0] = 0;                                   /* g_zero */
+    w.iout[g * 4 + 0] = 0; /* g_zero */
     w.iout[g * 4 + 1] = (int32_t)(big >> (g % 64));
     w.iout[g * 4 + 2] = table[(g + 1) % 4] + ctab[g % 3];
-    w.iout[g * 4 + 3] = 10;                                  /* (int)(2.5f * 4.0f) + g_zero[..] */
+    w.iout[g * 4 + 3] = 10; /* (int)(2.5f * 4.0f) + g_zero[..] */
   }
-  kt_case c = {.file = "global_vars", .kernel = "read_globals",
+  kt_case c = {.file = "global_vars",
+               .kernel = "read_globals",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(NULL, sizeof w.iout)},
-               .range = {1, {16}, {0}, {0}}, .check = kt_check_read_globals, .user = &w};
+               .range = {1, {16}, {0}, {0}},
+               .check = kt_check_read_globals,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -547,9 +624,12 @@ static void test_scratch_globals(void **state) {
   for (int i = 0; i < L; ++i) in[i] = i * i - 100;
   w[0] = L;
   for (int l = 0; l < L; ++l) w[1 + l] = in[(l + 1) % L] * 3 - in[l] * 3;
-  kt_case c = {.file = "global_vars", .kernel = "scratch_globals",
+  kt_case c = {.file = "global_vars",
+               .kernel = "scratch_globals",
                .args = {KT_BUF_IN(NULL, L * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {L}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {L}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -561,13 +641,16 @@ static void test_ptr_globals(void **state) {
   int32_t w[1 + G * 3];
   w[0] = G * 3;
   for (int g = 0; g < G; ++g) {
-    w[1 + g * 3 + 0] = g % 2 ? 30 : -20;   /* g_ptr[0] = g_arr[2], g_ptr[-1] = g_arr[1] */
+    w[1 + g * 3 + 0] = g % 2 ? 30 : -20; /* g_ptr[0] = g_arr[2], g_ptr[-1] = g_arr[1] */
     w[1 + g * 3 + 1] = 2;
-    w[1 + g * 3 + 2] = g % 2 ? 9 : 8;      /* c_ptr[1] = c_table[2], c_ptr[0] = c_table[1] */
+    w[1 + g * 3 + 2] = g % 2 ? 9 : 8; /* c_ptr[1] = c_table[2], c_ptr[0] = c_table[1] */
   }
-  kt_case c = {.file = "global_ptr_init", .kernel = "ptr_globals",
+  kt_case c = {.file = "global_ptr_init",
+               .kernel = "ptr_globals",
                .args = {KT_BUF_IN(NULL, G * 3 * 4)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -594,13 +677,19 @@ static void test_generic_sum(void **state) {
     w[1 + g * 3 + 1] = kt_sum_generic(loc, 8);
     w[1 + g * 3 + 2] = kt_sum_generic(priv, 8);
   }
-  kt_case c = {.file = "generic_ptr", .kernel = "generic_sum",
+  kt_case c = {.file = "generic_ptr",
+               .kernel = "generic_sum",
                .args = {KT_BUF_IN(NULL, G * 3 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
-typedef struct kt_gcast_ctx { int32_t out[12 * 4]; int32_t gbuf[12]; } kt_gcast_ctx;
+typedef struct kt_gcast_ctx {
+  int32_t out[12 * 4];
+  int32_t gbuf[12];
+} kt_gcast_ctx;
 static void kt_check_generic_cast(const kt_run *r, void *u) {
   const kt_gcast_ctx *c = u;
   kt_expect_buf(r, 0, c->out, KT_I32, 12 * 4);
@@ -614,19 +703,22 @@ static void test_generic_cast(void **state) {
   static kt_gcast_ctx w;
   for (int g = 0; g < G; ++g) {
     gbuf[g] = -1;
-    mode[g] = g % 3;   /* 0: global, 1: local, 2: private */
+    mode[g] = g % 3; /* 0: global, 1: local, 2: private */
   }
   for (int g = 0; g < G; ++g) {
     int m = mode[g];
-    w.out[g * 4 + 0] = m == 0 ? 1 : m == 1 ? 2 : 4;   /* to_global / to_local / to_private non-NULL */
-    w.out[g * 4 + 1] = g * 10;                        /* stored through the generic pointer */
-    w.out[g * 4 + 2] = g * 10;                        /* read back through the cast pointer */
-    w.out[g * 4 + 3] = 1 + 2 * 1 + 4 * (m == 0);      /* q > p, q - p == 1, p == &gbuf[g] */
+    w.out[g * 4 + 0] = m == 0 ? 1 : m == 1 ? 2 : 4; /* to_global / to_local / to_private non-NULL */
+    w.out[g * 4 + 1] = g * 10;                      /* stored through the generic pointer */
+    w.out[g * 4 + 2] = g * 10;                      /* read back through the cast pointer */
+    w.out[g * 4 + 3] = 1 + 2 * 1 + 4 * (m == 0);    /* q > p, q - p == 1, p == &gbuf[g] */
     w.gbuf[g] = m == 0 ? g * 10 : -1;
   }
-  kt_case c = {.file = "generic_ptr", .kernel = "generic_cast",
+  kt_case c = {.file = "generic_ptr",
+               .kernel = "generic_cast",
                .args = {KT_BUF_IN(NULL, sizeof w.out), KT_BUF_IN(gbuf, sizeof gbuf), KT_BUF_IN(mode, sizeof mode)},
-               .range = {1, {G}, {G}, {0}}, .check = kt_check_generic_cast, .user = &w};
+               .range = {1, {G}, {G}, {0}},
+               .check = kt_check_generic_cast,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -652,9 +744,12 @@ static void test_ptr_walk(void **state) {
     w[1 + g * 6 + 4] = (N - N / 2) + 100 * 1 + 1000 * 0;
     w[1 + g * 6 + 5] = N * 4;
   }
-  kt_case c = {.file = "ptr_arith", .kernel = "ptr_walk",
+  kt_case c = {.file = "ptr_arith",
+               .kernel = "ptr_walk",
                .args = {KT_BUF_IN(NULL, G * 6 * 4), KT_BUF_IN(in, sizeof in), KT_VALUE(&n)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -668,13 +763,16 @@ static void test_ptr_bytes(void **state) {
   in[0] = 0x11223344u;
   for (size_t g = 0; g < 8; ++g) {
     uint32_t x = in[g];
-    want[g * 2] = (x & 0xFF) << 24 | (x >> 8 & 0xFF) << 16 | (x >> 16 & 0xFF) << 8 | x >> 24;   /* byte swap */
-    want[g * 2 + 1] = 0xABu << (8 * (g % 4));   /* byte g % 4 of a little-endian word */
+    want[g * 2] = (x & 0xFF) << 24 | (x >> 8 & 0xFF) << 16 | (x >> 16 & 0xFF) << 8 | x >> 24; /* byte swap */
+    want[g * 2 + 1] = 0xABu << (8 * (g % 4)); /* byte g % 4 of a little-endian word */
   }
   assert_true(want[0] == 0x44332211u);
-  kt_case c = {.file = "ptr_arith", .kernel = "ptr_bytes",
+  kt_case c = {.file = "ptr_arith",
+               .kernel = "ptr_bytes",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {8}, {0}, {0}}, .check = kt_check_ptr_bytes, .user = want};
+               .range = {1, {8}, {0}, {0}},
+               .check = kt_check_ptr_bytes,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -686,14 +784,17 @@ static void test_ptr_private(void **state) {
   w[0] = G * 3;
   for (int g = 0; g < G; ++g) {
     int j = in[g] & 7;
-    int hi = j > 7 - j ? j : 7 - j;   /* the later of arr[j] and arr[7 - j] */
+    int hi = j > 7 - j ? j : 7 - j; /* the later of arr[j] and arr[7 - j] */
     w[1 + g * 3 + 0] = in[g] + hi;
     w[1 + g * 3 + 1] = hi;
-    w[1 + g * 3 + 2] = in[g] + hi - 1;  /* hi >= 4 > 0: arr[hi - 1] */
+    w[1 + g * 3 + 2] = in[g] + hi - 1; /* hi >= 4 > 0: arr[hi - 1] */
   }
-  kt_case c = {.file = "ptr_arith", .kernel = "ptr_private",
+  kt_case c = {.file = "ptr_arith",
+               .kernel = "ptr_private",
                .args = {KT_BUF_IN(NULL, G * 3 * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
@@ -707,23 +808,30 @@ static void test_ptr_local(void **state) {
     int base = i - i % L, l = i % L;
     w[1 + i] = in[base + 31 - l] - in[i] + (31 - 2 * l);
   }
-  kt_case c = {.file = "ptr_arith", .kernel = "ptr_local",
+  kt_case c = {.file = "ptr_arith",
+               .kernel = "ptr_local",
                .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {L}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {1, {G}, {L}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_struct_byval), KT_TEST(test_struct_private_array), KT_TEST(test_struct_rw),
-    KT_TEST(test_struct_inplace), KT_TEST(test_struct_packed), KT_TEST(test_calls),
-    KT_TEST(test_calls_local), KT_TEST(test_reduce_sum), KT_TEST(test_reduce_minmax),
-    KT_TEST(test_scan_hs), KT_TEST(test_scan_blelloch), KT_TEST(test_transpose),
-    KT_TEST(test_bitonic), KT_TEST(test_local_args), KT_TEST(test_crc32), KT_TEST(test_lookup),
-    KT_TEST(test_const_arg), KT_TEST(test_read_globals), KT_TEST(test_scratch_globals),
-    KT_TEST(test_ptr_globals), KT_TEST(test_generic_sum), KT_TEST(test_generic_cast),
-    KT_TEST(test_ptr_walk), KT_TEST(test_ptr_bytes), KT_TEST(test_ptr_private),
-    KT_TEST(test_ptr_local),
+    KT_TEST(test_struct_byval),    KT_TEST(test_struct_private_array),
+    KT_TEST(test_struct_rw),       KT_TEST(test_struct_inplace),
+    KT_TEST(test_struct_packed),   KT_TEST(test_calls),
+    KT_TEST(test_calls_local),     KT_TEST(test_reduce_sum),
+    KT_TEST(test_reduce_minmax),   KT_TEST(test_scan_hs),
+    KT_TEST(test_scan_blelloch),   KT_TEST(test_transpose),
+    KT_TEST(test_bitonic),         KT_TEST(test_local_args),
+    KT_TEST(test_crc32),           KT_TEST(test_lookup),
+    KT_TEST(test_const_arg),       KT_TEST(test_read_globals),
+    KT_TEST(test_scratch_globals), KT_TEST(test_ptr_globals),
+    KT_TEST(test_generic_sum),     KT_TEST(test_generic_cast),
+    KT_TEST(test_ptr_walk),        KT_TEST(test_ptr_bytes),
+    KT_TEST(test_ptr_private),     KT_TEST(test_ptr_local),
   };
   return cmocka_run_group_tests_name("kernels_mem", tests, NULL, NULL);
 }

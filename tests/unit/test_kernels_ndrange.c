@@ -48,7 +48,10 @@ static void kt_ids_expect(unsigned dims, const size_t *g, const size_t *l, const
       }
 }
 
-typedef struct kt_ids_ctx { unsigned dims; size_t global[3], local[3], offset[3], total; } kt_ids_ctx;
+typedef struct kt_ids_ctx {
+  unsigned dims;
+  size_t global[3], local[3], offset[3], total;
+} kt_ids_ctx;
 
 static void kt_check_ids(const kt_run *r, void *u) {
   const kt_ids_ctx *c = u;
@@ -57,16 +60,19 @@ static void kt_check_ids(const kt_run *r, void *u) {
   for (unsigned d = 0; d < 3; ++d) {
     L[d] = picked ? r->local[d] : c->local[d];
     if (d >= c->dims) continue;
-    kt_require(r, r->local[d] >= 1 && r->local[d] <= c->global[d], "spvi_launch_local_size()[%u] = %zu", d, r->local[d]);
-    if (!picked) kt_require(r, r->local[d] == c->local[d], "spvi_launch_local_size()[%u] = %zu, set %zu", d, r->local[d], c->local[d]);
+    kt_require(r, r->local[d] >= 1 && r->local[d] <= c->global[d], "spvi_launch_local_size()[%u] = %zu", d,
+               r->local[d]);
+    if (!picked)
+      kt_require(r, r->local[d] == c->local[d], "spvi_launch_local_size()[%u] = %zu, set %zu", d, r->local[d],
+                 c->local[d]);
   }
   uint32_t *want = malloc(c->total * KT_REC * sizeof(uint32_t));
   kt_require(r, want != NULL, "out of memory");
   kt_ids_expect(c->dims, c->global, L, c->offset, want);
   /* compare record by record, naming the field on a mismatch */
   const uint32_t *got = r->buf[0];
-  static const char *const field[8] = {"global_id", "local_id", "group_id", "local_size", "enqueued_local_size",
-                                       "num_groups", "global_offset", "global_size"};
+  static const char *const field[8] = {"global_id",           "local_id",   "group_id",      "local_size",
+                                       "enqueued_local_size", "num_groups", "global_offset", "global_size"};
   for (size_t i = 0; i < c->total; ++i)
     for (size_t k = 0; k < KT_REC; ++k) {
       uint32_t gv = got[i * KT_REC + k], wv = want[i * KT_REC + k];
@@ -74,7 +80,11 @@ static void kt_check_ids(const kt_run *r, void *u) {
       char what[64];
       if (k == 0) snprintf(what, sizeof what, "work_dim");
       else if (k < 25) snprintf(what, sizeof what, "%s(%zu)", field[(k - 1) % 8], (k - 1) / 8);
-      else snprintf(what, sizeof what, "%s", k == 25 ? "global_linear_id" : k == 26 ? "local_linear_id" : "end marker (record never written?)");
+      else
+        snprintf(what, sizeof what, "%s",
+                 k == 25   ? "global_linear_id"
+                 : k == 26 ? "local_linear_id"
+                           : "end marker (record never written?)");
       uint32_t g0 = want[i * KT_REC + 1], g1 = want[i * KT_REC + 9], g2 = want[i * KT_REC + 17];
       free(want);
       kt_fail(r, "work-item (%u,%u,%u): %s = %u, expected %u", g0, g1, g2, what, gv, wv);
@@ -95,10 +105,13 @@ static void kt_ids_case(unsigned dims, const size_t *global, const size_t *local
   }
   size_t bytes = ctx.total * KT_REC * sizeof(uint32_t);
   void *init = kt_alloc(bytes);
-  memset(init, 0xFF, bytes);   /* a record never written shows up as 0xFFFFFFFF */
-  kt_case c = {.file = "ndrange_ids", .kernel = "ids",
+  memset(init, 0xFF, bytes); /* a record never written shows up as 0xFFFFFFFF */
+  kt_case c = {.file = "ndrange_ids",
+               .kernel = "ids",
                .args = {KT_BUF_IN(init, bytes)},
-               .range = {dims, {0}, {0}, {0}}, .check = kt_check_ids, .user = &ctx};
+               .range = {dims, {0}, {0}, {0}},
+               .check = kt_check_ids,
+               .user = &ctx};
   for (unsigned d = 0; d < dims; ++d) {
     c.range.global[d] = ctx.global[d];
     c.range.local[d] = ctx.local[d];
@@ -163,11 +176,21 @@ static void test_ids_const(void **state) {
   for (uint32_t g1 = 0; g1 < 6; ++g1)
     for (uint32_t g0 = 0; g0 < 9; ++g0) {
       uint32_t *r = want + (g0 + 9 * g1) * 8;
-      r[0] = g0; r[1] = g1; r[2] = g0 % 4; r[3] = g1 % 4; r[4] = g1 / 4; r[5] = 6; r[6] = 1; r[7] = 0;
+      r[0] = g0;
+      r[1] = g1;
+      r[2] = g0 % 4;
+      r[3] = g1 % 4;
+      r[4] = g1 / 4;
+      r[5] = 6;
+      r[6] = 1;
+      r[7] = 0;
     }
-  kt_case c = {.file = "ndrange_ids", .kernel = "ids_const",
+  kt_case c = {.file = "ndrange_ids",
+               .kernel = "ids_const",
                .args = {KT_BUF_IN(NULL, sizeof want)},
-               .range = {2, {9, 6}, {4, 4}, {0}}, .check = kt_check_ids_const, .user = want};
+               .range = {2, {9, 6}, {4, 4}, {0}},
+               .check = kt_check_ids_const,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -185,19 +208,21 @@ static void test_stencil3d(void **state) {
   const int sx = KT_SX + 2, sy = KT_SY + 2;
   kt_seed(0xC100);
   for (size_t i = 0; i < KT_SCELLS; ++i) in[i] = (int32_t)kt_rand_range(-1000, 1000);
-  memset(want, 0, sizeof want);   /* the halo is not written */
+  memset(want, 0, sizeof want); /* the halo is not written */
   for (int z = 1; z <= KT_SZ; ++z)
     for (int y = 1; y <= KT_SY; ++y)
       for (int x = 1; x <= KT_SX; ++x) {
-#define KT_AT(i, j, k) in[((k) * sy + (j)) * sx + (i)]
+#define KT_AT(i, j, k) in[((k)*sy + (j)) * sx + (i)]
         want[(z * sy + y) * sx + x] = 6 * KT_AT(x, y, z) - KT_AT(x - 1, y, z) - KT_AT(x + 1, y, z) -
-                                      KT_AT(x, y - 1, z) - KT_AT(x, y + 1, z) - KT_AT(x, y, z - 1) -
-                                      KT_AT(x, y, z + 1);
+                                      KT_AT(x, y - 1, z) - KT_AT(x, y + 1, z) - KT_AT(x, y, z - 1) - KT_AT(x, y, z + 1);
 #undef KT_AT
       }
-  kt_case c = {.file = "ndrange_stencil3d", .kernel = "stencil3d",
+  kt_case c = {.file = "ndrange_stencil3d",
+               .kernel = "stencil3d",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in), KT_VALUE(&X), KT_VALUE(&Y)},
-               .range = {3, {KT_SX, KT_SY, KT_SZ}, {4, 2, 3}, {1, 1, 1}}, .check = kt_check_stencil, .user = want};
+               .range = {3, {KT_SX, KT_SY, KT_SZ}, {4, 2, 3}, {1, 1, 1}},
+               .check = kt_check_stencil,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -215,18 +240,21 @@ static void test_matmul2d(void **state) {
       for (int j = 0; j < K; ++j) s += A[r * K + j] * B[j * N + c];
       w[1 + r * N + c] = s;
     }
-  kt_case c = {.file = "ndrange_stencil3d", .kernel = "matmul2d",
+  kt_case c = {.file = "ndrange_stencil3d",
+               .kernel = "matmul2d",
                .args = {KT_BUF_IN(NULL, M * N * 4), KT_BUF_IN(A, sizeof A), KT_BUF_IN(B, sizeof B), KT_VALUE(&k),
                         KT_VALUE(&n)},
-               .range = {2, {N, M}, {4, 2}, {0}}, .check = kt_check_i32_n, .user = w};
+               .range = {2, {N, M}, {4, 2}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_ids_hand), KT_TEST(test_ids_1d), KT_TEST(test_ids_2d), KT_TEST(test_ids_3d),
-    KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null), KT_TEST(test_ids_const),
-    KT_TEST(test_stencil3d), KT_TEST(test_matmul2d),
+    KT_TEST(test_ids_hand),  KT_TEST(test_ids_1d),         KT_TEST(test_ids_2d),
+    KT_TEST(test_ids_3d),    KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null),
+    KT_TEST(test_ids_const), KT_TEST(test_stencil3d),      KT_TEST(test_matmul2d),
   };
   return cmocka_run_group_tests_name("kernels_ndrange", tests, NULL, NULL);
 }

@@ -12,7 +12,11 @@
 /* ---- vec_widths.cl -------------------------------------------------------------------------- */
 #define KT_VW_ITEMS 12
 
-typedef struct kt_vw_ctx { const void *want; kt_type t; size_t n, lanes; } kt_vw_ctx;
+typedef struct kt_vw_ctx {
+  const void *want;
+  kt_type t;
+  size_t n, lanes;
+} kt_vw_ctx;
 static void kt_check_vw(const kt_run *r, void *u) {
   const kt_vw_ctx *c = u;
   /* 3-component vectors: compare x, y, z of every 4 (the 4th is padding) */
@@ -24,7 +28,7 @@ static void kt_vint_test(unsigned n) {
   int32_t a[KT_VW_ITEMS * 16], b[KT_VW_ITEMS * 16], want[KT_VW_ITEMS * 16];
   kt_seed(0x7100 + n);
   for (size_t i = 0; i < KT_VW_ITEMS * lanes; ++i) {
-    a[i] = (int32_t)kt_rand_range(-20000, 20000);   /* (a+b)*(a-b) stays within int */
+    a[i] = (int32_t)kt_rand_range(-20000, 20000); /* (a+b)*(a-b) stays within int */
     b[i] = (int32_t)kt_rand_range(-20000, 20000);
     int32_t x = a[i], y = b[i];
     want[i] = ((x + y) * (x - y)) ^ (y >> 1);
@@ -32,10 +36,13 @@ static void kt_vint_test(unsigned n) {
   char kernel[16];
   snprintf(kernel, sizeof kernel, "vint%u", n);
   kt_vw_ctx ctx = {want, KT_I32, n, lanes};
-  kt_case c = {.file = "vec_widths", .kernel = kernel,
+  kt_case c = {.file = "vec_widths",
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, KT_VW_ITEMS * lanes * 4), KT_BUF_IN(a, KT_VW_ITEMS * lanes * 4),
                         KT_BUF_IN(b, KT_VW_ITEMS * lanes * 4)},
-               .range = {1, {KT_VW_ITEMS}, {4}, {0}}, .check = kt_check_vw, .user = &ctx};
+               .range = {1, {KT_VW_ITEMS}, {4}, {0}},
+               .check = kt_check_vw,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
@@ -56,16 +63,25 @@ static void kt_vflt_test(unsigned n) {
   char kernel[16];
   snprintf(kernel, sizeof kernel, "vflt%u", n);
   kt_vw_ctx ctx = {want, KT_F32, n, lanes};
-  kt_case c = {.file = "vec_widths", .kernel = kernel,
+  kt_case c = {.file = "vec_widths",
+               .kernel = kernel,
                .args = {KT_BUF_IN(NULL, KT_VW_ITEMS * lanes * 4), KT_BUF_IN(a, KT_VW_ITEMS * lanes * 4),
                         KT_BUF_IN(b, KT_VW_ITEMS * lanes * 4)},
-               .range = {1, {KT_VW_ITEMS}, {0}, {0}}, .check = kt_check_vw, .user = &ctx};
+               .range = {1, {KT_VW_ITEMS}, {0}, {0}},
+               .check = kt_check_vw,
+               .user = &ctx};
   kt_run_case(&c);
 }
 
-#define KT_VW_TESTS(n)                                                                             \
-  static void test_vint##n(void **state) { (void)state; kt_vint_test(n); }                         \
-  static void test_vflt##n(void **state) { (void)state; kt_vflt_test(n); }
+#define KT_VW_TESTS(n)                     \
+  static void test_vint##n(void **state) { \
+    (void)state;                           \
+    kt_vint_test(n);                       \
+  }                                        \
+  static void test_vflt##n(void **state) { \
+    (void)state;                           \
+    kt_vflt_test(n);                       \
+  }
 KT_VW_TESTS(2)
 KT_VW_TESTS(3)
 KT_VW_TESTS(4)
@@ -83,9 +99,12 @@ static void test_vint3_packed(void **state) {
     b[i] = (int32_t)kt_rand_range(-20000, 20000);
     want[i] = a[i] * b[i] + k;
   }
-  kt_case c = {.file = "vec_widths", .kernel = "vint3_packed",
+  kt_case c = {.file = "vec_widths",
+               .kernel = "vint3_packed",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b), KT_VALUE(&k)},
-               .range = {1, {10}, {0}, {0}}, .check = kt_check_vint3_packed, .user = want};
+               .range = {1, {10}, {0}, {0}},
+               .check = kt_check_vint3_packed,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -101,25 +120,49 @@ static void test_vec_access(void **state) {
     const int32_t *v = in + g * 16;
     int32_t *o = want + g * 49;
     /* derivations: see the comments in vec_access.cl */
-    o[0] = v[0]; o[1] = v[7]; o[2] = v[10]; o[3] = v[15];
-    o[4] = v[3];                                        /* lo = v0..v7, .s3 */
-    o[5] = v[8];                                        /* hi = v8..v15, .s0 */
-    o[6] = v[14];                                       /* even = v0,v2,..,v14, .s7 */
-    o[7] = v[3];                                        /* odd = v1,v3,.., .s1 */
-    o[8] = v[9]; o[9] = v[11]; o[10] = v[9]; o[11] = v[11];   /* hi.odd = v9,v11,v13,v15; .lo.xyxy */
-    o[12] = v[4]; o[13] = v[6];                         /* lo.hi = v4..v7; .even */
-    o[14] = v[3]; o[15] = v[2]; o[16] = v[1]; o[17] = v[0];
+    o[0] = v[0];
+    o[1] = v[7];
+    o[2] = v[10];
+    o[3] = v[15];
+    o[4] = v[3];  /* lo = v0..v7, .s3 */
+    o[5] = v[8];  /* hi = v8..v15, .s0 */
+    o[6] = v[14]; /* even = v0,v2,..,v14, .s7 */
+    o[7] = v[3];  /* odd = v1,v3,.., .s1 */
+    o[8] = v[9];
+    o[9] = v[11];
+    o[10] = v[9];
+    o[11] = v[11]; /* hi.odd = v9,v11,v13,v15; .lo.xyxy */
+    o[12] = v[4];
+    o[13] = v[6]; /* lo.hi = v4..v7; .even */
+    o[14] = v[3];
+    o[15] = v[2];
+    o[16] = v[1];
+    o[17] = v[0];
     const int rep[8] = {0, 0, 15, 15, 1, 1, 14, 14};
     for (int k = 0; k < 8; ++k) o[18 + k] = v[rep[k]];
-    o[26] = v[15]; o[27] = v[10]; o[28] = v[0];         /* reversed: .s0 .s5 .sf */
-    o[29] = v[5]; o[30] = v[5]; o[31] = 300; o[32] = 300;
-    int32_t *z = o + 33;                                /* z.hi.lo = v0..v3, then z.even.hi = v15..v12 */
-    z[8] = v[0]; z[9] = v[1]; z[10] = v[2]; z[11] = v[3];
-    z[8] = v[15]; z[10] = v[14]; z[12] = v[13]; z[14] = v[12];
+    o[26] = v[15];
+    o[27] = v[10];
+    o[28] = v[0]; /* reversed: .s0 .s5 .sf */
+    o[29] = v[5];
+    o[30] = v[5];
+    o[31] = 300;
+    o[32] = 300;
+    int32_t *z = o + 33; /* z.hi.lo = v0..v3, then z.even.hi = v15..v12 */
+    z[8] = v[0];
+    z[9] = v[1];
+    z[10] = v[2];
+    z[11] = v[3];
+    z[8] = v[15];
+    z[10] = v[14];
+    z[12] = v[13];
+    z[14] = v[12];
   }
-  kt_case c = {.file = "vec_access", .kernel = "access",
+  kt_case c = {.file = "vec_access",
+               .kernel = "access",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {4}, {0}, {0}}, .check = kt_check_access, .user = want};
+               .range = {1, {4}, {0}, {0}},
+               .check = kt_check_access,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -133,11 +176,21 @@ static void test_vec_access3(void **state) {
     int32_t a = in[g * 4], b = in[g * 4 + 1], c = in[g * 4 + 2];
     int32_t *o = want + g * 8;
     /* t = (c, b, a); t.lo = (c, b); t.even = (c, a); after t.xz = t.zx: (a, b, c) */
-    o[0] = c; o[1] = b; o[2] = a; o[3] = b; o[4] = a; o[5] = a; o[6] = b; o[7] = c;
+    o[0] = c;
+    o[1] = b;
+    o[2] = a;
+    o[3] = b;
+    o[4] = a;
+    o[5] = a;
+    o[6] = b;
+    o[7] = c;
   }
-  kt_case c = {.file = "vec_access", .kernel = "access3",
+  kt_case c = {.file = "vec_access",
+               .kernel = "access3",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {5}, {0}, {0}}, .check = kt_check_access3, .user = want};
+               .range = {1, {5}, {0}, {0}},
+               .check = kt_check_access3,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -151,16 +204,19 @@ static void test_vcmp_int4(void **state) {
   for (size_t v = 0; v < 6; ++v)
     for (size_t k = 0; k < 4; ++k) {
       int32_t x = a[v * 4 + k], y = b[v * 4 + k];
-      int32_t *o = want + v * 20 + k;   /* out[v*5 + j]: element (v*5 + j)*4 + k */
+      int32_t *o = want + v * 20 + k; /* out[v*5 + j]: element (v*5 + j)*4 + k */
       o[0] = x < y ? -1 : 0;
       o[4] = x >= y ? -1 : 0;
       o[8] = x == y ? -1 : 0;
       o[12] = (uint32_t)x > (uint32_t)y ? -1 : 0;
       o[16] = x > y ? x : y;
     }
-  kt_case c = {.file = "vec_compare", .kernel = "vcmp_int4",
+  kt_case c = {.file = "vec_compare",
+               .kernel = "vcmp_int4",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {6}, {0}, {0}}, .check = kt_check_vcmp_int4, .user = want};
+               .range = {1, {6}, {0}, {0}},
+               .check = kt_check_vcmp_int4,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -175,16 +231,24 @@ static void test_vcmp_uchar16(void **state) {
     a[i] = (uint8_t)kt_rand();
     b[i] = i % 5 == 0 ? a[i] : (uint8_t)kt_rand();
   }
-  a[0] = 255; b[0] = 0; a[1] = 0; b[1] = 255; a[2] = 128; b[2] = 127;   /* unsigned order */
+  a[0] = 255;
+  b[0] = 0;
+  a[1] = 0;
+  b[1] = 255;
+  a[2] = 128;
+  b[2] = 127; /* unsigned order */
   for (size_t v = 0; v < 2; ++v)
     for (size_t k = 0; k < 16; ++k) {
       uint8_t x = a[v * 16 + k], y = b[v * 16 + k];
       want[(v * 2 + 0) * 16 + k] = x > y ? -1 : 0;
       want[(v * 2 + 1) * 16 + k] = x != y ? -1 : 0;
     }
-  kt_case c = {.file = "vec_compare", .kernel = "vcmp_uchar16",
+  kt_case c = {.file = "vec_compare",
+               .kernel = "vcmp_uchar16",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {2}, {0}, {0}}, .check = kt_check_vcmp_uchar16, .user = want};
+               .range = {1, {2}, {0}, {0}},
+               .check = kt_check_vcmp_uchar16,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -202,10 +266,13 @@ static void test_vcmp_float8(void **state) {
       want[(v * 4 + 2) * 8 + k] = x >= y ? -1 : 0;
       want[(v * 4 + 3) * 8 + k] = isnan(x) ? -1 : 0;
     }
-  kt_case c = {.file = "vec_compare", .kernel = "vcmp_float8",
+  kt_case c = {.file = "vec_compare",
+               .kernel = "vcmp_float8",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(kt_cmp_a, sizeof kt_cmp_a),
                         KT_BUF_IN(kt_cmp_b, sizeof kt_cmp_b)},
-               .range = {1, {3}, {0}, {0}}, .check = kt_check_vcmp_float8, .user = want};
+               .range = {1, {3}, {0}, {0}},
+               .check = kt_check_vcmp_float8,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -221,9 +288,12 @@ static void test_vcmp_long2(void **state) {
       want[(v * 2 + 0) * 2 + k] = x <= y ? -1 : 0;
       want[(v * 2 + 1) * 2 + k] = (uint64_t)x < (uint64_t)y ? 7 : -9;
     }
-  kt_case c = {.file = "vec_compare", .kernel = "vcmp_long2",
+  kt_case c = {.file = "vec_compare",
+               .kernel = "vcmp_long2",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {12}, {0}, {0}}, .check = kt_check_vcmp_long2, .user = want};
+               .range = {1, {12}, {0}, {0}},
+               .check = kt_check_vcmp_long2,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -234,9 +304,12 @@ static void test_vcmp_int3(void **state) {
   int32_t a[24], b[24], want[24];
   kt_int_inputs(a, b, 4, 0x7700);
   for (size_t i = 0; i < 24; ++i) want[i] = a[i] > b[i] ? -1 : 0;
-  kt_case c = {.file = "vec_compare", .kernel = "vcmp_int3",
+  kt_case c = {.file = "vec_compare",
+               .kernel = "vcmp_int3",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {8}, {0}, {0}}, .check = kt_check_vcmp_int3, .user = want};
+               .range = {1, {8}, {0}, {0}},
+               .check = kt_check_vcmp_int3,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -267,13 +340,16 @@ static void test_scalar_args(void **state) {
   memcpy(want + 24, &ul, 8);
   memcpy(want + 32, &f, 4);
   memcpy(want + 40, &d, 8);
-  int32_t sum = c + uc + s + us + i;   /* -100 + 200 - 30000 + 60000 - 2000000000 = -1999969900 */
+  int32_t sum = c + uc + s + us + i; /* -100 + 200 - 30000 + 60000 - 2000000000 = -1999969900 */
   assert_int_equal(sum, -1999969900);
   memcpy(want + 48, &sum, 4);
-  kt_case cs = {.file = "vec_args", .kernel = "scalar_args",
+  kt_case cs = {.file = "vec_args",
+                .kernel = "scalar_args",
                 .args = {KT_BUF_IN(NULL, 64), KT_VALUE(&c), KT_VALUE(&uc), KT_VALUE(&s), KT_VALUE(&us), KT_VALUE(&i),
                          KT_VALUE(&ui), KT_VALUE(&l), KT_VALUE(&ul), KT_VALUE(&f), KT_VALUE(&d)},
-                .range = {1, {1}, {0}, {0}}, .check = kt_check_scalar_args, .user = want};
+                .range = {1, {1}, {0}, {0}},
+                .check = kt_check_scalar_args,
+                .user = want};
   kt_run_case(&cs);
 }
 
@@ -281,7 +357,8 @@ static void kt_check_vector_args(const kt_run *r, void *u) { kt_expect_buf(r, 0,
 
 static void test_vector_args(void **state) {
   (void)state;
-  uint32_t f4[4] = {0x3FC00000u /* 1.5 */, 0xC0100000u /* -2.25 */, 0x7FC12345u /* NaN, payload */, 0x80000000u /* -0 */};
+  uint32_t f4[4] = {0x3FC00000u /* 1.5 */, 0xC0100000u /* -2.25 */, 0x7FC12345u /* NaN, payload */,
+                    0x80000000u /* -0 */};
   int32_t i3[4] = {7, -8, 9, 0x55555555 /* padding */};
   uint8_t u16[16];
   for (int k = 0; k < 16; ++k) u16[k] = (uint8_t)(k * 17);
@@ -295,20 +372,27 @@ static void test_vector_args(void **state) {
   for (int g = 0; g < 3; ++g) {
     int32_t *o = want + g * 64;
     memcpy(o, f4, 16);
-    o[4] = 7; o[5] = -8; o[6] = 9;
+    o[4] = 7;
+    o[5] = -8;
+    o[6] = 9;
     for (int k = 0; k < 16; ++k) o[7 + k] = u16[k];
     for (int k = 0; k < 8; ++k) o[23 + k] = s8[k];
-    memcpy(o + 31, d2, 16);    /* as_int4(double2): the little-endian halves */
+    memcpy(o + 31, d2, 16); /* as_int4(double2): the little-endian halves */
     memcpy(o + 35, l2, 16);
     memcpy(o + 39, f2, 8);
-    o[41] = -128; o[42] = 127; o[43] = -3;
-    o[44] = 7 - 8 + 9 - 3;     /* i3.x + i3.y + i3.z + c3.z */
-    o[45] = 255 - 77;          /* u16.sf - s8.s7 */
+    o[41] = -128;
+    o[42] = 127;
+    o[43] = -3;
+    o[44] = 7 - 8 + 9 - 3; /* i3.x + i3.y + i3.z + c3.z */
+    o[45] = 255 - 77;      /* u16.sf - s8.s7 */
   }
-  kt_case c = {.file = "vec_args", .kernel = "vector_args",
+  kt_case c = {.file = "vec_args",
+               .kernel = "vector_args",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_VALUE(&f4), KT_VALUE(&i3), KT_VALUE(&u16), KT_VALUE(&s8),
                         KT_VALUE(&d2), KT_VALUE(&l2), KT_VALUE(&f2), KT_VALUE(&c3)},
-               .range = {1, {3}, {0}, {0}}, .check = kt_check_vector_args, .user = want};
+               .range = {1, {3}, {0}, {0}},
+               .check = kt_check_vector_args,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -319,7 +403,8 @@ static void test_imisc(void **state) {
   (void)state;
   int32_t a[24], b[24], want[24 * 8];
   kt_int_inputs(a, b, 4, 0x8100);
-  a[13] = 5000; a[14] = -5000;
+  a[13] = 5000;
+  a[14] = -5000;
   for (size_t i = 0; i < 24; ++i) {
     int32_t x = a[i], y = b[i];
     uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
@@ -327,19 +412,27 @@ static void test_imisc(void **state) {
     o[0] = x < y ? x : y;
     o[1] = x > y ? x : y;
     o[2] = x < -1000 ? -1000 : x > 1000 ? 1000 : x;
-    o[3] = (int32_t)(x < 0 ? 0u - ux : ux);           /* abs(INT_MIN) = 0x80000000 */
+    o[3] = (int32_t)(x < 0 ? 0u - ux : ux); /* abs(INT_MIN) = 0x80000000 */
     o[4] = (int32_t)(ux < uy ? ux : uy);
     o[5] = (int32_t)(ux < 10u ? 10u : ux > 0x80000000u ? 0x80000000u : ux);
-    o[6] = (x & 4) ? y : x;                             /* scalar select: c != 0 picks b */
+    o[6] = (x & 4) ? y : x; /* scalar select: c != 0 picks b */
     o[7] = (int32_t)((ux & ~0x0ff0f00fu) | (uy & 0x0ff0f00fu));
   }
-  kt_case c = {.file = "builtins_int", .kernel = "imisc",
+  kt_case c = {.file = "builtins_int",
+               .kernel = "imisc",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)},
-               .range = {1, {24}, {0}, {0}}, .check = kt_check_imisc, .user = want};
+               .range = {1, {24}, {0}, {0}},
+               .check = kt_check_imisc,
+               .user = want};
   kt_run_case(&c);
 }
 
-typedef struct kt_vmisc_ctx { int8_t oc[6 * 3 * 4]; uint32_t ou[6 * 2 * 4]; int64_t ol[12]; float of[6 * 2 * 4]; } kt_vmisc_ctx;
+typedef struct kt_vmisc_ctx {
+  int8_t oc[6 * 3 * 4];
+  uint32_t ou[6 * 2 * 4];
+  int64_t ol[12];
+  float of[6 * 2 * 4];
+} kt_vmisc_ctx;
 static void kt_check_vmisc(const kt_run *r, void *u) {
   const kt_vmisc_ctx *c = u;
   kt_expect_buf(r, 0, c->oc, KT_I8, 6 * 3 * 4);
@@ -358,7 +451,8 @@ static void test_vmisc(void **state) {
   kt_int_inputs(cin, cdummy, 1, 0x8200);
   kt_int_inputs(a, adummy, 4, 0x8201);
   kt_int_inputs(ltmp, ldummy, 8, 0x8202);
-  for (size_t i = 0; i < 12; ++i) l[i] = ltmp[i + 4] == INT64_MIN ? INT64_MIN + 1 : ltmp[i + 4];  /* -LONG_MIN is undefined */
+  for (size_t i = 0; i < 12; ++i)
+    l[i] = ltmp[i + 4] == INT64_MIN ? INT64_MIN + 1 : ltmp[i + 4]; /* -LONG_MIN is undefined */
   for (size_t i = 0; i < 24; ++i) f[i] = kt_fspecial[i];
   static kt_vmisc_ctx w;
   static const int8_t mx[4] = {-3, 0, 3, 100};
@@ -367,20 +461,23 @@ static void test_vmisc(void **state) {
       int8_t x = cin[v * 4 + k];
       w.oc[(v * 3 + 0) * 4 + k] = x > mx[k] ? x : mx[k];
       w.oc[(v * 3 + 1) * 4 + k] = x < -50 ? -50 : x > 50 ? 50 : x;
-      w.oc[(v * 3 + 2) * 4 + k] = (int8_t)(uint8_t)(x < 0 ? -x : x);   /* abs(-128) = 128 -> 0x80 */
+      w.oc[(v * 3 + 2) * 4 + k] = (int8_t)(uint8_t)(x < 0 ? -x : x); /* abs(-128) = 128 -> 0x80 */
       int32_t y = a[v * 4 + k];
       w.ou[(v * 2 + 0) * 4 + k] = y < 0 ? 0u - (uint32_t)y : (uint32_t)y;
-      w.ou[(v * 2 + 1) * 4 + k] = y < 0 ? 7u : (uint32_t)y;                /* MSB set picks 7 */
+      w.ou[(v * 2 + 1) * 4 + k] = y < 0 ? 7u : (uint32_t)y; /* MSB set picks 7 */
       float z = f[v * 4 + k];
-      w.of[(v * 2 + 0) * 4 + k] = kt_u2f(kt_f2u(z) ^ 0x80000000u);        /* sign bit from -f */
+      w.of[(v * 2 + 0) * 4 + k] = kt_u2f(kt_f2u(z) ^ 0x80000000u); /* sign bit from -f */
       w.of[(v * 2 + 1) * 4 + k] = isnan(z) ? 0.0f : z;
     }
   for (size_t i = 0; i < 12; ++i) w.ol[i] = l[i] < 0 ? -l[i] : l[i];
-  kt_case c = {.file = "builtins_int", .kernel = "vmisc",
+  kt_case c = {.file = "builtins_int",
+               .kernel = "vmisc",
                .args = {KT_BUF_IN(NULL, sizeof w.oc), KT_BUF_IN(NULL, sizeof w.ou), KT_BUF_IN(NULL, sizeof w.ol),
                         KT_BUF_IN(NULL, sizeof w.of), KT_BUF_IN(cin, sizeof cin), KT_BUF_IN(a, sizeof a),
                         KT_BUF_IN(l, sizeof l), KT_BUF_IN(f, sizeof f)},
-               .range = {1, {6}, {0}, {0}}, .check = kt_check_vmisc, .user = &w};
+               .range = {1, {6}, {0}, {0}},
+               .check = kt_check_vmisc,
+               .user = &w};
   kt_run_case(&c);
 }
 
@@ -400,9 +497,12 @@ static void test_vls(void **state) {
     for (size_t k = 0; k < 2; ++k) want[7 * G + 2 * i + k] = in[i + k];
     for (size_t k = 0; k < 8; ++k) want[9 * G + 8 * i + k] = in[8 * i + 7 - k];
   }
-  kt_case c = {.file = "builtins_vec", .kernel = "vls",
+  kt_case c = {.file = "builtins_vec",
+               .kernel = "vls",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
-               .range = {1, {G}, {0}, {0}}, .check = kt_check_vls, .user = want};
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_vls,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -416,7 +516,7 @@ static void test_shuffle(void **state) {
   for (size_t i = 0; i < 20; ++i) {
     a[i] = (int32_t)(100 + i);
     b[i] = (int32_t)(-100 - (int32_t)i);
-    m4[i] = (uint32_t)kt_rand();   /* high bits must be ignored */
+    m4[i] = (uint32_t)kt_rand(); /* high bits must be ignored */
   }
   for (size_t i = 0; i < 40; ++i) m8[i] = (uint32_t)kt_rand();
   for (size_t g = 0; g < 5; ++g) {
@@ -432,12 +532,18 @@ static void test_shuffle(void **state) {
       uint32_t j = m8[g * 8 + k] & 7;
       o[16 + k] = j < 4 ? x[j] : y[j - 4];
     }
-    o[24] = r2[7]; o[25] = r2[0]; o[26] = r2[6]; o[27] = r2[1];
+    o[24] = r2[7];
+    o[25] = r2[0];
+    o[26] = r2[6];
+    o[27] = r2[1];
   }
-  kt_case c = {.file = "builtins_vec", .kernel = "shuf",
+  kt_case c = {.file = "builtins_vec",
+               .kernel = "shuf",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b),
                         KT_BUF_IN(m4, sizeof m4), KT_BUF_IN(m8, sizeof m8)},
-               .range = {1, {5}, {0}, {0}}, .check = kt_check_shuf, .user = want};
+               .range = {1, {5}, {0}, {0}},
+               .check = kt_check_shuf,
+               .user = want};
   kt_run_case(&c);
 }
 
@@ -452,21 +558,23 @@ static void test_shuffle16(void **state) {
   for (size_t i = 0; i < 48; ++i) m[i] = (uint32_t)kt_rand();
   for (size_t g = 0; g < 3; ++g)
     for (size_t k = 0; k < 16; ++k) want[g * 16 + k] = a[g * 2 + (m[g * 16 + k] & 1)];
-  kt_case c = {.file = "builtins_vec", .kernel = "shuf16",
+  kt_case c = {.file = "builtins_vec",
+               .kernel = "shuf16",
                .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(m, sizeof m)},
-               .range = {1, {3}, {0}, {0}}, .check = kt_check_shuf16, .user = want};
+               .range = {1, {3}, {0}, {0}},
+               .check = kt_check_shuf16,
+               .user = want};
   kt_run_case(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_vint2), KT_TEST(test_vflt2), KT_TEST(test_vint3), KT_TEST(test_vflt3),
-    KT_TEST(test_vint4), KT_TEST(test_vflt4), KT_TEST(test_vint8), KT_TEST(test_vflt8),
-    KT_TEST(test_vint16), KT_TEST(test_vflt16), KT_TEST(test_vint3_packed),
-    KT_TEST(test_vec_access), KT_TEST(test_vec_access3), KT_TEST(test_vcmp_int4),
-    KT_TEST(test_vcmp_uchar16), KT_TEST(test_vcmp_float8), KT_TEST(test_vcmp_long2),
-    KT_TEST(test_vcmp_int3), KT_TEST(test_scalar_args), KT_TEST(test_vector_args),
-    KT_TEST(test_imisc), KT_TEST(test_vmisc), KT_TEST(test_vls), KT_TEST(test_shuffle),
+    KT_TEST(test_vint2),       KT_TEST(test_vflt2),     KT_TEST(test_vint3),        KT_TEST(test_vflt3),
+    KT_TEST(test_vint4),       KT_TEST(test_vflt4),     KT_TEST(test_vint8),        KT_TEST(test_vflt8),
+    KT_TEST(test_vint16),      KT_TEST(test_vflt16),    KT_TEST(test_vint3_packed), KT_TEST(test_vec_access),
+    KT_TEST(test_vec_access3), KT_TEST(test_vcmp_int4), KT_TEST(test_vcmp_uchar16), KT_TEST(test_vcmp_float8),
+    KT_TEST(test_vcmp_long2),  KT_TEST(test_vcmp_int3), KT_TEST(test_scalar_args),  KT_TEST(test_vector_args),
+    KT_TEST(test_imisc),       KT_TEST(test_vmisc),     KT_TEST(test_vls),          KT_TEST(test_shuffle),
     KT_TEST(test_shuffle16),
   };
   return cmocka_run_group_tests_name("kernels_vec", tests, NULL, NULL);

@@ -37,22 +37,22 @@ static void header(mod *m, uint32_t version, uint32_t bound) {
   m->n = 0;
   m->w[m->n++] = SpvMagicNumber;
   m->w[m->n++] = version;
-  m->w[m->n++] = 0;  /* generator */
+  m->w[m->n++] = 0; /* generator */
   m->w[m->n++] = bound;
-  m->w[m->n++] = 0;  /* schema */
+  m->w[m->n++] = 0; /* schema */
 }
 
 static void ins_v(mod *m, uint32_t op, const uint32_t *ops, uint32_t nops) {
   m->w[m->n++] = (nops + 1) << 16 | op;
   for (uint32_t i = 0; i < nops; i++) m->w[m->n++] = ops[i];
 }
-#define I(m, op, ...) ins_v((m), (op), (const uint32_t[]){__VA_ARGS__}, \
-                            sizeof((const uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))
+#define I(m, op, ...) \
+  ins_v((m), (op), (const uint32_t[]){__VA_ARGS__}, sizeof((const uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))
 #define I0(m, op) ins_v((m), (op), NULL, 0)
 
 /* Instruction with `npre` operand words, a literal string, then `npost` words. */
-static void ins_s(mod *m, uint32_t op, uint32_t npre, const uint32_t *pre, const char *s,
-                  uint32_t npost, const uint32_t *post) {
+static void ins_s(mod *m, uint32_t op, uint32_t npre, const uint32_t *pre, const char *s, uint32_t npost,
+                  const uint32_t *post) {
   uint32_t len = (uint32_t)strlen(s), sw = len / 4 + 1;
   m->w[m->n++] = (1 + npre + sw + npost) << 16 | op;
   for (uint32_t i = 0; i < npre; i++) m->w[m->n++] = pre[i];
@@ -67,14 +67,29 @@ static void ins_s(mod *m, uint32_t op, uint32_t npre, const uint32_t *pre, const
   for (uint32_t i = 0; i < npost; i++) m->w[m->n++] = post[i];
 }
 
-static uint32_t swap32(uint32_t v) {
-  return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
+static uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24); }
 
 /* Ids of the minimal module. */
 enum {
-  ID_VOID = 1, ID_CHAR, ID_INT, ID_FLOAT, ID_FLOAT3, ID_S, ID_PS, ID_FNTY, ID_C42, ID_ARR,
-  ID_BOOL, ID_FILE = 15, ID_K = 20, ID_P0, ID_P1, ID_L, ID_SUM, ID_CMP, ID_BOUND = 31
+  ID_VOID = 1,
+  ID_CHAR,
+  ID_INT,
+  ID_FLOAT,
+  ID_FLOAT3,
+  ID_S,
+  ID_PS,
+  ID_FNTY,
+  ID_C42,
+  ID_ARR,
+  ID_BOOL,
+  ID_FILE = 15,
+  ID_K = 20,
+  ID_P0,
+  ID_P1,
+  ID_L,
+  ID_SUM,
+  ID_CMP,
+  ID_BOUND = 31
 };
 
 /* A kernel `k(global struct {char; int; float3} *p, int n)` computing n + 42:
@@ -152,9 +167,21 @@ static void expect_fail(const mod *m, const char *want) {
   assert_true(strncmp(g_err, "t.spv: ", 7) == 0);
 }
 
-static uint32_t u32_at(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static uint64_t u64_at(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static uint16_t u16_at(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static uint32_t u32_at(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+static uint64_t u64_at(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+static uint16_t u16_at(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
 
 static const ld_type *ty(const ld_module *m, uint32_t id) {
   const ld_type *t = ld_type_of(m, id);
@@ -175,8 +202,8 @@ static uint32_t *assemble(const char *text, spv_target_env env, size_t *nwords) 
   spv_binary bin = NULL;
   spv_diagnostic diag = NULL;
   uint32_t *out = NULL;
-  if (spvTextToBinaryWithOptions(ctx, text, strlen(text), SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS,
-                                 &bin, &diag) == SPV_SUCCESS) {
+  if (spvTextToBinaryWithOptions(ctx, text, strlen(text), SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS, &bin,
+                                 &diag) == SPV_SUCCESS) {
     out = malloc(bin->wordCount * 4);
     memcpy(out, bin->code, bin->wordCount * 4);
     *nwords = bin->wordCount;
@@ -209,11 +236,11 @@ static void expect_text_fail(const char *text, const char *want) {
   if (!strstr(g_err, want)) fail_msg("error \"%s\" does not contain \"%s\"", g_err, want);
 }
 
-#define PRELUDE \
-  "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n" \
+#define PRELUDE                                                                       \
+  "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n"               \
   "OpCapability Int8\nOpCapability Int16\nOpCapability Int64\nOpCapability Float16\n" \
   "OpCapability Float64\nOpCapability Vector16\n"
-#define KERNEL_TAIL \
+#define KERNEL_TAIL                                     \
   "%kvoid = OpTypeVoid\n%kfn = OpTypeFunction %kvoid\n" \
   "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\nOpReturn\nOpFunctionEnd\n"
 
@@ -299,7 +326,7 @@ static void check_minimal(const ld_module *m) {
   assert_int_equal(f->nblocks, 1);
   assert_int_equal(f->blocks[0].label, ID_L);
   assert_int_equal(f->blocks[0].first, 0);
-  assert_int_equal(f->blocks[0].count, 3);  /* IAdd, SLessThan, Return */
+  assert_int_equal(f->blocks[0].count, 3); /* IAdd, SLessThan, Return */
   assert_int_equal(f->ninsns, 3);
   assert_false(f->is_import);
   /* OpIAdd: one operand-word pair after type and result; OpLine k.cl:7:3 applies to it only */
@@ -312,7 +339,7 @@ static void check_minimal(const ld_module *m) {
   assert_int_equal(f->insns[0].file, ID_FILE);
   assert_int_equal(f->insns[0].line, 7);
   assert_int_equal(f->insns[0].column, 3);
-  assert_int_equal(f->insns[1].file, 0);  /* after OpNoLine */
+  assert_int_equal(f->insns[1].file, 0); /* after OpNoLine */
   assert_int_equal(f->insns[1].line, 0);
   assert_int_equal(f->insns[2].opcode, SpvOpReturn);
   /* Registers: p0 (pointer, 8) at 0, p1 (int, 4 -> 8) at 8, sum (int) at 16, cmp (bool, 1 -> 8)
@@ -383,13 +410,14 @@ static void test_truncated_everywhere(void **state) {
   assert_string_equal(g_err, "t.spv: word 9: truncated: the file has 37 bytes, not a whole number of 32-bit words");
   load_opts(m.w, 12, false);
   assert_string_equal(g_err, "t.spv: word 3: truncated header: 3 words, a SPIR-V header has 5");
-  load_opts(m.w, 4 * 12, false);  /* OpMemoryModel at word 11 has 3 words, 1 remains */
+  load_opts(m.w, 4 * 12, false); /* OpMemoryModel at word 11 has 3 words, 1 remains */
   assert_string_equal(g_err, "t.spv: word 11: truncated: OpMemoryModel has 3 words but only 1 remain in the file");
   load_opts(m.w, 0, false);
   assert_string_equal(g_err, "t.spv: word 0: truncated: the file is empty (a SPIR-V header has 5 words)");
   /* ends after OpExecutionMode (word 24): no OpString, so no kernel function either */
   load_opts(m.w, 4 * 14, false);
-  assert_string_equal(g_err, "t.spv: word 14: no OpenCL kernel (OpEntryPoint Kernel) in module (end of module reached)");
+  assert_string_equal(g_err,
+                      "t.spv: word 14: no OpenCL kernel (OpEntryPoint Kernel) in module (end of module reached)");
 }
 
 static void test_bad_header(void **state) {
@@ -431,7 +459,7 @@ static void test_bad_instructions(void **state) {
   (void)state;
   mod m;
   minimal_module(&m);
-  m.w[7] = 0 << 16 | SpvOpCapability;  /* word count 0 */
+  m.w[7] = 0 << 16 | SpvOpCapability; /* word count 0 */
   expect_fail(&m, "word 7: instruction word count is 0 (opcode 17 OpCapability)");
   minimal_module(&m);
   m.w[7] = 2u << 16 | 0xFFFEu;
@@ -505,9 +533,7 @@ static void t_forward_twice(mod *m) {
   I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
   I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
 }
-static void t_forward_never(mod *m) {
-  I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup);
-}
+static void t_forward_never(mod *m) { I(m, SpvOpTypeForwardPointer, 5, SpvStorageClassCrossWorkgroup); }
 static void t_array_len_type(mod *m) {
   I(m, SpvOpTypeFloat, 2, 32);
   I(m, SpvOpTypeArray, 3, 2, 2);
@@ -554,12 +580,14 @@ static void test_mutations(void **state) {
     m = orig;
     int k = 1 + (int)(st % 3);
     for (int j = 0; j < k; j++) {
-      st ^= st << 13; st ^= st >> 7; st ^= st << 17;
+      st ^= st << 13;
+      st ^= st >> 7;
+      st ^= st << 17;
       uint32_t pos = 5 + (uint32_t)(st % (orig.n - 5)), r = (uint32_t)(st >> 32);
       switch ((st >> 20) % 5) {
       case 0: m.w[pos] ^= 1u << (r % 32); break;
       case 1: m.w[pos] = r % 40; break;                                 /* small ids, literals */
-      case 2: m.w[pos] = (m.w[pos] & 0xFFFF0000u) | (r % 340); break;  /* another opcode */
+      case 2: m.w[pos] = (m.w[pos] & 0xFFFF0000u) | (r % 340); break;   /* another opcode */
       case 3: m.w[pos] = ((r % 8) << 16) | (m.w[pos] & 0xFFFFu); break; /* another length */
       default: m.w[pos] = m.w[5 + r % (orig.n - 5)]; break;
       }
@@ -581,7 +609,7 @@ static void test_unsupported_module_features(void **state) {
   (void)state;
   mod m;
   minimal_module(&m);
-  m.w[10] = SpvCapabilityImageMipmap;  /* the Int8 capability's operand */
+  m.w[10] = SpvCapabilityImageMipmap; /* the Int8 capability's operand */
   expect_fail(&m, "t.spv: word 9: capability ImageMipmap is not supported");
   minimal_module(&m);
   m.w[10] = SpvCapabilityPipes;
@@ -594,7 +622,7 @@ static void test_unsupported_module_features(void **state) {
   expect_fail(&m, "word 14: OpEntryPoint \"k\": execution model 5 is not supported");
 
   expect_text_fail(PRELUDE "%1 = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel Physical64 OpenCL\n"
-                   "OpEntryPoint Kernel %kern \"k\"\n" KERNEL_TAIL,
+                           "OpEntryPoint Kernel %kern \"k\"\n" KERNEL_TAIL,
                    "extended instruction set \"GLSL.std.450\" (%1) is not supported");
   expect_text_fail(PRELUDE "OpMemoryModel Physical64 OpenCL\n" KERNEL_TAIL,
                    "no OpenCL kernel (OpEntryPoint Kernel) in module");
@@ -612,111 +640,110 @@ static const ld_type *nth_type(const ld_module *m, uint32_t n) {
 static void test_layout_values(void **state) {
   (void)state;
   /* types in declaration order: indices noted on the right */
-  ld_module *m = load_text(
-      PRELUDE "OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-      "OpDecorate %packed CPacked\n"
-      "OpMemberDecorate %offs 0 Offset 8\nOpMemberDecorate %offs 1 Offset 32\n"
-      "%bool = OpTypeBool\n"                                  /* 0 */
-      "%char = OpTypeInt 8 0\n"                               /* 1 */
-      "%short = OpTypeInt 16 0\n"                             /* 2 */
-      "%int = OpTypeInt 32 0\n"                               /* 3 */
-      "%long = OpTypeInt 64 0\n"                              /* 4 */
-      "%half = OpTypeFloat 16\n"                              /* 5 */
-      "%double = OpTypeFloat 64\n"                            /* 6 */
-      "%char3 = OpTypeVector %char 3\n"                       /* 7 */
-      "%half8 = OpTypeVector %half 8\n"                       /* 8 */
-      "%double16 = OpTypeVector %double 16\n"                 /* 9 */
-      "%bool4 = OpTypeVector %bool 4\n"                       /* 10 */
-      "%long3 = OpTypeVector %long 3\n"                       /* 11 */
-      "%packed = OpTypeStruct %char %int %short\n"            /* 12 */
-      "%plain = OpTypeStruct %char %int %short\n"             /* 13 */
-      "%offs = OpTypeStruct %char %long\n"                    /* 14 */
-      "%nested = OpTypeStruct %char %plain %long3\n"          /* 15 */
-      "%int_5 = OpConstant %int 5\n"
-      "%arr = OpTypeArray %char3 %int_5\n"                    /* 16 */
-      "%rt = OpTypeRuntimeArray %int\n"                       /* 17 */
-      "%pg = OpTypePointer CrossWorkgroup %int\n"             /* 18 */
-      "%ev = OpTypeEvent\n"                                   /* 19 */
-      "%opq = OpTypeOpaque \"thing\"\n"                       /* 20 */
-      "%pev = OpTypePointer Function %ev\n"                   /* 21 */
-      "%empty = OpTypeStruct\n"                               /* 22 */
-      KERNEL_TAIL);
+  ld_module *m = load_text(PRELUDE "OpMemoryModel Physical32 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                                   "OpDecorate %packed CPacked\n"
+                                   "OpMemberDecorate %offs 0 Offset 8\nOpMemberDecorate %offs 1 Offset 32\n"
+                                   "%bool = OpTypeBool\n"                         /* 0 */
+                                   "%char = OpTypeInt 8 0\n"                      /* 1 */
+                                   "%short = OpTypeInt 16 0\n"                    /* 2 */
+                                   "%int = OpTypeInt 32 0\n"                      /* 3 */
+                                   "%long = OpTypeInt 64 0\n"                     /* 4 */
+                                   "%half = OpTypeFloat 16\n"                     /* 5 */
+                                   "%double = OpTypeFloat 64\n"                   /* 6 */
+                                   "%char3 = OpTypeVector %char 3\n"              /* 7 */
+                                   "%half8 = OpTypeVector %half 8\n"              /* 8 */
+                                   "%double16 = OpTypeVector %double 16\n"        /* 9 */
+                                   "%bool4 = OpTypeVector %bool 4\n"              /* 10 */
+                                   "%long3 = OpTypeVector %long 3\n"              /* 11 */
+                                   "%packed = OpTypeStruct %char %int %short\n"   /* 12 */
+                                   "%plain = OpTypeStruct %char %int %short\n"    /* 13 */
+                                   "%offs = OpTypeStruct %char %long\n"           /* 14 */
+                                   "%nested = OpTypeStruct %char %plain %long3\n" /* 15 */
+                                   "%int_5 = OpConstant %int 5\n"
+                                   "%arr = OpTypeArray %char3 %int_5\n"        /* 16 */
+                                   "%rt = OpTypeRuntimeArray %int\n"           /* 17 */
+                                   "%pg = OpTypePointer CrossWorkgroup %int\n" /* 18 */
+                                   "%ev = OpTypeEvent\n"                       /* 19 */
+                                   "%opq = OpTypeOpaque \"thing\"\n"           /* 20 */
+                                   "%pev = OpTypePointer Function %ev\n"       /* 21 */
+                                   "%empty = OpTypeStruct\n"                   /* 22 */
+                           KERNEL_TAIL);
   if (!m) fail_msg("%s", g_err);
   assert_int_equal(m->pointer_bytes, 4);
   const ld_type *t;
-  t = nth_type(m, 0);  /* bool: one byte */
+  t = nth_type(m, 0); /* bool: one byte */
   assert_int_equal(t->kind, LD_TY_BOOL);
   assert_int_equal(t->bits, 8);
   assert_int_equal(t->size, 1);
   assert_int_equal(t->reg_size, 1);
-  t = nth_type(m, 4);  /* long */
+  t = nth_type(m, 4); /* long */
   assert_int_equal(t->size, 8);
   assert_int_equal(t->align, 8);
-  t = nth_type(m, 5);  /* half */
+  t = nth_type(m, 5); /* half */
   assert_int_equal(t->kind, LD_TY_FLOAT);
   assert_int_equal(t->bits, 16);
   assert_int_equal(t->size, 2);
-  t = nth_type(m, 7);  /* char3: memory 4, register 3 */
+  t = nth_type(m, 7); /* char3: memory 4, register 3 */
   assert_int_equal(t->size, 4);
   assert_int_equal(t->align, 4);
   assert_int_equal(t->reg_size, 3);
-  t = nth_type(m, 8);  /* half8: 16 bytes both ways */
+  t = nth_type(m, 8); /* half8: 16 bytes both ways */
   assert_int_equal(t->size, 16);
   assert_int_equal(t->reg_size, 16);
-  t = nth_type(m, 9);  /* double16: 128 bytes, 128-aligned */
+  t = nth_type(m, 9); /* double16: 128 bytes, 128-aligned */
   assert_int_equal(t->size, 128);
   assert_int_equal(t->align, 128);
-  t = nth_type(m, 10);  /* bool4: 4 one-byte components */
+  t = nth_type(m, 10); /* bool4: 4 one-byte components */
   assert_int_equal(t->size, 4);
   assert_int_equal(t->reg_size, 4);
-  t = nth_type(m, 11);  /* long3: memory 32, register 24 */
+  t = nth_type(m, 11); /* long3: memory 32, register 24 */
   assert_int_equal(t->size, 32);
   assert_int_equal(t->align, 32);
   assert_int_equal(t->reg_size, 24);
-  t = nth_type(m, 12);  /* packed {char; int; short}: 0, 1, 5; size 7, align 1 */
+  t = nth_type(m, 12); /* packed {char; int; short}: 0, 1, 5; size 7, align 1 */
   assert_true(t->packed);
   assert_int_equal(t->offsets[1], 1);
   assert_int_equal(t->offsets[2], 5);
   assert_int_equal(t->size, 7);
   assert_int_equal(t->align, 1);
-  t = nth_type(m, 13);  /* {char; int; short}: 0, 4, 8; end 10 -> size 12, align 4 */
+  t = nth_type(m, 13); /* {char; int; short}: 0, 4, 8; end 10 -> size 12, align 4 */
   assert_false(t->packed);
   assert_int_equal(t->offsets[1], 4);
   assert_int_equal(t->offsets[2], 8);
   assert_int_equal(t->size, 12);
   assert_int_equal(t->align, 4);
-  t = nth_type(m, 14);  /* Offset 8 and 32: end 40, align 8 -> size 40 */
+  t = nth_type(m, 14); /* Offset 8 and 32: end 40, align 8 -> size 40 */
   assert_int_equal(t->offsets[0], 8);
   assert_int_equal(t->offsets[1], 32);
   assert_int_equal(t->size, 40);
   assert_int_equal(t->align, 8);
-  t = nth_type(m, 15);  /* {char; plain (12, align 4); long3 (32, align 32)}: 0, 4, 32; size 64 */
+  t = nth_type(m, 15); /* {char; plain (12, align 4); long3 (32, align 32)}: 0, 4, 32; size 64 */
   assert_int_equal(t->offsets[1], 4);
   assert_int_equal(t->offsets[2], 32);
   assert_int_equal(t->size, 64);
   assert_int_equal(t->align, 32);
-  t = nth_type(m, 16);  /* char3[5]: 5 * 4 = 20, align 4 */
+  t = nth_type(m, 16); /* char3[5]: 5 * 4 = 20, align 4 */
   assert_int_equal(t->kind, LD_TY_ARRAY);
   assert_int_equal(t->count, 5);
   assert_int_equal(t->size, 20);
   assert_int_equal(t->align, 4);
-  t = nth_type(m, 17);  /* runtime array: no size */
+  t = nth_type(m, 17); /* runtime array: no size */
   assert_int_equal(t->kind, LD_TY_RUNTIME_ARRAY);
   assert_int_equal(t->size, 0);
   assert_int_equal(t->align, 4);
-  t = nth_type(m, 18);  /* Physical32 pointer */
+  t = nth_type(m, 18); /* Physical32 pointer */
   assert_int_equal(t->size, 4);
   assert_int_equal(t->reg_size, 4);
   t = nth_type(m, 19);
   assert_int_equal(t->kind, LD_TY_OPAQUE);
   assert_string_equal(t->opaque, "OpTypeEvent");
-  assert_int_equal(t->size, 8);  /* an opaque handle: 8 bytes in memory as in a register */
+  assert_int_equal(t->size, 8); /* an opaque handle: 8 bytes in memory as in a register */
   assert_int_equal(t->reg_size, 8);
   t = nth_type(m, 20);
   assert_string_equal(t->opaque, "OpTypeOpaque");
   t = nth_type(m, 21);
   assert_int_equal(t->storage, SpvStorageClassFunction);
-  t = nth_type(m, 22);  /* empty struct */
+  t = nth_type(m, 22); /* empty struct */
   assert_int_equal(t->count, 0);
   assert_int_equal(t->size, 0);
   assert_int_equal(t->align, 1);
@@ -728,46 +755,46 @@ static void test_bad_layouts(void **state) {
   const char *pre = PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n";
   char buf[2048];
   snprintf(buf, sizeof buf, "%s%s%s", pre,
-           "OpMemberDecorate %s 0 Offset 0\n%int = OpTypeInt 32 0\n%s = OpTypeStruct %int %int\n",
-           KERNEL_TAIL);
+           "OpMemberDecorate %s 0 Offset 0\n%int = OpTypeInt 32 0\n%s = OpTypeStruct %int %int\n", KERNEL_TAIL);
   expect_text_fail(buf, "OpTypeStruct %");
   assert_non_null(strstr(g_err, "1 of its 2 members have an Offset decoration"));
   snprintf(buf, sizeof buf, "%s%s%s", pre,
            "OpMemberDecorate %s 0 Offset 4\nOpMemberDecorate %s 1 Offset 6\n"
-           "%int = OpTypeInt 32 0\n%s = OpTypeStruct %int %int\n", KERNEL_TAIL);
+           "%int = OpTypeInt 32 0\n%s = OpTypeStruct %int %int\n",
+           KERNEL_TAIL);
   expect_text_fail(buf, "member 1: Offset 6 overlaps the previous member (which ends at 8)");
-  snprintf(buf, sizeof buf, "%s%s%s", pre,
-           "%int = OpTypeInt 32 0\n%z = OpConstant %int 0\n%a = OpTypeArray %int %z\n", KERNEL_TAIL);
+  snprintf(buf, sizeof buf, "%s%s%s", pre, "%int = OpTypeInt 32 0\n%z = OpConstant %int 0\n%a = OpTypeArray %int %z\n",
+           KERNEL_TAIL);
   expect_text_fail(buf, "has length 0");
 }
 
 static void test_constants(void **state) {
   (void)state;
-  ld_module *m = load_text(
-      PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-      "OpDecorate %spec SpecId 7\nOpDecorate %specb SpecId 9\n"
-      "%bool = OpTypeBool\n%char = OpTypeInt 8 0\n%short = OpTypeInt 16 0\n%int = OpTypeInt 32 0\n"
-      "%long = OpTypeInt 64 0\n%half = OpTypeFloat 16\n%float = OpTypeFloat 32\n%double = OpTypeFloat 64\n"
-      "%int3 = OpTypeVector %int 3\n%int2 = OpTypeVector %int 2\n"
-      "%s = OpTypeStruct %char %int3 %short\n"
-      "%u2 = OpConstant %int 2\n%arr = OpTypeArray %short %u2\n"
-      "%ptr = OpTypePointer CrossWorkgroup %int\n"
-      "%c_long = OpConstant %long 0x123456789abcdef0\n"
-      "%c_short = OpConstant %short 0xfffe\n"
-      "%c_char = OpConstant %char 200\n"
-      "%c_half = OpConstant %half 1.5\n"       /* 1.5 = 1.1b x 2^0: 0x3E00 */
-      "%c_float = OpConstant %float -2.0\n"    /* 0xC0000000 */
-      "%c_double = OpConstant %double 0.5\n"   /* 0x3FE0000000000000 */
-      "%t = OpConstantTrue %bool\n%f = OpConstantFalse %bool\n"
-      "%i1 = OpConstant %int 1\n%i7 = OpConstant %int 7\n%i9 = OpConstant %int 9\n"
-      "%v = OpConstantComposite %int3 %i1 %i7 %i9\n"
-      "%st = OpConstantComposite %s %c_char %v %c_short\n"
-      "%ar = OpConstantComposite %arr %c_short %c_short\n"
-      "%nul = OpConstantNull %s\n%nulp = OpConstantNull %ptr\n"
-      "%und = OpUndef %int3\n"
-      "%spec = OpSpecConstant %int 53\n%specb = OpSpecConstantTrue %bool\n"
-      "%specv = OpSpecConstantComposite %int2 %spec %i7\n"
-      KERNEL_TAIL);
+  ld_module *m =
+    load_text(PRELUDE
+              "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+              "OpDecorate %spec SpecId 7\nOpDecorate %specb SpecId 9\n"
+              "%bool = OpTypeBool\n%char = OpTypeInt 8 0\n%short = OpTypeInt 16 0\n%int = OpTypeInt 32 0\n"
+              "%long = OpTypeInt 64 0\n%half = OpTypeFloat 16\n%float = OpTypeFloat 32\n%double = OpTypeFloat 64\n"
+              "%int3 = OpTypeVector %int 3\n%int2 = OpTypeVector %int 2\n"
+              "%s = OpTypeStruct %char %int3 %short\n"
+              "%u2 = OpConstant %int 2\n%arr = OpTypeArray %short %u2\n"
+              "%ptr = OpTypePointer CrossWorkgroup %int\n"
+              "%c_long = OpConstant %long 0x123456789abcdef0\n"
+              "%c_short = OpConstant %short 0xfffe\n"
+              "%c_char = OpConstant %char 200\n"
+              "%c_half = OpConstant %half 1.5\n"     /* 1.5 = 1.1b x 2^0: 0x3E00 */
+              "%c_float = OpConstant %float -2.0\n"  /* 0xC0000000 */
+              "%c_double = OpConstant %double 0.5\n" /* 0x3FE0000000000000 */
+              "%t = OpConstantTrue %bool\n%f = OpConstantFalse %bool\n"
+              "%i1 = OpConstant %int 1\n%i7 = OpConstant %int 7\n%i9 = OpConstant %int 9\n"
+              "%v = OpConstantComposite %int3 %i1 %i7 %i9\n"
+              "%st = OpConstantComposite %s %c_char %v %c_short\n"
+              "%ar = OpConstantComposite %arr %c_short %c_short\n"
+              "%nul = OpConstantNull %s\n%nulp = OpConstantNull %ptr\n"
+              "%und = OpUndef %int3\n"
+              "%spec = OpSpecConstant %int 53\n%specb = OpSpecConstantTrue %bool\n"
+              "%specv = OpSpecConstantComposite %int2 %spec %i7\n" KERNEL_TAIL);
   if (!m) fail_msg("%s", g_err);
   /* ids follow textual order: the assembler numbers %names as they appear; look them up by type */
   uint32_t found = 0;
@@ -811,7 +838,7 @@ static void test_constants(void **state) {
       /* struct {char; int3; short}: char at 0, int3 at 16 (align 16), short at 32; size 48 */
       assert_int_equal(t->size, 48);
       uint8_t want[48] = {0};
-      if (u32_at(k->bytes + 16) == 0) {  /* the OpConstantNull */
+      if (u32_at(k->bytes + 16) == 0) { /* the OpConstantNull */
         assert_memory_equal(k->bytes, want, 48);
         found |= 2048;
         continue;
@@ -850,93 +877,129 @@ static void test_constants(void **state) {
  * assembler assigns in order of first appearance: the names below are given numbers explicitly. */
 static void test_spec_constant_ops(void **state) {
   (void)state;
-  ld_module *m = load_text(
-      PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-      "%1 = OpTypeBool\n%2 = OpTypeInt 8 0\n%3 = OpTypeInt 32 0\n%4 = OpTypeInt 64 0\n"
-      "%5 = OpTypeFloat 16\n%6 = OpTypeFloat 32\n%7 = OpTypeFloat 64\n%8 = OpTypeVector %3 2\n"
-      "%10 = OpSpecConstant %3 53\n"
-      "%11 = OpConstant %3 0xfffffffc\n"      /* -4 */
-      "%12 = OpConstant %3 0xffffffcb\n"      /* -53 */
-      "%13 = OpConstant %3 4\n"
-      "%14 = OpConstant %3 32\n"
-      "%15 = OpConstantTrue %1\n%16 = OpConstantFalse %1\n"
-      "%17 = OpConstant %5 0x1p+0\n"          /* half 1.0: 0x3C00 */
-      "%18 = OpConstant %5 0x1p-11\n"         /* 0x1000 */
-      "%19 = OpConstant %5 0x1.004p+0\n"      /* 1 + 2^-10: 0x3C01 */
-      "%20 = OpConstant %6 -2.75\n"
-      "%21 = OpConstant %6 3e9\n"
-      "%22 = OpConstant %6 1.0\n"
-      "%23 = OpConstant %7 65520.0\n"
-      "%24 = OpConstant %7 65519.99\n"
-      "%25 = OpConstant %3 1\n%26 = OpConstant %3 2\n%27 = OpConstant %3 3\n"
-      "%28 = OpConstantComposite %8 %25 %26\n%29 = OpConstantComposite %8 %27 %13\n"
-      "%30 = OpConstant %3 0xffffffff\n"
-      "%31 = OpConstant %7 0x1p-24\n%32 = OpConstant %7 0x1p-25\n%33 = OpConstant %7 0x1.8p-25\n"
-      "%34 = OpConstant %7 0x1.ffcp-15\n"
-      "%40 = OpSpecConstantOp %3 IAdd %10 %11\n"        /* 53 - 4 = 49 */
-      "%41 = OpSpecConstantOp %3 ISub %10 %11\n"        /* 57 */
-      "%42 = OpSpecConstantOp %3 IMul %10 %11\n"        /* -212 = 0xffffff2c */
-      "%43 = OpSpecConstantOp %3 SDiv %12 %13\n"        /* -53 / 4 = -13 (toward zero) = 0xfffffff3 */
-      "%44 = OpSpecConstantOp %3 SRem %12 %13\n"        /* -1 (sign of dividend) */
-      "%45 = OpSpecConstantOp %3 SMod %12 %13\n"        /* 3 (sign of divisor) */
-      "%46 = OpSpecConstantOp %3 UMod %10 %13\n"        /* 1 */
-      "%47 = OpSpecConstantOp %3 UDiv %11 %13\n"        /* 0xfffffffc / 4 = 0x3fffffff */
-      "%48 = OpSpecConstantOp %3 ShiftRightArithmetic %11 %25\n"  /* 0xfffffffe */
-      "%49 = OpSpecConstantOp %3 ShiftRightLogical %11 %25\n"     /* 0x7ffffffe */
-      "%50 = OpSpecConstantOp %3 ShiftLeftLogical %10 %13\n"      /* 53 * 16 = 848 */
-      "%51 = OpSpecConstantOp %3 Not %10\n"                       /* ~53 = 0xffffffca */
-      "%52 = OpSpecConstantOp %3 SNegate %10\n"                   /* 0xffffffcb */
-      "%53 = OpSpecConstantOp %2 SConvert %11\n"                  /* 0xfc */
-      "%54 = OpSpecConstantOp %4 SConvert %11\n"                  /* 0xfffffffffffffffc */
-      "%55 = OpSpecConstantOp %4 UConvert %11\n"                  /* 0x00000000fffffffc */
-      "%56 = OpSpecConstantOp %1 SLessThan %11 %10\n"             /* -4 < 53: true */
-      "%57 = OpSpecConstantOp %1 ULessThan %11 %10\n"             /* 0xfffffffc < 53: false */
-      "%58 = OpSpecConstantOp %3 Select %15 %10 %11\n"            /* 53 */
-      "%59 = OpSpecConstantOp %8 VectorShuffle %28 %29 3 0\n"     /* (1,2),(3,4) -> (4, 1) */
-      "%60 = OpSpecConstantOp %3 CompositeExtract %29 1\n"        /* 4 */
-      "%61 = OpSpecConstantOp %8 CompositeInsert %10 %28 1\n"     /* (1, 53) */
-      "%62 = OpSpecConstantOp %5 FAdd %17 %18\n"                  /* 1 + 2^-11: tie -> even 0x3C00 */
-      "%63 = OpSpecConstantOp %5 FAdd %19 %18\n"                  /* 1 + 3*2^-11: tie -> 0x3C02 */
-      "%64 = OpSpecConstantOp %3 ConvertFToS %20\n"               /* -2 = 0xfffffffe */
-      "%65 = OpSpecConstantOp %3 ConvertFToU %21\n"               /* 3000000000 */
-      "%66 = OpSpecConstantOp %3 ConvertFToS %21\n"               /* 3e9 > INT_MAX: undefined */
-      "%67 = OpSpecConstantOp %6 ConvertUToF %30\n"               /* 2^32 - 1 -> 2^32 = 0x4F800000 */
-      "%68 = OpSpecConstantOp %6 ConvertSToF %30\n"               /* -1.0 = 0xBF800000 */
-      "%69 = OpSpecConstantOp %3 Bitcast %22\n"                   /* 0x3F800000 */
-      "%70 = OpSpecConstantOp %5 FConvert %23\n"                  /* 65520 rounds to inf: 0x7C00 */
-      "%71 = OpSpecConstantOp %5 FConvert %24\n"                  /* 65504 = 0x7BFF */
-      "%72 = OpSpecConstantOp %1 LogicalAnd %15 %16\n"            /* false */
-      "%73 = OpSpecConstantOp %1 LogicalNotEqual %15 %16\n"       /* true */
-      "%74 = OpSpecConstantOp %3 ShiftLeftLogical %10 %14\n"      /* shift by 32: undefined */
-      "%75 = OpSpecConstantOp %6 FNegate %22\n"                   /* 0xBF800000 */
-      "%76 = OpSpecConstantOp %6 FMod %20 %22\n"                  /* -2.75 mod 1 = 0.25 (sign of 1) */
-      "%77 = OpSpecConstantOp %6 FRem %20 %22\n"                  /* -0.75 */
-      "%78 = OpSpecConstantOp %8 IAdd %28 %29\n"                  /* (4, 6) */
-      "%79 = OpSpecConstantOp %5 FConvert %31\n"    /* 2^-24: smallest subnormal, 0x0001 */
-      "%80 = OpSpecConstantOp %5 FConvert %32\n"    /* half of it: tie -> even 0x0000 */
-      "%81 = OpSpecConstantOp %5 FConvert %33\n"    /* 0.75 ulp -> 0x0001 */
-      "%82 = OpSpecConstantOp %5 FConvert %34\n"    /* 1023.5 ulps: tie -> 1024 = 2^-14, 0x0400 */
-      KERNEL_TAIL);
+  ld_module *m = load_text(PRELUDE
+                           "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                           "%1 = OpTypeBool\n%2 = OpTypeInt 8 0\n%3 = OpTypeInt 32 0\n%4 = OpTypeInt 64 0\n"
+                           "%5 = OpTypeFloat 16\n%6 = OpTypeFloat 32\n%7 = OpTypeFloat 64\n%8 = OpTypeVector %3 2\n"
+                           "%10 = OpSpecConstant %3 53\n"
+                           "%11 = OpConstant %3 0xfffffffc\n" /* -4 */
+                           "%12 = OpConstant %3 0xffffffcb\n" /* -53 */
+                           "%13 = OpConstant %3 4\n"
+                           "%14 = OpConstant %3 32\n"
+                           "%15 = OpConstantTrue %1\n%16 = OpConstantFalse %1\n"
+                           "%17 = OpConstant %5 0x1p+0\n"     /* half 1.0: 0x3C00 */
+                           "%18 = OpConstant %5 0x1p-11\n"    /* 0x1000 */
+                           "%19 = OpConstant %5 0x1.004p+0\n" /* 1 + 2^-10: 0x3C01 */
+                           "%20 = OpConstant %6 -2.75\n"
+                           "%21 = OpConstant %6 3e9\n"
+                           "%22 = OpConstant %6 1.0\n"
+                           "%23 = OpConstant %7 65520.0\n"
+                           "%24 = OpConstant %7 65519.99\n"
+                           "%25 = OpConstant %3 1\n%26 = OpConstant %3 2\n%27 = OpConstant %3 3\n"
+                           "%28 = OpConstantComposite %8 %25 %26\n%29 = OpConstantComposite %8 %27 %13\n"
+                           "%30 = OpConstant %3 0xffffffff\n"
+                           "%31 = OpConstant %7 0x1p-24\n%32 = OpConstant %7 0x1p-25\n%33 = OpConstant %7 0x1.8p-25\n"
+                           "%34 = OpConstant %7 0x1.ffcp-15\n"
+                           "%40 = OpSpecConstantOp %3 IAdd %10 %11\n" /* 53 - 4 = 49 */
+                           "%41 = OpSpecConstantOp %3 ISub %10 %11\n" /* 57 */
+                           "%42 = OpSpecConstantOp %3 IMul %10 %11\n" /* -212 = 0xffffff2c */
+                           "%43 = OpSpecConstantOp %3 SDiv %12 %13\n" /* -53 / 4 = -13 (toward zero) = 0xfffffff3 */
+                           "%44 = OpSpecConstantOp %3 SRem %12 %13\n" /* -1 (sign of dividend) */
+                           "%45 = OpSpecConstantOp %3 SMod %12 %13\n" /* 3 (sign of divisor) */
+                           "%46 = OpSpecConstantOp %3 UMod %10 %13\n" /* 1 */
+                           "%47 = OpSpecConstantOp %3 UDiv %11 %13\n" /* 0xfffffffc / 4 = 0x3fffffff */
+                           "%48 = OpSpecConstantOp %3 ShiftRightArithmetic %11 %25\n" /* 0xfffffffe */
+                           "%49 = OpSpecConstantOp %3 ShiftRightLogical %11 %25\n"    /* 0x7ffffffe */
+                           "%50 = OpSpecConstantOp %3 ShiftLeftLogical %10 %13\n"     /* 53 * 16 = 848 */
+                           "%51 = OpSpecConstantOp %3 Not %10\n"                      /* ~53 = 0xffffffca */
+                           "%52 = OpSpecConstantOp %3 SNegate %10\n"                  /* 0xffffffcb */
+                           "%53 = OpSpecConstantOp %2 SConvert %11\n"                 /* 0xfc */
+                           "%54 = OpSpecConstantOp %4 SConvert %11\n"                 /* 0xfffffffffffffffc */
+                           "%55 = OpSpecConstantOp %4 UConvert %11\n"                 /* 0x00000000fffffffc */
+                           "%56 = OpSpecConstantOp %1 SLessThan %11 %10\n"            /* -4 < 53: true */
+                           "%57 = OpSpecConstantOp %1 ULessThan %11 %10\n"            /* 0xfffffffc < 53: false */
+                           "%58 = OpSpecConstantOp %3 Select %15 %10 %11\n"           /* 53 */
+                           "%59 = OpSpecConstantOp %8 VectorShuffle %28 %29 3 0\n"    /* (1,2),(3,4) -> (4, 1) */
+                           "%60 = OpSpecConstantOp %3 CompositeExtract %29 1\n"       /* 4 */
+                           "%61 = OpSpecConstantOp %8 CompositeInsert %10 %28 1\n"    /* (1, 53) */
+                           "%62 = OpSpecConstantOp %5 FAdd %17 %18\n"             /* 1 + 2^-11: tie -> even 0x3C00 */
+                           "%63 = OpSpecConstantOp %5 FAdd %19 %18\n"             /* 1 + 3*2^-11: tie -> 0x3C02 */
+                           "%64 = OpSpecConstantOp %3 ConvertFToS %20\n"          /* -2 = 0xfffffffe */
+                           "%65 = OpSpecConstantOp %3 ConvertFToU %21\n"          /* 3000000000 */
+                           "%66 = OpSpecConstantOp %3 ConvertFToS %21\n"          /* 3e9 > INT_MAX: undefined */
+                           "%67 = OpSpecConstantOp %6 ConvertUToF %30\n"          /* 2^32 - 1 -> 2^32 = 0x4F800000 */
+                           "%68 = OpSpecConstantOp %6 ConvertSToF %30\n"          /* -1.0 = 0xBF800000 */
+                           "%69 = OpSpecConstantOp %3 Bitcast %22\n"              /* 0x3F800000 */
+                           "%70 = OpSpecConstantOp %5 FConvert %23\n"             /* 65520 rounds to inf: 0x7C00 */
+                           "%71 = OpSpecConstantOp %5 FConvert %24\n"             /* 65504 = 0x7BFF */
+                           "%72 = OpSpecConstantOp %1 LogicalAnd %15 %16\n"       /* false */
+                           "%73 = OpSpecConstantOp %1 LogicalNotEqual %15 %16\n"  /* true */
+                           "%74 = OpSpecConstantOp %3 ShiftLeftLogical %10 %14\n" /* shift by 32: undefined */
+                           "%75 = OpSpecConstantOp %6 FNegate %22\n"              /* 0xBF800000 */
+                           "%76 = OpSpecConstantOp %6 FMod %20 %22\n"             /* -2.75 mod 1 = 0.25 (sign of 1) */
+                           "%77 = OpSpecConstantOp %6 FRem %20 %22\n"             /* -0.75 */
+                           "%78 = OpSpecConstantOp %8 IAdd %28 %29\n"             /* (4, 6) */
+                           "%79 = OpSpecConstantOp %5 FConvert %31\n" /* 2^-24: smallest subnormal, 0x0001 */
+                           "%80 = OpSpecConstantOp %5 FConvert %32\n" /* half of it: tie -> even 0x0000 */
+                           "%81 = OpSpecConstantOp %5 FConvert %33\n" /* 0.75 ulp -> 0x0001 */
+                           "%82 = OpSpecConstantOp %5 FConvert %34\n" /* 1023.5 ulps: tie -> 1024 = 2^-14, 0x0400 */
+                           KERNEL_TAIL);
   if (!m) fail_msg("%s", g_err);
-  static const struct { uint32_t id; uint32_t bytes; uint64_t value; } want[] = {
-    {40, 4, 49}, {41, 4, 57}, {42, 4, 0xffffff2c}, {43, 4, 0xfffffff3}, {44, 4, 0xffffffff},
-    {45, 4, 3}, {46, 4, 1}, {47, 4, 0x3fffffff}, {48, 4, 0xfffffffe}, {49, 4, 0x7ffffffe},
-    {50, 4, 848}, {51, 4, 0xffffffca}, {52, 4, 0xffffffcb}, {53, 1, 0xfc},
-    {54, 8, 0xfffffffffffffffcull}, {55, 8, 0xfffffffcull}, {56, 1, 1}, {57, 1, 0}, {58, 4, 53},
-    {59, 8, 0x0000000100000004ull}, {60, 4, 4}, {61, 8, 0x0000003500000001ull},
-    {62, 2, 0x3C00}, {63, 2, 0x3C02}, {64, 4, 0xfffffffe}, {65, 4, 3000000000u}, {66, 4, 0},
-    {67, 4, 0x4F800000}, {68, 4, 0xBF800000}, {69, 4, 0x3F800000}, {70, 2, 0x7C00},
-    {71, 2, 0x7BFF}, {72, 1, 0}, {73, 1, 1}, {74, 4, 0}, {75, 4, 0xBF800000},
-    {76, 4, 0x3E800000}, {77, 4, 0xBF400000}, {78, 8, 0x0000000600000004ull},
-    {79, 2, 0x0001}, {80, 2, 0x0000}, {81, 2, 0x0001}, {82, 2, 0x0400},
+  static const struct {
+    uint32_t id;
+    uint32_t bytes;
+    uint64_t value;
+  } want[] = {
+    {40, 4, 49},
+    {41, 4, 57},
+    {42, 4, 0xffffff2c},
+    {43, 4, 0xfffffff3},
+    {44, 4, 0xffffffff},
+    {45, 4, 3},
+    {46, 4, 1},
+    {47, 4, 0x3fffffff},
+    {48, 4, 0xfffffffe},
+    {49, 4, 0x7ffffffe},
+    {50, 4, 848},
+    {51, 4, 0xffffffca},
+    {52, 4, 0xffffffcb},
+    {53, 1, 0xfc},
+    {54, 8, 0xfffffffffffffffcull},
+    {55, 8, 0xfffffffcull},
+    {56, 1, 1},
+    {57, 1, 0},
+    {58, 4, 53},
+    {59, 8, 0x0000000100000004ull},
+    {60, 4, 4},
+    {61, 8, 0x0000003500000001ull},
+    {62, 2, 0x3C00},
+    {63, 2, 0x3C02},
+    {64, 4, 0xfffffffe},
+    {65, 4, 3000000000u},
+    {66, 4, 0},
+    {67, 4, 0x4F800000},
+    {68, 4, 0xBF800000},
+    {69, 4, 0x3F800000},
+    {70, 2, 0x7C00},
+    {71, 2, 0x7BFF},
+    {72, 1, 0},
+    {73, 1, 1},
+    {74, 4, 0},
+    {75, 4, 0xBF800000},
+    {76, 4, 0x3E800000},
+    {77, 4, 0xBF400000},
+    {78, 8, 0x0000000600000004ull},
+    {79, 2, 0x0001},
+    {80, 2, 0x0000},
+    {81, 2, 0x0001},
+    {82, 2, 0x0400},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const ld_const *k = konst(m, want[i].id);
     uint64_t v = 0;
-    memcpy(&v, k->bytes, want[i].bytes);  /* little-endian host */
+    memcpy(&v, k->bytes, want[i].bytes); /* little-endian host */
     if (v != want[i].value)
-      fail_msg("%%%u = 0x%llx, expected 0x%llx", want[i].id, (unsigned long long)v,
-               (unsigned long long)want[i].value);
+      fail_msg("%%%u = 0x%llx, expected 0x%llx", want[i].id, (unsigned long long)v, (unsigned long long)want[i].value);
     assert_true(k->is_spec);
   }
   /* the undefined results are flagged, the others not */
@@ -949,23 +1012,23 @@ static void test_spec_constant_ops(void **state) {
 
   /* an address computation over something that is not a variable's address has no load-time value */
   expect_text_fail(PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-                   "%int = OpTypeInt 32 0\n%p = OpTypePointer CrossWorkgroup %int\n"
-                   "%n = OpConstantNull %p\n%z = OpConstant %int 0\n"
-                   "%x = OpSpecConstantOp %p InBoundsPtrAccessChain %n %z\n" KERNEL_TAIL,
+                           "%int = OpTypeInt 32 0\n%p = OpTypePointer CrossWorkgroup %int\n"
+                           "%n = OpConstantNull %p\n%z = OpConstant %int 0\n"
+                           "%x = OpSpecConstantOp %p InBoundsPtrAccessChain %n %z\n" KERNEL_TAIL,
                    "OpSpecConstantOp %");
   assert_non_null(strstr(g_err, "is not the address of a module-scope variable"));
   /* `global int *p = &x[2];` and `global char *q = (global char *)&x;` as llvm-spirv writes them:
    * address constants, kept as a relocation against the variable plus a byte offset. */
   m = load_text(PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %1 \"k\"\n"
-                "%2 = OpTypeInt 32 0\n%3 = OpTypeInt 8 0\n%4 = OpConstant %2 4\n%5 = OpTypeArray %2 %4\n"
-                "%6 = OpTypePointer CrossWorkgroup %5\n%7 = OpTypePointer CrossWorkgroup %2\n"
-                "%8 = OpTypePointer CrossWorkgroup %3\n%9 = OpVariable %6 CrossWorkgroup\n"
-                "%10 = OpTypeInt 64 0\n%11 = OpConstant %10 0\n%12 = OpConstant %10 2\n"
-                "%13 = OpSpecConstantOp %7 InBoundsPtrAccessChain %9 %11 %12\n"
-                "%14 = OpSpecConstantOp %8 Bitcast %9\n"
-                "%15 = OpSpecConstantOp %8 InBoundsPtrAccessChain %14 %12\n"
-                "%16 = OpTypeVoid\n%17 = OpTypeFunction %16\n"
-                "%1 = OpFunction %16 None %17\n%18 = OpLabel\nOpReturn\nOpFunctionEnd\n");
+                        "%2 = OpTypeInt 32 0\n%3 = OpTypeInt 8 0\n%4 = OpConstant %2 4\n%5 = OpTypeArray %2 %4\n"
+                        "%6 = OpTypePointer CrossWorkgroup %5\n%7 = OpTypePointer CrossWorkgroup %2\n"
+                        "%8 = OpTypePointer CrossWorkgroup %3\n%9 = OpVariable %6 CrossWorkgroup\n"
+                        "%10 = OpTypeInt 64 0\n%11 = OpConstant %10 0\n%12 = OpConstant %10 2\n"
+                        "%13 = OpSpecConstantOp %7 InBoundsPtrAccessChain %9 %11 %12\n"
+                        "%14 = OpSpecConstantOp %8 Bitcast %9\n"
+                        "%15 = OpSpecConstantOp %8 InBoundsPtrAccessChain %14 %12\n"
+                        "%16 = OpTypeVoid\n%17 = OpTypeFunction %16\n"
+                        "%1 = OpFunction %16 None %17\n%18 = OpLabel\nOpReturn\nOpFunctionEnd\n");
   assert_non_null(m);
   const ld_const *k = konst(m, 13);
   uint64_t v;
@@ -973,47 +1036,47 @@ static void test_spec_constant_ops(void **state) {
   assert_int_equal(k->relocs[0].global, 9);
   assert_int_equal(k->relocs[0].offset, 0);
   memcpy(&v, k->bytes, 8);
-  assert_int_equal(v, 8);   /* element 0 of the array, then int 2: 2 * 4 bytes */
+  assert_int_equal(v, 8); /* element 0 of the array, then int 2: 2 * 4 bytes */
   k = konst(m, 14);
   assert_int_equal(k->nrelocs, 1);
   assert_int_equal(k->relocs[0].global, 9);
   memcpy(&v, k->bytes, 8);
-  assert_int_equal(v, 0);   /* a cast keeps the address */
+  assert_int_equal(v, 0); /* a cast keeps the address */
   k = konst(m, 15);
   assert_int_equal(k->relocs[0].global, 9);
   memcpy(&v, k->bytes, 8);
-  assert_int_equal(v, 2);   /* char pointer + 2: 2 bytes */
+  assert_int_equal(v, 2); /* char pointer + 2: 2 bytes */
   ld_free(m);
 }
 
 static void test_globals_decorations_functions(void **state) {
   (void)state;
-  ld_module *m = load_text(
-      PRELUDE "OpMemoryModel Physical64 OpenCL\n"
-      "OpEntryPoint Kernel %10 \"first\" %30\nOpEntryPoint Kernel %11 \"second\"\n"
-      "OpExecutionMode %10 LocalSizeHint 4 2 1\nOpExecutionMode %10 ContractionOff\n"
-      "OpExecutionMode %11 VecTypeHint 3\n"
-      "%50 = OpString \"a.cl\"\n"
-      "OpName %30 \"gid\"\n"
-      "OpDecorate %30 BuiltIn GlobalInvocationId\nOpDecorate %30 Constant\n"
-      "OpDecorate %12 LinkageAttributes \"ext\" Import\n"
-      "OpDecorate %40 Alignment 16\n"
-      "%60 = OpDecorationGroup\nOpDecorate %60 Restrict\nOpGroupDecorate %60 %31 %32\n"
-      "%1 = OpTypeVoid\n%2 = OpTypeInt 64 0\n%3 = OpTypeVector %2 3\n%4 = OpTypePointer Input %3\n"
-      "%5 = OpTypeInt 32 0\n%6 = OpTypePointer CrossWorkgroup %5\n%7 = OpTypeFunction %1 %6 %6\n"
-      "%8 = OpTypeFunction %5 %5\n%9 = OpTypePointer UniformConstant %5\n"
-      "%20 = OpConstant %5 77\n"
-      "%30 = OpVariable %4 Input\n"
-      "%40 = OpVariable %9 UniformConstant %20\n"
-      "%41 = OpVariable %6 CrossWorkgroup\n"
-      "%12 = OpFunction %5 None %8\n%13 = OpFunctionParameter %5\nOpFunctionEnd\n"
-      "%10 = OpFunction %1 None %7\n%31 = OpFunctionParameter %6\n%32 = OpFunctionParameter %6\n"
-      "%33 = OpLabel\n"
-      "OpLine %50 10 2\n%34 = OpLoad %3 %30\n%35 = OpCompositeExtract %2 %34 0\n"
-      "%36 = OpFunctionCall %5 %12 %20\nOpBranch %37\n"
-      "%37 = OpLabel\n%38 = OpLoad %5 %31\nOpStore %32 %38\nOpReturn\nOpFunctionEnd\n"
-      "%11 = OpFunction %1 None %7\n%21 = OpFunctionParameter %6\n%22 = OpFunctionParameter %6\n"
-      "%23 = OpLabel\nOpReturn\nOpFunctionEnd\n");
+  ld_module *m = load_text(PRELUDE
+                           "OpMemoryModel Physical64 OpenCL\n"
+                           "OpEntryPoint Kernel %10 \"first\" %30\nOpEntryPoint Kernel %11 \"second\"\n"
+                           "OpExecutionMode %10 LocalSizeHint 4 2 1\nOpExecutionMode %10 ContractionOff\n"
+                           "OpExecutionMode %11 VecTypeHint 3\n"
+                           "%50 = OpString \"a.cl\"\n"
+                           "OpName %30 \"gid\"\n"
+                           "OpDecorate %30 BuiltIn GlobalInvocationId\nOpDecorate %30 Constant\n"
+                           "OpDecorate %12 LinkageAttributes \"ext\" Import\n"
+                           "OpDecorate %40 Alignment 16\n"
+                           "%60 = OpDecorationGroup\nOpDecorate %60 Restrict\nOpGroupDecorate %60 %31 %32\n"
+                           "%1 = OpTypeVoid\n%2 = OpTypeInt 64 0\n%3 = OpTypeVector %2 3\n%4 = OpTypePointer Input %3\n"
+                           "%5 = OpTypeInt 32 0\n%6 = OpTypePointer CrossWorkgroup %5\n%7 = OpTypeFunction %1 %6 %6\n"
+                           "%8 = OpTypeFunction %5 %5\n%9 = OpTypePointer UniformConstant %5\n"
+                           "%20 = OpConstant %5 77\n"
+                           "%30 = OpVariable %4 Input\n"
+                           "%40 = OpVariable %9 UniformConstant %20\n"
+                           "%41 = OpVariable %6 CrossWorkgroup\n"
+                           "%12 = OpFunction %5 None %8\n%13 = OpFunctionParameter %5\nOpFunctionEnd\n"
+                           "%10 = OpFunction %1 None %7\n%31 = OpFunctionParameter %6\n%32 = OpFunctionParameter %6\n"
+                           "%33 = OpLabel\n"
+                           "OpLine %50 10 2\n%34 = OpLoad %3 %30\n%35 = OpCompositeExtract %2 %34 0\n"
+                           "%36 = OpFunctionCall %5 %12 %20\nOpBranch %37\n"
+                           "%37 = OpLabel\n%38 = OpLoad %5 %31\nOpStore %32 %38\nOpReturn\nOpFunctionEnd\n"
+                           "%11 = OpFunction %1 None %7\n%21 = OpFunctionParameter %6\n%22 = OpFunctionParameter %6\n"
+                           "%23 = OpLabel\nOpReturn\nOpFunctionEnd\n");
   if (!m) fail_msg("%s", g_err);
   /* globals */
   assert_int_equal(m->nglobals, 3);
@@ -1022,7 +1085,7 @@ static void test_globals_decorations_functions(void **state) {
   assert_int_equal(g->storage, SpvStorageClassInput);
   assert_int_equal(g->builtin, SpvBuiltInGlobalInvocationId);
   assert_true(g->is_const);
-  assert_int_equal(g->size, 32);  /* ulong3: 4 * 8 */
+  assert_int_equal(g->size, 32); /* ulong3: 4 * 8 */
   assert_int_equal(g->align, 32);
   assert_int_equal(g->init, 0);
   g = &m->globals[m->ids[40].index];
@@ -1049,16 +1112,16 @@ static void test_globals_decorations_functions(void **state) {
   assert_false(f->is_import);
   assert_int_equal(f->nblocks, 2);
   assert_int_equal(f->blocks[0].first, 0);
-  assert_int_equal(f->blocks[0].count, 4);  /* Load, CompositeExtract, FunctionCall, Branch */
+  assert_int_equal(f->blocks[0].count, 4); /* Load, CompositeExtract, FunctionCall, Branch */
   assert_int_equal(f->blocks[1].first, 4);
-  assert_int_equal(f->blocks[1].count, 3);  /* Load, Store, Return */
+  assert_int_equal(f->blocks[1].count, 3); /* Load, Store, Return */
   assert_int_equal(m->ids[37].kind, LD_ID_LABEL);
   assert_int_equal(m->ids[37].index, 1);
   /* OpLine a.cl:10:2 covers the first block only */
   assert_int_equal(f->insns[0].file, 50);
   assert_int_equal(f->insns[2].line, 10);
-  assert_int_equal(f->insns[3].line, 10);  /* the OpBranch */
-  assert_int_equal(f->insns[4].line, 0);   /* next block */
+  assert_int_equal(f->insns[3].line, 10); /* the OpBranch */
+  assert_int_equal(f->insns[4].line, 0);  /* next block */
   /* registers: params 0, 8; %34 ulong3 (24) at 16; %35 ulong at 40; %36 uint at 48; %38 at 56 */
   assert_int_equal(m->ids[31].reg, 0);
   assert_int_equal(m->ids[32].reg, 8);
@@ -1086,14 +1149,14 @@ static void test_globals_decorations_functions(void **state) {
 static void test_spirv_1_2_features(void **state) {
   (void)state;
   /* OpExecutionModeId LocalSizeId (SPIR-V 1.2) with a spec-constant operand, and a forward pointer */
-  ld_module *m = load_text_env(
-      PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-      "OpExecutionModeId %kern LocalSizeId %c64 %c1 %sc\n"
-      "OpTypeForwardPointer %pnode CrossWorkgroup\n"
-      "%int = OpTypeInt 32 0\n%c64 = OpConstant %int 64\n%c1 = OpConstant %int 1\n"
-      "%sc = OpSpecConstantOp %int UDiv %c64 %c64\n"
-      "%node = OpTypeStruct %int %pnode\n%pnode = OpTypePointer CrossWorkgroup %node\n"
-      KERNEL_TAIL, SPV_ENV_UNIVERSAL_1_2);
+  ld_module *m =
+    load_text_env(PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                          "OpExecutionModeId %kern LocalSizeId %c64 %c1 %sc\n"
+                          "OpTypeForwardPointer %pnode CrossWorkgroup\n"
+                          "%int = OpTypeInt 32 0\n%c64 = OpConstant %int 64\n%c1 = OpConstant %int 1\n"
+                          "%sc = OpSpecConstantOp %int UDiv %c64 %c64\n"
+                          "%node = OpTypeStruct %int %pnode\n%pnode = OpTypePointer CrossWorkgroup %node\n" KERNEL_TAIL,
+                  SPV_ENV_UNIVERSAL_1_2);
   if (!m) fail_msg("%s", g_err);
   assert_int_equal(m->version, 0x00010200);
   assert_int_equal(m->entries[0].reqd_local[0], 64);
@@ -1116,15 +1179,15 @@ static void test_spirv_1_2_features(void **state) {
 
 static void test_debug_info(void **state) {
   (void)state;
-  ld_module *m = load_text(
-      PRELUDE "%1 = OpExtInstImport \"OpenCL.std\"\n%2 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
-      "%3 = OpExtInstImport \"NonSemantic.Foo\"\n"
-      "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
-      "%s = OpString \"k.cl\"\n%t = OpString \"\"\nOpSource OpenCL_C 120000\n"
-      "%void = OpTypeVoid\n"
-      "%src = OpExtInst %void %2 DebugSource %s %t\n"
-      "%kfn = OpTypeFunction %void\n"
-      "%kern = OpFunction %void None %kfn\n%kl = OpLabel\nOpReturn\nOpFunctionEnd\n");
+  ld_module *m = load_text(PRELUDE
+                           "%1 = OpExtInstImport \"OpenCL.std\"\n%2 = OpExtInstImport \"OpenCL.DebugInfo.100\"\n"
+                           "%3 = OpExtInstImport \"NonSemantic.Foo\"\n"
+                           "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                           "%s = OpString \"k.cl\"\n%t = OpString \"\"\nOpSource OpenCL_C 120000\n"
+                           "%void = OpTypeVoid\n"
+                           "%src = OpExtInst %void %2 DebugSource %s %t\n"
+                           "%kfn = OpTypeFunction %void\n"
+                           "%kern = OpFunction %void None %kfn\n%kl = OpLabel\nOpReturn\nOpFunctionEnd\n");
   if (!m) fail_msg("%s", g_err);
   assert_int_equal(m->ids[1].kind, LD_ID_EXTINST_SET);
   assert_int_equal(m->ids[1].index, LD_EXT_OPENCL_STD);
@@ -1132,8 +1195,8 @@ static void test_debug_info(void **state) {
   assert_int_equal(m->ids[3].index, LD_EXT_NONSEMANTIC);
   assert_int_equal(m->ndebug_insns, 1);
   assert_int_equal(m->debug_insns[0].opcode, SpvOpExtInst);
-  assert_int_equal(m->debug_insns[0].ops[0], 2);   /* the set */
-  assert_int_equal(m->debug_insns[0].ops[1], 35);  /* DebugSource */
+  assert_int_equal(m->debug_insns[0].ops[0], 2);  /* the set */
+  assert_int_equal(m->debug_insns[0].ops[1], 35); /* DebugSource */
   assert_int_equal(m->debug_insns[0].nops, 4);
   assert_int_equal(m->ids[m->debug_insns[0].result].kind, LD_ID_DEBUG);
   assert_int_equal(m->source_language, SpvSourceLanguageOpenCL_C);
@@ -1144,9 +1207,8 @@ static void test_debug_info(void **state) {
 static void test_validation_modes(void **state) {
   (void)state;
   /* double without the Float64 capability: the validator objects, the loader can still use it */
-  const char *text =
-      "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
-      "OpEntryPoint Kernel %kern \"k\"\n%double = OpTypeFloat 64\n" KERNEL_TAIL;
+  const char *text = "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+                     "OpEntryPoint Kernel %kern \"k\"\n%double = OpTypeFloat 64\n" KERNEL_TAIL;
   size_t n = 0;
   uint32_t *w = assemble(text, SPV_ENV_UNIVERSAL_1_0, &n);
   assert_non_null(w);
@@ -1155,10 +1217,14 @@ static void test_validation_modes(void **state) {
   ld_free(m);
   assert_int_equal(g_nwarn, 1);
   /* the OpTypeFloat is instruction 5, at word 5 + 2 + 2 + 3 + 4 = 16 */
-  assert_string_equal(g_warn, "t.spv: validation: word 16: Using a 64-bit floating point type requires the Float64 capability.; %double = OpTypeFloat 64");
+  assert_string_equal(
+    g_warn,
+    "t.spv: validation: word 16: Using a 64-bit floating point type requires the Float64 capability.; %double = OpTypeFloat 64");
   m = load_opts(w, n * 4, true);
   assert_null(m);
-  assert_string_equal(g_err, "t.spv: validation: word 16: Using a 64-bit floating point type requires the Float64 capability.; %double = OpTypeFloat 64");
+  assert_string_equal(
+    g_err,
+    "t.spv: validation: word 16: Using a 64-bit floating point type requires the Float64 capability.; %double = OpTypeFloat 64");
   free(w);
 }
 
@@ -1167,7 +1233,8 @@ static void test_function_structure_errors(void **state) {
   const char *pre = PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
                             "%kvoid = OpTypeVoid\n%kfn = OpTypeFunction %kvoid\n%int = OpTypeInt 32 0\n";
   char buf[2048];
-  snprintf(buf, sizeof buf, "%s%s", pre, "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\n"
+  snprintf(buf, sizeof buf, "%s%s", pre,
+           "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\n"
            "%x = OpUndef %int\n%k2 = OpLabel\nOpReturn\nOpFunctionEnd\n");
   expect_text_fail(buf, "block %");
   assert_non_null(strstr(g_err, "does not end in a terminator"));
@@ -1175,7 +1242,8 @@ static void test_function_structure_errors(void **state) {
   expect_text_fail(buf, "has no body and is not declared LinkageAttributes Import");
   snprintf(buf, sizeof buf, "%s%s", pre, "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\nOpReturn\n");
   expect_text_fail(buf, "has no OpFunctionEnd (end of module reached)");
-  snprintf(buf, sizeof buf, "%s%s", pre, "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\n"
+  snprintf(buf, sizeof buf, "%s%s", pre,
+           "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\n"
            "%c = OpConstant %int 1\nOpReturn\nOpFunctionEnd\n");
   expect_text_fail(buf, "OpConstant inside function %");
   snprintf(buf, sizeof buf, "%s%s", pre, "%kern = OpFunction %int None %kfn\n%kl = OpLabel\nOpReturn\nOpFunctionEnd\n");
@@ -1186,7 +1254,10 @@ static void test_function_structure_errors(void **state) {
 
 #define CORPUS "/work/shared/corpus/oneapi-construction-kit-unitcl"
 
-typedef struct reason { char text[160]; int count; } reason;
+typedef struct reason {
+  char text[160];
+  int count;
+} reason;
 
 /* Group messages by their text with file names and numbers removed. */
 static void tally(reason *r, int *nr, int max, const char *msg) {
@@ -1203,7 +1274,10 @@ static void tally(reason *r, int *nr, int max, const char *msg) {
   }
   key[k] = '\0';
   for (int i = 0; i < *nr; i++)
-    if (strcmp(r[i].text, key) == 0) { r[i].count++; return; }
+    if (strcmp(r[i].text, key) == 0) {
+      r[i].count++;
+      return;
+    }
   if (*nr < max) {
     snprintf(r[*nr].text, sizeof r[*nr].text, "%s", key);
     r[(*nr)++].count = 1;
@@ -1223,8 +1297,7 @@ static void test_corpus(void **state) {
   struct dirent *e;
   while ((e = readdir(d))) {
     size_t len = strlen(e->d_name);
-    if (len < 9 || (strcmp(e->d_name + len - 9, ".spvasm64") && strcmp(e->d_name + len - 9, ".spvasm32")))
-      continue;
+    if (len < 9 || (strcmp(e->d_name + len - 9, ".spvasm64") && strcmp(e->d_name + len - 9, ".spvasm32"))) continue;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", CORPUS, e->d_name);
     FILE *f = fopen(path, "rb");
@@ -1255,7 +1328,10 @@ static void test_corpus(void **state) {
       spvContextDestroy(ctx);
     }
     free(text);
-    if (!w) { unassembled++; continue; }
+    if (!w) {
+      unassembled++;
+      continue;
+    }
     ld_options o = {.strict = false, .warn = on_warn};
     char err[1024] = "";
     g_nwarn = 0;
@@ -1273,8 +1349,8 @@ static void test_corpus(void **state) {
     tally(reasons, &nreasons, 64, err);
   }
   closedir(d);
-  print_message("corpus %s: %d loaded (%d with validator warnings), %d rejected, %d not assembled\n",
-                CORPUS, loaded, warned, rejected, unassembled);
+  print_message("corpus %s: %d loaded (%d with validator warnings), %d rejected, %d not assembled\n", CORPUS, loaded,
+                warned, rejected, unassembled);
   for (int i = 0; i < nreasons; i++) print_message("  %4d x %s\n", reasons[i].count, reasons[i].text);
   assert_true(loaded > 0);
 }

@@ -38,25 +38,39 @@ typedef enum fmt { FH, FF, FD } fmt;
 static const struct {
   unsigned bytes;
   mpfr_prec_t prec;
-  mpfr_exp_t emin, emax;     /* MPFR convention: significand in [1/2, 1) */
+  mpfr_exp_t emin, emax; /* MPFR convention: significand in [1/2, 1) */
   const char *name;
 } FM[3] = {{2, 11, -23, 16, "half"}, {4, 24, -148, 128, "float"}, {8, 53, -1073, 1024, "double"}};
 
-static uint64_t dbits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
-static double bdouble(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
-static uint32_t fbits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-static float bfloat(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static uint64_t dbits(double d) {
+  uint64_t b;
+  memcpy(&b, &d, 8);
+  return b;
+}
+static double bdouble(uint64_t b) {
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+static uint32_t fbits(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+static float bfloat(uint32_t b) {
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
 
 static bool is_nan(fmt f, uint64_t b) {
   switch (f) {
-    case FH: return (b & 0x7fff) > 0x7c00;
-    case FF: return (b & 0x7fffffff) > 0x7f800000;
-    default: return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+  case FH: return (b & 0x7fff) > 0x7c00;
+  case FF: return (b & 0x7fffffff) > 0x7f800000;
+  default: return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
   }
 }
-static uint64_t quiet(fmt f, uint64_t b) {
-  return b | (f == FH ? 0x200 : f == FF ? 0x400000 : 0x8000000000000ull);
-}
+static uint64_t quiet(fmt f, uint64_t b) { return b | (f == FH ? 0x200 : f == FF ? 0x400000 : 0x8000000000000ull); }
 static uint64_t canon_nan(fmt f) { return f == FH ? 0x7e00 : f == FF ? 0x7fc00000 : 0x7ff8000000000000ull; }
 
 /* The value of a non-NaN pattern (half by ldexp of its fields). */
@@ -77,12 +91,12 @@ static uint64_t enc(fmt f, double v) {
   if (isinf(a)) return s | 0x7c00;
   if (a < 0x1p-14) return s | (uint64_t)(a * 0x1p24);
   int e;
-  const double m = frexp(a, &e);      /* a = m 2^e, m in [1/2, 1) */
+  const double m = frexp(a, &e); /* a = m 2^e, m in [1/2, 1) */
   return s | (uint64_t)(e + 14) << 10 | ((uint64_t)(m * 2048) - 1024);
 }
 
 static double fmt_max(fmt f) { return f == FH ? 65504.0 : f == FF ? (double)0x1.fffffep127f : 0x1.fffffffffffffp1023; }
-static int fmt_emin(fmt f) { return f == FH ? -24 : f == FF ? -149 : -1074; }   /* smallest subnormal 2^emin */
+static int fmt_emin(fmt f) { return f == FH ? -24 : f == FF ? -149 : -1074; } /* smallest subnormal 2^emin */
 
 /* ==== the oracle ================================================================================== */
 
@@ -112,9 +126,18 @@ static int o_powr(mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t m) {
   return mpfr_powr(r, x, y, m);
 }
 static int o_logb(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t m) {
-  if (mpfr_nan_p(x)) { mpfr_set_nan(r); return 0; }
-  if (mpfr_inf_p(x)) { mpfr_set_inf(r, 1); return 0; }
-  if (mpfr_zero_p(x)) { mpfr_set_inf(r, -1); return 0; }
+  if (mpfr_nan_p(x)) {
+    mpfr_set_nan(r);
+    return 0;
+  }
+  if (mpfr_inf_p(x)) {
+    mpfr_set_inf(r, 1);
+    return 0;
+  }
+  if (mpfr_zero_p(x)) {
+    mpfr_set_inf(r, -1);
+    return 0;
+  }
   return mpfr_set_si(r, mpfr_get_exp(x) - 1, m);
 }
 
@@ -125,9 +148,9 @@ typedef struct mtest {
   mp1 m1;
   mp2 m2;
   mpi mi;
-  double lo, hi;          /* the interesting domain, sampled uniformly (clipped to the format) */
-  unsigned types;         /* 1 half, 2 float, 4 double */
-  double poi[12];         /* points of interest (sweep centres); 0 ends the list unless first */
+  double lo, hi;  /* the interesting domain, sampled uniformly (clipped to the format) */
+  unsigned types; /* 1 half, 2 float, 4 double */
+  double poi[12]; /* points of interest (sweep centres); 0 ends the list unless first */
 } mtest;
 
 #define ALLT 7u
@@ -140,19 +163,19 @@ static uint64_t oracle(const mtest *t, fmt f, uint64_t xb, uint64_t yb, long n) 
   mpfr_init2(r, FM[f].prec);
   mpfr_init2(x, 53);
   mpfr_init2(y, 53);
-  if (is_nan(f, xb)) mpfr_set_nan(x); else mpfr_set_d(x, val(f, xb), MPFR_RNDN);
+  if (is_nan(f, xb)) mpfr_set_nan(x);
+  else mpfr_set_d(x, val(f, xb), MPFR_RNDN);
   if (t->k == K2) {
-    if (is_nan(f, yb)) mpfr_set_nan(y); else mpfr_set_d(y, val(f, yb), MPFR_RNDN);
+    if (is_nan(f, yb)) mpfr_set_nan(y);
+    else mpfr_set_d(y, val(f, yb), MPFR_RNDN);
   }
   mpfr_set_emin(FM[f].emin);
   mpfr_set_emax(FM[f].emax);
   int i = t->k == K1 ? t->m1(r, x, MPFR_RNDN) : t->k == K2 ? t->m2(r, x, y, MPFR_RNDN) : t->mi(r, x, n, MPFR_RNDN);
   i = mpfr_subnormalize(r, i, MPFR_RNDN);
   uint64_t out;
-  if (mpfr_nan_p(r))
-    out = is_nan(f, xb) ? quiet(f, xb) : (t->k == K2 && is_nan(f, yb)) ? quiet(f, yb) : canon_nan(f);
-  else
-    out = enc(f, mpfr_get_d(r, MPFR_RNDN));
+  if (mpfr_nan_p(r)) out = is_nan(f, xb) ? quiet(f, xb) : (t->k == K2 && is_nan(f, yb)) ? quiet(f, yb) : canon_nan(f);
+  else out = enc(f, mpfr_get_d(r, MPFR_RNDN));
   mpfr_set_emin(mpfr_get_emin_min());
   mpfr_set_emax(mpfr_get_emax_max());
   mpfr_clears(r, x, y, (mpfr_ptr)0);
@@ -175,33 +198,87 @@ static const mtest T[] = {
   {OCLSTD_cbrt, K1, mpfr_cbrt, 0, 0, -100, 100, ALLT, {8, 27, -64, 0x1p-140, 1e30}},
   /* sin/cos/tan: 0x1.f9cbe2p+7 is the float nearest a multiple of pi/2 (161 pi/2) up to 2^20, the end
    * of the float batch kernel's range (builtins/bi_math_trigf.c) */
-  {OCLSTD_cos, K1, mpfr_cos, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 65504, 1e22, 0x1.f9cbe2p+7, 0x1p20}},
+  {OCLSTD_cos,
+   K1,
+   mpfr_cos,
+   0,
+   0,
+   -10,
+   10,
+   ALLT,
+   {1.5707963267948966, 3.141592653589793, 1e5, 65504, 1e22, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_cosh, K1, mpfr_cosh, 0, 0, -20, 20, ALLT, {11.77, 89.415987, 710.4758600739439, 1}},
   {OCLSTD_cospi, K1, mpfr_cospi, 0, 0, -4, 4, ALLT, {0.5, 1.5, 1000.5, 0.25, 1, 8388607.5, 0x1p52}},
   {OCLSTD_erfc, K1, mpfr_erfc, 0, 0, -4, 12, ALLT, {3.9, 10.05, 26.55, 27.3, -1, 0.5}},
   {OCLSTD_erf, K1, mpfr_erf, 0, 0, -5, 5, ALLT, {0x1p-140, 3.9, 6, 0.5, -2, 0x1p-126, 0x1p-147}},
-  {OCLSTD_exp, K1, mpfr_exp, 0, 0, -110, 90, ALLT,
+  {OCLSTD_exp,
+   K1,
+   mpfr_exp,
+   0,
+   0,
+   -110,
+   90,
+   ALLT,
    {88.72283935546875, -103.97, -87.336, 709.782712893384, -745.1332, -708.396, 11.09, -17.33}},
   {OCLSTD_exp2, K1, mpfr_exp2, 0, 0, -150, 128, ALLT, {128, -149, -126, 1024, -1074, -1022, 16, -24}},
   {OCLSTD_exp10, K1, mpfr_exp10, 0, 0, -45, 39, ALLT, {38.53, -45.15, 308.25, -323.3, 4.816, -7.52, 3, -1}},
   {OCLSTD_expm1, K1, mpfr_expm1, 0, 0, -20, 90, ALLT, {88.7228, 709.78, 11.09, 0x1p-30, -0x1p-30, -17}},
-  {OCLSTD_lgamma, K1, o_lgamma, 0, 0, -30, 40, ALLT,
+  {OCLSTD_lgamma,
+   K1,
+   o_lgamma,
+   0,
+   0,
+   -30,
+   40,
+   ALLT,
    {1, 2, -2.457024738220801, -2.7476826467274127, -3.1435808883499803, 4.0850e36, 2.53e305, 7.23e3}},
-  {OCLSTD_log, K1, mpfr_log, 0, 0, 0, 100, ALLT,
-   {1, 2.718281828459045, 0x1p-149, 0x1p-1074, 0.5, 0x1.827a74p-7, 0x1.2f1fd6p+3, 0x1.bacb4ap+25, 0x1.b121a6p+76, 0x1.6351d8p+95}},
+  {OCLSTD_log,
+   K1,
+   mpfr_log,
+   0,
+   0,
+   0,
+   100,
+   ALLT,
+   {1, 2.718281828459045, 0x1p-149, 0x1p-1074, 0.5, 0x1.827a74p-7, 0x1.2f1fd6p+3, 0x1.bacb4ap+25, 0x1.b121a6p+76,
+    0x1.6351d8p+95}},
   {OCLSTD_log2, K1, mpfr_log2, 0, 0, 0, 100, ALLT, {1, 2, 0.5, 0x1p-149, 1024}},
   {OCLSTD_log10, K1, mpfr_log10, 0, 0, 0, 100, ALLT, {1, 10, 100, 1000, 0.1}},
   {OCLSTD_log1p, K1, mpfr_log1p, 0, 0, -1, 100, ALLT, {-1, 0x1p-30, -0x1p-30, 1, -0.5}},
   {OCLSTD_logb, K1, o_logb, 0, 0, -100, 100, ALLT, {1, 0x1p-149, 0x1p-1074, 0x1p-14, 0x1p-24}},
   {OCLSTD_rsqrt, K1, o_rsqrt, 0, 0, 0, 100, ALLT, {1, 4, 0x1p-149, 0x1p-1074, 0x1p-24, 2}},
-  {OCLSTD_sin, K1, mpfr_sin, 0, 0, -10, 10, ALLT, {3.141592653589793, 6.283185307179586, 1e5, 65504, 1e22, 0x1p-30, 0x1.33333p+13, 0x1.f9cbe2p+7, 0x1p20}},
+  {OCLSTD_sin,
+   K1,
+   mpfr_sin,
+   0,
+   0,
+   -10,
+   10,
+   ALLT,
+   {3.141592653589793, 6.283185307179586, 1e5, 65504, 1e22, 0x1p-30, 0x1.33333p+13, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_sinh, K1, mpfr_sinh, 0, 0, -20, 20, ALLT, {11.77, 89.415987, 710.4758600739439, 0x1p-30}},
   {OCLSTD_sinpi, K1, mpfr_sinpi, 0, 0, -4, 4, ALLT, {1, 0.5, 1000.5, 0.25, 8388607.5, 0x1p52, 0x1p-140}},
-  {OCLSTD_tan, K1, mpfr_tan, 0, 0, -10, 10, ALLT, {1.5707963267948966, 3.141592653589793, 1e5, 0x1p-30, 0x1.f9cbe2p+7, 0x1p20}},
+  {OCLSTD_tan,
+   K1,
+   mpfr_tan,
+   0,
+   0,
+   -10,
+   10,
+   ALLT,
+   {1.5707963267948966, 3.141592653589793, 1e5, 0x1p-30, 0x1.f9cbe2p+7, 0x1p20}},
   {OCLSTD_tanh, K1, mpfr_tanh, 0, 0, -10, 10, ALLT, {9.01, 19.06, 0x1p-30, 0.5}},
   {OCLSTD_tanpi, K1, mpfr_tanpi, 0, 0, -4, 4, ALLT, {0.5, 1.5, 0.25, 1000.5, 1, 8388607.5, 0x1p52}},
-  {OCLSTD_tgamma, K1, mpfr_gamma, 0, 0, -50, 40, ALLT,
-   {35.04, 171.62, 9.1, -50, -185, -170.5, 0x1p-127, -0.5, 0x1.bd0d52p-48, 0x1.c0a8eap-48, -0x1.0e54ccp-19, -0x1.85529ap+1}},
+  {OCLSTD_tgamma,
+   K1,
+   mpfr_gamma,
+   0,
+   0,
+   -50,
+   40,
+   ALLT,
+   {35.04, 171.62, 9.1, -50, -185, -170.5, 0x1p-127, -0.5, 0x1.bd0d52p-48, 0x1.c0a8eap-48, -0x1.0e54ccp-19,
+    -0x1.85529ap+1}},
   {OCLSTD_native_recip, K1, o_recip, 0, 0, -100, 100, ALLT, {3, 0x1p-149, 0x1p127, 0x1p-1022, 7}},
   {OCLSTD_native_sqrt, K1, mpfr_sqrt, 0, 0, 0, 100, ALLT, {2, 0x1p-149, 0x1p-1074, 4}},
   {OCLSTD_atan2, K2, 0, mpfr_atan2, 0, -10, 10, ALLT, {0}},
@@ -223,11 +300,22 @@ static const mtest *find_t(uint32_t op) {
 
 /* ==== running the builtins ======================================================================== */
 
-static bi_type tf(unsigned bits, unsigned n) { bi_type t = {.kind = BI_FLOAT, .bits = (uint8_t)bits, .ncomp = (uint8_t)n}; return t; }
-static bi_type ti(unsigned n) { bi_type t = {.kind = BI_INT, .bits = 32, .ncomp = (uint8_t)n}; return t; }
+static bi_type tf(unsigned bits, unsigned n) {
+  bi_type t = {.kind = BI_FLOAT, .bits = (uint8_t)bits, .ncomp = (uint8_t)n};
+  return t;
+}
+static bi_type ti(unsigned n) {
+  bi_type t = {.kind = BI_INT, .bits = 32, .ncomp = (uint8_t)n};
+  return t;
+}
 static bi_type tp(unsigned ptrbits, bi_kind pk, unsigned pbits, unsigned pn) {
-  bi_type t = {.kind = BI_PTR, .bits = (uint8_t)ptrbits, .ncomp = 1, .pointee_kind = pk, .pointee_bits = (uint8_t)pbits,
-               .pointee_ncomp = (uint8_t)pn, .storage = 8 /* Generic */};
+  bi_type t = {.kind = BI_PTR,
+               .bits = (uint8_t)ptrbits,
+               .ncomp = 1,
+               .pointee_kind = pk,
+               .pointee_bits = (uint8_t)pbits,
+               .pointee_ncomp = (uint8_t)pn,
+               .storage = 8 /* Generic */};
   return t;
 }
 
@@ -246,13 +334,25 @@ static void expect_error(uint32_t op, bi_type res, const bi_type *args, unsigned
 }
 
 static void put(uint8_t *p, unsigned bytes, uint64_t v) {
-  if (bytes == 2) { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); }
-  else if (bytes == 4) { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); }
-  else memcpy(p, &v, 8);
+  if (bytes == 2) {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+  } else if (bytes == 4) {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+  } else memcpy(p, &v, 8);
 }
 static uint64_t get(const uint8_t *p, unsigned bytes) {
-  if (bytes == 2) { uint16_t x; memcpy(&x, p, 2); return x; }
-  if (bytes == 4) { uint32_t x; memcpy(&x, p, 4); return x; }
+  if (bytes == 2) {
+    uint16_t x;
+    memcpy(&x, p, 2);
+    return x;
+  }
+  if (bytes == 4) {
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+  }
   uint64_t x;
   memcpy(&x, p, 8);
   return x;
@@ -268,8 +368,8 @@ typedef struct batch {
   uint32_t op;
   fmt f;
   kind k;
-  bool ilogb;       /* int32 results */
-  unsigned n;       /* components */
+  bool ilogb; /* int32 results */
+  unsigned n; /* components */
 } batch;
 
 /* Runs b.op on cnt cases: a[] (x patterns), y[] (y patterns, or int32 n for KI), results to out[]. */
@@ -282,7 +382,7 @@ static void run_batch(batch b, const uint64_t *a, const uint64_t *y, uint64_t *o
   uint16_t lanes[LANES];
   unsigned nl = 0;
   for (unsigned i = 0; i < LANES; i++) {
-    const unsigned l = (i * 13 + 5) % LANES;   /* a permutation: unordered lane list */
+    const unsigned l = (i * 13 + 5) % LANES; /* a permutation: unordered lane list */
     if (l % 7 != 3) lanes[nl++] = (uint16_t)l;
   }
   const size_t per = (size_t)nl * b.n;
@@ -311,7 +411,7 @@ static void run_batch(batch b, const uint64_t *a, const uint64_t *y, uint64_t *o
         const size_t cc = base + (size_t)i * b.n + k;
         if (cc < cnt) out[cc] = get(R_DST + lanes[i] * dstride + k * rs, rs);
       }
-    for (unsigned l = 0; l < LANES; l++)   /* inactive lanes untouched; nothing past n components */
+    for (unsigned l = 0; l < LANES; l++) /* inactive lanes untouched; nothing past n components */
       if (l % 7 == 3) assert_int_equal(R_DST[l * dstride], 0xA5);
       else assert_int_equal(R_DST[l * dstride + b.n * rs], 0xA5);
   }
@@ -367,7 +467,7 @@ static uint64_t sample1(const mtest *t, fmt f) {
   if (s < 8) return log_uniform(f, t->lo >= 0);
   if (s < 14) {
     double lo = t->lo, hi = t->hi, v = lo + unif() * (hi - lo);
-    if (rnd() & 1) v = copysign(fabs(v) * exp2(-30 * unif()), v);   /* also small magnitudes */
+    if (rnd() & 1) v = copysign(fabs(v) * exp2(-30 * unif()), v); /* also small magnitudes */
     if (v < lo) v = lo;
     return to_fmt(f, v);
   }
@@ -417,7 +517,7 @@ static void cases_free(cases *c) {
 
 /* Runs every case through the builtin with width n and compares with the oracle of `ref` (the
  * function whose result `op` must equal). Fails with the first mismatches listed. */
-static unsigned long long total_checked;   /* results compared with the oracle, for the summary */
+static unsigned long long total_checked; /* results compared with the oracle, for the summary */
 
 static void check_cases(uint32_t op, const mtest *ref, fmt f, unsigned width, cases *c) {
   total_checked += c->n;
@@ -433,8 +533,11 @@ static void check_cases(uint32_t op, const mtest *ref, fmt f, unsigned width, ca
     if (c->got[i] != c->want[i]) {
       if (bad < 8)
         print_message("%s %s x=%#llx y=%#llx (%a, %a): got %#llx want %#llx\n", spv_oclstd_name(op), FM[f].name,
-                      (unsigned long long)c->x[i], (unsigned long long)c->y[i], is_nan(f, c->x[i]) ? NAN : val(f, c->x[i]),
-                      ref->k == KI ? (double)(int32_t)c->y[i] : ref->k == K2 && !is_nan(f, c->y[i]) ? val(f, c->y[i]) : NAN,
+                      (unsigned long long)c->x[i], (unsigned long long)c->y[i],
+                      is_nan(f, c->x[i]) ? NAN : val(f, c->x[i]),
+                      ref->k == KI                          ? (double)(int32_t)c->y[i]
+                      : ref->k == K2 && !is_nan(f, c->y[i]) ? val(f, c->y[i])
+                                                            : NAN,
                       (unsigned long long)c->got[i], (unsigned long long)c->want[i]);
       bad++;
     }
@@ -451,9 +554,11 @@ static void gen1(const mtest *t, fmt f, size_t count, cases *c) {
   }
   for (size_t i = 0; i < count; i++) cases_add(c, sample1(t, f), 0);
   /* double results in the subnormal range (rounded once onto the 2^-1074 grid) */
-  static const struct { uint32_t op; double lo, hi; } sub[] = {
-    {OCLSTD_exp, -745.2, -708.3}, {OCLSTD_exp2, -1075, -1022}, {OCLSTD_exp10, -323.7, -307.6},
-    {OCLSTD_erfc, 26.5, 27.3}, {OCLSTD_tgamma, -184.9, -170.6}, {OCLSTD_sinpi, -0x1p-1022, 0x1p-1022}};
+  static const struct {
+    uint32_t op;
+    double lo, hi;
+  } sub[] = {{OCLSTD_exp, -745.2, -708.3}, {OCLSTD_exp2, -1075, -1022},     {OCLSTD_exp10, -323.7, -307.6},
+             {OCLSTD_erfc, 26.5, 27.3},    {OCLSTD_tgamma, -184.9, -170.6}, {OCLSTD_sinpi, -0x1p-1022, 0x1p-1022}};
   for (unsigned i = 0; f == FD && i < sizeof sub / sizeof sub[0]; i++)
     if (sub[i].op == t->op)
       for (size_t k = 0; k < count / 5; k++) cases_add(c, to_fmt(f, sub[i].lo + unif() * (sub[i].hi - sub[i].lo)), 0);
@@ -469,10 +574,22 @@ static void gen1(const mtest *t, fmt f, size_t count, cases *c) {
   /* specials: zeros, infinities, NaNs (quiet and signalling, with payloads), extremes */
   const uint64_t sp_f[] = {0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x7fa5a5a5,
                            1, 0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000};
-  const uint64_t sp_d[] = {0, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
-                           0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull, 0x7ff4a5a5a5a5a5a5ull,
-                           1, 0x8000000000000001ull, 0x000fffffffffffffull, 0x0010000000000000ull,
-                           0x7fefffffffffffffull, 0xffefffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull};
+  const uint64_t sp_d[] = {0,
+                           0x8000000000000000ull,
+                           0x7ff0000000000000ull,
+                           0xfff0000000000000ull,
+                           0x7ff8000000000000ull,
+                           0xfff8000000000001ull,
+                           0x7ff0000000000001ull,
+                           0x7ff4a5a5a5a5a5a5ull,
+                           1,
+                           0x8000000000000001ull,
+                           0x000fffffffffffffull,
+                           0x0010000000000000ull,
+                           0x7fefffffffffffffull,
+                           0xffefffffffffffffull,
+                           0x3ff0000000000000ull,
+                           0xbff0000000000000ull};
   for (unsigned i = 0; i < 16; i++) cases_add(c, f == FF ? sp_f[i] : sp_d[i], 0);
 }
 
@@ -534,8 +651,14 @@ static void gen2(const mtest *t, fmt f, size_t count, cases *c) {
   }
   /* known hard float cases of atan2 (the double result is a float midpoint, or the quotient is a
      midpoint in the subnormal range) and the exact midpoints 63^2 (half) and 4097^2 (float) */
-  static const double hard[][2] = {{-0x1.35633p-9, -0x1.6a601cp+4}, {0x1.fffffcp-127, 2}, {0x1.921fb6p+0, 0x1p+127},
-                                   {-0x1.921fb6p+0, 0x1p+127}, {1, -0x1p-149}, {63, 2}, {4097, 2}, {-4097, 2}};
+  static const double hard[][2] = {{-0x1.35633p-9, -0x1.6a601cp+4},
+                                   {0x1.fffffcp-127, 2},
+                                   {0x1.921fb6p+0, 0x1p+127},
+                                   {-0x1.921fb6p+0, 0x1p+127},
+                                   {1, -0x1p-149},
+                                   {63, 2},
+                                   {4097, 2},
+                                   {-4097, 2}};
   for (unsigned i = 0; i < sizeof hard / sizeof hard[0]; i++)
     if (fabs(hard[i][0]) <= fmt_max(f) && fabs(hard[i][1]) <= fmt_max(f))
       cases_add(c, to_fmt(f, hard[i][0]), to_fmt(f, hard[i][1]));
@@ -578,8 +701,7 @@ static void gen_int(const mtest *t, fmt f, size_t count, cases *c) {
     } else if (s < 5) {
       x = log_uniform(f, false);
       const double range = f == FH ? 26 : f == FF ? 160 : 1100, l = fabs(log2(fabs(val(f, x))));
-      n = pown ? (int32_t)((2 * unif() - 1) * fmin(range / (l > 1e-9 ? l : 1e-9), 1e9))
-               : (int32_t)(rnd() % 41) - 20;
+      n = pown ? (int32_t)((2 * unif() - 1) * fmin(range / (l > 1e-9 ? l : 1e-9), 1e9)) : (int32_t)(rnd() % 41) - 20;
     } else if (s < 7) {
       x = to_fmt(f, t->lo + unif() * (t->hi - t->lo));
       n = (int32_t)(rnd() % 21) - 10;
@@ -622,11 +744,12 @@ static void t_intarg(void **state) {
 
 typedef struct hcase {
   uint32_t op;
-  double x, y;      /* y: second operand, or the int32 n of pown/rootn */
-  double want;      /* NAN: the canonical NaN */
+  double x, y; /* y: second operand, or the int32 n of pown/rootn */
+  double want; /* NAN: the canonical NaN */
 } hcase;
 
 #define INF INFINITY
+/* clang-format off */
 static const hcase H[] = {
   /* OpenCL §7.5 additions */
   {OCLSTD_acospi, 1, 0, 0.0}, {OCLSTD_acospi, 1.5, 0, NAN}, {OCLSTD_acospi, -1.5, 0, NAN}, {OCLSTD_acospi, -1, 0, 1},
@@ -711,6 +834,7 @@ static const hcase H[] = {
   {OCLSTD_native_sqrt, -0.0, 0, -0.0}, {OCLSTD_native_sqrt, -1, 0, NAN}, {OCLSTD_native_sqrt, 0.25, 0, 0.5},
   {OCLSTD_native_powr, -1, 2, NAN}, {OCLSTD_native_exp10, 1, 0, 10}, {OCLSTD_native_log2, 0.5, 0, -1},
 };
+/* clang-format on */
 
 /* One scalar call of op for type f (n = 1, one lane). */
 static uint64_t call1(uint32_t op, fmt f, uint64_t x, uint64_t y) {
@@ -737,7 +861,7 @@ static void t_hand(void **state) {
     const hcase *h = &H[i];
     const bool intn = h->op == OCLSTD_pown || h->op == OCLSTD_rootn;
     for (fmt f = FH; f <= FD; f++) {
-      const uint64_t xb = isnan(h->x) ? canon_nan(f) | 1 : enc(f, h->x);   /* a NaN with a payload */
+      const uint64_t xb = isnan(h->x) ? canon_nan(f) | 1 : enc(f, h->x); /* a NaN with a payload */
       const uint64_t yb = intn ? (uint32_t)(int32_t)h->y : isnan(h->y) ? canon_nan(f) | 2 : enc(f, h->y);
       const uint64_t want = isnan(h->want) ? canon_nan(f) : enc(f, h->want);
       /* NaN operands in this table only appear in rows whose result is not NaN (pown(NaN, 0),
@@ -754,7 +878,7 @@ static void t_hand(void **state) {
   assert_true(call1(OCLSTD_pown, FF, enc(FF, -4097), 2) == enc(FF, 16785408));
   assert_true(call1(OCLSTD_pow, FH, enc(FH, 63), enc(FH, 2)) == enc(FH, 3968));
   assert_true(call1(OCLSTD_pown, FH, enc(FH, -63), 2) == enc(FH, 3968));
-  assert_true(call1(OCLSTD_pown, FH, enc(FH, 65), 2) == enc(FH, 4224));          /* 4225: below the midpoint */
+  assert_true(call1(OCLSTD_pown, FH, enc(FH, 65), 2) == enc(FH, 4224)); /* 4225: below the midpoint */
   assert_true(call1(OCLSTD_powr, FF, enc(FF, 4097), enc(FF, 2)) == enc(FF, 16785408));
   assert_true(call1(OCLSTD_hypot, FF, enc(FF, 3), enc(FF, 4)) == enc(FF, 5));
   checked += 7;
@@ -770,7 +894,7 @@ static void t_hand(void **state) {
     assert_true(call1(OCLSTD_atan2, f, neg_qnan, snan) == neg_qnan);
     assert_true(call1(OCLSTD_pow, f, snan, two) == quiet(f, snan));
     assert_true(call1(OCLSTD_pow, f, two, neg_qnan) == neg_qnan);
-    assert_true(call1(OCLSTD_pow, f, one, snan) == one);       /* pow(+1, NaN) = 1 */
+    assert_true(call1(OCLSTD_pow, f, one, snan) == one); /* pow(+1, NaN) = 1 */
     assert_true(call1(OCLSTD_powr, f, one, snan) == quiet(f, snan));
     assert_true(call1(OCLSTD_powr, f, enc(f, -2), neg_qnan) == neg_qnan);
     assert_true(call1(OCLSTD_pown, f, snan, 0) == one);
@@ -791,16 +915,17 @@ static void t_ilogb(void **state) {
     uint64_t *x = malloc(cnt * 8), *got = malloc(cnt * 8);
     assert_non_null(x);
     assert_non_null(got);
-    for (size_t i = 0; i < cnt; i++) x[i] = f == FH ? i : i < 64 ? (i & 1 ? 1ull << (8 * FM[f].bytes - 1) : 0) + i / 2 : random_bits(f);
+    for (size_t i = 0; i < cnt; i++)
+      x[i] = f == FH ? i : i < 64 ? (i & 1 ? 1ull << (8 * FM[f].bytes - 1) : 0) + i / 2 : random_bits(f);
     const unsigned widths[] = {1, 3, 16};
     for (unsigned w = 0; w < 3; w++) {
       batch b = {OCLSTD_ilogb, f, K1, true, widths[w]};
       run_batch(b, x, NULL, got, cnt);
       for (size_t i = 0; i < cnt; i++) {
         int32_t want;
-        if (is_nan(f, x[i])) want = INT_MAX;               /* FP_ILOGBNAN (clang: INT_MAX) */
+        if (is_nan(f, x[i])) want = INT_MAX; /* FP_ILOGBNAN (clang: INT_MAX) */
         else if (isinf(val(f, x[i]))) want = INT_MAX;
-        else if (val(f, x[i]) == 0) want = INT_MIN;       /* FP_ILOGB0 (clang: INT_MIN) */
+        else if (val(f, x[i]) == 0) want = INT_MIN; /* FP_ILOGB0 (clang: INT_MIN) */
         else {
           mpfr_t m;
           mpfr_init2(m, 53);
@@ -808,7 +933,8 @@ static void t_ilogb(void **state) {
           want = (int32_t)(mpfr_get_exp(m) - 1);
           mpfr_clear(m);
         }
-        if ((int32_t)got[i] != want) fail_msg("ilogb %s %#llx: got %d want %d", FM[f].name, (unsigned long long)x[i], (int32_t)got[i], want);
+        if ((int32_t)got[i] != want)
+          fail_msg("ilogb %s %#llx: got %d want %d", FM[f].name, (unsigned long long)x[i], (int32_t)got[i], want);
       }
     }
     free(x);
@@ -852,21 +978,26 @@ static bool run_ptr(uint32_t op, fmt f, unsigned n, unsigned ptrbits, const uint
   fmem m = {.mem = {.ctx = NULL, .access = fm_access}, .buf = buf, .base = 0x10000, .size = sizeof buf};
   m.mem.ctx = &m;
   for (size_t l = 0; l < nl; l++) {
-    lanes[l] = (uint16_t)(nl - 1 - l);   /* reverse order */
+    lanes[l] = (uint16_t)(nl - 1 - l); /* reverse order */
     for (unsigned k = 0; k < n; k++) put(s0 + l * (16 * 8 + 5) + k * es, es, x[(l * n + k) % cnt]);
     const uint64_t p = (l == fault_at) ? 0x10 : m.base + l * n * os;
     put(s1 + l * 11, ptrbits / 8, p);
   }
-  bi_call c = {.dst = dst, .dst_stride = 16 * 8 + 3, .src = {s0, s1}, .src_stride = {16 * 8 + 5, 11},
-               .lanes = lanes, .nlanes = (uint32_t)nl, .mem = &m.mem, .literal = r.literal};
+  bi_call c = {.dst = dst,
+               .dst_stride = 16 * 8 + 3,
+               .src = {s0, s1},
+               .src_stride = {16 * 8 + 5, 11},
+               .lanes = lanes,
+               .nlanes = (uint32_t)nl,
+               .mem = &m.mem,
+               .literal = r.literal};
   const bool ok = r.fn(&c);
   if (ok)
     for (size_t i = 0; i < cnt; i++) {
       res[i] = get(dst + (i / n) * (16 * 8 + 3) + (i % n) * es, es);
       out[i] = op == OCLSTD_lgamma_r ? (uint64_t)(int64_t)(int32_t)get(buf + i * os, 4) : get(buf + i * os, os);
     }
-  else
-    assert_int_equal(m.faults, 1);
+  else assert_int_equal(m.faults, 1);
   free(dst);
   free(s0);
   free(s1);
@@ -877,7 +1008,7 @@ static bool run_ptr(uint32_t op, fmt f, unsigned n, unsigned ptrbits, const uint
 static int32_t ref_lgamma_sign(fmt f, uint64_t xb) {
   if (is_nan(f, xb)) return 0;
   const double x = val(f, xb);
-  if (x == 0 || (x < 0 && floor(x) == x)) return 0;   /* OpenCL §7.5; -inf counts as a negative integer */
+  if (x == 0 || (x < 0 && floor(x) == x)) return 0; /* OpenCL §7.5; -inf counts as a negative integer */
   if (x == INFINITY) return 1;
   mpfr_t r, a;
   mpfr_inits2(53, r, a, (mpfr_ptr)0);
@@ -900,7 +1031,7 @@ static void t_pointer_outputs(void **state) {
       uint64_t x[LANES * 16], res[LANES * 16], out[LANES * 16];
       for (size_t i = 0; i < cnt; i++) {
         x[i] = i % 5 == 0 ? sample1(tlg, f) : i % 5 == 1 ? random_bits(f) : log_uniform(f, false);
-        if (i % 17 == 3) x[i] = enc(f, -(double)(i % 7));   /* zeros and negative integers */
+        if (i % 17 == 3) x[i] = enc(f, -(double)(i % 7)); /* zeros and negative integers */
       }
       for (unsigned p = 0; p < 2; p++) {
         const unsigned pb = p ? 64 : 32;
@@ -937,19 +1068,23 @@ static void t_pointer_outputs(void **state) {
 
 /* ==== resolution: every row, type and width; operand rules =========================================== */
 
-static const uint32_t F1_OPS[] = {
-  OCLSTD_acos, OCLSTD_acosh, OCLSTD_acospi, OCLSTD_asin, OCLSTD_asinh, OCLSTD_asinpi, OCLSTD_atan, OCLSTD_atanh,
-  OCLSTD_atanpi, OCLSTD_cbrt, OCLSTD_cos, OCLSTD_cosh, OCLSTD_cospi, OCLSTD_erfc, OCLSTD_erf, OCLSTD_exp, OCLSTD_exp2,
-  OCLSTD_exp10, OCLSTD_expm1, OCLSTD_lgamma, OCLSTD_log, OCLSTD_log2, OCLSTD_log10, OCLSTD_log1p, OCLSTD_logb,
-  OCLSTD_rsqrt, OCLSTD_sin, OCLSTD_sinh, OCLSTD_sinpi, OCLSTD_tan, OCLSTD_tanh, OCLSTD_tanpi, OCLSTD_tgamma,
-  OCLSTD_native_cos, OCLSTD_native_exp, OCLSTD_native_exp2, OCLSTD_native_exp10, OCLSTD_native_log,
-  OCLSTD_native_log2, OCLSTD_native_log10, OCLSTD_native_recip, OCLSTD_native_rsqrt, OCLSTD_native_sin,
-  OCLSTD_native_sqrt, OCLSTD_native_tan};
-static const uint32_t F2_OPS[] = {OCLSTD_atan2, OCLSTD_atan2pi, OCLSTD_hypot, OCLSTD_pow, OCLSTD_powr,
-                                  OCLSTD_native_divide, OCLSTD_native_powr};
-static const uint32_t HALF1_OPS[] = {OCLSTD_half_cos, OCLSTD_half_exp, OCLSTD_half_exp2, OCLSTD_half_exp10,
-                                     OCLSTD_half_log, OCLSTD_half_log2, OCLSTD_half_log10, OCLSTD_half_recip,
-                                     OCLSTD_half_rsqrt, OCLSTD_half_sin, OCLSTD_half_sqrt, OCLSTD_half_tan};
+static const uint32_t F1_OPS[] = {OCLSTD_acos,         OCLSTD_acosh,        OCLSTD_acospi,      OCLSTD_asin,
+                                  OCLSTD_asinh,        OCLSTD_asinpi,       OCLSTD_atan,        OCLSTD_atanh,
+                                  OCLSTD_atanpi,       OCLSTD_cbrt,         OCLSTD_cos,         OCLSTD_cosh,
+                                  OCLSTD_cospi,        OCLSTD_erfc,         OCLSTD_erf,         OCLSTD_exp,
+                                  OCLSTD_exp2,         OCLSTD_exp10,        OCLSTD_expm1,       OCLSTD_lgamma,
+                                  OCLSTD_log,          OCLSTD_log2,         OCLSTD_log10,       OCLSTD_log1p,
+                                  OCLSTD_logb,         OCLSTD_rsqrt,        OCLSTD_sin,         OCLSTD_sinh,
+                                  OCLSTD_sinpi,        OCLSTD_tan,          OCLSTD_tanh,        OCLSTD_tanpi,
+                                  OCLSTD_tgamma,       OCLSTD_native_cos,   OCLSTD_native_exp,  OCLSTD_native_exp2,
+                                  OCLSTD_native_exp10, OCLSTD_native_log,   OCLSTD_native_log2, OCLSTD_native_log10,
+                                  OCLSTD_native_recip, OCLSTD_native_rsqrt, OCLSTD_native_sin,  OCLSTD_native_sqrt,
+                                  OCLSTD_native_tan};
+static const uint32_t F2_OPS[] = {OCLSTD_atan2, OCLSTD_atan2pi,       OCLSTD_hypot,      OCLSTD_pow,
+                                  OCLSTD_powr,  OCLSTD_native_divide, OCLSTD_native_powr};
+static const uint32_t HALF1_OPS[] = {OCLSTD_half_cos,   OCLSTD_half_exp,  OCLSTD_half_exp2,  OCLSTD_half_exp10,
+                                     OCLSTD_half_log,   OCLSTD_half_log2, OCLSTD_half_log10, OCLSTD_half_recip,
+                                     OCLSTD_half_rsqrt, OCLSTD_half_sin,  OCLSTD_half_sqrt,  OCLSTD_half_tan};
 static const uint32_t HALF2_OPS[] = {OCLSTD_half_divide, OCLSTD_half_powr};
 
 static void t_resolve(void **state) {
@@ -997,11 +1132,14 @@ static void t_resolve(void **state) {
   expect_error(OCLSTD_ilogb, ti(4), a, 1, "OpenCL.std `ilogb`: the result type is int4, expected int3");
   a[0] = f4;
   a[1] = tp(64, BI_FLOAT, 32, 1);
-  expect_error(OCLSTD_sincos, f4, a, 2, "OpenCL.std `sincos`: operand 2 has type pointer to float, expected a pointer to float4");
+  expect_error(OCLSTD_sincos, f4, a, 2,
+               "OpenCL.std `sincos`: operand 2 has type pointer to float, expected a pointer to float4");
   a[1] = tp(64, BI_INT, 32, 4);
-  expect_error(OCLSTD_sincos, f4, a, 2, "OpenCL.std `sincos`: operand 2 has type pointer to int4, expected a pointer to float4");
+  expect_error(OCLSTD_sincos, f4, a, 2,
+               "OpenCL.std `sincos`: operand 2 has type pointer to int4, expected a pointer to float4");
   a[1] = tp(64, BI_FLOAT, 32, 4);
-  expect_error(OCLSTD_lgamma_r, f4, a, 2, "OpenCL.std `lgamma_r`: operand 2 has type pointer to float4, expected a pointer to int4");
+  expect_error(OCLSTD_lgamma_r, f4, a, 2,
+               "OpenCL.std `lgamma_r`: operand 2 has type pointer to float4, expected a pointer to int4");
   a[1] = f4;
   expect_error(OCLSTD_atan2, f4, a, 1, "OpenCL.std `atan2` takes 2 operands, not 1");
   const bi_type i4[1] = {ti(4)};
@@ -1011,17 +1149,23 @@ static void t_resolve(void **state) {
 
 /* ==== the half_* and native_* families are the correctly rounded functions ============================ */
 
-static const struct { uint32_t op, base; unsigned types; } ALIASES[] = {
-  {OCLSTD_half_cos, OCLSTD_cos, 2}, {OCLSTD_half_divide, OCLSTD_native_divide, 2}, {OCLSTD_half_exp, OCLSTD_exp, 2},
-  {OCLSTD_half_exp2, OCLSTD_exp2, 2}, {OCLSTD_half_exp10, OCLSTD_exp10, 2}, {OCLSTD_half_log, OCLSTD_log, 2},
-  {OCLSTD_half_log2, OCLSTD_log2, 2}, {OCLSTD_half_log10, OCLSTD_log10, 2}, {OCLSTD_half_powr, OCLSTD_powr, 2},
-  {OCLSTD_half_recip, OCLSTD_native_recip, 2}, {OCLSTD_half_rsqrt, OCLSTD_rsqrt, 2},
-  {OCLSTD_half_sin, OCLSTD_sin, 2}, {OCLSTD_half_sqrt, OCLSTD_native_sqrt, 2}, {OCLSTD_half_tan, OCLSTD_tan, 2},
-  {OCLSTD_native_cos, OCLSTD_cos, ALLT}, {OCLSTD_native_exp, OCLSTD_exp, ALLT}, {OCLSTD_native_exp2, OCLSTD_exp2, ALLT},
-  {OCLSTD_native_exp10, OCLSTD_exp10, ALLT}, {OCLSTD_native_log, OCLSTD_log, ALLT},
-  {OCLSTD_native_log2, OCLSTD_log2, ALLT}, {OCLSTD_native_log10, OCLSTD_log10, ALLT},
-  {OCLSTD_native_powr, OCLSTD_powr, ALLT}, {OCLSTD_native_rsqrt, OCLSTD_rsqrt, ALLT},
-  {OCLSTD_native_sin, OCLSTD_sin, ALLT}, {OCLSTD_native_tan, OCLSTD_tan, ALLT},
+static const struct {
+  uint32_t op, base;
+  unsigned types;
+} ALIASES[] = {
+  {OCLSTD_half_cos, OCLSTD_cos, 2},          {OCLSTD_half_divide, OCLSTD_native_divide, 2},
+  {OCLSTD_half_exp, OCLSTD_exp, 2},          {OCLSTD_half_exp2, OCLSTD_exp2, 2},
+  {OCLSTD_half_exp10, OCLSTD_exp10, 2},      {OCLSTD_half_log, OCLSTD_log, 2},
+  {OCLSTD_half_log2, OCLSTD_log2, 2},        {OCLSTD_half_log10, OCLSTD_log10, 2},
+  {OCLSTD_half_powr, OCLSTD_powr, 2},        {OCLSTD_half_recip, OCLSTD_native_recip, 2},
+  {OCLSTD_half_rsqrt, OCLSTD_rsqrt, 2},      {OCLSTD_half_sin, OCLSTD_sin, 2},
+  {OCLSTD_half_sqrt, OCLSTD_native_sqrt, 2}, {OCLSTD_half_tan, OCLSTD_tan, 2},
+  {OCLSTD_native_cos, OCLSTD_cos, ALLT},     {OCLSTD_native_exp, OCLSTD_exp, ALLT},
+  {OCLSTD_native_exp2, OCLSTD_exp2, ALLT},   {OCLSTD_native_exp10, OCLSTD_exp10, ALLT},
+  {OCLSTD_native_log, OCLSTD_log, ALLT},     {OCLSTD_native_log2, OCLSTD_log2, ALLT},
+  {OCLSTD_native_log10, OCLSTD_log10, ALLT}, {OCLSTD_native_powr, OCLSTD_powr, ALLT},
+  {OCLSTD_native_rsqrt, OCLSTD_rsqrt, ALLT}, {OCLSTD_native_sin, OCLSTD_sin, ALLT},
+  {OCLSTD_native_tan, OCLSTD_tan, ALLT},
 };
 
 static void t_aliases(void **state) {
@@ -1084,8 +1228,13 @@ static void *thread_main(void *p) {
   uint16_t lanes[LANES];
   for (unsigned l = 0; l < LANES; l++) lanes[l] = (uint16_t)l;
   for (size_t b = 0; b < TN; b += LANES) {
-    bi_call c = {.dst = (uint8_t *)(j->out + b), .dst_stride = 8, .src = {(const uint8_t *)(j->x + b)},
-                 .src_stride = {8}, .lanes = lanes, .nlanes = LANES, .literal = j->r.literal};
+    bi_call c = {.dst = (uint8_t *)(j->out + b),
+                 .dst_stride = 8,
+                 .src = {(const uint8_t *)(j->x + b)},
+                 .src_stride = {8},
+                 .lanes = lanes,
+                 .nlanes = LANES,
+                 .literal = j->r.literal};
     if (!j->r.fn(&c)) return p;
   }
   return NULL;
@@ -1099,7 +1248,7 @@ static void t_threads(void **state) {
   pthread_t th[3];
   for (unsigned k = 0; k < 3; k++) {
     jobs[k].r = resolve(ops[k], d, &d, 1);
-    for (size_t i = 0; i < TN; i++) jobs[k].x[i] = (2 * unif() - 1) * 50;   /* ~2% take the fallback */
+    for (size_t i = 0; i < TN; i++) jobs[k].x[i] = (2 * unif() - 1) * 50; /* ~2% take the fallback */
     assert_int_equal(pthread_create(&th[k], NULL, thread_main, &jobs[k]), 0);
   }
   for (unsigned k = 0; k < 3; k++) {
@@ -1134,7 +1283,9 @@ int main(void) {
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(t_widths);
   for (size_t i = 0; i < NT; i++) {
     struct CMUnitTest u = {.name = spv_oclstd_name(T[i].op),
-                           .test_func = T[i].k == K1 ? t_unary : T[i].k == K2 ? t_binary : t_intarg,
+                           .test_func = T[i].k == K1   ? t_unary
+                                        : T[i].k == K2 ? t_binary
+                                                       : t_intarg,
                            .initial_state = (void *)&T[i]};
     tests[nt++] = u;
   }

@@ -24,7 +24,6 @@ static const char *const variants[] = {"O0", "O2"};
 enum { NV = 2 };
 
 
-
 static void ndrange(spvi_launch *l, unsigned dims, size_t gx, size_t gy, size_t lx) {
   const size_t g[2] = {gx, gy}, loc[2] = {lx, 1};
   spvi_error err;
@@ -90,7 +89,7 @@ static void test_shared_buffer(void **state) {
     int32_t *a = spvi_mem_data(b, &bytes);
     assert_int_equal(bytes, N * 4);
     assert_int_equal((uintptr_t)a % 128, 0);
-    for (int i = 0; i < N; i++) assert_int_equal(a[i], 0);  /* zero-filled */
+    for (int i = 0; i < N; i++) assert_int_equal(a[i], 0); /* zero-filled */
     for (int i = 0; i < N; i++) a[i] = i - 7;
     spvi_launch *l1 = tl_launch(m, "scale_add"), *l2 = tl_launch(m, "scale_add");
     set_mem(l1, 0, b);
@@ -103,7 +102,7 @@ static void test_shared_buffer(void **state) {
     run_ok(l2);
     for (int i = 0; i < N; i++) assert_int_equal(a[i], 2 * (2 * (i - 7) + 1) + 3);
     size_t ab = 0;
-    assert_ptr_equal(spvi_arg_buffer(l1, 0, &ab), a);  /* in place: the object's bytes */
+    assert_ptr_equal(spvi_arg_buffer(l1, 0, &ab), a); /* in place: the object's bytes */
     assert_int_equal(ab, N * 4);
     spvi_launch_free(l1);
     spvi_launch_free(l2);
@@ -123,7 +122,7 @@ static void test_view(void **state) {
     spvi_error err;
     spvi_mem *view = spvi_buffer_view(p, OFF * 4, VN * 4, &err);
     assert_non_null(view);
-    spvi_mem *inner = spvi_buffer_view(view, 8 * 4, 4 * 4, &err);  /* ints 24..27 of the root */
+    spvi_mem *inner = spvi_buffer_view(view, 8 * 4, 4 * 4, &err); /* ints 24..27 of the root */
     assert_non_null(inner);
     size_t vb = 0;
     assert_ptr_equal(spvi_mem_data(view, &vb), ints(p) + OFF);
@@ -139,7 +138,9 @@ static void test_view(void **state) {
     run_ok(l);
     const int32_t *a = ints(p);
     for (int i = 0; i < N; i++) {
-      int32_t want = i >= OFF + 8 && i < OFF + 12 ? 100 + (i - OFF - 8) : i >= OFF && i < OFF + VN ? 100 + (i - OFF) : 0;
+      int32_t want = i >= OFF + 8 && i < OFF + 12 ? 100 + (i - OFF - 8)
+                     : i >= OFF && i < OFF + VN   ? 100 + (i - OFF)
+                                                  : 0;
       assert_int_equal(a[i], want);
     }
 
@@ -157,7 +158,7 @@ static void test_view(void **state) {
       assert_int_equal(f.memory_size, VN * 4);
       assert_int_equal(f.access_size, 4);
     }
-    assert_int_equal(a[OFF + VN], 0);  /* the parent's next byte is untouched */
+    assert_int_equal(a[OFF + VN], 0); /* the parent's next byte is untouched */
     assert_int_equal(a[OFF - 1], 0);
     spvi_launch_free(k);
     spvi_launch_free(l);
@@ -183,7 +184,7 @@ static void test_host_memory(void **state) {
   ndrange(l, 1, N, 0, 0);
   run_ok(l);
   for (int i = 0; i < N; i++) assert_int_equal(host[i], 6 * i + 5);
-  spvi_mem_release(b);  /* the launch still holds it: host memory stays the caller's */
+  spvi_mem_release(b); /* the launch still holds it: host memory stays the caller's */
   spvi_launch_free(l);
   spvi_module_free(m);
 }
@@ -336,7 +337,7 @@ static void test_image_from_buffer(void **state) {
   spvi_mem *im = spvi_image_from_buffer(&d, b, &err);
   if (!im) fail_msg("%s", err.message);
   assert_ptr_equal(spvi_mem_data(im, NULL), px);
-  spvi_mem_release(b);  /* the image holds the buffer */
+  spvi_mem_release(b); /* the image holds the buffer */
   spvi_mem *out = buffer(N * 16, NULL);
   spvi_launch *l = tl_launch(m, "img1d_read");
   set_mem(l, 0, im);
@@ -345,7 +346,7 @@ static void test_image_from_buffer(void **state) {
   run_ok(l);
   const uint32_t *o = spvi_mem_data(out, NULL);
   for (int i = 0; i < N * 4; i++) assert_int_equal(o[i], (uint32_t)(i * 1000 + 17) + (uint32_t)(i % 4 + 1));
-  d.width = N + 2;  /* 160 bytes: more than the buffer's 148 */
+  d.width = N + 2; /* 160 bytes: more than the buffer's 148 */
   assert_null(spvi_image_from_buffer(&d, im, &err));
   assert_int_equal(err.status, SPVI_E_USAGE);
   assert_null(spvi_image_from_buffer(&d, out, &err));
@@ -371,15 +372,26 @@ static void test_refcounts(void **state) {
     assert_non_null(v);
     spvi_launch *l = tl_launch(m, "fill_idx");
     set_mem(l, 0, v);
-    set_mem(l, 0, v);  /* setting the object it already holds */
+    set_mem(l, 0, v); /* setting the object it already holds */
     ndrange(l, 1, N, 0, 0);
-    if (order == 0) { spvi_mem_release(p); spvi_mem_release(v); }
-    if (order == 1) { spvi_mem_retain(v); spvi_mem_release(v); spvi_mem_release(v); spvi_mem_release(p); }
+    if (order == 0) {
+      spvi_mem_release(p);
+      spvi_mem_release(v);
+    }
+    if (order == 1) {
+      spvi_mem_retain(v);
+      spvi_mem_release(v);
+      spvi_mem_release(v);
+      spvi_mem_release(p);
+    }
     run_ok(l);
     const int32_t *a = spvi_arg_buffer(l, 0, NULL);
     for (int i = 0; i < N; i++) assert_int_equal(a[i], 100 + i);
-    if (order == 2) { spvi_mem_release(p); spvi_launch_free(l); spvi_mem_release(v); }
-    else spvi_launch_free(l);
+    if (order == 2) {
+      spvi_mem_release(p);
+      spvi_launch_free(l);
+      spvi_mem_release(v);
+    } else spvi_launch_free(l);
   }
   spvi_module_free(m);
 }
@@ -421,13 +433,13 @@ static void test_bad_input(void **state) {
   assert_int_equal(err.status, SPVI_E_USAGE);
   spvi_svm_free(NULL);
   int local_var = 0;
-  spvi_svm_free(&local_var);  /* not an SVM allocation: nothing happens */
+  spvi_svm_free(&local_var); /* not an SVM allocation: nothing happens */
   assert_false(spvi_svm_find(&local_var, NULL, NULL));
   assert_false(spvi_svm_find(NULL, NULL, NULL));
 
   spvi_module *m = tl_load("mem_objects", "O2");
   spvi_launch *l = tl_launch(m, "scale_add");
-  assert_int_equal(spvi_set_arg_mem(l, 1, b, &err), SPVI_E_USAGE);  /* a by-value int */
+  assert_int_equal(spvi_set_arg_mem(l, 1, b, &err), SPVI_E_USAGE); /* a by-value int */
   assert_int_equal(spvi_set_arg_mem(l, 5, b, &err), SPVI_E_USAGE);
   assert_int_equal(spvi_set_arg_mem(NULL, 0, b, &err), SPVI_E_USAGE);
   assert_int_equal(spvi_set_arg_svm(l, 0, &local_var, &err), SPVI_E_USAGE);
@@ -482,10 +494,10 @@ static void test_async(void **state) {
     j[k] = spvi_run_async(l[k], &o, on_done, &flag[k], &err);
     if (!j[k]) fail_msg("%s", err.message);
   }
-  o.threads = 99;  /* the jobs copied the options */
+  o.threads = 99; /* the jobs copied the options */
   for (int k = 0; k < 2; k++) {
     wait_done(j[k]);
-    assert_int_equal(atomic_load(&flag[k]), 1);  /* on_done ran before done became true */
+    assert_int_equal(atomic_load(&flag[k]), 1); /* on_done ran before done became true */
     spvi_fault f;
     assert_int_equal(spvi_job_wait(j[k], &f, &err), SPVI_OK);
     assert_int_equal(err.status, SPVI_OK);
@@ -511,14 +523,20 @@ static void test_async(void **state) {
   assert_non_null(strstr(err.message, "NDRange"));
   spvi_launch_free(q);
   spvi_launch_free(p);
-  for (int k = 0; k < 2; k++) { spvi_launch_free(l[k]); spvi_mem_release(b[k]); }
+  for (int k = 0; k < 2; k++) {
+    spvi_launch_free(l[k]);
+    spvi_mem_release(b[k]);
+  }
   spvi_module_free(m);
 }
 
 /* ---- shared virtual memory ---------------------------------------------------------------- */
 
 /* The kernel's `node` on Physical64: an int, padding, a pointer. */
-typedef struct hnode { int32_t value; struct hnode *next; } hnode;
+typedef struct hnode {
+  int32_t value;
+  struct hnode *next;
+} hnode;
 
 /* A list the host links in SVM memory (two allocations) is followed by a kernel. */
 static void test_svm_list(void **state) {
@@ -534,7 +552,7 @@ static void test_svm_list(void **state) {
     assert_int_equal(bytes, N * sizeof(hnode));
     assert_int_equal((uintptr_t)nodes % 128, 0);
     int32_t sum = 0;
-    for (int i = 0; i < N; i++) {  /* a scrambled order: 0, 5, 1, 6, 2, 7 ... then the tail */
+    for (int i = 0; i < N; i++) { /* a scrambled order: 0, 5, 1, 6, 2, 7 ... then the tail */
       const int at = (i % 2) ? (i / 2 + 5) : i / 2;
       nodes[at].value = 11 * at + 1;
       sum += nodes[at].value;
@@ -607,7 +625,7 @@ static void test_svm_bounds(void **state) {
     assert_non_null(strstr(f.memory, want));
     assert_non_null(strstr(f.message, "offset"));
   }
-  set_int(l, 1, 1 << 28);  /* 1 GiB further: no allocation near */
+  set_int(l, 1, 1 << 28); /* 1 GiB further: no allocation near */
   spvi_fault f;
   assert_int_equal(run_threads(l, 1, &f), SPVI_FAULT);
   assert_int_equal(f.kind, SPVI_FAULT_BAD_POINTER);
@@ -700,7 +718,7 @@ static void test_svm_builtins(void **state) {
     assert_int_equal(r[1], 1);
     assert_int_equal(r[2], (int64_t)(intptr_t)is);
     assert_int_equal(r[3], 1);
-    set_svm(l, 1, id);  /* two allocations: the host's integer difference */
+    set_svm(l, 1, id); /* two allocations: the host's integer difference */
     run_ok(l);
     assert_int_equal(r[0], ((intptr_t)id - (intptr_t)is) / 4);
     assert_int_equal(r[1], (uintptr_t)is < (uintptr_t)id);
@@ -765,8 +783,8 @@ static void test_kernel_info(void **state) {
   for (int v = 0; v < NV; v++) {
     spvi_module *m = tl_load("mem_objects", variants[v]);
     const int a = spvi_find_kernel(m, "info_a"), b = spvi_find_kernel(m, "info_b");
-    assert_int_equal(spvi_kernel_local_bytes(m, a), 16 * 4);  /* local int tmp[16] */
-    assert_int_equal(spvi_kernel_local_bytes(m, b), 4 * 8);   /* local double d[4] */
+    assert_int_equal(spvi_kernel_local_bytes(m, a), 16 * 4); /* local int tmp[16] */
+    assert_int_equal(spvi_kernel_local_bytes(m, b), 4 * 8);  /* local double d[4] */
     assert_int_equal(spvi_kernel_local_bytes(m, spvi_find_kernel(m, "scale_add")), 0);
     size_t h[3];
     spvi_kernel_size_hint(m, a, h);
@@ -775,7 +793,7 @@ static void test_kernel_info(void **state) {
     assert_int_equal(h[2], 1);
     spvi_kernel_size_hint(m, b, h);
     assert_int_equal(h[0] | h[1] | h[2], 0);
-    assert_int_equal(spvi_kernel_private_bytes(m, a), spvi_kernel_private_bytes(m, b));  /* module-wide */
+    assert_int_equal(spvi_kernel_private_bytes(m, a), spvi_kernel_private_bytes(m, b)); /* module-wide */
     static const char *const src[] = {"mytype_t*", "int*", "uint*", "int", "float*"};
     for (int i = 0; i < 5; i++) {
       const spvi_param_info *p = spvi_kernel_param(m, a, i);
@@ -792,28 +810,20 @@ static void test_kernel_info(void **state) {
   /* -O0: one work-item's private arena holds at least the 140 `volatile int` variables */
   spvi_module *m = tl_load("mem_many_vars", "O0");
   assert_true(spvi_kernel_private_bytes(m, 0) >= 140 * 4);
-  assert_string_equal(spvi_kernel_param(m, 0, 0)->source_type_name, "");  /* no -cl-kernel-arg-info */
+  assert_string_equal(spvi_kernel_param(m, 0, 0)->source_type_name, ""); /* no -cl-kernel-arg-info */
   spvi_module_free(m);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_shared_buffer),
-    cmocka_unit_test(test_view),
-    cmocka_unit_test(test_host_memory),
-    cmocka_unit_test(test_null_buffer),
-    cmocka_unit_test(test_written_mask),
-    cmocka_unit_test(test_image_object),
-    cmocka_unit_test(test_image_from_buffer),
-    cmocka_unit_test(test_refcounts),
-    cmocka_unit_test(test_bad_input),
-    cmocka_unit_test(test_async),
-    cmocka_unit_test(test_svm_list),
-    cmocka_unit_test(test_svm_kernel_pointers),
-    cmocka_unit_test(test_svm_bounds),
-    cmocka_unit_test(test_svm_atomics),
-    cmocka_unit_test(test_svm_builtins),
-    cmocka_unit_test(test_svm_refusals),
+    cmocka_unit_test(test_shared_buffer),     cmocka_unit_test(test_view),
+    cmocka_unit_test(test_host_memory),       cmocka_unit_test(test_null_buffer),
+    cmocka_unit_test(test_written_mask),      cmocka_unit_test(test_image_object),
+    cmocka_unit_test(test_image_from_buffer), cmocka_unit_test(test_refcounts),
+    cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_async),
+    cmocka_unit_test(test_svm_list),          cmocka_unit_test(test_svm_kernel_pointers),
+    cmocka_unit_test(test_svm_bounds),        cmocka_unit_test(test_svm_atomics),
+    cmocka_unit_test(test_svm_builtins),      cmocka_unit_test(test_svm_refusals),
     cmocka_unit_test(test_kernel_info),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);

@@ -38,7 +38,7 @@ static const char *const list_names[] = {
 };
 
 static const char *const variant_suffix[EX_T_COUNT] = {
-  [EX_T_I8] = "_I8", [EX_T_I16] = "_I16", [EX_T_I32] = "_I32", [EX_T_I64] = "_I64",
+  [EX_T_I8] = "_I8",   [EX_T_I16] = "_I16", [EX_T_I32] = "_I32", [EX_T_I64] = "_I64",
   [EX_T_F16] = "_F16", [EX_T_F32] = "_F32", [EX_T_F64] = "_F64",
 };
 
@@ -61,7 +61,7 @@ static void test_every_row_is_whole(void **state) {
   for (int i = 0; i < EX_OP_COUNT; i++) {
     const ex_op_info *o = &ex_op_infos[i];
     assert_non_null(o->name);
-    assert_string_equal(o->name, list_names[i]);  /* the enum, EX_OP_LIST and the info agree */
+    assert_string_equal(o->name, list_names[i]); /* the enum, EX_OP_LIST and the info agree */
     assert_true(o->family && o->family[0] && o->from && o->from[0] && o->semantics && o->semantics[0]);
     check_shape(o->name, o->shape);
     assert_true(o->variant < EX_T_COUNT);
@@ -146,8 +146,9 @@ static void test_insn_text(void **state) {
   /* an absent operand register, packed immediates in hex from 256 on: an atomic load of a float */
   expect_insn((ex_insn){.op = EX_ATOMIC, .n = 1 | 4 << 1, .flags = EX_AT_LOAD, .d = 8, .a = 0, .b = LD_NONE, .c = 0},
               "r8 = ATOMIC r0, -, r0 (n=9 flags=0)");
-  expect_insn((ex_insn){.op = EX_CONVERT, .n = 2, .d = 40, .a = 32, .b = EX_CK_FLOAT << 8 | 32, .c = EX_CK_SINT << 8 | 16},
-              "r40 = CONVERT r32 (b=0x220 c=0x110 n=2 flags=0)");
+  expect_insn(
+    (ex_insn){.op = EX_CONVERT, .n = 2, .d = 40, .a = 32, .b = EX_CK_FLOAT << 8 | 32, .c = EX_CK_SINT << 8 | 16},
+    "r40 = CONVERT r32 (b=0x220 c=0x110 n=2 flags=0)");
   /* a void call: a function and an aux list; a branch: a block */
   expect_insn((ex_insn){.op = EX_CALL, .d = LD_NONE, .a = 2, .b = 5}, "CALL f2, aux[5]");
   expect_insn((ex_insn){.op = EX_BR, .a = 3, .b = 7}, "BR b3, aux[7]");
@@ -268,11 +269,26 @@ static void prepare_failing_everywhere(const char *kernel) {
 /* Modules with every kind of allocation the translation makes: phis and loops (edge moves, loop
  * analysis), switches, calls, builtins (resolved builtins and their operand types), function
  * variables, constants, sub-group and work-group operations, images. */
-static void test_nomem_cf(void **state) { (void)state; prepare_failing_everywhere("cf_switch.O2.spv"); }
-static void test_nomem_calls(void **state) { (void)state; prepare_failing_everywhere("func_calls.O0.spv"); }
-static void test_nomem_printf(void **state) { (void)state; prepare_failing_everywhere("bi_printf.O2.spv"); }
-static void test_nomem_groups(void **state) { (void)state; prepare_failing_everywhere("wg_collectives.O2.spv"); }
-static void test_nomem_images(void **state) { (void)state; prepare_failing_everywhere("images.O0.spv"); }
+static void test_nomem_cf(void **state) {
+  (void)state;
+  prepare_failing_everywhere("cf_switch.O2.spv");
+}
+static void test_nomem_calls(void **state) {
+  (void)state;
+  prepare_failing_everywhere("func_calls.O0.spv");
+}
+static void test_nomem_printf(void **state) {
+  (void)state;
+  prepare_failing_everywhere("bi_printf.O2.spv");
+}
+static void test_nomem_groups(void **state) {
+  (void)state;
+  prepare_failing_everywhere("wg_collectives.O2.spv");
+}
+static void test_nomem_images(void **state) {
+  (void)state;
+  prepare_failing_everywhere("images.O0.spv");
+}
 
 int main(void) {
   const struct CMUnitTest tests[] = {

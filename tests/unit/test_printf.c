@@ -57,7 +57,10 @@ static void sink_init(sink *s) {
 
 /* ---- arguments ---------------------------------------------------------------------------------------- */
 
-typedef struct arg { bi_type t; uint8_t b[128]; } arg;
+typedef struct arg {
+  bi_type t;
+  uint8_t b[128];
+} arg;
 
 static arg A_int(unsigned bits, int64_t v) {
   arg a = {.t = ti(bits, 1)};
@@ -83,7 +86,7 @@ static arg A_h(double v) {
 }
 static arg A_ptr(unsigned bits, uint64_t v) {
   arg a = {.t = tptr(bits, BI_INT, 8)};
-  a.t.storage = 0;   /* UniformConstant */
+  a.t.storage = 0; /* UniformConstant */
   put_elem(a.b, bits / 8, v);
   return a;
 }
@@ -97,8 +100,10 @@ static arg A_fvec(unsigned bits, unsigned n, const double *v) {
   arg a = {.t = tf(bits, n)};
   for (unsigned k = 0; k < n; k++) {
     if (bits == 16) put_elem(a.b + 2 * k, 2, bi_half_from_double(v[k], BI_RTE));
-    else if (bits == 32) { const float f = (float)v[k]; memcpy(a.b + 4 * k, &f, 4); }
-    else memcpy(a.b + 8 * k, &v[k], 8);
+    else if (bits == 32) {
+      const float f = (float)v[k];
+      memcpy(a.b + 4 * k, &f, 4);
+    } else memcpy(a.b + 8 * k, &v[k], 8);
   }
   return a;
 }
@@ -158,7 +163,8 @@ static void check_n(const char *fmt, const arg *args, unsigned nargs, const char
   const uint16_t lane0[1] = {0};
   assert_true(call_printf(1, &f, 64, (const arg(*)[5])a, nargs, lane0, 1, &s, ret, true));
   if (!want) {
-    if (ret[0] != -1 || s.len[0]) fail_msg("printf(\"%s\"): expected an invalid call, got %d \"%.*s\"", fmt, ret[0], (int)s.len[0], s.text[0]);
+    if (ret[0] != -1 || s.len[0])
+      fail_msg("printf(\"%s\"): expected an invalid call, got %d \"%.*s\"", fmt, ret[0], (int)s.len[0], s.text[0]);
     return;
   }
   if (ret[0] != 0 || s.len[0] != want_len || memcmp(s.text[0], want, want_len))
@@ -168,10 +174,10 @@ static void check_n(const char *fmt, const arg *args, unsigned nargs, const char
 static void check(const char *fmt, const arg *args, unsigned nargs, const char *want) {
   check_n(fmt, args, nargs, want, want ? strlen(want) : 0);
 }
-#define CHECK(fmt, want, ...)                                                                     \
-  do {                                                                                            \
-    const arg a_[] = {__VA_ARGS__};                                                               \
-    check(fmt, a_, sizeof a_ / sizeof a_[0], want);                                               \
+#define CHECK(fmt, want, ...)                       \
+  do {                                              \
+    const arg a_[] = {__VA_ARGS__};                 \
+    check(fmt, a_, sizeof a_ / sizeof a_[0], want); \
   } while (0)
 #define CHECK0(fmt, want) check(fmt, NULL, 0, want)
 
@@ -183,7 +189,7 @@ static void t_text(void **state) {
   CHECK0("100%%", "100%");
   CHECK0("%%%%", "%%");
   CHECK0("", "");
-  CHECK("%d\n", "7\n", A_i32(7), A_i32(8));   /* excess arguments are ignored */
+  CHECK("%d\n", "7\n", A_i32(7), A_i32(8)); /* excess arguments are ignored */
 }
 
 static void t_integers(void **state) {
@@ -194,23 +200,23 @@ static void t_integers(void **state) {
   CHECK("%x %X %o", "ff FF 377", A_i32(255), A_i32(255), A_i32(255));
   CHECK("%#x", "0xff", A_i32(255));
   CHECK("%#X", "0XABC", A_i32(0xabc));
-  CHECK("%#x", "0", A_i32(0));                 /* no prefix for 0 */
+  CHECK("%#x", "0", A_i32(0)); /* no prefix for 0 */
   CHECK("%#o|%#o|%#.0o", "010|0|0", A_i32(8), A_i32(0), A_i32(0));
   CHECK("%.0d|%.0x|", "||", A_i32(0), A_i32(0));
-  CHECK("%5.3d|%-5.3d|%05.3d", "  007|007  |  007", A_i32(7), A_i32(7), A_i32(7));   /* 0 ignored with a precision */
+  CHECK("%5.3d|%-5.3d|%05.3d", "  007|007  |  007", A_i32(7), A_i32(7), A_i32(7)); /* 0 ignored with a precision */
   CHECK("%05d|%-05d|", "-0042|-42  |", A_i32(-42), A_i32(-42));
   CHECK("%+d|% d|%+ d|% d", "+5| 5|+5|-5", A_i32(5), A_i32(5), A_i32(5), A_i32(-5));
-  CHECK("%+u|% x", "5|5", A_i32(5), A_i32(5));   /* + and space only for signed conversions */
+  CHECK("%+u|% x", "5|5", A_i32(5), A_i32(5)); /* + and space only for signed conversions */
   CHECK("%-5d|", "42   |", A_i32(42));
   CHECK("%5d|", "   42|", A_i32(42));
   CHECK("%#08x", "0x0000ff", A_i32(255));
-  CHECK("%hhd|%hhu|%hhx", "44|255|ff", A_i32(300), A_i32(-1), A_i32(-1));   /* converted to char */
+  CHECK("%hhd|%hhu|%hhx", "44|255|ff", A_i32(300), A_i32(-1), A_i32(-1)); /* converted to char */
   CHECK("%hd|%hu|%hx", "4464|65535|ffff", A_i32(70000), A_i32(-1), A_i32(-1));
   CHECK("%ld", "-9223372036854775808", A_i64(INT64_MIN));
   CHECK("%lu|%lx|%lo", "18446744073709551615|ffffffffffffffff|1777777777777777777777", A_i64(-1), A_i64(-1), A_i64(-1));
-  CHECK("%zu|%zd|%tx", "4294967295|-1|ffffffff", A_i32(-1), A_i32(-1), A_i32(-1));   /* size_t of Physical32 */
+  CHECK("%zu|%zd|%tx", "4294967295|-1|ffffffff", A_i32(-1), A_i32(-1), A_i32(-1)); /* size_t of Physical32 */
   CHECK("%zu|%td", "18446744073709551615|-1", A_i64(-1), A_i64(-1));
-  CHECK("%d|%u|%hhd", "-1|255|-1", A_int(8, -1), A_int(8, -1), A_int(8, -1));   /* narrow (hand-written SPIR-V) */
+  CHECK("%d|%u|%hhd", "-1|255|-1", A_int(8, -1), A_int(8, -1), A_int(8, -1)); /* narrow (hand-written SPIR-V) */
   CHECK("%d|%x", "-2|fffe", A_int(16, -2), A_int(16, -2));
 }
 
@@ -219,8 +225,9 @@ static void t_floats(void **state) {
   CHECK("%f", "1.500000", A_f64(1.5));
   CHECK("%5.2f|", " 3.14|", A_f64(3.14159));
   CHECK("%-8.3f|%08.3f", "-3.142  |-003.142", A_f64(-3.14159), A_f64(-3.14159));
-  CHECK("%.0f %.0f %.0f %.0f", "0 2 2 -4", A_f64(0.5), A_f64(1.5), A_f64(2.5), A_f64(-3.5));   /* ties to even */
-  CHECK("%#.0f|%.1f|%.1f", "3.|0.1|0.1", A_f64(3.0), A_f64(0.05), A_f64(0.15));   /* 0.05 is 0.05000...0277, 0.15 is 0.1499...944 */
+  CHECK("%.0f %.0f %.0f %.0f", "0 2 2 -4", A_f64(0.5), A_f64(1.5), A_f64(2.5), A_f64(-3.5)); /* ties to even */
+  CHECK("%#.0f|%.1f|%.1f", "3.|0.1|0.1", A_f64(3.0), A_f64(0.05),
+        A_f64(0.15)); /* 0.05 is 0.05000...0277, 0.15 is 0.1499...944 */
   CHECK("%.3f", "0.000", A_f64(1e-10));
   CHECK("%.3f", "-0.000", A_f64(-1e-10));
   CHECK("%.20f", "0.10000000000000000555", A_f64(0.1));
@@ -235,10 +242,10 @@ static void t_floats(void **state) {
   CHECK("%g|%#g|%G|%.3g", "1|1.00000|1E-05|0.000123", A_f64(1.0), A_f64(1.0), A_f64(0.00001), A_f64(0.0001234));
   CHECK("%.0g|%#.0g|%g|%.17g", "0|0.|0|0.10000000000000001", A_f64(0.0), A_f64(0.0), A_f64(0.0), A_f64(0.1));
   CHECK("%g|%g", "123457|1.23457e+06", A_f64(123456.7), A_f64(1234567.0));
-  CHECK("%g|%g", "100|1e+06", A_f64(99.9999999), A_f64(999999.5));   /* rounding carries change X */
+  CHECK("%g|%g", "100|1e+06", A_f64(99.9999999), A_f64(999999.5)); /* rounding carries change X */
   CHECK("%a|%A|%a", "0x1p+0|0X1P+0|-0x1.8p+1", A_f64(1.0), A_f64(1.0), A_f64(-3.0));
   CHECK("%a|%.1a|%.1a|%.0a", "0x1.99999ap-4|0x1.0p+0|0x1.2p+0|0x2p+0", A_f64((double)0.1f), A_f64(0x1.08p0),
-        A_f64(0x1.18p0), A_f64(1.5));   /* hex rounding: ties to even */
+        A_f64(0x1.18p0), A_f64(1.5)); /* hex rounding: ties to even */
   CHECK("%a|%a|%#.0a", "0x0p+0|0x0.0000000000001p-1022|0x1.p+0", A_f64(0.0), A_f64(0x1p-1074), A_f64(1.0));
   CHECK("%010a|%-10a|", "0x001.8p+0|0x1.8p+0  |", A_f64(1.5), A_f64(1.5));
   CHECK("%f|%F|%e|%g|%a", "inf|INF|-inf|inf|-inf", A_f64(INFINITY), A_f64(INFINITY), A_f64(-INFINITY), A_f64(INFINITY),
@@ -254,9 +261,9 @@ static void t_vectors(void **state) {
   (void)state;
   const double f4[4] = {1, 2, 3, 4};
   CHECK("%v4hlf", "1.000000,2.000000,3.000000,4.000000", A_fvec(32, 4, f4));
-  CHECK("f4 = %2.2v4hlf\n", "f4 = 1.00,2.00,3.00,4.00\n", A_fvec(32, 4, f4));   /* the spec's example */
+  CHECK("f4 = %2.2v4hlf\n", "f4 = 1.00,2.00,3.00,4.00\n", A_fvec(32, 4, f4)); /* the spec's example */
   const int64_t uc[4] = {0xFA, 0xFB, 0xFC, 0xFD};
-  CHECK("uc = %#v4hhx\n", "uc = 0xfa,0xfb,0xfc,0xfd\n", A_ivec(8, 4, uc));      /* the spec's example */
+  CHECK("uc = %#v4hhx\n", "uc = 0xfa,0xfb,0xfc,0xfd\n", A_ivec(8, 4, uc)); /* the spec's example */
   const int64_t c2[2] = {-1, 127};
   CHECK("%v2hhd|%v2hhu", "-1,127|255,127", A_ivec(8, 2, c2), A_ivec(8, 2, c2));
   const int64_t s3[3] = {-2, 0, 32767};
@@ -273,8 +280,10 @@ static void t_vectors(void **state) {
   CHECK("%v2hf|%v2ha|%v2hg", "1.500000,-0.250000|0x1.8p+0,-0x1p-2|1.5,-0.25", A_fvec(16, 2, h2), A_fvec(16, 2, h2),
         A_fvec(16, 2, h2));
   const double d2[2] = {0.1, 1e300};
-  CHECK("%v2le|%.1v2lf", "1.000000e-01,1.000000e+300|0.1,1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160.0",
-        A_fvec(64, 2, d2), A_fvec(64, 2, d2));
+  CHECK(
+    "%v2le|%.1v2lf",
+    "1.000000e-01,1.000000e+300|0.1,1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160.0",
+    A_fvec(64, 2, d2), A_fvec(64, 2, d2));
 }
 
 static void t_text_convs(void **state) {
@@ -283,10 +292,10 @@ static void t_text_convs(void **state) {
         A_str("hello"), A_str("hello"));
   CHECK("[%s]", "[]", A_str(""));
   CHECK("%c%c%3c|%-3c|", "Ab  c|d  |", A_i32('A'), A_i32('b'), A_i32('c'), A_i32('d'));
-  CHECK("%c", "A", A_i32(0x141));                         /* converted to unsigned char */
+  CHECK("%c", "A", A_i32(0x141)); /* converted to unsigned char */
   {
     const arg a[] = {A_i32('x'), A_i32(0), A_i32('y')};
-    check_n("%c%c%c", a, 3, "x\0y", 3);                   /* a NUL character is written */
+    check_n("%c%c%c", a, 3, "x\0y", 3); /* a NUL character is written */
   }
   CHECK("%p|%p|%p", "0x18000000010|0x80000004|0x0", A_ptr(64, 0x18000000010ull), A_ptr(32, 0x80000004u), A_ptr(64, 0));
   CHECK("%16p|%-8p|", "   0x18000000010|0x1     |", A_ptr(64, 0x18000000010ull), A_ptr(64, 1));
@@ -301,29 +310,29 @@ static void t_star(void **state) {
   (void)state;
   CHECK("%*d|", "   42|", A_i32(5), A_i32(42));
   CHECK("%-*d|", "42   |", A_i32(5), A_i32(42));
-  CHECK("%*d|", "42   |", A_i32(-5), A_i32(42));      /* negative width: - flag */
-  CHECK("%.*f|%.*f", "3.14|1.500000", A_i32(2), A_f64(3.14159), A_i32(-1), A_f64(1.5));   /* negative: none */
+  CHECK("%*d|", "42   |", A_i32(-5), A_i32(42));                                        /* negative width: - flag */
+  CHECK("%.*f|%.*f", "3.14|1.500000", A_i32(2), A_f64(3.14159), A_i32(-1), A_f64(1.5)); /* negative: none */
   CHECK("%*.*f|", "  3.1|", A_i32(5), A_i32(1), A_f64(3.14159));
-  CHECK("%*d", NULL, A_f64(5), A_i32(1));                 /* the width must be an int */
+  CHECK("%*d", NULL, A_f64(5), A_i32(1)); /* the width must be an int */
 }
 
 static void t_invalid(void **state) {
   (void)state;
   const double f4[4] = {1, 2, 3, 4};
-  CHECK("abc %n", NULL, A_i32(1));                        /* reserved conversion; nothing printed */
+  CHECK("abc %n", NULL, A_i32(1)); /* reserved conversion; nothing printed */
   CHECK("%q", NULL, A_i32(1));
   CHECK("%lld", NULL, A_i64(1));
   CHECK("%jd|%Lf", NULL, A_i64(1), A_f64(1));
-  CHECK("%v3hlf", NULL, A_fvec(32, 4, f4));               /* size mismatch */
-  CHECK("%v4f", NULL, A_fvec(32, 4, f4));                 /* vector without length modifier */
+  CHECK("%v3hlf", NULL, A_fvec(32, 4, f4)); /* size mismatch */
+  CHECK("%v4f", NULL, A_fvec(32, 4, f4));   /* vector without length modifier */
   CHECK("%v5hld", NULL, A_fvec(32, 4, f4));
-  CHECK("%v4lf", NULL, A_fvec(32, 4, f4));                /* element type mismatch */
-  CHECK("%v4hld", NULL, A_fvec(32, 4, f4));               /* int conversion, float vector */
-  CHECK("%hlf", NULL, A_f64(1));                          /* hl only with vectors */
+  CHECK("%v4lf", NULL, A_fvec(32, 4, f4));  /* element type mismatch */
+  CHECK("%v4hld", NULL, A_fvec(32, 4, f4)); /* int conversion, float vector */
+  CHECK("%hlf", NULL, A_f64(1));            /* hl only with vectors */
   CHECK("%hld", NULL, A_i32(1));
   CHECK("%hf|%hhf", NULL, A_f64(1), A_f64(1));
-  CHECK("%d %d", NULL, A_i32(1));                         /* too few arguments */
-  CHECK("%d", NULL, A_i64(1));                            /* 64-bit argument without l */
+  CHECK("%d %d", NULL, A_i32(1)); /* too few arguments */
+  CHECK("%d", NULL, A_i64(1));    /* 64-bit argument without l */
   CHECK("%ld", NULL, A_i32(1));
   CHECK("%f", NULL, A_i32(1));
   CHECK("%d", NULL, A_f64(1));
@@ -332,13 +341,13 @@ static void t_invalid(void **state) {
   CHECK("%c", NULL, A_i64(65));
   CHECK("%lc|%ls", NULL, A_i32(65), A_str("x"));
   CHECK("%v2c", NULL, A_i32(65));
-  CHECK("%5%", NULL, A_i32(1));                           /* only the complete "%%" */
-  CHECK0("abc%", NULL);                                   /* cut off */
-  CHECK("%4096d", NULL, A_i32(1));                        /* above the 4095 limit */
+  CHECK("%5%", NULL, A_i32(1));    /* only the complete "%%" */
+  CHECK0("abc%", NULL);            /* cut off */
+  CHECK("%4096d", NULL, A_i32(1)); /* above the 4095 limit */
   CHECK("%.4096f", NULL, A_f64(1));
-  CHECK("%4095d", NULL, A_i64(1));                        /* (mismatch, not the limit) */
+  CHECK("%4095d", NULL, A_i64(1)); /* (mismatch, not the limit) */
   const int64_t i2[2] = {1, 2};
-  CHECK("%v2hd", NULL, A_ivec(32, 2, i2));                /* the spec's invalid example: uint2 as short2 */
+  CHECK("%v2hd", NULL, A_ivec(32, 2, i2)); /* the spec's invalid example: uint2 as short2 */
 }
 
 static void t_limits_ok(void **state) {
@@ -354,7 +363,7 @@ static void t_limits_ok(void **state) {
   want[1] = '.';
   want[4097] = 0;
   CHECK("%.4095f", want, A_f64(1.0));
-  CHECK("%.100000s", "hi", A_str("hi"));                  /* %s precision only bounds the read */
+  CHECK("%.100000s", "hi", A_str("hi")); /* %s precision only bounds the read */
 }
 
 /* ---- lanes, pointers, faults --------------------------------------------------------------------------- */
@@ -367,18 +376,18 @@ static void t_lanes(void **state) {
   sink s;
   sink_init(&s);
   int32_t ret[LANES];
-  const uint16_t lanes[3] = {3, 0, 2};                     /* lane 1 inactive */
+  const uint16_t lanes[3] = {3, 0, 2}; /* lane 1 inactive */
   assert_true(call_printf(LANES, f, 64, (const arg(*)[5])a, 1, lanes, 3, &s, ret, true));
   assert_int_equal(s.len[0], 4);
   assert_memory_equal(s.text[0], "a=1\n", 4);
   assert_int_equal(s.len[1], 0);
   assert_int_equal(s.len[2], 4);
   assert_memory_equal(s.text[2], "[15]", 4);
-  assert_int_equal(s.len[3], 0);                           /* invalid on lane 3 only */
+  assert_int_equal(s.len[3], 0); /* invalid on lane 3 only */
   assert_int_equal(ret[0], 0);
   assert_int_equal(ret[2], 0);
   assert_int_equal(ret[3], -1);
-  assert_int_equal((uint32_t)ret[1], 0xA5A5A5A5u);         /* inactive lane untouched */
+  assert_int_equal((uint32_t)ret[1], 0xA5A5A5A5u); /* inactive lane untouched */
   assert_int_equal(s.writes, 2);
 }
 
@@ -434,14 +443,15 @@ static void t_resolve(void **state) {
   for (unsigned i = 1; i <= BI_MAX_OPERANDS; i++) t[i] = ti(32, 1);
   must_resolve(OCLSTD_printf, ti(32, 1), t, 1, 0);
   must_resolve(OCLSTD_printf, ti(32, 1), t, 6, 0);
-  must_resolve(OCLSTD_printf, ti(32, 1), t, BI_MAX_OPERANDS, 0);  /* a format and 63 arguments */
+  must_resolve(OCLSTD_printf, ti(32, 1), t, BI_MAX_OPERANDS, 0); /* a format and 63 arguments */
   expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 0, 0, "OpenCL.std `printf` takes 1 to 64 operands, not 0");
   expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 65, 0, "OpenCL.std `printf` takes 1 to 64 operands, not 65");
   expect_resolve_error(OCLSTD_printf, tf(32, 1), t, 1, 0,
                        "OpenCL.std `printf`: the result type is float, expected int");
   t[1] = ty(BI_BOOL, 8, 1);
-  expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 2, 0,
-                       "OpenCL.std `printf`: operand 2 has type bool, expected an integer, floating-point or pointer value");
+  expect_resolve_error(
+    OCLSTD_printf, ti(32, 1), t, 2, 0,
+    "OpenCL.std `printf`: operand 2 has type bool, expected an integer, floating-point or pointer value");
   t[1] = ti(32, 1);
   t[0] = ti(64, 1);
   expect_resolve_error(OCLSTD_printf, ti(32, 1), t, 1, 0,
@@ -495,18 +505,12 @@ static void t_random_vs_libc(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup(t_text, setup),
-    cmocka_unit_test_setup(t_integers, setup),
-    cmocka_unit_test_setup(t_floats, setup),
-    cmocka_unit_test_setup(t_vectors, setup),
-    cmocka_unit_test_setup(t_text_convs, setup),
-    cmocka_unit_test_setup(t_star, setup),
-    cmocka_unit_test_setup(t_invalid, setup),
-    cmocka_unit_test_setup(t_limits_ok, setup),
-    cmocka_unit_test_setup(t_lanes, setup),
-    cmocka_unit_test_setup(t_ptr32_and_faults, setup),
-    cmocka_unit_test_setup(t_resolve, setup),
-    cmocka_unit_test_setup(t_random_vs_libc, setup),
+    cmocka_unit_test_setup(t_text, setup),       cmocka_unit_test_setup(t_integers, setup),
+    cmocka_unit_test_setup(t_floats, setup),     cmocka_unit_test_setup(t_vectors, setup),
+    cmocka_unit_test_setup(t_text_convs, setup), cmocka_unit_test_setup(t_star, setup),
+    cmocka_unit_test_setup(t_invalid, setup),    cmocka_unit_test_setup(t_limits_ok, setup),
+    cmocka_unit_test_setup(t_lanes, setup),      cmocka_unit_test_setup(t_ptr32_and_faults, setup),
+    cmocka_unit_test_setup(t_resolve, setup),    cmocka_unit_test_setup(t_random_vs_libc, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,6 @@ static const unsigned threads[] = {1, 2};
 #define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
 
-
 static void set_buf(spvi_launch *l, int i, const void *data, size_t bytes) {
   spvi_error err;
   if (spvi_set_arg_buffer(l, i, data, bytes, &err) != SPVI_OK) fail_msg("argument %d: %s", i, err.message);
@@ -49,7 +48,8 @@ static uint64_t run(spvi_launch *l, unsigned warp, unsigned nthreads, const char
   spvi_fault f;
   memset(&err, 0, sizeof err);
   memset(&f, 0, sizeof f);
-  if (spvi_run(l, &o, &f, &err) != SPVI_OK) fail_msg("%s warp %u threads %u: %s %s", what, warp, nthreads, err.message, f.message);
+  if (spvi_run(l, &o, &f, &err) != SPVI_OK)
+    fail_msg("%s warp %u threads %u: %s %s", what, warp, nthreads, err.message, f.message);
   spvi_run_stats st;
   spvi_launch_stats(l, &st);
   return st.instructions;
@@ -99,9 +99,15 @@ static void test_ids_loop(void **state) {
             const size_t i = y * GX + x;
             /* the last group of each dimension holds the remainder (37 = 4*8 + 5, 11 = 2*5 + 1) */
             const uint32_t lsx = x / LX == GX / LX ? GX % LX : LX, lsy = y / LY == GY / LY ? GY % LY : LY;
-            const uint32_t want[9] = {(uint32_t)x, (uint32_t)y, (uint32_t)(x % LX), (uint32_t)(y % LY),
-                                      (uint32_t)(x / LX), (uint32_t)(y / LY),
-                                      (uint32_t)((y % LY) * lsx + x % LX), lsx * 100 + lsy, (uint32_t)i};
+            const uint32_t want[9] = {(uint32_t)x,
+                                      (uint32_t)y,
+                                      (uint32_t)(x % LX),
+                                      (uint32_t)(y % LY),
+                                      (uint32_t)(x / LX),
+                                      (uint32_t)(y / LY),
+                                      (uint32_t)((y % LY) * lsx + x % LX),
+                                      lsx * 100 + lsy,
+                                      (uint32_t)i};
             if (steps[i] != collatz_steps(in[i]))
               fail_msg("%s warp %u threads %u: steps[%zu] = %u, expected %u", variants[v], warps[w], threads[t], i,
                        steps[i], collatz_steps(in[i]));
@@ -152,7 +158,7 @@ static void test_priv_loop(void **state) {
 static void test_byval_loop(void **state) {
   (void)state;
   enum { N = 300 };
-  const uint32_t p[3] = {3, 7, 1000000};  /* mul, add, limit */
+  const uint32_t p[3] = {3, 7, 1000000}; /* mul, add, limit */
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = (uint32_t)((i * 7919) % 200000);
   for (size_t v = 0; v < COUNT(variants); v++) {
@@ -169,7 +175,10 @@ static void test_byval_loop(void **state) {
       const uint32_t *out = spvi_arg_buffer(l, 2, NULL);
       for (size_t i = 0; i < N; i++) {
         uint32_t x = in[i], n = 0;
-        while (x < p[2]) { x = x * p[0] + p[1]; n++; }
+        while (x < p[2]) {
+          x = x * p[0] + p[1];
+          n++;
+        }
         if (out[i] != n * 1000 + x % 1000)
           fail_msg("%s warp %u: out[%zu] = %u, expected %u", variants[v], warps[w], i, out[i], n * 1000 + x % 1000);
       }
@@ -180,7 +189,10 @@ static void test_byval_loop(void **state) {
 }
 
 /* ---- printf_loop: output in work-item order ------------------------------------------------- */
-typedef struct text { char *s; size_t len, cap; } text;
+typedef struct text {
+  char *s;
+  size_t len, cap;
+} text;
 static void collect(void *user, const char *s, size_t len) {
   text *t = user;
   if (t->len + len + 1 > t->cap) {
@@ -231,7 +243,7 @@ static void test_step_limit(void **state) {
   (void)state;
   enum { N = 200, LONG = 77 };
   uint32_t in[N];
-  for (size_t i = 0; i < N; i++) in[i] = (uint32_t)(i % 13) * 5;  /* at most 60 iterations */
+  for (size_t i = 0; i < N; i++) in[i] = (uint32_t)(i % 13) * 5; /* at most 60 iterations */
   in[LONG] = 10000000;
   for (size_t v = 0; v < COUNT(variants); v++) {
     spvi_module *m = tl_load("recycle", variants[v]);
@@ -245,7 +257,7 @@ static void test_step_limit(void **state) {
       memset(&o, 0, sizeof o);
       o.warp_width = warps[w];
       o.threads = 1;
-      o.max_steps = 100000;  /* a few thousand instructions for the others, 10^8 for item 77 */
+      o.max_steps = 100000; /* a few thousand instructions for the others, 10^8 for item 77 */
       spvi_error err;
       spvi_fault f;
       memset(&f, 0, sizeof f);
@@ -265,7 +277,7 @@ static void test_step_limit(void **state) {
 /* ---- sg_ids_loop: sub-group built-ins (sub-groups of 32 consecutive local linear ids) ------ */
 static void test_sg_ids_loop(void **state) {
   (void)state;
-  enum { N = 150, L = 70, S = 32 };  /* groups of 70, 70, 10: sub-groups of 32, 32, 6 and 10 */
+  enum { N = 150, L = 70, S = 32 }; /* groups of 70, 70, 10: sub-groups of 32, 32, 6 and 10 */
   uint32_t in[N];
   for (size_t i = 0; i < N; i++) in[i] = start_value(i * 5 + 2);
   for (size_t v = 0; v < COUNT(variants); v++) {
@@ -295,8 +307,8 @@ static void test_sg_ids_loop(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_ids_loop),   cmocka_unit_test(test_priv_loop),  cmocka_unit_test(test_byval_loop),
-      cmocka_unit_test(test_printf_loop), cmocka_unit_test(test_step_limit), cmocka_unit_test(test_sg_ids_loop),
+    cmocka_unit_test(test_ids_loop),    cmocka_unit_test(test_priv_loop),  cmocka_unit_test(test_byval_loop),
+    cmocka_unit_test(test_printf_loop), cmocka_unit_test(test_step_limit), cmocka_unit_test(test_sg_ids_loop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

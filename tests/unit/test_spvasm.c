@@ -59,14 +59,30 @@
 
 /* ---- case description ----------------------------------------------------------------------- */
 
-typedef enum etype { T_CHAR, T_UCHAR, T_SHORT, T_USHORT, T_INT, T_UINT, T_LONG, T_ULONG, T_HALF, T_FLOAT, T_DOUBLE } etype;
+typedef enum etype {
+  T_CHAR,
+  T_UCHAR,
+  T_SHORT,
+  T_USHORT,
+  T_INT,
+  T_UINT,
+  T_LONG,
+  T_ULONG,
+  T_HALF,
+  T_FLOAT,
+  T_DOUBLE
+} etype;
 
-static const struct { const char *name; unsigned size; bool is_signed, is_float; } tinfo[] = {
-  [T_CHAR] = {"char", 1, true, false},    [T_UCHAR] = {"uchar", 1, false, false},
-  [T_SHORT] = {"short", 2, true, false},  [T_USHORT] = {"ushort", 2, false, false},
-  [T_INT] = {"int", 4, true, false},      [T_UINT] = {"uint", 4, false, false},
-  [T_LONG] = {"long", 8, true, false},    [T_ULONG] = {"ulong", 8, false, false},
-  [T_HALF] = {"half", 2, false, false},   [T_FLOAT] = {"float", 4, false, true},
+static const struct {
+  const char *name;
+  unsigned size;
+  bool is_signed, is_float;
+} tinfo[] = {
+  [T_CHAR] = {"char", 1, true, false},     [T_UCHAR] = {"uchar", 1, false, false},
+  [T_SHORT] = {"short", 2, true, false},   [T_USHORT] = {"ushort", 2, false, false},
+  [T_INT] = {"int", 4, true, false},       [T_UINT] = {"uint", 4, false, false},
+  [T_LONG] = {"long", 8, true, false},     [T_ULONG] = {"ulong", 8, false, false},
+  [T_HALF] = {"half", 2, false, false},    [T_FLOAT] = {"float", 4, false, true},
   [T_DOUBLE] = {"double", 8, false, true},
 };
 
@@ -81,7 +97,7 @@ typedef struct vlist {
 enum { A_BUFFER, A_VALUE, A_LOCAL };
 typedef struct argspec {
   int kind;
-  size_t count;        /* A_BUFFER: declared elements; A_LOCAL: bytes */
+  size_t count; /* A_BUFFER: declared elements; A_LOCAL: bytes */
   bool has_values;
   vlist v;
 } argspec;
@@ -109,7 +125,7 @@ typedef struct tcase {
   expectspec ex[MAX_EXPECTS];
   int nex;
   char fault[64], fault_op[128];
-  long long fault_gid;  /* global id (dimension 0) of the faulting work-item, -1: not checked */
+  long long fault_gid; /* global id (dimension 0) of the faulting work-item, -1: not checked */
   char load_error[256];
   char parse_err[1024];
   vlist *last_list;    /* the list a `more:` line continues */
@@ -150,7 +166,10 @@ static bool next_tok(const char **s, char *tok, size_t len) {
 
 static bool parse_type(const char *tok, etype *t) {
   for (unsigned i = 0; i < sizeof tinfo / sizeof tinfo[0]; i++)
-    if (strcmp(tok, tinfo[i].name) == 0) { *t = (etype)i; return true; }
+    if (strcmp(tok, tinfo[i].name) == 0) {
+      *t = (etype)i;
+      return true;
+    }
   return false;
 }
 
@@ -177,11 +196,11 @@ static bool parse_mag(const char *s, uint64_t *out) {
 /* One value of type t into `bytes` (little-endian, the host's layout). */
 static bool parse_value(etype t, const char *tok, uint8_t *bytes) {
   unsigned size = tinfo[t].size;
-  if (tok[0] == '#') {  /* raw bits */
+  if (tok[0] == '#') { /* raw bits */
     uint64_t v;
     if (!parse_mag(tok + 1, &v)) return false;
     if (size < 8 && v >> (size * 8)) return false;
-    memcpy(bytes, &v, size);  /* little-endian host */
+    memcpy(bytes, &v, size); /* little-endian host */
     return true;
   }
   if (t == T_FLOAT || t == T_DOUBLE) {
@@ -191,7 +210,7 @@ static bool parse_value(etype t, const char *tok, uint8_t *bytes) {
     if (*end || end == tok) return false;
     if (t == T_FLOAT) {
       float f = (float)d;
-      if ((double)f != d && !isnan(d)) return false;  /* the literal must be exact in float */
+      if ((double)f != d && !isnan(d)) return false; /* the literal must be exact in float */
       memcpy(bytes, &f, 4);
     } else {
       memcpy(bytes, &d, 8);
@@ -252,14 +271,23 @@ static void parse_values(tcase *c, unsigned line, const char *s, vlist *l, bool 
     if (star) {
       *star = 0;
       uint64_t r;
-      if (!parse_mag(tok, &r) || r == 0 || r > 1u << 20) { perr(c, line, "bad repeat count `%s`", tok); return; }
+      if (!parse_mag(tok, &r) || r == 0 || r > 1u << 20) {
+        perr(c, line, "bad repeat count `%s`", tok);
+        return;
+      }
       rep = (size_t)r;
       v = star + 1;
     }
     uint8_t b[8] = {0};
     bool wild = strcmp(v, "?") == 0;
-    if (wild && !allow_wild) { perr(c, line, "`?` is only allowed in expectations"); return; }
-    if (!wild && !parse_value(l->t, v, b)) { perr(c, line, "`%s` is not a %s value", v, tinfo[l->t].name); return; }
+    if (wild && !allow_wild) {
+      perr(c, line, "`?` is only allowed in expectations");
+      return;
+    }
+    if (!wild && !parse_value(l->t, v, b)) {
+      perr(c, line, "`%s` is not a %s value", v, tinfo[l->t].name);
+      return;
+    }
     for (size_t i = 0; i < rep; i++) vl_push(l, b, wild);
   }
 }
@@ -269,7 +297,10 @@ static void parse_sizes(tcase *c, unsigned line, const char *s, size_t out[3], u
   unsigned k = 0;
   while (next_tok(&s, tok, sizeof tok)) {
     uint64_t v;
-    if (k == 3 || !parse_mag(tok, &v)) { perr(c, line, "bad size list"); return; }
+    if (k == 3 || !parse_mag(tok, &v)) {
+      perr(c, line, "bad size list");
+      return;
+    }
     out[k++] = (size_t)v;
   }
   if (!k) perr(c, line, "empty size list");
@@ -310,23 +341,41 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
   } else if (strcmp(key, "subgroup-size") == 0) {
     if (sscanf(val, " %u", &c->subgroup_size) != 1) perr(c, line, "subgroup-size: needs a number");
   } else if (strcmp(key, "arg") == 0) {
-    if (c->nargs == MAX_ARGS) { perr(c, line, "too many arguments"); return; }
+    if (c->nargs == MAX_ARGS) {
+      perr(c, line, "too many arguments");
+      return;
+    }
     argspec *a = &c->args[c->nargs++];
     memset(a, 0, sizeof *a);
-    if (!next_tok(&s, tok, sizeof tok)) { perr(c, line, "arg: needs a kind"); return; }
+    if (!next_tok(&s, tok, sizeof tok)) {
+      perr(c, line, "arg: needs a kind");
+      return;
+    }
     uint64_t n;
     if (strcmp(tok, "local") == 0) {
       a->kind = A_LOCAL;
-      if (!next_tok(&s, tok, sizeof tok) || !parse_mag(tok, &n)) { perr(c, line, "arg: local needs a byte count"); return; }
+      if (!next_tok(&s, tok, sizeof tok) || !parse_mag(tok, &n)) {
+        perr(c, line, "arg: local needs a byte count");
+        return;
+      }
       a->count = (size_t)n;
       return;
     }
     bool buffer = strcmp(tok, "buffer") == 0;
-    if (!buffer && strcmp(tok, "value") != 0) { perr(c, line, "arg kind `%s` (buffer, value, local)", tok); return; }
+    if (!buffer && strcmp(tok, "value") != 0) {
+      perr(c, line, "arg kind `%s` (buffer, value, local)", tok);
+      return;
+    }
     a->kind = buffer ? A_BUFFER : A_VALUE;
-    if (!next_tok(&s, tok, sizeof tok) || !parse_type(tok, &a->v.t)) { perr(c, line, "arg: bad type"); return; }
+    if (!next_tok(&s, tok, sizeof tok) || !parse_type(tok, &a->v.t)) {
+      perr(c, line, "arg: bad type");
+      return;
+    }
     if (buffer) {
-      if (!next_tok(&s, tok, sizeof tok) || !parse_mag(tok, &n)) { perr(c, line, "arg: buffer needs a count"); return; }
+      if (!next_tok(&s, tok, sizeof tok) || !parse_mag(tok, &n)) {
+        perr(c, line, "arg: buffer needs a count");
+        return;
+      }
       a->count = (size_t)n;
       s = skip_ws(s);
       if (*s == '=') {
@@ -343,7 +392,10 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
     c->last_list = &a->v;
     c->last_is_arg = true;
   } else if (strcmp(key, "expect") == 0) {
-    if (c->nex == MAX_EXPECTS) { perr(c, line, "too many expectations"); return; }
+    if (c->nex == MAX_EXPECTS) {
+      perr(c, line, "too many expectations");
+      return;
+    }
     expectspec *e = &c->ex[c->nex++];
     memset(e, 0, sizeof *e);
     uint64_t n;
@@ -354,18 +406,30 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
     }
     e->arg = (int)n;
     s = skip_ws(s);
-    if (*s != '=') { perr(c, line, "expect: missing `=`"); return; }
+    if (*s != '=') {
+      perr(c, line, "expect: missing `=`");
+      return;
+    }
     parse_values(c, line, s + 1, &e->v, true);
     c->last_list = &e->v;
   } else if (strcmp(key, "more") == 0) {
-    if (!c->last_list) { perr(c, line, "more: without a preceding arg/expect list"); return; }
+    if (!c->last_list) {
+      perr(c, line, "more: without a preceding arg/expect list");
+      return;
+    }
     parse_values(c, line, val, c->last_list, !c->last_is_arg);
   } else if (strcmp(key, "expect-fault") == 0) {
-    if (!next_tok(&s, c->fault, sizeof c->fault)) { perr(c, line, "expect-fault: needs a kind"); return; }
+    if (!next_tok(&s, c->fault, sizeof c->fault)) {
+      perr(c, line, "expect-fault: needs a kind");
+      return;
+    }
     while (next_tok(&s, tok, sizeof tok)) {
       uint64_t n;
       if (strncmp(tok, "at=", 3) == 0) {
-        if (!parse_mag(tok + 3, &n)) { perr(c, line, "expect-fault: bad at=N"); return; }
+        if (!parse_mag(tok + 3, &n)) {
+          perr(c, line, "expect-fault: bad at=N");
+          return;
+        }
         c->fault_gid = (long long)n;
       } else {
         snprintf(c->fault_op, sizeof c->fault_op, "%s", tok);
@@ -381,8 +445,9 @@ static void parse_directive(tcase *c, unsigned line, const char *key, const char
   /* anything else is an ordinary comment */
 }
 
-static const char *const directive_keys[] = {"kernel", "version", "global", "local", "offset", "subgroup-size", "arg",
-                                             "expect", "expect-fault", "expect-load-error", "more"};
+static const char *const directive_keys[] = {"kernel",       "version",           "global", "local",
+                                             "offset",       "subgroup-size",     "arg",    "expect",
+                                             "expect-fault", "expect-load-error", "more"};
 
 static void parse_case(tcase *c) {
   const char *p = c->text;
@@ -399,7 +464,7 @@ static void parse_case(tcase *c) {
     p = eol ? eol + 1 : p + strlen(p);
     const char *s = skip_ws(buf);
     if (!*s) continue;
-    if (*s != ';') break;  /* end of the leading comment block */
+    if (*s != ';') break; /* end of the leading comment block */
     s = skip_ws(s + 1);
     const char *colon = strchr(s, ':');
     if (!colon) continue;
@@ -417,7 +482,8 @@ static void parse_case(tcase *c) {
   check_buffer_count(c, line);
   if (c->parse_err[0]) return;
   if (!c->load_error[0] && !c->dims) perr(c, line, "no `global:` directive");
-  if (!c->load_error[0] && !c->fault[0] && !c->nex) perr(c, line, "no expectation (expect:, expect-fault: or expect-load-error:)");
+  if (!c->load_error[0] && !c->fault[0] && !c->nex)
+    perr(c, line, "no expectation (expect:, expect-fault: or expect-load-error:)");
   for (int i = 0; i < c->nex; i++)
     if (c->ex[i].arg < 0 || c->ex[i].arg >= c->nargs || c->args[c->ex[i].arg].kind != A_BUFFER)
       perr(c, line, "expect: argument %d is not a buffer argument", c->ex[i].arg);
@@ -428,7 +494,7 @@ static void parse_case(tcase *c) {
 typedef struct runres {
   spvi_status status;
   spvi_fault fault;
-  char err[1200];  /* a prefix and an spvi_error message */
+  char err[1200]; /* a prefix and an spvi_error message */
   uint8_t *buf[MAX_ARGS];
   size_t bytes[MAX_ARGS];
 } runres;
@@ -445,14 +511,18 @@ typedef struct msgs {
 
 static void on_message(void *user, spvi_severity sev, const char *message) {
   msgs *m = user;
-  int k = snprintf(m->text + m->len, sizeof m->text - m->len, "  [%s] %s\n", sev == SPVI_WARNING ? "warning" : "note", message);
+  int k = snprintf(m->text + m->len, sizeof m->text - m->len, "  [%s] %s\n", sev == SPVI_WARNING ? "warning" : "note",
+                   message);
   if (k > 0) m->len += (size_t)k < sizeof m->text - m->len ? (size_t)k : sizeof m->text - m->len - 1;
 }
 
 static bool run_once(const tcase *c, spvi_module *m, int kernel, unsigned warp, runres *r) {
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, kernel, &err);
-  if (!l) { snprintf(r->err, sizeof r->err, "spvi_launch_new: %s", err.message); return false; }
+  if (!l) {
+    snprintf(r->err, sizeof r->err, "spvi_launch_new: %s", err.message);
+    return false;
+  }
   for (int i = 0; i < c->nargs; i++) {
     const argspec *a = &c->args[i];
     spvi_status s;
@@ -466,7 +536,8 @@ static bool run_once(const tcase *c, spvi_module *m, int kernel, unsigned warp, 
       return false;
     }
   }
-  if (spvi_set_ndrange(l, c->dims, c->global, c->has_local ? c->local : NULL, c->has_offset ? c->offset : NULL, &err) != SPVI_OK) {
+  if (spvi_set_ndrange(l, c->dims, c->global, c->has_local ? c->local : NULL, c->has_offset ? c->offset : NULL, &err) !=
+      SPVI_OK) {
     snprintf(r->err, sizeof r->err, "spvi_set_ndrange: %s", err.message);
     spvi_launch_free(l);
     return false;
@@ -556,10 +627,16 @@ static unsigned check_expects(const tcase *c, const runres *r, unsigned warp, ch
   return bad;
 }
 
-static const struct { const char *name; spvi_fault_kind kind; } fault_names[] = {
-  {"out-of-bounds", SPVI_FAULT_OUT_OF_BOUNDS}, {"null-pointer", SPVI_FAULT_NULL_POINTER},
-  {"bad-pointer", SPVI_FAULT_BAD_POINTER},     {"read-only", SPVI_FAULT_READ_ONLY},
-  {"barrier-divergence", SPVI_FAULT_BARRIER_DIVERGENCE}, {"unreachable", SPVI_FAULT_UNREACHABLE},
+static const struct {
+  const char *name;
+  spvi_fault_kind kind;
+} fault_names[] = {
+  {"out-of-bounds", SPVI_FAULT_OUT_OF_BOUNDS},
+  {"null-pointer", SPVI_FAULT_NULL_POINTER},
+  {"bad-pointer", SPVI_FAULT_BAD_POINTER},
+  {"read-only", SPVI_FAULT_READ_ONLY},
+  {"barrier-divergence", SPVI_FAULT_BARRIER_DIVERGENCE},
+  {"unreachable", SPVI_FAULT_UNREACHABLE},
   {"unsupported", SPVI_FAULT_UNSUPPORTED},
 };
 
@@ -571,7 +648,10 @@ static const char *fault_name(spvi_fault_kind k) {
 
 static void read_text(tcase *c) {
   FILE *f = fopen(c->path, "rb");
-  if (!f) { snprintf(c->parse_err, sizeof c->parse_err, "%s: cannot open: %s", c->path, strerror(errno)); return; }
+  if (!f) {
+    snprintf(c->parse_err, sizeof c->parse_err, "%s: cannot open: %s", c->path, strerror(errno));
+    return;
+  }
   size_t cap = 4096, n = 0;
   char *t = malloc(cap);
   size_t got;
@@ -579,7 +659,11 @@ static void read_text(tcase *c) {
     n += got;
     if (n + 1 == cap) {
       char *nt = realloc(t, cap * 2);
-      if (!nt) { free(t); t = NULL; break; }
+      if (!nt) {
+        free(t);
+        t = NULL;
+        break;
+      }
       t = nt;
       cap *= 2;
     }
@@ -605,8 +689,9 @@ static void run_case(void **state) {
   spv_result_t ar = spvTextToBinary(ctx, c->text, strlen(c->text), &bin, &diag);
   if (ar != SPV_SUCCESS) {
     char msg[600];
-    snprintf(msg, sizeof msg, "%s: does not assemble: line %zu col %zu: %s", c->name, diag ? diag->position.line + 1 : 0,
-             diag ? diag->position.column + 1 : 0, diag && diag->error ? diag->error : "?");
+    snprintf(msg, sizeof msg, "%s: does not assemble: line %zu col %zu: %s", c->name,
+             diag ? diag->position.line + 1 : 0, diag ? diag->position.column + 1 : 0,
+             diag && diag->error ? diag->error : "?");
     spvDiagnosticDestroy(diag);
     spvBinaryDestroy(bin);
     spvContextDestroy(ctx);
@@ -645,26 +730,36 @@ static void run_case(void **state) {
   char report[8192] = "";
   size_t rl = 0;
   unsigned problems = 0;
-#define REPORT(...) do { problems++; if (rl < sizeof report) rl += (size_t)snprintf(report + rl, sizeof report - rl, __VA_ARGS__); } while (0)
+#define REPORT(...)                                                                               \
+  do {                                                                                            \
+    problems++;                                                                                   \
+    if (rl < sizeof report) rl += (size_t)snprintf(report + rl, sizeof report - rl, __VA_ARGS__); \
+  } while (0)
   bool ran[2];
   for (int w = 0; w < 2; w++) {
     ran[w] = run_once(c, m, kernel, warps[w], &res[w]);
-    if (!ran[w]) { REPORT("  warp %u: %s\n", warps[w], res[w].err); continue; }
+    if (!ran[w]) {
+      REPORT("  warp %u: %s\n", warps[w], res[w].err);
+      continue;
+    }
     spvi_status want = c->fault[0] ? SPVI_FAULT : SPVI_OK;
     if (res[w].status != want) {
       REPORT("  warp %u: status %d (%s%s%s), expected %s\n", warps[w], (int)res[w].status,
-             res[w].status == SPVI_FAULT ? "fault " : "", res[w].status == SPVI_FAULT ? fault_name(res[w].fault.kind) : res[w].err,
+             res[w].status == SPVI_FAULT ? "fault " : "",
+             res[w].status == SPVI_FAULT ? fault_name(res[w].fault.kind) : res[w].err,
              res[w].status == SPVI_FAULT ? "" : "", c->fault[0] ? "a fault" : "success");
       if (res[w].status == SPVI_FAULT) REPORT("%s\n", res[w].fault.message);
       continue;
     }
     if (c->fault[0]) {
       if (strcmp(fault_name(res[w].fault.kind), c->fault) != 0)
-        REPORT("  warp %u: fault %s, expected %s\n%s\n", warps[w], fault_name(res[w].fault.kind), c->fault, res[w].fault.message);
+        REPORT("  warp %u: fault %s, expected %s\n%s\n", warps[w], fault_name(res[w].fault.kind), c->fault,
+               res[w].fault.message);
       if (c->fault_op[0] && strcmp(res[w].fault.opcode, c->fault_op) != 0)
         REPORT("  warp %u: fault at %s, expected at %s\n", warps[w], res[w].fault.opcode, c->fault_op);
       if (c->fault_gid >= 0 && res[w].fault.global_id[0] != (size_t)c->fault_gid)
-        REPORT("  warp %u: fault in work-item %zu, expected in %lld\n", warps[w], res[w].fault.global_id[0], c->fault_gid);
+        REPORT("  warp %u: fault in work-item %zu, expected in %lld\n", warps[w], res[w].fault.global_id[0],
+               c->fault_gid);
     }
     char ex[4096] = "";
     unsigned bad = check_expects(c, &res[w], warps[w], ex, sizeof ex);
@@ -674,10 +769,13 @@ static void run_case(void **state) {
    * stops the launch wherever the other work-items happen to be) */
   if (ran[0] && ran[1]) {
     if (res[0].status != res[1].status || res[0].fault.kind != res[1].fault.kind)
-      REPORT("  status/fault differs between warp widths: %d/%s vs %d/%s\n", (int)res[0].status, fault_name(res[0].fault.kind),
-             (int)res[1].status, fault_name(res[1].fault.kind));
+      REPORT("  status/fault differs between warp widths: %d/%s vs %d/%s\n", (int)res[0].status,
+             fault_name(res[0].fault.kind), (int)res[1].status, fault_name(res[1].fault.kind));
     for (int i = 0; i < c->nargs && !c->fault[0]; i++) {
-      if (res[0].bytes[i] != res[1].bytes[i]) { REPORT("  arg %d: sizes differ between warp widths\n", i); continue; }
+      if (res[0].bytes[i] != res[1].bytes[i]) {
+        REPORT("  arg %d: sizes differ between warp widths\n", i);
+        continue;
+      }
       for (size_t k = 0; k < res[0].bytes[i]; k++)
         if (res[0].buf[i][k] != res[1].buf[i][k]) {
           REPORT("  arg %d: byte %zu differs between warp width 1 (0x%02x) and the default (0x%02x)\n", i, k,
@@ -707,7 +805,8 @@ int main(int argc, char **argv) {
   const char *filter = argc > 1 ? argv[1] : NULL;
   DIR *d = opendir(dir);
   if (!d) {
-    fprintf(stderr, "test_spvasm: cannot open %s: %s (run from the repository root or set SPVASM_DIR)\n", dir, strerror(errno));
+    fprintf(stderr, "test_spvasm: cannot open %s: %s (run from the repository root or set SPVASM_DIR)\n", dir,
+            strerror(errno));
     return 1;
   }
   char **names = NULL;

@@ -27,15 +27,15 @@ enum { NU = 16, NN = 32 };
 static const char *const variants[] = {"O0", "O2"};
 static const unsigned warps[] = {1, 7, 32, 64};
 static const unsigned sizes[] = {7, 8, 16, 32, 64};
-#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
 
-static int input(size_t i) { return (int)((i * 7919) % 23) - 5; }  /* -5 .. 17 */
+static int input(size_t i) { return (int)((i * 7919) % 23) - 5; } /* -5 .. 17 */
 
 
 /* A launch of kernel `kname` over `global` items in groups of `local`: buffer i gets bytes[i] bytes
  * (buffer 0 the inputs when `in` is set). */
-static spvi_launch *launch(spvi_module *m, const char *kname, size_t global, size_t local, const void *in, size_t in_bytes,
-                           const size_t *bytes, int nbuf) {
+static spvi_launch *launch(spvi_module *m, const char *kname, size_t global, size_t local, const void *in,
+                           size_t in_bytes, const size_t *bytes, int nbuf) {
   spvi_error err;
   int k = spvi_find_kernel(m, kname);
   assert_true(k >= 0);
@@ -62,7 +62,10 @@ static void run_ok(spvi_launch *l, unsigned warp, unsigned S, const char *what) 
 }
 
 /* The sub-group of global item k: first global id, size, local id; and the work-group geometry. */
-typedef struct sgpos { size_t base, n, group_n; unsigned size, lid, id, max; } sgpos;
+typedef struct sgpos {
+  size_t base, n, group_n;
+  unsigned size, lid, id, max;
+} sgpos;
 static sgpos where(size_t k, size_t global, size_t local, unsigned S) {
   sgpos p;
   size_t g0 = k / local * local, lin = k - g0;
@@ -113,13 +116,26 @@ static void check_uniform(const char *variant, size_t global, size_t local, unsi
         if (v < exmin) exmin = v;
       }
     }
-    const int want[NU] = {(int)p.size, (int)p.max, (int)((p.n + S - 1) / S), (int)((local + S - 1) / S), (int)p.id,
-                          (int)p.lid, sum, incl, excl, mn, mx, exmin, (int)incmax, in[p.base + p.size - 1],
-                          all + 2 * any, 3 * in[p.base + (p.lid + 1) % p.size]};
+    const int want[NU] = {(int)p.size,
+                          (int)p.max,
+                          (int)((p.n + S - 1) / S),
+                          (int)((local + S - 1) / S),
+                          (int)p.id,
+                          (int)p.lid,
+                          sum,
+                          incl,
+                          excl,
+                          mn,
+                          mx,
+                          exmin,
+                          (int)incmax,
+                          in[p.base + p.size - 1],
+                          all + 2 * any,
+                          3 * in[p.base + (p.lid + 1) % p.size]};
     for (int e = 0; e < NU; e++)
       if (o[k * NU + e] != want[e])
-        fail_msg("sg_uniform %s warp %u S %u global %zu local %zu: item %zu field %d = %d, expected %d", variant, warp, S,
-                 global, local, k, e, o[k * NU + e], want[e]);
+        fail_msg("sg_uniform %s warp %u S %u global %zu local %zu: item %zu field %d = %d, expected %d", variant, warp,
+                 S, global, local, k, e, o[k * NU + e], want[e]);
     if (fo[2 * k] != fsum || fo[2 * k + 1] != fmax_ || lo[k] != lsum)
       fail_msg("sg_uniform %s warp %u S %u: item %zu float sum %g/%g max %g/%g long %lld/%lld", variant, warp, S, k,
                fo[2 * k], fsum, fo[2 * k + 1], fmax_, (long long)lo[k], (long long)lsum);
@@ -144,7 +160,7 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
     uint32_t want[NN];
     memset(want, 0, sizeof want);
     const int v = in[k];
-    const bool on = v % 3 != 0;  /* the branch this work-item takes */
+    const bool on = v % 3 != 0; /* the branch this work-item takes */
     /* the active work-items: those of the sub-group that took the same branch */
     bool act[64];
     for (unsigned j = 0; j < p.size; j++) act[j] = (in[p.base + j] % 3 != 0) == on;
@@ -152,7 +168,8 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
 #define FROM(j) ((j) < p.size && act[(j)] ? (uint32_t)VAL(j) : 0u)
     if (on) {
       uint64_t b = 0;
-      for (unsigned j = 0; j < p.size; j++) if (act[j] && (VAL(j) & 1)) b |= (uint64_t)1 << j;
+      for (unsigned j = 0; j < p.size; j++)
+        if (act[j] && (VAL(j) & 1)) b |= (uint64_t)1 << j;
       want[0] = (uint32_t)b;
       want[1] = (uint32_t)(b >> 32);
       unsigned cnt = (unsigned)__builtin_popcountll(b);
@@ -166,7 +183,8 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
       unsigned first = 0;
       while (!act[first]) first++;
       want[9] = p.lid == first;
-      uint32_t all = 1, any = 0, eq100 = 1, eq = 1, sum = 0, prod = 1, exmin = 2147483647u, band = ~0u, bor = 0, bxor = 0, lx = 0;
+      uint32_t all = 1, any = 0, eq100 = 1, eq = 1, sum = 0, prod = 1, exmin = 2147483647u, band = ~0u, bor = 0,
+               bxor = 0, lx = 0;
       for (unsigned j = 0; j < p.size; j++) {
         if (!act[j]) continue;
         all &= VAL(j) > 0;
@@ -177,7 +195,10 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
         band &= (uint32_t)VAL(j);
         bor |= (uint32_t)VAL(j);
         lx ^= (VAL(j) & 2) != 0;
-        if (j <= p.lid) { prod *= (uint32_t)VAL(j); bxor ^= (uint32_t)VAL(j); }
+        if (j <= p.lid) {
+          prod *= (uint32_t)VAL(j);
+          bxor ^= (uint32_t)VAL(j);
+        }
         if (j < p.lid && VAL(j) < (int32_t)exmin) exmin = (uint32_t)VAL(j);
       }
       want[10] = all;
@@ -196,8 +217,10 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
       want[24] = FROM(p.lid + 2);
       uint32_t c4 = 0;
       int c2 = -2147483647 - 1;
-      for (unsigned j = p.lid / 4 * 4; j < p.lid / 4 * 4 + 4 && j < p.size; j++) if (act[j]) c4 += (uint32_t)VAL(j);
-      for (unsigned j = p.lid / 2 * 2; j < p.lid / 2 * 2 + 2 && j < p.size; j++) if (act[j] && VAL(j) > c2) c2 = VAL(j);
+      for (unsigned j = p.lid / 4 * 4; j < p.lid / 4 * 4 + 4 && j < p.size; j++)
+        if (act[j]) c4 += (uint32_t)VAL(j);
+      for (unsigned j = p.lid / 2 * 2; j < p.lid / 2 * 2 + 2 && j < p.size; j++)
+        if (act[j] && VAL(j) > c2) c2 = VAL(j);
       want[25] = c4;
       want[26] = (uint32_t)c2;
     } else {
@@ -222,8 +245,10 @@ static void check_nonuniform(const char *variant, size_t global, size_t local, u
     want[31] = (uint32_t)lt;
     for (int e = 0; e < NN; e++)
       if (o[k * NN + e] != want[e])
-        fail_msg("sg_nonuniform %s warp %u S %u global %zu local %zu: item %zu (v %d, sub-group local id %u) field %d = %u, "
-                 "expected %u", variant, warp, S, global, local, k, v, p.lid, e, o[k * NN + e], want[e]);
+        fail_msg(
+          "sg_nonuniform %s warp %u S %u global %zu local %zu: item %zu (v %d, sub-group local id %u) field %d = %u, "
+          "expected %u",
+          variant, warp, S, global, local, k, v, p.lid, e, o[k * NN + e], want[e]);
   }
   free(in);
   spvi_launch_free(l);
@@ -256,11 +281,14 @@ static void check_types(const char *variant, size_t global, size_t local, unsign
       if ((float)v - 0.5f < fm) fm = (float)v - 0.5f;
       if ((int64_t)v * 3000000000LL > lm) lm = (int64_t)v * 3000000000LL;
       if (j < p.lid) ds = ds + (double)v * 0.1;
-      if (j <= p.lid) { fs = fs + (float)v * 0.75f; ss = (uint16_t)(ss + (uint16_t)(int16_t)(v * 1000)); }
+      if (j <= p.lid) {
+        fs = fs + (float)v * 0.75f;
+        ss = (uint16_t)(ss + (uint16_t)(int16_t)(v * 1000));
+      }
     }
     if (f[3 * k] != fs || f[3 * k + 1] != fp || f[3 * k + 2] != fm || d[k] != ds || lg[k] != lm || sh[k] != (int16_t)ss)
-      fail_msg("sg_nonuniform_types %s warp %u S %u: item %zu: %a/%a %a/%a %a/%a %a/%a %lld/%lld %d/%d", variant, warp, S, k,
-               f[3 * k], (double)fs, f[3 * k + 1], (double)fp, f[3 * k + 2], (double)fm, d[k], (double)ds,
+      fail_msg("sg_nonuniform_types %s warp %u S %u: item %zu: %a/%a %a/%a %a/%a %a/%a %lld/%lld %d/%d", variant, warp,
+               S, k, f[3 * k], (double)fs, f[3 * k + 1], (double)fp, f[3 * k + 2], (double)fm, d[k], (double)ds,
                (long long)lg[k], (long long)lm, sh[k], (int16_t)ss);
   }
   free(in);
@@ -294,11 +322,12 @@ static void check_intel(const char *variant, size_t global, size_t local, unsign
 #undef AT
     for (int e = 0; e < 5; e++)
       if (o[5 * k + e] != want[e])
-        fail_msg("sg_intel %s warp %u S %u: item %zu (id %u, size %u) field %d = %u, expected %u", variant, warp, S, k, p.lid,
-                 p.size, e, o[5 * k + e], want[e]);
+        fail_msg("sg_intel %s warp %u S %u: item %zu (id %u, size %u) field %d = %u, expected %u", variant, warp, S, k,
+                 p.lid, p.size, e, o[5 * k + e], want[e]);
     const float v0 = (float)in[p.base];
     if (f[4 * k] != v0 || f[4 * k + 1] != v0 + 0.5f || f[4 * k + 2] != -v0 || f[4 * k + 3] != 7.0f)
-      fail_msg("sg_intel %s: item %zu float4 shuffle (%g %g %g %g)", variant, k, f[4 * k], f[4 * k + 1], f[4 * k + 2], f[4 * k + 3]);
+      fail_msg("sg_intel %s: item %zu float4 shuffle (%g %g %g %g)", variant, k, f[4 * k], f[4 * k + 1], f[4 * k + 2],
+               f[4 * k + 3]);
   }
   free(in);
   spvi_launch_free(l);
@@ -335,7 +364,8 @@ static void expect_divergence(const char *kernel, unsigned warp, unsigned S, siz
     assert_int_equal(spvi_run(l, &o, &f, &err), SPVI_FAULT);
     assert_int_equal(f.kind, SPVI_FAULT_BARRIER_DIVERGENCE);
     if (!strstr(f.message, text) || f.global_id[0] != gid)
-      fail_msg("%s %s: expected a report about `%s` at work-item %zu, got:\n%s", kernel, variants[v], text, gid, f.message);
+      fail_msg("%s %s: expected a report about `%s` at work-item %zu, got:\n%s", kernel, variants[v], text, gid,
+               f.message);
     spvi_launch_free(l);
     spvi_module_free(m);
   }
@@ -359,7 +389,8 @@ static void test_divergence(void **state) {
       for (size_t k = 0; k < 60; k++) {
         sgpos p = where(k, 60, 60, 8);
         int want = p.id % 2 ? (int)(p.size * (p.size - 1) / 2) : 0;
-        if (o[k] != want) fail_msg("sg_some_subgroups %s warp %u: item %zu = %d, expected %d", variants[v], warps[w], k, o[k], want);
+        if (o[k] != want)
+          fail_msg("sg_some_subgroups %s warp %u: item %zu = %d, expected %d", variants[v], warps[w], k, o[k], want);
       }
       spvi_launch_free(l);
       spvi_module_free(m);

@@ -51,19 +51,47 @@ bool warp_call(const bi_resolved *r, warp *w, const bi_mem *mem) {
 
 void put_elem(uint8_t *p, unsigned bytes, uint64_t v) {
   switch (bytes) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    default: memcpy(p, &v, 8); break;
+  case 1: {
+    uint8_t x = (uint8_t)v;
+    memcpy(p, &x, 1);
+    break;
+  }
+  case 2: {
+    uint16_t x = (uint16_t)v;
+    memcpy(p, &x, 2);
+    break;
+  }
+  case 4: {
+    uint32_t x = (uint32_t)v;
+    memcpy(p, &x, 4);
+    break;
+  }
+  default: memcpy(p, &v, 8); break;
   }
 }
 
 uint64_t get_elem(const uint8_t *p, unsigned bytes) {
   switch (bytes) {
-    case 1: { uint8_t x; memcpy(&x, p, 1); return x; }
-    case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
-    case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
-    default: { uint64_t x; memcpy(&x, p, 8); return x; }
+  case 1: {
+    uint8_t x;
+    memcpy(&x, p, 1);
+    return x;
+  }
+  case 2: {
+    uint16_t x;
+    memcpy(&x, p, 2);
+    return x;
+  }
+  case 4: {
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+  }
+  default: {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+  }
   }
 }
 
@@ -86,7 +114,7 @@ void run_ew(uint32_t op, bi_kind kind, unsigned bits, unsigned n, unsigned nargs
     warp_init(&w, n * es, sb, nargs);
     for (unsigned l = 0; l < W_LANES; l++)
       for (unsigned k = 0; k < n; k++) {
-        const size_t cs = (base + (size_t)l * n + k) % count;    /* wrap: fill every component */
+        const size_t cs = (base + (size_t)l * n + k) % count; /* wrap: fill every component */
         for (unsigned i = 0; i < nargs; i++) put_elem(w_src(&w, i, l) + k * es, es, in[i][cs]);
       }
     assert_true(warp_call(&r, &w, NULL));
@@ -99,11 +127,10 @@ void run_ew(uint32_t op, bi_kind kind, unsigned bits, unsigned n, unsigned nargs
           for (unsigned i = 0; i < nargs; i++)
             snprintf(a + strlen(a), sizeof a - strlen(a), " %#llx", (unsigned long long)in[i][cs]);
           fail_msg("%s %s%u x%u case %zu (args%s): got %#llx, want %#llx", spv_oclstd_name(op),
-                   kind == BI_FLOAT ? "f" : "i", bits, n, cs, a, (unsigned long long)got,
-                   (unsigned long long)want[cs]);
+                   kind == BI_FLOAT ? "f" : "i", bits, n, cs, a, (unsigned long long)got, (unsigned long long)want[cs]);
         }
       }
-      assert_int_equal(w_dst(&w, l)[n * es], W_SENTINEL);   /* no write past the result */
+      assert_int_equal(w_dst(&w, l)[n * es], W_SENTINEL); /* no write past the result */
     }
   }
 }
@@ -148,10 +175,10 @@ void ref_end(void) {
 
 mpfr_rnd_t ref_rnd(bi_round r) {
   switch (r) {
-    case BI_RTZ: return MPFR_RNDZ;
-    case BI_RTP: return MPFR_RNDU;
-    case BI_RTN: return MPFR_RNDD;
-    default: return MPFR_RNDN;
+  case BI_RTZ: return MPFR_RNDZ;
+  case BI_RTP: return MPFR_RNDU;
+  case BI_RTN: return MPFR_RNDD;
+  default: return MPFR_RNDN;
   }
 }
 
@@ -168,7 +195,7 @@ uint16_t ref_encode_half(const mpfr_t x) {
   const uint16_t sign = mpfr_signbit(x) ? 0x8000 : 0;
   if (mpfr_inf_p(x)) return (uint16_t)(sign | 0x7c00);
   if (mpfr_zero_p(x)) return sign;
-  const double a = fabs(mpfr_get_d(x, MPFR_RNDN));      /* exact: 11 bits */
+  const double a = fabs(mpfr_get_d(x, MPFR_RNDN)); /* exact: 11 bits */
   if (a < 0x1p-14) return (uint16_t)(sign | (uint16_t)(a * 0x1p24));
   int e;
   const double f = frexp(a, &e);

@@ -33,8 +33,12 @@ static inline bi_type tf(unsigned bits, unsigned n) { return ty(BI_FLOAT, bits, 
 static inline bi_type ti(unsigned bits, unsigned n) { return ty(BI_INT, bits, n); }
 static inline bi_type tvoid(void) { return ty(BI_VOID, 0, 0); }
 static inline bi_type tptr(unsigned ptrbits, bi_kind pk, unsigned pbits) {
-  bi_type t = {.kind = BI_PTR, .bits = (uint8_t)ptrbits, .ncomp = 1, .pointee_kind = pk,
-               .pointee_bits = (uint8_t)pbits, .pointee_ncomp = (uint8_t)(pk == BI_VOID ? 0 : 1),
+  bi_type t = {.kind = BI_PTR,
+               .bits = (uint8_t)ptrbits,
+               .ncomp = 1,
+               .pointee_kind = pk,
+               .pointee_bits = (uint8_t)pbits,
+               .pointee_ncomp = (uint8_t)(pk == BI_VOID ? 0 : 1),
                .storage = 5 /* CrossWorkgroup */};
   return t;
 }
@@ -42,13 +46,12 @@ static inline bi_type tptr(unsigned ptrbits, bi_kind pk, unsigned pbits) {
 bi_resolved must_resolve(uint32_t op, bi_type res, const bi_type *args, unsigned nargs, uint32_t lit);
 
 /* Resolution must fail with exactly `msg`. */
-void expect_resolve_error(uint32_t op, bi_type res, const bi_type *args, unsigned nargs, uint32_t lit,
-                          const char *msg);
+void expect_resolve_error(uint32_t op, bi_type res, const bi_type *args, unsigned nargs, uint32_t lit, const char *msg);
 
 /* ---- fake warp ----------------------------------------------------------------------------------- */
 
 #define W_LANES 5
-#define W_SLOT 160        /* > 16 components * 8 bytes + the odd padding below */
+#define W_SLOT 160 /* > 16 components * 8 bytes + the odd padding below */
 #define W_SENTINEL 0xA5
 
 typedef struct warp {
@@ -72,10 +75,26 @@ bool warp_call(const bi_resolved *r, warp *w, const bi_mem *mem);
 void put_elem(uint8_t *p, unsigned bytes, uint64_t v);
 uint64_t get_elem(const uint8_t *p, unsigned bytes);
 
-static inline uint32_t fbits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-static inline uint64_t dbits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
-static inline float bfloat(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
-static inline double bdouble(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static inline uint32_t fbits(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+static inline uint64_t dbits(double d) {
+  uint64_t b;
+  memcpy(&b, &d, 8);
+  return b;
+}
+static inline float bfloat(uint32_t b) {
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+static inline double bdouble(uint64_t b) {
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
 
 /* Deterministic pseudo-random numbers (xorshift64*), so failures reproduce. */
 uint64_t rng_next(uint64_t *s);
@@ -113,7 +132,10 @@ void fake_mem_init(fake_mem *f, uint8_t *buf, uint64_t base, uint64_t size);
  * ref_fmt selects an IEEE binary format; ref_begin() sets MPFR's exponent range to it so that
  * operations on mpfr_t variables of the format's precision round exactly like the format (with
  * mpfr_subnormalize for gradual underflow), and ref_end() restores the default range. */
-typedef struct ref_fmt { mpfr_prec_t prec; mpfr_exp_t emin, emax; } ref_fmt;
+typedef struct ref_fmt {
+  mpfr_prec_t prec;
+  mpfr_exp_t emin, emax;
+} ref_fmt;
 extern const ref_fmt REF_HALF, REF_FLOAT, REF_DOUBLE;
 
 void ref_begin(ref_fmt f);

@@ -15,14 +15,14 @@
 #include "marker.h"
 #include "spvasm.h"
 
-#define CH_MAX_WANT (sizeof ((ch_case *)0)->want / sizeof ((ch_case *)0)->want[0])
-#define CH_MAX_ARGS (sizeof ((ch_case *)0)->args / sizeof ((ch_case *)0)->args[0])
+#define CH_MAX_WANT (sizeof((ch_case *)0)->want / sizeof((ch_case *)0)->want[0])
+#define CH_MAX_ARGS (sizeof((ch_case *)0)->args / sizeof((ch_case *)0)->args[0])
 
 /* The expected reports with their markers resolved to line numbers. */
 typedef struct ch_lines {
   const ch_report *want;
   size_t n;
-  unsigned at[CH_MAX_WANT], other[CH_MAX_WANT];  /* other 0: no other site */
+  unsigned at[CH_MAX_WANT], other[CH_MAX_WANT]; /* other 0: no other site */
 } ch_lines;
 
 static bool ch_is_spvasm(const char *file) {
@@ -70,7 +70,11 @@ static void ch_set_args(spvi_launch *l, const ch_case *c, const char *ctx) {
   }
 }
 
-static void ch_printf_sink(void *user, const char *text, size_t len) { (void)user; (void)text; (void)len; }
+static void ch_printf_sink(void *user, const char *text, size_t len) {
+  (void)user;
+  (void)text;
+  (void)len;
+}
 
 /* What differs between a side of a report and the expected side (its line already matched). */
 static const char *ch_site_mismatch(const spvi_site *s, const ch_site *w) {

@@ -27,10 +27,10 @@
 /* One kernel argument, in parameter order; the list ends at the first CH_END. */
 typedef enum ch_arg_kind {
   CH_END = 0,
-  CH_ARG_BUFFER,  /* a buffer of `bytes` zero bytes */
-  CH_ARG_LOCAL,   /* `bytes` of local memory per work-group */
-  CH_ARG_INT,     /* the int `value` */
-  CH_ARG_IMAGE,   /* an image2d of `bytes` x 1 RGBA float pixels, all zero */
+  CH_ARG_BUFFER, /* a buffer of `bytes` zero bytes */
+  CH_ARG_LOCAL,  /* `bytes` of local memory per work-group */
+  CH_ARG_INT,    /* the int `value` */
+  CH_ARG_IMAGE,  /* an image2d of `bytes` x 1 RGBA float pixels, all zero */
 } ch_arg_kind;
 
 typedef struct ch_arg {
@@ -39,43 +39,48 @@ typedef struct ch_arg {
   int value;
 } ch_arg;
 
-#define CH_BUF(n) {.kind = CH_ARG_BUFFER, .bytes = (n)}
-#define CH_LOC(n) {.kind = CH_ARG_LOCAL, .bytes = (n)}
-#define CH_INT(v) {.kind = CH_ARG_INT, .value = (v)}
-#define CH_IMG(width) {.kind = CH_ARG_IMAGE, .bytes = (width)}
+#define CH_BUF(n) \
+  { .kind = CH_ARG_BUFFER, .bytes = (n) }
+#define CH_LOC(n) \
+  { .kind = CH_ARG_LOCAL, .bytes = (n) }
+#define CH_INT(v) \
+  { .kind = CH_ARG_INT, .value = (v) }
+#define CH_IMG(width) \
+  { .kind = CH_ARG_IMAGE, .bytes = (width) }
 
 /* One side of a report: the access shown (`at`) or the earlier one it conflicts with (`other`). */
 typedef struct ch_site {
-  const char *mark;    /* the marker of its source line; NULL: the report has no such side */
-  size_t gid;          /* the global id (dimension 0) of the work-item shown */
+  const char *mark; /* the marker of its source line; NULL: the report has no such side */
+  size_t gid;       /* the global id (dimension 0) of the work-item shown */
   bool write, atomic;
 } ch_site;
 
 /* The memory a report names. */
 typedef struct ch_memory {
-  int arg;             /* the argument it belongs to; -1: the report names no memory */
-  int64_t offset;      /* the byte range, when arg >= 0 */
+  int arg;        /* the argument it belongs to; -1: the report names no memory */
+  int64_t offset; /* the byte range, when arg >= 0 */
   uint64_t size;
 } ch_memory;
 
-#define CH_NO_MEMORY {.arg = -1}
+#define CH_NO_MEMORY \
+  { .arg = -1 }
 
 /* One report that must be produced. */
 typedef struct ch_report {
   spvi_report_kind kind;
   ch_site at, other;
   ch_memory memory;
-  uint64_t count;      /* occurrences; a report with count 0 ends the list */
+  uint64_t count; /* occurrences; a report with count 0 ends the list */
 } ch_report;
 
 typedef struct ch_case {
-  const char *file;    /* "check_races" (tests/kernels/check_races.cl) or a .spvasm path */
+  const char *file; /* "check_races" (tests/kernels/check_races.cl) or a .spvasm path */
   const char *kernel;
-  unsigned checks;     /* spvi_run_options.checks: SPVI_CHECK_RACES, SPVI_CHECK_UNINIT */
-  unsigned subgroup;   /* spvi_run_options.subgroup_size; 0: the default */
+  unsigned checks;   /* spvi_run_options.checks: SPVI_CHECK_RACES, SPVI_CHECK_UNINIT */
+  unsigned subgroup; /* spvi_run_options.subgroup_size; 0: the default */
   size_t global, local;
   ch_arg args[4];
-  ch_report want[2];   /* every report of the run, in any order; none: a correct kernel */
+  ch_report want[2]; /* every report of the run, in any order; none: a correct kernel */
 } ch_case;
 
 /* Runs the case as described above; fails the running cmocka test on any difference. */

@@ -41,8 +41,17 @@ const kb_fmtinfo kb_fi[3] = {
 
 /* Exact value of a pattern as a double (every half/float/double value is a double). NaN: NAN. */
 double kb_val(kb_fmt f, uint64_t u) {
-  if (f == KB_D) { double d; memcpy(&d, &u, 8); return d; }
-  if (f == KB_F) { float x; uint32_t v = (uint32_t)u; memcpy(&x, &v, 4); return (double)x; }
+  if (f == KB_D) {
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+  }
+  if (f == KB_F) {
+    float x;
+    uint32_t v = (uint32_t)u;
+    memcpy(&x, &v, 4);
+    return (double)x;
+  }
   /* half: sign, 5-bit exponent (bias 15), 10-bit fraction; decoded with ldexp (exact) */
   double s = (u & 0x8000) ? -1.0 : 1.0;
   unsigned e = (unsigned)(u >> 10) & 31, m = (unsigned)u & 0x3ff;
@@ -54,24 +63,30 @@ double kb_val(kb_fmt f, uint64_t u) {
 /* The pattern of a double value that is exactly representable in the format (asserted). */
 uint64_t kb_enc(kb_fmt f, double d) {
   if (isnan(d)) return kb_canon(f);
-  if (f == KB_D) { uint64_t u; memcpy(&u, &d, 8); return u; }
+  if (f == KB_D) {
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+  }
   if (f == KB_F) {
     float x = (float)d;
     assert_true((double)x == d || (isinf(d) && isinf(x)));
-    uint32_t u; memcpy(&u, &x, 4); return u;
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
   }
   uint64_t s = signbit(d) ? 0x8000 : 0;
   double a = fabs(d);
   if (isinf(a)) return s | 0x7c00;
   if (a == 0) return s;
   int e;
-  frexp(a, &e);                      /* a = m 2^e, m in [1/2, 1) */
-  if (e - 1 < -14) {                 /* subnormal: a multiple of 2^-24 below 2^-14 */
+  frexp(a, &e);      /* a = m 2^e, m in [1/2, 1) */
+  if (e - 1 < -14) { /* subnormal: a multiple of 2^-24 below 2^-14 */
     double q = ldexp(a, 24);
     assert_true(q == floor(q) && q < 1024);
     return s | (uint64_t)q;
   }
-  double q = ldexp(a, 11 - e);       /* in [1024, 2048) */
+  double q = ldexp(a, 11 - e); /* in [1024, 2048) */
   assert_true(q == floor(q) && e - 1 <= 15);
   return s | (uint64_t)(e - 1 + 15) << 10 | ((uint64_t)q & 0x3ff);
 }
@@ -79,7 +94,7 @@ uint64_t kb_enc(kb_fmt f, double d) {
 /* ---- MPFR helpers ----------------------------------------------------------------------------- */
 void kb_mp_set(mpfr_ptr x, kb_fmt f, uint64_t u) {
   if (kb_isnan(f, u)) mpfr_set_nan(x);
-  else mpfr_set_d(x, kb_val(f, u), MPFR_RNDN);  /* exact: x has >= 53 bits */
+  else mpfr_set_d(x, kb_val(f, u), MPFR_RNDN); /* exact: x has >= 53 bits */
 }
 
 kb_range_save kb_range_push(kb_fmt f) {
@@ -98,7 +113,7 @@ uint64_t kb_mp_finish(kb_fmt f, mpfr_ptr r, int t, mpfr_rnd_t rnd) {
   t = mpfr_check_range(r, t, rnd);
   mpfr_subnormalize(r, t, rnd);
   if (mpfr_nan_p(r)) return kb_canon(f);
-  return kb_enc(f, mpfr_get_d(r, MPFR_RNDN));  /* exact: r has the format's precision and range */
+  return kb_enc(f, mpfr_get_d(r, MPFR_RNDN)); /* exact: r has the format's precision and range */
 }
 
 /* correctly rounded fn(x) in format f (round to nearest even) */
@@ -157,13 +172,13 @@ uint64_t kb_round_mp(kb_fmt f, mpfr_srcptr v, mpfr_rnd_t rnd) {
   uint64_t sign = mpfr_signbit(v) ? kb_signbit(f) : 0;
   if (mpfr_inf_p(v)) return sign | kb_inf(f);
   if (mpfr_zero_p(v)) return sign;
-  long e = (long)mpfr_get_exp(v) - 1;   /* |v| in [2^e, 2^(e+1)) */
+  long e = (long)mpfr_get_exp(v) - 1; /* |v| in [2^e, 2^(e+1)) */
   long qe = (e < kb_fi[f].emin_norm ? kb_fi[f].emin_norm : e) - (long)kb_fi[f].prec + 1;
   mpfr_t y;
   mpfr_init2(y, mpfr_get_prec(v) + 2);
-  mpfr_mul_2si(y, v, -qe, MPFR_RNDN);             /* exact */
-  mpfr_rint(y, y, rnd);                           /* exact integer result (enough precision) */
-  mpfr_mul_2si(y, y, qe, MPFR_RNDN);              /* exact */
+  mpfr_mul_2si(y, v, -qe, MPFR_RNDN); /* exact */
+  mpfr_rint(y, y, rnd);               /* exact integer result (enough precision) */
+  mpfr_mul_2si(y, y, qe, MPFR_RNDN);  /* exact */
   uint64_t out;
   if (mpfr_zero_p(y)) {
     out = sign;
@@ -175,7 +190,7 @@ uint64_t kb_round_mp(kb_fmt f, mpfr_srcptr v, mpfr_rnd_t rnd) {
       bool away = rnd == MPFR_RNDN || (rnd == MPFR_RNDU && !sign) || (rnd == MPFR_RNDD && sign);
       out = sign | (away ? kb_inf(f) : kb_maxfin(f));
     } else {
-      out = kb_enc(f, mpfr_get_d(y, MPFR_RNDN));    /* exact */
+      out = kb_enc(f, mpfr_get_d(y, MPFR_RNDN)); /* exact */
     }
     mpfr_clear(mx);
   }
@@ -208,7 +223,7 @@ uint64_t kb_nan_policy(kb_fmt f, const uint64_t *ops, int n) {
 void *kb_pack(kb_fmt f, const uint64_t *u, size_t n) {
   size_t es = kb_bytes(f);
   unsigned char *p = kb_alloc(n * es);
-  for (size_t i = 0; i < n; ++i) memcpy(p + i * es, &u[i], es);  /* little-endian host */
+  for (size_t i = 0; i < n; ++i) memcpy(p + i * es, &u[i], es); /* little-endian host */
   return p;
 }
 uint64_t kb_get(kb_fmt f, const void *buf, size_t i) {
@@ -255,13 +270,11 @@ uint64_t kb_rand_log(kb_fmt f, int elo, int ehi, bool pos) {
   double m = 1.0 + kb_unif();
   double d = ldexp(m, e);
   if (!pos && (kt_rand() & 1)) d = -d;
-  uint64_t u = kb_round_d(f, d, MPFR_RNDZ);   /* stays finite */
+  uint64_t u = kb_round_d(f, d, MPFR_RNDZ); /* stays finite */
   return u;
 }
 /* uniform in [lo, hi] rounded to f */
-uint64_t kb_rand_unif(kb_fmt f, double lo, double hi) {
-  return kb_round_d(f, lo + (hi - lo) * kb_unif(), MPFR_RNDN);
-}
+uint64_t kb_rand_unif(kb_fmt f, double lo, double hi) { return kb_round_d(f, lo + (hi - lo) * kb_unif(), MPFR_RNDN); }
 /* random bit pattern of the format (NaNs and infinities included, rarely) */
 uint64_t kb_rand_bits(kb_fmt f) {
   uint64_t u = kt_rand();
@@ -276,9 +289,9 @@ uint64_t kb_special(kb_fmt f, unsigned i) {
   case 1: return sb;
   case 2: return kb_inf(f);
   case 3: return sb | kb_inf(f);
-  case 4: return kb_canon(f);                              /* quiet NaN */
-  case 5: return sb | kb_canon(f) | 0x15;                  /* negative quiet NaN with a payload */
-  case 6: return kb_inf(f) | 0x2a;                         /* signalling NaN with a payload */
+  case 4: return kb_canon(f);             /* quiet NaN */
+  case 5: return sb | kb_canon(f) | 0x15; /* negative quiet NaN with a payload */
+  case 6: return kb_inf(f) | 0x2a;        /* signalling NaN with a payload */
   case 7: return minsub;
   case 8: return sb | minsub;
   case 9: return maxsub;

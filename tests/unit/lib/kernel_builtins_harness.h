@@ -25,23 +25,23 @@
 #include <mpfr.h>
 
 /* ---- allocations freed by the teardown, also when a check fails ------------------------------ */
-void *kb_alloc(size_t bytes);   /* zero-filled */
+void *kb_alloc(size_t bytes); /* zero-filled */
 /* The teardown of every builtins test: the kb_alloc() blocks, MPFR's caches, then kt_teardown. */
 int kb_teardown(void **state);
 
 #define KB_TEST(f) cmocka_unit_test_teardown(f, kb_teardown)
 
 /* ---- deterministic randomness (the harness's splitmix64: kt_seed / kt_rand) ------------------- */
-double kb_unif(void);                       /* [0, 1) */
-int64_t kb_irange(int64_t lo, int64_t hi);  /* [lo, hi] */
+double kb_unif(void);                      /* [0, 1) */
+int64_t kb_irange(int64_t lo, int64_t hi); /* [lo, hi] */
 
 /* ---- formats --------------------------------------------------------------------------------- */
 typedef enum kb_fmt { KB_H = 0, KB_F = 1, KB_D = 2 } kb_fmt;
 
 typedef struct kb_fmtinfo {
   unsigned bits, prec, ebits;
-  int emin_mp, emax_mp;  /* MPFR's convention (significand in [1/2, 1)) */
-  int emin_norm;         /* exponent of the smallest normal number: 2^emin_norm */
+  int emin_mp, emax_mp; /* MPFR's convention (significand in [1/2, 1)) */
+  int emin_norm;        /* exponent of the smallest normal number: 2^emin_norm */
   const char *name;
 } kb_fmtinfo;
 
@@ -73,7 +73,9 @@ uint64_t kb_enc(kb_fmt f, double d);
 void kb_mp_set(mpfr_ptr x, kb_fmt f, uint64_t u);
 
 /* MPFR's exponent range narrowed to a format, and restored */
-typedef struct kb_range_save { mpfr_exp_t emin, emax; } kb_range_save;
+typedef struct kb_range_save {
+  mpfr_exp_t emin, emax;
+} kb_range_save;
 kb_range_save kb_range_push(kb_fmt f);
 void kb_range_pop(kb_range_save s);
 
@@ -114,7 +116,10 @@ void kb_fmtval(kb_fmt f, uint64_t u, char *out, size_t n);
 /* ---- mismatch reporting ----------------------------------------------------------------------- */
 /* Counts the mismatches of a check, prints the first `limit` of them; kb_report_end fails the
  * test when there was any. */
-typedef struct kb_report { const kt_run *r; size_t bad, shown, limit; } kb_report;
+typedef struct kb_report {
+  const kt_run *r;
+  size_t bad, shown, limit;
+} kb_report;
 
 void kb_bad(kb_report *rep, const char *fmt, ...);
 void kb_report_end(kb_report *rep, const char *what);
@@ -141,12 +146,12 @@ uint64_t kb_special2(kb_fmt f, unsigned i);
 uint64_t kb_fmaxmin(kb_fmt f, uint64_t x, uint64_t y, bool max);
 
 /* ---- expected slots and the check of float results --------------------------------------------- */
-#define KB_LOCAL 16   /* work-group size of every math launch; 7 does not divide it */
+#define KB_LOCAL 16 /* work-group size of every math launch; 7 does not divide it */
 
 /* what one output element is: its function, operands, expected pattern */
 typedef struct kb_slot {
-  uint16_t fn;          /* index into the kernel's name list */
-  uint8_t nops;         /* float operands */
+  uint16_t fn;  /* index into the kernel's name list */
+  uint8_t nops; /* float operands */
   bool has_int;
   uint64_t op[3];
   int64_t iop;
@@ -155,14 +160,18 @@ typedef struct kb_slot {
 
 typedef struct kb_outspec {
   int arg;
-  bool is_int;          /* int32 elements (ilogb, frexp's exp, lgamma_r's sign, remquo's quo) */
-  kb_fmt f;             /* float elements: the format */
-  size_t count;         /* elements (slots) in the buffer */
-  const kb_slot *slot;  /* count entries; fn == UINT16_MAX: padding, not compared */
+  bool is_int;         /* int32 elements (ilogb, frexp's exp, lgamma_r's sign, remquo's quo) */
+  kb_fmt f;            /* float elements: the format */
+  size_t count;        /* elements (slots) in the buffer */
+  const kb_slot *slot; /* count entries; fn == UINT16_MAX: padding, not compared */
   const char *const *names;
 } kb_outspec;
 
-typedef struct kb_mcheck { kb_fmt f; int nout; kb_outspec out[3]; } kb_mcheck;
+typedef struct kb_mcheck {
+  kb_fmt f;
+  int nout;
+  kb_outspec out[3];
+} kb_mcheck;
 
 /* kt_case.check of the math-like launches (user: a kb_mcheck): every slot bit for bit */
 void kb_check_math(const kt_run *r, void *u);

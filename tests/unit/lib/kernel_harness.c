@@ -61,9 +61,7 @@ uint64_t kt_rand(void) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
-int64_t kt_rand_range(int64_t lo, int64_t hi) {
-  return lo + (int64_t)(kt_rand() % (uint64_t)(hi - lo + 1));
-}
+int64_t kt_rand_range(int64_t lo, int64_t hi) { return lo + (int64_t)(kt_rand() % (uint64_t)(hi - lo + 1)); }
 
 uint64_t kt_int_pattern(unsigned bits, size_t i) {
   uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
@@ -84,7 +82,10 @@ uint64_t kt_int_pattern(unsigned bits, size_t i) {
   case 11: v = 0xAAAAAAAAAAAAAAAAull; break;
   case 12: v = 100; break;
   case 13: v = (uint64_t)-100; break;
-  default: v = kt_rand(); if (i % 3 == 0) v >>= (kt_rand() % (bits - 1)); break;
+  default:
+    v = kt_rand();
+    if (i % 3 == 0) v >>= (kt_rand() % (bits - 1));
+    break;
   }
   return v & mask;
 }
@@ -94,16 +95,15 @@ void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed) {
   for (size_t i = 0; i < KT_NI; ++i) {
     uint64_t x = kt_int_pattern(bytes * 8, i);
     uint64_t y = kt_int_pattern(bytes * 8, (i * 7 + 3) % KT_NI);
-    if (i >= 20) y = x;  /* a few equal pairs */
-    memcpy((char *)a + i * bytes, &x, bytes);  /* little-endian host: the low bytes */
+    if (i >= 20) y = x;                       /* a few equal pairs */
+    memcpy((char *)a + i * bytes, &x, bytes); /* little-endian host: the low bytes */
     memcpy((char *)b + i * bytes, &y, bytes);
   }
 }
 
-const float kt_fspecial[KT_NF] = {
-  0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 3.0f, 1e30f, -1e30f, 1e-30f, INFINITY, -INFINITY, NAN,
-  0.33333334f, 16777216.0f, 3.4e38f, FLT_MIN, 2.5f, -7.75f, 123456.789f, 0.5f, 65504.0f, -3.0e-5f,
-  1e10f, 7.0f};
+const float kt_fspecial[KT_NF] = {0.0f,   -0.0f,    1.0f,        -1.0f, 0.1f,        3.0f,        1e30f,   -1e30f,
+                                  1e-30f, INFINITY, -INFINITY,   NAN,   0.33333334f, 16777216.0f, 3.4e38f, FLT_MIN,
+                                  2.5f,   -7.75f,   123456.789f, 0.5f,  65504.0f,    -3.0e-5f,    1e10f,   7.0f};
 
 float kt_rand_float(int emin, int emax) {
   uint32_t mant = (uint32_t)kt_rand() & 0x7FFFFF;
@@ -112,12 +112,12 @@ float kt_rand_float(int emin, int emax) {
   return kt_u2f(s | e << 23 | mant);
 }
 
-const float kt_cmp_a[KT_NF] = {1.0f, 1.0f, 2.0f, NAN, 1.0f, NAN, 0.0f, -0.0f, INFINITY, -INFINITY,
-                               INFINITY, -1.0f, 3.5f, -3.5f, 1e-30f, NAN, 7.0f, -INFINITY, 0.5f,
-                               FLT_MAX, -FLT_MAX, 2.0f, 100.0f, -0.0f};
-const float kt_cmp_b[KT_NF] = {1.0f, 2.0f, 1.0f, 1.0f, NAN, NAN, -0.0f, 0.0f, INFINITY, INFINITY,
-                               NAN, -1.0f, -3.5f, 3.5f, 0.0f, -INFINITY, 7.0f, -INFINITY, 0.25f,
-                               INFINITY, -INFINITY, 2.0000002f, 99.99999f, -1e-30f};
+const float kt_cmp_a[KT_NF] = {1.0f,     1.0f,      2.0f,     NAN,     1.0f,     NAN,   0.0f,   -0.0f,
+                               INFINITY, -INFINITY, INFINITY, -1.0f,   3.5f,     -3.5f, 1e-30f, NAN,
+                               7.0f,     -INFINITY, 0.5f,     FLT_MAX, -FLT_MAX, 2.0f,  100.0f, -0.0f};
+const float kt_cmp_b[KT_NF] = {1.0f,     2.0f,      1.0f,  1.0f,     NAN,       NAN,        -0.0f,     0.0f,
+                               INFINITY, INFINITY,  NAN,   -1.0f,    -3.5f,     3.5f,       0.0f,      -INFINITY,
+                               7.0f,     -INFINITY, 0.25f, INFINITY, -INFINITY, 2.0000002f, 99.99999f, -1e-30f};
 
 /* ---- comparisons ------------------------------------------------------------------------------ */
 size_t kt_type_size(kt_type t) {
@@ -144,28 +144,78 @@ static bool kt_elem_equal(kt_type t, const void *a, const void *b) {
 
 static void kt_elem_format(kt_type t, const void *p, char *out, size_t n) {
   switch (t) {
-  case KT_I8: { int8_t v; memcpy(&v, p, 1); snprintf(out, n, "%d", v); break; }
-  case KT_U8: { uint8_t v; memcpy(&v, p, 1); snprintf(out, n, "%u (0x%02x)", v, v); break; }
-  case KT_I16: { int16_t v; memcpy(&v, p, 2); snprintf(out, n, "%d", v); break; }
-  case KT_U16: { uint16_t v; memcpy(&v, p, 2); snprintf(out, n, "%u (0x%04x)", v, v); break; }
-  case KT_I32: { int32_t v; memcpy(&v, p, 4); snprintf(out, n, "%" PRId32 " (0x%08" PRIx32 ")", v, (uint32_t)v); break; }
-  case KT_U32: { uint32_t v; memcpy(&v, p, 4); snprintf(out, n, "%" PRIu32 " (0x%08" PRIx32 ")", v, v); break; }
-  case KT_I64: { int64_t v; memcpy(&v, p, 8); snprintf(out, n, "%" PRId64 " (0x%016" PRIx64 ")", v, (uint64_t)v); break; }
-  case KT_U64: { uint64_t v; memcpy(&v, p, 8); snprintf(out, n, "%" PRIu64 " (0x%016" PRIx64 ")", v, v); break; }
-  case KT_F32: { float v; memcpy(&v, p, 4); snprintf(out, n, "%.9g (%a, 0x%08" PRIx32 ")", (double)v, (double)v, kt_f2u(v)); break; }
-  case KT_F64: { double v; memcpy(&v, p, 8); snprintf(out, n, "%.17g (%a)", v, v); break; }
+  case KT_I8: {
+    int8_t v;
+    memcpy(&v, p, 1);
+    snprintf(out, n, "%d", v);
+    break;
+  }
+  case KT_U8: {
+    uint8_t v;
+    memcpy(&v, p, 1);
+    snprintf(out, n, "%u (0x%02x)", v, v);
+    break;
+  }
+  case KT_I16: {
+    int16_t v;
+    memcpy(&v, p, 2);
+    snprintf(out, n, "%d", v);
+    break;
+  }
+  case KT_U16: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    snprintf(out, n, "%u (0x%04x)", v, v);
+    break;
+  }
+  case KT_I32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    snprintf(out, n, "%" PRId32 " (0x%08" PRIx32 ")", v, (uint32_t)v);
+    break;
+  }
+  case KT_U32: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    snprintf(out, n, "%" PRIu32 " (0x%08" PRIx32 ")", v, v);
+    break;
+  }
+  case KT_I64: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    snprintf(out, n, "%" PRId64 " (0x%016" PRIx64 ")", v, (uint64_t)v);
+    break;
+  }
+  case KT_U64: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    snprintf(out, n, "%" PRIu64 " (0x%016" PRIx64 ")", v, v);
+    break;
+  }
+  case KT_F32: {
+    float v;
+    memcpy(&v, p, 4);
+    snprintf(out, n, "%.9g (%a, 0x%08" PRIx32 ")", (double)v, (double)v, kt_f2u(v));
+    break;
+  }
+  case KT_F64: {
+    double v;
+    memcpy(&v, p, 8);
+    snprintf(out, n, "%.17g (%a)", v, v);
+    break;
+  }
   }
 }
 
 /* Compares `count` elements of buffer argument `arg` with `expected`. Elements whose index modulo
  * `period` is >= `used` are not compared (period 0: compare all), e.g. period 4, used 3 for the
  * padding lane of 3-component vectors. Reports up to 8 mismatches, then fails. */
-void kt_expect_lanes(const kt_run *r, int arg, const void *expected, kt_type t, size_t count,
-                            size_t period, size_t used) {
+void kt_expect_lanes(const kt_run *r, int arg, const void *expected, kt_type t, size_t count, size_t period,
+                     size_t used) {
   size_t es = kt_type_size(t);
   kt_require(r, r->buf[arg] != NULL, "argument %d is not a buffer", arg);
-  kt_require(r, r->bytes[arg] >= count * es, "argument %d holds %zu bytes, expected at least %zu", arg,
-             r->bytes[arg], count * es);
+  kt_require(r, r->bytes[arg] >= count * es, "argument %d holds %zu bytes, expected at least %zu", arg, r->bytes[arg],
+             count * es);
   const unsigned char *got = r->buf[arg], *want = expected;
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -261,7 +311,7 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
   memset(&lo, 0, sizeof lo);
   kt_g.m = spvi_load_file(path, &lo, &err);
   if (!kt_g.m) fail_msg("%s: spvi_load_file failed (status %d): %s", path, (int)err.status, err.message);
-  unsigned want_bits = strstr(variant, "spir32") ? 32 : 64;   /* -target spir vs spir64 */
+  unsigned want_bits = strstr(variant, "spir32") ? 32 : 64; /* -target spir vs spir64 */
   if (spvi_module_pointer_bits(kt_g.m) != want_bits)
     fail_msg("%s: spvi_module_pointer_bits() = %u, expected %u", path, spvi_module_pointer_bits(kt_g.m), want_bits);
   int k = spvi_find_kernel(kt_g.m, c->kernel);
@@ -311,14 +361,15 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
       kt_require(&r, r.status == SPVI_OK, "spvi_run returned status %d: %s", (int)r.status, err.message);
     }
     if (!c->expect_reports && spvi_report_count(kt_g.l))
-      kt_fail(&r, "unexpected report (%zu in all):\n%s", spvi_report_count(kt_g.l), spvi_report_get(kt_g.l, 0)->message);
+      kt_fail(&r, "unexpected report (%zu in all):\n%s", spvi_report_count(kt_g.l),
+              spvi_report_get(kt_g.l, 0)->message);
     for (int i = 0; i < nargs; ++i) {
       if (c->args[i].kind != KT_BUF && c->args[i].kind != KT_IMG) continue;
       r.buf[i] = c->args[i].kind == KT_IMG ? spvi_arg_image(kt_g.l, i, NULL, &r.bytes[i])
                                            : spvi_arg_buffer(kt_g.l, i, &r.bytes[i]);
       kt_require(&r, r.buf[i] != NULL, "spvi_arg_buffer(%d) returned NULL", i);
-      kt_require(&r, r.bytes[i] == c->args[i].bytes, "spvi_arg_buffer(%d) size %zu, set %zu", i,
-                 r.bytes[i], c->args[i].bytes);
+      kt_require(&r, r.bytes[i] == c->args[i].bytes, "spvi_arg_buffer(%d) size %zu, set %zu", i, r.bytes[i],
+                 c->args[i].bytes);
     }
     if (c->check) c->check(&r, c->user);
 
@@ -336,8 +387,8 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
         const unsigned char *a = kt_state.saved[i], *b = r.buf[i];
         for (size_t j = 0; j < r.bytes[i]; ++j)
           if (a[j] != b[j])
-            kt_fail(&r, "argument %d byte %zu differs from warp width %u: 0x%02x vs 0x%02x", i, j,
-                    KT_WARPS[0], b[j], a[j]);
+            kt_fail(&r, "argument %d byte %zu differs from warp width %u: 0x%02x vs 0x%02x", i, j, KT_WARPS[0], b[j],
+                    a[j]);
       }
     }
     spvi_launch_free(kt_g.l);
@@ -367,7 +418,8 @@ void kt_run_case(const kt_case *c) {
     }
     if (strcmp(variants[v], "O0.spir32") == 0 && !kt_marked_spir32(c->file)) continue;
     fail_msg("%s is missing and there is no %s explaining why: run `BUILD=%s sh tests/kernels/build.sh` "
-             "from the repository root first", path, skip, build);
+             "from the repository root first",
+             path, skip, build);
   }
   if (ran == 0) {
     print_message("[  SKIP    ] %s: no variant could be built (%d skipped)\n", c->kernel, skipped);
@@ -375,8 +427,8 @@ void kt_run_case(const kt_case *c) {
   }
 }
 
-void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t *gid, bool check_mem,
-                            int arg_index, int64_t offset) {
+void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t *gid, bool check_mem, int arg_index,
+                     int64_t offset) {
   if (r->status != SPVI_FAULT)
     kt_fail(r, "spvi_run returned status %d (%s), expected SPVI_FAULT (%s)", (int)r->status,
             r->status == SPVI_OK ? "ok" : r->err->message, spvi_fault_kind_name(kind));
@@ -386,13 +438,13 @@ void kt_expect_fault(const kt_run *r, spvi_fault_kind kind, const size_t *gid, b
   kt_require(r, strcmp(f->kernel, r->kernel) == 0, "fault.kernel is `%s`, expected `%s`", f->kernel, r->kernel);
   if (gid)
     kt_require(r, f->global_id[0] == gid[0] && f->global_id[1] == gid[1] && f->global_id[2] == gid[2],
-               "fault.global_id (%zu,%zu,%zu), expected (%zu,%zu,%zu); report:\n%s", f->global_id[0],
-               f->global_id[1], f->global_id[2], gid[0], gid[1], gid[2], f->message);
+               "fault.global_id (%zu,%zu,%zu), expected (%zu,%zu,%zu); report:\n%s", f->global_id[0], f->global_id[1],
+               f->global_id[2], gid[0], gid[1], gid[2], f->message);
   if (check_mem) {
-    kt_require(r, f->arg_index == arg_index, "fault.arg_index %d, expected %d; report:\n%s", f->arg_index,
-               arg_index, f->message);
-    kt_require(r, f->offset == offset, "fault.offset %" PRId64 ", expected %" PRId64 "; report:\n%s",
-               f->offset, offset, f->message);
+    kt_require(r, f->arg_index == arg_index, "fault.arg_index %d, expected %d; report:\n%s", f->arg_index, arg_index,
+               f->message);
+    kt_require(r, f->offset == offset, "fault.offset %" PRId64 ", expected %" PRId64 "; report:\n%s", f->offset, offset,
+               f->message);
   }
   kt_require(r, f->message[0] != '\0', "fault.message is empty");
 }

@@ -46,58 +46,63 @@ typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL, KT_IMG, KT_SMP } kt
 /* KT_IMG: `data` points to one of these; KT_SMP: `data` points to an spvi_sampler. */
 typedef struct kt_image {
   spvi_image_desc desc;
-  const void *pixels;  /* NULL: zero-filled */
+  const void *pixels; /* NULL: zero-filled */
 } kt_image;
 
 typedef struct kt_arg {
   kt_kind kind;
-  const void *data;   /* BUF: initial contents (NULL: zero-filled); VAL: the value's bytes;
+  const void *data; /* BUF: initial contents (NULL: zero-filled); VAL: the value's bytes;
                          IMG: a kt_image; SMP: an spvi_sampler */
-  size_t bytes;       /* BUF, VAL: size in bytes; LOCAL: bytes per work-group; IMG: pixel bytes */
+  size_t bytes;     /* BUF, VAL: size in bytes; LOCAL: bytes per work-group; IMG: pixel bytes */
 } kt_arg;
 
-#define KT_BUF_IN(ptr, n) {KT_BUF, (ptr), (n)}
-#define KT_VALUE(ptr) {KT_VAL, (ptr), sizeof *(ptr)}
-#define KT_LOCAL_BYTES(n) {KT_LOCAL, NULL, (n)}
-#define KT_IMAGE(img, n) {KT_IMG, (img), (n)}
-#define KT_SAMPLER(smp) {KT_SMP, (smp), 0}
+#define KT_BUF_IN(ptr, n) \
+  { KT_BUF, (ptr), (n) }
+#define KT_VALUE(ptr) \
+  { KT_VAL, (ptr), sizeof *(ptr) }
+#define KT_LOCAL_BYTES(n) \
+  { KT_LOCAL, NULL, (n) }
+#define KT_IMAGE(img, n) \
+  { KT_IMG, (img), (n) }
+#define KT_SAMPLER(smp) \
+  { KT_SMP, (smp), 0 }
 
 typedef struct kt_range {
   unsigned dims;
   size_t global[3];
-  size_t local[3];    /* all zero: pass NULL (spvi picks) */
-  size_t offset[3];   /* all zero: pass NULL */
+  size_t local[3];  /* all zero: pass NULL (spvi picks) */
+  size_t offset[3]; /* all zero: pass NULL */
 } kt_range;
 
 /* One run, as the check callback sees it. */
 typedef struct kt_run {
   const char *file, *kernel, *variant;
   unsigned warp;
-  const char *ctx;               /* "int_arith.O2 arith_char, warp width 7" for messages */
+  const char *ctx; /* "int_arith.O2 arith_char, warp width 7" for messages */
   spvi_status status;
   const spvi_fault *fault;
   const spvi_error *err;
   const spvi_launch *launch;
-  size_t local[3];               /* spvi_launch_local_size() */
-  const void *buf[KT_MAX_ARGS];  /* spvi_arg_buffer() of each buffer argument, else NULL */
+  size_t local[3];              /* spvi_launch_local_size() */
+  const void *buf[KT_MAX_ARGS]; /* spvi_arg_buffer() of each buffer argument, else NULL */
   size_t bytes[KT_MAX_ARGS];
 } kt_run;
 
 typedef void (*kt_check_fn)(const kt_run *r, void *user);
 
 typedef struct kt_case {
-  const char *file;             /* tests/kernels/<file>.cl */
+  const char *file; /* tests/kernels/<file>.cl */
   const char *kernel;
-  kt_arg args[KT_MAX_ARGS];     /* in parameter order; ends at the first KT_END */
+  kt_arg args[KT_MAX_ARGS]; /* in parameter order; ends at the first KT_END */
   kt_range range;
   kt_check_fn check;
   void *user;
-  bool expect_fault;            /* the run may fault: `check` looks at status and fault, and
+  bool expect_fault;   /* the run may fault: `check` looks at status and fault, and
                                    buffers are not compared across warp widths */
-  bool expect_reports;          /* the run may produce check reports (spvi_report_get); otherwise
+  bool expect_reports; /* the run may produce check reports (spvi_report_get); otherwise
                                    any report fails the test */
-  unsigned checks;              /* spvi_run_options.checks */
-  uint64_t max_steps;           /* spvi_run_options.max_steps (0: the default) */
+  unsigned checks;     /* spvi_run_options.checks */
+  uint64_t max_steps;  /* spvi_run_options.max_steps (0: the default) */
 } kt_case;
 
 /* Runs the case on every variant, as described above. */
@@ -121,24 +126,33 @@ void *kt_alloc(size_t bytes);
 #define KT_TEST(f) cmocka_unit_test_teardown(f, kt_teardown)
 
 /* ---- failure reporting ------------------------------------------------------------------------ */
-#define kt_fail(r, ...) do { print_error("%s: ", (r)->ctx); print_error(__VA_ARGS__); print_error("\n"); fail(); } while (0)
-#define kt_require(r, cond, ...) do { if (!(cond)) kt_fail(r, __VA_ARGS__); } while (0)
+#define kt_fail(r, ...)            \
+  do {                             \
+    print_error("%s: ", (r)->ctx); \
+    print_error(__VA_ARGS__);      \
+    print_error("\n");             \
+    fail();                        \
+  } while (0)
+#define kt_require(r, cond, ...)          \
+  do {                                    \
+    if (!(cond)) kt_fail(r, __VA_ARGS__); \
+  } while (0)
 
 /* ---- deterministic inputs --------------------------------------------------------------------- */
 void kt_seed(uint64_t s);
-uint64_t kt_rand(void);                       /* splitmix64 */
-int64_t kt_rand_range(int64_t lo, int64_t hi);  /* uniform in [lo, hi] */
+uint64_t kt_rand(void);                        /* splitmix64 */
+int64_t kt_rand_range(int64_t lo, int64_t hi); /* uniform in [lo, hi] */
 
 /* Interesting bit patterns of a `bits`-wide integer: 0, 1, 2, 3, -1, -2, MAX, MIN, MAX-1, MIN+1,
  * 0x55.., 0xAA.., 100, -100, then random values. Returned truncated to `bits` (zero-extended). */
 uint64_t kt_int_pattern(unsigned bits, size_t i);
 
-#define KT_NI 24   /* elements per integer test */
+#define KT_NI 24 /* elements per integer test */
 
 /* Fill a[] and b[] (KT_NI elements of `bytes` bytes) with patterns, b in a different order. */
 void kt_int_inputs(void *a, void *b, unsigned bytes, uint64_t seed);
 
-#define KT_NF 24   /* elements per float test */
+#define KT_NF 24 /* elements per float test */
 
 /* Special floats: zeros, infinities, NaN, extremes, ordinary values. */
 extern const float kt_fspecial[KT_NF];
@@ -148,9 +162,21 @@ extern const float kt_cmp_a[KT_NF], kt_cmp_b[KT_NF];
 /* a normal float with a random sign and an exponent in [emin, emax] */
 float kt_rand_float(int emin, int emax);
 
-static inline uint32_t kt_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static inline float kt_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint64_t kt_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline uint32_t kt_f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline float kt_u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint64_t kt_d2u(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
 
 /* ---- comparisons ------------------------------------------------------------------------------ */
 typedef enum kt_type { KT_I8, KT_U8, KT_I16, KT_U16, KT_I32, KT_U32, KT_I64, KT_U64, KT_F32, KT_F64 } kt_type;
