@@ -172,6 +172,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_LIB) $(BUILD)/libspvi.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit/lib -MMD -MP $< $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
 
+# The command's own modules (tests/unit/test_cli_*.c) are tested as the command links them: its
+# objects without main.o, in an archive (the linker takes the modules a test uses), headers from cli/.
+CLI_LIB = $(BUILD)/tests/libcli.a
+$(CLI_LIB): $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit/lib -Icli -MMD -MP $< $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
+
 check: all layers-check $(TEST_BIN) $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/run_all.sh
 

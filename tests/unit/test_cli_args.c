@@ -3,9 +3,8 @@
  * (cli_num), element types (cli_types), argument grammar and parameter matching (cli_args),
  * the random generator (cli_random), .npy files (cli_npy) and run options (cli_cmdline).
  *
- * The Makefile links unit tests against build/libspvi.a only, so this file #includes the CLI
- * sources it tests (from the library they need spvi.h's definitions, image formats and the memory
- * objects buffer and image arguments are built in). Every
+ * It links the command's modules as the command does (the Makefile's test_cli_% rule: cli/'s
+ * objects without main.o, and the library for image formats and memory objects). Every
  * expected value below is derived by hand (or, for the random stream, from the published
  * SplitMix64 definition evaluated independently), never taken from the code under test.
  */
@@ -21,12 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/cli_types.c"
-#include "../../cli/cli_num.c"
-#include "../../cli/cli_random.c"
-#include "../../cli/cli_npy.c"
-#include "../../cli/cli_args.c"
-#include "../../cli/cli_cmdline.c"
+#include "cli_types.h"
+#include "cli_num.h"
+#include "cli_random.h"
+#include "cli_npy.h"
+#include "cli_args.h"
+#include "cli_cmdline.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 

@@ -1,7 +1,6 @@
 /*
- * test_cli_print.c — unit tests of `spvi run --print` formatting (cli/cli_print.c). Like
- * test_cli_args.c it #includes the CLI sources it tests; unlike it, it needs the library for
- * spvi_half_to_double. Expected strings are written out by hand.
+ * test_cli_print.c — unit tests of `spvi run --print` formatting (cli/cli_print.c), linked with the
+ * command's modules like test_cli_args.c. Expected strings are written out by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cli/cli_types.c"
-#include "../../cli/cli_num.c"
-#include "../../cli/cli_print.c"
+#include "cli_types.h"
+#include "cli_num.h"
+#include "cli_print.h"
 
 static const char *fmt(const char *type, uint64_t bits) {
   static char buf[64];
