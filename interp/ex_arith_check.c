@@ -12,12 +12,6 @@
 
 #include "ex_hooks.h"
 
-static uint64_t rd_bytes(const uint8_t *p, unsigned bytes) {
-  uint64_t v = 0;
-  memcpy(&v, p, bytes); /* little-endian host */
-  return v;
-}
-
 static void arith_div(void *self, ex_ctx *cx, const ex_hk_arith *e) {
   (void)self;
   const unsigned bytes = e->bytes;
@@ -26,7 +20,7 @@ static void arith_div(void *self, ex_ctx *cx, const ex_hk_arith *e) {
   for (unsigned k = 0; k < e->nl; k++) {
     const unsigned l = e->lanes[k];
     for (unsigned i = l * e->n; i < (l + 1u) * e->n; i++) {
-      const uint64_t x = rd_bytes(e->a + (size_t)i * bytes, bytes), y = rd_bytes(e->b + (size_t)i * bytes, bytes);
+      const uint64_t x = ex_rd_bytes(e->a + (size_t)i * bytes, bytes), y = ex_rd_bytes(e->b + (size_t)i * bytes, bytes);
       const bool zero = y == 0, overflow = e->is_signed && y == all && x == min;
       if (!zero && !overflow) continue;
       const ex_check_event r = {

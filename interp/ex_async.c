@@ -42,12 +42,6 @@
 
 #include "ex_hooks.h"
 
-static uint64_t rd_u(const uint8_t *p, unsigned bytes) {
-  uint64_t v = 0;
-  memcpy(&v, p, bytes); /* little-endian host: the low bytes */
-  return v;
-}
-
 /* Lane l of warp w's value of a `bytes`-byte register. */
 static const uint8_t *reg_at(const ex_ctx *cx, const ex_warp *w, uint32_t reg, unsigned l, unsigned bytes) {
   return w->regs + (size_t)reg * cx->W + (size_t)l * bytes;
@@ -80,10 +74,10 @@ static void local_id_text(const ex_ctx *cx, const ex_warp *w, unsigned l, char *
  * divergence fault naming the operand. */
 static bool same_everywhere(ex_ctx *cx, ex_warp *warps, unsigned nw, uint32_t reg, unsigned bytes, const char *what,
                             const ex_insn *ip, const ex_func *fn) {
-  const uint64_t v0 = rd_u(reg_at(cx, &warps[0], reg, 0, bytes), bytes);
+  const uint64_t v0 = ex_rd_bytes(reg_at(cx, &warps[0], reg, 0, bytes), bytes);
   for (unsigned k = 0; k < nw; k++)
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
-      const uint64_t v = rd_u(reg_at(cx, &warps[k], reg, l, bytes), bytes);
+      const uint64_t v = ex_rd_bytes(reg_at(cx, &warps[k], reg, l, bytes), bytes);
       if (v == v0) continue;
       char id[80];
       local_id_text(cx, &warps[k], l, id, sizeof id);
@@ -124,9 +118,10 @@ static bool do_copy(ex_ctx *cx, ex_warp *w0, const ex_insn *ip, const ex_func *f
   const uint32_t *x = fn->aux + ip->b;
   const unsigned nbytes = x[4] & 0xFF, sbytes = x[4] >> 8;
   const uint64_t es = ip->c, pmask = pb == 8 ? ~(uint64_t)0 : 0xFFFFFFFFu;
-  const uint64_t dst = rd_u(reg_at(cx, w0, ip->a, 0, pb), pb), src = rd_u(reg_at(cx, w0, x[0], 0, pb), pb);
-  const uint64_t num = rd_u(reg_at(cx, w0, x[1], 0, nbytes), nbytes);
-  const uint64_t stride = rd_u(reg_at(cx, w0, x[2], 0, sbytes), sbytes);
+  const uint64_t dst = ex_rd_bytes(reg_at(cx, w0, ip->a, 0, pb), pb),
+                 src = ex_rd_bytes(reg_at(cx, w0, x[0], 0, pb), pb);
+  const uint64_t num = ex_rd_bytes(reg_at(cx, w0, x[1], 0, nbytes), nbytes);
+  const uint64_t stride = ex_rd_bytes(reg_at(cx, w0, x[2], 0, sbytes), sbytes);
   if (num == 0) return true;
   if (stride == 0)
     return async_fault(cx, SPVI_FAULT_ASYNC_COPY, w0, 0, ip, fn,
@@ -180,7 +175,7 @@ static bool async_copy(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *i
       !same_everywhere(cx, warps, nw, x[3], 8, "event", ip, fn))
     return false;
   struct ex_async *as = &cx->async;
-  uint64_t ev = rd_u(reg_at(cx, &warps[0], x[3], 0, 8), 8);
+  uint64_t ev = ex_rd_bytes(reg_at(cx, &warps[0], x[3], 0, 8), 8);
   if (ev != 0 && find_open(as, ev) < 0)
     return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn, "async copy given event %llu to share, but %s",
                        (unsigned long long)ev, not_open_reason(as, ev));
@@ -207,7 +202,7 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
   const unsigned pb = cx->prog->ptr_bytes, nb = ip->n;
   const uint64_t evb = ip->c;
   if (!same_everywhere(cx, warps, nw, ip->a, nb, "num_events", ip, fn)) return false;
-  uint64_t num = rd_u(reg_at(cx, &warps[0], ip->a, 0, nb), nb);
+  uint64_t num = ex_rd_bytes(reg_at(cx, &warps[0], ip->a, 0, nb), nb);
   if (nb < 8 && (num >> (nb * 8 - 1)) & 1)
     return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn, "wait_group_events with a negative num_events");
   if (num == 0) return true;
@@ -219,7 +214,8 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
   for (unsigned k = 0; k < nw; k++) {
     cx->cur_warp = &warps[k];
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
-      const uint8_t *list = ex_mem(cx, &warps[k], l, rd_u(reg_at(cx, &warps[k], ip->b, l, pb), pb), bytes, false);
+      const uint8_t *list = ex_mem(cx, &warps[k], l, ex_rd_bytes(reg_at(cx, &warps[k], ip->b, l, pb), pb), bytes,
+                                   false);
       if (!list) {
         cx->finsn = ip;
         cx->ffn = fn;
@@ -230,7 +226,7 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
         continue;
       }
       for (uint64_t i = 0; i < num; i++) {
-        const uint64_t a = rd_u(list0 + i * evb, 8), b = rd_u(list + i * evb, 8);
+        const uint64_t a = ex_rd_bytes(list0 + i * evb, 8), b = ex_rd_bytes(list + i * evb, 8);
         if (a == b) continue;
         char id[80];
         local_id_text(cx, &warps[k], l, id, sizeof id);
@@ -243,14 +239,14 @@ static bool wait_events(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn *
   }
   struct ex_async *as = &cx->async;
   for (uint64_t i = 0; i < num; i++) { /* all must be open before any is released */
-    const uint64_t h = rd_u(list0 + i * evb, 8);
+    const uint64_t h = ex_rd_bytes(list0 + i * evb, 8);
     if (find_open(as, h) < 0)
       return async_fault(cx, SPVI_FAULT_ASYNC_COPY, &warps[0], 0, ip, fn,
                          "wait_group_events: event_list[%llu] is event %llu, but %s", (unsigned long long)i,
                          (unsigned long long)h, not_open_reason(as, h));
   }
   for (uint64_t i = 0; i < num; i++) {
-    int j = find_open(as, rd_u(list0 + i * evb, 8));
+    int j = find_open(as, ex_rd_bytes(list0 + i * evb, 8));
     if (j >= 0) as->open[j] = as->open[--as->nopen]; /* order does not matter until the report */
   }
   ex_hooks_wait_events(cx, list0, num, evb); /* the copies are complete for the whole group */

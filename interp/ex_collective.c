@@ -13,11 +13,6 @@
  * Every work-item's value is read from its warp's register, the reduction or scan is computed in
  * local linear id order (float operations rounded after each step, so the result is the same at
  * every warp width), and each work-item's result is written back. */
-uint64_t ex_gr_read(const uint8_t *p, unsigned bytes) {
-  uint64_t v = 0;
-  memcpy(&v, p, bytes); /* little-endian host */
-  return v;
-}
 double ex_gr_float(uint64_t v, unsigned bytes) {
   if (bytes == 8) {
     double d;
@@ -125,12 +120,12 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
       /* the local id of the source work-item, from work-item 0 (all must pass the same one) */
       const unsigned lb = x[1] & 0xFF, ln = x[1] >> 8;
       uint64_t id[3] = {0, 0, 0};
-      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = ex_gr_read(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
+      for (unsigned i = 0; i < ln && i < 3; i++) id[i] = ex_rd_bytes(warps[0].regs + (size_t)x[0] * W + i * lb, lb);
       uint64_t lin = (id[2] * cx->group_size[1] + id[1]) * cx->group_size[0] + id[0];
       uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
       if (lin >= items) lin = 0; /* out of range: undefined in OpenCL; spvi takes work-item 0 */
       const ex_warp *src = &warps[lin / W];
-      res = ex_gr_read(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
+      res = ex_rd_bytes(src->regs + (size_t)ip->a * W + (lin % W) * bytes, bytes);
     } else {
       for (unsigned k = 0; k < nw; k++)
         for (unsigned l = 0; l < warps[k].nlanes; l++) {
@@ -147,7 +142,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   if (gop == 0) { /* reduce */
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
-        acc = ex_gr_combine(op, bytes, acc, ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
+        acc = ex_gr_combine(op, bytes, acc, ex_rd_bytes(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes));
     for (unsigned k = 0; k < nw; k++)
       for (unsigned l = 0; l < warps[k].nlanes; l++)
         memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &acc, bytes);
@@ -155,7 +150,7 @@ void ex_group_collective(ex_ctx *cx, ex_warp *warps, unsigned nw, const ex_insn 
   }
   for (unsigned k = 0; k < nw; k++) /* scans, in local linear id order */
     for (unsigned l = 0; l < warps[k].nlanes; l++) {
-      uint64_t v = ex_gr_read(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
+      uint64_t v = ex_rd_bytes(warps[k].regs + (size_t)ip->a * W + (size_t)l * bytes, bytes);
       uint64_t next = ex_gr_combine(op, bytes, acc, v);
       uint64_t out = gop == 1 ? next : acc;
       memcpy(warps[k].regs + (size_t)ip->d * W + (size_t)l * bytes, &out, bytes);

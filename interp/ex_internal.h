@@ -73,8 +73,7 @@ enum {
 enum { EX_GK_INT = 0, EX_GK_FLOAT = 1, EX_GK_BOOL = 2 };
 /* The identity of a group operation for values of `bytes` bytes, and one combining step `a op b`
  * (ex_collective.c): the arithmetic shared by work-group and sub-group collectives. */
-/* A register value of `bytes` bytes as an integer, and a float of 2, 4 or 8 bytes as a double. */
-uint64_t ex_gr_read(const uint8_t *p, unsigned bytes);
+/* A float of 2, 4 or 8 bytes (a register value read with ex_rd_bytes) as a double. */
 double ex_gr_float(uint64_t v, unsigned bytes);
 uint64_t ex_gr_identity(unsigned op, unsigned kind, unsigned bytes);
 uint64_t ex_gr_combine(unsigned op, unsigned bytes, uint64_t a, uint64_t b);
@@ -312,6 +311,13 @@ static inline uint64_t ex_rd_ptr(const uint8_t *p, unsigned pb) {
   }
   uint32_t v;
   memcpy(&v, p, 4);
+  return v;
+}
+
+/* The unsigned integer of `bytes` (1 to 8) bytes stored at p: a register value of any width. */
+static inline uint64_t ex_rd_bytes(const uint8_t *p, unsigned bytes) {
+  uint64_t v = 0;
+  memcpy(&v, p, bytes); /* little-endian host: the low bytes */
   return v;
 }
 

@@ -35,7 +35,7 @@
  * bits "required to represent all of the group's invocations" (SPIR-V 3.32.24, OpenCL C
  * sub_group_ballot_bit_count). Sub-groups have at most 64 work-items. */
 static uint64_t ballot_bits(const uint8_t *p, unsigned max) {
-  uint64_t v = ex_gr_read(p, 8);
+  uint64_t v = ex_rd_bytes(p, 8);
   return max >= 64 ? v : v & (((uint64_t)1 << max) - 1);
 }
 
@@ -77,10 +77,10 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
   }
   case EX_SG_ALL_EQUAL: {
     /* integers bitwise, floats by ordered equality (OpenCL C sub_group_non_uniform_all_equal) */
-    const uint64_t first_v = ex_gr_read(val + (size_t)lo * vb, eb);
+    const uint64_t first_v = ex_rd_bytes(val + (size_t)lo * vb, eb);
     uint8_t r = 1;
     FOR_ACTIVE(l) {
-      uint64_t v = ex_gr_read(val + (size_t)l * vb, eb);
+      uint64_t v = ex_rd_bytes(val + (size_t)l * vb, eb);
       if (ek == EX_GK_FLOAT) r &= ex_gr_float(v, eb) == ex_gr_float(first_v, eb);
       else r &= v == first_v;
     }
@@ -99,7 +99,7 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
     return true;
   case EX_SG_BIT_EXTRACT:
     FOR_ACTIVE(l) {
-      uint64_t i = ex_gr_read(op2 + (size_t)l * b2, b2);
+      uint64_t i = ex_rd_bytes(op2 + (size_t)l * b2, b2);
       uint32_t word = 0;
       if (i < 128) memcpy(&word, val + (size_t)l * 16 + (i / 32) * 4, 4);
       dst[l] = i < 128 && ((word >> (i % 32)) & 1);
@@ -138,7 +138,7 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
                              : NULL;
     FOR_ACTIVE(l) {
       const int64_t id = (int64_t)(l - first);
-      const uint64_t q = ex_gr_read(op2 + (size_t)l * b2, b2);
+      const uint64_t q = ex_rd_bytes(op2 + (size_t)l * b2, b2);
       int64_t src = -1;
       const uint8_t *from = val;
       switch (kind) {
@@ -201,7 +201,7 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
         const unsigned c1 = c0 + cs < size ? c0 + cs : size;
         for (unsigned i = c0; i < c1; i++)
           if ((act >> (first + i)) & 1)
-            acc = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)(first + i) * eb, eb));
+            acc = ex_gr_combine(op, eb, acc, ex_rd_bytes(val + (size_t)(first + i) * eb, eb));
         for (unsigned i = c0; i < c1; i++)
           if ((act >> (first + i)) & 1) memcpy(dst + (size_t)(first + i) * eb, &acc, eb);
       }
@@ -209,12 +209,12 @@ static bool sg_run(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
     }
     uint64_t acc = ident;
     if (gop == 0) {
-      FOR_ACTIVE(l) acc = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)l * eb, eb));
+      FOR_ACTIVE(l) acc = ex_gr_combine(op, eb, acc, ex_rd_bytes(val + (size_t)l * eb, eb));
       FOR_ACTIVE(l) memcpy(dst + (size_t)l * eb, &acc, eb);
       return true;
     }
     FOR_ACTIVE(l) { /* scans in increasing sub-group local id order */
-      uint64_t next = ex_gr_combine(op, eb, acc, ex_gr_read(val + (size_t)l * eb, eb));
+      uint64_t next = ex_gr_combine(op, eb, acc, ex_rd_bytes(val + (size_t)l * eb, eb));
       uint64_t out = gop == 1 ? next : acc;
       memcpy(dst + (size_t)l * eb, &out, eb);
       acc = next;
@@ -252,7 +252,7 @@ bool ex_named_barrier_init(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_i
   ex_named_barrier *nb = &cx->nbar[ip->b];
   for (uint64_t m = f->active; m; m &= m - 1) {
     const unsigned l = (unsigned)__builtin_ctzll(m);
-    const uint64_t cnt = ex_gr_read(w->regs + (size_t)ip->a * W + (size_t)l * ip->c, ip->c);
+    const uint64_t cnt = ex_rd_bytes(w->regs + (size_t)ip->a * W + (size_t)l * ip->c, ip->c);
     const char *bad = NULL;
     char msg[200];
     if (cnt == 0 || cnt > 0xFFFFFFFFu) bad = "is not a valid sub-group count";
