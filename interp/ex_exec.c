@@ -1014,8 +1014,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
     EX_OP_LIST(LABEL_EVERY_)
 #undef LABEL_EVERY_
   };
-  /* EX_HK_MEMORY: the hook only before the instructions ex_hooks_step decodes (EX_HK_MEMORY_OP). */
-#define MEM_HOOKED_(name) EX_HK_MEMORY_OP(EX_##name)
+  /* EX_HK_MEMORY: the hook only before the instructions ex_hooks_step decodes: those whose row in
+   * ex_ops.h has a hook class. */
+#define MEM_HOOKED_(name) ((int)EX_HC_OF_##name != (int)EX_HC_NONE)
   static const void *const mem_labels[EX_OP_COUNT] = {
 #define LABEL_MEM_(name) MEM_HOOKED_(name) ? &&L_HOOK : &&L_##name,
     EX_OP_LIST(LABEL_MEM_)

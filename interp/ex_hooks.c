@@ -363,25 +363,22 @@ static void step_subgroup(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_in
   notify_barrier(cx, &b);
 }
 
+/* Each instruction is decoded by the hook class of its row in ex_ops.h (ex_hk_class): a new memory
+ * instruction is one row with its class, and no list here. */
 bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl) {
   const ex_hk_worker *h = cx->hk;
   if ((h->before_every || (w->hk_watch & h->before_watch)) && notify_before(cx, w, f, ip, lanes, nl)) return true;
   if (!h->decode) return false;
-  switch (ip->op) {
-  case EX_LOAD:
-  case EX_LOAD_4:
-  case EX_LOAD_8:
-  case EX_STORE:
-  case EX_STORE_4:
-  case EX_STORE_8:
-    step_load_store(cx, w, f, ip, lanes, nl, ip->op == EX_STORE || ip->op == EX_STORE_4 || ip->op == EX_STORE_8);
-    return false;
-  case EX_ATOMIC: step_atomic(cx, w, f, ip, lanes, nl); return false;
-  case EX_COPYMEM:
-  case EX_COPYMEM_SIZED: step_copy(cx, w, f, ip, lanes, nl); return false;
-  case EX_CALL: step_call(cx, w, f, ip, lanes, nl); return false;
-  case EX_EXTINST: step_builtin(cx, w, f, ip, lanes, nl); return false;
-  case EX_SUBGROUP: step_subgroup(cx, w, f, ip, lanes, nl); return false;
-  default: return false;
+  switch ((ex_hk_class)ex_op_hook[ip->op]) {
+  case EX_HC_LOAD: step_load_store(cx, w, f, ip, lanes, nl, false); break;
+  case EX_HC_STORE: step_load_store(cx, w, f, ip, lanes, nl, true); break;
+  case EX_HC_ATOMIC: step_atomic(cx, w, f, ip, lanes, nl); break;
+  case EX_HC_COPY: step_copy(cx, w, f, ip, lanes, nl); break;
+  case EX_HC_CALL: step_call(cx, w, f, ip, lanes, nl); break;
+  case EX_HC_BUILTIN: step_builtin(cx, w, f, ip, lanes, nl); break;
+  case EX_HC_SUBGROUP: step_subgroup(cx, w, f, ip, lanes, nl); break;
+  case EX_HC_NONE:
+  case EX_HC_COUNT: break;
   }
+  return false;
 }

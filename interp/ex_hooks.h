@@ -52,14 +52,10 @@
                                 when its work-item starts, also those EX_BUILTIN computes without
                                 reading memory (the debugger shows them from memory) */
 
-/* The instructions EX_HK_MEMORY hooks (ex_hooks_step decodes them): memory accesses, calls (their
- * by-value copies), builtins (their accesses come as EX_HK_BUILTIN; the uninit checker computes
- * their result's shadow first) and sub-group operations (sub-group barriers). A constant
- * expression: ex_exec_warp's label tables use it. */
-#define EX_HK_MEMORY_OP(op)                                                                                        \
-  ((op) == EX_LOAD || (op) == EX_LOAD_4 || (op) == EX_LOAD_8 || (op) == EX_STORE || (op) == EX_STORE_4 ||          \
-   (op) == EX_STORE_8 || (op) == EX_ATOMIC || (op) == EX_COPYMEM || (op) == EX_COPYMEM_SIZED || (op) == EX_CALL || \
-   (op) == EX_EXTINST || (op) == EX_SUBGROUP)
+/* The instructions EX_HK_MEMORY hooks are those whose row in ex_ops.h names a hook class
+ * (ex_hk_class): memory accesses, calls (their by-value copies), builtins (their accesses come as
+ * EX_HK_BUILTIN; the uninit checker computes their result's shadow first) and sub-group operations
+ * (sub-group barriers). ex_hooks_step decodes each by its class. */
 
 /* ---- events --------------------------------------------------------------------------------- */
 

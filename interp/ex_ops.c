@@ -9,20 +9,24 @@
 /* Opcodes of EX_OPS_SELECTED rows are below this: the lookup is one array index. */
 #define SPV_LIMIT 256
 
-#define INFO_(U, H, F, VAR, SPV, FROM, SH, SEM) \
+#define INFO_(U, H, F, VAR, SPV, FROM, SH, HK, SEM) \
   [EX_##H] = {#H, #F, (FROM) + ((SPV) ? 3 : 0), SH, SEM, SPV, VAR}, /* "SpvOpIAdd" + 3: "OpIAdd" */
 const ex_op_info ex_op_infos[EX_OP_COUNT] = {EX_OP_TABLE(INFO_, _)};
 #undef INFO_
 
+#define HOOK_(U, H, F, VAR, SPV, FROM, SH, HK, SEM) [EX_##H] = HK,
+const uint8_t ex_op_hook[EX_OP_COUNT] = {EX_OP_TABLE(HOOK_, _)};
+#undef HOOK_
+
 /* Every shape has its six fields; every selecting opcode fits the lookup. */
-#define CHECK_(U, H, F, VAR, SPV, FROM, SH, SEM)                                     \
+#define CHECK_(U, H, F, VAR, SPV, FROM, SH, HK, SEM)                                 \
   _Static_assert(sizeof(SH) == EX_SH_FIELDS + 1, #H ": a shape has six characters"); \
   _Static_assert((SPV) < SPV_LIMIT, #H ": opcode beyond the lookup table");
 EX_OP_TABLE(CHECK_, _)
 #undef CHECK_
 
 /* handler + 1 by [opcode][variant]; 0: none */
-#define SELECT_(U, H, F, VAR, SPV, FROM, SH, SEM) [SPV][VAR] = EX_##H + 1,
+#define SELECT_(U, H, F, VAR, SPV, FROM, SH, HK, SEM) [SPV][VAR] = EX_##H + 1,
 static const uint16_t by_opcode[SPV_LIMIT][EX_T_COUNT] = {EX_OPS_SELECTED(SELECT_, _)};
 #undef SELECT_
 

@@ -36,18 +36,37 @@ typedef enum ex_variant {
   EX_T_NONE, EX_T_I8, EX_T_I16, EX_T_I32, EX_T_I64, EX_T_F16, EX_T_F32, EX_T_F64, EX_T_COUNT
 } ex_variant;
 
-/* Row forms. M(U, HANDLER, FAMILY, VARIANT, SPVOP, FROM, SHAPE, SEMANTICS) is called once per
+/* What a handler gives the hook clients that see memory (EX_HK_MEMORY, ex_hooks.h): ex_hooks_step
+ * decodes the instruction into the event of its class, from the fields its shape names. */
+typedef enum ex_hk_class {
+  EX_HC_NONE,     /* no event: the instruction touches no memory */
+  EX_HC_LOAD,     /* an access: c bytes loaded from pointer a into d */
+  EX_HC_STORE,    /* an access: c bytes of b stored to pointer a */
+  EX_HC_ATOMIC,   /* an access: an atomic operation on pointer a, value b, comparator c, result d */
+  EX_HC_COPY,     /* an access: a copy from pointer b to pointer a, of c bytes or of register c's */
+  EX_HC_CALL,     /* a by-value access per aggregate argument of callee a (args at aux[b+1..]) */
+  EX_HC_BUILTIN,  /* the builtin event (its accesses come from the builtin as it runs) */
+  EX_HC_SUBGROUP, /* a sub-group barrier event, when the operation is one */
+  EX_HC_COUNT
+} ex_hk_class;
+
+/* Row forms. M(U, HANDLER, FAMILY, VARIANT, SPVOP, FROM, SHAPE, HOOK, SEMANTICS) is called once per
  * handler; U is passed through (X-macro user data). */
 #define EX_ROW_INT(M, U, F, SPV, SH, SEM)                                                          \
-  M(U, F##_I8, F, EX_T_I8, SPV, #SPV, SH, SEM) M(U, F##_I16, F, EX_T_I16, SPV, #SPV, SH, SEM)        \
-  M(U, F##_I32, F, EX_T_I32, SPV, #SPV, SH, SEM) M(U, F##_I64, F, EX_T_I64, SPV, #SPV, SH, SEM)
+  M(U, F##_I8, F, EX_T_I8, SPV, #SPV, SH, EX_HC_NONE, SEM)                                         \
+  M(U, F##_I16, F, EX_T_I16, SPV, #SPV, SH, EX_HC_NONE, SEM)                                       \
+  M(U, F##_I32, F, EX_T_I32, SPV, #SPV, SH, EX_HC_NONE, SEM)                                       \
+  M(U, F##_I64, F, EX_T_I64, SPV, #SPV, SH, EX_HC_NONE, SEM)
 #define EX_ROW_FLT(M, U, F, SPV, SH, SEM)                                                          \
-  M(U, F##_F16, F, EX_T_F16, SPV, #SPV, SH, SEM) M(U, F##_F32, F, EX_T_F32, SPV, #SPV, SH, SEM)      \
-  M(U, F##_F64, F, EX_T_F64, SPV, #SPV, SH, SEM)
-#define EX_ROW_ONE(M, U, F, SPV, SH, SEM) M(U, F, F, EX_T_NONE, SPV, #SPV, SH, SEM)
-/* A chosen handler: FROM in words, SpvOp 0; EX_ROW_VAR gives it a family and a variant. */
-#define EX_ROW(M, U, F, FROM, SH, SEM) M(U, F, F, EX_T_NONE, 0, FROM, SH, SEM)
-#define EX_ROW_VAR(M, U, H, F, VAR, FROM, SH, SEM) M(U, H, F, VAR, 0, FROM, SH, SEM)
+  M(U, F##_F16, F, EX_T_F16, SPV, #SPV, SH, EX_HC_NONE, SEM)                                       \
+  M(U, F##_F32, F, EX_T_F32, SPV, #SPV, SH, EX_HC_NONE, SEM)                                       \
+  M(U, F##_F64, F, EX_T_F64, SPV, #SPV, SH, EX_HC_NONE, SEM)
+#define EX_ROW_ONE(M, U, F, SPV, SH, SEM) M(U, F, F, EX_T_NONE, SPV, #SPV, SH, EX_HC_NONE, SEM)
+/* A chosen handler: FROM in words, SpvOp 0; EX_ROW_VAR gives it a family and a variant, EX_ROW_HK
+ * the event it gives the hook clients (ex_hk_class). */
+#define EX_ROW(M, U, F, FROM, SH, SEM) M(U, F, F, EX_T_NONE, 0, FROM, SH, EX_HC_NONE, SEM)
+#define EX_ROW_VAR(M, U, H, F, VAR, FROM, SH, SEM) M(U, H, F, VAR, 0, FROM, SH, EX_HC_NONE, SEM)
+#define EX_ROW_HK(M, U, F, FROM, SH, HK, SEM) M(U, F, F, EX_T_NONE, 0, FROM, SH, HK, SEM)
 
 /* Handlers the translation looks up by SPIR-V opcode and the variant of the first operand's element
  * type (ex_op_select); b is an operand register exactly for the two-operand ones. */
@@ -154,22 +173,22 @@ typedef enum ex_variant {
   EX_ROW(M, U, SHUFFLE, "OpVectorShuffle", "drrxn-",                                               \
          "d[i] = (a ++ b)[aux[c+3+i]] (0xFFFFFFFF: 0); aux[c] component bytes, aux[c+1..2] components of a, b") \
   /* memory: pointers are (allocation id, offset), every access bounds-checked (ex.h "Pointers") */ \
-  EX_ROW(M, U, LOAD, "OpLoad of other sizes", "dr-z-k",                                           \
+  EX_ROW_HK(M, U, LOAD, "OpLoad of other sizes", "dr-z-k", EX_HC_LOAD,                                           \
          "d = c bytes at pointer a; flags: log2 of the alignment required")                         \
-  EX_ROW(M, U, LOAD_4, "OpLoad of 4 bytes", "dr-z-k", "as LOAD")                                   \
-  EX_ROW(M, U, LOAD_8, "OpLoad of 8 bytes", "dr-z-k", "as LOAD")                                   \
-  EX_ROW(M, U, STORE, "OpStore of other sizes, OpVariable's initializer", "-rrz-k",                \
+  EX_ROW_HK(M, U, LOAD_4, "OpLoad of 4 bytes", "dr-z-k", EX_HC_LOAD, "as LOAD")                                   \
+  EX_ROW_HK(M, U, LOAD_8, "OpLoad of 8 bytes", "dr-z-k", EX_HC_LOAD, "as LOAD")                                   \
+  EX_ROW_HK(M, U, STORE, "OpStore of other sizes, OpVariable's initializer", "-rrz-k", EX_HC_STORE,                \
          "c bytes of b to pointer a; flags: log2 of the alignment required")                       \
-  EX_ROW(M, U, STORE_4, "OpStore of 4 bytes", "-rrz-k", "as STORE")                                \
-  EX_ROW(M, U, STORE_8, "OpStore of 8 bytes", "-rrz-k", "as STORE")                                \
+  EX_ROW_HK(M, U, STORE_4, "OpStore of 4 bytes", "-rrz-k", EX_HC_STORE, "as STORE")                                \
+  EX_ROW_HK(M, U, STORE_8, "OpStore of 8 bytes", "-rrz-k", EX_HC_STORE, "as STORE")                                \
   EX_ROW_VAR(M, U, ACCESS1_I32, ACCESS1, EX_T_I32, "Op*AccessChain with one 32-bit index", "drrz-k", \
              "d = a + b * c (b signed); flags: log2 c when c is a power of two, else 0xFF")        \
   EX_ROW_VAR(M, U, ACCESS1_I64, ACCESS1, EX_T_I64, "Op*AccessChain with one 64-bit index", "drrz-k", "as ACCESS1_I32") \
   EX_ROW(M, U, SEXT_I32_I64, "OpSConvert of 32 to 64 bits", "dr--n-", "d = a sign-extended")       \
   EX_ROW(M, U, ZEXT_I32_I64, "OpUConvert of 32 to 64 bits", "dr--n-", "d = a zero-extended")       \
   EX_ROW(M, U, TRUNC_I64_I32, "OpUConvert OpSConvert of 64 to 32 bits", "dr--n-", "d = a's low 32 bits") \
-  EX_ROW(M, U, COPYMEM, "OpCopyMemory", "-rrz--", "copy c bytes from pointer b to pointer a")      \
-  EX_ROW(M, U, COPYMEM_SIZED, "OpCopyMemorySized", "-rrr-z",                                       \
+  EX_ROW_HK(M, U, COPYMEM, "OpCopyMemory", "-rrz--", EX_HC_COPY, "copy c bytes from pointer b to pointer a")      \
+  EX_ROW_HK(M, U, COPYMEM_SIZED, "OpCopyMemorySized", "-rrr-z", EX_HC_COPY,                                       \
          "copy c bytes from pointer b to pointer a; flags: bytes of c")                            \
   EX_ROW(M, U, ACCESS, "Op*AccessChain", "drx---",                                                 \
          "d = a + aux[b] | aux[b+1] << 32 + sum of the aux[b+2] terms (register, bytes, stride) from aux[b+3]") \
@@ -180,7 +199,7 @@ typedef enum ex_variant {
   EX_ROW(M, U, PTREQ, "OpPtrEqual", "drr---", "d = a == b")                                        \
   EX_ROW(M, U, PTRNE, "OpPtrNotEqual", "drr---", "d = a != b")                                     \
   EX_ROW(M, U, PTRDIFF, "OpPtrDiff", "drrzz-", "d (n bytes) = (a - b) / c")                        \
-  EX_ROW(M, U, ATOMIC, "OpAtomic*", "drrrkk",                                                      \
+  EX_ROW_HK(M, U, ATOMIC, "OpAtomic*", "drrrkk", EX_HC_ATOMIC,                                                      \
          "d = old value at pointer a (LD_NONE: unused), op flags (EX_AT_*) with value b and "     \
          "comparator c; n: float bit 0 | bytes << 1")                                               \
   /* work-group and sub-group operations, built-ins, images */                                     \
@@ -194,8 +213,8 @@ typedef enum ex_variant {
          "wait for the a (n bytes) events at b; c = bytes of an event")                             \
   EX_ROW(M, U, BUILTIN, "OpLoad of a whole built-in variable", "dk-zn-",                           \
          "d = built-in variable a (SpvBuiltIn): n components of c bytes")                          \
-  EX_ROW(M, U, SUBGROUP, "OpGroupNonUniform*, OpGroup* and OpControlBarrier at Subgroup scope, OpSubgroup*INTEL", \
-         "drxkkk",                                                                                 \
+  EX_ROW_HK(M, U, SUBGROUP, "OpGroupNonUniform*, OpGroup* and OpControlBarrier at Subgroup scope, OpSubgroup*INTEL", \
+         "drxkkk", EX_HC_SUBGROUP,                                                                                 \
          "d = op flags (EX_SG_*) on a; aux[b] = second, third register or cluster size, bytes of " \
          "the second; n, c: ex_internal.h EX_SUBGROUP")                                             \
   EX_ROW(M, U, NBAR_INIT, "OpNamedBarrierInitialize", "drkz--",                                    \
@@ -213,10 +232,10 @@ typedef enum ex_variant {
   EX_ROW(M, U, RET, "OpReturn", "------", "return")                                                \
   EX_ROW(M, U, RETV, "OpReturnValue", "-r-z--", "return a (c bytes)")                              \
   EX_ROW(M, U, UNREACHABLE, "OpUnreachable OpKill", "------", "fault: unreachable code was executed") \
-  EX_ROW(M, U, CALL, "OpFunctionCall", "dfx---",                                                  \
+  EX_ROW_HK(M, U, CALL, "OpFunctionCall", "dfx---", EX_HC_CALL,                                                  \
          "d = function a called with the registers aux[b+1..] (LD_NONE: void)")                     \
   EX_ROW(M, U, BARRIER, "OpControlBarrier at Workgroup scope", "------", "wait for the work-group") \
-  EX_ROW(M, U, EXTINST, "OpExtInst OpenCL.std", "dx----",                                          \
+  EX_ROW_HK(M, U, EXTINST, "OpExtInst OpenCL.std", "dx----", EX_HC_BUILTIN,                                          \
          "d = builtin: aux[a] = index in ex_program.bis, bytes of d, count N, N (register, bytes), " \
          "float mask, types index")                                                                 \
   EX_ROW(M, U, NOP, "(none)", "------", "nothing (the translation never emits it)")
@@ -234,6 +253,14 @@ typedef enum ex_op {
   EX_OP_COUNT
 } ex_op;
 
+/* EX_HC_OF_<NAME>: the hook class of handler EX_<NAME>, a constant expression (ex_exec.c's label
+ * tables); ex_op_hook[op] is the same at run time. */
+enum {
+#define EX_HC_OF_(U, H, F, VAR, SPV, FROM, SH, HK, SEM) EX_HC_OF_##H = HK,
+  EX_OP_TABLE(EX_HC_OF_, _)
+#undef EX_HC_OF_
+};
+
 /* What the table says about one handler (ex_ops.c). */
 typedef struct ex_op_info {
   const char *name;       /* "IADD_I32" */
@@ -245,6 +272,9 @@ typedef struct ex_op_info {
   uint8_t variant;        /* ex_variant */
 } ex_op_info;
 extern const ex_op_info ex_op_infos[EX_OP_COUNT];
+/* The hook class of each handler (ex_hk_class), a small array for the checked runs' hot path
+ * (ex_hooks_step). */
+extern const uint8_t ex_op_hook[EX_OP_COUNT];
 
 /* The shape field indexes. */
 enum { EX_SH_D, EX_SH_A, EX_SH_B, EX_SH_C, EX_SH_N, EX_SH_FLAGS, EX_SH_FIELDS };

@@ -665,22 +665,22 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
   const uint32_t *aux = f->fn->aux;
   uint64_t t;
 #define UT(r, l, s) (U + (size_t)(r)*W + (size_t)(l) * (s))
+  switch ((ex_hk_class)ex_op_hook[ip->op]) { /* by the hook class of the instruction's row (ex_ops.h) */
+  case EX_HC_LOAD:
+  case EX_HC_STORE:
+  case EX_HC_ATOMIC:
+  case EX_HC_COPY:
+  case EX_HC_BUILTIN: return false; /* they come as their own events (uninit_access, uninit_builtin) */
+  case EX_HC_CALL: on_call(cx, x, f, ip, lanes, nl); return false;
+  case EX_HC_SUBGROUP: /* its result as any operation's (the generic plan) */
+  case EX_HC_NONE:
+  case EX_HC_COUNT: break;
+  }
   switch (ip->op) {
-  case EX_LOAD:
-  case EX_LOAD_4:
-  case EX_LOAD_8:
-  case EX_STORE:
-  case EX_STORE_4:
-  case EX_STORE_8:
-  case EX_ATOMIC:
-  case EX_COPYMEM:
-  case EX_COPYMEM_SIZED:
-  case EX_EXTINST:
   case EX_BARRIER:
   case EX_NOP:
   case EX_RET:
   case EX_UNREACHABLE: return false;
-  case EX_CALL: on_call(cx, x, f, ip, lanes, nl); return false;
   case EX_RETV:
     if (w->depth > 1 && f->ret_dst != LD_NONE && (fl_any(x, ip->a, ip->c) || fl_any(x, f->ret_dst, ip->c))) {
       for (unsigned k = 0; k < nl; k++) memcpy(UT(f->ret_dst, lanes[k], ip->c), UT(ip->a, lanes[k], ip->c), ip->c);

@@ -124,6 +124,36 @@ static void test_lookup(void **state) {
   assert_int_equal(ex_op_infos[EX_FNEG_F32].shape[EX_SH_B], '-');
 }
 
+/* The hook classes (ex_ops.h ex_hk_class): exactly the memory instructions, calls, builtins and
+ * sub-group operations have one (the instructions ex_hooks_step decodes, hand-listed here from the
+ * SPIR-V they come from), and the fields each class's decoder reads have the shape it needs. */
+static void test_hook_classes(void **state) {
+  (void)state;
+  static const struct {
+    ex_op op;
+    ex_hk_class hc;
+    const char *shape; /* per field: the character the decoder needs, '.' any */
+  } want[] = {
+    {EX_LOAD, EX_HC_LOAD, "dr.z.."},          {EX_LOAD_4, EX_HC_LOAD, "dr.z.."},
+    {EX_LOAD_8, EX_HC_LOAD, "dr.z.."},        {EX_STORE, EX_HC_STORE, "-rrz.."},
+    {EX_STORE_4, EX_HC_STORE, "-rrz.."},      {EX_STORE_8, EX_HC_STORE, "-rrz.."},
+    {EX_ATOMIC, EX_HC_ATOMIC, "drrrkk"},      {EX_COPYMEM, EX_HC_COPY, "-rrz.."},
+    {EX_COPYMEM_SIZED, EX_HC_COPY, "-rrr.z"}, {EX_CALL, EX_HC_CALL, "dfx..."},
+    {EX_EXTINST, EX_HC_BUILTIN, "dx...."},    {EX_SUBGROUP, EX_HC_SUBGROUP, "drx..k"},
+  };
+  const size_t nwant = sizeof want / sizeof want[0];
+  for (int op = 0; op < EX_OP_COUNT; op++) {
+    const ex_op_info *o = &ex_op_infos[op];
+    size_t i = 0;
+    while (i < nwant && want[i].op != (ex_op)op) i++;
+    const ex_hk_class hc = i < nwant ? want[i].hc : EX_HC_NONE;
+    if (ex_op_hook[op] != hc) fail_msg("%s: hook class %u, want %u", o->name, ex_op_hook[op], (unsigned)hc);
+    for (int fld = 0; i < nwant && fld < EX_SH_FIELDS; fld++)
+      if (want[i].shape[fld] != '.' && want[i].shape[fld] != o->shape[fld])
+        fail_msg("%s: shape `%s`, its decoder needs `%s`", o->name, o->shape, want[i].shape);
+  }
+}
+
 /* ---- one instruction as text ------------------------------------------------------------------- */
 
 static void expect_insn(ex_insn in, const char *want) {
@@ -295,6 +325,7 @@ int main(void) {
     cmocka_unit_test(test_every_row_is_whole),
     cmocka_unit_test(test_selected_families_are_complete),
     cmocka_unit_test(test_lookup),
+    cmocka_unit_test(test_hook_classes),
     cmocka_unit_test(test_insn_text),
     cmocka_unit_test(test_dump_api),
     cmocka_unit_test(test_nomem_cf),
