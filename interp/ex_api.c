@@ -105,6 +105,11 @@ static void warn_bridge(void *user, const char *msg) {
   if (o && o->on_message) o->on_message(o->user, SPVI_WARNING, msg);
 }
 
+static void note_bridge(void *user, const char *msg) {
+  const spvi_load_options *o = user;
+  if (o && o->on_message) o->on_message(o->user, SPVI_NOTE, msg);
+}
+
 static char *kstrdup(kinfo *k, const char *s) {
   char *d = malloc(strlen(s) + 1);
   if (!d) abort();
@@ -366,7 +371,7 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
                               spvi_error *err) {
   clear_err(err);
   char msg[1024] = "";
-  ld_options lo = {.strict = opts && opts->strict, .warn = warn_bridge, .user = (void *)opts};
+  ld_options lo = {.strict = opts && opts->strict, .warn = warn_bridge, .note = note_bridge, .user = (void *)opts};
   ld_spec *specs = NULL;
   if (opts && opts->nspec) {
     specs = calloc(opts->nspec, sizeof *specs);

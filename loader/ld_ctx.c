@@ -30,18 +30,28 @@ bool ld_errf(ld_ctx *c, uint32_t at, const char *fmt, ...) {
   return false;
 }
 
-void ld_warnf(ld_ctx *c, const char *fmt, ...) {
-  if (!c->opt || !c->opt->warn) return;
+/* "<path>: <message>" to fn, when there is one. */
+static void message(ld_ctx *c, void (*fn)(void *, const char *), const char *fmt, va_list ap) {
+  if (!fn) return;
   char buf[1024];
   int n = snprintf(buf, sizeof buf, "%s: ", c->path);
   if (n < 0) n = 0;
-  if ((size_t)n < sizeof buf) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
-  c->opt->warn(c->opt->user, buf);
+  if ((size_t)n < sizeof buf) vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+  fn(c->opt->user, buf);
+}
+
+void ld_warnf(ld_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  message(c, c->opt ? c->opt->warn : NULL, fmt, ap);
+  va_end(ap);
+}
+
+void ld_notef(ld_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  message(c, c->opt ? c->opt->note : NULL, fmt, ap);
+  va_end(ap);
 }
 
 bool ld_oom(ld_ctx *c) { return ld_errf(c, LD_NONE, "out of memory while loading the module"); }

@@ -15,11 +15,11 @@
  *   1  ld_ctx.c       the shared helpers: messages (ld_errf), decoding, ids (ld_define, ld_ref,
  *                     ld_need_type, ld_need_const)
  *   2  ld_decor.c     decorations: collection, then the lookups everyone else uses
- *      ld_validate.c  the SPIRV-Tools validator
  *   3  ld_types.c     types and layout (array lengths through ld_const_uint, layer 1)
  *      ld_module.c    module-level declarations: capabilities, imports, names, entry points
  *   4  ld_specop.c    OpSpecConstantOp evaluation (returns the relocation of an address result
  *                     instead of building it, so that it does not call back into ld_const.c)
+ *      ld_validate.c  the SPIRV-Tools validator (knows the debug-info sets from ld_module.c)
  *   5  ld_const.c     constants and module-scope variables
  *   6  ld_func.c      functions
  *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free, ld_id_name)
@@ -99,6 +99,12 @@ void ld_warnf(ld_ctx *c, const char *fmt, ...)
   __attribute__((format(printf, 2, 3)))
 #endif
   ;
+/* Pass "<path>: <message>" to opt->note when there is one: a remark, not a defect of the module. */
+void ld_notef(ld_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
 bool ld_oom(ld_ctx *c);
 
 /* Decode the instruction at word offset `at` (the scan has checked it). */
@@ -135,15 +141,6 @@ const ld_decoration *ld_find_member_decoration(const ld_module *m, uint32_t id, 
 /* LinkageAttributes linkage type of `id` (SpvLinkageType), or LD_NONE when not decorated. */
 uint32_t ld_linkage_type(const ld_module *m, uint32_t id);
 
-/* ---- layer 2: validation (ld_validate.c) ---------------------------------------------------- */
-/* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
- * words): ld_validate_start launches it (or runs it in place when no thread can be created),
- * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
- * any other error, as the validator's verdict comes first), else a warning. `ok` is whether the
- * rest of loading succeeded; the result is the load's final verdict. */
-bool ld_validate_start(ld_ctx *c);
-bool ld_validate_finish(ld_ctx *c, bool ok);
-
 /* ---- layer 3: types and layout (ld_types.c) ------------------------------------------------- */
 bool ld_types_is_type_opcode(uint32_t opcode);
 bool ld_type_insn(ld_ctx *c, const ld_raw *r);
@@ -160,6 +157,8 @@ uint32_t ld_type_reg_bytes(const ld_type *t);
 /* ---- layer 3: module-level declarations (ld_module.c) --------------------------------------- */
 bool ld_module_preamble(ld_ctx *c, const ld_raw *r); /* capabilities, imports, strings, names ... */
 bool ld_module_is_preamble(uint32_t opcode);
+/* The extended instruction set an OpExtInstImport name imports, LD_EXT_OTHER when spvi has none. */
+ld_extset ld_module_extset(const char *name);
 bool ld_module_finish(ld_ctx *c); /* entry points, execution modes, checks */
 
 /* ---- layer 4: OpSpecConstantOp (ld_specop.c) ------------------------------------------------ */
@@ -169,6 +168,15 @@ bool ld_module_finish(ld_ctx *c); /* entry points, execution modes, checks */
 bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k, uint32_t *reloc);
 /* The half with exactly the value d (NaN and infinities included); false when there is none. */
 bool ld_half_exact(double d, uint16_t *out);
+
+/* ---- layer 4: validation (ld_validate.c) ---------------------------------------------------- */
+/* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
+ * words): ld_validate_start launches it (or runs it in place when no thread can be created),
+ * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
+ * any other error, as the validator's verdict comes first), else a warning. `ok` is whether the
+ * rest of loading succeeded; the result is the load's final verdict. */
+bool ld_validate_start(ld_ctx *c);
+bool ld_validate_finish(ld_ctx *c, bool ok);
 
 /* ---- layer 5: constants and module-scope variables (ld_const.c) ----------------------------- */
 bool ld_const_is_opcode(uint32_t opcode);

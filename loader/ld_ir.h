@@ -227,6 +227,7 @@ typedef struct ld_spec {
 typedef struct ld_options {
   bool strict;                                   /* validation failure is an error */
   void (*warn)(void *user, const char *message); /* validator messages when not strict */
+  void (*note)(void *user, const char *message); /* remarks that are not defects (may be NULL) */
   void *user;
   const ld_spec *specs; /* specialization constant values; every SpecId must exist */
   uint32_t nspecs;

@@ -76,6 +76,15 @@ static const struct {
   {"NonSemantic.", true, LD_EXT_NONSEMANTIC},
 };
 
+ld_extset ld_module_extset(const char *name) {
+  for (size_t i = 0; i < sizeof ext_sets / sizeof ext_sets[0]; i++) {
+    bool match = ext_sets[i].prefix ? strncmp(name, ext_sets[i].name, strlen(ext_sets[i].name)) == 0
+                                    : strcmp(name, ext_sets[i].name) == 0;
+    if (match) return ext_sets[i].set;
+  }
+  return LD_EXT_OTHER;
+}
+
 /* The opcodes pass A handles (a switch: the loader asks for every instruction). */
 bool ld_module_is_preamble(uint32_t opcode) {
   switch (opcode) {
@@ -125,14 +134,11 @@ static bool ext_inst_import(ld_ctx *c, const ld_raw *r) {
   if (!ld_string(c, r, 2, &name, NULL)) return false;
   uint32_t id = r->w[1];
   if (!ld_define(c, r, id)) return false;
-  for (size_t i = 0; i < sizeof ext_sets / sizeof ext_sets[0]; i++) {
-    bool match = ext_sets[i].prefix ? strncmp(name, ext_sets[i].name, strlen(ext_sets[i].name)) == 0
-                                    : strcmp(name, ext_sets[i].name) == 0;
-    if (match) {
-      c->m->ids[id].kind = LD_ID_EXTINST_SET;
-      c->m->ids[id].index = ext_sets[i].set;
-      return true;
-    }
+  ld_extset set = ld_module_extset(name);
+  if (set != LD_EXT_OTHER) {
+    c->m->ids[id].kind = LD_ID_EXTINST_SET;
+    c->m->ids[id].index = set;
+    return true;
   }
   char q[80];
   return ld_errf(c, r->at,

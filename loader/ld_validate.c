@@ -13,10 +13,21 @@
  * validation failure is a warning, "<file>: validation: word N: <message>", and the load goes on:
  * the loader's own structural checks decide whether the module is usable. With opt->strict it is
  * the load error.
+ *
+ * Debug information. llvm-spirv 14 writes OpenCL.DebugInfo.100 that SPIRV-Tools rejects in every
+ * module built with -g (DebugTypeFunction with a DebugInfoNone return type, a DebugTypeMember
+ * naming its parent before the parent is defined, DebugTypePointer with storage class 0xFFFFFFFF).
+ * Debug-info and NonSemantic.* instructions carry no semantics (SPV_KHR_non_semantic_info: they can
+ * be removed without changing the module's meaning; nothing but other such instructions may use
+ * their results), so when the module fails, it is validated again without them: if that passes,
+ * every error was in the debug information, which the debugger reads entry by entry and drops where
+ * it cannot (debug/dbg_sym.c), and the load gives one note instead of a warning (and --strict does
+ * not refuse it); if that fails too, its error is a real one and is reported as any other.
  */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, which in C is an
@@ -25,6 +36,8 @@
 #define kDefaultMaxIdBound ld_validate_kDefaultMaxIdBound
 #include <spirv-tools/libspirv.h>
 #undef kDefaultMaxIdBound
+
+#include <spirv/unified1/spirv.h>
 
 #include "ld_internal.h"
 
@@ -66,13 +79,136 @@ static void one_line(const char *in, char *out, size_t len) {
 struct ld_valjob {
   const uint32_t *w;
   uint32_t nw, version;
+  const uint32_t *insn_at; /* word offset of every instruction (the scan's) */
+  uint32_t ninsn;
   pthread_t thread;
   bool threaded;
   bool oom;
   spv_result_t res;
   char msg[768];
-  size_t index; /* the diagnostic's instruction ordinal (header = 0), 0 when none */
+  uint32_t at; /* word offset of the diagnostic's instruction, LD_NONE when it names none */
+  /* the module failed only in its debug information: the first such error, for the note */
+  bool lenient;
+  char debug_msg[160];
+  uint32_t debug_at;
 };
+
+/* Validate words w[0..nw). On failure: the message in msg (one line) and, in *at, the word offset
+ * in the loaded module of the instruction it names: at_of[k] for the instruction of ordinal k + 1
+ * (for binary input the diagnostic position's index is the instruction's ordinal, counting the
+ * header as instruction 0). `first` gets the message's first line alone, when not NULL. */
+static spv_result_t run(spv_const_context ctx, spv_validator_options vopt, const uint32_t *w, uint32_t nw,
+                        const uint32_t *at_of, uint32_t nat, char *msg, size_t len, uint32_t *at, char *first,
+                        size_t flen) {
+  spv_const_binary_t bin = {w, nw};
+  spv_diagnostic diag = NULL;
+  spv_result_t res = spvValidateWithOptions(ctx, vopt, &bin, &diag);
+  *at = LD_NONE;
+  if (res != SPV_SUCCESS) {
+    if (diag && diag->error) one_line(diag->error, msg, len);
+    else snprintf(msg, len, "the validator failed with code %d", (int)res);
+    const char *text = diag && diag->error ? diag->error : msg;
+    if (first) snprintf(first, flen, "%.*s", (int)strcspn(text, "\r\n"), text);
+    if (diag && !diag->isTextSource && diag->position.index >= 1 && diag->position.index <= nat)
+      *at = at_of[diag->position.index - 1];
+  }
+  spvDiagnosticDestroy(diag);
+  return res;
+}
+
+/* The name an OpExtInstImport at word `at` imports (SPIR-V 2.2.1 literal string, lowest-order octet
+ * first), cut to fit buf. The loader checks the string itself (ld_module.c). */
+static void import_name(const uint32_t *w, uint32_t at, char *buf, size_t len) {
+  size_t o = 0;
+  for (uint32_t k = 2; k < (w[at] >> 16) && o + 1 < len; k++)
+    for (unsigned b = 0; b < 4 && o + 1 < len; b++) {
+      char ch = (char)((w[at + k] >> (8 * b)) & 0xFFu);
+      if (!ch) {
+        buf[o] = '\0';
+        return;
+      }
+      buf[o++] = ch;
+    }
+  buf[o] = '\0';
+}
+
+/* Is the instruction at word `at` an OpExtInst of one of the nsets sets in `sets`? */
+static bool in_sets(const uint32_t *w, uint32_t at, const uint32_t *sets, uint32_t nsets) {
+  if ((w[at] & 0xFFFFu) != SpvOpExtInst || (w[at] >> 16) < 5) return false;
+  for (uint32_t i = 0; i < nsets; i++)
+    if (w[at + 3] == sets[i]) return true;
+  return false;
+}
+
+/* The module without its OpExtInst of debug-info and non-semantic sets: a malloc'd copy in *out
+ * (*nout words, 0 when there was nothing to remove) and in *at_of the word offset in the original of
+ * each instruction kept. False when out of memory. */
+static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nout, uint32_t **at_of, uint32_t *nat) {
+  *out = *at_of = NULL;
+  *nout = *nat = 0;
+  uint32_t nsets = 0, nkeep = 0, nwords = 5;
+  uint32_t *sets = malloc((j->ninsn + 1) * sizeof *sets);
+  if (!sets) return false;
+  for (uint32_t i = 0; i < j->ninsn; i++) {
+    uint32_t at = j->insn_at[i];
+    if ((j->w[at] & 0xFFFFu) != SpvOpExtInstImport || (j->w[at] >> 16) < 3) continue;
+    char name[64];
+    import_name(j->w, at, name, sizeof name);
+    ld_extset set = ld_module_extset(name);
+    if (set == LD_EXT_DEBUGINFO || set == LD_EXT_NONSEMANTIC) sets[nsets++] = j->w[at + 1];
+  }
+  for (uint32_t i = 0; i < j->ninsn; i++)
+    if (!in_sets(j->w, j->insn_at[i], sets, nsets)) {
+      nkeep++;
+      nwords += j->w[j->insn_at[i]] >> 16;
+    }
+  bool ok = true;
+  if (nkeep < j->ninsn) {
+    *out = malloc((size_t)nwords * sizeof **out);
+    *at_of = malloc((nkeep + 1) * sizeof **at_of);
+    ok = *out && *at_of;
+  }
+  if (ok && *out) {
+    memcpy(*out, j->w, 5 * sizeof **out);
+    uint32_t n = 5;
+    for (uint32_t i = 0; i < j->ninsn; i++) {
+      uint32_t at = j->insn_at[i], wc = j->w[at] >> 16;
+      if (in_sets(j->w, at, sets, nsets)) continue;
+      (*at_of)[(*nat)++] = at;
+      memcpy(*out + n, j->w + at, wc * sizeof **out);
+      n += wc;
+    }
+    *nout = n;
+  }
+  free(sets);
+  if (!ok) {
+    free(*out);
+    free(*at_of);
+    *out = *at_of = NULL;
+  }
+  return ok;
+}
+
+/* The module again without its debug information, after it failed (see the top of the file). */
+static void validate_without_debug(struct ld_valjob *j, spv_const_context ctx, spv_validator_options vopt,
+                                   const char *first) {
+  uint32_t *w, *at_of, nw, nat;
+  if (!strip_debug(j, &w, &nw, &at_of, &nat)) {
+    j->oom = true;
+    return;
+  }
+  if (!w) return; /* no debug information: the error stands */
+  uint32_t debug_at = j->at;
+  spv_result_t res = run(ctx, vopt, w, nw, at_of, nat, j->msg, sizeof j->msg, &j->at, NULL, 0);
+  if (res == SPV_SUCCESS) {
+    j->lenient = true;
+    j->debug_at = debug_at;
+    snprintf(j->debug_msg, sizeof j->debug_msg, "%s", first);
+  }
+  j->res = res;
+  free(w);
+  free(at_of);
+}
 
 static void *validate_main(void *arg) {
   struct ld_valjob *j = arg;
@@ -87,17 +223,9 @@ static void *validate_main(void *arg) {
   /* Friendly names (OpName-based ids in messages) cost a name map over the whole module — most of
    * the validator's time on large modules; spvi's own messages name ids and opcodes anyway. */
   spvValidatorOptionsSetFriendlyNames(vopt, false);
-  spv_const_binary_t bin = {j->w, j->nw};
-  spv_diagnostic diag = NULL;
-  j->res = spvValidateWithOptions(ctx, vopt, &bin, &diag);
-  if (j->res != SPV_SUCCESS) {
-    if (diag && diag->error) one_line(diag->error, j->msg, sizeof j->msg);
-    else snprintf(j->msg, sizeof j->msg, "the validator failed with code %d", (int)j->res);
-    /* For binary input the diagnostic position's index is the instruction's ordinal, counting the
-     * header as instruction 0 (so the first instruction is 1). */
-    if (diag && !diag->isTextSource) j->index = diag->position.index;
-  }
-  spvDiagnosticDestroy(diag);
+  char first[160];
+  j->res = run(ctx, vopt, j->w, j->nw, j->insn_at, j->ninsn, j->msg, sizeof j->msg, &j->at, first, sizeof first);
+  if (j->res != SPV_SUCCESS) validate_without_debug(j, ctx, vopt, first);
   spvValidatorOptionsDestroy(vopt);
   spvContextDestroy(ctx);
   return NULL;
@@ -110,11 +238,17 @@ bool ld_validate_start(ld_ctx *c) {
   j->w = c->w;
   j->nw = c->nw;
   j->version = c->m->version;
+  j->insn_at = c->insn_at;
+  j->ninsn = c->ninsn;
   c->val = j;
   j->threaded = pthread_create(&j->thread, NULL, validate_main, j) == 0;
   if (!j->threaded) validate_main(j);
   return true;
 }
+
+/* The generator magic number of the Khronos LLVM/SPIR-V Translator (llvm-spirv), in the high half of
+ * header word 2 (SPIR-V 2.3; the registry is spir-v.xml). */
+#define LD_GENERATOR_LLVM_SPIRV 6u
 
 bool ld_validate_finish(ld_ctx *c, bool ok) {
   struct ld_valjob *j = c->val;
@@ -122,8 +256,19 @@ bool ld_validate_finish(ld_ctx *c, bool ok) {
   if (j->threaded) pthread_join(j->thread, NULL);
   c->val = NULL;
   if (j->oom) return ld_oom(c);
-  if (j->res == SPV_SUCCESS) return ok;
-  uint32_t at = j->index >= 1 && j->index <= c->ninsn ? c->insn_at[j->index - 1] : LD_NONE;
+  if (j->res == SPV_SUCCESS) {
+    if (j->lenient && ok) {
+      char where[32] = "";
+      if (j->debug_at != LD_NONE) snprintf(where, sizeof where, "word %u: ", j->debug_at);
+      ld_notef(c,
+               "the validator rejects the debug information (%s%s)%s; it is read leniently, and the rest of the "
+               "module validates",
+               where, j->debug_msg,
+               c->m->generator >> 16 == LD_GENERATOR_LLVM_SPIRV ? ", a known defect of llvm-spirv's output" : "");
+    }
+    return ok;
+  }
+  uint32_t at = j->at;
   if (c->opt && c->opt->strict) {
     /* the validator's verdict is the load's error, whatever else went wrong */
     c->failed = false;

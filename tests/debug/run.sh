@@ -526,6 +526,39 @@ same_results() {  # NAME SPVI-ARGS...
     failed=$((failed + 1))
   fi
 }
+# ---- debug information the validator rejects: tests/cli/debuginfo.cl with -g at -O0 and -O2 ------
+# The load notes it once (and warns about nothing), --strict accepts the module, and the debugger
+# reads every variable: in work-item 5 at line 19, l = 5, tmp[l] = in[5] = 5 after the copy, so
+# tmp[l] * 3 + 1 = 16 (the value put stores); p is the null generic pointer to struct node.
+compile debuginfo "$HERE/../cli/debuginfo.cl" -O0 -g
+compile debuginfo_o2 "$HERE/../cli/debuginfo.cl" -O2 -g
+for name in debuginfo debuginfo_o2; do
+  session $name 0 --strict "$TMP/$name.spv" -g 8 -l 8 'int[8]' 'int[8]=range(0)' local:32 --print <<'EOF' || continue
+break 19 if l == 5
+continue
+print l
+print tmp[l] * 3 + 1
+print p
+continue
+EOF
+  expect $name "debug information read leniently ($name)" <<'EOF'
+Breakpoint 1 at debuginfo.cl:19
+[Switching to work-item global (5,0,0) local (5,0,0) group (0,0,0)]
+19\t  put(out, get_global_id(0), tmp[l] * 3 + (p ? p->v : 1));
+l = (size_t) 5
+tmp[l] * 3 + 1 = (int) 16
+p = (generic node *) 0x0
+arg0 int[8]: 1 4 7 10 13 16 19 22
+EOF
+  if [ "$(wc -l <"$TMP/$name.err")" -eq 1 ] &&
+    grep -qF "spvi: note: $TMP/$name.spv: the validator rejects the debug information (word " "$TMP/$name.err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name: stderr is not the one note: $(cat "$TMP/$name.err")"
+    failed=$((failed + 1))
+  fi
+done
+
 same_results calls "$TMP/calls.spv" -g 64 -l 16 'int[64]' 'float4[64]=random(3,-9,9)' int:5
 same_results exchange "$TMP/exchange.spv" -g 96 -l 32 'int[96]=random(1,-1000,1000)' local:128
 same_results exchange_nonuniform "$TMP/exchange.spv" -g 90 -l 32 'int[90]=range(7,3)' local:128
