@@ -273,6 +273,16 @@ static dbg_type *copy_type(dbg_syms *y, const dbg_type *base) {
   return t;
 }
 
+/* The type of a member whose own type cannot be read: opaque, of the member's size, so that the
+ * struct's other members still show (and this one as <unreadable debug type>). */
+static const dbg_type *unreadable_type(dbg_syms *y, uint64_t size) {
+  dbg_type *t = new_type(y, DK_OPAQUE);
+  if (!t) return NULL;
+  t->name = "unreadable debug type";
+  t->size = size;
+  return t;
+}
+
 static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) {
   dbg_type *t = new_type(y, DK_STRUCT);
   y->di_cache[id] = t;
@@ -287,16 +297,24 @@ static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) 
     const char *mn = di_string(y, di_arg(mb, 0));
     t->mnames[t->count] = mn ? mn : "?";
     t->members[t->count] = di_type(y, di_arg(mb, 1));
+    if (!t->members[t->count]) t->members[t->count] = unreadable_type(y, di_number(y, di_arg(mb, 7)) / 8);
+    if (!t->members[t->count]) continue; /* out of memory: y->oom says so */
     t->offsets[t->count] = di_number(y, di_arg(mb, 6)) / 8;
     t->count++;
   }
   return t;
 }
 
+/* The mark of a type being read (di_cache), so that a type whose operands lead back to itself other
+ * than through a struct or pointer (which are cached before their operands are read) is unreadable
+ * instead of an endless recursion. */
+static const dbg_type di_reading;
+
 static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
   const ld_insn *d = di_insn(y, id);
   if (!d) return NULL;
-  if (y->di_cache[id]) return y->di_cache[id];
+  if (y->di_cache[id]) return y->di_cache[id] == &di_reading ? NULL : y->di_cache[id];
+  y->di_cache[id] = &di_reading;
   const dbg_type *r = NULL;
   dbg_type *t;
   switch (di_op(d)) {
@@ -310,6 +328,9 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
     break;
   }
   case DI_DebugTypePointer: {
+    /* llvm-spirv writes 0xFFFFFFFF, no storage class, for a pointer without an address space in the
+     * LLVM debug info (event_t's): its space is unknown, so the type is unreadable */
+    if (!spv_storage_class_name(di_arg(d, 1))) break;
     t = new_pointer(y, space_of_storage(di_arg(d, 1)));
     y->di_cache[id] = t;
     if (!t) return NULL;
@@ -320,7 +341,9 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
   case DI_DebugTypeQualifier: r = di_type(y, di_arg(d, 0)); break;
   case DI_DebugTypeVector: {
     const dbg_type *e = di_type(y, di_arg(d, 0));
-    if (e) r = dbg_vector_type(y, e, di_arg(d, 1));
+    uint32_t n = di_arg(d, 1);
+    /* OpenCL C 6.1.2: 2, 3, 4, 8 or 16 components */
+    if (e && (n == 2 || n == 3 || n == 4 || n == 8 || n == 16)) r = dbg_vector_type(y, e, n);
     break;
   }
   case DI_DebugTypeArray: {
@@ -787,24 +810,64 @@ bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out) {
 
 /* ---- disassembly ------------------------------------------------------------------------------ */
 
+/* SPIRV-Tools' disassembler stops at the first operand it cannot decode, so one such debug-info
+ * instruction (llvm-spirv 14's DebugTypePointer with storage class 0xFFFFFFFF) would leave the whole
+ * module without disassembly. Those instructions are left out, one at a time (at most
+ * DBG_MAX_UNDECODABLE), and listed as this line. */
+static char undecodable[] = "OpExtInst (debug information the disassembler cannot decode)";
+#define DBG_MAX_UNDECODABLE 64
+
+/* Is the instruction at word `at` of w an OpExtInst of a debug-info or non-semantic set? */
+static bool is_debug_ext(const ld_module *m, const uint32_t *w, uint32_t at) {
+  if ((w[at] & 0xFFFFu) != SpvOpExtInst || (w[at] >> 16) < 5 || w[at + 3] >= m->bound) return false;
+  const ld_id *s = &m->ids[w[at + 3]];
+  return s->kind == LD_ID_EXTINST_SET && (s->index == LD_EXT_DEBUGINFO || s->index == LD_EXT_NONSEMANTIC);
+}
+
+/* The disassembly of m (no header, friendly names) without the debug-info instructions it cannot
+ * decode, whose word offsets in m go to drop[] (*ndrop of them, in order); NULL when it fails
+ * otherwise. */
+static spv_text disassemble(const ld_module *m, uint32_t *drop, uint32_t *ndrop) {
+  *ndrop = 0;
+  spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(m->version));
+  uint32_t *w = malloc((size_t)m->nwords * sizeof *w);
+  spv_text text = NULL;
+  if (!ctx || !w) goto done;
+  memcpy(w, m->words, (size_t)m->nwords * sizeof *w);
+  for (uint32_t nw = m->nwords, shift = 0;;) {
+    spv_diagnostic diag = NULL;
+    spv_result_t r = spvBinaryToText(ctx, w, nw,
+                                     SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES,
+                                     &text, &diag);
+    /* for binary input the position's index is the failing instruction's ordinal, the header 0 */
+    size_t index = diag && !diag->isTextSource ? diag->position.index : 0;
+    spvDiagnosticDestroy(diag);
+    if (r == SPV_SUCCESS && text) break;
+    spvTextDestroy(text);
+    text = NULL;
+    uint32_t at = 5;
+    for (size_t k = 1; at < nw && k < index; k++) at += w[at] >> 16;
+    if (index == 0 || at >= nw || *ndrop == DBG_MAX_UNDECODABLE || !is_debug_ext(m, w, at)) break;
+    uint32_t wc = w[at] >> 16;
+    drop[(*ndrop)++] = at + shift;
+    memmove(w + at, w + at + wc, (size_t)(nw - at - wc) * sizeof *w);
+    nw -= wc;
+    shift += wc;
+  }
+done:
+  free(w);
+  if (ctx) spvContextDestroy(ctx);
+  return text;
+}
+
 static bool build_disasm(dbg_syms *y) {
   if (y->dis_tried) return y->dis_lines != NULL;
   y->dis_tried = true;
   const ld_module *m = y->m;
   if (!m->words || m->nwords < 5) return false;
-  spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(m->version));
-  if (!ctx) return false;
-  spv_text text = NULL;
-  spv_diagnostic diag = NULL;
-  spv_result_t r = spvBinaryToText(ctx, m->words, m->nwords,
-                                   SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES,
-                                   &text, &diag);
-  spvDiagnosticDestroy(diag);
-  spvContextDestroy(ctx);
-  if (r != SPV_SUCCESS || !text) {
-    spvTextDestroy(text);
-    return false;
-  }
+  uint32_t drop[DBG_MAX_UNDECODABLE], ndrop = 0;
+  spv_text text = disassemble(m, drop, &ndrop);
+  if (!text) return false;
   y->dis_text = ycalloc(y, text->length + 1, 1);
   if (!y->dis_text) {
     spvTextDestroy(text);
@@ -824,16 +887,23 @@ static bool build_disasm(dbg_syms *y) {
     return false;
   }
   char *p = y->dis_text;
-  uint32_t at = 5;
-  while (*p && y->ndis < ninsn) {
+  uint32_t at = 5, k = 0;
+  while (y->ndis < ninsn) {
+    if (k < ndrop && drop[k] == at) {
+      k++;
+      y->dis_lines[y->ndis] = undecodable;
+      y->dis_at[y->ndis++] = at;
+      at += m->words[at] >> 16;
+      continue;
+    }
+    if (!*p) break;
     char *e = strchr(p, '\n');
     if (e) *e = 0;
     while (*p == ' ') p++;
     y->dis_lines[y->ndis] = p;
     y->dis_at[y->ndis++] = at;
     at += m->words[at] >> 16;
-    if (!e) break;
-    p = e + 1;
+    p = e ? e + 1 : p + strlen(p);
   }
   return true;
 }

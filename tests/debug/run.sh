@@ -41,11 +41,13 @@ compile calls "$HERE/calls.cl" -O0 -g
 compile exchange "$HERE/exchange.cl" -O0 -g
 compile exchange_o2 "$HERE/exchange.cl" -O2 -g
 compile oob "$HERE/oob.cl" -O0 -g
-if ! spirv-as --preserve-numeric-ids "$HERE/twice.spvasm" -o "$TMP/twice.spv" 2>"$TMP/cc.log"; then
-  echo "debug tests: cannot assemble twice.spvasm" >&2
-  cat "$TMP/cc.log" >&2
-  exit 1
-fi
+for asm in twice unreadable; do
+  if ! spirv-as --preserve-numeric-ids "$HERE/$asm.spvasm" -o "$TMP/$asm.spv" 2>"$TMP/cc.log"; then
+    echo "debug tests: cannot assemble $asm.spvasm" >&2
+    cat "$TMP/cc.log" >&2
+    exit 1
+  fi
+done
 
 # session NAME STATUS ARGS...: `spvi debug ARGS` with the commands on standard input; the transcript
 # goes to $TMP/NAME.out; the exit status must be STATUS.
@@ -526,6 +528,17 @@ same_results() {  # NAME SPVI-ARGS...
     failed=$((failed + 1))
   fi
 }
+# expect_note NAME: the session's standard error is the load's one note on its debug information.
+expect_note() {
+  if [ "$(wc -l <"$TMP/$1.err")" -eq 1 ] &&
+    grep -qF "spvi: note: $TMP/$1.spv: the validator rejects the debug information (word " "$TMP/$1.err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1: standard error is not the one note: $(cat "$TMP/$1.err")"
+    failed=$((failed + 1))
+  fi
+}
+
 # ---- debug information the validator rejects: tests/cli/debuginfo.cl with -g at -O0 and -O2 ------
 # The load notes it once (and warns about nothing), --strict accepts the module, and the debugger
 # reads every variable: in work-item 5 at line 19, l = 5, tmp[l] = in[5] = 5 after the copy, so
@@ -539,8 +552,11 @@ continue
 print l
 print tmp[l] * 3 + 1
 print p
+disassemble
 continue
 EOF
+  # the disassembly too: SPIRV-Tools cannot decode the event_t DebugTypePointer, which alone is
+  # left out of it
   expect $name "debug information read leniently ($name)" <<'EOF'
 Breakpoint 1 at debuginfo.cl:19
 [Switching to work-item global (5,0,0) local (5,0,0) group (0,0,0)]
@@ -548,16 +564,40 @@ Breakpoint 1 at debuginfo.cl:19
 l = (size_t) 5
 tmp[l] * 3 + 1 = (int) 16
 p = (generic node *) 0x0
+Dump of SPIR-V for function dbg:
+   %dbg = OpFunction %void ...
+End of dump.
 arg0 int[8]: 1 4 7 10 13 16 19 22
 EOF
-  if [ "$(wc -l <"$TMP/$name.err")" -eq 1 ] &&
-    grep -qF "spvi: note: $TMP/$name.spv: the validator rejects the debug information (word " "$TMP/$name.err"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL $name: stderr is not the one note: $(cat "$TMP/$name.err")"
-    failed=$((failed + 1))
-  fi
+  expect_note $name
 done
+
+# ---- one unreadable debug entry drops that entry alone (unreadable.spvasm, its header says which) -
+# a + b = 16 and the members and components as the module's constants give them.
+session unreadable 0 "$TMP/unreadable.spv" -g 1 'int[1]' --print <<'EOF'
+break 7
+continue
+info locals
+print s.x + 1
+print s.y
+print c
+print a + b
+continue
+EOF
+expect unreadable "unreadable debug entries" <<'EOF'
+Breakpoint 1 at unreadable.cl:7
+a = (int) 7
+b = (int) 9
+s = (pair) {x = 7, y = <unreadable debug type>}
+v = (int4) (1, 2, 3, 4)
+(spvi 0,0,0 unreadable.cl:7) print s.x + 1
+s.x + 1 = (int) 8
+s.y = (unreadable debug type) <unreadable debug type>
+No symbol "c" in current context.
+a + b = (int) 16
+arg0 int[1]: 16
+EOF
+expect_note unreadable
 
 same_results calls "$TMP/calls.spv" -g 64 -l 16 'int[64]' 'float4[64]=random(3,-9,9)' int:5
 same_results exchange "$TMP/exchange.spv" -g 96 -l 32 'int[96]=random(1,-1000,1000)' local:128
