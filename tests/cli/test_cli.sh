@@ -140,6 +140,9 @@ fi
 # --- null buffer arguments: tested by the kernel, or a fault naming the argument -----------------
 N=$TMP/nullarg.spv
 if run 0 run "$N" -k maybe -g 3 'int[3]' null --print; then expect_out 'arg0 int[3]: -1 -1 -1'; fi
+if run 0 run "$N" -k maybe -g 3 'int[3]' null --out "$TMP/nullout"; then
+  if [ -s "$TMP/nullout/arg0.npy" ] && [ ! -e "$TMP/nullout/arg1.npy" ]; then ok; else fail "--out with a null argument: $(ls "$TMP/nullout")"; fi
+fi
 if run 0 run "$N" -k maybe -g 3 'int[3]' 'int[3]=4,5,6' --print; then
   expect_out 'arg0 int[3]: 4 5 6
 arg1 int[3]: 4 5 6'
