@@ -39,3 +39,13 @@ kernel void null_deref_call(global const int *sel, global int *bad) {
   if (sel[g] == 1)
     store_through(bad, g);
 }
+// A null pointer that comes from an integer, not from the null argument `unused`: the report must
+// not name an argument.
+kernel void null_from_int(global const ulong *addr, global int *unused) {
+  size_t g = get_global_id(0);
+  global int *q = (global int *)addr[g];
+  if (addr[g] == 0)
+    *q = 1;
+  else if (unused)
+    *unused = 2;
+}

@@ -94,6 +94,28 @@ static void test_null_deref_call(void **state) {
   kt_run_case(&c);
 }
 
+/* A null pointer not derived from an argument: the report names none, though `unused` is null. */
+static void check_null_unnamed(const kt_run *r, void *u) {
+  (void)u;
+  const size_t gid[3] = {2, 0, 0};
+  kt_expect_fault(r, SPVI_FAULT_NULL_POINTER, gid, true, -1, 0);
+  kt_require(r, !strstr(r->fault->message, "the pointer is argument"), "the report names an argument:\n%s",
+             r->fault->message);
+}
+
+static void test_null_not_from_arg(void **state) {
+  (void)state;
+  enum { G = 4 };
+  uint64_t addr[G] = {1, 1, 0, 1}; /* work-item 2 stores through (global int *)0 */
+  kt_case c = {.file = "ptr_args",
+               .kernel = "null_from_int",
+               .args = {KT_BUF_IN(addr, sizeof addr), KT_NULL_PTR},
+               .range = {1, {G}, {0}, {0}},
+               .check = check_null_unnamed,
+               .expect_fault = true};
+  kt_run_case(&c);
+}
+
 /* ptr_low_bits, per work-item: (uint)(a - b), (uint)((ulong)a - (ulong)b), the same for two local
  * and two private arrays, (ulong)(a + 3) - (ulong)a, and a[2] read through (ulong)a + 8. */
 static void check_low_bits(const kt_run *r, void *u) {
@@ -149,8 +171,9 @@ static void test_null_svm(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_null_tested),     KT_TEST(test_null_tested_control), KT_TEST(test_null_deref),
-    KT_TEST(test_null_deref_call), KT_TEST(test_ptr_low_bits),        KT_TEST(test_null_svm),
+    KT_TEST(test_null_tested),       KT_TEST(test_null_tested_control), KT_TEST(test_null_deref),
+    KT_TEST(test_null_deref_call),   KT_TEST(test_ptr_low_bits),        KT_TEST(test_null_svm),
+    KT_TEST(test_null_not_from_arg),
   };
   return cmocka_run_group_tests_name("kernels_ptrargs", tests, NULL, NULL);
 }
