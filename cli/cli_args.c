@@ -860,9 +860,15 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
 }
 
 static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  /* clSetKernelArg: "If the argument is a buffer object, the arg_value pointer can be NULL or point
+   * to a NULL value in which case a NULL value will be used as the value for the argument" */
+  if (strcmp(text, "null") == 0) {
+    *out = (cli_arg){.kind = CLI_ARG_NULL, .typed = false, .elem = {NULL, 0}, .count = 0};
+    return true;
+  }
   const char *colon = strchr(text, ':'), *bracket = strchr(text, '[');
   if (!bracket || (colon && colon < bracket))
-    return cli_fail(e, "a buffer parameter takes TYPE[COUNT] or TYPE[COUNT]=INIT");
+    return cli_fail(e, "a buffer parameter takes TYPE[COUNT], TYPE[COUNT]=INIT or null");
   /* Byte buffers (char*, uchar*), void*-like and struct pointees take any element type; for a
    * scalar or vector pointee the element sizes must agree, so indexing means the same thing on
    * both sides (the kinds may differ: uint[N] can carry float bit patterns). Checked before the

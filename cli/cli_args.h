@@ -6,6 +6,7 @@
  *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT
  *              INIT: V,V,...  fill(V) | fill(V1,...,Vw)  range(START[,STEP])
  *                    random(SEED[,LO,HI])  @PATH (.npy or raw little-endian bytes)
+ *              null                     a null pointer (clSetKernelArg with a NULL buffer)
  *   __local    local:BYTES
  *   image      IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32=@pixels.npy
  *              (INIT as for buffers, over the raw channel values in memory order)
@@ -22,7 +23,15 @@
 #include "cli_types.h"
 #include "spvi.h"
 
-typedef enum cli_arg_kind { CLI_ARG_VALUE, CLI_ARG_BUFFER, CLI_ARG_LOCAL, CLI_ARG_IMAGE, CLI_ARG_SAMPLER } cli_arg_kind;
+/* CLI_ARG_NULL: `null` for a buffer parameter, no bytes (data, mem NULL). */
+typedef enum cli_arg_kind {
+  CLI_ARG_VALUE,
+  CLI_ARG_BUFFER,
+  CLI_ARG_LOCAL,
+  CLI_ARG_IMAGE,
+  CLI_ARG_SAMPLER,
+  CLI_ARG_NULL
+} cli_arg_kind;
 
 typedef struct cli_arg {
   cli_arg_kind kind;

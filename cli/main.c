@@ -144,6 +144,7 @@ static const char usage_run[] =
   "                  random(SEED[,LO,HI]) deterministic pseudo-random values, see below\n"
   "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
   "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
+  "                null             a null pointer (the kernel may test it; a dereference faults)\n"
   "  __local       local:BYTES      bytes of local memory per work-group\n"
   "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
   "                  IMAGETYPE image1d image1d_buffer image1d_array image2d image2d_array image3d\n"
@@ -557,6 +558,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     /* memory objects (cli_args.c) that the launch uses in place: no copy */
     case CLI_ARG_BUFFER:
     case CLI_ARG_IMAGE: s = spvi_set_arg_mem(l, i, a->mem, &err); break;
+    case CLI_ARG_NULL: s = spvi_set_arg_mem(l, i, NULL, &err); break; /* spvi.h: a null pointer */
     case CLI_ARG_SAMPLER: s = spvi_set_arg_sampler(l, i, &a->sampler, &err); break;
     default: s = spvi_set_arg_local(l, i, a->bytes, &err); break;
     }

@@ -354,7 +354,8 @@ void spvi_launch_free(spvi_launch *l);
 
 /* By-value argument: `bytes` must equal the parameter's size. */
 spvi_status spvi_set_arg_value(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err);
-/* Buffer argument: spvi copies `bytes` bytes from `data` (data may be NULL: zero-filled). */
+/* Buffer argument: spvi copies `bytes` bytes from `data` (data may be NULL: zero-filled). A null
+ * pointer (clSetKernelArg with a NULL buffer) is spvi_set_arg_mem(l, index, NULL, err). */
 spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, size_t bytes, spvi_error *err);
 /* __local pointer argument of `bytes` bytes per work-group. */
 spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_error *err);
@@ -366,7 +367,9 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
 spvi_status spvi_set_arg_sampler(spvi_launch *l, int index, const spvi_sampler *sampler, spvi_error *err);
 /* Buffer or image argument given as a memory object, used in place (see "memory objects"): the
  * launch holds a reference to it. For a buffer parameter m may be NULL: the kernel receives a null
- * pointer. An image object's type must be the parameter's. */
+ * pointer, which it may test; a dereference is an SPVI_FAULT_NULL_POINTER whose arg_index names
+ * the parameter when the code shows the pointer comes from it. An image object's type must be the
+ * parameter's. */
 spvi_status spvi_set_arg_mem(spvi_launch *l, int index, spvi_mem *m, spvi_error *err);
 /* Pointer argument given as an SVM pointer (clSetKernelArgSVMPointer): the kernel receives `ptr`
  * itself, which may point anywhere into a live SVM allocation (or be NULL). */

@@ -20,7 +20,10 @@
  * "offset -4 of argument 0" rather than as some other allocation). Physical32 picks the smallest id
  * field that holds the launch's allocations. Id 0 is the null pointer. Private and local
  * allocations are relative: the same id means "this variable" in whichever work-item or group
- * dereferences it, which is what OpenCL's address spaces mean.
+ * dereferences it, which is what OpenCL's address spaces mean. A pointer's integer value
+ * (OpConvertPtrToU, OpPtrDiff) differs from the encoding in Physical64: each allocation's offsets
+ * are moved by a distinct multiple of 4 KiB (ex_ptr_to_int, ex_internal.h), so distinct
+ * allocations differ in their low 32 bits, as distinct addresses do on a device.
  * Shared virtual memory is the exception: an SVM pointer is the host address itself, mapped where
  * its id field is above every launch's allocation ids (ex_svm.c), so ex_mem's id check sends it to
  * an out-of-line lookup and the fast path is unchanged.

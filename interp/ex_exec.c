@@ -1465,13 +1465,13 @@ resched:
   }
   H(PTR2U) {
     LANES_BEGIN
-      wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb));
+      wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, ex_ptr_to_int(cx, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)));
     LANES_END
     NEXT;
   }
   H(U2PTR) {
     LANES_BEGIN
-      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, rd_uint(REG(ip->a) + (size_t)l * ip->n, ip->n));
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, ex_int_to_ptr(cx, rd_uint(REG(ip->a) + (size_t)l * ip->n, ip->n)));
     LANES_END
     NEXT;
   }
@@ -1502,7 +1502,9 @@ resched:
   }
   H(PTRDIFF) {
     LANES_BEGIN
-      int64_t diff = (int64_t)(ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) - ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb));
+      /* the difference of the pointers' integer values (SPIR-V 3.32.8 OpPtrDiff) */
+      int64_t diff = (int64_t)(ex_ptr_to_int(cx, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)) -
+                               ex_ptr_to_int(cx, ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb)));
       if (pb == 4) diff = (int32_t)(uint32_t)diff;
       wr_uint(REG(ip->d) + (size_t)l * ip->n, ip->n, (uint64_t)(diff / (int64_t)ip->c));
     LANES_END

@@ -11,6 +11,7 @@
 
 #include "ex_api.h"
 #include "ex_internal.h"
+#include "ex_nullarg.h"
 #include "gen_spv_tables.h"
 
 void *ex_fault(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t size,
@@ -110,6 +111,20 @@ static void format_into(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* A null pointer derived from a null pointer argument (ex_nullarg.c): name the argument. */
+static void null_arg_note(const ex_ctx *cx, spvi_fault *f, char *where, size_t cap) {
+  const int arg = ex_null_arg(cx);
+  if (arg < 0) return;
+  const char *nm = cx->prog->ld->ids[cx->l->entry->ld->params[arg]].name;
+  f->arg_index = arg;
+  f->offset = cx->foff; /* the pointer: null plus this many bytes */
+  f->access_size = cx->fsize;
+  snprintf(f->memory, sizeof f->memory, "argument %d%s%s%s (null pointer)", arg, nm ? " `" : "", nm ? nm : "",
+           nm ? "`" : "");
+  const size_t n = strlen(where);
+  snprintf(where + n, cap - n, "\n  the pointer is %s plus %llu bytes", f->memory, (unsigned long long)cx->foff);
+}
+
 void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   const ld_module *m = cx->prog->ld;
   memset(f, 0, sizeof *f);
@@ -155,6 +170,7 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   } else if (cx->fkind == SPVI_FAULT_NULL_POINTER || cx->fkind == SPVI_FAULT_BAD_POINTER) {
     snprintf(where, sizeof where, "\n  %s of %llu bytes through pointer 0x%llx, which points to no memory",
              cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (unsigned long long)cx->foff);
+    if (cx->fkind == SPVI_FAULT_NULL_POINTER) null_arg_note(cx, f, where, sizeof where);
   } else if (cx->fdetail[0]) {
     snprintf(where, sizeof where, "\n  %s", cx->fdetail);
   }

@@ -323,6 +323,23 @@ static inline uint64_t ex_rd_bytes(const uint8_t *p, unsigned bytes) {
 
 static inline uint64_t ex_ptr_of(const ex_ctx *cx, uint32_t alloc) { return ((uint64_t)alloc << cx->shift) | cx->bias; }
 
+/* The integer value of a pointer (OpConvertPtrToU, OpPtrDiff) and back (OpConvertUToPtr), see ex.h
+ * "Pointers": in a 64-bit module each allocation's offsets are moved by a distinct multiple of
+ * 4 KiB within the offset field, so that distinct allocations differ in the low 32 bits too. The
+ * id field is kept; null, SVM and other pointers outside the allocations are their own value. */
+enum { EX_PTR_SPREAD_SHIFT = 12, EX_PTR_SPREAD_IDS = 0xFFFFF };
+static inline uint64_t ex_ptr_spread(const ex_ctx *cx, uint64_t p) {
+  const uint64_t id = (p & cx->ptr_mask) >> cx->shift;
+  if (cx->ptr_mask != ~(uint64_t)0 || id == 0 || id >= cx->nallocs) return 0; /* Physical32: ids are low bits */
+  return (id & EX_PTR_SPREAD_IDS) << EX_PTR_SPREAD_SHIFT;
+}
+static inline uint64_t ex_ptr_to_int(const ex_ctx *cx, uint64_t p) {
+  return (p & ~cx->off_mask) | ((p + ex_ptr_spread(cx, p)) & cx->off_mask);
+}
+static inline uint64_t ex_int_to_ptr(const ex_ctx *cx, uint64_t v) {
+  return (v & ~cx->off_mask) | ((v - ex_ptr_spread(cx, v)) & cx->off_mask);
+}
+
 /* Host address of `n` bytes at kernel pointer p as seen by `lane` of warp w, or NULL after recording
  * the fault (null pointer, pointer into no allocation, out of bounds, write to constant memory). */
 /* always_inline: it is the body of every load and store handler; the fault paths are out of line. */

@@ -255,7 +255,9 @@ uint8_t *ex_mem_far(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t 
     if (!b) b = ex_svm_near(cx->svm, p);
     if (b) return svm_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, b, p, n, what);
   }
-  return ex_fault(cx, p == 0 ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n, what);
+  /* id 0 is the null pointer's (ex.h "Pointers"): null plus an offset, p[i] through a null p */
+  const bool null = (p & cx->ptr_mask) >> cx->shift == 0;
+  return ex_fault(cx, null ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n, what);
 }
 
 void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint64_t p, uint64_t n,

@@ -137,6 +137,32 @@ if run 1 run "$S" -k oob -g 4 'int[4]' --print --out "$TMP/fault"; then
   if [ -s "$TMP/out" ] || [ -e "$TMP/fault/arg0.npy" ]; then fail "outputs written after a fault"; else ok; fi
 fi
 
+# --- null buffer arguments: tested by the kernel, or a fault naming the argument -----------------
+N=$TMP/nullarg.spv
+if run 0 run "$N" -k maybe -g 3 'int[3]' null --print; then expect_out 'arg0 int[3]: -1 -1 -1'; fi
+if run 0 run "$N" -k maybe -g 3 'int[3]' null --out "$TMP/nullout"; then
+  if [ -s "$TMP/nullout/arg0.npy" ] && [ ! -e "$TMP/nullout/arg1.npy" ]; then ok; else fail "--out with a null argument: $(ls "$TMP/nullout")"; fi
+fi
+if run 0 run "$N" -k maybe -g 3 'int[3]' 'int[3]=4,5,6' --print; then
+  expect_out 'arg0 int[3]: 4 5 6
+arg1 int[3]: 4 5 6'
+fi
+if run 1 run "$N" -k deref -g 3 'int[3]' null; then
+  expect_err 'spvi: fault: null pointer dereference in kernel `deref`'
+  expect_err 'work-item global (0,0,0)'
+  expect_err 'the pointer is argument 1 `in` (null pointer) plus 0 bytes'
+fi
+if run 1 run "$N" -k maybe -g 3 null null; then
+  expect_err 'the pointer is argument 0 `out` (null pointer) plus 0 bytes'
+fi
+# only buffer parameters take null (clSetKernelArg: "If the argument is a buffer object")
+if run 2 run "$S" -k scale -g 3 'int[3]' null; then
+  expect_err 'arg1 `null` for parameter `int k`: a by-value parameter takes'
+fi
+if run 2 run "$S" -k rotate -g 3 'int[3]' null; then
+  expect_err 'arg1 `null` for parameter `local int* tmp`: a __local pointer parameter takes local:BYTES'
+fi
+
 # --- info ---------------------------------------------------------------------------------------
 if run 0 info "$S"; then
   for want in 'kernel scale (2 parameters)' 'kernel rotate (2 parameters)' 'Physical64' 'Kernel'; do

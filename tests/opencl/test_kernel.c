@@ -749,6 +749,31 @@ static void test_enqueue_task(void **state) {
 
 /* A kernel that faults stops; its event fails (CL_OUT_OF_RESOURCES), commands waiting for it
  * fail, and what it wrote before the fault stays in the buffer. */
+/* Run k over g work-items on q, then read m (bytes into out) after it, catching stderr: the fault
+ * report goes there. The launch must fault: the read fails for the event's error. */
+static void run_faulting(cl_command_queue q, cl_kernel k, size_t g, cl_mem m, cl_int *out, size_t bytes, cl_event *ev,
+                         char *report, size_t cap) {
+  char path[] = "/tmp/spvi-test-kernel-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  cl_int enq = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, ev);
+  cl_int rd = clEnqueueReadBuffer(q, m, CL_TRUE, 0, bytes, out, 1, ev, NULL);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  lseek(fd, 0, SEEK_SET);
+  ssize_t n = read(fd, report, cap - 1);
+  close(fd);
+  unlink(path);
+  assert_int_equal(enq, CL_SUCCESS);
+  assert_int_equal(rd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  assert_true(n > 0);
+  report[n] = 0;
+}
+
 static void test_faulting_kernel(void **state) {
   (void)state;
   cl_int e;
@@ -759,29 +784,10 @@ static void test_faulting_kernel(void **state) {
                    CL_SUCCESS);
   assert_int_equal(clFinish(queue), CL_SUCCESS);
   clSetKernelArg(k, 0, sizeof m, &m);
-  size_t g = 1;
   cl_event ev;
-  /* the report goes to stderr: catch it to check that it names the kernel and the call site */
-  char path[] = "/tmp/spvi-test-kernel-XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  fflush(stderr);
-  int saved = dup(2);
-  dup2(fd, 2);
-  cl_int enq = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev);
   cl_int out[16];
-  cl_int rd = clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 1, &ev, NULL);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
   char report[4096] = "";
-  lseek(fd, 0, SEEK_SET);
-  ssize_t n = read(fd, report, sizeof report - 1);
-  close(fd);
-  unlink(path);
-  assert_int_equal(enq, CL_SUCCESS);
-  assert_int_equal(rd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-  assert_true(n > 0);
+  run_faulting(q, k, 1, m, out, sizeof out, &ev, report, sizeof report);
   assert_non_null(strstr(report, "kernel `crash`"));
   assert_non_null(strstr(report, "called from test_kernel+0x")); /* this program, not the loader */
   assert_non_null(strstr(report, "out-of-bounds"));
@@ -794,6 +800,44 @@ static void test_faulting_kernel(void **state) {
   clReleaseEvent(ev);
   clReleaseMemObject(m);
   clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+}
+
+/* A NULL buffer argument (API 5.9.2: arg_value NULL, or pointing to a NULL cl_mem): the kernel
+ * sees a null pointer and takes its other path; dereferenced, it faults, and the report names the
+ * argument. */
+static void test_null_buffer_arg(void **state) {
+  (void)state;
+  cl_program p = cltest_build(ctx, device,
+                              "kernel void maybe(global int *out, global const int *in) {\n"
+                              "  out[get_global_id(0)] = in ? in[get_global_id(0)] : -5; }\n",
+                              "-cl-kernel-arg-info");
+  cl_kernel k = cltest_kernel(p, "maybe");
+  cl_mem m = buffer(4 * sizeof(cl_int)), none = NULL;
+  cl_int out[4];
+  size_t g = 4;
+  for (int how = 0; how < 2; how++) {
+    assert_int_equal(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof none, how ? &none : NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < 4; i++) assert_int_equal(out[i], -5);
+  }
+  /* out null too: the store through it faults (on a queue of its own, as test_faulting_kernel) */
+  cl_int e;
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  assert_int_equal(clSetKernelArg(k, 0, sizeof none, &none), CL_SUCCESS);
+  cl_event ev;
+  char report[4096] = "";
+  run_faulting(q, k, g, m, out, sizeof out, &ev, report, sizeof report);
+  assert_non_null(strstr(report, "null pointer dereference in kernel `maybe`"));
+  assert_non_null(strstr(report, "the pointer is argument 0"));
+  assert_non_null(strstr(report, "(null pointer) plus 0 bytes"));
+  clReleaseEvent(ev);
+  clReleaseMemObject(m);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
   clReleaseCommandQueue(q);
 }
 
@@ -876,6 +920,7 @@ int main(void) {
     cmocka_unit_test(test_arg_not_retained),
     cmocka_unit_test(test_enqueue_task),
     cmocka_unit_test(test_faulting_kernel),
+    cmocka_unit_test(test_null_buffer_arg),
     cmocka_unit_test(test_threads),
     cmocka_unit_test(test_svm_arg),
   };

@@ -826,8 +826,21 @@ static void test_param_matching(void **state) {
   arg_err("float4[2]", &f, "float4 elements are 16 bytes but the parameter points to float (4 bytes)");
   arg_err("double[2]", &f, "double elements are 8 bytes but the parameter points to float (4 bytes)");
   arg_err("double[2]=@/nonexistent", &f, "double elements are 8 bytes"); /* before the file */
-  arg_err("float:1", &f, "a buffer parameter takes TYPE[COUNT] or TYPE[COUNT]=INIT");
+  arg_err("float:1", &f, "a buffer parameter takes TYPE[COUNT], TYPE[COUNT]=INIT or null");
   arg_err("local:16", &f, "a buffer parameter takes");
+  {
+    /* clSetKernelArg's NULL buffer: no bytes, no memory object */
+    cli_arg a;
+    cli_error e = {""};
+    if (!cli_arg_for_param("null", &f, &a, &e)) fail_msg("null: %s", e.msg);
+    assert_int_equal(a.kind, CLI_ARG_NULL);
+    assert_null(a.mem);
+    assert_null(a.data);
+    assert_int_equal(a.bytes, 0);
+    cli_arg_free(&a);
+  }
+  arg_err("null", &n, "a by-value parameter takes");
+  arg_err("nullx", &f, "a buffer parameter takes");
   spvi_param_info f3 = param(SPVI_PARAM_BUFFER, SPVI_AS_GLOBAL, "float3*", "p", SPVI_S_FLOAT, 32, 3, 16);
   arg_ok("float3[2]", &f3, 32);
   arg_ok("float4[2]", &f3, 32);

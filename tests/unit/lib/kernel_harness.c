@@ -291,6 +291,7 @@ static void kt_set_args(const kt_case *c, const kt_run *r, int nargs) {
       break;
     }
     case KT_SMP: s = spvi_set_arg_sampler(kt_g.l, i, a->data, &err); break;
+    case KT_NULL: s = spvi_set_arg_mem(kt_g.l, i, NULL, &err); break;
     case KT_END: break;
     }
     kt_require(r, s == SPVI_OK, "setting argument %d failed (status %d): %s", i, (int)s, err.message);

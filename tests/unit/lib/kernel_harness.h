@@ -41,7 +41,8 @@
  * sizes used here, so the last warp of a group is partial. */
 extern const unsigned KT_WARPS[3];
 
-typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL, KT_IMG, KT_SMP } kt_kind;
+/* KT_NULL: a null pointer for a buffer parameter (spvi_set_arg_mem with NULL). */
+typedef enum kt_kind { KT_END = 0, KT_BUF, KT_VAL, KT_LOCAL, KT_IMG, KT_SMP, KT_NULL } kt_kind;
 
 /* KT_IMG: `data` points to one of these; KT_SMP: `data` points to an spvi_sampler. */
 typedef struct kt_image {
@@ -66,6 +67,8 @@ typedef struct kt_arg {
   { KT_IMG, (img), (n) }
 #define KT_SAMPLER(smp) \
   { KT_SMP, (smp), 0 }
+#define KT_NULL_PTR \
+  { KT_NULL, NULL, 0 }
 
 typedef struct kt_range {
   unsigned dims;
