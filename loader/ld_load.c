@@ -48,16 +48,18 @@ static const char *di_str(const ld_module *m, uint32_t id) {
   return id && id < m->bound && m->ids[id].kind == LD_ID_STRING ? m->ids[id].name : NULL;
 }
 
-/* The DebugLocalVariable (through a DebugDeclare, or a DebugValue of the variable's address, which
- * clang emits at -O0 too, or of the value) in function fi (LD_NONE: any) or DebugGlobalVariable
- * (its Variable operand) of variable `var`; NULL when there is none, or several (a constant can be
- * several variables' value). */
+/* The DebugLocalVariable (through a DebugDeclare, or else a DebugValue of the variable's address,
+ * which clang emits at -O0 too, or of the value) in function fi (LD_NONE: any) or DebugGlobalVariable
+ * (its Variable operand) of variable `var`; NULL when there is none, or several of the kind found (a
+ * constant can be several variables' value; a pointer variable's DebugValue can name a declared
+ * array: the DebugDeclare wins). */
 static const ld_insn *var_debuginfo(const ld_module *m, uint32_t var, uint32_t fi) {
   for (uint32_t i = 0; i < m->ndebug_insns; i++)
     if (m->debug_insns[i].nops > 9 && m->debug_insns[i].ops[1] == DI_DebugGlobalVariable &&
         di_arg(&m->debug_insns[i], 7) == var)
       return &m->debug_insns[i];
-  const ld_insn *found = NULL;
+  const ld_insn *found[2] = {NULL, NULL}; /* by DebugDeclare, by DebugValue */
+  bool several[2] = {false, false};
   for (uint32_t f = fi == LD_NONE ? 0 : fi; f < m->nfuncs && (fi == LD_NONE || f == fi); f++)
     for (uint32_t i = 0; i < m->funcs[f].ninsns; i++) {
       const ld_insn *in = &m->funcs[f].insns[i];
@@ -66,10 +68,12 @@ static const ld_insn *var_debuginfo(const ld_module *m, uint32_t var, uint32_t f
       if (in->ops[1] != DI_DebugDeclare && in->ops[1] != DI_DebugValue) continue;
       const ld_insn *d = di_of(m, in->ops[2]);
       if (!d || d->ops[1] != DI_DebugLocalVariable) continue;
-      if (found && found != d) return NULL;
-      found = d;
+      const int k = in->ops[1] == DI_DebugValue;
+      several[k] |= found[k] && found[k] != d;
+      found[k] = d;
     }
-  return found;
+  if (found[0]) return several[0] ? NULL : found[0];
+  return several[1] ? NULL : found[1];
 }
 
 bool ld_var_decl(const ld_module *m, uint32_t var, uint32_t func, const char **name, const char **file,
