@@ -111,3 +111,13 @@ kernel void pad_member_unset(global padded *out, int v, int k) {
   p.i = va[k];
   out[get_global_id(0)] = p;  // @member-store
 }
+
+// Reported (@ptr-store): a[1] is never written; it is read through the pointers p and vp, which
+// have debug information of their own: the report names the array they point to. Origin: `a`.
+kernel void ptr_to_array(global int *out, int k) {
+  int a[4];  // @ptr-decl
+  int *p = a;
+  p[0] = k;
+  volatile int *vp = p;
+  out[get_global_id(0)] = vp[k];  // @ptr-store
+}

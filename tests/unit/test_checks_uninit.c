@@ -120,12 +120,23 @@ static void test_padding(void **state) {
   launch("pad_member_unset", out, v, (ch_arg)CH_INT(1), use("member-store", false, member, "a", "member-decl"));
 }
 
+static void test_origin_through_pointer(void **state) {
+  (void)state;
+  /* k = 1: vp[1] is a[1], never written, stored to out[g] by every work-item: 4 bytes at 4g */
+  const ch_memory first = {.arg = 0, .offset = 0, .size = 4};
+  launch("ptr_to_array", (ch_arg)CH_BUF(128), (ch_arg)CH_INT(1), (ch_arg)NONE,
+         use("ptr-store", false, first, "a", "ptr-decl"));
+  /* k = 0: a[0] was written */
+  launch("ptr_to_array", (ch_arg)CH_BUF(128), (ch_arg)CH_INT(0), (ch_arg)NONE, no_report);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_atomic_rmw),
     cmocka_unit_test(test_partial_vector),
     cmocka_unit_test(test_composite_constants),
     cmocka_unit_test(test_padding),
+    cmocka_unit_test(test_origin_through_pointer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
