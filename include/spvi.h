@@ -512,7 +512,13 @@ typedef struct spvi_report {
   int64_t offset; /* byte range [offset, offset + access_size) of the first occurrence */
   uint64_t access_size;
   uint64_t memory_size;
-  uint64_t count;     /* occurrences grouped into this report */
+  uint64_t count; /* occurrences grouped into this report */
+  /* uninit: where the undefined bytes came from (origin[0] == 0 when unknown), e.g. "private
+   * variable `a` (64 bytes)" or "OpUndef %12", and where it is declared in the source (debug
+   * information; origin_line 0 when unknown) */
+  char origin[160];
+  char origin_file[256];
+  unsigned origin_line;
   char message[2048]; /* the whole report, several lines, ready to print */
 } spvi_report;
 

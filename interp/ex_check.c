@@ -222,6 +222,29 @@ static const char *access_word(const spvi_site *s) {
   return s->atomic ? (s->write ? "atomic write" : "atomic read") : s->write ? "write" : "read";
 }
 
+/* The origin of an uninit report's undefined bytes (ex_check_event.origin_*) into o; false when unknown. */
+static bool describe_origin(const ex_ctx *cx, const ex_check_event *e, spvi_report *o) {
+  const ld_module *m = cx->prog->ld;
+  const char *name, *file;
+  uint32_t line = 0;
+  if (e->origin_alloc && e->origin_alloc < cx->nallocs) {
+    ex_describe_alloc(cx, e->origin_alloc, o->origin, sizeof o->origin);
+    const uint32_t var = cx->allocs[e->origin_alloc].var_id;
+    if (var && ld_var_decl(m, var, LD_NONE, &name, &file, &line))
+      snprintf(o->origin_file, sizeof o->origin_file, "%s", file ? file : "");
+  } else if (e->origin_id && e->origin_id < m->bound) {
+    /* a DebugValue may say which source variable the compiler left (partly) undefined */
+    const bool whole = m->ids[e->origin_id].kind != LD_ID_CONST || m->consts[m->ids[e->origin_id].index].is_undef;
+    const uint32_t fi = e->at.fn ? (uint32_t)(e->at.fn->ld - m->funcs) : LD_NONE; /* the use's function first */
+    const bool named = ld_var_decl(m, e->origin_id, fi, &name, &file, &line);
+    snprintf(o->origin, sizeof o->origin, "%s%%%u%s%s%s", whole ? "OpUndef " : "an OpUndef constituent of constant ",
+             e->origin_id, named ? " (a value of variable `" : "", named ? name : "", named ? "`)" : "");
+    if (named) snprintf(o->origin_file, sizeof o->origin_file, "%s", file ? file : "");
+  }
+  o->origin_line = line;
+  return o->origin[0] != 0;
+}
+
 static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
   const ex_check_event *e = &g->first;
   memset(o, 0, sizeof *o);
@@ -251,6 +274,10 @@ static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
     add_site(&t, &o->other);
   }
   if (e->detail) add(&t, "\n  %s", e->detail);
+  if (describe_origin(cx, e, o)) {
+    add(&t, "\n  the undefined bytes come from %s", o->origin);
+    if (o->origin_line) add(&t, ", declared at %s:%u", o->origin_file[0] ? o->origin_file : "?", o->origin_line);
+  }
   if (g->count > 1)
     add(&t, "\n  (%llu occurrences at the same instruction%s; the first work-item is shown)",
         (unsigned long long)g->count, o->has_other ? "s" : "");

@@ -43,6 +43,9 @@ typedef struct ex_check_event {
   int64_t offset; /* byte range in it */
   uint64_t size;
   const char *detail; /* one line added to the report (static text), or NULL */
+  /* uninit: where the undefined bytes came from, an allocation or else an OpUndef value or
+   * constant composite holding one (its id); both 0 when unknown */
+  uint32_t origin_alloc, origin_id;
 } ex_check_event;
 
 /* Record one occurrence (thread-safe; never stops the run). */

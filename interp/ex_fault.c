@@ -96,8 +96,13 @@ void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
              nm ? "`" : "", sp, (unsigned long long)a->size);
   } else if (a->var_id) {
     bool module_scope = a->var_id < m->bound && m->ids[a->var_id].kind == LD_ID_GLOBAL;
+    /* the source name from the debug information before the OpName (clang drops local names and
+     * calls a kernel's local variable `kernel.name`) */
+    const char *dn, *df;
+    uint32_t dl;
+    ld_var_decl(m, a->var_id, LD_NONE, &dn, &df, &dl);
     snprintf(buf, len, "%s %s `%s` (%llu bytes)", sp, module_scope ? "program-scope variable" : "variable",
-             ld_id_name(m, a->var_id, nb, sizeof nb), (unsigned long long)a->size);
+             dn ? dn : ld_id_name(m, a->var_id, nb, sizeof nb), (unsigned long long)a->size);
   } else {
     snprintf(buf, len, "%s memory (%llu bytes)", sp, (unsigned long long)a->size);
   }

@@ -78,6 +78,16 @@ void spvi_report_write_json(FILE *f, const spvi_report *r, const char *extra) {
   if (r->has_other) json_site(f, &r->other, mem);
   else fputs("null", f);
   json_memory(f, r->memory, r->arg_index, r->offset, r->access_size, r->memory_size);
+  fputs(",\"origin\":", f);
+  if (r->origin[0]) {
+    fputs("{\"name\":", f);
+    json_str(f, r->origin);
+    fputs(",\"file\":", f);
+    json_str(f, r->origin_file);
+    fprintf(f, ",\"line\":%u}", r->origin_line);
+  } else {
+    fputs("null", f);
+  }
   fputs(",\"message\":", f);
   json_str(f, r->message);
   json_end(f, extra);

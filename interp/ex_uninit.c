@@ -3,14 +3,20 @@
  * wrote in this launch (or from OpUndef), reported when such a value decides a branch, forms an
  * address, is written to global memory, or is printed (spec-notes/checks.md).
  *
- * Shadow state, one byte per byte, 1 = "undefined": every private arena (per lane) and the group's
- * local arena start undefined at the start of each work-group (except the built-in variables and
- * by-value kernel arguments, which spvi writes), every register starts defined except those of
- * OpUndef values. A store copies the stored register's shadow into the memory shadow and a load
- * copies it back, byte for byte, so copying a partly written struct or array is not a use; other
- * instructions mark their result undefined when any operand byte is (composite extract, insert and
- * construct, moves and phi moves keep byte precision). Global and constant memory is always defined
- * (the host or the program initialised it).
+ * Shadow state, one byte per byte, nonzero = "undefined": every private arena (per lane) and the
+ * group's local arena start undefined at the start of each work-group (except the built-in variables
+ * and by-value kernel arguments, which spvi writes, and the padding bytes of structs, which take
+ * unspecified values, C99 6.2.6.1p6), every register starts defined except the bytes of OpUndef
+ * values (also as constituents of constant composites). A store copies the stored register's shadow
+ * into the memory shadow and a load copies it back, byte for byte, so copying a partly written struct
+ * or array is not a use; other instructions mark their result undefined when any operand byte is
+ * (composite extract, insert and construct, moves and phi moves keep byte precision, component-wise
+ * vector instructions component precision). Global and constant memory is always defined (the host
+ * or the program initialised it).
+ *
+ * Origins: an undefined shadow byte's value names where it came from (the allocation or the OpUndef
+ * value, ex_uninit_plans.org), and every operation passes on the value of its first undefined
+ * operand byte, so a report names the variable whose bytes were never written.
  *
  * A client of the hook interface (ex_hooks.h, ex_uninit_hooks at the end): memory accesses
  * (always), builtin calls (always), and every other instruction only while some register of the
@@ -31,10 +37,23 @@ struct ex_uninit_plans { /* launch-wide */
   uint32_t ndata, cap;
   uint32_t *undef; /* (reg, size) of OpUndef values */
   uint32_t nundef;
-  uint8_t *shadowed;  /* per allocation id: 1 for private and local memory (the shadowed spaces) */
-  uint8_t *lane_priv; /* one lane's private shadow at the start of a group */
+  uint8_t *undef_fill; /* per undef entry (undef_at[i] into it): its register's shadow, one lane */
+  uint32_t *undef_at;
+  uint8_t *shadowed;   /* per allocation id: 1 for private and local memory (the shadowed spaces) */
+  uint8_t *lane_priv;  /* one lane's private shadow at the start of a group */
+  uint8_t *local_init; /* the local arena's shadow at the start of a group (local_init_bytes) */
+  uint64_t local_init_bytes;
+  /* origins: shadow value v (1 .. norg) came from allocation org[v].alloc or, when 0, from the
+   * OpUndef (or constant composite holding one) org[v].undef; ORG_UNKNOWN: not recorded */
+  struct {
+    uint32_t alloc, undef;
+  } org[256];
+  uint32_t norg;
 };
-enum { PLAN_PRINTF = 1 };
+enum { ORG_UNKNOWN = 255 };
+/* plan flags: printf; component-wise (the vector result's component c depends on the operands'
+ * components c alone: the component count in bits 8 and up) */
+enum { PLAN_PRINTF = 1, PLAN_COMPWISE = 2 };
 
 /* A warp's shadow state. */
 typedef struct uwarp {
@@ -57,7 +76,8 @@ typedef struct ex_uninit { /* per worker */
   /* the running builtin's result register: undefined in a lane where it reads undefined memory */
   ex_warp *pw;
   uint32_t pd, psize;
-  uint64_t in_taint; /* lanes whose builtin operands are undefined (the running EXTINST) */
+  uint64_t in_taint;  /* lanes whose builtin operands are undefined (the running EXTINST) */
+  uint8_t in_org[64]; /* their origins, per lane */
 } ex_uninit;
 
 static inline uwarp *uw(const ex_uninit *u, const ex_warp *w) { return &u->warps[w - u->warp0]; }
@@ -95,6 +115,119 @@ static void id_operands(const ld_insn *li, uint32_t *first, uint32_t *count) {
   }
 }
 
+/* A new origin for allocation `alloc` or the undefined value `undef`: the next shadow value, or
+ * ORG_UNKNOWN once 254 are taken. */
+static uint8_t new_origin(struct ex_uninit_plans *u, uint32_t alloc, uint32_t undef) {
+  if (u->norg + 1 >= ORG_UNKNOWN) return ORG_UNKNOWN;
+  u->norg++;
+  u->org[u->norg].alloc = alloc;
+  u->org[u->norg].undef = undef;
+  return (uint8_t)u->norg;
+}
+
+/* mask[off + b] = v for the bytes b of a value of type tid that are not padding (below lim): the
+ * gaps between and after struct members (C99 6.2.6.1p6: padding takes unspecified values) and the
+ * fourth slot of 3-component vectors are left alone. Registers and memory lay them out alike. */
+static void value_bytes(const ld_module *m, uint32_t tid, uint8_t *mask, uint64_t off, uint64_t lim, uint8_t v) {
+  const ld_type *t = ld_type_of(m, tid), *e = t ? ld_type_of(m, t->elem) : NULL;
+  if (!t || off >= lim) return;
+  if (t->kind == LD_TY_STRUCT) {
+    for (uint32_t i = 0; i < t->count; i++) value_bytes(m, t->members[i], mask, off + t->offsets[i], lim, v);
+    return;
+  }
+  if (t->kind == LD_TY_ARRAY && e && (e->kind == LD_TY_STRUCT || e->kind == LD_TY_ARRAY || e->kind == LD_TY_VECTOR)) {
+    for (uint64_t i = 0; i < t->count; i++) value_bytes(m, t->elem, mask, off + i * e->size, lim, v);
+    return;
+  }
+  const uint64_t n = t->kind == LD_TY_VECTOR ? t->reg_size : t->size;
+  memset(mask + off, v, n < lim - off ? n : lim - off);
+}
+
+/* Allocation id's shadow at the start of a group, in sh: undefined with its own origin but for the
+ * padding of the structs it holds (a variable's type; a local buffer argument: its pointee's, repeated). */
+static void alloc_init(const ex_ctx *cx, struct ex_uninit_plans *u, uint32_t id, uint8_t *sh) {
+  const ld_module *m = cx->prog->ld;
+  const ex_alloc *a = &cx->allocs[id];
+  const uint8_t o = new_origin(u, id, 0);
+  uint32_t pt = 0;
+  if (a->var_id && a->var_id < m->bound) pt = m->ids[a->var_id].type;
+  else if (a->arg_index >= 0) pt = m->ids[cx->l->entry->ld->params[a->arg_index]].type;
+  const ld_type *p = ld_type_of(m, pt), *t = p && p->kind == LD_TY_POINTER ? ld_type_of(m, p->elem) : NULL;
+  if (!t || !t->size) {
+    memset(sh, o, a->size);
+    return;
+  }
+  memset(sh, 0, a->size);
+  for (uint64_t at = 0; at < a->size; at += t->size) value_bytes(m, t->id, sh, at, a->size, o);
+}
+
+/* The shadowed spaces and their shadow at the start of a group: private memory undefined except
+ * the built-in variables and by-value kernel arguments, local memory undefined, both except struct
+ * padding (alloc_init). */
+static bool init_shadows(ex_ctx *cx, struct ex_uninit_plans *u) {
+  const ex_program *p = cx->prog;
+  u->shadowed = calloc(cx->nallocs + 1, 1);
+  u->lane_priv = malloc(p->private_size + 1);
+  if (!u->shadowed || !u->lane_priv) return false;
+  memset(u->lane_priv, ORG_UNKNOWN, p->private_size);
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    const ex_alloc *a = &cx->allocs[i];
+    u->shadowed[i] = a->space == EX_AS_PRIVATE || a->space == EX_AS_LOCAL;
+    if (a->space == EX_AS_LOCAL && a->offset + a->size > u->local_init_bytes) u->local_init_bytes = a->offset + a->size;
+  }
+  u->local_init = malloc(u->local_init_bytes + 1);
+  if (!u->local_init) return false;
+  memset(u->local_init, ORG_UNKNOWN, u->local_init_bytes);
+  for (uint32_t i = 1; i < cx->nallocs; i++) {
+    const ex_alloc *a = &cx->allocs[i];
+    if (u->shadowed[i]) alloc_init(cx, u, i, (a->space == EX_AS_LOCAL ? u->local_init : u->lane_priv) + a->offset);
+  }
+  for (uint32_t b = 0; b < p->nbuiltins; b++) {
+    const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
+    memset(u->lane_priv + a->offset, 0, a->size);
+  }
+  const ex_func *e = cx->l->entry;
+  for (uint32_t i = 0; i < e->nparams; i++)
+    if (e->param_byval[i])
+      memset(u->lane_priv + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
+  return true;
+}
+
+/* OpUndef values (module-scope constants and function-level instructions) and constant composites
+ * holding one: their registers' undefined bytes, with their origins, padding excluded. */
+static bool init_undef(ex_ctx *cx, struct ex_uninit_plans *u) {
+  const ex_program *p = cx->prog;
+  const ld_module *m = p->ld;
+  uint32_t cap = 0, fill = 0;
+  for (uint32_t id = 1; id < m->bound; id++) {
+    const ld_id *e = &m->ids[id];
+    const ld_const *k = e->kind == LD_ID_CONST ? &m->consts[e->index] : NULL;
+    bool undef = (k && (k->is_undef || k->undef_mask)) ||
+                 (e->kind == LD_ID_VALUE && m->funcs[e->index].insns[e->insn].opcode == SpvOpUndef);
+    const uint32_t size = reg_size_of(m, e->type);
+    if (!undef || p->id_reg[id] == LD_NONE || !size) continue;
+    if (u->nundef + 1 > cap) {
+      cap = cap ? cap * 2 : 16;
+      uint32_t *n = realloc(u->undef, 2 * cap * sizeof *n), *at = realloc(u->undef_at, cap * sizeof *at);
+      if (n) u->undef = n;
+      if (at) u->undef_at = at;
+      if (!n || !at) return false;
+    }
+    uint8_t *f = realloc(u->undef_fill, fill + size);
+    if (!f) return false;
+    u->undef_fill = f;
+    memset(f + fill, 0, size);
+    value_bytes(m, e->type, f + fill, 0, size, new_origin(u, 0, id));
+    if (k && !k->is_undef && k->undef_mask)
+      for (uint32_t b = 0; b < size; b++) f[fill + b] = k->undef_mask[b] ? f[fill + b] : 0;
+    u->undef[2 * u->nundef] = p->id_reg[id];
+    u->undef[2 * u->nundef + 1] = size;
+    u->undef_at[u->nundef++] = fill;
+    fill += size;
+  }
+  return true;
+}
+
 static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
   const ex_program *p = cx->prog;
   const ld_module *m = p->ld;
@@ -117,6 +250,11 @@ static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
           !push(u, 0))
         return false;
       uint32_t at = u->ndata - 1;
+      /* the core instructions whose operands are all vectors of the result's component count act
+       * component by component (SPIR-V 3.32.11, 3.32.13-15): a partly undefined vector (clang -O2's
+       * constant composites with OpUndef) keeps its defined components defined */
+      const ld_type *rt = out == LD_NONE ? NULL : ld_type_of(m, li->type);
+      bool cw = li->opcode != SpvOpExtInst && rt && rt->kind == LD_TY_VECTOR;
       for (uint32_t i = first; i < first + count; i++) {
         uint32_t id = li->ops[i];
         if (id == 0 || id >= m->bound || p->id_reg[id] == LD_NONE) continue;
@@ -124,44 +262,15 @@ static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
         if (e->kind != LD_ID_VALUE && e->kind != LD_ID_PARAM && e->kind != LD_ID_CONST) continue;
         if (pf && i == 2) continue; /* printf's format string is in constant memory */
         if (!push(u, p->id_reg[id]) || !push(u, reg_size_of(m, e->type))) return false;
+        const ld_type *ot = ld_type_of(m, e->type);
+        cw = cw && ot && ot->kind == LD_TY_VECTOR && ot->count == rt->count;
         nin++;
       }
       u->data[at] = nin;
+      if (cw && nin) u->data[at - 1] |= PLAN_COMPWISE | rt->count << 8;
     }
   }
-  u->shadowed = calloc(cx->nallocs + 1, 1);
-  u->lane_priv = malloc(p->private_size + 1);
-  if (!u->shadowed || !u->lane_priv) return false;
-  for (uint32_t i = 1; i < cx->nallocs; i++)
-    u->shadowed[i] = cx->allocs[i].space == EX_AS_PRIVATE || cx->allocs[i].space == EX_AS_LOCAL;
-  /* private memory starts undefined except the built-in variables and by-value kernel arguments */
-  memset(u->lane_priv, 1, p->private_size);
-  for (uint32_t b = 0; b < p->nbuiltins; b++) {
-    const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
-    memset(u->lane_priv + a->offset, 0, a->size);
-  }
-  const ex_func *e = cx->l->entry;
-  for (uint32_t i = 0; i < e->nparams; i++)
-    if (e->param_byval[i])
-      memset(u->lane_priv + cx->allocs[e->param_byval[i]].offset, 0, cx->allocs[e->param_byval[i]].size);
-  /* OpUndef values: module-scope constants and function-level instructions */
-  uint32_t cap = 0;
-  for (uint32_t id = 1; id < m->bound; id++) {
-    const ld_id *e = &m->ids[id];
-    bool undef = (e->kind == LD_ID_CONST && m->consts[e->index].is_undef) ||
-                 (e->kind == LD_ID_VALUE && m->funcs[e->index].insns[e->insn].opcode == SpvOpUndef);
-    if (!undef || p->id_reg[id] == LD_NONE) continue;
-    if (u->nundef + 1 > cap) {
-      cap = cap ? cap * 2 : 16;
-      uint32_t *n = realloc(u->undef, 2 * cap * sizeof *n);
-      if (!n) return false;
-      u->undef = n;
-    }
-    u->undef[2 * u->nundef] = p->id_reg[id];
-    u->undef[2 * u->nundef + 1] = reg_size_of(m, e->type);
-    u->nundef++;
-  }
-  return true;
+  return init_shadows(cx, u) && init_undef(cx, u);
 }
 
 static void uninit_launch_end(ex_ctx *cx, void *launch) {
@@ -171,8 +280,11 @@ static void uninit_launch_end(ex_ctx *cx, void *launch) {
   free(u->plan);
   free(u->data);
   free(u->undef);
+  free(u->undef_at);
+  free(u->undef_fill);
   free(u->shadowed);
   free(u->lane_priv);
+  free(u->local_init);
   free(u);
 }
 
@@ -227,23 +339,24 @@ static inline bool fl_any(const uwarp *x, uint32_t r, uint32_t s) {
   return false;
 }
 
-static inline bool any(const uint8_t *p, size_t n) {
+/* The first nonzero shadow byte of p[0 .. n) (the origin of the first undefined byte), or 0. */
+static inline uint8_t any(const uint8_t *p, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t v;
     memcpy(&v, p + i, 8);
-    if (v) return true;
+    if (v) break;
   }
   for (; i < n; i++)
-    if (p[i]) return true;
-  return false;
+    if (p[i]) return p[i];
+  return 0;
 }
 
 static void fl_refresh(const ex_ctx *cx, uwarp *x, uint32_t r, uint32_t s) {
   if (!s || r == LD_NONE) return;
   const size_t W = cx->W;
   for (uint32_t c = r >> 3, e = (r + s - 1) >> 3; c <= e; c++) {
-    const uint8_t v = any(x->ureg + (size_t)c * 8 * W, 8 * W);
+    const uint8_t v = any(x->ureg + (size_t)c * 8 * W, 8 * W) != 0;
     x->uflags_set += (uint32_t)v - x->uflag[c];
     x->uflag[c] = v;
   }
@@ -274,8 +387,10 @@ static void warp_start(const ex_ctx *cx, const ex_uninit *u, uwarp *x) {
   x->uflags_set = 0;
   ex_hk_watch(x->w, x->watch, false);
   for (uint32_t i = 0; i < up->nundef; i++) {
-    memset(x->ureg + (size_t)up->undef[2 * i] * W, 1, (size_t)up->undef[2 * i + 1] * W);
-    fl_set(x, up->undef[2 * i], up->undef[2 * i + 1]);
+    const uint32_t r = up->undef[2 * i], n = up->undef[2 * i + 1];
+    for (unsigned l = 0; l < W; l++)
+      memcpy(x->ureg + (size_t)r * W + (size_t)l * n, up->undef_fill + up->undef_at[i], n);
+    fl_refresh(cx, x, r, n);
   }
   /* every lane starts as lane_priv: one copy, then doubling what is already there (log2 W
    * copies instead of one call per lane, which dominated short kernels' group starts) */
@@ -294,7 +409,9 @@ static void uninit_warp_start(void *self, ex_ctx *cx, ex_warp *w) {
 
 static void uninit_group_begin(void *self, ex_ctx *cx, ex_warp *warps, unsigned nw) {
   ex_uninit *u = self;
-  memset(u->ulocal, 1, u->local_bytes);
+  const struct ex_uninit_plans *up = u->up;
+  memset(u->ulocal, ORG_UNKNOWN, u->local_bytes);
+  memcpy(u->ulocal, up->local_init, up->local_init_bytes < u->local_bytes ? up->local_init_bytes : u->local_bytes);
   u->pw = NULL;
   for (unsigned k = 0; k < nw; k++) warp_start(cx, u, uw(u, &warps[k]));
 }
@@ -348,21 +465,29 @@ static uint8_t *local_run(const ex_ctx *cx, const ex_uninit *u, const uint64_t *
   return u->ulocal + cx->allocs[id].offset + off;
 }
 
-enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF };
+enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF, WHY_ATOMIC };
 static const char *const why_text[] = {
   "the branch condition is computed from memory never written in this launch (or from OpUndef)",
   "the address is computed from memory never written in this launch (or from OpUndef)",
   "the value written is computed from memory never written in this launch (or from OpUndef)",
   "a printf argument is computed from memory never written in this launch (or from OpUndef)",
+  "the atomic operation combines with or compares the value in memory, which was never written in this launch",
 };
 
-static void __attribute__((cold)) report(ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_func *fn,
-                                         const ex_insn *ip, int why, uint32_t alloc, uint64_t off, uint64_t size) {
+/* One report; org is the shadow value of the undefined byte (its origin). */
+static void __attribute__((cold))
+report(ex_ctx *cx, const ex_uninit *u, const ex_warp *w, unsigned lane, const ex_func *fn, const ex_insn *ip, int why,
+       uint8_t org, uint32_t alloc, uint64_t off, uint64_t size) {
   ex_check_event e;
   memset(&e, 0, sizeof e);
   e.kind = SPVI_REPORT_UNINIT;
   e.at = ex_site_of(cx, w, lane, fn, ip);
-  e.at.write = why == WHY_WRITE;
+  e.at.write = why == WHY_WRITE || why == WHY_ATOMIC;
+  e.at.atomic = why == WHY_ATOMIC;
+  if (org && org <= u->up->norg) {
+    e.origin_alloc = u->up->org[org].alloc;
+    e.origin_id = u->up->org[org].undef;
+  }
   e.alloc = alloc;
   e.offset = (int64_t)off;
   e.size = size;
@@ -400,7 +525,7 @@ static void copy_shadow(ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned
     uint64_t lo = 0, hi = n;
     while (!s[lo]) lo++;
     while (!s[hi - 1]) hi--;
-    report(cx, x->w, l, fn, ip, WHY_WRITE, did, doff + lo, hi - lo);
+    report(cx, u, x->w, l, fn, ip, WHY_WRITE, s[lo], did, doff + lo, hi - lo);
   }
 }
 
@@ -434,8 +559,11 @@ static const uint32_t *plan_of(const ex_ctx *cx, const ex_uninit *u, const ex_fu
   return u->up->data + u->up->plan[ex_hk_site(cx, fn, ip)];
 }
 
+/* The result's shadow from the operands' (the plan of ip): undefined, with the origin of the first
+ * undefined operand byte, in the lanes where one is; those lanes in *tainted_lanes, their origins
+ * in org[lane]. */
 static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn, const ex_insn *ip,
-                    const uint16_t *lanes, unsigned nl, uint64_t *tainted_lanes) {
+                    const uint16_t *lanes, unsigned nl, uint64_t *tainted_lanes, uint8_t *org) {
   const uint32_t *pl = plan_of(cx, u, fn, ip);
   const unsigned W = cx->W;
   uint8_t *U = x->ureg;
@@ -453,27 +581,36 @@ static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn,
     fl_refresh(cx, x, out, osz);
     return;
   }
+  /* nc parts of each register: the components of a component-wise instruction, else the whole */
+  const uint32_t nc = pl[2] & PLAN_COMPWISE ? pl[2] >> 8 : 1;
   for (unsigned k = 0; k < nl; k++) {
     const unsigned l = lanes[k];
-    bool t = false;
-    for (uint32_t i = 0; i < nin && !t; i++)
-      t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1], in[2 * i + 1]);
-    if (t) *tainted_lanes |= (uint64_t)1 << l;
-    if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz, t, osz);
+    org[l] = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+      uint8_t t = 0;
+      for (uint32_t i = 0; i < nin && !t; i++) {
+        const uint32_t sz = in[2 * i + 1] / nc;
+        t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1] + (size_t)c * sz, sz);
+      }
+      if (!org[l]) org[l] = t;
+      if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz + (size_t)c * (osz / nc), t, osz / nc);
+    }
+    if (org[l]) *tainted_lanes |= (uint64_t)1 << l;
   }
   if (out != LD_NONE) fl_refresh(cx, x, out, osz);
   if ((pl[2] & PLAN_PRINTF) && *tainted_lanes)
     for (unsigned k = 0; k < nl; k++)
-      if (*tainted_lanes >> lanes[k] & 1) report(cx, x->w, lanes[k], fn, ip, WHY_PRINTF, 0, 0, 0);
+      if (*tainted_lanes >> lanes[k] & 1) report(cx, u, x->w, lanes[k], fn, ip, WHY_PRINTF, org[lanes[k]], 0, 0, 0);
 }
 
 /* Lanes whose address register (n bytes, LD_NONE: none) holds an undefined byte: reported. */
-static inline void check_address(ex_ctx *cx, const uwarp *x, const ex_hk_access *a, uint32_t reg) {
+static inline void check_address(ex_ctx *cx, const ex_uninit *u, const uwarp *x, const ex_hk_access *a, uint32_t reg) {
   if (reg == LD_NONE || !fl_any(x, reg, a->addr_bytes)) return;
   const unsigned W = cx->W;
-  for (unsigned k = 0; k < a->nl; k++)
-    if (any(x->ureg + (size_t)reg * W + (size_t)a->lanes[k] * a->addr_bytes, a->addr_bytes))
-      report(cx, x->w, a->lanes[k], a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+  for (unsigned k = 0; k < a->nl; k++) {
+    const uint8_t o = any(x->ureg + (size_t)reg * W + (size_t)a->lanes[k] * a->addr_bytes, a->addr_bytes);
+    if (o) report(cx, u, x->w, a->lanes[k], a->fn, a->ip, WHY_ADDRESS, o, 0, 0, 0);
+  }
 }
 
 static void on_load(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access *a) {
@@ -481,7 +618,7 @@ static void on_load(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access
   const uint32_t d = a->value_reg;
   const uint64_t n = a->size;
   uint8_t *U = x->ureg, *run;
-  check_address(cx, x, a, a->addr_reg);
+  check_address(cx, u, x, a, a->addr_reg);
   if (lanes_unshadowed(cx, u, a->ptr, a->nl)) { /* global or constant memory: defined */
     if (!fl_any(x, d, (uint32_t)n)) return;
     for (unsigned k = 0; k < a->nl; k++) memset(U + (size_t)d * W + (size_t)a->lanes[k] * n, 0, n);
@@ -506,7 +643,7 @@ static void on_store(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acces
   const uint64_t n = a->size;
   const uint8_t *V = x->ureg + (size_t)v * W;
   uint8_t *run;
-  check_address(cx, x, a, a->addr_reg);
+  check_address(cx, u, x, a, a->addr_reg);
   /* a defined value stored to unshadowed memory changes nothing and reports nothing */
   if (!fl_any(x, v, (uint32_t)n) && lanes_unshadowed(cx, u, a->ptr, a->nl)) return;
   if (a->full && (run = local_run(cx, u, a->ptr, n))) {
@@ -519,8 +656,9 @@ static void on_store(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acces
     uint32_t id;
     uint64_t off;
     uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], n, &id, &off);
+    const uint8_t o = s ? 0 : any(V + (size_t)l * n, n);
     if (s) memcpy(s, V + (size_t)l * n, n);
-    else if (id && any(V + (size_t)l * n, n)) report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, id, off, n);
+    else if (id && o) report(cx, u, x->w, l, a->fn, a->ip, WHY_WRITE, o, id, off, n);
   }
 }
 
@@ -530,7 +668,7 @@ static void on_atomic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acce
   const uint32_t d = a->result_reg;
   uint8_t *U = x->ureg;
 #define UT(r, l, s) (U + (size_t)(r)*W + (size_t)(l) * (s))
-  check_address(cx, x, a, a->addr_reg);
+  check_address(cx, u, x, a, a->addr_reg);
   /* defined operands on unshadowed memory: the old value is defined, nothing else changes */
   if (!fl_any(x, a->value_reg, size) && !fl_any(x, a->cmp_reg, size) && lanes_unshadowed(cx, u, a->ptr, a->nl)) {
     if (d == LD_NONE || !fl_any(x, d, dsize)) return;
@@ -538,22 +676,22 @@ static void on_atomic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acce
     fl_refresh(cx, x, d, dsize);
     return;
   }
+  /* a plain exchange or store replaces the value; the other operations combine with it or (compare
+   * exchange) compare it, which uses it like a branch condition: an undefined old value is reported
+   * there (its result stays undefined). A load or an exchange only copies it. */
+  const bool replace = op == EX_AT_STORE || op == EX_AT_XCHG || op == EX_AT_FLAG_SET || op == EX_AT_FLAG_CLEAR;
   for (unsigned k = 0; k < a->nl; k++) {
     const unsigned l = a->lanes[k];
-    const bool vt = (a->value_reg != LD_NONE && any(UT(a->value_reg, l, size), size)) ||
-                    (a->cmp_reg != LD_NONE && any(UT(a->cmp_reg, l, size), size));
+    uint8_t vt = a->value_reg != LD_NONE ? any(UT(a->value_reg, l, size), size) : 0;
+    if (!vt && a->cmp_reg != LD_NONE) vt = any(UT(a->cmp_reg, l, size), size);
     uint32_t id;
     uint64_t off;
     uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], msize, &id, &off);
-    const bool old = s && any(s, msize);
+    const uint8_t old = s ? any(s, msize) : 0;
     if (d != LD_NONE) memset(UT(d, l, dsize), old, dsize);
-    if (s && op != EX_AT_LOAD) {
-      /* a plain exchange or store replaces the value; the other operations combine with it */
-      const bool replace = op == EX_AT_STORE || op == EX_AT_XCHG || op == EX_AT_FLAG_SET || op == EX_AT_FLAG_CLEAR;
-      memset(s, vt || (!replace && old), msize);
-    } else if (!s && id && vt && op != EX_AT_LOAD) {
-      report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, id, off, msize);
-    }
+    if (old && !replace && op != EX_AT_LOAD) report(cx, u, x->w, l, a->fn, a->ip, WHY_ATOMIC, old, id, off, msize);
+    if (s && op != EX_AT_LOAD) memset(s, vt ? vt : replace ? 0 : old, msize);
+    else if (!s && id && vt && op != EX_AT_LOAD) report(cx, u, x->w, l, a->fn, a->ip, WHY_WRITE, vt, id, off, msize);
   }
   if (d != LD_NONE) fl_refresh(cx, x, d, dsize);
 #undef UT
@@ -566,29 +704,30 @@ static void on_builtin_access(ex_ctx *cx, ex_uninit *u, uwarp *x, const ex_hk_ac
   uint32_t id;
   uint64_t off;
   uint8_t *s = mem_shadow(cx, u, x, lane, a->ptr[0], a->size, &id, &off);
-  const bool t = (u->in_taint >> lane) & 1;
+  const uint8_t t = (u->in_taint >> lane) & 1 ? u->in_org[lane] : 0, o = s && !a->write ? any(s, a->size) : 0;
   if (a->write) {
     if (s) memset(s, t, a->size);
-    else if (id && t) report(cx, x->w, lane, a->fn, a->ip, WHY_WRITE, id, off, a->size);
-  } else if (s && any(s, a->size) && u->pw == x->w && u->pd != LD_NONE) {
+    else if (id && t) report(cx, u, x->w, lane, a->fn, a->ip, WHY_WRITE, t, id, off, a->size);
+  } else if (o && u->pw == x->w && u->pd != LD_NONE) {
     /* the builtin event (before the builtin) has written the result's shadow already */
-    memset(x->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, 1, u->psize);
+    memset(x->ureg + (size_t)u->pd * cx->W + (size_t)lane * u->psize, o, u->psize);
     fl_set(x, u->pd, u->psize);
   }
 }
 
 /* An image access of one lane (after it succeeded): an undefined coordinate is reported like an
  * undefined address, an undefined texel written like an undefined value stored to a buffer. */
-static void on_image(ex_ctx *cx, const uwarp *x, const ex_hk_access *a) {
+static void on_image(ex_ctx *cx, const ex_uninit *u, const uwarp *x, const ex_hk_access *a) {
   if (!x->uflags_set) return; /* every register of the warp is defined */
   const unsigned W = cx->W, l = a->lanes[0];
-  if (any(x->ureg + (size_t)a->addr_reg * W + (size_t)l * a->addr_bytes, a->addr_bytes)) {
-    report(cx, x->w, l, a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+  uint8_t o = any(x->ureg + (size_t)a->addr_reg * W + (size_t)l * a->addr_bytes, a->addr_bytes);
+  if (o) {
+    report(cx, u, x->w, l, a->fn, a->ip, WHY_ADDRESS, o, 0, 0, 0);
     return;
   }
   /* a texel computed from undefined memory written to the image (global memory): as a store */
-  if (a->write && any(x->ureg + (size_t)a->value_reg * W + (size_t)l * a->value_bytes, a->value_bytes))
-    report(cx, x->w, l, a->fn, a->ip, WHY_WRITE, a->alloc, a->off, a->size);
+  o = a->write ? any(x->ureg + (size_t)a->value_reg * W + (size_t)l * a->value_bytes, a->value_bytes) : 0;
+  if (o) report(cx, u, x->w, l, a->fn, a->ip, WHY_WRITE, o, a->alloc, a->off, a->size);
 }
 
 static void uninit_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
@@ -605,14 +744,14 @@ static void uninit_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
       const unsigned l = a->lanes[k];
       const uint64_t n = a->sizes ? a->sizes[k] : a->size;
       const unsigned pb = a->addr_bytes;
-      if (a->kind == EX_HK_COPY && (any(x->ureg + (size_t)a->addr_reg * cx->W + (size_t)l * pb, pb) ||
-                                    any(x->ureg + (size_t)a->src_reg * cx->W + (size_t)l * pb, pb)))
-        report(cx, x->w, l, a->fn, a->ip, WHY_ADDRESS, 0, 0, 0);
+      uint8_t o = a->kind == EX_HK_COPY ? any(x->ureg + (size_t)a->addr_reg * cx->W + (size_t)l * pb, pb) : 0;
+      if (!o && a->kind == EX_HK_COPY) o = any(x->ureg + (size_t)a->src_reg * cx->W + (size_t)l * pb, pb);
+      if (o) report(cx, u, x->w, l, a->fn, a->ip, WHY_ADDRESS, o, 0, 0, 0);
       if (n) copy_shadow(cx, u, x, l, a->fn, a->ip, a->ptr[k], a->src[k], n);
     }
     return;
   case EX_HK_BUILTIN: on_builtin_access(cx, u, x, a); return;
-  case EX_HK_IMAGE: on_image(cx, x, a); return;
+  case EX_HK_IMAGE: on_image(cx, u, x, a); return;
   default: return;
   }
 }
@@ -623,7 +762,7 @@ static void uninit_builtin(void *self, ex_ctx *cx, const ex_hk_insn *e) {
   ex_uninit *u = self;
   uwarp *x = uw(u, e->w);
   uint64_t t;
-  generic(cx, u, x, e->f->fn, e->ip, e->lanes, e->nl, &t);
+  generic(cx, u, x, e->f->fn, e->ip, e->lanes, e->nl, &t, u->in_org);
   u->in_taint = t;
   const uint32_t *pl = plan_of(cx, u, e->f->fn, e->ip);
   u->pw = e->w;
@@ -649,6 +788,39 @@ static void on_call(ex_ctx *cx, uwarp *x, const ex_frame *f, const ex_insn *ip, 
     }
     fl_refresh(cx, x, pr, s);
   }
+}
+
+/* OpVectorExtractDynamic / OpVectorInsertDynamic (operands as in ex_exec.c): the component's
+ * shadow, byte-precise like the constant-index forms (a partly undefined vector, as clang -O2
+ * builds from a constant composite with OpUndef constituents, has defined components); an
+ * undefined index makes the whole result undefined. */
+static void dynamic_component(const ex_ctx *cx, uwarp *x, const ex_insn *ip, const uint32_t *aux, const uint16_t *lanes,
+                              unsigned nl) {
+  const bool ins = ip->op == EX_VINSERT_DYN;
+  const unsigned W = cx->W, n = ip->n, es = ins ? aux[ip->c + 1] : ip->c & 0xFF;
+  const unsigned is = ins ? aux[ip->c + 2] : ip->c >> 8, ds = ins ? n * es : es;
+  const uint32_t ir = ins ? aux[ip->c] : ip->b;
+  uint8_t *U = x->ureg;
+  if (!fl_any(x, ip->a, n * es) && !fl_any(x, ir, is) && !fl_any(x, ip->d, ds) && (!ins || !fl_any(x, ip->b, es)))
+    return;
+  for (unsigned k = 0; k < nl; k++) {
+    const unsigned l = lanes[k];
+    uint8_t *d = U + (size_t)ip->d * W + (size_t)l * ds, tmp[16 * 8];
+    const uint8_t *a = U + (size_t)ip->a * W + (size_t)l * n * es, io = any(U + (size_t)ir * W + (size_t)l * is, is);
+    uint64_t i = 0;
+    memcpy(&i, x->w->regs + (size_t)ir * W + (size_t)l * is, is); /* little-endian, as ex_exec.c's rd_uint */
+    if (ins) {
+      memcpy(tmp, a, ds);
+      if (i < n) memcpy(tmp + i * es, U + (size_t)ip->b * W + (size_t)l * es, es);
+    } else if (i < n) {
+      memcpy(tmp, a + i * es, es);
+    } else {
+      memset(tmp, 0, es); /* out of range: spvi's defined 0 */
+    }
+    if (io) memset(tmp, io, ds);
+    memcpy(d, tmp, ds);
+  }
+  fl_refresh(cx, x, ip->d, ds);
 }
 
 /* Before an instruction of a warp with undefined registers (EX_HK_FLAGGED): the result's shadow
@@ -697,7 +869,8 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
     const uint8_t *c = w->regs + (size_t)ip->a * W;
     if (fl_any(x, ip->a, 1))
       for (unsigned k = 0; k < nl; k++)
-        if (U[(size_t)ip->a * W + lanes[k]]) report(cx, w, lanes[k], f->fn, ip, WHY_BRANCH, 0, 0, 0);
+        if (U[(size_t)ip->a * W + lanes[k]])
+          report(cx, u, w, lanes[k], f->fn, ip, WHY_BRANCH, U[(size_t)ip->a * W + lanes[k]], 0, 0, 0);
     if (!edge_dirty(x, aux + b[1]) && !edge_dirty(x, aux + b[3])) return false;
     for (unsigned k = 0; k < nl; k++) edge_lane(cx, U, aux + (c[lanes[k]] ? b[1] : b[3]), lanes[k]);
     edge_refresh(cx, x, aux + b[1]);
@@ -709,7 +882,8 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
     const unsigned ss = ip->n;
     for (unsigned k = 0; k < nl; k++) {
       const unsigned l = lanes[k];
-      if (any(UT(ip->a, l, ss), ss)) report(cx, w, l, f->fn, ip, WHY_BRANCH, 0, 0, 0);
+      const uint8_t o = any(UT(ip->a, l, ss), ss);
+      if (o) report(cx, u, w, l, f->fn, ip, WHY_BRANCH, o, 0, 0, 0);
       uint64_t v = 0;
       memcpy(&v, w->regs + (size_t)ip->a * W + (size_t)l * ss, ss);
       uint32_t edge = b[2];
@@ -751,6 +925,8 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
     fl_refresh(cx, x, ip->d, tsz);
     return false;
   }
+  case EX_VEXTRACT_DYN:
+  case EX_VINSERT_DYN: dynamic_component(cx, x, ip, aux, lanes, nl); return false;
   case EX_SHUFFLE: {
     /* per component: the selected component's shadow; an undefined selector (0xFFFFFFFF) gives
      * spvi's defined 0 (spec-notes/executor.md), which clang uses for the padding slot of 3-vectors
@@ -792,7 +968,11 @@ static bool uninit_before(void *self, ex_ctx *cx, const ex_hk_insn *e) {
     fl_refresh(cx, x, ip->d, ip->c);
     return false;
   }
-  default: generic(cx, u, x, f->fn, ip, lanes, nl, &t); return false;
+  default: {
+    uint8_t org[64];
+    generic(cx, u, x, f->fn, ip, lanes, nl, &t, org);
+    return false;
+  }
   }
 #undef UT
 }

@@ -120,6 +120,21 @@ static void constituent_slot(const ld_module *m, const ld_type *t, uint32_t i, u
   }
 }
 
+/* An undefined constituent (OpUndef, or a composite holding one) of composite constant k at byte
+ * off of its register value: its bytes are undefined in k too (SPIR-V 3.32.7: OpConstantComposite
+ * takes OpUndef constituents; clang -O2 builds partially initialised vectors that way). */
+static bool mark_undef(ld_ctx *c, const ld_type *t, ld_const *k, uint32_t off, const ld_const *part, uint32_t bytes) {
+  if (!k->undef_mask) {
+    uint8_t *mk = ld_arena_alloc(c->arena, ld_type_reg_bytes(t));
+    if (!mk) return ld_oom(c);
+    memset(mk, 0, ld_type_reg_bytes(t));
+    k->undef_mask = mk;
+  }
+  if (part->is_undef) memset(k->undef_mask + off, 1, bytes);
+  else memcpy(k->undef_mask + off, part->undef_mask, bytes);
+  return true;
+}
+
 static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k) {
   const ld_module *m = c->m;
   if (t->kind != LD_TY_VECTOR && t->kind != LD_TY_ARRAY && t->kind != LD_TY_STRUCT)
@@ -150,6 +165,7 @@ static bool composite(ld_ctx *c, const ld_raw *r, const ld_type *t, ld_const *k)
     uint32_t bytes = ld_type_of(m, want)->reg_size;
     if ((uint64_t)off + bytes > t->reg_size) abort(); /* layout guarantees the slot fits */
     memcpy(k->bytes + off, part->bytes, bytes);
+    if ((part->is_undef || part->undef_mask) && !mark_undef(c, t, k, off, part, bytes)) return false;
     for (uint32_t j = 0; j < part->nrelocs; j++)
       if (!add_reloc(c, k, off + part->relocs[j].offset, part->relocs[j].global)) return false;
   }

@@ -78,6 +78,8 @@ typedef struct ld_const {
   uint8_t *bytes;         /* the value in register layout, type's reg_size bytes (all zero for Null/Undef) */
   bool is_spec;           /* OpSpecConstant*: `bytes` holds the default value */
   bool is_undef;          /* OpUndef at module scope */
+  uint8_t *undef_mask;    /* composites: 1 per register byte of an undefined constituent (an OpUndef,
+                             also inside a constituent composite), NULL when there is none */
   uint32_t spec_id;       /* SpecId decoration, LD_NONE when absent */
   const ld_reloc *relocs; /* addresses of module-scope variables in the value */
   uint32_t nrelocs;
@@ -249,5 +251,11 @@ static inline const ld_type *ld_type_of(const ld_module *m, uint32_t type_id) {
 const ld_decoration *ld_find_decoration(const ld_module *m, uint32_t id, uint32_t deco);
 /* Name of an id for messages: OpName or "%<id>". Returns buf. */
 const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len);
+/* The source declaration of variable `var` (a module-scope or function OpVariable, or a value a
+ * DebugValue gives to a variable) from its OpenCL.DebugInfo.100 DebugGlobalVariable /
+ * DebugLocalVariable: name, file (NULL when unknown) and line (0 when unknown); a value several
+ * variables take is named by the one of function index `func` (LD_NONE: none is preferred). False,
+ * with *name NULL, when the module has no debug information for it or it is ambiguous. */
+bool ld_var_decl(const ld_module *m, uint32_t var, uint32_t func, const char **name, const char **file, uint32_t *line);
 
 #endif

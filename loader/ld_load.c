@@ -36,6 +36,60 @@ const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len) {
   return buf;
 }
 
+/* The module-level OpenCL.DebugInfo.100 instruction with result `id`, or NULL; its operand k (after
+ * the set and instruction words), 0 when absent; an OpString's text. */
+static const ld_insn *di_of(const ld_module *m, uint32_t id) {
+  if (id == 0 || id >= m->bound || m->ids[id].kind != LD_ID_DEBUG) return NULL;
+  const ld_insn *d = &m->debug_insns[m->ids[id].index];
+  return d->nops >= 2 ? d : NULL;
+}
+static uint32_t di_arg(const ld_insn *d, unsigned k) { return 2u + k < d->nops ? d->ops[2 + k] : 0; }
+static const char *di_str(const ld_module *m, uint32_t id) {
+  return id && id < m->bound && m->ids[id].kind == LD_ID_STRING ? m->ids[id].name : NULL;
+}
+
+/* The DebugLocalVariable (through a DebugDeclare, or else a DebugValue of the variable's address,
+ * which clang emits at -O0 too, or of the value) in function fi (LD_NONE: any) or DebugGlobalVariable
+ * (its Variable operand) of variable `var`; NULL when there is none, or several of the kind found (a
+ * constant can be several variables' value; a pointer variable's DebugValue can name a declared
+ * array: the DebugDeclare wins). */
+static const ld_insn *var_debuginfo(const ld_module *m, uint32_t var, uint32_t fi) {
+  for (uint32_t i = 0; i < m->ndebug_insns; i++)
+    if (m->debug_insns[i].nops > 9 && m->debug_insns[i].ops[1] == DI_DebugGlobalVariable &&
+        di_arg(&m->debug_insns[i], 7) == var)
+      return &m->debug_insns[i];
+  const ld_insn *found[2] = {NULL, NULL}; /* by DebugDeclare, by DebugValue */
+  bool several[2] = {false, false};
+  for (uint32_t f = fi == LD_NONE ? 0 : fi; f < m->nfuncs && (fi == LD_NONE || f == fi); f++)
+    for (uint32_t i = 0; i < m->funcs[f].ninsns; i++) {
+      const ld_insn *in = &m->funcs[f].insns[i];
+      if (in->opcode != SpvOpExtInst || in->nops < 4 || in->ops[3] != var) continue;
+      if (in->ops[0] >= m->bound || m->ids[in->ops[0]].index != LD_EXT_DEBUGINFO) continue;
+      if (in->ops[1] != DI_DebugDeclare && in->ops[1] != DI_DebugValue) continue;
+      const ld_insn *d = di_of(m, in->ops[2]);
+      if (!d || d->ops[1] != DI_DebugLocalVariable) continue;
+      const int k = in->ops[1] == DI_DebugValue;
+      several[k] |= found[k] && found[k] != d;
+      found[k] = d;
+    }
+  if (found[0]) return several[0] ? NULL : found[0];
+  return several[1] ? NULL : found[1];
+}
+
+bool ld_var_decl(const ld_module *m, uint32_t var, uint32_t func, const char **name, const char **file,
+                 uint32_t *line) {
+  *name = *file = NULL;
+  *line = 0;
+  const ld_insn *d = m && func != LD_NONE ? var_debuginfo(m, var, func) : NULL;
+  if (!d && m) d = var_debuginfo(m, var, LD_NONE);
+  if (!d) return false;
+  *name = di_str(m, di_arg(d, 0));
+  const ld_insn *src = di_of(m, di_arg(d, 2)); /* DebugSource: File */
+  *file = src ? di_str(m, di_arg(src, 0)) : NULL;
+  *line = di_arg(d, 3);
+  return *name != NULL;
+}
+
 /* ---- header and scan ----------------------------------------------------------------------- */
 
 static uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24); }

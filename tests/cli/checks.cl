@@ -10,3 +10,11 @@ kernel void count_to(volatile global int *out, int n) {
   for (int x = 0; x != n; x += 2)
     out[0] += 1;
 }
+
+// atomic_inc on a local counter nothing initialised: a use of uninitialized memory (--check uninit)
+// in every work-item; the report names `counter` as the origin of the undefined bytes
+kernel void uninit_counter(global int *out) {
+  local int counter;
+  atomic_inc(&counter);
+  out[get_global_id(0)] = 1;
+}

@@ -454,6 +454,19 @@ assert r["kernel"] == "divide" and r["at"]["global_id"] == [1, 0, 0] and r["at"]
 assert r["other"] is None and r["memory"] is None and r["message"].startswith("integer division by zero"), r
 ' "$TMP/r.json" 2>"$TMP/py"; then ok; else fail "--report JSON: $(cat "$TMP/py")"; fi
 fi
+# --check uninit: the four atomic_inc of a never-written local counter, one grouped report that
+# names the counter as the origin (no debug information: no declaration line), also in the JSON line
+if run 1 run "$C" -k uninit_counter -g 4 -l 4 'int[4]' --check uninit --report "$TMP/r4.json"; then
+  expect_err 'spvi: report: use of uninitialized memory in kernel `uninit_counter`'
+  expect_err 'the undefined bytes come from local program-scope variable `uninit_counter.counter` (4 bytes)'
+  expect_err '(4 occurrences at the same instruction; the first work-item is shown)'
+  if python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert r["check"] == "uninit" and r["count"] == 4 and r["at"]["access"] == "atomic write", r
+assert r["origin"] == {"name": "local program-scope variable `uninit_counter.counter` (4 bytes)", "file": "", "line": 0}, r
+' "$TMP/r4.json" 2>"$TMP/py"; then ok; else fail "--report uninit origin JSON: $(cat "$TMP/py")"; fi
+fi
 # a clean run with every check on: exit 0, an empty report file
 if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --check all --report "$TMP/r2.json"; then
   if [ -f "$TMP/r2.json" ] && [ ! -s "$TMP/r2.json" ]; then ok; else fail "--report of a clean run is not an empty file"; fi

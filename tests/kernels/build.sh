@@ -8,6 +8,7 @@
 #   NAME.O0.spv         clang -O0, target spir64 (Physical64)
 #   NAME.O2.spv         clang -O2, target spir64
 #   NAME.O0.spir32.spv  clang -O0, target spir (Physical32) -- only for files marked `// also: spir32`
+#   NAME.O1.spv         clang -O1, target spir64 -- only for files marked `// also: O1`
 # When a variant is not produced, NAME.<variant>.skip holds the one-line reason instead (the
 # translator rejected the module, or the file opts out of -O2); the test prints it and skips that
 # variant. A variant with neither file is a test failure.
@@ -16,6 +17,7 @@
 #   // cl-std: CL1.2             language version (default CL2.0)
 #   // spirv: skip-O2 <reason>   do not build the -O2 variant (the reason goes into NAME.O2.skip)
 #   // also: spir32              also build NAME.O0.spir32.spv
+#   // also: O1                  also build NAME.O1.spv
 #   // cflags: FLAGS             extra clang flags for every variant (e.g. -g: source lines in reports)
 #   // llvm-spirv: FLAGS         extra translator flags, e.g. --spirv-ext=+SPV_INTEL_subgroups
 #
@@ -55,15 +57,18 @@ build_one() {
   skip_o2=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2[[:space:]]*\(.*\)|\1|p' | head -n 1)
   o2_marked=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*spirv:[[:space:]]*skip-O2')
   spir32=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*also:.*spir32')
+  o1=$(printf '%s\n' "$header" | grep -c '^[[:space:]]*//[[:space:]]*also:.*O1')
   xflags=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*llvm-spirv:[[:space:]]*\(.*\)|\1|p' | head -n 1)
   cflags=$(printf '%s\n' "$header" | sed -n 's|^[[:space:]]*//[[:space:]]*cflags:[[:space:]]*\(.*\)|\1|p' | head -n 1)
 
   failed=0
   variants="O0 O2"
   [ "$spir32" -gt 0 ] && variants="$variants O0.spir32"
+  [ "$o1" -gt 0 ] && variants="$variants O1"
   for v in $variants; do
     case $v in
       O0) opt=-O0; target=spir64 ;;
+      O1) opt=-O1; target=spir64 ;;
       O2) opt=-O2; target=spir64 ;;
       O0.spir32) opt=-O0; target=spir ;;
     esac

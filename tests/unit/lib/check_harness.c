@@ -23,6 +23,7 @@ typedef struct ch_lines {
   const ch_report *want;
   size_t n;
   unsigned at[CH_MAX_WANT], other[CH_MAX_WANT]; /* other 0: no other site */
+  unsigned origin[CH_MAX_WANT];                 /* the origin's declaration line, 0: not checked */
 } ch_lines;
 
 static bool ch_is_spvasm(const char *file) {
@@ -41,6 +42,7 @@ static ch_lines ch_resolve(const ch_case *c) {
     if (!w->at.mark) fail_msg("%s %s: an expected report without its source line", c->file, c->kernel);
     l.at[l.n] = marker_line(path, w->at.mark);
     l.other[l.n] = w->other.mark ? marker_line(path, w->other.mark) : 0;
+    l.origin[l.n] = w->origin_mark ? marker_line(path, w->origin_mark) : 0;
   }
   return l;
 }
@@ -94,6 +96,12 @@ static const char *ch_mismatch(const spvi_report *r, const ch_lines *l, size_t i
   if (r->arg_index != w->memory.arg) return "memory";
   if (w->memory.arg >= 0 && (r->offset != w->memory.offset || r->access_size != w->memory.size)) return "byte range";
   if (r->count != w->count) return "count";
+  if (w->origin) {
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "`%s`", w->origin);
+    if (!strstr(r->origin, quoted)) return "origin";
+  }
+  if (l->origin[i] && r->origin_line != l->origin[i]) return "origin line";
   return NULL;
 }
 
@@ -187,5 +195,6 @@ void ch_run(const ch_case *c) {
     return;
   }
   ch_run_variant(c, &l, "O0");
+  if (c->o1) ch_run_variant(c, &l, "O1");
   ch_run_variant(c, &l, "O2");
 }

@@ -9,7 +9,7 @@
  *     an empty `want`: a correct kernel, no report at all;
  *   - the reports' whole text to be the same at every warp width and thread count.
  * The modules: `file` "NAME" is tests/kernels/NAME.cl as tests/kernels/build.sh compiled it
- * ($BUILD/kernels/NAME.O0.spv and NAME.O2.spv); a `file` ending in ".spvasm" is that assembly file
+ * ($BUILD/kernels/NAME.O0.spv and NAME.O2.spv, and NAME.O1.spv when `o1`); a `file` ending in ".spvasm" is that assembly file
  * (a path from the repository root), assembled once.
  *
  * Source lines are named by markers (marker.h): a site's `mark` "race-rw" is the line holding the
@@ -71,6 +71,10 @@ typedef struct ch_report {
   ch_site at, other;
   ch_memory memory;
   uint64_t count; /* occurrences; a report with count 0 ends the list */
+  /* uninit: the source variable the report must name as the origin of the undefined bytes (its
+   * name, which spvi_report.origin quotes in backticks) and the marker of its declaration line
+   * (spvi_report.origin_line); NULL: not checked */
+  const char *origin, *origin_mark;
 } ch_report;
 
 typedef struct ch_case {
@@ -81,6 +85,7 @@ typedef struct ch_case {
   size_t global, local;
   ch_arg args[4];
   ch_report want[2]; /* every report of the run, in any order; none: a correct kernel */
+  bool o1;           /* also the -O1 module ($BUILD/kernels/NAME.O1.spv, `// also: O1`) */
 } ch_case;
 
 /* Runs the case as described above; fails the running cmocka test on any difference. */
