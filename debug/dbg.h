@@ -162,8 +162,11 @@ const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n);
 const dbg_type *dbg_array_type(dbg_syms *y, const dbg_type *elem, uint32_t n);
 /* "global", "local", ... for an SPVI_AS_* value. */
 const char *dbg_space_name(int space);
-/* "int", "global float *", "float4", "int[4]", "S". */
+/* "int", "global float *", "float4", "int[2][3]", "S". */
 void dbg_type_name(const dbg_type *t, char *buf, size_t cap);
+/* The lengths of array type t and of the arrays it is made of, as C spells them ("[2][3]"), in buf;
+ * returns their element type (t itself when it is no array). */
+const dbg_type *dbg_array_dims(const dbg_type *t, char *buf, size_t cap);
 
 /* The ld instruction prepared instruction idx of function fn comes from (the last one past the end). */
 const ld_insn *dbg_insn_at(const dbg_syms *y, uint32_t fn, uint32_t idx);

@@ -600,13 +600,8 @@ static void cmd_undisplay(dbg_session *s, const char *args, const char *fmt) {
 
 /* A declaration as C spells it: "int arr[4]", "global float *p", "pair p". */
 static void decl_text(const dbg_type *t, const char *name, dbg_buf *b) {
-  char suffix[128] = "", tn[200];
-  size_t n = 0;
-  while (t && t->kind == DK_ARRAY && !t->name && n < sizeof suffix - 16) {
-    n += (size_t)snprintf(suffix + n, sizeof suffix - n, "[%u]", t->count);
-    t = t->elem;
-  }
-  dbg_type_name(t, tn, sizeof tn);
+  char suffix[96], tn[200];
+  dbg_type_name(dbg_array_dims(t, suffix, sizeof suffix), tn, sizeof tn);
   size_t l = strlen(tn);
   dbg_bprintf(b, "%s%s%s%s", tn, l && tn[l - 1] == '*' ? "" : " ", name, suffix);
 }
@@ -635,11 +630,17 @@ static void show_type(dbg_session *s, const char *args, bool expand) {
       dbg_bprintf(&b, ";\n");
     }
     dbg_bprintf(&b, "}");
-    /* what the struct sits under, outermost last: "} [4]", "} *" */
-    for (const dbg_type *u = t; u != base; u = u->elem)
-      if (u->kind == DK_ARRAY) dbg_bprintf(&b, " [%u]", u->count);
-    for (const dbg_type *u = t; u != base; u = u->elem)
-      if (u->kind == DK_POINTER) dbg_bprintf(&b, " %s *", dbg_space_name(u->space));
+    /* what the struct sits under, outermost first: "} [2][3]", "} global *" */
+    for (const dbg_type *u = t; u != base;) {
+      char dims[96];
+      if (u->kind == DK_ARRAY) {
+        u = dbg_array_dims(u, dims, sizeof dims);
+        dbg_bprintf(&b, " %s", dims);
+      } else {
+        dbg_bprintf(&b, " %s *", dbg_space_name(u->space));
+        u = u->elem;
+      }
+    }
     dbg_bprintf(&b, "\n");
   }
   dbg_put_buf(s, &b);

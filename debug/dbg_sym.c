@@ -202,6 +202,15 @@ const char *dbg_space_name(int space) {
   return space >= 0 && space <= SPVI_AS_GENERIC ? spaces[space] : "?";
 }
 
+const dbg_type *dbg_array_dims(const dbg_type *t, char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = 0;
+  /* C spells the outermost length first: int[2][3] is 2 arrays of int[3] */
+  for (; t && t->kind == DK_ARRAY && !t->name && n + 16 < cap; t = t->elem)
+    n += (size_t)snprintf(buf + n, cap - n, "[%u]", t->count);
+  return t;
+}
+
 void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
   char e[200];
   if (!t) {
@@ -225,10 +234,12 @@ void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
     dbg_type_name(t->elem, e, sizeof e);
     snprintf(buf, cap, "%s%u", e, t->count);
     return;
-  case DK_ARRAY:
-    dbg_type_name(t->elem, e, sizeof e);
-    snprintf(buf, cap, "%s[%u]", e, t->count);
+  case DK_ARRAY: {
+    char dims[96];
+    dbg_type_name(dbg_array_dims(t, dims, sizeof dims), e, sizeof e);
+    snprintf(buf, cap, "%s%s", e, dims);
     return;
+  }
   case DK_POINTER:
     dbg_type_name(t->elem, e, sizeof e);
     snprintf(buf, cap, "%s %s *", dbg_space_name(t->space), e);

@@ -1,5 +1,5 @@
-// Debugger test kernel (tests/debug/run.sh): variables through branches and a loop, compiled at -O0
-// and -O2; the values shown at -O2 must be those of -O0 or <optimized out>.
+// Debugger test kernel (tests/debug/run.sh): variables through branches and a loop, built at -O0..2;
+// the values shown at -O1 and -O2 must be those of -O0 or <optimized out>.
 // The scripts name line numbers of this file: keep them stable.
 kernel void opt(global int *out, global const int *in, int n) {
   int g = (int)get_global_id(0);

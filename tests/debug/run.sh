@@ -43,7 +43,10 @@ compile exchange_o2 "$HERE/exchange.cl" -O2 -g
 compile oob "$HERE/oob.cl" -O0 -g
 compile tile "$HERE/tile.cl" -O0 -g
 compile tile_o2 "$HERE/tile.cl" -O2 -g
+compile locals "$HERE/locals.cl" -O0 -g
+compile locals_o2 "$HERE/locals.cl" -O2 -g
 compile opt "$HERE/opt.cl" -O0 -g
+compile opt_o1 "$HERE/opt.cl" -O1 -g
 compile opt_o2 "$HERE/opt.cl" -O2 -g
 if ! spirv-as --preserve-numeric-ids "$HERE/twice.spvasm" -o "$TMP/twice.spv" 2>"$TMP/cc.log"; then
   echo "debug tests: cannot assemble twice.spvasm" >&2
@@ -381,7 +384,44 @@ arg0 float[8]: 30 21 12 3 70 61 52 43
 EOF
 done
 
-# ---- -O2: a value the debug information does not give is <optimized out>, never stale ----------------
+# locals.cl over 4 work-items: one[l] = 2l, three[1][2][l] = l + 100, recs[k].a = 7k for k < 3, so
+# out[l] = 2l + l + 100 + 7(l % 3): 100 110 120 109. three[1][2] starts (1*3*4 + 2*4) * 2 = 40 bytes
+# into three: C's order of dimensions, outermost first, in the type names too.
+for v in locals locals_o2; do
+  session "$v" 0 "$TMP/$v.spv" -g 4 'int[4]' --print <<'EOF'
+break 13
+continue
+print one[1]@3
+whatis three
+whatis three[1]
+print three[1][2]
+x/4dh three[1][2]
+ptype recs
+whatis recs[1].b
+print recs[2].a
+whatis &recs[1]
+delete
+continue
+EOF
+  expect "$v" "local arrays of one and three dimensions and of structs ($v)" <<'EOF'
+Breakpoint 1, locals (out=...) at locals.cl:13
+one[1]@3 = (int[3]) {2, 4, 6}
+type = short[2][3][4]
+type = short[3][4]
+three[1][2] = (short[4]) {100, 101, 102, 103}
+<three+40>:\t100\t101\t102\t103
+type = struct rec {
+    int a;
+    float b[2];
+} [3]
+type = float[2]
+recs[2].a = (int) 14
+type = local rec *
+arg0 int[4]: 100 110 120 109
+EOF
+done
+
+# ---- -O1/-O2: a value the debug information does not give is <optimized out>, never stale ---------
 # opt(out, in = 1,5,2,9, n = 3), by hand for work-item 0: x = 1, y = 3 - 1 = 2, z = 4, then
 # z = 3z + in[i]: 13, 44, 134; w = 132; out[0] = 132. clang -O2 joins `z` after the loop in a phi it
 # does not describe and describes `w` by an OpUndef: at line 18 both are <optimized out> (the last
@@ -401,11 +441,14 @@ z = <optimized out>
 w = <optimized out>
 EOF
 
-# locals_agree LINE COND: stop at LINE (where -O2 puts it) when COND holds, in the -O2 and the -O0
-# build of opt.cl; every value `info locals` shows at -O2 must be the -O0 value or <optimized out>.
+# locals_agree OPT LINE COND: stop at LINE (where the optimizer puts it) when COND holds, in the
+# build OPT (opt_o1, opt_o2) and the -O0 build of opt.cl; every value `info locals` shows in the
+# optimized build must be the -O0 value or <optimized out>.
 locals_agree() {
+  opt=$1
+  shift
   printf 'break %s if %s\ncontinue\ninfo locals\n' "$1" "$2" |
-    "$SPVI" debug "$TMP/opt_o2.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 >"$TMP/agree2.out" 2>/dev/null
+    "$SPVI" debug "$TMP/$opt.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 >"$TMP/agree2.out" 2>/dev/null
   line=$(sed -n 's/^Breakpoint 1, opt (.*) at opt\.cl:\([0-9]*\)$/\1/p' "$TMP/agree2.out")
   printf 'break %s if %s\ncontinue\ninfo locals\n' "${line:-0}" "$2" |
     "$SPVI" debug "$TMP/opt.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 >"$TMP/agree0.out" 2>/dev/null
@@ -418,16 +461,18 @@ locals_agree() {
     [ -s "$TMP/agree2.vars" ] && [ -z "$bad" ]; then
     passed=$((passed + 1))
   else
-    echo "FAIL -O2 locals at line $1 (-O2 stops at ${line:-none}) if $2: $bad"
-    sed 's/^/  O2 | /' "$TMP/agree2.out"
+    echo "FAIL $opt locals at line $1 (it stops at ${line:-none}) if $2: $bad"
+    sed 's/^/  opt | /' "$TMP/agree2.out"
     sed 's/^/  O0 | /' "$TMP/agree0.out"
     failed=$((failed + 1))
   fi
 }
-for g in 0 1 2 3; do
-  for l in 6 7 8 13 15 17 18; do locals_agree $l "get_global_id(0) == $g"; done
+for opt in opt_o1 opt_o2; do
+  for g in 0 1 2 3; do
+    for l in 6 7 8 13 15 17 18; do locals_agree $opt $l "get_global_id(0) == $g"; done
+  done
+  locals_agree $opt 15 'get_global_id(0) == 1 && i == 2'
 done
-locals_agree 15 'get_global_id(0) == 1 && i == 2'
 
 # ---- ptype, whatis, artificial arrays, buffers after the kernel ----------------------------------------
 # calls.cl as in the first session: out = 17 34 51 68 at the end; v[i] = (4i, 4i+1, 4i+2, 4i+3).
