@@ -606,12 +606,29 @@ static void decl_text(const dbg_type *t, const char *name, dbg_buf *b) {
   dbg_bprintf(b, "%s%s%s%s", tn, l && tn[l - 1] == '*' ? "" : " ", name, suffix);
 }
 
-/* whatis EXPR: the type's name; ptype EXPR: the type with the struct under arrays and pointers
- * spelled out member by member, as gdb prints them. */
+/* The type the text names ("pair", "struct pair", "uint", "float4": any type the module or a
+ * session uses, as dbg_type_name spells it), NULL when none. */
+static const dbg_type *type_named(dbg_session *s, const char *text) {
+  text = skip_ws(text);
+  const bool tagged = strncmp(text, "struct ", 7) == 0;
+  if (tagged) text = skip_ws(text + 7);
+  size_t n = strlen(text);
+  while (n && isspace((unsigned char)text[n - 1])) n--;
+  for (const dbg_type *t = s->sym.types; t && n; t = t->next) {
+    char tn[200];
+    dbg_type_name(t, tn, sizeof tn);
+    if (strlen(tn) == n && strncmp(tn, text, n) == 0 && (!tagged || t->kind == DK_STRUCT)) return t;
+  }
+  return NULL;
+}
+
+/* whatis EXPR|TYPE: the type's name; ptype EXPR|TYPE: the type with the struct under arrays and
+ * pointers spelled out member by member, as gdb prints them. */
 static void show_type(dbg_session *s, const char *args, bool expand) {
   dbg_arena arena = {0};
   dbg_value v;
-  if (!eval_text(s, args, &arena, &v)) {
+  v.t = type_named(s, args);
+  if (!v.t && !eval_text(s, args, &arena, &v)) {
     dbg_arena_free(&arena);
     return;
   }
@@ -1358,9 +1375,9 @@ static const dbg_cmd commands[] = {
    "arguments), get_global_id(0) and the other work-item functions, arithmetic, comparisons, a[i],\n"
    "s.m, p->m, *p, &x, vector components (.x .s3 .lo .hi .even .odd), casts to scalar and pointer types,\n"
    "*p@N (N objects from p on, gdb's artificial array)."},
-  {"ptype", "", cmd_ptype, "ptype EXPR",
-   "The type of EXPR, a struct (also under arrays and pointers) spelled out member by member."},
-  {"whatis", "", cmd_whatis, "whatis EXPR", "The name of the type of EXPR."},
+  {"ptype", "", cmd_ptype, "ptype EXPR|TYPE",
+   "The type of EXPR (or TYPE), a struct (also under arrays and pointers) spelled out member by member."},
+  {"whatis", "", cmd_whatis, "whatis EXPR|TYPE", "The name of the type of EXPR (or of TYPE)."},
   {"display", "", cmd_display, "display [EXPR]", "Print EXPR every time the kernel stops (without EXPR: now)."},
   {"undisplay", "", cmd_undisplay, "undisplay [N...]", "Stop displaying expressions N... (all without N)."},
   {"x", "", cmd_x, "x/NFU ADDRESS",

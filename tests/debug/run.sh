@@ -484,6 +484,9 @@ ptype p
 ptype &p
 whatis arr
 ptype v
+whatis pair
+ptype struct pair
+whatis uint
 print arr[1]@2
 print *v@2
 print arr[1]@2 + 1
@@ -511,6 +514,12 @@ type = struct pair {
 } private *
 type = int[4]
 type = global float4 *
+type = pair
+type = struct pair {
+    int a;
+    float b;
+}
+type = uint
 arr[1]@2 = (int[2]) {20, 30}
 *v@2 = (float4[2]) {(0, 1, 2, 3), (4, 5, 6, 7)}
 arr[1]@2 + 1 = (int[3]) {20, 30, 40}
