@@ -104,8 +104,10 @@ typedef struct dbg_var {
   uint32_t argno;     /* 1.. for a parameter, 0 for a local */
   uint32_t func;      /* ld function index; LD_NONE for program-scope variables */
   uint32_t global_id; /* program scope: the OpVariable */
-  dbg_loc *locs;
+  dbg_loc *locs;      /* in instruction order; id 0: a DebugValue saying the value is gone */
   uint32_t nlocs, caplocs;
+  int32_t *entry; /* DebugValue'd variables: per block of func, the index of the loc that reaches
+                     its start on every path, -1 when none does (dbg_var_loc); NULL otherwise */
 } dbg_var;
 
 typedef struct dbg_func {
@@ -157,10 +159,14 @@ const dbg_type *dbg_spv_type(dbg_syms *y, uint32_t type_id);
 const dbg_type *dbg_scalar_type(dbg_syms *y, dbg_kind kind, uint32_t bits, bool is_signed);
 const dbg_type *dbg_pointer_type(dbg_syms *y, const dbg_type *to, int space);
 const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n);
+const dbg_type *dbg_array_type(dbg_syms *y, const dbg_type *elem, uint32_t n);
 /* "global", "local", ... for an SPVI_AS_* value. */
 const char *dbg_space_name(int space);
-/* "int", "global float *", "float4", "int[4]", "S". */
+/* "int", "global float *", "float4", "int[2][3]", "S". */
 void dbg_type_name(const dbg_type *t, char *buf, size_t cap);
+/* The lengths of array type t and of the arrays it is made of, as C spells them ("[2][3]"), in buf;
+ * returns their element type (t itself when it is no array). */
+const dbg_type *dbg_array_dims(const dbg_type *t, char *buf, size_t cap);
 
 /* The ld instruction prepared instruction idx of function fn comes from (the last one past the end). */
 const ld_insn *dbg_insn_at(const dbg_syms *y, uint32_t fn, uint32_t idx);
@@ -177,8 +183,9 @@ const dbg_src *dbg_source(dbg_syms *y, uint32_t file);
 const dbg_var *dbg_lookup_var(const dbg_syms *y, uint32_t fi, uint32_t insn, const char *name);
 /* Variables of function fi visible at insn, innermost scope first: parameters (args) or locals. */
 uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool args, const dbg_var **out, uint32_t cap);
-/* The location of v at instruction insn: false when it has none there (optimized out). */
-bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out);
+/* The location of v at instruction insn of its function: false when it has none there (optimized
+ * out: no DebugValue reaches insn on every path, or the one that does says the value is gone). */
+bool dbg_var_loc(const dbg_syms *y, const dbg_var *v, uint32_t insn, dbg_loc *out);
 /* The disassembly line of the instruction at word offset `at`, -1 when unknown. */
 int dbg_dis_line(dbg_syms *y, uint32_t at);
 /* The id the disassembly spells %name (spvBinaryToText's friendly names), 0 when none. */
@@ -298,6 +305,9 @@ uint64_t dbg_group_linear(const dbg_session *s, const uint64_t g[3]);
 void dbg_describe_ptr(dbg_session *s, uint64_t p, char *buf, size_t cap);
 /* The address space of the memory kernel pointer p points into (SPVI_AS_GENERIC when none). */
 int dbg_ptr_space(const dbg_session *s, uint64_t p);
+/* Kernel argument `name` (its source name or argN) when it is a global or constant buffer: its
+ * type and the pointer to the buffer's start. Buffers outlive the run: readable after the kernel. */
+bool dbg_arg_buffer(dbg_session *s, const char *name, const dbg_type **type, uint64_t *ptr);
 
 /* ---- values and expressions (dbg_expr.c) ------------------------------------------------------ */
 

@@ -598,6 +598,82 @@ static void cmd_undisplay(dbg_session *s, const char *args, const char *fmt) {
   }
 }
 
+/* A declaration as C spells it: "int arr[4]", "global float *p", "pair p". */
+static void decl_text(const dbg_type *t, const char *name, dbg_buf *b) {
+  char suffix[96], tn[200];
+  dbg_type_name(dbg_array_dims(t, suffix, sizeof suffix), tn, sizeof tn);
+  size_t l = strlen(tn);
+  dbg_bprintf(b, "%s%s%s%s", tn, l && tn[l - 1] == '*' ? "" : " ", name, suffix);
+}
+
+/* The type the text names ("pair", "struct pair", "uint", "float4": any type the module or a
+ * session uses, as dbg_type_name spells it), NULL when none. */
+static const dbg_type *type_named(dbg_session *s, const char *text) {
+  text = skip_ws(text);
+  const bool tagged = strncmp(text, "struct ", 7) == 0;
+  if (tagged) text = skip_ws(text + 7);
+  size_t n = strlen(text);
+  while (n && isspace((unsigned char)text[n - 1])) n--;
+  for (const dbg_type *t = s->sym.types; t && n; t = t->next) {
+    char tn[200];
+    dbg_type_name(t, tn, sizeof tn);
+    if (strlen(tn) == n && strncmp(tn, text, n) == 0 && (!tagged || t->kind == DK_STRUCT)) return t;
+  }
+  return NULL;
+}
+
+/* whatis EXPR|TYPE: the type's name; ptype EXPR|TYPE: the type with the struct under arrays and
+ * pointers spelled out member by member, as gdb prints them. */
+static void show_type(dbg_session *s, const char *args, bool expand) {
+  dbg_arena arena = {0};
+  dbg_value v;
+  v.t = type_named(s, args);
+  if (!v.t && !eval_text(s, args, &arena, &v)) {
+    dbg_arena_free(&arena);
+    return;
+  }
+  const dbg_type *t = v.t, *base = t;
+  while (expand && base && (base->kind == DK_ARRAY || base->kind == DK_POINTER) && !base->name) base = base->elem;
+  dbg_buf b = {0};
+  char tn[200];
+  if (!expand || !base || base->kind != DK_STRUCT) {
+    dbg_type_name(t, tn, sizeof tn);
+    dbg_bprintf(&b, "type = %s\n", tn);
+  } else {
+    dbg_bprintf(&b, "type = struct %s%s{\n", base->name ? base->name : "", base->name ? " " : "");
+    for (uint32_t i = 0; i < base->count; i++) {
+      dbg_bprintf(&b, "    ");
+      decl_text(base->members[i], base->mnames[i], &b);
+      dbg_bprintf(&b, ";\n");
+    }
+    dbg_bprintf(&b, "}");
+    /* what the struct sits under, outermost first: "} [2][3]", "} global *" */
+    for (const dbg_type *u = t; u != base;) {
+      char dims[96];
+      if (u->kind == DK_ARRAY) {
+        u = dbg_array_dims(u, dims, sizeof dims);
+        dbg_bprintf(&b, " %s", dims);
+      } else {
+        dbg_bprintf(&b, " %s *", dbg_space_name(u->space));
+        u = u->elem;
+      }
+    }
+    dbg_bprintf(&b, "\n");
+  }
+  dbg_put_buf(s, &b);
+  dbg_arena_free(&arena);
+}
+
+static void cmd_whatis(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  show_type(s, args, false);
+}
+
+static void cmd_ptype(dbg_session *s, const char *args, const char *fmt) {
+  (void)fmt;
+  show_type(s, args, true);
+}
+
 /* x/NFU ADDRESS: N units of U bytes (b h w g), shown as F (x d u o t f c). */
 static void cmd_x(dbg_session *s, const char *args, const char *fmt) {
   unsigned long count = 1;
@@ -1036,39 +1112,78 @@ static void print_waiting(dbg_session *s, unsigned waiting, unsigned k, const ch
   dbg_printf(s, "%u of %u work-items wait at the %s at %s.\n", waiting, s->nw, what, loc);
 }
 
+/* Append id range [a, b] to a list: "0-15, 32-47". */
+static void add_range(dbg_buf *b, uint64_t a, uint64_t z) {
+  dbg_bprintf(b, "%s%llu", b->len ? ", " : "", (unsigned long long)a);
+  if (z > a) dbg_bprintf(b, "-%llu", (unsigned long long)z);
+}
+
+/* info workitems: one line per place, the work-items that stand at the same place (state, function
+ * and line or instruction) together, as ranges of their ids: global ids in a 1-dimensional launch,
+ * local linear ids otherwise. The focused work-item has its own line, marked `*`. */
 static void info_workitems(dbg_session *s, const char *args) {
   (void)args;
   uint64_t group[3], size[3];
   ex_insp_group(s->x, group, size);
   int faulted = -1;
   if (s->state == DS_FAULTED) ex_insp_fault(s->x, NULL, &faulted);
+  const bool one_dim = s->nd->dims == 1;
   dbg_printf(s, "Work-group (%llu,%llu,%llu), %u work-item%s%s:\n", (unsigned long long)group[0],
              (unsigned long long)group[1], (unsigned long long)group[2], s->nw, s->nw == 1 ? "" : "s",
              s->state == DS_FINISHED ? " (the kernel has finished)" : "");
-  dbg_printf(s, "  %-18s %-18s %-14s %s\n", "global", "local", "state", "where");
+  dbg_printf(s, "  %-22s %-14s %s\n", one_dim ? "global ids" : "local linear ids", "state", "where");
   unsigned waiting = 0;
   int at = -1;
   const char *at_what = NULL;
-  for (unsigned k = 0; k < s->nw; k++) {
+  enum { WHERE = 256 };
+  bool *shown = calloc(s->nw ? s->nw : 1, sizeof *shown);
+  const char **state = calloc(s->nw ? s->nw : 1, sizeof *state);
+  char *where = calloc(s->nw ? s->nw : 1, WHERE);
+  if (!shown || !state || !where) {
+    dbg_printf(s, "Out of memory.\n");
+  }
+  for (unsigned k = 0; shown && state && where && k < s->nw; k++) {
     ex_insp_item it;
     ex_insp_item_get(s->x, k, &it);
-    uint64_t gid[3], lid[3];
-    ex_insp_item_ids(s->x, k, gid, lid);
-    char g[64], l[64], where[256] = "";
-    snprintf(g, sizeof g, "(%llu,%llu,%llu)", (unsigned long long)gid[0], (unsigned long long)gid[1],
-             (unsigned long long)gid[2]);
-    snprintf(l, sizeof l, "(%llu,%llu,%llu)", (unsigned long long)lid[0], (unsigned long long)lid[1],
-             (unsigned long long)lid[2]);
     if (it.state == EX_INSP_WAITING) {
       waiting++;
       at = it.waits_at ? (int)k : -1;
       at_what = it.waits_at;
     }
-    const char *state = item_state_name(&it, (int)k == faulted);
-    if (it.state != EX_INSP_DONE && it.state != EX_INSP_NOT_STARTED) item_where(s, k, where, sizeof where);
-    if (where[0]) dbg_printf(s, "%c %-18s %-18s %-14s %s\n", k == s->focus ? '*' : ' ', g, l, state, where);
-    else dbg_printf(s, "%c %-18s %-18s %s\n", k == s->focus ? '*' : ' ', g, l, state);
+    state[k] = item_state_name(&it, (int)k == faulted);
+    if (it.state != EX_INSP_DONE && it.state != EX_INSP_NOT_STARTED) item_where(s, k, where + (size_t)k * WHERE, WHERE);
   }
+  for (unsigned k = 0; shown && state && where && k < s->nw; k++) {
+    if (shown[k]) continue;
+    const char *wk = where + (size_t)k * WHERE;
+    dbg_buf ids = {0};
+    uint64_t first = 0, last = 0;
+    bool open = false;
+    /* the rest of its place, in id order; ids of a group grow with k */
+    for (unsigned j = k; j < s->nw; j++) {
+      bool same = j == k || (!shown[j] && k != s->focus && j != s->focus && state[j] == state[k] &&
+                             strcmp(where + (size_t)j * WHERE, wk) == 0);
+      if (!same) continue;
+      shown[j] = true;
+      uint64_t gid[3], lid[3];
+      ex_insp_item_ids(s->x, j, gid, lid);
+      uint64_t id = one_dim ? gid[0] : j;
+      if (open && id == last + 1) {
+        last = id;
+        continue;
+      }
+      if (open) add_range(&ids, first, last);
+      first = last = id;
+      open = true;
+    }
+    add_range(&ids, first, last);
+    if (wk[0]) dbg_printf(s, "%c %-22s %-14s %s\n", k == s->focus ? '*' : ' ', ids.s ? ids.s : "", state[k], wk);
+    else dbg_printf(s, "%c %-22s %s\n", k == s->focus ? '*' : ' ', ids.s ? ids.s : "", state[k]);
+    dbg_buf_free(&ids);
+  }
+  free(shown);
+  free(state);
+  free(where);
   if (waiting && at >= 0) print_waiting(s, waiting, (unsigned)at, at_what);
 }
 
@@ -1258,7 +1373,11 @@ static const dbg_cmd commands[] = {
   {"print", "p,inspect", cmd_print, "print[/x|/d|/u] EXPR",
    "Print the value of EXPR with its type. EXPR is C: variables, %ID (SPIR-V ids), argN (kernel\n"
    "arguments), get_global_id(0) and the other work-item functions, arithmetic, comparisons, a[i],\n"
-   "s.m, p->m, *p, &x, vector components (.x .s3 .lo .hi .even .odd), casts to scalar and pointer types."},
+   "s.m, p->m, *p, &x, vector components (.x .s3 .lo .hi .even .odd), casts to scalar and pointer types,\n"
+   "*p@N (N objects from p on, gdb's artificial array)."},
+  {"ptype", "", cmd_ptype, "ptype EXPR|TYPE",
+   "The type of EXPR (or TYPE), a struct (also under arrays and pointers) spelled out member by member."},
+  {"whatis", "", cmd_whatis, "whatis EXPR|TYPE", "The name of the type of EXPR (or of TYPE)."},
   {"display", "", cmd_display, "display [EXPR]", "Print EXPR every time the kernel stops (without EXPR: now)."},
   {"undisplay", "", cmd_undisplay, "undisplay [N...]", "Stop displaying expressions N... (all without N)."},
   {"x", "", cmd_x, "x/NFU ADDRESS",
@@ -1275,7 +1394,7 @@ static const dbg_cmd commands[] = {
    "The SPIR-V of the current function, `=>` at the current instruction."},
   {"info", "i", cmd_info, "info breakpoints|locals|args|workitems|frame|display",
    "breakpoints: breakpoints and watchpoints; locals, args: the selected frame's variables;\n"
-   "workitems: state, location and barrier status of every work-item of the focused work-group;\n"
+   "workitems: the work-items of the focused work-group grouped by state and location, barrier status;\n"
    "frame: where the selected frame is; display: the displayed expressions."},
   {"workitem", "wi", cmd_workitem, "workitem [X[,Y[,Z]]]",
    "Focus the work-item with global id X,Y,Z (without: show the focus). A work-item of a later\n"

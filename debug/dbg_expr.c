@@ -136,7 +136,7 @@ static void next(parser *ps) {
       ps->p = p + 2;
       return;
     }
-  if (strchr("+-*/%<>&|^~!()[].,?:", *p)) {
+  if (strchr("+-*/%<>&|^~!()[].,?:@", *p)) {
     ps->kind = T_OP;
     ps->op[0] = *p;
     ps->op[1] = 0;
@@ -359,9 +359,11 @@ static dbg_expr *p_unary(parser *ps) {
   return p_primary(ps);
 }
 
-/* Binary operators by precedence level, loosest first. */
+/* Binary operators by precedence level, loosest first; gdb's artificial array `*p@n` binds between
+ * the shifts and the additive operators, as in gdb's C grammar. */
 static const char *const levels[][5] = {
-  {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", ">", "<=", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"},
+  {"||"},       {"&&"}, {"|"},      {"^"},           {"&"}, {"==", "!="}, {"<", ">", "<=", ">="},
+  {"<<", ">>"}, {"@"},  {"+", "-"}, {"*", "/", "%"},
 };
 #define NLEVELS (sizeof levels / sizeof levels[0])
 
@@ -701,6 +703,18 @@ bool dbg_id_value(dbg_ctx *c, uint32_t id, dbg_value *out) {
   }
 }
 
+/* With no frame to look in (the work-item or the whole kernel finished), a global or constant
+ * buffer argument by name or as argN: a pointer to the buffer, which outlives the run. */
+static bool finished_arg(dbg_ctx *c, const char *name, dbg_value *out) {
+  const dbg_type *t;
+  uint64_t p;
+  if (!dbg_arg_buffer(c->s, name, &t, &p)) return fail(c, "No symbol \"%s\" in current context.", name);
+  num n;
+  memset(&n, 0, sizeof n);
+  n.u = p;
+  return scalar_value(c, t, n, out);
+}
+
 /* The frame's function and ld instruction index (where names are looked up). */
 static bool frame_where(dbg_ctx *c, uint32_t *fi, uint32_t *insn) {
   uint32_t fn, idx;
@@ -720,7 +734,7 @@ bool dbg_var_value(dbg_ctx *c, const dbg_var *v, dbg_value *out) {
   uint32_t fi = LD_NONE, insn = 0;
   if (!frame_where(c, &fi, &insn)) return fail(c, "No frame selected.");
   dbg_loc loc;
-  if (!dbg_var_loc(v, fi == v->func ? insn : UINT32_MAX, &loc)) return fail(c, "optimized out");
+  if (!dbg_var_loc(SY(c), v, fi == v->func ? insn : UINT32_MAX, &loc)) return fail(c, "optimized out");
   dbg_value x;
   if (!dbg_id_value(c, loc.id, &x)) return false;
   if (loc.declare) {
@@ -990,6 +1004,17 @@ static bool deref(dbg_ctx *c, const dbg_value *v, dbg_value *out) {
   return read_mem(c, to_num(v->t, v->bytes).u, v->t->elem, out);
 }
 
+/* gdb's artificial array `a@n`: n objects of a's type in memory from a's address on. */
+static bool artificial_array(dbg_ctx *c, const dbg_value *a, const dbg_value *n, dbg_value *out) {
+  if (n->t->kind != DK_INT) return fail(c, "The repeat count of `@` is not an integer.");
+  int64_t k = (int64_t)to_num(n->t, n->bytes).u;
+  if (!a->lval) return fail(c, "Only values in memory can be extended with '@'.");
+  if (k <= 0 || k > 65536) return fail(c, "Invalid number %lld of repetitions.", (long long)k);
+  const dbg_type *t = dbg_array_type(SY(c), a->t, (uint32_t)k);
+  if (!t) return fail(c, "Out of memory.");
+  return read_mem(c, a->addr, t, out);
+}
+
 static bool index_value(dbg_ctx *c, const dbg_value *a, const dbg_value *i, dbg_value *out) {
   if (i->t->kind != DK_INT && i->t->kind != DK_BOOL) return fail(c, "The index is not an integer.");
   num n = to_num(i->t, i->bytes);
@@ -1100,9 +1125,10 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
   }
   case E_NAME: {
     uint32_t fi = LD_NONE, insn = 0;
-    frame_where(c, &fi, &insn);
+    bool framed = frame_where(c, &fi, &insn);
     const dbg_var *v = dbg_lookup_var(SY(c), fi, insn, e->name);
     if (v) return dbg_var_value(c, v, out);
+    if (!framed) return finished_arg(c, e->name, out);
     if (strncmp(e->name, "arg", 3) == 0 && isdigit((unsigned char)e->name[3])) {
       unsigned k = (unsigned)strtoul(e->name + 3, NULL, 10);
       const ld_function *entry = &SY(c)->m->funcs[c->s->nd->entry_fn];
@@ -1152,6 +1178,7 @@ static bool ev(dbg_ctx *c, const dbg_expr *e, dbg_value *out) {
       return scalar_value(c, dbg_scalar_type(SY(c), DK_INT, 32, true), int_num(dbg_truth(&b)), out);
     }
     if (!ev(c, e->a, &a) || !ev(c, e->b, &b)) return false;
+    if (e->op[0] == '@') return artificial_array(c, &a, &b, out);
     return binary(c, e->op, &a, &b, out);
   case E_INDEX:
     if (!ev(c, e->a, &a) || !ev(c, e->b, &b)) return false;

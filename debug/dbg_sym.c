@@ -89,16 +89,26 @@ const dbg_type *dbg_pointer_type(dbg_syms *y, const dbg_type *to, int space) {
   return t;
 }
 
-const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
-  if (!elem) return NULL;
+/* The unnamed vector or array (kind) of n elem taking `size` bytes, made on first use; NULL when out
+ * of memory. */
+static const dbg_type *sequence_type(dbg_syms *y, dbg_kind kind, const dbg_type *elem, uint32_t n, uint64_t size) {
   for (const dbg_type *t = y->types; t; t = t->next)
-    if (t->kind == DK_VECTOR && !t->name && t->elem == elem && t->count == n) return t;
-  dbg_type *t = new_type(y, DK_VECTOR);
+    if (t->kind == kind && !t->name && t->elem == elem && t->count == n) return t;
+  dbg_type *t = new_type(y, kind);
   if (!t) return NULL;
   t->elem = elem;
   t->count = n;
-  t->size = pow2_at_least(n) * elem->size; /* OpenCL: 3 components take 4 slots */
+  t->size = size;
   return t;
+}
+
+const dbg_type *dbg_vector_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
+  /* OpenCL: 3 components take 4 slots */
+  return elem ? sequence_type(y, DK_VECTOR, elem, n, pow2_at_least(n) * elem->size) : NULL;
+}
+
+const dbg_type *dbg_array_type(dbg_syms *y, const dbg_type *elem, uint32_t n) {
+  return sequence_type(y, DK_ARRAY, elem, n, (uint64_t)n * elem->size);
 }
 
 static int space_of_storage(uint32_t sc) {
@@ -192,6 +202,15 @@ const char *dbg_space_name(int space) {
   return space >= 0 && space <= SPVI_AS_GENERIC ? spaces[space] : "?";
 }
 
+const dbg_type *dbg_array_dims(const dbg_type *t, char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = 0;
+  /* C spells the outermost length first: int[2][3] is 2 arrays of int[3] */
+  for (; t && t->kind == DK_ARRAY && !t->name && n + 16 < cap; t = t->elem)
+    n += (size_t)snprintf(buf + n, cap - n, "[%u]", t->count);
+  return t;
+}
+
 void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
   char e[200];
   if (!t) {
@@ -215,10 +234,12 @@ void dbg_type_name(const dbg_type *t, char *buf, size_t cap) {
     dbg_type_name(t->elem, e, sizeof e);
     snprintf(buf, cap, "%s%u", e, t->count);
     return;
-  case DK_ARRAY:
-    dbg_type_name(t->elem, e, sizeof e);
-    snprintf(buf, cap, "%s[%u]", e, t->count);
+  case DK_ARRAY: {
+    char dims[96];
+    dbg_type_name(dbg_array_dims(t, dims, sizeof dims), e, sizeof e);
+    snprintf(buf, cap, "%s%s", e, dims);
     return;
+  }
   case DK_POINTER:
     dbg_type_name(t->elem, e, sizeof e);
     snprintf(buf, cap, "%s %s *", dbg_space_name(t->space), e);
@@ -310,6 +331,33 @@ static const dbg_type *di_composite(dbg_syms *y, uint32_t id, const ld_insn *d) 
  * instead of an endless recursion. */
 static const dbg_type di_reading;
 
+/* Whether DebugInfo operand v is an OpConstant 0 or DebugInfoNone: a C array's lower bound. */
+static bool di_zero_bound(const dbg_syms *y, uint32_t v) {
+  const ld_insn *b = di_insn(y, v);
+  if (b) return di_op(b) == DI_DebugInfoNone;
+  return v && v < y->m->bound && y->m->ids[v].kind == LD_ID_CONST && di_number(y, v) == 0;
+}
+
+/* DebugTypeArray (OpenCL.DebugInfo.100, "Type instructions"): Base Type, then one Component Count per dimension,
+ * outermost first (int a[2][3]: 2, 3), each the <id> of an integer OpConstant. llvm-spirv 14/15
+ * write a lower bound after the counts for every dimension (counts c1..cN, then bounds l1..lN,
+ * DebugInfoNone for C's 0): an even number of operands after the base whose second half are all
+ * zero bounds is that layout. A count that is no constant (a variable-length bound) gives no type:
+ * the variable is then shown with its SPIR-V type, never with a guessed length. */
+static const dbg_type *di_array(dbg_syms *y, const ld_insn *d) {
+  const dbg_type *e = di_type(y, di_arg(d, 0));
+  uint32_t n = d->nops > 3 ? d->nops - 3u : 0;
+  bool bounds = n >= 2 && n % 2 == 0;
+  for (uint32_t k = n / 2; bounds && k < n; k++) bounds = di_zero_bound(y, d->ops[3 + k]);
+  if (bounds) n /= 2;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t c = d->ops[3 + k];
+    if (di_insn(y, c) || !(c < y->m->bound && y->m->ids[c].kind == LD_ID_CONST)) return NULL;
+  }
+  for (uint32_t k = n; e && k > 0; k--) e = dbg_array_type(y, e, (uint32_t)di_number(y, d->ops[3 + k - 1]));
+  return n ? e : NULL;
+}
+
 static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
   const ld_insn *d = di_insn(y, id);
   if (!d) return NULL;
@@ -346,19 +394,7 @@ static const dbg_type *di_type(dbg_syms *y, uint32_t id) {
     if (e && (n == 2 || n == 3 || n == 4 || n == 8 || n == 16)) r = dbg_vector_type(y, e, n);
     break;
   }
-  case DI_DebugTypeArray: {
-    const dbg_type *e = di_type(y, di_arg(d, 0));
-    /* counts outermost first: int a[2][3] has counts 2, 3 */
-    for (uint32_t k = d->nops; e && k > 3; k--) {
-      if (!(t = new_type(y, DK_ARRAY))) break;
-      t->elem = e;
-      t->count = (uint32_t)di_number(y, d->ops[k - 1]);
-      t->size = (uint64_t)t->count * e->size;
-      e = t;
-    }
-    r = e;
-    break;
-  }
+  case DI_DebugTypeArray: r = di_array(y, d); break;
   case DI_DebugTypedef: {
     const dbg_type *b = di_type(y, di_arg(d, 1));
     if (!b) break;
@@ -441,6 +477,126 @@ static void add_loc(dbg_syms *y, dbg_var *v, uint32_t insn, uint32_t id, bool de
   v->locs[v->nlocs++] = (dbg_loc){insn, id, declare};
 }
 
+/* DebugOperation OpCodes (OpenCL.DebugInfo.100, "Debug Operations"). */
+enum { DI_OP_SWAP = 5, DI_OP_XDEREF = 6, DI_OP_STACK_VALUE = 7, DI_OP_CONSTU = 8 };
+
+static bool di_operation_is(const dbg_syms *y, uint32_t id, uint32_t code) {
+  const ld_insn *o = di_insn(y, id);
+  return o && di_op(o) == DI_DebugOperation && di_arg(o, 0) == code;
+}
+
+/* Whether a DebugValue's DebugExpression ("Local Variables") leaves the value as it is: no operations, StackValue,
+ * or clang's OpenCL address-space marker (Constu N, Swap, Xderef), which llvm-spirv writes on every
+ * DebugValue. Anything else (a fragment of the variable, arithmetic on the value) describes
+ * something other than the variable's whole value: it is shown as optimized out, never guessed. */
+static bool di_plain_expression(const dbg_syms *y, uint32_t expr) {
+  const ld_insn *e = di_insn(y, expr);
+  if (!e || di_op(e) != DI_DebugExpression) return false;
+  for (uint32_t k = 2; k < e->nops; k++) {
+    if (di_operation_is(y, e->ops[k], DI_OP_STACK_VALUE)) continue;
+    if (k + 2 < e->nops && di_operation_is(y, e->ops[k], DI_OP_CONSTU) &&
+        di_operation_is(y, e->ops[k + 1], DI_OP_SWAP) && di_operation_is(y, e->ops[k + 2], DI_OP_XDEREF)) {
+      k += 2;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/* Whether DebugValue's Value `id` holds the variable's value: not OpUndef, not DebugInfoNone (the
+ * compiler's ways of saying the value is gone). */
+static bool di_value_known(const dbg_syms *y, uint32_t id) {
+  const ld_module *m = y->m;
+  const ld_id *e = &m->ids[id];
+  switch (e->kind) {
+  case LD_ID_CONST: return !m->consts[e->index].is_undef;
+  case LD_ID_VALUE: return m->funcs[e->index].insns[e->insn].opcode != SpvOpUndef;
+  case LD_ID_PARAM:
+  case LD_ID_GLOBAL: return true;
+  default: return false;
+  }
+}
+
+/* The blocks block b of fn branches to (SPIR-V 3.32.17: OpBranch, OpBranchConditional, OpSwitch
+ * whose case literals take one word per 32 bits of the selector), at most cap; the count. */
+static uint32_t block_succs(const ld_module *m, const ld_function *fn, uint32_t b, uint32_t *out, uint32_t cap) {
+  const ld_insn *t = &fn->insns[fn->blocks[b].first + fn->blocks[b].count - 1];
+  uint32_t labels[2], nl = 0, n = 0;
+  switch (t->opcode) {
+  case SpvOpBranch: labels[nl++] = t->nops > 0 ? t->ops[0] : 0; break;
+  case SpvOpBranchConditional:
+    labels[nl++] = t->nops > 1 ? t->ops[1] : 0;
+    labels[nl++] = t->nops > 2 ? t->ops[2] : 0;
+    break;
+  case SpvOpSwitch: {
+    const ld_type *st = t->nops ? ld_type_of(m, m->ids[t->ops[0]].type) : NULL;
+    const uint32_t words = st && st->bits > 32 ? 2 : 1;
+    labels[nl++] = t->nops > 1 ? t->ops[1] : 0; /* the default */
+    for (uint32_t k = 2 + words; k < t->nops && n < cap; k += words + 1)
+      if (t->ops[k] < m->bound && m->ids[t->ops[k]].kind == LD_ID_LABEL) out[n++] = m->ids[t->ops[k]].index;
+    break;
+  }
+  default: break;
+  }
+  for (uint32_t k = 0; k < nl && n < cap; k++)
+    if (labels[k] && labels[k] < m->bound && m->ids[labels[k]].kind == LD_ID_LABEL) out[n++] = m->ids[labels[k]].index;
+  return n;
+}
+
+enum { REACH_UNSEEN = -2, REACH_NONE = -1 };
+
+/* The DebugValue of v that last sets it in block b of fn, or `in` when none does. */
+static int32_t reach_out(const dbg_var *v, const ld_block *b, int32_t in) {
+  for (uint32_t i = v->nlocs; i-- > 0;)
+    if (v->locs[i].insn >= b->first && v->locs[i].insn < b->first + b->count) return (int32_t)i;
+  return in;
+}
+
+/* The DebugValue reaching a block from two sides: the same value, or none known. */
+static int32_t reach_meet(const dbg_var *v, int32_t a, int32_t b) {
+  if (a == REACH_UNSEEN) return b;
+  if (b == REACH_UNSEEN || a == b) return a;
+  if (a >= 0 && b >= 0 && v->locs[a].id == v->locs[b].id) return a;
+  return REACH_NONE;
+}
+
+/* Where each DebugValue'd variable of function fi stands at the start of each block: the DebugValue
+ * that reaches it on every path from the entry (forward data flow to a fixed point), REACH_NONE when
+ * the paths disagree or none sets it. A DebugValue holds until the next one on the path: a value
+ * set on one branch only is never shown where the other branch may have been taken. */
+static void reach_function(dbg_syms *y, uint32_t fi) {
+  const ld_module *m = y->m;
+  const ld_function *fn = &m->funcs[fi];
+  if (!fn->nblocks) return;
+  uint32_t *succ = NULL;
+  for (uint32_t vi = 0; vi < y->nvars && !y->oom; vi++) {
+    dbg_var *v = &y->vars[vi];
+    bool values = false;
+    for (uint32_t i = 0; i < v->nlocs && v->func == fi; i++) values |= !v->locs[i].declare;
+    if (!values) continue;
+    if (!succ && !(succ = ycalloc(y, fn->ninsns + 1, sizeof *succ))) return;
+    if (!(v->entry = ycalloc(y, fn->nblocks, sizeof *v->entry))) break;
+    for (uint32_t b = 0; b < fn->nblocks; b++) v->entry[b] = b ? REACH_UNSEEN : REACH_NONE;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t b = 0; b < fn->nblocks; b++) {
+        if (v->entry[b] == REACH_UNSEEN) continue;
+        int32_t out = reach_out(v, &fn->blocks[b], v->entry[b]);
+        uint32_t n = block_succs(m, fn, b, succ, fn->ninsns + 1);
+        for (uint32_t k = 0; k < n; k++) {
+          int32_t met = reach_meet(v, v->entry[succ[k]], out);
+          if (met != v->entry[succ[k]]) {
+            v->entry[succ[k]] = met;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  free(succ);
+}
+
 static void build_debuginfo(dbg_syms *y) {
   const ld_module *m = y->m;
   uint32_t *di_fn_of = ycalloc(y, m->bound, sizeof *di_fn_of); /* DebugFunction id -> ld function */
@@ -492,6 +648,14 @@ static void build_debuginfo(dbg_syms *y) {
       v->type = di_type(y, di_arg(d, 1));
       v->line = di_arg(d, 3);
       v->global_id = var;
+      /* a `local` variable declared in a kernel (OpenCL C, "Usage for Declaration Scopes and
+       * Variable Types") is a module-scope OpVariable whose Parent is the kernel's DebugFunction:
+       * it is one of that function's locals */
+      uint32_t fi = scope_function(y, di_arg(d, 5), di_fn_of);
+      if (fi != LD_NONE) {
+        v->func = fi;
+        v->scope = di_arg(d, 5);
+      }
       y->has_debuginfo = true;
     }
   }
@@ -505,6 +669,8 @@ static void build_debuginfo(dbg_syms *y) {
       uint32_t vid = in->ops[2], id = in->ops[3];
       if (vid >= m->bound || !var_of[vid] || id >= m->bound) continue;
       dbg_var *v = &y->vars[var_of[vid] - 1];
+      /* at -O2 an inlined callee's variables are described in the caller's body: not this frame's */
+      if (v->func != fi) continue;
       /* a DebugValue of a variable's address is a declaration (clang at -O0 emits either) */
       bool declare = op == DI_DebugDeclare;
       if (!declare && m->ids[id].kind == LD_ID_VALUE) {
@@ -512,9 +678,12 @@ static void build_debuginfo(dbg_syms *y) {
         const ld_type *pt = ld_type_of(m, def->type);
         if (def->opcode == SpvOpVariable && pt && v->type && v->type->kind != DK_POINTER) declare = true;
       }
+      /* id 0: from here on the variable's value is not known (optimized out) */
+      if (!declare && (!di_value_known(y, id) || in->nops > 5 || !di_plain_expression(y, in->ops[4]))) id = 0;
       add_loc(y, v, i, id, declare);
     }
   }
+  for (uint32_t fi = 0; fi < m->nfuncs && !y->oom; fi++) reach_function(y, fi);
   free(di_fn_of);
   free(var_of);
 }
@@ -619,7 +788,10 @@ void dbg_syms_free(dbg_syms *y) {
   free(y->spv_cache);
   free(y->di_cache);
   free(y->funcs);
-  for (uint32_t i = 0; i < y->nvars; i++) free(y->vars[i].locs);
+  for (uint32_t i = 0; i < y->nvars; i++) {
+    free(y->vars[i].locs);
+    free(y->vars[i].entry);
+  }
   free(y->vars);
   for (uint32_t i = 0; i < y->nsrcs; i++) {
     free(y->srcs[i].text);
@@ -793,13 +965,28 @@ uint32_t dbg_visible_vars(const dbg_syms *y, uint32_t fi, uint32_t insn, bool ar
   return n;
 }
 
-bool dbg_var_loc(const dbg_var *v, uint32_t insn, dbg_loc *out) {
+bool dbg_var_loc(const dbg_syms *y, const dbg_var *v, uint32_t insn, dbg_loc *out) {
   const dbg_loc *best = NULL;
   for (uint32_t i = 0; i < v->nlocs; i++)
     if (v->locs[i].declare) {
       *out = v->locs[i];
       return true;
     }
+  if (v->entry) {
+    /* DebugValue: the one reaching insn's block, then those of the block before insn */
+    const ld_function *fn = &y->m->funcs[v->func];
+    for (uint32_t b = 0; b < fn->nblocks; b++) {
+      const ld_block *bl = &fn->blocks[b];
+      if (insn < bl->first || insn >= bl->first + bl->count) continue;
+      int32_t at = v->entry[b];
+      for (uint32_t i = 0; i < v->nlocs; i++)
+        if (v->locs[i].insn >= bl->first && v->locs[i].insn <= insn) at = (int32_t)i;
+      if (at < 0 || !v->locs[at].id) return false;
+      *out = v->locs[at];
+      return true;
+    }
+    return false;
+  }
   /* the value that was set last before this instruction in module order */
   for (uint32_t i = 0; i < v->nlocs; i++)
     if (v->locs[i].insn <= insn && (!best || v->locs[i].insn > best->insn)) best = &v->locs[i];

@@ -45,21 +45,52 @@ uint64_t dbg_group_linear(const dbg_session *s, const uint64_t g[3]) {
 
 /* ---- names ------------------------------------------------------------------------------------ */
 
+/* The DebugInfo parameter i of the kernel function of the kernel's name (llvm-spirv wraps kernels),
+ * NULL when none. */
+static const dbg_var *kernel_param(const dbg_session *s, int i) {
+  const ld_module *m = s->sym.m;
+  const char *kname = m->entries[s->nd->kernel].name;
+  for (uint32_t v = 0; v < s->sym.nvars; v++) {
+    const dbg_var *x = &s->sym.vars[v];
+    if (x->argno == (uint32_t)i + 1 && x->func != LD_NONE && s->sym.funcs[x->func].name &&
+        strcmp(s->sym.funcs[x->func].name, kname) == 0)
+      return x;
+  }
+  return NULL;
+}
+
 /* Name of kernel argument i: OpName of the entry's parameter, else the DebugInfo parameter of the
- * kernel function of the same name (llvm-spirv wraps kernels), else argI. */
+ * kernel function, else argI. */
 static void arg_name(dbg_session *s, int i, char *buf, size_t cap) {
   const ld_module *m = s->sym.m;
   const ld_function *entry = &m->funcs[s->nd->entry_fn];
   const char *n = (uint32_t)i < entry->nparams ? m->ids[entry->params[i]].name : NULL;
-  const char *kname = m->entries[s->nd->kernel].name;
-  for (uint32_t v = 0; !n && v < s->sym.nvars; v++) {
-    const dbg_var *x = &s->sym.vars[v];
-    if (x->argno == (uint32_t)i + 1 && x->func != LD_NONE && s->sym.funcs[x->func].name &&
-        strcmp(s->sym.funcs[x->func].name, kname) == 0)
-      n = x->name;
-  }
+  const dbg_var *x = n ? NULL : kernel_param(s, i);
+  if (x) n = x->name;
   if (n && n[0]) snprintf(buf, cap, "%s", n);
   else snprintf(buf, cap, "arg%d", i);
+}
+
+bool dbg_arg_buffer(dbg_session *s, const char *name, const dbg_type **type, uint64_t *ptr) {
+  const ld_function *entry = &s->sym.m->funcs[s->nd->entry_fn];
+  for (uint32_t i = 0; i < entry->nparams; i++) {
+    char n[160], argn[24];
+    arg_name(s, (int)i, n, sizeof n);
+    snprintf(argn, sizeof argn, "arg%u", i);
+    if (strcmp(n, name) != 0 && strcmp(argn, name) != 0) continue;
+    ex_insp_alloc a;
+    for (uint32_t id = 1; ex_insp_alloc_get(s->x, id, &a); id++)
+      if (a.arg_index == (int)i && (a.space == SPVI_AS_GLOBAL || a.space == SPVI_AS_CONSTANT)) {
+        const dbg_var *x = kernel_param(s, (int)i);
+        *type = x && x->type && x->type->kind == DK_POINTER
+                  ? x->type
+                  : dbg_spv_type(&s->sym, s->sym.m->ids[entry->params[i]].type);
+        *ptr = ex_insp_alloc_ptr(s->x, id, 0);
+        return true;
+      }
+    return false;
+  }
+  return false;
 }
 
 /* The name of allocation id: its argument's or variable's name, "arg2", "%66". */
@@ -77,7 +108,11 @@ static void alloc_name(dbg_session *s, uint32_t id, char *buf, size_t cap) {
     snprintf(buf, cap, "alloc%u", id);
     return;
   }
-  const char *n = s->sym.m->ids[a.var_id].name;
+  /* the source's name first: llvm-spirv names a kernel's `local float t[4]` "kernel.t" */
+  const char *n = NULL;
+  for (uint32_t v = 0; !n && v < s->sym.nvars; v++)
+    if (s->sym.vars[v].global_id == a.var_id) n = s->sym.vars[v].name;
+  if (!n) n = s->sym.m->ids[a.var_id].name;
   for (uint32_t v = 0; !n && v < s->sym.nvars; v++)
     for (uint32_t k = 0; k < s->sym.vars[v].nlocs && !n; k++)
       if (s->sym.vars[v].locs[k].declare && s->sym.vars[v].locs[k].id == a.var_id) n = s->sym.vars[v].name;

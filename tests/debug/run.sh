@@ -41,6 +41,13 @@ compile calls "$HERE/calls.cl" -O0 -g
 compile exchange "$HERE/exchange.cl" -O0 -g
 compile exchange_o2 "$HERE/exchange.cl" -O2 -g
 compile oob "$HERE/oob.cl" -O0 -g
+compile tile "$HERE/tile.cl" -O0 -g
+compile tile_o2 "$HERE/tile.cl" -O2 -g
+compile locals "$HERE/locals.cl" -O0 -g
+compile locals_o2 "$HERE/locals.cl" -O2 -g
+compile opt "$HERE/opt.cl" -O0 -g
+compile opt_o1 "$HERE/opt.cl" -O1 -g
+compile opt_o2 "$HERE/opt.cl" -O2 -g
 for asm in twice unreadable; do
   if ! spirv-as --preserve-numeric-ids "$HERE/$asm.spvasm" -o "$TMP/$asm.spv" 2>"$TMP/cc.log"; then
     echo "debug tests: cannot assemble $asm.spvasm" >&2
@@ -254,10 +261,9 @@ Breakpoint 1 at exchange.cl:9
 Breakpoint 1, exchange (data=..., tmp=...) at exchange.cl:9
 9\t  int w = tmp[n - 1 - lid];
 Work-group (0,0,0), 4 work-items:
-* (0,0,0)...(0,0,0)...stopped...exchange.cl:9 in exchange
-  (1,0,0)...(1,0,0)...ready...exchange.cl:9 in exchange
-  (2,0,0)...(2,0,0)...ready...exchange.cl:9 in exchange
-  (3,0,0)...(3,0,0)...ready...exchange.cl:9 in exchange
+  global ids...state...where
+* 0 ...stopped...exchange.cl:9 in exchange
+  1-3 ...ready...exchange.cl:9 in exchange
 tmp[0] = (int) 10
 tmp[3] = (int) 40
 <tmp+0>:\t10\t20\t30\t40
@@ -275,10 +281,9 @@ New value = (int) 62
 exchange (data=..., tmp=...) at exchange.cl:11
 That work-group has already finished (work-groups run in order; the current one is 1).
 Work-group (1,0,0), 4 work-items:
-  (4,0,0)...(0,0,0)...finished...
-  (5,0,0)...(1,0,0)...finished...
-* (6,0,0)...(2,0,0)...stopped...exchange.cl:11 in exchange
-  (7,0,0)...(3,0,0)...ready...exchange.cl:9 in exchange
+  4-5 ...finished
+* 6 ...stopped...exchange.cl:11 in exchange
+  7 ...ready...exchange.cl:9 in exchange
 [kernel `exchange` finished: 2 work-groups]
 arg0 int[8]: 40 31 22 13 80 71 62 53
 EOF
@@ -304,17 +309,14 @@ Breakpoint 1 at exchange.cl:7
 [Switching to work-item global (2,0,0) local (2,0,0) group (0,0,0)]
 Breakpoint 1, exchange (data=..., tmp=...) at exchange.cl:7
 7\t  tmp[lid] = v * 10;
-  (0,0,0)...(0,0,0)...at barrier...exchange.cl:8 in exchange
-  (1,0,0)...(1,0,0)...at barrier...exchange.cl:8 in exchange
-* (2,0,0)...(2,0,0)...stopped...exchange.cl:7 in exchange
-  (3,0,0)...(3,0,0)...not started...
+  0-1 ...at barrier...exchange.cl:8 in exchange
+* 2 ...stopped...exchange.cl:7 in exchange
+  3 ...not started
 2 of 4 work-items wait at the barrier at exchange.cl:8.
 8\t  barrier(CLK_LOCAL_MEM_FENCE);
 9\t  int w = tmp[n - 1 - lid];
-  (0,0,0)...ready...exchange.cl:9 in exchange
-  (1,0,0)...ready...exchange.cl:9 in exchange
-* (2,0,0)...stopped...exchange.cl:9 in exchange
-  (3,0,0)...ready...exchange.cl:9 in exchange
+  0-1, 3 ...ready...exchange.cl:9 in exchange
+* 2 ...stopped...exchange.cl:9 in exchange
 w = (int) 0
 tmp[1] + tmp[2] = (int) 50
 [Switching to work-item global (4,0,0) local (0,0,0) group (1,0,0)]
@@ -338,6 +340,219 @@ v = (int) 1
 v * 10 + (int)n = (int) 14
 EOF
 
+# ---- a __local array declared in the kernel -----------------------------------------------------------
+# tile(out, in = 0..7) in groups of 4: t[lx][j] = 10 * in[g] + j, so in group 0 t[r][j] = 10r + j and
+# out[g] = t[3 - lx][lx]: 30 21 12 3; group 1 (in = 4..7) t[r][j] = 10(4 + r) + j: 70 61 52 43.
+# llvm-spirv-14 writes its DebugTypeArray as the counts 4, 4, then two DebugInfoNone lower bounds:
+# the type is float[4][4], 64 bytes of local memory. The same session at -O0 and -O2. As words,
+# t[3][2] = 32.0f and t[3][3] = 33.0f are 0x42000000 = 1107296256 and 0x42040000 = 1107558400.
+for v in tile tile_o2; do
+  session "$v" 0 "$TMP/$v.spv" -g 8 -l 4 'float[8]' 'float[8]=range(0)' --print <<'EOF'
+break 9
+continue
+print t
+print t[1][2]
+print t[3][1] - t[1][3]
+whatis t
+whatis t[1]
+x/4f t[2]
+x/2dw &t[3][2]
+info locals
+delete
+workgroup 1
+break 10
+continue
+print t[0]
+print s
+delete
+continue
+EOF
+  expect "$v" "a local float[4][4] declared in the kernel ($v)" <<'EOF'
+Breakpoint 1 at tile.cl:9
+Breakpoint 1, tile (out=..., in=...) at tile.cl:9
+t = (float[4][4]) {{0, 1, 2, 3}, {10, 11, 12, 13}, {20, 21, 22, 23}, {30, 31, 32, 33}}
+t[1][2] = (float) 12
+t[3][1] - t[1][3] = (float) 18
+type = float[4][4]
+type = float[4]
+<t+32>:\t20\t21\t22\t23
+<t+56>:\t1107296256\t1107558400
+lx = (size_t) 0
+Breakpoint 2, tile (out=..., in=...) at tile.cl:10
+t[0] = (float[4]) {40, 41, 42, 43}
+s = (float) 70
+[kernel `tile` finished: 2 work-groups]
+arg0 float[8]: 30 21 12 3 70 61 52 43
+EOF
+done
+
+# locals.cl over 4 work-items: one[l] = 2l, three[1][2][l] = l + 100, recs[k].a = 7k for k < 3, so
+# out[l] = 2l + l + 100 + 7(l % 3): 100 110 120 109. three[1][2] starts (1*3*4 + 2*4) * 2 = 40 bytes
+# into three: C's order of dimensions, outermost first, in the type names too.
+for v in locals locals_o2; do
+  session "$v" 0 "$TMP/$v.spv" -g 4 'int[4]' --print <<'EOF'
+break 13
+continue
+print one[1]@3
+whatis three
+whatis three[1]
+print three[1][2]
+x/4dh three[1][2]
+ptype recs
+whatis recs[1].b
+print recs[2].a
+whatis &recs[1]
+delete
+continue
+EOF
+  expect "$v" "local arrays of one and three dimensions and of structs ($v)" <<'EOF'
+Breakpoint 1, locals (out=...) at locals.cl:13
+one[1]@3 = (int[3]) {2, 4, 6}
+type = short[2][3][4]
+type = short[3][4]
+three[1][2] = (short[4]) {100, 101, 102, 103}
+<three+40>:\t100\t101\t102\t103
+type = struct rec {
+    int a;
+    float b[2];
+} [3]
+type = float[2]
+recs[2].a = (int) 14
+type = local rec *
+arg0 int[4]: 100 110 120 109
+EOF
+done
+
+# ---- -O1/-O2: a value the debug information does not give is <optimized out>, never stale ---------
+# opt(out, in = 1,5,2,9, n = 3), by hand for work-item 0: x = 1, y = 3 - 1 = 2, z = 4, then
+# z = 3z + in[i]: 13, 44, 134; w = 132; out[0] = 132. clang -O2 joins `z` after the loop in a phi it
+# does not describe and describes `w` by an OpUndef: at line 18 both are <optimized out> (the last
+# DebugValue of z in module order, z = 4, would be a stale value).
+session opt_o2 0 "$TMP/opt_o2.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 <<'EOF'
+break 18
+continue
+info locals
+quit
+EOF
+expect opt_o2 "optimized-out values at -O2" <<'EOF'
+Breakpoint 1, opt (out=..., in=..., n=3) at opt.cl:18
+g = (int) 0
+x = (int) 1
+y = (int) 2
+z = <optimized out>
+w = <optimized out>
+EOF
+
+# locals_agree OPT LINE COND: stop at LINE (where the optimizer puts it) when COND holds, in the
+# build OPT (opt_o1, opt_o2) and the -O0 build of opt.cl; every value `info locals` shows in the
+# optimized build must be the -O0 value or <optimized out>.
+locals_agree() {
+  opt=$1
+  shift
+  printf 'break %s if %s\ncontinue\ninfo locals\n' "$1" "$2" |
+    "$SPVI" debug "$TMP/$opt.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 >"$TMP/agree2.out" 2>/dev/null
+  line=$(sed -n 's/^Breakpoint 1, opt (.*) at opt\.cl:\([0-9]*\)$/\1/p' "$TMP/agree2.out")
+  printf 'break %s if %s\ncontinue\ninfo locals\n' "${line:-0}" "$2" |
+    "$SPVI" debug "$TMP/opt.spv" -g 4 'int[4]' 'int[4]=1,5,2,9' int:3 >"$TMP/agree0.out" 2>/dev/null
+  awk '/\) info locals$/ { on = 1; next } on && /^\(spvi / { exit } on' "$TMP/agree2.out" >"$TMP/agree2.vars"
+  awk '/\) info locals$/ { on = 1; next } on && /^\(spvi / { exit } on' "$TMP/agree0.out" >"$TMP/agree0.vars"
+  bad=$(while IFS= read -r l; do
+    case $l in *' = <optimized out>') ;; *) grep -qxF "$l" "$TMP/agree0.vars" || echo "$l" ;; esac
+  done <"$TMP/agree2.vars")
+  if [ -n "$line" ] && grep -q "^Breakpoint 1, opt (.*) at opt\.cl:$line\$" "$TMP/agree0.out" &&
+    [ -s "$TMP/agree2.vars" ] && [ -z "$bad" ]; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $opt locals at line $1 (it stops at ${line:-none}) if $2: $bad"
+    sed 's/^/  opt | /' "$TMP/agree2.out"
+    sed 's/^/  O0 | /' "$TMP/agree0.out"
+    failed=$((failed + 1))
+  fi
+}
+for opt in opt_o1 opt_o2; do
+  for g in 0 1 2 3; do
+    for l in 6 7 8 13 15 17 18; do locals_agree $opt $l "get_global_id(0) == $g"; done
+  done
+  locals_agree $opt 15 'get_global_id(0) == 1 && i == 2'
+done
+
+# ---- ptype, whatis, artificial arrays, buffers after the kernel ----------------------------------------
+# calls.cl as in the first session: out = 17 34 51 68 at the end; v[i] = (4i, 4i+1, 4i+2, 4i+3).
+session types 0 "$TMP/calls.spv" -g 4 -l 2 'int[4]' 'float4[4]=range(0)' int:3 <<'EOF'
+break 19
+continue
+whatis p
+ptype p
+ptype &p
+whatis arr
+ptype v
+whatis pair
+ptype struct pair
+whatis uint
+print arr[1]@2
+print *v@2
+print arr[1]@2 + 1
+print gid@2
+print 5@2
+print *out@0
+delete
+continue
+x/4d out
+print *out@4
+print out[3] - out[0]
+whatis out
+print arg1[1].y
+print n
+EOF
+expect types "ptype, whatis, *p@N and buffers after the kernel" <<'EOF'
+type = pair
+type = struct pair {
+    int a;
+    float b;
+}
+type = struct pair {
+    int a;
+    float b;
+} private *
+type = int[4]
+type = global float4 *
+type = pair
+type = struct pair {
+    int a;
+    float b;
+}
+type = uint
+arr[1]@2 = (int[2]) {20, 30}
+*v@2 = (float4[2]) {(0, 1, 2, 3), (4, 5, 6, 7)}
+arr[1]@2 + 1 = (int[3]) {20, 30, 40}
+Cannot access 16 bytes at offset 0 of `gid` (private memory of 8 bytes).
+Only values in memory can be extended with '@'.
+Invalid number 0 of repetitions.
+[kernel `calls` finished: 2 work-groups]
+(spvi finished) x/4d out
+<out+0>:\t17\t34\t51\t68
+*out@4 = (int[4]) {17, 34, 51, 68}
+out[3] - out[0] = (int) 51
+type = global int *
+arg1[1].y = (float) 5
+No symbol "n" in current context.
+EOF
+
+# info workitems in a 2-dimensional launch (exchange.cl, local size 2x2): ids are local linear ids
+# x + 2y; with work-item (1,1) stopped at line 7, (0,0), (1,0) and (0,1) wait at the barrier.
+session workitems2d 0 "$TMP/exchange.spv" -g 2,2 -l 2,2 'int[4]=range(1)' local:16 <<'EOF'
+break 7 if get_local_id(0) == 1 && get_local_id(1) == 1
+continue
+info workitems
+quit
+EOF
+expect workitems2d "info workitems groups work-items by place (2-D)" <<'EOF'
+  local linear ids...state...where
+  0-2 ...at barrier...exchange.cl:8 in exchange
+* 3 ...stopped...exchange.cl:7 in exchange
+3 of 4 work-items wait at the barrier at exchange.cl:8.
+EOF
+
 # ---- a fault stops the session in the faulting work-item ------------------------------------------
 # oob(out[4], idx = 0,1,7,2): work-item 2 writes out[7], 28 bytes into a 16-byte buffer.
 session fault 1 "$TMP/oob.spv" -g 4 'int[4]' 'int[4]=0,1,7,2' <<'EOF'
@@ -357,10 +572,9 @@ oob (out=..., idx=...) at oob.cl:6
 (spvi 2,0,0 oob.cl:6 faulted) print k
 k = (int) 7
 g = (size_t) 2
-  (0,0,0)...finished...
-  (1,0,0)...finished...
-* (2,0,0)...faulted...oob.cl:6 in oob
-  (3,0,0)...not started...
+  0-1 ...finished
+* 2 ...faulted...oob.cl:6 in oob
+  3 ...not started
 The kernel faulted; it cannot run further.
 EOF
 
@@ -377,10 +591,9 @@ Fault: barrier divergence in kernel `barrier_divergent`
   work-item global (0,0,0) local (0,0,0) group (0,0,0)
 barrier_divergent (out=...) at fault_barrier.cl:8
 8\t    barrier(CLK_LOCAL_MEM_FENCE);
-* (0,0,0)...faulted...fault_barrier.cl:8 in barrier_divergent
-  (1,0,0)...at barrier...fault_barrier.cl:8 in barrier_divergent
-  (2,0,0)...finished
-  (3,0,0)...finished
+* 0 ...faulted...fault_barrier.cl:8 in barrier_divergent
+  1 ...at barrier...fault_barrier.cl:8 in barrier_divergent
+  2-3 ...finished
 2 of 4 work-items wait at the barrier at fault_barrier.cl:8.
 l = (size_t) 0
 EOF
@@ -608,6 +821,14 @@ same_results collectives "$TMP/collectives.spv" -g 100 -l 50 'int[100]=random(5,
   'int[100]' 'int[100]' 'float[100]' 'int[100]' 'int[100]'
 same_results printf "$TMP/printf.spv" -g 6 -l 3 'int[6]=range(-2)'
 same_results twice "$TMP/twice.spv" -g 40 -l 8 'uint[40]=random(6,0,1000)'
+# the kernels of the sessions above against plain runs at warp widths 1, 7 and 32 (`spvi debug`
+# ignores --warp: it runs one work-item at a time)
+for w in 1 7 32; do
+  same_results "tile/$w" "$TMP/tile.spv" --warp $w -g 64 -l 4 'float[64]' 'float[64]=random(7,-9,9)'
+  same_results "tile_o2/$w" "$TMP/tile_o2.spv" --warp $w -g 64 -l 4 'float[64]' 'float[64]=random(7,-9,9)'
+  same_results "opt/$w" "$TMP/opt.spv" --warp $w -g 16 'int[16]' 'int[16]=random(8,-9,9)' int:16
+done
+same_results opt_o2 "$TMP/opt_o2.spv" -g 16 'int[16]' 'int[16]=random(8,-9,9)' int:16
 
 # the interactive prompt through a pseudo-terminal (libedit: prompt, history recall, quit)
 if timeout 60 python3 "$HERE/pty_session.py" "$SPVI" "$TMP/calls.spv" -g 4 -l 2 'int[4]' 'float4[4]=range(0)' int:3 \

@@ -70,7 +70,7 @@ static void test_session(void **state) {
   /* the breakpoint stops every work-item: work-item 1 with out[1] = 6 */
   command(d, &t, "c", "[Switching to work-item global (1,0,0) local (1,0,0) group (0,0,0)]");
   assert_non_null(strstr(t.buf, "twice_one (%14=6)"));
-  command(d, &t, "info workitems", "* (1,0,0)");
+  command(d, &t, "info workitems", "* 1 ");
   command(d, &t, "delete", NULL);
   command(d, &t, "continue", "[kernel `twice` finished: 1 work-group]");
   assert_int_equal(spvi_debug_get_state(d, NULL), SPVI_DEBUG_FINISHED);
