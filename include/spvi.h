@@ -479,11 +479,14 @@ enum {
 };
 
 typedef enum spvi_report_kind {
-  SPVI_REPORT_RACE,        /* two work-items access the same bytes without synchronisation (checks) */
-  SPVI_REPORT_UNINIT,      /* a value read from never-written memory decides a branch, forms an
+  SPVI_REPORT_RACE,         /* two work-items access the same bytes without synchronisation (checks) */
+  SPVI_REPORT_UNINIT,       /* a value read from never-written memory decides a branch, forms an
                                    address or is written to a buffer (checks) */
-  SPVI_REPORT_DIV_BY_ZERO, /* integer division or remainder by zero (always on) */
-  SPVI_REPORT_DIV_OVERFLOW /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_DIV_BY_ZERO,  /* integer division or remainder by zero (always on) */
+  SPVI_REPORT_DIV_OVERFLOW, /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_PRINTF_FORMAT /* a printf call whose format or arguments OpenCL C leaves undefined
+                               (a vector specifier without its length modifier ...): the call
+                               printed nothing and returned -1 (always on) */
 } spvi_report_kind;
 
 /* One work-item at one instruction. */
