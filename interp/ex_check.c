@@ -271,6 +271,14 @@ static int report_cmp(const void *pa, const void *pb) {
   return 0;
 }
 
+size_t ex_reports_found(const ex_reports *r) { return r ? r->ngroups : 0; }
+
+void ex_reports_build_found(ex_reports *r, const ex_ctx *cx, size_t i, spvi_report *o) {
+  pthread_mutex_lock(&r->mu);
+  build_one(cx, &r->groups[i], o);
+  pthread_mutex_unlock(&r->mu);
+}
+
 void ex_reports_finish(ex_reports *r, const ex_ctx *cx) {
   if (!r || !r->ngroups) return;
   free(r->out);

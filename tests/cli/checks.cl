@@ -10,3 +10,8 @@ kernel void count_to(volatile global int *out, int n) {
   for (int x = 0; x != n; x += 2)
     out[0] += 1;
 }
+
+// every work-item writes out[0]: a write-write race under --check races
+kernel void last_writer(global int *out) {
+  out[0] = (int)get_global_id(0);
+}
