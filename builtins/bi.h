@@ -45,6 +45,9 @@ typedef struct bi_mem {
 typedef struct bi_out {
   void *ctx;
   void (*write)(void *ctx, unsigned lane, const char *text, size_t len);
+  /* lane's call is invalid (a format or argument the spec leaves undefined; printf returns -1):
+   * `why` is static text saying what is wrong. NULL: not said. */
+  void (*invalid)(void *ctx, unsigned lane, const char *why);
 } bi_out;
 
 /* Most operands of one call: printf's format and up to 63 arguments. */

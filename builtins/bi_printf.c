@@ -84,9 +84,18 @@ uint32_t bi_printf_literal(const bi_type *args, unsigned nargs) {
 typedef struct pf {
   const bi_call *c;
   size_t lane;
-  bool p64;      /* pointers are 64-bit */
-  unsigned next; /* the next argument operand (1-based) */
+  bool p64;        /* pointers are 64-bit */
+  unsigned next;   /* the next argument operand (1-based) */
+  const char *why; /* PF_INVALID for a format or argument error: what is wrong (static text) */
 } pf;
+
+/* The call is invalid because of its format or its arguments: says why (the report's text). */
+/* A report's detail line: the reason, the rule and what spvi did. */
+#define WHY(reason) reason " (OpenCL C 6.15.14.2): the call printed nothing and returned -1"
+static int invalid(pf *s, const char *why) {
+  s->why = why;
+  return PF_INVALID;
+}
 
 /* Appends the NUL-terminated string at addr (at most max bytes when max >= 0) to buf; false when an
  * access faulted. Bytes are read one at a time so that the read never passes the terminator (or
@@ -129,7 +138,10 @@ static void int_value(uint64_t raw, unsigned w, bool is_signed, bool *neg, uint6
 static bool take_int(pf *s, int64_t *v) {
   argty t;
   const uint8_t *src;
-  if (!take(s, &t, &src) || t.kind != BI_INT || t.n != 1 || t.bits > 32) return false;
+  if (!take(s, &t, &src) || t.kind != BI_INT || t.n != 1 || t.bits > 32) {
+    s->why = WHY("a `*` field width or precision without its int argument");
+    return false;
+  }
   bool neg;
   uint64_t mag;
   int_value(bi_load_uint(src, t.bits / 8), t.bits, true, &neg, &mag);
@@ -153,22 +165,27 @@ static double float_value(const uint8_t *p, unsigned bits) {
 
 typedef enum lenmod { L_NONE, L_HH, L_H, L_HL, L_L, L_Z, L_T } lenmod;
 
+#define BAD_ARG WHY("an argument is missing, or its type does not match its conversion specification")
+#define NO_VECTOR_LENGTH WHY("a vector specifier vN without its length modifier (hh, h, hl or l)")
+
 static int conv_int(pf *s, const bi_pf_spec *sp, unsigned vn, lenmod len, bi_pf_buf *out) {
   static const unsigned vec_bits[] = {[L_HH] = 8, [L_H] = 16, [L_HL] = 32, [L_L] = 64, [L_Z] = 0, [L_T] = 0};
   static const unsigned scalar_bits[] = {[L_NONE] = 32, [L_HH] = 8, [L_H] = 16, [L_HL] = 0, [L_L] = 64};
   argty t;
   const uint8_t *src;
-  if (!take(s, &t, &src) || t.kind != BI_INT) return PF_INVALID;
+  if (vn && len == L_NONE) return invalid(s, NO_VECTOR_LENGTH);
+  if (vn && !vec_bits[len]) return invalid(s, WHY("a vector specifier vN with the length modifier z or t"));
+  if (!take(s, &t, &src) || t.kind != BI_INT) return invalid(s, BAD_ARG);
   unsigned target;
   if (vn) {
-    target = len == L_NONE ? 0 : vec_bits[len];
-    if (!target || t.n != vn || t.bits != target) return PF_INVALID;
+    target = vec_bits[len];
+    if (t.n != vn || t.bits != target) return invalid(s, BAD_ARG);
   } else if (len == L_Z || len == L_T) {
-    if (t.n != 1 || (t.bits != 32 && t.bits != 64)) return PF_INVALID;
+    if (t.n != 1 || (t.bits != 32 && t.bits != 64)) return invalid(s, BAD_ARG);
     target = t.bits;
   } else {
     target = scalar_bits[len];
-    if (!target || t.n != 1 || (len == L_L ? t.bits != 64 : t.bits > 32)) return PF_INVALID;
+    if (!target || t.n != 1 || (len == L_L ? t.bits != 64 : t.bits > 32)) return invalid(s, BAD_ARG);
   }
   const bool is_signed = sp->conv == 'd' || sp->conv == 'i';
   const unsigned w = t.bits < target ? t.bits : target; /* a narrower argument: its own width */
@@ -185,13 +202,14 @@ static int conv_int(pf *s, const bi_pf_spec *sp, unsigned vn, lenmod len, bi_pf_
 static int conv_float(pf *s, const bi_pf_spec *sp, unsigned vn, lenmod len, bi_pf_buf *out) {
   argty t;
   const uint8_t *src;
-  if (!take(s, &t, &src) || t.kind != BI_FLOAT) return PF_INVALID;
-  if (vn) {
-    const unsigned want = len == L_H ? 16 : len == L_HL ? 32 : len == L_L ? 64 : 0;
-    if (!want || t.n != vn || t.bits != want) return PF_INVALID;
-  } else if ((len != L_NONE && len != L_L) || t.n != 1) {
-    return PF_INVALID;
-  }
+  const unsigned want = len == L_H ? 16 : len == L_HL ? 32 : len == L_L ? 64 : 0;
+  if (vn && len == L_NONE) return invalid(s, NO_VECTOR_LENGTH);
+  if (vn && !want)
+    return invalid(s, WHY("a vector floating-point conversion with a length modifier other than h, hl or l"));
+  if (!vn && len != L_NONE && len != L_L)
+    return invalid(s, WHY("a scalar floating-point conversion with the length modifier hh, h, hl, z or t"));
+  if (!take(s, &t, &src) || t.kind != BI_FLOAT) return invalid(s, BAD_ARG);
+  if (vn ? t.n != vn || t.bits != want : t.n != 1) return invalid(s, BAD_ARG);
   for (unsigned k = 0; k < t.n; k++) {
     if (k) bi_pf_put(out, ",", 1);
     bi_pf_float(out, sp, float_value(src + k * (t.bits / 8), t.bits));
@@ -203,14 +221,14 @@ static int conv_float(pf *s, const bi_pf_spec *sp, unsigned vn, lenmod len, bi_p
 static int conv_text(pf *s, const bi_pf_spec *sp, bi_pf_buf *out) {
   argty t;
   const uint8_t *src;
-  if (!take(s, &t, &src) || t.n != 1) return PF_INVALID;
+  if (!take(s, &t, &src) || t.n != 1) return invalid(s, BAD_ARG);
   if (sp->conv == 'c') {
-    if (t.kind != BI_INT || t.bits > 32) return PF_INVALID;
+    if (t.kind != BI_INT || t.bits > 32) return invalid(s, BAD_ARG);
     const char ch = (char)(uint8_t)bi_load_uint(src, t.bits / 8);
     bi_pf_text(out, sp, &ch, 1);
     return PF_OK;
   }
-  if (t.kind != BI_PTR) return PF_INVALID;
+  if (t.kind != BI_PTR) return invalid(s, BAD_ARG);
   const uint64_t ptr = bi_load_uint(src, t.bits / 8);
   if (sp->conv == 'p') {
     char tmp[20] = "0x";
@@ -290,7 +308,8 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
     if (f[i] == 'v') {
       i++;
       const int64_t n = number(f, &i);
-      if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16) return PF_INVALID;
+      if (n != 2 && n != 3 && n != 4 && n != 8 && n != 16)
+        return invalid(s, WHY("a vector specifier other than v2, v3, v4, v8 or v16"));
       vn = (unsigned)n;
     }
     lenmod len = L_NONE;
@@ -298,7 +317,7 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
       len = f[i + 1] == 'h' ? L_HH : f[i + 1] == 'l' ? L_HL : L_H;
       i += len == L_H ? 1 : 2;
     } else if (f[i] == 'l') {
-      if (f[i + 1] == 'l') return PF_INVALID; /* ll: reserved */
+      if (f[i + 1] == 'l') return invalid(s, WHY("the reserved length modifier ll"));
       len = L_L;
       i++;
     } else if (f[i] == 'z' || f[i] == 't') {
@@ -306,30 +325,31 @@ static int run(pf *s, const char *f, bi_pf_buf *out) {
       i++;
     }
     sp.conv = f[i];
-    if (!sp.conv) return PF_INVALID; /* cut off by the end */
+    if (!sp.conv) return invalid(s, WHY("a conversion specification cut off by the end of the format"));
     i++;
-    if (width > FIELD_MAX || (prec > FIELD_MAX && sp.conv != 's')) return PF_INVALID;
+    if (width > FIELD_MAX || (prec > FIELD_MAX && sp.conv != 's'))
+      return invalid(s, WHY("a field width or precision above 4095"));
     sp.width = (int)width;
     sp.prec = prec > INT_MAX ? INT_MAX : (int)prec;
     int st;
     if (strchr("diouxX", sp.conv)) {
-      if (!vn && len == L_HL) return PF_INVALID;
+      if (!vn && len == L_HL) return invalid(s, WHY("the length modifier hl without a vector specifier"));
       st = conv_int(s, &sp, vn, len, out);
     } else if (strchr("fFeEgGaA", sp.conv)) {
       st = conv_float(s, &sp, vn, len, out);
     } else if (strchr("csp", sp.conv)) {
-      if (vn || len != L_NONE) return PF_INVALID;
+      if (vn || len != L_NONE) return invalid(s, WHY("a vector specifier or length modifier with c, s or p"));
       st = conv_text(s, &sp, out);
     } else {
-      return PF_INVALID; /* n, %, j, L, unknown */
+      return invalid(s, WHY("an unknown or unsupported conversion specifier")); /* n, %, j, L, ... */
     }
     if (st != PF_OK) return st;
   }
   return PF_OK;
 }
 
-static int format_lane(const bi_call *c, size_t lane, bi_pf_buf *out) {
-  pf s = {c, lane, (c->literal >> 30) & 1u, 1};
+static int format_lane(const bi_call *c, size_t lane, bi_pf_buf *out, const char **why) {
+  pf s = {c, lane, (c->literal >> 30) & 1u, 1, NULL};
   bi_pf_buf fmt = {0};
   const uint64_t fptr = bi_load_uint(bi_src(c, 0, lane), s.p64 ? 8 : 4);
   int st = PF_FAULT;
@@ -338,6 +358,7 @@ static int format_lane(const bi_call *c, size_t lane, bi_pf_buf *out) {
     st = fmt.failed ? PF_INVALID : run(&s, fmt.p, out);
   }
   free(fmt.p);
+  *why = s.why;
   return st;
 }
 
@@ -346,8 +367,11 @@ static bool printf_fn(const bi_call *c) {
   for (uint32_t i = 0; i < c->nlanes; i++) {
     const size_t l = c->lanes[i];
     bi_pf_buf out = {0};
-    int st = format_lane(c, l, &out);
+    const char *why = NULL;
+    int st = format_lane(c, l, &out, &why);
     if (st == PF_OK && out.failed) st = PF_INVALID;
+    /* a format the spec leaves undefined is the kernel's bug: a report (not for out of memory) */
+    if (st == PF_INVALID && why && c->out && c->out->invalid) c->out->invalid(c->out->ctx, (unsigned)l, why);
     if (st == PF_OK && out.len && c->out) c->out->write(c->out->ctx, (unsigned)l, out.p, out.len);
     free(out.p);
     if (st == PF_FAULT) return false;

@@ -600,6 +600,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     else if (st == SPVI_DEBUG_FAULTED) status = EXIT_FAULT;
     else if (st == SPVI_DEBUG_FINISHED) status = write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
     else status = EXIT_OK;
+    /* the reports the session stopped at (--check and the always-on ones) are findings, as in run */
+    if (status == EXIT_OK && spvi_report_count(l)) status = EXIT_FAULT;
     if (c->stats && st >= 0) print_stats(l);
     goto done;
   }

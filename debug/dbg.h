@@ -206,7 +206,8 @@ enum dbg_reason {
   DR_KERNEL_DONE,
   DR_GROUP_DONE,
   DR_COND_ERROR,
-  DR_INTERRUPT
+  DR_INTERRUPT,
+  DR_REPORT /* a check's report was found (spvi debug --check, and the always-on reports) */
 };
 enum dbg_state { DS_STOPPED, DS_FINISHED, DS_FAULTED };
 

@@ -284,6 +284,11 @@ static bool pause_here(void *user, const ex_insp_at *at) {
     s->reason = DR_INTERRUPT;
     stop = true;
   }
+  /* the instruction before this one made a report: stop after it, as at a fault */
+  if (!stop && !s->quiet && ex_insp_report_pending(s->x)) {
+    s->reason = DR_REPORT;
+    stop = true;
+  }
   if (!stop && !s->quiet) {
     if (s->nwatch) stop = check_watches(s, at->item);
     if (!stop && s->bp_map[at->fn][at->idx]) stop = check_breakpoints(s, at->item, at->fn, at->idx);
@@ -346,6 +351,16 @@ static bool runnable(const dbg_session *s, unsigned w) {
   return st == EX_INSP_NOT_STARTED || st == EX_INSP_READY || st == EX_INSP_PAUSED;
 }
 
+/* A report found outside an instruction (at a barrier's release or a work-group's end: races
+ * within a group are found when their interval closes) or by the last one a work-item ran: stop
+ * there (report_stop shows it). */
+static bool report_found(dbg_session *s) {
+  if (s->quiet || !ex_insp_report_pending(s->x)) return false;
+  s->reason = DR_REPORT;
+  s->frame = 0;
+  return true;
+}
+
 /* Run until the request is satisfied or something else stops the kernel. The focused work-item
  * runs first; the others run when it cannot (a barrier), lowest local id first, which is the
  * order `spvi run` gives them. */
@@ -359,6 +374,7 @@ static void advance(dbg_session *s) {
       on_fault(s);
       return;
     }
+    if (report_found(s)) return;
     int wi = runnable(s, s->focus) ? (int)s->focus : -1;
     for (unsigned k = 0; wi < 0 && k < s->nw; k++)
       if (runnable(s, k)) wi = (int)k;
@@ -370,6 +386,10 @@ static void advance(dbg_session *s) {
       }
       const ex_insp_state st = item_state(s, (unsigned)wi);
       if (st == EX_INSP_PAUSED) return;
+      if (report_found(s)) {
+        s->focus = (unsigned)wi;
+        return;
+      }
       /* it finished or waits: changes made by its last instructions */
       if (!s->quiet && s->nwatch && check_watches(s, (unsigned)wi)) {
         s->focus = (unsigned)wi;
@@ -459,6 +479,8 @@ static void report_position(dbg_session *s, unsigned prev_focus, uint64_t prev_g
 /* What stopped the kernel, and where (gdb's phrasing). */
 static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group, uint32_t prev_fn, uint32_t prev_depth,
                         int mode) {
+  spvi_report r;
+  while (ex_insp_next_report(s->x, &r)) dbg_printf(s, "\nReport: %s\n", r.message);
   if (s->reason == DR_KERNEL_DONE) {
     uint64_t n = s->nd->group_end - s->nd->group_first;
     dbg_printf(s, "\n[kernel `%s` finished: %llu work-group%s]\n", s->sym.m->entries[s->nd->kernel].name,
@@ -489,6 +511,7 @@ static void report_stop(dbg_session *s, unsigned prev_focus, uint64_t prev_group
     dbg_printf(s, "\nInterrupted.\n");
     if (have) dbg_print_frame(s, s->focus, 0, true, false);
     break;
+  case DR_REPORT: /* its text is printed above (stop_text is empty) */
   case DR_WATCH:
   case DR_COND_ERROR:
     if (s->stop_text.len) s->out(s->user, s->stop_text.s, s->stop_text.len);

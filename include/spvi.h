@@ -482,11 +482,14 @@ enum {
 };
 
 typedef enum spvi_report_kind {
-  SPVI_REPORT_RACE,        /* two work-items access the same bytes without synchronisation (checks) */
-  SPVI_REPORT_UNINIT,      /* a value read from never-written memory decides a branch, forms an
+  SPVI_REPORT_RACE,         /* two work-items access the same bytes without synchronisation (checks) */
+  SPVI_REPORT_UNINIT,       /* a value read from never-written memory decides a branch, forms an
                                    address or is written to a buffer (checks) */
-  SPVI_REPORT_DIV_BY_ZERO, /* integer division or remainder by zero (always on) */
-  SPVI_REPORT_DIV_OVERFLOW /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_DIV_BY_ZERO,  /* integer division or remainder by zero (always on) */
+  SPVI_REPORT_DIV_OVERFLOW, /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_PRINTF_FORMAT /* a printf call whose format or arguments OpenCL C leaves undefined
+                               (a vector specifier without its length modifier ...): the call
+                               printed nothing and returned -1 (always on) */
 } spvi_report_kind;
 
 /* One work-item at one instruction. */
@@ -563,6 +566,8 @@ const void *spvi_arg_image(const spvi_launch *l, int index, spvi_image_desc *des
  * docs/debugging.md lists them). The kernel runs with warp width 1 on the calling thread,
  * so its results (spvi_arg_buffer after the kernel finished) are those of spvi_run. Work-groups run
  * in order; within one, the focused work-item runs and the others only as far as barriers require.
+ * run_opts.checks run the checks: the session stops at each report found (its text printed), as at
+ * a fault, and can go on; after spvi_debug_free the launch holds the reports (spvi_report_count).
  *
  *   spvi_debug *d = spvi_debug_new(l, &run_opts, print_text, NULL, &err);  // stopped at the first line
  *   while (spvi_debug_command(d, line)) ...                                // "break k.cl:14", "continue"

@@ -164,6 +164,7 @@ static const struct {
   [SPVI_REPORT_UNINIT] = {"use of uninitialized memory", "uninit"},
   [SPVI_REPORT_DIV_BY_ZERO] = {"integer division by zero", "div-by-zero"},
   [SPVI_REPORT_DIV_OVERFLOW] = {"integer division overflow", "div-overflow"},
+  [SPVI_REPORT_PRINTF_FORMAT] = {"invalid printf format", "printf-format"},
 };
 
 const char *spvi_report_kind_name(spvi_report_kind k) {
@@ -209,11 +210,13 @@ static void add(text *t, const char *fmt, ...) {
   if (k > 0) t->n = t->n + (size_t)k < t->cap ? t->n + (size_t)k : t->cap - 1;
 }
 
-/* "work-item global (5,0,0) local (5,0,0) group (0,0,0)\n    at OpStore %42 in function `k` (k.cl:12)" */
-static void add_site(text *t, const spvi_site *s) {
-  add(t, "work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n    at %s %%%u in function `%s` ",
+/* "work-item global (5,0,0) local (5,0,0) group (0,0,0)\n    at OpLoad %42 in function `k` (k.cl:12)" */
+static void add_site(text *t, const spvi_site *s, const ex_site *x) {
+  char insn[96];
+  ex_insn_name(x->fn, x->insn, insn, sizeof insn);
+  add(t, "work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n    at %s in function `%s` ",
       s->global_id[0], s->global_id[1], s->global_id[2], s->local_id[0], s->local_id[1], s->local_id[2], s->group_id[0],
-      s->group_id[1], s->group_id[2], s->opcode[0] ? s->opcode : "?", s->result_id, s->function[0] ? s->function : "?");
+      s->group_id[1], s->group_id[2], insn, s->function[0] ? s->function : "?");
   if (s->line) add(t, "(%s:%u)", s->file[0] ? s->file : "?", s->line);
   else add(t, "(no source line information)");
 }
@@ -265,13 +268,13 @@ static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
   }
   text t = {o->message, sizeof o->message, 0};
   add(&t, "%s in kernel `%s`\n  ", spvi_report_kind_name(o->kind), o->kernel);
-  add_site(&t, &o->at);
+  add_site(&t, &o->at, &e->at);
   if (o->memory[0])
     add(&t, "\n  %s of %llu bytes at offset %lld of %s", e->has_other ? access_word(&o->at) : "access",
         (unsigned long long)o->access_size, (long long)o->offset, o->memory);
   if (o->has_other) {
     add(&t, "\n  conflicts with the %s by ", access_word(&o->other));
-    add_site(&t, &o->other);
+    add_site(&t, &o->other, &e->other);
   }
   if (e->detail) add(&t, "\n  %s", e->detail);
   if (describe_origin(cx, e, o)) {
@@ -293,6 +296,14 @@ static int report_cmp(const void *pa, const void *pb) {
   if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
   if (a->other.result_id != b->other.result_id) return a->other.result_id < b->other.result_id ? -1 : 1;
   return 0;
+}
+
+size_t ex_reports_found(const ex_reports *r) { return r ? r->ngroups : 0; }
+
+void ex_reports_build_found(ex_reports *r, const ex_ctx *cx, size_t i, spvi_report *o) {
+  pthread_mutex_lock(&r->mu);
+  build_one(cx, &r->groups[i], o);
+  pthread_mutex_unlock(&r->mu);
 }
 
 void ex_reports_finish(ex_reports *r, const ex_ctx *cx) {

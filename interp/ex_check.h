@@ -60,6 +60,10 @@ void ex_reports_clear(ex_reports *r);
 /* Build the public reports from the events, while the launch's allocations still exist. */
 void ex_reports_finish(ex_reports *r, const struct ex_ctx *cx);
 size_t ex_reports_count(const ex_reports *r);
+/* The reports found so far (groups of occurrences, in the order their first occurrence came), and
+ * the i-th as it stands (the debugger's stops, ex_inspect.c). */
+size_t ex_reports_found(const ex_reports *r);
+void ex_reports_build_found(ex_reports *r, const struct ex_ctx *cx, size_t i, spvi_report *o);
 const spvi_report *ex_reports_get(const ex_reports *r, size_t i);
 
 #endif

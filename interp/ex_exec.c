@@ -1588,6 +1588,8 @@ resched:
         else wr_uint(REG(ip->d) + (size_t)l * size, size, old);
       }
     LANES_END
+    /* which lanes' compare-exchange stored is known only now (the race checker's reads) */
+    if (kind == EX_AT_CMPXCHG) ex_hooks_cmpxchg(cx, w, f, ip, lanes, nl);
     NEXT;
   }
   H(IMAGE) {

@@ -183,13 +183,15 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   if (f->line) snprintf(src, sizeof src, "%s:%u%s", f->file[0] ? f->file : "?", f->line, "");
   else snprintf(src, sizeof src, "no source line information");
   const char *fnn = f->function[0] ? f->function : "?";
+  char insn[96];
+  ex_insn_name(cx->ffn, cx->finsn, insn, sizeof insn);
   /* the report may be cut at sizeof f->message; the fields above keep every detail */
   format_into(f->message, sizeof f->message,
               "%s in kernel `%s`\n  work-item global (%zu,%zu,%zu) local (%zu,%zu,%zu) group (%zu,%zu,%zu)\n"
-              "  at %s %%%u in function `%s` (%s)%s",
+              "  at %s in function `%s` (%s)%s",
               spvi_fault_kind_name(f->kind), f->kernel, f->global_id[0], f->global_id[1], f->global_id[2],
-              f->local_id[0], f->local_id[1], f->local_id[2], f->group_id[0], f->group_id[1], f->group_id[2],
-              f->opcode[0] ? f->opcode : "?", f->result_id, fnn, src, where);
+              f->local_id[0], f->local_id[1], f->local_id[2], f->group_id[0], f->group_id[1], f->group_id[2], insn, fnn,
+              src, where);
 }
 
 /* ---- descriptions of images and sites ---------------------------------------------------- */
@@ -229,6 +231,30 @@ void ex_site_where(const ld_module *m, const ex_func *fn, const ex_insn *ip, spv
     snprintf(o->file, sizeof o->file, "%s", file ? file : "");
     o->line = li->line;
     o->column = li->column;
+  }
+}
+
+void ex_insn_name(const ex_func *fn, const ex_insn *ip, char *buf, size_t len) {
+  if (!fn || !ip) {
+    snprintf(buf, len, "?");
+    return;
+  }
+  const ld_function *lf = fn->ld;
+  const ld_insn *li = &lf->insns[ip->src];
+  const char *on = spv_op_name(li->opcode);
+  on = on ? on : "?";
+  if (li->result) {
+    snprintf(buf, len, "%s %%%u", on, li->result);
+    return;
+  }
+  snprintf(buf, len, "%s", on);
+  if (li->line) return;
+  for (uint32_t i = 0; i < lf->nblocks; i++) {
+    const ld_block *b = &lf->blocks[i];
+    if (ip->src - b->first < b->count) {
+      snprintf(buf, len, "%s (instruction %u of block %%%u)", on, ip->src - b->first + 1, b->label);
+      return;
+    }
   }
 }
 

@@ -44,5 +44,10 @@ void ex_image_describe(const bi_image *img, char *buf, size_t len);
 /* Fill o's function, result id, opcode and source position from instruction ip of fn (either may
  * be NULL: those fields are left as they are). */
 void ex_site_where(const struct ld_module *m, const struct ex_func *fn, const struct ex_insn *ip, spvi_site *o);
+/* How a report or a fault names instruction ip of fn, before " in function `f`": "OpLoad %82" by
+ * its result id; one without a result id (OpStore) by its opcode alone when it has a source line
+ * (the message shows the line), else also by its place: "OpStore (instruction 3 of block %12)".
+ * Never "%0": 0 is no id (SPIR-V 2.6). "?" when ip or fn is NULL. */
+void ex_insn_name(const struct ex_func *fn, const struct ex_insn *ip, char *buf, size_t len);
 
 #endif

@@ -91,6 +91,7 @@ static void subscribe_all(ex_hk_worker *h, const ex_hk_sub *s, unsigned want) {
   }
   if (c->builtin) subscribe(h, EX_HK_EV_BUILTIN, s);
   if (c->access) subscribe(h, EX_HK_EV_ACCESS, s);
+  if (c->cmpxchg) subscribe(h, EX_HK_EV_CMPXCHG, s);
   if (c->barrier) subscribe(h, EX_HK_EV_BARRIER, s);
   if (c->copy_event) subscribe(h, EX_HK_EV_COPY_EVENT, s);
   if (c->wait_events) subscribe(h, EX_HK_EV_WAIT_EVENTS, s);
@@ -266,23 +267,51 @@ static inline __attribute__((always_inline)) void step_load_store(ex_ctx *cx, ex
   notify_access(cx, &a);
 }
 
+/* An atomic's access, pointers in buf; every atomic but a load is a write here: a compare-exchange's
+ * outcome per lane is known only after it ran (the `cmpxchg` event). */
+static void atomic_access(ex_hk_access *a, ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip,
+                          const uint16_t *lanes, unsigned nl, uint64_t *buf) {
+  insn_access(a, cx, w, f, ip, lanes, nl, EX_HK_ATOMIC, buf);
+  const unsigned size = (ip->n >> 1) & 15u, op = ip->flags;
+  /* flag test-and-set returns a bool; the flag itself is a 32-bit integer in memory */
+  a->size = op == EX_AT_FLAG_SET || op == EX_AT_FLAG_CLEAR ? 4 : size;
+  a->write = op != EX_AT_LOAD;
+  a->atomic = true;
+  a->atomic_op = op;
+  a->value_reg = ip->b;
+  a->value_bytes = size;
+  a->cmp_reg = op == EX_AT_CMPXCHG ? ip->c : LD_NONE;
+  a->result_reg = ip->d;
+  a->result_bytes = op == EX_AT_FLAG_SET ? 1 : size;
+  a->exchanged = NULL;
+}
+
 static void step_atomic(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
                         unsigned nl) {
   uint64_t buf[EX_MAX_WARP];
   ex_hk_access a;
-  insn_access(&a, cx, w, f, ip, lanes, nl, EX_HK_ATOMIC, buf);
-  const unsigned size = (ip->n >> 1) & 15u, op = ip->flags;
-  /* flag test-and-set returns a bool; the flag itself is a 32-bit integer in memory */
-  a.size = op == EX_AT_FLAG_SET || op == EX_AT_FLAG_CLEAR ? 4 : size;
-  a.write = op != EX_AT_LOAD;
-  a.atomic = true;
-  a.atomic_op = op;
-  a.value_reg = ip->b;
-  a.value_bytes = size;
-  a.cmp_reg = op == EX_AT_CMPXCHG ? ip->c : LD_NONE;
-  a.result_reg = ip->d;
-  a.result_bytes = op == EX_AT_FLAG_SET ? 1 : size;
+  atomic_access(&a, cx, w, f, ip, lanes, nl, buf);
   notify_access(cx, &a);
+}
+
+/* After the compare-exchange ran: lane l stored iff the old value it returned (the result register)
+ * equals its comparator (SPIR-V 3.32.18 OpAtomicCompareExchange: "If the value at Pointer equals
+ * Comparator, Value is stored"). Both registers are read before any other instruction runs. */
+void ex_hk_fanout_cmpxchg(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                          unsigned nl) {
+  uint64_t buf[EX_MAX_WARP];
+  bool exchanged[EX_MAX_WARP];
+  ex_hk_access a;
+  atomic_access(&a, cx, w, f, ip, lanes, nl, buf);
+  const unsigned W = cx->W, n = a.value_bytes;
+  for (unsigned k = 0; k < nl; k++) {
+    /* no result register (never for a valid module: the instruction has a result): a store */
+    const size_t at = (size_t)lanes[k] * n;
+    exchanged[k] = a.result_reg == LD_NONE ||
+                   !memcmp(w->regs + (size_t)a.result_reg * W + at, w->regs + (size_t)a.cmp_reg * W + at, n);
+  }
+  a.exchanged = exchanged;
+  EACH(cx, EX_HK_EV_CMPXCHG, s->c->cmpxchg(s->self, cx, &a));
 }
 
 /* OpCopyMemory (c bytes) and OpCopyMemorySized (c: the size register, of `flags` bytes). */

@@ -113,7 +113,10 @@ typedef struct ex_hk_access {
       uint32_t result_reg; /* ATOMIC: the old value's register (LD_NONE: none) */
       unsigned result_bytes;
       unsigned atomic_op; /* ATOMIC: EX_AT_* */
-      uint32_t alloc;     /* IMAGE: the image's allocation and the texels' byte offset in it */
+      /* ATOMIC in the `cmpxchg` event: per k, whether lanes[k] stored (its old value equalled the
+       * comparator); NULL in `access`, which comes before the outcome is known */
+      const bool *exchanged;
+      uint32_t alloc; /* IMAGE: the image's allocation and the texels' byte offset in it */
       uint64_t off;
     };
     struct {                 /* COPY, BYVAL, GROUP_COPY */
@@ -203,6 +206,11 @@ typedef struct ex_hooks {
   /* Before a builtin (OpExtInst) runs (EX_HK_MEMORY); its memory accesses follow as EX_HK_BUILTIN. */
   void (*builtin)(void *self, ex_ctx *cx, const ex_hk_insn *e);
   void (*access)(void *self, ex_ctx *cx, const ex_hk_access *a);
+  /* After a compare-exchange (OpAtomicCompareExchange[Weak]) ran for all its lanes (EX_HK_MEMORY):
+   * the access of its `access` event (write set, as for every atomic but a load) with `exchanged`
+   * per lane. A lane whose comparison failed only loaded: SPIR-V 3.32.18, OpenCL C 6.15.12.7.4
+   * ("otherwise, these operations are atomic load operations"). Not sent when a lane faulted. */
+  void (*cmpxchg)(void *self, ex_ctx *cx, const ex_hk_access *a);
   void (*barrier)(void *self, ex_ctx *cx, const ex_hk_barrier *b);
   /* Async copies: the GROUP_COPY accesses since the last call belong to event ev; a
    * wait_group_events (the whole group there) released `num` events, the first 8 bytes of each
@@ -221,6 +229,7 @@ enum {
   EX_HK_EV_BEFORE,
   EX_HK_EV_BUILTIN,
   EX_HK_EV_ACCESS,
+  EX_HK_EV_CMPXCHG,
   EX_HK_EV_BARRIER,
   EX_HK_EV_COPY_EVENT,
   EX_HK_EV_WAIT_EVENTS,
@@ -297,6 +306,13 @@ static inline void ex_hooks_warp_stop(ex_ctx *cx, ex_warp *w) {
  * instructions the clients asked for here): `before` of the clients, then the instruction's
  * decoded events. true: pause the warp there (see ex_hooks.before). */
 bool ex_hooks_step(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes, unsigned nl);
+/* The compare-exchange ip of top frame f of warp w ran for `lanes` (ex_exec.c, EX_ATOMIC). */
+void ex_hk_fanout_cmpxchg(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                          unsigned nl);
+static inline void ex_hooks_cmpxchg(ex_ctx *cx, ex_warp *w, const ex_frame *f, const ex_insn *ip, const uint16_t *lanes,
+                                    unsigned nl) {
+  if (ex_hooks_on(cx, EX_HK_EV_CMPXCHG)) ex_hk_fanout_cmpxchg(cx, w, f, ip, lanes, nl);
+}
 /* A memory access found outside the executor's hook (images, async copies, builtins). */
 void ex_hooks_access(ex_ctx *cx, const ex_hk_access *a);
 /* Every warp of the group waits at barrier (or collective) `at` of function fn, about to be

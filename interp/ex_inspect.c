@@ -35,7 +35,8 @@ struct ex_insp {
   ex_warp *warps;
   unsigned nw; /* warps (work-items) of the current group */
   ex_insp_range range;
-  ex_pause pause; /* the pause client's state (its work-item being asked about) */
+  ex_pause pause;       /* the pause client's state (its work-item being asked about) */
+  size_t reports_shown; /* reports (ex_reports_found) ex_insp_next_report returned */
 };
 
 static void fill_range(ex_insp *x, const ex_launch *l) {
@@ -80,6 +81,8 @@ ex_insp *ex_insp_new(spvi_launch *sl, const spvi_run_options *opts, ex_insp_paus
 
 void ex_insp_free(ex_insp *x) {
   if (!x) return;
+  /* the reports found, as spvi_run leaves them in the launch (while the allocations exist) */
+  ex_reports_finish(x->cx->reports, x->cx);
   ex_runner_free(x->run);
   x->l->debug = NULL; /* later runs of the launch are plain runs */
   free(x);
@@ -110,6 +113,14 @@ bool ex_insp_fault(const ex_insp *x, spvi_fault *f, int *item) {
   if (!cx->faulted) return false;
   if (f) ex_runner_report(x->run, f);
   if (item) *item = cx->fwarp ? (int)(cx->fwarp - x->warps) : -1;
+  return true;
+}
+
+bool ex_insp_report_pending(const ex_insp *x) { return ex_reports_found(x->cx->reports) > x->reports_shown; }
+
+bool ex_insp_next_report(ex_insp *x, spvi_report *r) {
+  if (!ex_insp_report_pending(x)) return false;
+  ex_reports_build_found(x->cx->reports, x->cx, x->reports_shown++, r);
   return true;
 }
 

@@ -1686,7 +1686,10 @@ static void race_on_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
   switch (a->kind) {
   case EX_HK_LOAD:
   case EX_HK_STORE: race_lanes(r, cx, a, site); return;
-  case EX_HK_ATOMIC: race_access_lanes(r, cx, a->w, a->lanes, a->nl, site, a->ptr, a->size, a->write, true); return;
+  case EX_HK_ATOMIC:
+    if (a->atomic_op == EX_AT_CMPXCHG) return; /* recorded once it ran: race_on_cmpxchg */
+    race_access_lanes(r, cx, a->w, a->lanes, a->nl, site, a->ptr, a->size, a->write, true);
+    return;
   case EX_HK_COPY:
   case EX_HK_BYVAL: /* (a by-value copy's write is to private memory: no race) */
     for (unsigned k = 0; k < a->nl; k++) {
@@ -1701,6 +1704,25 @@ static void race_on_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
   case EX_HK_GROUP_COPY: race_copy(r, cx, site, a->ptr[0], a->src[0], a->size); return;
   default: return;
   }
+}
+
+/* A compare-exchange is an atomic write in the lanes whose comparison held and an atomic load in the
+ * others (OpenCL C 6.15.12.7.4: "Otherwise, these operations are atomic load operations"), so a
+ * failed one conflicts only with plain writes: a leader election's losers do not race with the
+ * winner's plain reads. */
+static void race_on_cmpxchg(void *self, ex_ctx *cx, const ex_hk_access *a) {
+  ex_race *r = self;
+  const uint32_t site = ex_hk_site(cx, a->fn, a->ip);
+  uint16_t lanes[2][EX_MAX_WARP];
+  uint64_t ptr[2][EX_MAX_WARP];
+  unsigned n[2] = {0, 0};
+  for (unsigned k = 0; k < a->nl; k++) {
+    const unsigned x = a->exchanged[k];
+    lanes[x][n[x]] = a->lanes[k];
+    ptr[x][n[x]++] = a->ptr[k];
+  }
+  for (unsigned x = 0; x < 2; x++)
+    if (n[x]) race_access_lanes(r, cx, a->w, lanes[x], n[x], site, ptr[x], a->size, x == 1, true);
 }
 
 static void race_on_barrier(void *self, ex_ctx *cx, const ex_hk_barrier *b) {
@@ -1728,6 +1750,7 @@ const ex_hooks ex_race_hooks = {
   .worker_free = race_worker_free,
   .group_end = race_group_end,
   .access = race_on_access,
+  .cmpxchg = race_on_cmpxchg,
   .barrier = race_on_barrier,
   .copy_event = race_copy_event,
   .wait_events = race_wait,

@@ -238,6 +238,16 @@ static void printf_write(void *ctx, unsigned lane, const char *text, size_t len)
   t->len += len;
 }
 
+/* printf found its format or arguments invalid (OpenCL C 6.15.14.2 leaves them undefined; the call
+ * prints nothing and returns -1): a report at the call, which names its source line. */
+static void printf_invalid(void *ctx, unsigned lane, const char *why) {
+  ex_ctx *cx = ctx;
+  const ex_check_event e = {.kind = SPVI_REPORT_PRINTF_FORMAT,
+                            .at = ex_site_of(cx, cx->cur_warp, lane, cx->cur_fn, cx->cur_ip),
+                            .detail = why};
+  ex_check_report(cx, &e);
+}
+
 static void printf_flush(ex_ctx *cx) {
   if (!cx->l->on_printf || !cx->printf_buf) return;
   for (uint64_t i = 0; i < cx->printf_items; i++) {
@@ -496,6 +506,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->W = warp_width;
   cx->bimem.access = ex_bi_access;
   cx->biout.write = printf_write;
+  cx->biout.invalid = printf_invalid;
   cx->ftz = l->ftz;
   cx->sg_size = l->subgroup_size ? l->subgroup_size : SPVI_DEFAULT_SUBGROUP_SIZE;
   const uint64_t enq = l->local[0] * l->local[1] * l->local[2];

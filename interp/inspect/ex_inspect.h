@@ -72,6 +72,14 @@ void ex_insp_end_group(ex_insp *x);
 /* Whether the launch faulted; then its report in *f and its work-item in *item (-1: none), either
  * pointer may be NULL. */
 bool ex_insp_fault(const ex_insp *x, spvi_fault *f, int *item);
+/* Reports (of opts->checks and the always-on ones): whether one was found that ex_insp_next_report
+ * has not returned yet (cheap: asked before every instruction), and the next such one, in the
+ * order found, into *r (its text shows the first occurrence so far; false: none). A report is
+ * found when its first occurrence is: later occurrences at the same instruction(s) are counted
+ * into it, not found again. When the session ends (ex_insp_free) the launch's reports are those of
+ * spvi_run (spvi_report_count). */
+bool ex_insp_report_pending(const ex_insp *x);
+bool ex_insp_next_report(ex_insp *x, spvi_report *r);
 
 /* ---- work-items ------------------------------------------------------------------------------ */
 

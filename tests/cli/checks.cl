@@ -18,3 +18,8 @@ kernel void uninit_counter(global int *out) {
   atomic_inc(&counter);
   out[get_global_id(0)] = 1;
 }
+
+// every work-item writes out[0]: a write-write race under --check races
+kernel void last_writer(global int *out) {
+  out[0] = (int)get_global_id(0);
+}

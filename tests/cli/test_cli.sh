@@ -467,6 +467,25 @@ assert r["check"] == "uninit" and r["count"] == 4 and r["at"]["access"] == "atom
 assert r["origin"] == {"name": "local program-scope variable `uninit_counter.counter` (4 bytes)", "file": "", "line": 0}, r
 ' "$TMP/r4.json" 2>"$TMP/py"; then ok; else fail "--report uninit origin JSON: $(cat "$TMP/py")"; fi
 fi
+# spvi debug stops at each report as at a fault: 9/0 in work-item 1 (the session stops right after
+# the division, work-item 1 in focus; 11/0 in work-item 3 is the same report, counted, no stop);
+# with --check races a race found when the work-group ends is shown before the kernel's end; a
+# report makes the exit status 1
+printf 'continue\ncontinue\nquit\n' >"$TMP/dbg.cmds"
+if run 1 debug "$C" -k divide -g 4 'int[4]=8,9,10,11' 'int[4]=2,0,5,0' 'int[4]' --check races -x "$TMP/dbg.cmds"; then
+  if grep -qF 'Report: integer division by zero in kernel `divide`' "$TMP/out" &&
+    grep -qF '[Switching to work-item global (1,0,0) local (1,0,0) group (0,0,0)]' "$TMP/out" &&
+    [ "$(grep -c '^Report:' "$TMP/out")" -eq 1 ] && grep -qF '[kernel `divide` finished: 1 work-group]' "$TMP/out"; then
+    ok
+  else fail "debug divide: $(cat "$TMP/out")"; fi
+fi
+if run 1 debug "$C" -k last_writer -g 4 'int[1]' --check races -x "$TMP/dbg.cmds"; then
+  if grep -qF 'Report: data race in kernel `last_writer`' "$TMP/out" &&
+    grep -qF 'conflicts with the write by work-item global (0,0,0)' "$TMP/out" &&
+    grep -qF '[kernel `last_writer` finished: 1 work-group]' "$TMP/out"; then
+    ok
+  else fail "debug last_writer: $(cat "$TMP/out")"; fi
+fi
 # a clean run with every check on: exit 0, an empty report file
 if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --check all --report "$TMP/r2.json"; then
   if [ -f "$TMP/r2.json" ] && [ ! -s "$TMP/r2.json" ]; then ok; else fail "--report of a clean run is not an empty file"; fi

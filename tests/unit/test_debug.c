@@ -13,20 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "debug_text.h"
 #include "spvasm.h"
 
-typedef struct text {
-  char buf[16384];
-  size_t len;
-} text;
-
-static void collect(void *user, const char *s, size_t len) {
-  text *t = user;
-  if (t->len + len >= sizeof t->buf) len = sizeof t->buf - 1 - t->len;
-  memcpy(t->buf + t->len, s, len);
-  t->len += len;
-  t->buf[t->len] = 0;
-}
+typedef debug_text text;
 
 /* Run one command; the text it printed must contain `want` (NULL: no check). */
 static bool command(spvi_debug *d, text *t, const char *cmd, const char *want) {
@@ -55,7 +45,7 @@ static void test_session(void **state) {
   spvi_launch *l = launch(m, in, 4, 4, 0);
   text t = {.len = 0};
   spvi_error err;
-  spvi_debug *d = spvi_debug_new(l, NULL, collect, &t, &err);
+  spvi_debug *d = spvi_debug_new(l, NULL, debug_text_collect, &t, &err);
   if (!d) fail_msg("%s", err.message);
   /* stopped before the first instruction of work-item 0: the OpLoad %32 of block %31 */
   assert_non_null(strstr(t.buf, "Stopped at work-item global (0,0,0) local (0,0,0) group (0,0,0)"));
@@ -94,7 +84,7 @@ static void test_fault(void **state) {
   spvi_launch *l = launch(m, in, 3, 4, 0);
   text t = {.len = 0};
   spvi_error err;
-  spvi_debug *d = spvi_debug_new(l, NULL, collect, &t, &err);
+  spvi_debug *d = spvi_debug_new(l, NULL, debug_text_collect, &t, &err);
   assert_non_null(d);
   command(d, &t, "continue", "[Switching to work-item global (3,0,0) local (3,0,0) group (0,0,0)]");
   assert_non_null(strstr(t.buf, "Fault: out-of-bounds access in kernel `twice`"));
