@@ -43,6 +43,7 @@ typedef struct ex_check_event {
   int64_t offset; /* byte range in it */
   uint64_t size;
   const char *detail; /* one line added to the report (static text), or NULL */
+  char note[160];     /* one line added before it, built at the occurrence ("" when none) */
 } ex_check_event;
 
 /* Record one occurrence (thread-safe; never stops the run). */

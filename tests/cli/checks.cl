@@ -10,3 +10,10 @@ kernel void count_to(volatile global int *out, int n) {
   for (int x = 0; x != n; x += 2)
     out[0] += 1;
 }
+
+// two faulting sites: out[g + 3] is past the end of a 4-int buffer for work-items 1..3, a[g + 2]
+// for 2 and 3 (--keep-going lists both; without it the first stops the run)
+kernel void two_faults(global const int *a, global int *out) {
+  size_t g = get_global_id(0);
+  out[g + 3] = a[g + 2] + 1;
+}
