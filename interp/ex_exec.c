@@ -1493,6 +1493,29 @@ resched:
   H(ACCESS_CHECK) {
     const uint32_t *x = f->fn->aux + ip->b;
     const uint32_t *ck = x + 3 + 3 * x[2]; /* the checks, after the terms */
+    if (pb == 8 && full && x[2] == 1 && ck[0] == 1 && ck[1] == x[3] && (x[4] == 4 || x[4] == 8)) {
+      /* the common shape a[i]: one term whose index is the one checked; the whole warp's indexes
+       * first (as unsigned, a negative one is out of range too), then its pointers */
+      const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32), es = x[5], len = ck[3];
+      const uint64_t *base = (const uint64_t *)REG(ip->a);
+      uint64_t *d = (uint64_t *)REG(ip->d);
+      bool bad = false;
+      if (x[4] == 4) {
+        const int32_t *ix = (const int32_t *)REG(x[3]);
+        for (unsigned k = 0; k < W; k++) bad |= (uint64_t)(int64_t)ix[k] >= len;
+        if (!bad) {
+          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + (uint64_t)(int64_t)ix[k] * es;
+          NEXT;
+        }
+      } else {
+        const uint64_t *ix = (const uint64_t *)REG(x[3]);
+        for (unsigned k = 0; k < W; k++) bad |= ix[k] >= len;
+        if (!bad) {
+          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + ix[k] * es;
+          NEXT;
+        }
+      }
+    } /* else, or an index out of range: lane by lane, which reports it */
     LANES_BEGIN
       const uint64_t base = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), p = chain_ptr(R, W, x, l, base);
       for (uint32_t k = 0; k < ck[0]; k++) {
