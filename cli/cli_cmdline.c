@@ -28,6 +28,7 @@ typedef enum {
   OPT_CHECK,
   OPT_REPORT,
   OPT_MAX_STEPS,
+  OPT_KEEP_GOING,
   OPT_SUBGROUP,
   OPT_HELP
 } cmd_opt_id;
@@ -55,6 +56,7 @@ static const struct {
   {NULL, "--check", OPT_CHECK, true},
   {NULL, "--report", OPT_REPORT, true},
   {NULL, "--max-steps", OPT_MAX_STEPS, true},
+  {NULL, "--keep-going", OPT_KEEP_GOING, false},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
   {"-h", "--help", OPT_HELP, false},
 };
@@ -112,6 +114,7 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
   case OPT_STRICT: c->strict = true; return true;
   case OPT_FTZ: c->flush_denormals = true; return true;
   case OPT_STATS: c->stats = true; return true;
+  case OPT_KEEP_GOING: c->keep_going = true; return true;
   case OPT_THREADS: {
     cli_int v;
     cli_error inner;

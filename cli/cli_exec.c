@@ -36,7 +36,7 @@ enum { EXEC_BAD = 2, EXEC_CANNOT_RUN = 126, EXEC_NOT_FOUND = 127 };
 
 static const char usage_exec[] =
   "usage: spvi exec [--check LIST] [--report FILE] [--threads N] [--warp N] [--max-steps N]\n"
-  "                 [--flush-denormals] [--strict] [--stats] [--] PROGRAM [ARGS...]\n"
+  "                 [--flush-denormals] [--strict] [--stats] [--keep-going] [--] PROGRAM [ARGS...]\n"
   "\n"
   "Runs PROGRAM, an OpenCL application, with spvi as its only OpenCL platform: every kernel it\n"
   "builds and enqueues runs in the interpreter with every memory access checked. A fault or an\n"
@@ -61,6 +61,9 @@ static const char usage_exec[] =
   "  --flush-denormals   SPVI_FLUSH_DENORMALS=1  flush float denormals to zero in every kernel\n"
   "  --strict            SPVI_STRICT=1  a SPIR-V validation failure fails the program's build\n"
   "  --stats             SPVI_STATS=1  print each launch's execution time and instruction count\n"
+  "  --keep-going        SPVI_KEEP_GOING=1  an out-of-bounds, null or invalid pointer access or an\n"
+  "                      array index out of bounds is a report: the access is skipped, the\n"
+  "                      kernel goes on\n"
   "\n"
   "exit status: PROGRAM's (128+N when signal N killed it), except 1 when PROGRAM exited with 0\n"
   "             but a kernel faulted or a check reported an error; 2 bad usage or libspvi-cl.so\n"
@@ -87,6 +90,7 @@ static const exec_opt exec_opts[] = {
   {"--flush-denormals", K_FLAG, "SPVI_FLUSH_DENORMALS", 0, 0, NULL},
   {"--strict", K_FLAG, "SPVI_STRICT", 0, 0, NULL},
   {"--stats", K_FLAG, "SPVI_STATS", 0, 0, NULL},
+  {"--keep-going", K_FLAG, "SPVI_KEEP_GOING", 0, 0, NULL},
 };
 #define EXEC_NOPTS (sizeof exec_opts / sizeof exec_opts[0])
 

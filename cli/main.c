@@ -34,7 +34,8 @@ static const char usage_main[] =
   "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-  "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--keep-going]\n"
+  "                [--subgroup-size N] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
   "       spvi info MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
@@ -84,7 +85,8 @@ static const char usage_run[] =
   "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-  "                [--check LIST] [--report FILE] [--max-steps N] [--subgroup-size N] ARG...\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--keep-going]\n"
+  "                [--subgroup-size N] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "\n"
   "options (anywhere on the line; `--` ends them):\n"
@@ -129,6 +131,9 @@ static const char usage_run[] =
   "  --report FILE       also write every report and fault to FILE as JSON lines\n"
   "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
   "                      (default 1000000000), so an infinite loop ends in a report\n"
+  "  --keep-going        after an out-of-bounds, null or invalid pointer access or an array\n"
+  "                      index out of bounds, report it, skip the access (a read gives\n"
+  "                      zeros) and go on: one run lists every faulting site (exit status 1)\n"
   "\n"
   "ARG: one per kernel parameter, in order (`spvi info` lists them)\n"
   "  by value      TYPE:V[,V...]    exactly one V per vector component: int:-3 uint:0x10\n"
@@ -587,7 +592,12 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.group_end = c->group_end;
   ro.checks = c->checks;
   ro.max_steps = c->max_steps;
+  ro.keep_going = c->keep_going;
   ro.subgroup_size = c->subgroup_size;
+  if (debug && c->keep_going) {
+    cli_say_error("--keep-going does not apply to `spvi debug`, which stops at every fault");
+    goto done;
+  }
   if (debug) {
     /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
     if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)

@@ -413,6 +413,11 @@ typedef struct spvi_run_options {
   /* A work-item that executes more than this many SPIR-V instructions stops the run with
    * SPVI_FAULT_STEP_LIMIT (an infinite loop ends in a report); 0 = SPVI_DEFAULT_MAX_STEPS. */
   uint64_t max_steps;
+  /* Keep going after an out-of-bounds, null or invalid pointer access, or an array index out of
+   * bounds (spvi run --keep-going): each is recorded as a report (SPVI_REPORT_OUT_OF_BOUNDS ...,
+   * grouped like the others), the access is skipped (a load gives zero) and the run goes on, so one
+   * run lists every faulting site. false: the first such fault stops the run. */
+  bool keep_going;
 } spvi_run_options;
 
 #define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000) /* 10^9 instructions per work-item */
@@ -434,8 +439,10 @@ typedef enum spvi_fault_kind {
                                    undefined: a zero stride, waiting for an event no async copy of the
                                    work-group returned or one already waited for, a work-group that
                                    finishes without waiting for a copy's event */
-  SPVI_FAULT_IMAGE               /* an image operation the specs leave undefined: NaN coordinates, a
+  SPVI_FAULT_IMAGE,              /* an image operation the specs leave undefined: NaN coordinates, a
                                    sampler or result type the image's format does not allow ... */
+  SPVI_FAULT_ARRAY_INDEX         /* an access chain steps through an array type with an index outside
+                                   [0, length): C99 6.5.6p8, even inside a larger object */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {
@@ -482,14 +489,19 @@ enum {
 };
 
 typedef enum spvi_report_kind {
-  SPVI_REPORT_RACE,         /* two work-items access the same bytes without synchronisation (checks) */
-  SPVI_REPORT_UNINIT,       /* a value read from never-written memory decides a branch, forms an
+  SPVI_REPORT_RACE,          /* two work-items access the same bytes without synchronisation (checks) */
+  SPVI_REPORT_UNINIT,        /* a value read from never-written memory decides a branch, forms an
                                    address or is written to a buffer (checks) */
-  SPVI_REPORT_DIV_BY_ZERO,  /* integer division or remainder by zero (always on) */
-  SPVI_REPORT_DIV_OVERFLOW, /* signed division or remainder of the minimum value by -1 (always on) */
-  SPVI_REPORT_PRINTF_FORMAT /* a printf call whose format or arguments OpenCL C leaves undefined
+  SPVI_REPORT_DIV_BY_ZERO,   /* integer division or remainder by zero (always on) */
+  SPVI_REPORT_DIV_OVERFLOW,  /* signed division or remainder of the minimum value by -1 (always on) */
+  SPVI_REPORT_PRINTF_FORMAT, /* a printf call whose format or arguments OpenCL C leaves undefined
                                (a vector specifier without its length modifier ...): the call
                                printed nothing and returned -1 (always on) */
+  /* spvi_run_options.keep_going: the faults of the same names, recorded instead of stopping the run */
+  SPVI_REPORT_OUT_OF_BOUNDS,
+  SPVI_REPORT_NULL_POINTER,
+  SPVI_REPORT_BAD_POINTER,
+  SPVI_REPORT_ARRAY_INDEX
 } spvi_report_kind;
 
 /* One work-item at one instruction. */

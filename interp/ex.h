@@ -241,6 +241,7 @@ typedef struct ex_launch {
   uint8_t *written_all;            /* the per-allocation mask table of the last run (owned) */
   unsigned checks;                 /* spvi_run_options.checks */
   uint64_t max_steps;              /* spvi_run_options.max_steps (never 0 here) */
+  bool keep_going;                 /* spvi_run_options.keep_going */
   struct ex_reports *reports;      /* reports of the last run (owned; ex_check.h) */
   /* statistics of the last run */
   uint64_t instructions; /* SPIR-V instructions executed, summed over work-items */

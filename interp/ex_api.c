@@ -1061,6 +1061,7 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
       return 0;
     }
   l->l.max_steps = opts && opts->max_steps ? opts->max_steps : SPVI_DEFAULT_MAX_STEPS;
+  l->l.keep_going = opts && opts->keep_going;
   l->l.threads = opts && opts->threads ? opts->threads : online_cores();
   if (l->l.threads > 1024) {
     set_err(err, SPVI_E_USAGE, "%u threads is more than spvi's limit of 1024", l->l.threads);

@@ -165,6 +165,10 @@ static const struct {
   [SPVI_REPORT_DIV_BY_ZERO] = {"integer division by zero", "div-by-zero"},
   [SPVI_REPORT_DIV_OVERFLOW] = {"integer division overflow", "div-overflow"},
   [SPVI_REPORT_PRINTF_FORMAT] = {"invalid printf format", "printf-format"},
+  [SPVI_REPORT_OUT_OF_BOUNDS] = {"out-of-bounds access", "out-of-bounds"},
+  [SPVI_REPORT_NULL_POINTER] = {"null pointer dereference", "null-pointer"},
+  [SPVI_REPORT_BAD_POINTER] = {"invalid pointer dereference", "bad-pointer"},
+  [SPVI_REPORT_ARRAY_INDEX] = {"array index out of bounds", "array-index"},
 };
 
 const char *spvi_report_kind_name(spvi_report_kind k) {
@@ -269,9 +273,13 @@ static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
   text t = {o->message, sizeof o->message, 0};
   add(&t, "%s in kernel `%s`\n  ", spvi_report_kind_name(o->kind), o->kernel);
   add_site(&t, &o->at, &e->at);
-  if (o->memory[0])
-    add(&t, "\n  %s of %llu bytes at offset %lld of %s", e->has_other ? access_word(&o->at) : "access",
+  const bool fault_kind = o->kind >= SPVI_REPORT_OUT_OF_BOUNDS; /* a fault kept going past (its own words) */
+  if (o->memory[0] && o->kind == SPVI_REPORT_ARRAY_INDEX)
+    add(&t, "\n  %s, at offset %lld of %s", e->note, (long long)o->offset, o->memory); /* no access: the index */
+  else if (o->memory[0])
+    add(&t, "\n  %s of %llu bytes at offset %lld of %s", e->has_other || fault_kind ? access_word(&o->at) : "access",
         (unsigned long long)o->access_size, (long long)o->offset, o->memory);
+  if (e->note[0] && !(o->memory[0] && o->kind == SPVI_REPORT_ARRAY_INDEX)) add(&t, "\n  %s", e->note);
   if (o->has_other) {
     add(&t, "\n  conflicts with the %s by ", access_word(&o->other));
     add_site(&t, &o->other, &e->other);
@@ -319,4 +327,55 @@ void ex_reports_finish(ex_reports *r, const ex_ctx *cx) {
     text t = {r->out[0].message, sizeof r->out[0].message, strlen(r->out[0].message)};
     add(&t, "\n  (spvi ran out of memory while recording reports: some occurrences are not counted)");
   }
+}
+
+/* ---- --keep-going: access faults as reports ------------------------------------------------ */
+
+/* The report kind of access fault k. */
+static spvi_report_kind kept_kind(spvi_fault_kind k) {
+  switch (k) {
+  case SPVI_FAULT_NULL_POINTER: return SPVI_REPORT_NULL_POINTER;
+  case SPVI_FAULT_BAD_POINTER: return SPVI_REPORT_BAD_POINTER;
+  case SPVI_FAULT_ARRAY_INDEX: return SPVI_REPORT_ARRAY_INDEX;
+  default: return SPVI_REPORT_OUT_OF_BOUNDS;
+  }
+}
+
+bool ex_fault_kept(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t n,
+                   bool write, const char *note) {
+  if (!cx->keep_going || !cx->reports || !w || cx->faulted) return false;
+  ex_check_event e;
+  memset(&e, 0, sizeof e);
+  e.kind = kept_kind(k);
+  e.at = ex_site_of(cx, w, lane, cx->cur_fn, cx->cur_ip);
+  e.at.write = write;
+  e.alloc = alloc;
+  e.offset = off;
+  e.size = n;
+  snprintf(e.note, sizeof e.note, "%s", note ? note : "");
+  ex_check_report(cx, &e);
+  return true;
+}
+
+void *ex_fault_access(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t n,
+                      bool write) {
+  const char *what = write ? "write" : "read";
+  if (!cx->keep_going || n > ((size_t)1 << 30)) return ex_fault(cx, k, w, lane, alloc, off, n, what);
+  if (n > cx->kg_cap) { /* reads get the first half (zeros), writes the second, so a copy never overlaps */
+    uint8_t *b = realloc(cx->kg_scratch, 2 * (size_t)n);
+    if (!b) return ex_fault(cx, k, w, lane, alloc, off, n, what);
+    cx->kg_scratch = b;
+    cx->kg_cap = (size_t)n;
+  }
+  char note[160] = "";
+  if (!alloc) /* the pointer itself, as the fault says it */
+    snprintf(note, sizeof note, "%s of %llu bytes through pointer 0x%llx, %s", what, (unsigned long long)n,
+             (unsigned long long)off,
+             k == SPVI_FAULT_OUT_OF_BOUNDS ? "outside the SVM allocation next to it" : "which points to no memory");
+  strncat(note, note[0] ? "; skipped (--keep-going)" : "skipped (--keep-going)", sizeof note - strlen(note) - 1);
+  if (!write) strncat(note, ", it read zeros", sizeof note - strlen(note) - 1);
+  if (!ex_fault_kept(cx, k, w, lane, alloc, alloc ? off : 0, n, write, note))
+    return ex_fault(cx, k, w, lane, alloc, off, n, what);
+  memset(cx->kg_scratch, 0, (size_t)n);
+  return write ? cx->kg_scratch + cx->kg_cap : cx->kg_scratch;
 }

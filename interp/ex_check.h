@@ -46,6 +46,7 @@ typedef struct ex_check_event {
   /* uninit: where the undefined bytes came from, an allocation or else an OpUndef value or
    * constant composite holding one (its id); both 0 when unknown */
   uint32_t origin_alloc, origin_id;
+  char note[160]; /* one line added before it, built at the occurrence ("" when none) */
 } ex_check_event;
 
 /* Record one occurrence (thread-safe; never stops the run). */

@@ -836,6 +836,38 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
   }
 }
 
+/* An access chain's pointer for lane l (EX_ACCESS, ex_ops.h): base plus the constant offset
+ * aux x[0..1] plus the x[2] variable terms (register, bytes, stride) from x[3]. */
+static inline uint64_t chain_ptr(const uint8_t *R, unsigned W, const uint32_t *x, unsigned l, uint64_t base) {
+  uint64_t p = base + ((uint64_t)x[0] | ((uint64_t)x[1] << 32));
+  for (uint32_t t = 0; t < x[2]; t++) {
+    const uint32_t *tm = x + 3 + 3 * t;
+    p += (uint64_t)rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]) * tm[2];
+  }
+  return p;
+}
+
+/* Lane l's index i of access chain ip is outside its array (EX_ACCESS_CHECK check c: register,
+ * bytes, length, position in the chain); the chain made pointer p from base. The fault names the allocation base
+ * points into and p's offset from its start (the element the index designates, which may lie
+ * outside it); under keep_going its report instead (true: go on with p). */
+static __attribute__((noinline, cold)) bool array_index_fault(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn,
+                                                              const ex_insn *ip, uint64_t base, uint64_t p,
+                                                              const uint32_t *c, int64_t i) {
+  const uint64_t id = (base & cx->ptr_mask) >> cx->shift;
+  const bool known = id && id < cx->nallocs;
+  const uint32_t alloc = known ? (uint32_t)id : 0;
+  const int64_t off = known ? (int64_t)((base & cx->off_mask) - cx->bias) + (int64_t)(p - base) : (int64_t)p;
+  char d[160];
+  snprintf(d, sizeof d, "index %lld is outside the array of %u elements (index %u of the access chain)", (long long)i,
+           c[2], c[3]);
+  cx->cur_ip = ip;
+  cx->cur_fn = fn;
+  if (ex_fault_kept(cx, SPVI_FAULT_ARRAY_INDEX, w, l, alloc, off, 0, false, d)) return true;
+  ex_fault(cx, SPVI_FAULT_ARRAY_INDEX, w, l, alloc, off, 0, d);
+  return false;
+}
+
 /* OpCopyMemory(Sized) for one lane: `n` bytes from the pointer in register src_reg to the one in
  * dst_reg, both bounds-checked (overlap allowed). false after recording a fault. */
 static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_reg, const uint8_t *src_reg, unsigned pb,
@@ -1037,7 +1069,9 @@ void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
 #undef MEM_HOOKED_
   const void *const *const base_labels = cx->ftz ? ftz_labels : normal_labels;
   const unsigned hk = cx->hk->insn; /* (the worker's hooks are set up before it runs a warp) */
-  const void *const *const labels = !hk                    ? base_labels
+  /* keep_going: the memory instructions pass the hook, which names them (cx->cur_ip) for the
+   * reports of the faults kept going past (ex_fault_access) */
+  const void *const *const labels = !hk && !cx->keep_going ? base_labels
                                     : (hk & EX_HK_EVERY)   ? every_labels
                                     : (hk & EX_HK_FLAGGED) ? flagged_labels
                                     : cx->ftz              ? mem_ftz_labels
@@ -1451,13 +1485,43 @@ resched:
   }
   H(ACCESS) {
     const uint32_t *x = f->fn->aux + ip->b;
-    const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32);
-    const uint32_t nt = x[2];
     LANES_BEGIN
-      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + coff;
-      for (uint32_t t = 0; t < nt; t++) {
-        const uint32_t *tm = x + 3 + 3 * t;
-        p += (uint64_t)rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]) * tm[2];
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, chain_ptr(R, W, x, l, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)));
+    LANES_END
+    NEXT;
+  }
+  H(ACCESS_CHECK) {
+    const uint32_t *x = f->fn->aux + ip->b;
+    const uint32_t *ck = x + 3 + 3 * x[2]; /* the checks, after the terms */
+    if (pb == 8 && full && x[2] == 1 && ck[0] == 1 && ck[1] == x[3] && (x[4] == 4 || x[4] == 8)) {
+      /* the common shape a[i]: one term whose index is the one checked; the whole warp's indexes
+       * first (as unsigned, a negative one is out of range too), then its pointers */
+      const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32), es = x[5], len = ck[3];
+      const uint64_t *base = (const uint64_t *)REG(ip->a);
+      uint64_t *d = (uint64_t *)REG(ip->d);
+      bool bad = false;
+      if (x[4] == 4) {
+        const int32_t *ix = (const int32_t *)REG(x[3]);
+        for (unsigned k = 0; k < W; k++) bad |= (uint64_t)(int64_t)ix[k] >= len;
+        if (!bad) {
+          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + (uint64_t)(int64_t)ix[k] * es;
+          NEXT;
+        }
+      } else {
+        const uint64_t *ix = (const uint64_t *)REG(x[3]);
+        for (unsigned k = 0; k < W; k++) bad |= ix[k] >= len;
+        if (!bad) {
+          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + ix[k] * es;
+          NEXT;
+        }
+      }
+    } /* else, or an index out of range: lane by lane, which reports it */
+    LANES_BEGIN
+      const uint64_t base = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), p = chain_ptr(R, W, x, l, base);
+      for (uint32_t k = 0; k < ck[0]; k++) {
+        const uint32_t *c = ck + 1 + 4 * k;
+        const int64_t i = rd_sint(REG(c[0]) + (size_t)l * c[1], c[1]);
+        if ((i < 0 || (uint64_t)i >= c[2]) && !array_index_fault(cx, w, l, f->fn, ip, base, p, c, i)) goto fault;
       }
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
@@ -1872,6 +1936,8 @@ resched:
 L_HOOK:
   /* the hook clients (ex_hooks_step); one may pause the warp before ip (the debugger's, ex_pause.c):
    * the frame resumes at ip, its block, active lanes and registers being explicit state */
+  cx->cur_ip = ip;
+  cx->cur_fn = f->fn;
   if (__builtin_expect(ex_hooks_step(cx, w, f, ip, lanes, nl), 0)) {
     f->ip = (uint32_t)(ip - f->fn->code);
     w->state = EX_W_PAUSED;

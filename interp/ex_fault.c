@@ -47,6 +47,7 @@ static const struct {
   [SPVI_FAULT_STEP_LIMIT] = {"step limit exceeded", "step-limit"},
   [SPVI_FAULT_ASYNC_COPY] = {"async copy misuse", "async-copy"},
   [SPVI_FAULT_IMAGE] = {"undefined image operation", "image"},
+  [SPVI_FAULT_ARRAY_INDEX] = {"array index out of bounds", "array-index"},
 };
 
 const char *spvi_fault_kind_name(spvi_fault_kind k) {
@@ -169,6 +170,8 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
     f->access_size = cx->fsize;
     if (a && a->image) /* image accesses say where in pixel coordinates */
       snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
+    else if (cx->fkind == SPVI_FAULT_ARRAY_INDEX) /* no access yet: the index, and what the pointer is into */
+      snprintf(where, sizeof where, "\n  %s, at offset %lld of %s", cx->fdetail, (long long)cx->foff, f->memory);
     else
       snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s",
                cx->fdetail[0] ? cx->fdetail : "access", (unsigned long long)cx->fsize, (long long)cx->foff, f->memory);

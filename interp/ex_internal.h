@@ -254,6 +254,9 @@ typedef struct ex_ctx {
   struct ex_hk_launch *hkl;   /* the run's clients and their launch-wide state (shared) */
   unsigned checks;            /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;         /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
+  bool keep_going;            /* access faults are reports, the access skipped (ex_check.c) */
+  uint8_t *kg_scratch;        /* keep_going: what skipped accesses use, 2 x kg_cap bytes */
+  size_t kg_cap;              /* (grown on demand) */
   unsigned threads;           /* worker threads of the launch */
   bool locked_atomics;        /* some memory the run reaches needs locked atomics (ex_sched.c,
                                     set_locked_atomics): SVM memory, or an allocation's flag */
@@ -301,6 +304,17 @@ void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uin
                    const char *detail);
 /* Whether p points into a live SVM allocation of the run (SVM memory is global memory). */
 bool ex_svm_in_global(const ex_ctx *cx, uint64_t p);
+
+/* Record access fault k (out of bounds, null or invalid pointer) of n bytes at offset off of
+ * allocation alloc (0: none; off is then the pointer): a fault that stops the run (NULL), or under
+ * keep_going a report, and the memory the skipped access uses instead (zeros to read; what is
+ * written there is dropped); NULL when even that failed (ex_check.c). */
+void *ex_fault_access(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t n,
+                      bool write) __attribute__((noinline));
+/* Under keep_going: record fault k as a report (note: its own line, e.g. the index) and return true;
+ * false when the run must stop instead (the caller records the fault). */
+bool ex_fault_kept(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t n,
+                   bool write, const char *note);
 
 /* The pointer of `pb` bytes (the module's pointer size: 4 or 8) stored at p. */
 static inline uint64_t ex_rd_ptr(const uint8_t *p, unsigned pb) {
@@ -350,7 +364,7 @@ static inline __attribute__((always_inline)) uint8_t *ex_mem(ex_ctx *cx, ex_warp
   const ex_alloc *a = &cx->allocs[id];
   int64_t off = (int64_t)((p & cx->off_mask) - cx->bias);
   if (off < 0 || (uint64_t)off > a->size || n > a->size - (uint64_t)off)
-    return ex_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, (uint32_t)id, off, n, write ? "write" : "read");
+    return ex_fault_access(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, (uint32_t)id, off, n, write);
   if (write && a->read_only) return ex_fault(cx, SPVI_FAULT_READ_ONLY, w, lane, (uint32_t)id, off, n, "write");
   if (write && cx->written && cx->written[id]) memset(cx->written[id] + off, 1, n);
   switch (a->space) {

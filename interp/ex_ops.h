@@ -192,6 +192,9 @@ typedef enum ex_hk_class {
          "copy c bytes from pointer b to pointer a; flags: bytes of c")                            \
   EX_ROW(M, U, ACCESS, "Op*AccessChain", "drx---",                                                 \
          "d = a + aux[b] | aux[b+1] << 32 + sum of the aux[b+2] terms (register, bytes, stride) from aux[b+3]") \
+  EX_ROW(M, U, ACCESS_CHECK, "Op*AccessChain with an array step to check", "drx---",              \
+         "as ACCESS, then aux[b+3+3*terms] index checks, 4 words each: index register, its bytes, "  \
+         "array length, position in the chain: fault when the index is outside [0, length)")              \
   EX_ROW(M, U, PTR2U, "OpConvertPtrToU", "dr--z-", "d (n bytes) = pointer a as an integer")        \
   EX_ROW(M, U, U2PTR, "OpConvertUToPtr", "dr--z-", "d = integer a (n bytes) as a pointer")         \
   EX_ROW(M, U, GEN2PTR, "OpGenericCastToPtrExplicit", "drk---",                                    \

@@ -112,10 +112,105 @@ static int64_t const_index(const ld_const *c, uint32_t bits) {
   return x;
 }
 
+/* The index checks of an access chain (EX_ACCESS_CHECK): per array step that needs one, the index
+ * register, its bytes, the array length and the index's position in the chain. */
+#define CHAIN_CHECKS_MAX 32
+typedef struct chain_checks {
+  int deref;      /* the chain's result is dereferenced in its block: 1, 0, -1 not known yet */
+  bool zero_run;  /* every index so far added nothing: the address is still the base pointer */
+  uint32_t depth; /* indexes so far into the pointee (the Element of a Ptr form not counted) */
+  uint32_t n;
+  uint32_t w[CHAIN_CHECKS_MAX][4];
+} chain_checks;
+
+static bool dereferenced_here(prep *s, const ld_insn *in);
+
+/* Whether u continues access chain `base` into the same object: a chain on its result that adds
+ * no pointer arithmetic (no Element, or the constant 0), so that u's pointer lies in base's. */
+static bool continues(prep *s, const ld_insn *u, uint32_t base) {
+  const bool ptr_form = u->opcode == SpvOpPtrAccessChain || u->opcode == SpvOpInBoundsPtrAccessChain;
+  if (!ptr_form && u->opcode != SpvOpAccessChain && u->opcode != SpvOpInBoundsAccessChain) return false;
+  if (u->nops < 1 || u->ops[0] != base) return false;
+  if (!ptr_form) return true;
+  const uint32_t e = u->nops >= 2 ? u->ops[1] : 0;
+  prep_elem ie;
+  return e < s->m->bound && s->m->ids[e].kind == LD_ID_CONST && prep_elem_of(s, s->m->ids[e].type, &ie) &&
+         ie.kind == 'i' && const_index(&s->m->consts[s->m->ids[e].index], ie.bits) == 0;
+}
+
+/* Whether the result of access chain `in` is dereferenced (loaded, stored, copied, atomically
+ * accessed), directly or through a chain that continues it, in its own block: then every execution
+ * of the chain is followed by that access, as a block has no control flow inside (SPIR-V 2.2.5). */
+static bool dereferenced_here(prep *s, const ld_insn *in) {
+  const ld_insn *end = s->fn->insns + s->fn->ninsns;
+  for (const ld_insn *u = in + 1; u < end; u++) {
+    if (continues(s, u, in->result) && dereferenced_here(s, u)) return true;
+    switch (u->opcode) {
+    case SpvOpLabel:
+    case SpvOpBranch:
+    case SpvOpBranchConditional:
+    case SpvOpSwitch:
+    case SpvOpReturn:
+    case SpvOpReturnValue:
+    case SpvOpUnreachable:
+    case SpvOpKill: return false;
+    case SpvOpCopyMemory:
+      if (u->nops >= 2 && u->ops[1] == in->result) return true;
+      /* fall through */
+    case SpvOpLoad:
+    case SpvOpStore:
+      if (u->nops >= 1 && u->ops[0] == in->result) return true;
+      break;
+    default:
+      if (u->opcode >= SpvOpAtomicLoad && u->opcode <= SpvOpAtomicXor && u->nops >= 1 && u->ops[0] == in->result)
+        return true;
+      break;
+    }
+  }
+  return false;
+}
+
+/* A step through an array of `len` elements: C99 6.5.6p8 makes an index outside [0, len) undefined
+ * even where the memory is another member of the same object (J.2: "an array subscript is out of
+ * range, even if an object is apparently accessible with the given subscript"), and len itself
+ * forms the pointer one past the end, which must not be dereferenced. A chain is checked only when
+ * its result is dereferenced in its own block (chain_checks.deref, dereferenced_here): forming a
+ * pointer is not an access, and producers hoist address computations onto paths where the access
+ * does not happen (LLVM: an out-of-range inbounds GEP is poison, not undefined, so computing it
+ * early is allowed). Nor is an array reached from the base pointer through zero indexes only
+ * (`s, 0, 0, i` into the first member of a struct, `m, 0, 0, i` into the first row): producers
+ * write a flat view of an object from its start (`((int *)s)[i]`, `(&m[0][0])[i]`) that way
+ * (LLVM's InstCombine turns `gep i32, bitcast s, i` into it), which only the bounds of the whole
+ * variable or buffer can judge. A constant index in range needs no run-time check. Arrays of
+ * length 0 (a flexible array member as some producers write it) have no bound to check. */
+static bool array_check(prep *s, const ld_insn *in, uint32_t pos, uint32_t len, const prep_elem *ie, chain_checks *ck) {
+  const uint32_t idx = in->ops[pos];
+  if (len == 0 || (ck->zero_run && ck->depth > 0)) return true;
+  if (ck->deref < 0) ck->deref = dereferenced_here(s, in); /* (only chains with an array step) */
+  if (!ck->deref) return true;
+  const ld_module *m = s->m;
+  if (idx < m->bound && m->ids[idx].kind == LD_ID_CONST) {
+    const int64_t v = const_index(&m->consts[m->ids[idx].index], ie->bits);
+    if (v >= 0 && (uint64_t)v < len) return true;
+  }
+  if (ck->n == CHAIN_CHECKS_MAX) return prep_fail(s, "access chain with more than %u array steps", CHAIN_CHECKS_MAX);
+  uint32_t reg;
+  if (!prep_operand(s, idx, &reg)) return false;
+  uint32_t *w = ck->w[ck->n++];
+  w[0] = reg;
+  w[1] = ie->bits / 8;
+  w[2] = len;
+  w[3] = pos;
+  return true;
+}
+
 /* One index of an access chain into type `cur` (the Element of a Ptr form when `element`): a
  * struct member adds its offset to *coff, a constant index its multiple of the stride, and a
- * variable index becomes a term (register, bytes, stride) in aux; *cur becomes the indexed type. */
-static bool chain_index(prep *s, uint32_t idx, bool element, uint32_t *cur, int64_t *coff, uint32_t *nterms) {
+ * variable index becomes a term (register, bytes, stride) in aux; *cur becomes the indexed type.
+ * An array step adds its index check to ck (array_check). */
+static bool chain_index(prep *s, const ld_insn *in, uint32_t pos, bool element, uint32_t *cur, int64_t *coff,
+                        uint32_t *nterms, chain_checks *ck) {
+  const uint32_t idx = in->ops[pos];
   const ld_module *m = s->m;
   const ld_type *t = prep_type(s, *cur);
   if (!t) return prep_fail(s, "access chain through an unknown type");
@@ -131,6 +226,8 @@ static bool chain_index(prep *s, uint32_t idx, bool element, uint32_t *cur, int6
     if (mi >= t->count) return prep_fail(s, "struct member index %u out of range", mi);
     *coff += t->offsets[mi];
     *cur = t->members[mi];
+    ck->zero_run = ck->zero_run && t->offsets[mi] == 0;
+    ck->depth++;
     return true;
   } else if (t->kind == LD_TY_ARRAY || t->kind == LD_TY_RUNTIME_ARRAY || t->kind == LD_TY_VECTOR) {
     const ld_type *et = prep_type(s, t->elem);
@@ -143,6 +240,9 @@ static bool chain_index(prep *s, uint32_t idx, bool element, uint32_t *cur, int6
   prep_elem ie;
   if (!prep_elem_of(s, m->ids[idx].type, &ie) || ie.kind != 'i')
     return prep_fail(s, "access chain index is not an integer");
+  if (!element && t->kind == LD_TY_ARRAY && !array_check(s, in, pos, t->count, &ie, ck)) return false;
+  ck->zero_run = ck->zero_run && is_const && const_index(&m->consts[m->ids[idx].index], ie.bits) == 0;
+  if (!element) ck->depth++;
   if (is_const) {
     *coff += const_index(&m->consts[m->ids[idx].index], ie.bits) * (int64_t)stride;
   } else {
@@ -170,11 +270,19 @@ static bool access_chain(prep *s, const ld_insn *in) {
   uint32_t a = prep_aux(s, 0);
   prep_aux(s, 0);
   prep_aux(s, 0);
+  chain_checks ck = {.deref = -1, .zero_run = true, .depth = 0, .n = 0};
   for (uint32_t i = 1; i < in->nops; i++)
-    if (!chain_index(s, in->ops[i], ptr_form && i == 1, &cur, &coff, &nterms)) return false;
+    if (!chain_index(s, in, i, ptr_form && i == 1, &cur, &coff, &nterms, &ck)) return false;
   s->aux[a] = (uint32_t)((uint64_t)coff & 0xFFFFFFFFu);
   s->aux[a + 1] = (uint32_t)((uint64_t)coff >> 32);
   s->aux[a + 2] = nterms;
+  if (ck.n) { /* some array step needs its index checked: the checks follow the terms */
+    prep_aux(s, ck.n);
+    for (uint32_t k = 0; k < ck.n; k++)
+      for (unsigned j = 0; j < 4; j++) prep_aux(s, ck.w[k][j]);
+    prep_emit(s, (ex_insn){.op = EX_ACCESS_CHECK, .d = prep_dst(s, in), .a = r[0], .b = a});
+    return true;
+  }
   if (nterms == 1 && coff == 0 && (s->aux[a + 4] == 4 || s->aux[a + 4] == 8)) {
     /* the common shape p + i (pointer plus one index): base, index register, element size;
      * flags: log2 of the element size when it is a power of two (a shift vectorises; a 64-bit

@@ -453,6 +453,8 @@ static bool worker_init(worker *wk, const run *base, uint64_t max_group) {
   cx->local = NULL;
   cx->printf_buf = NULL;
   cx->ftz_scratch = NULL;
+  cx->kg_scratch = NULL;
+  cx->kg_cap = 0;
   memset(&cx->async, 0, sizeof cx->async);
   cx->nbar = NULL;
   wk->fault_group = UINT64_MAX;
@@ -487,6 +489,7 @@ static void worker_free(worker *wk) {
   for (uint64_t i = 0; r->cx.printf_buf && i < r->cx.printf_items; i++) free(r->cx.printf_buf[i].text);
   free(r->cx.printf_buf);
   free(r->cx.ftz_scratch);
+  free(r->cx.kg_scratch);
   ex_async_free(&r->cx);
   free(r->cx.nbar);
 }
@@ -513,6 +516,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->sg_max = (unsigned)(enq < cx->sg_size ? enq : cx->sg_size);
   cx->checks = l->checks;
   cx->max_steps = l->max_steps;
+  cx->keep_going = l->keep_going;
   ex_reports_clear(l->reports);
   cx->reports = l->reports;
   memset(j, 0, sizeof *j);
@@ -652,6 +656,7 @@ ex_runner *ex_runner_new(ex_launch *l, unsigned warp_width, spvi_status *st, cha
   }
   *st = launch_begin(&r->base, &r->j, l, warp_width, err, errlen);
   r->base.cx.threads = 1;
+  r->base.cx.keep_going = false; /* the debugger stops at every fault */
   set_locked_atomics(&r->base.cx);
   if (*st == SPVI_OK) {
     r->wk.j = &r->j;

@@ -253,11 +253,12 @@ uint8_t *ex_mem_far(ex_ctx *cx, ex_warp *w, unsigned lane, uint64_t p, uint64_t 
     const ex_svm_block *b = ex_svm_lookup(cx->svm, p);
     if (b && n <= b->base + b->size - p) return (uint8_t *)(uintptr_t)p;
     if (!b) b = ex_svm_near(cx->svm, p);
-    if (b) return svm_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, b, p, n, what);
+    if (b && !cx->keep_going) return svm_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, b, p, n, what);
+    if (b) return ex_fault_access(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, lane, 0, (int64_t)p, n, write);
   }
   /* id 0 is the null pointer's (ex.h "Pointers"): null plus an offset, p[i] through a null p */
   const bool null = (p & cx->ptr_mask) >> cx->shift == 0;
-  return ex_fault(cx, null ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n, what);
+  return ex_fault_access(cx, null ? SPVI_FAULT_NULL_POINTER : SPVI_FAULT_BAD_POINTER, w, lane, 0, (int64_t)p, n, write);
 }
 
 void *ex_fault_ptr(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint64_t p, uint64_t n,

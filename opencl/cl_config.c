@@ -69,6 +69,7 @@ static void cfg_read(void) {
   cfg.flush_denormals = env_flag("SPVI_FLUSH_DENORMALS");
   cfg.strict = env_flag("SPVI_STRICT");
   cfg.stats = env_flag("SPVI_STATS");
+  cfg.keep_going = env_flag("SPVI_KEEP_GOING");
   const char *r = getenv("SPVI_REPORT"), *s = getenv("SPVI_STATUS_FILE");
   cfg.report_path = r && *r ? r : NULL;
   cfg.status_path = s && *s ? s : NULL;
@@ -86,6 +87,7 @@ void clx_run_options(spvi_run_options *o, bool program_ftz) {
   o->threads = c->threads;
   o->checks = c->checks;
   o->max_steps = c->max_steps;
+  o->keep_going = c->keep_going;
   o->flush_denormals = c->flush_denormals || program_ftz;
 }
 

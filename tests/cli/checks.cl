@@ -23,3 +23,10 @@ kernel void uninit_counter(global int *out) {
 kernel void last_writer(global int *out) {
   out[0] = (int)get_global_id(0);
 }
+
+// two faulting sites: out[g + 3] is past the end of a 4-int buffer for work-items 1..3, a[g + 2]
+// for 2 and 3 (--keep-going lists both; without it the first stops the run)
+kernel void two_faults(global const int *a, global int *out) {
+  size_t g = get_global_id(0);
+  out[g + 3] = a[g + 2] + 1;
+}

@@ -499,6 +499,32 @@ fi
 if run 0 run "$C" -k count_to -g 1 'int[1]' int:8 --max-steps 5000 --print; then
   expect_out 'arg0 int[1]: 4'
 fi
+# --keep-going: both faulting sites of two_faults are reported, grouped per instruction, in order of
+# their first work-item (the write by 1, the read by 2); skipped reads give zero, so out[3] = a[2] + 1
+# (work-item 0) is the only write that happened; exit status 1. Without it the first fault stops the run.
+if run 1 run "$C" -k two_faults -g 4 -l 4 'int[4]=1,2,3,4' 'int[4]' --keep-going --print --report "$TMP/kg.json"; then
+  expect_out 'arg0 int[4]: 1 2 3 4
+arg1 int[4]: 0 0 0 4'
+  expect_err 'spvi: report: out-of-bounds access in kernel `two_faults`'
+  expect_err 'write of 4 bytes at offset 16 of argument 1 `out` (global buffer of 16 bytes)'
+  expect_err '(3 occurrences at the same instruction; the first work-item is shown)'
+  expect_err 'read of 4 bytes at offset 16 of argument 0 `a` (global buffer of 16 bytes)'
+  expect_err '(2 occurrences at the same instruction; the first work-item is shown)'
+  if python3 -c '
+import json, sys
+rs = [json.loads(x) for x in open(sys.argv[1]).read().splitlines()]
+assert [(r["type"], r["check"], r["count"], r["at"]["global_id"][0], r["at"]["instruction"]) for r in rs] == [
+    ("report", "out-of-bounds", 3, 1, "OpStore"), ("report", "out-of-bounds", 2, 2, "OpLoad")], rs
+' "$TMP/kg.json" 2>"$TMP/py"; then ok; else fail "--keep-going JSON: $(cat "$TMP/py")"; fi
+fi
+if run 1 run "$C" -k two_faults -g 4 -l 4 'int[4]=1,2,3,4' 'int[4]' --print; then
+  expect_err 'spvi: fault: out-of-bounds access in kernel `two_faults`'
+  if grep -q 'spvi: report' "$TMP/err"; then fail "a fault without --keep-going gave reports"; else ok; fi
+fi
+if run 2 debug "$C" -k two_faults -g 4 'int[4]' 'int[4]' --keep-going </dev/null; then
+  expect_err '--keep-going does not apply to `spvi debug`, which stops at every fault'
+  expect_err_lines 1
+fi
 if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --check races,bogus; then
   expect_err '--check `races,bogus`: unknown check `bogus` (races, uninit or all)'
   expect_err_lines 1

@@ -81,15 +81,21 @@ fi
 # a relative FILE is the caller's, even for a program that changes directory
 (cd "$tmp" && "$spvi" exec --report rel.json sh -c "cd / && exec '$tmp/app_oob'" >/dev/null 2>&1)
 grep -qF '"kernel":"fill"' "$tmp/rel.json" 2>/dev/null || fail "--report with a relative path"
+# --keep-going: the out-of-bounds write is a report, the application's kernel goes on; exit 1
+run "$spvi" exec --keep-going --report "$tmp/kg.json" "$tmp/app_oob"
+expect_rc "app_oob --keep-going" 1
+grep -qF '"type":"report","check":"out-of-bounds"' "$tmp/kg.json" 2>/dev/null ||
+  { fail "--keep-going: no out-of-bounds report"; cat "$tmp/kg.json"; }
 
 # ---- options become the library's environment ---------------------------------------------------
 run "$spvi" exec --check races,uninit --threads 3 --warp=8 --max-steps 0x100 --flush-denormals --strict --stats \
+  --keep-going \
   sh -c 'for v in OCL_ICD_VENDORS OCL_ICD_FILENAMES SPVI_CHECK SPVI_THREADS SPVI_WARP SPVI_MAX_STEPS \
-         SPVI_FLUSH_DENORMALS SPVI_STRICT SPVI_STATS SPVI_STATUS_FILE; do eval "echo $v=\${$v-unset}"; done'
+         SPVI_FLUSH_DENORMALS SPVI_STRICT SPVI_STATS SPVI_KEEP_GOING SPVI_STATUS_FILE; do eval "echo $v=\${$v-unset}"; done'
 expect_rc "options" 0
 reallib=$(cd "$B" && pwd -P)/libspvi-cl.so
 for line in "OCL_ICD_VENDORS=$reallib" "OCL_ICD_FILENAMES=$reallib" SPVI_CHECK=races,uninit SPVI_THREADS=3 SPVI_WARP=8 \
-            SPVI_MAX_STEPS=256 SPVI_FLUSH_DENORMALS=1 SPVI_STRICT=1 SPVI_STATS=1; do
+            SPVI_MAX_STEPS=256 SPVI_FLUSH_DENORMALS=1 SPVI_STRICT=1 SPVI_STATS=1 SPVI_KEEP_GOING=1; do
   grep -qxF "$line" "$tmp/out" || { fail "options: the program's environment lacks $line"; cat "$tmp/out"; }
 done
 grep -q '^SPVI_STATUS_FILE=/' "$tmp/out" || fail "options: no SPVI_STATUS_FILE"

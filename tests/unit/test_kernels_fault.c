@@ -137,13 +137,13 @@ static void test_oob_local_array(void **state) {
   int32_t idx[G];
   for (int g = 0; g < G; ++g) idx[g] = g % L;
   idx[21] = 69; /* tmp has 64 ints (256 bytes): element 69 is at byte 276; 21 = group 1, local 5 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+  /* the index is caught where it steps through the array type, before the access (C99 6.5.6p8) */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_ARRAY_INDEX,
                     .gid = {21, 0, 0},
                     .check_gid = true,
                     .check_mem = true,
                     .arg_index = -1,
                     .offset = 276,
-                    .access_size = 4,
                     .memory_size = 256,
                     .local_id = {5, 0, 0},
                     .group_id = {1, 0, 0},
@@ -190,13 +190,13 @@ static void test_oob_private(void **state) {
   for (int k = 0; k < 32; ++k) in[k] = k;
   for (int g = 0; g < G; ++g) idx[g] = g;
   idx[2] = 40; /* arr has 32 ints (128 bytes): element 40 is at byte 160 */
-  kt_fault_ctx f = {.kind = SPVI_FAULT_OUT_OF_BOUNDS,
+  /* the index is caught where it steps through the array type, before the access (C99 6.5.6p8) */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_ARRAY_INDEX,
                     .gid = {2, 0, 0},
                     .check_gid = true,
                     .check_mem = true,
                     .arg_index = -1,
                     .offset = 160,
-                    .access_size = 4,
                     .memory_size = 128};
   kt_case c = {.file = "fault_oob_private",
                .kernel = "oob_private",

@@ -159,6 +159,7 @@ static char *ch_run_one(spvi_module *m, const ch_case *c, const ch_lines *l, con
   o.threads = threads;
   o.checks = c->checks;
   o.subgroup_size = c->subgroup;
+  o.keep_going = c->keep_going;
   o.on_printf = ch_printf_sink;
   spvi_fault f;
   if (spvi_run(launch, &o, &f, &err) != SPVI_OK) fail_msg("%s: %s %s", ctx, err.message, f.message);

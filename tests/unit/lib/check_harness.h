@@ -82,6 +82,7 @@ typedef struct ch_case {
   const char *kernel;
   unsigned checks;   /* spvi_run_options.checks: SPVI_CHECK_RACES, SPVI_CHECK_UNINIT */
   unsigned subgroup; /* spvi_run_options.subgroup_size; 0: the default */
+  bool keep_going;   /* spvi_run_options.keep_going */
   size_t global, local;
   ch_arg args[4];
   ch_report want[2]; /* every report of the run, in any order; none: a correct kernel */

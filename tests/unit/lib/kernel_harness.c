@@ -350,6 +350,7 @@ static void kt_run_variant(const kt_case *c, const char *variant, const char *pa
     ro.warp_width = KT_WARPS[w];
     ro.checks = c->checks;
     ro.max_steps = c->max_steps;
+    ro.keep_going = c->keep_going;
     spvi_fault fault;
     memset(&fault, 0, sizeof fault);
     memset(&err, 0, sizeof err);

@@ -106,6 +106,7 @@ typedef struct kt_case {
                                    any report fails the test */
   unsigned checks;     /* spvi_run_options.checks */
   uint64_t max_steps;  /* spvi_run_options.max_steps (0: the default) */
+  bool keep_going;     /* spvi_run_options.keep_going */
 } kt_case;
 
 /* Runs the case on every variant, as described above. */
