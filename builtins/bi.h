@@ -83,4 +83,11 @@ typedef struct bi_resolved {
 bool bi_resolve(uint32_t op, const bi_type *result, const bi_type *args, unsigned nargs, uint32_t lit, bi_resolved *out,
                 char *err, unsigned errlen);
 
+/* Does OpenCL.std instruction `op` act component by component: for the types bi_resolve accepts,
+ * its vector operands have the result's component count, and component i of the result depends on
+ * component i of those and on the scalar (pointer) operands alone? True for the math, integer,
+ * common and relational functions (OpenCL C 6.15.2-6.15.4, 6.15.6), false for the geometric ones,
+ * shuffles, vector loads and stores, prefetch, printf and unknown instructions. */
+bool bi_componentwise(uint32_t op);
+
 #endif

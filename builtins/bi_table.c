@@ -99,6 +99,33 @@ static const bi_row *find_row(uint32_t op) {
   return NULL;
 }
 
+/* The signature classes whose instructions act component by component (bi.h, bi_componentwise):
+ * every gentype operand has the result's component count (sigs[]: R_KEY, R_INT_LIKE, R_INTN,
+ * R_WIDE) and the OpenCL C functions they implement are "component-wise" (OpenCL C 6.15.2 "The
+ * vector versions of the math functions operate component-wise", 6.15.3, 6.15.4, 6.15.6). */
+bool bi_componentwise(uint32_t op) {
+  const bi_row *row = find_row(op);
+  if (!row) return false;
+  switch ((bi_sig)row->sig) {
+  case BI_SIG_F1:
+  case BI_SIG_F2:
+  case BI_SIG_F3:
+  case BI_SIG_I1:
+  case BI_SIG_I2:
+  case BI_SIG_I3:
+  case BI_SIG_UPSAMPLE:
+  case BI_SIG_BITSELECT:
+  case BI_SIG_SELECT:
+  case BI_SIG_F_INTN:
+  case BI_SIG_INTN_F:
+  case BI_SIG_F_PTRF:
+  case BI_SIG_F_PTRINTN:
+  case BI_SIG_REMQUO:
+  case BI_SIG_NAN: return true;
+  default: return false;
+  }
+}
+
 /* ---- types ---------------------------------------------------------------------------------- */
 
 static unsigned ncomp(const bi_type *t) { return t->ncomp ? t->ncomp : 1; }

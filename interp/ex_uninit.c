@@ -11,8 +11,8 @@
  * into the memory shadow and a load copies it back, byte for byte, so copying a partly written struct
  * or array is not a use; other instructions mark their result undefined when any operand byte is
  * (composite extract, insert and construct, moves and phi moves keep byte precision, component-wise
- * vector instructions component precision). Global and constant memory is always defined (the host
- * or the program initialised it).
+ * vector instructions and builtins component precision). Global and constant memory is always
+ * defined (the host or the program initialised it).
  *
  * Origins: an undefined shadow byte's value names where it came from (the allocation or the OpUndef
  * value, ex_uninit_plans.org), and every operation passes on the value of its first undefined
@@ -27,6 +27,7 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "bi.h"
 #include "ex_hooks.h"
 
 #define OCL_PRINTF 184u /* OpenCL.std printf */
@@ -54,6 +55,9 @@ enum { ORG_UNKNOWN = 255 };
 /* plan flags: printf; component-wise (the vector result's component c depends on the operands'
  * components c alone: the component count in bits 8 and up) */
 enum { PLAN_PRINTF = 1, PLAN_COMPWISE = 2 };
+/* an operand's size word: the operand is scalar and applies to every component of a component-wise
+ * builtin's result (its pointer operand) */
+#define PLAN_WHOLE 0x80000000u
 
 /* A warp's shadow state. */
 typedef struct uwarp {
@@ -251,19 +255,23 @@ static bool uninit_launch_begin(ex_ctx *cx, void **launch) {
         return false;
       uint32_t at = u->ndata - 1;
       /* the core instructions whose operands are all vectors of the result's component count act
-       * component by component (SPIR-V 3.32.11, 3.32.13-15): a partly undefined vector (clang -O2's
-       * constant composites with OpUndef) keeps its defined components defined */
+       * component by component (SPIR-V 3.32.11, 3.32.13-15), and so do the component-wise builtins
+       * (bi_componentwise), whose scalar operands apply to every component: a partly undefined
+       * vector (clang -O2's constant composites with OpUndef, a vector with unwritten components)
+       * keeps its defined components defined */
       const ld_type *rt = out == LD_NONE ? NULL : ld_type_of(m, li->type);
-      bool cw = li->opcode != SpvOpExtInst && rt && rt->kind == LD_TY_VECTOR;
+      const bool bw = li->opcode == SpvOpExtInst && li->nops >= 2 && bi_componentwise(li->ops[1]);
+      bool cw = (li->opcode != SpvOpExtInst || bw) && rt && rt->kind == LD_TY_VECTOR;
       for (uint32_t i = first; i < first + count; i++) {
         uint32_t id = li->ops[i];
         if (id == 0 || id >= m->bound || p->id_reg[id] == LD_NONE) continue;
         const ld_id *e = &m->ids[id];
         if (e->kind != LD_ID_VALUE && e->kind != LD_ID_PARAM && e->kind != LD_ID_CONST) continue;
         if (pf && i == 2) continue; /* printf's format string is in constant memory */
-        if (!push(u, p->id_reg[id]) || !push(u, reg_size_of(m, e->type))) return false;
         const ld_type *ot = ld_type_of(m, e->type);
-        cw = cw && ot && ot->kind == LD_TY_VECTOR && ot->count == rt->count;
+        const bool whole = bw && ot && ot->kind != LD_TY_VECTOR;
+        if (!push(u, p->id_reg[id]) || !push(u, reg_size_of(m, e->type) | (whole ? PLAN_WHOLE : 0))) return false;
+        cw = cw && ot && (whole || (ot->kind == LD_TY_VECTOR && ot->count == rt->count));
         nin++;
       }
       u->data[at] = nin;
@@ -571,7 +579,7 @@ static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn,
   const uint32_t *in = pl + 4;
   bool dirty = false;
   *tainted_lanes = 0;
-  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = fl_any(x, in[2 * i], in[2 * i + 1]);
+  for (uint32_t i = 0; i < nin && !dirty; i++) dirty = fl_any(x, in[2 * i], in[2 * i + 1] & ~PLAN_WHOLE);
   if (!dirty) {
     /* every operand defined: the result's active lanes become defined */
     if (out == LD_NONE || !fl_any(x, out, osz)) return;
@@ -589,8 +597,9 @@ static void generic(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_func *fn,
     for (uint32_t c = 0; c < nc; c++) {
       uint8_t t = 0;
       for (uint32_t i = 0; i < nin && !t; i++) {
-        const uint32_t sz = in[2 * i + 1] / nc;
-        t = any(U + (size_t)in[2 * i] * W + (size_t)l * in[2 * i + 1] + (size_t)c * sz, sz);
+        const bool whole = in[2 * i + 1] & PLAN_WHOLE;
+        const uint32_t n = in[2 * i + 1] & ~PLAN_WHOLE, sz = whole ? n : n / nc;
+        t = any(U + (size_t)in[2 * i] * W + (size_t)l * n + (whole ? 0 : (size_t)c * sz), sz);
       }
       if (!org[l]) org[l] = t;
       if (out != LD_NONE) memset(U + (size_t)out * W + (size_t)l * osz + (size_t)c * (osz / nc), t, osz / nc);

@@ -121,3 +121,49 @@ kernel void ptr_to_array(global int *out, int k) {
   volatile int *vp = p;
   out[get_global_id(0)] = vp[k];  // @ptr-store
 }
+
+// Correct: fabs acts component by component (OpenCL C 6.15.2), so only r.w, from the never-written
+// v.w, is undefined, and it is never stored. (At -O1/-O2 clang fills v.w by a shuffle's undefined
+// selector, which spvi reads as a defined 0.)
+kernel void builtin_partial(global float *out) {
+  int g = get_global_id(0);
+  float4 v;
+  v.x = g;
+  v.y = g + 1;
+  v.z = g + 2;
+  float4 r = fabs(v);
+  out[g * 3] = r.x;
+  out[g * 3 + 1] = r.y;
+  out[g * 3 + 2] = r.z;
+}
+
+// The same at every -O level: component w of v is a[k], never written when k = 3 (read through a
+// volatile pointer, so clang keeps the load). Correct: the defined components of fmax's and fract's
+// results are stored (fract's pointer operand is defined: it applies to every component).
+kernel void builtin_partial_mem(global float *out, int k) {
+  float a[4];
+  volatile float *va = a;
+  va[0] = 1.5f;
+  va[1] = 2.5f;
+  va[2] = 3.5f;
+  float4 v = (float4)(va[0], va[1], va[2], va[k]);
+  float4 r = fmax(v, (float4)(2.0f)), ip;
+  float4 f = fract(v, &ip);
+  int g = get_global_id(0);
+  out[g * 3] = r.x + f.x;
+  out[g * 3 + 1] = r.y + f.y;
+  out[g * 3 + 2] = r.z + f.z;
+}
+
+// Reported (@builtin-w-store) when k = 3: r.w is fmax of the never-written a[3]. Origin: `a`
+// (@builtin-w-decl).
+kernel void builtin_partial_w(global float *out, int k) {
+  float a[4];  // @builtin-w-decl
+  volatile float *va = a;
+  va[0] = 1.5f;
+  va[1] = 2.5f;
+  va[2] = 3.5f;
+  float4 v = (float4)(va[0], va[1], va[2], va[k]);
+  float4 r = fmax(v, (float4)(2.0f));
+  out[get_global_id(0)] = r.w;  // @builtin-w-store
+}

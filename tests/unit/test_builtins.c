@@ -1055,6 +1055,22 @@ static void t_prefetch(void **state) {
   must_resolve(OCLSTD_prefetch, tvoid(), b, 2, 0);
 }
 
+/* bi_componentwise: the math, integer, common and relational functions act per component (OpenCL C
+ * 6.15.2 "The vector versions of the math functions operate component-wise", 6.15.3, 6.15.4,
+ * 6.15.6); the geometric functions combine components, shuffles move them, vector loads and stores
+ * and printf are no gentype computations. */
+static void t_componentwise(void **state) {
+  (void)state;
+  static const uint32_t yes[] = {OCLSTD_fabs,   OCLSTD_fmax,       OCLSTD_fma,  OCLSTD_sincos, OCLSTD_fract,
+                                 OCLSTD_remquo, OCLSTD_ilogb,      OCLSTD_pown, OCLSTD_nan,    OCLSTD_s_abs,
+                                 OCLSTD_clz,    OCLSTD_u_upsample, OCLSTD_mix,  OCLSTD_select, OCLSTD_bitselect};
+  static const uint32_t no[] = {OCLSTD_length,   OCLSTD_distance, OCLSTD_normalize, OCLSTD_cross,  OCLSTD_shuffle,
+                                OCLSTD_shuffle2, OCLSTD_vloadn,   OCLSTD_vstoren,   OCLSTD_printf, OCLSTD_prefetch};
+  for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) assert_true(bi_componentwise(yes[i]));
+  for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) assert_false(bi_componentwise(no[i]));
+  assert_false(bi_componentwise(100000)); /* no such instruction */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(t_resolve_messages),   cmocka_unit_test(t_resolve_sweep),
@@ -1067,6 +1083,7 @@ int main(void) {
     cmocka_unit_test(t_vloadn_vstoren),     cmocka_unit_test(t_vload_vstore_faults),
     cmocka_unit_test(t_mem_32bit_wrap),     cmocka_unit_test(t_vload_half_family),
     cmocka_unit_test(t_vstore_half_family), cmocka_unit_test(t_prefetch),
+    cmocka_unit_test(t_componentwise),
   };
   return cmocka_run_group_tests(tests, fp_setup, fp_teardown);
 }

@@ -3,7 +3,8 @@
  * -O1 and -O2, warp widths 1, 7 and 32, one and two threads (check_harness.h): read-modify-write
  * atomics on never-written memory are uses, OpUndef constituents of constant composites are
  * undefined, every report names the variable the undefined bytes came from and its declaration line,
- * and struct padding never gives a report (C99 6.2.6.1p6). Constant composites are also checked in
+ * struct padding never gives a report (C99 6.2.6.1p6), and the component-wise builtins keep a
+ * vector's defined components defined. Constant composites are also checked in
  * hand-written assembly (tests/spvasm_checks/uninit_composite.spvasm), where the shapes are exact.
  *
  * The expected reports are derived by hand from the kernels: each group of 16 work-items starts
@@ -130,6 +131,24 @@ static void test_origin_through_pointer(void **state) {
   launch("ptr_to_array", (ch_arg)CH_BUF(128), (ch_arg)CH_INT(0), (ch_arg)NONE, no_report);
 }
 
+/* The component-wise builtins (OpenCL C 6.15.2: "The vector versions of the math functions operate
+ * component-wise") keep a partly undefined vector's defined components defined. */
+static void test_builtin_components(void **state) {
+  (void)state;
+  const ch_arg out = CH_BUF(384), none = NONE;
+  /* v.w never written, fabs(v).x..z stored: no report */
+  launch("builtin_partial", out, none, none, no_report);
+  /* v.w = a[k]; k = 3: never written, but only fmax's and fract's x..z are stored; k = 2: written */
+  launch("builtin_partial_mem", out, (ch_arg)CH_INT(3), none, no_report);
+  launch("builtin_partial_mem", out, (ch_arg)CH_INT(2), none, no_report);
+  /* k = 3: fmax(v, 2).w is computed from a[3], never written, and stored to out[g] by every
+   * work-item: 4 bytes at 4g, the first at offset 0 */
+  const ch_memory first = {.arg = 0, .offset = 0, .size = 4};
+  launch("builtin_partial_w", out, (ch_arg)CH_INT(3), none,
+         use("builtin-w-store", false, first, "a", "builtin-w-decl"));
+  launch("builtin_partial_w", out, (ch_arg)CH_INT(2), none, no_report);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_atomic_rmw),
@@ -137,6 +156,7 @@ int main(void) {
     cmocka_unit_test(test_composite_constants),
     cmocka_unit_test(test_padding),
     cmocka_unit_test(test_origin_through_pointer),
+    cmocka_unit_test(test_builtin_components),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
