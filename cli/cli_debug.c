@@ -94,7 +94,7 @@ static void run_terminal(spvi_debug *d) {
   fflush(stdout);
 }
 
-int cli_debug_session(spvi_launch *l, const spvi_run_options *ro, const char *script) {
+int cli_debug_session(spvi_launch *l, const spvi_run_options *ro, const char *script, spvi_fault *fault) {
   FILE *sf = NULL;
   if (script && !(sf = fopen(script, "r"))) {
     fprintf(stderr, "spvi: error: -x `%s`: cannot open the command file\n", script);
@@ -125,8 +125,8 @@ int cli_debug_session(spvi_launch *l, const spvi_run_options *ro, const char *sc
   }
   sigaction(SIGINT, &old, NULL);
   interrupt_target = NULL;
-  spvi_fault fault;
-  int state = (int)spvi_debug_get_state(d, &fault);
+  spvi_fault f;
+  int state = (int)spvi_debug_get_state(d, fault ? fault : &f);
   spvi_debug_free(d);
   return state;
 }

@@ -13,7 +13,8 @@
 int cli_debug_take_script(int argc, char **argv, const char **script);
 
 /* Run a session on the launch (arguments and NDRange set) until `quit` or the end of the input.
- * Returns the state the kernel was left in; -1 when the session could not start (message printed). */
-int cli_debug_session(spvi_launch *l, const spvi_run_options *ro, const char *script);
+ * Returns the state the kernel was left in, its fault in *fault (when not NULL) if that state is
+ * SPVI_DEBUG_FAULTED; -1 when the session could not start (message printed). */
+int cli_debug_session(spvi_launch *l, const spvi_run_options *ro, const char *script, spvi_fault *fault);
 
 #endif

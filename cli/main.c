@@ -598,23 +598,6 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     cli_say_error("--keep-going does not apply to `spvi debug`, which stops at every fault");
     goto done;
   }
-  if (debug) {
-    /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
-    if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)
-      fprintf(stderr, "spvi: note: under the debugger the kernel runs with warp width 1 on one thread; "
-                      "--warp, --threads, --trace and --stats do not apply\n");
-    ro.on_trace = NULL;
-    int st = cli_debug_session(l, &ro, script);
-    fflush(stdout);
-    if (st < 0) status = EXIT_BAD;
-    else if (st == SPVI_DEBUG_FAULTED) status = EXIT_FAULT;
-    else if (st == SPVI_DEBUG_FINISHED) status = write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
-    else status = EXIT_OK;
-    /* the reports the session stopped at (--check and the always-on ones) are findings, as in run */
-    if (status == EXIT_OK && spvi_report_count(l)) status = EXIT_FAULT;
-    if (c->stats && st >= 0) print_stats(l);
-    goto done;
-  }
   FILE *report = NULL;
   if (c->report && !(report = fopen(c->report, "w"))) {
     cli_say_error("--report %s: %s", c->report, strerror(errno));
@@ -622,6 +605,27 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   }
   spvi_fault fault;
   memset(&fault, 0, sizeof fault);
+  if (debug) {
+    /* the debugger always runs one work-item at a time on one thread: say so rather than ignore */
+    if (c->warp > 1 || c->threads > 1 || c->trace || c->stats)
+      fprintf(stderr, "spvi: note: under the debugger the kernel runs with warp width 1 on one thread; "
+                      "--warp, --threads, --trace and --stats do not apply\n");
+    ro.on_trace = NULL;
+    int st = cli_debug_session(l, &ro, script, &fault);
+    fflush(stdout);
+    if (st < 0) status = EXIT_BAD;
+    else if (st == SPVI_DEBUG_FAULTED) status = EXIT_FAULT;
+    else if (st == SPVI_DEBUG_FINISHED) status = write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
+    else status = EXIT_OK;
+    /* the reports the session stopped at (--check and the always-on ones) are findings, as in run;
+     * the session showed them, --report also writes them */
+    const size_t n = st < 0 ? 0 : spvi_report_count(l);
+    for (size_t i = 0; report && i < n; i++) spvi_report_write_json(report, spvi_report_get(l, i), NULL);
+    if (report && st == SPVI_DEBUG_FAULTED) spvi_fault_write_json(report, &fault, NULL);
+    if (status == EXIT_OK && n) status = EXIT_FAULT;
+    if (c->stats && st >= 0) print_stats(l);
+    goto close_report;
+  }
   spvi_status s = spvi_run(l, &ro, &fault, &err);
   size_t nreports = s == SPVI_OK || s == SPVI_FAULT ? spvi_report_count(l) : 0;
   fflush(stdout);
@@ -642,13 +646,14 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     /* the outputs are written either way: they are what the kernel computed */
     status = nreports ? EXIT_FAULT : EXIT_OK;
   }
-  if (report && fclose(report) != 0) {
-    cli_say_error("--report %s: %s", c->report, strerror(errno));
-    status = EXIT_BAD;
-  }
   if (c->stats && (s == SPVI_OK || s == SPVI_FAULT)) {
     fflush(stdout);
     print_stats(l);
+  }
+close_report:
+  if (report && fclose(report) != 0) {
+    cli_say_error("--report %s: %s", c->report, strerror(errno));
+    status = EXIT_BAD;
   }
 done:
   spvi_launch_free(l);

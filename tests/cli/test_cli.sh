@@ -472,8 +472,16 @@ fi
 # with --check races a race found when the work-group ends is shown before the kernel's end; a
 # report makes the exit status 1
 printf 'continue\ncontinue\nquit\n' >"$TMP/dbg.cmds"
-if run 1 debug "$C" -k divide -g 4 'int[4]=8,9,10,11' 'int[4]=2,0,5,0' 'int[4]' --check races -x "$TMP/dbg.cmds"; then
+if run 1 debug "$C" -k divide -g 4 'int[4]=8,9,10,11' 'int[4]=2,0,5,0' 'int[4]' --check races -x "$TMP/dbg.cmds" \
+  --report "$TMP/dr.json"; then
   if grep -qF 'Report: integer division by zero in kernel `divide`' "$TMP/out" &&
+    python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+r = json.loads(lines[0])
+assert r["type"] == "report" and r["check"] == "div-by-zero" and r["count"] == 2, r
+' "$TMP/dr.json" &&
     grep -qF '[Switching to work-item global (1,0,0) local (1,0,0) group (0,0,0)]' "$TMP/out" &&
     [ "$(grep -c '^Report:' "$TMP/out")" -eq 1 ] && grep -qF '[kernel `divide` finished: 1 work-group]' "$TMP/out"; then
     ok
