@@ -431,8 +431,9 @@ typedef enum spvi_fault_kind {
                                    undefined: a zero stride, waiting for an event no async copy of the
                                    work-group returned or one already waited for, a work-group that
                                    finishes without waiting for a copy's event */
-  SPVI_FAULT_IMAGE               /* an image operation the specs leave undefined: NaN coordinates, a
+  SPVI_FAULT_IMAGE,              /* an image operation the specs leave undefined: NaN coordinates, a
                                    sampler or result type the image's format does not allow ... */
+  SPVI_FAULT_ASSUME              /* OpAssumeTrueKHR (__builtin_assume) with a false condition */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {

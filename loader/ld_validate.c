@@ -13,11 +13,20 @@
  * validation failure is a warning, "<file>: validation: word N: <message>", and the load goes on:
  * the loader's own structural checks decide whether the module is usable. With opt->strict it is
  * the load error.
+ *
+ * One rejection is not a defect: module-scope variables in the Function storage class, which
+ * clang + llvm-spirv 14/15 emit for private initialisers and spvi runs as private variables
+ * (ld_const.c warns). The validator sees a copy in which each is an OpUndef of its pointer type
+ * (the same ids, types and instruction count, so diagnostics map back), and so still reports any
+ * other error, also under opt->strict.
  */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <spirv/unified1/spirv.h>
 
 /* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, which in C is an
  * external definition: two C files including it would not link. Give this file's copy its own
@@ -74,6 +83,36 @@ struct ld_valjob {
   size_t index; /* the diagnostic's instruction ordinal (header = 0), 0 when none */
 };
 
+/* A copy of the module whose module-scope Function OpVariables are OpUndefs (see the top), or NULL
+ * when it has none (or no memory: the original is then validated and reports them). */
+static uint32_t *without_function_globals(const uint32_t *w, uint32_t nw, uint32_t *out_nw) {
+  uint32_t i = 5, n = 0;
+  for (; i < nw; i += w[i] >> 16) {
+    const uint32_t wc = w[i] >> 16, op = w[i] & 0xFFFFu;
+    if (wc == 0 || wc > nw - i || op == SpvOpFunction) break;
+    if (op == SpvOpVariable && wc >= 4 && w[i + 3] == SpvStorageClassFunction) n++;
+  }
+  uint32_t *copy = n ? malloc(nw * sizeof *copy) : NULL;
+  if (!copy) return NULL;
+  uint32_t o = 0;
+  for (i = 0; i < nw;) {
+    const uint32_t wc = i < 5 ? 5 : w[i] >> 16, op = w[i] & 0xFFFFu;
+    if (i >= 5 && (wc == 0 || wc > nw - i || op == SpvOpFunction)) break;
+    if (i >= 5 && op == SpvOpVariable && wc >= 4 && w[i + 3] == SpvStorageClassFunction) {
+      copy[o++] = 3u << 16 | SpvOpUndef; /* OpUndef Result-Type Result-id */
+      copy[o++] = w[i + 1];
+      copy[o++] = w[i + 2];
+    } else {
+      memcpy(copy + o, w + i, wc * sizeof *w);
+      o += wc;
+    }
+    i += wc;
+  }
+  memcpy(copy + o, w + i, (nw - i) * sizeof *w);
+  *out_nw = o + (nw - i);
+  return copy;
+}
+
 static void *validate_main(void *arg) {
   struct ld_valjob *j = arg;
   spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(j->version));
@@ -87,9 +126,12 @@ static void *validate_main(void *arg) {
   /* Friendly names (OpName-based ids in messages) cost a name map over the whole module — most of
    * the validator's time on large modules; spvi's own messages name ids and opcodes anyway. */
   spvValidatorOptionsSetFriendlyNames(vopt, false);
-  spv_const_binary_t bin = {j->w, j->nw};
+  uint32_t pnw = 0;
+  uint32_t *patched = without_function_globals(j->w, j->nw, &pnw);
+  spv_const_binary_t bin = {patched ? patched : j->w, patched ? pnw : j->nw};
   spv_diagnostic diag = NULL;
   j->res = spvValidateWithOptions(ctx, vopt, &bin, &diag);
+  free(patched);
   if (j->res != SPV_SUCCESS) {
     if (diag && diag->error) one_line(diag->error, j->msg, sizeof j->msg);
     else snprintf(j->msg, sizeof j->msg, "the validator failed with code %d", (int)j->res);
