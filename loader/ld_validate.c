@@ -16,9 +16,9 @@
  *
  * One rejection is not a defect: module-scope variables in the Function storage class, which
  * clang + llvm-spirv 14/15 emit for private initialisers and spvi runs as private variables
- * (ld_const.c warns). The validator sees a copy in which each is an OpUndef of its pointer type
- * (the same ids, types and instruction count, so diagnostics map back), and so still reports any
- * other error, also under opt->strict.
+ * (ld_const.c warns). The validator sees a copy in which each is an OpUndef of its pointer type,
+ * left out of the OpEntryPoint interface lists (the same ids, types and instruction count, so
+ * diagnostics map back), and so still reports any other error, also under opt->strict.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -83,31 +83,64 @@ struct ld_valjob {
   size_t index; /* the diagnostic's instruction ordinal (header = 0), 0 when none */
 };
 
+static bool is_function_global(uint32_t op, const uint32_t *insn, uint32_t wc) {
+  return op == SpvOpVariable && wc >= 4 && insn[3] == SpvStorageClassFunction;
+}
+
+/* The words of the module-scope instruction at w[i] as the validator sees them (see the top): a
+ * Function variable becomes an OpUndef, an OpEntryPoint loses them from its interface. */
+static uint32_t patch_insn(const uint32_t *w, uint32_t i, uint32_t wc, const uint8_t *fn_global, uint32_t bound,
+                           uint32_t *out) {
+  const uint32_t op = w[i] & 0xFFFFu;
+  if (is_function_global(op, w + i, wc)) {
+    out[0] = 3u << 16 | SpvOpUndef; /* OpUndef Result-Type Result-id */
+    out[1] = w[i + 1];
+    out[2] = w[i + 2];
+    return 3;
+  }
+  if (op != SpvOpEntryPoint || wc < 4) {
+    memcpy(out, w + i, wc * sizeof *w);
+    return wc;
+  }
+  uint32_t k = 3; /* the name: a nul-terminated string of words */
+  while (k < wc && (w[i + k] >> 24) != 0) k++;
+  k = k < wc ? k + 1 : wc;
+  memcpy(out, w + i, k * sizeof *w);
+  uint32_t o = k;
+  for (; k < wc; k++)
+    if (w[i + k] >= bound || !fn_global[w[i + k]]) out[o++] = w[i + k];
+  out[0] = o << 16 | op;
+  return o;
+}
+
 /* A copy of the module whose module-scope Function OpVariables are OpUndefs (see the top), or NULL
  * when it has none (or no memory: the original is then validated and reports them). */
 static uint32_t *without_function_globals(const uint32_t *w, uint32_t nw, uint32_t *out_nw) {
+  const uint32_t bound = nw >= 5 ? w[3] : 0;
+  uint8_t *fn_global = NULL;
   uint32_t i = 5, n = 0;
   for (; i < nw; i += w[i] >> 16) {
     const uint32_t wc = w[i] >> 16, op = w[i] & 0xFFFFu;
     if (wc == 0 || wc > nw - i || op == SpvOpFunction) break;
-    if (op == SpvOpVariable && wc >= 4 && w[i + 3] == SpvStorageClassFunction) n++;
+    if (!is_function_global(op, w + i, wc) || w[i + 2] >= bound) continue;
+    if (!fn_global && !(fn_global = calloc(bound, 1))) return NULL;
+    fn_global[w[i + 2]] = 1;
+    n++;
   }
   uint32_t *copy = n ? malloc(nw * sizeof *copy) : NULL;
-  if (!copy) return NULL;
-  uint32_t o = 0;
-  for (i = 0; i < nw;) {
-    const uint32_t wc = i < 5 ? 5 : w[i] >> 16, op = w[i] & 0xFFFFu;
-    if (i >= 5 && (wc == 0 || wc > nw - i || op == SpvOpFunction)) break;
-    if (i >= 5 && op == SpvOpVariable && wc >= 4 && w[i + 3] == SpvStorageClassFunction) {
-      copy[o++] = 3u << 16 | SpvOpUndef; /* OpUndef Result-Type Result-id */
-      copy[o++] = w[i + 1];
-      copy[o++] = w[i + 2];
-    } else {
-      memcpy(copy + o, w + i, wc * sizeof *w);
-      o += wc;
-    }
+  if (!copy) {
+    free(fn_global);
+    return NULL;
+  }
+  memcpy(copy, w, 5 * sizeof *w);
+  uint32_t o = 5;
+  for (i = 5; i < nw;) {
+    const uint32_t wc = w[i] >> 16;
+    if (wc == 0 || wc > nw - i || (w[i] & 0xFFFFu) == SpvOpFunction) break;
+    o += patch_insn(w, i, wc, fn_global, bound, copy + o);
     i += wc;
   }
+  free(fn_global);
   memcpy(copy + o, w + i, (nw - i) * sizeof *w);
   *out_nw = o + (nw - i);
   return copy;

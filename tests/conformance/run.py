@@ -1011,8 +1011,11 @@ def load_one(root, rel, tc, level, cache, versions, spvi, known):
             break
     if c.status != "ok":
         return c.status, c.message
-    r = subprocess.run([spvi, "info", c.spv], capture_output=True, text=True, errors="replace",
-                       timeout=120)
+    try:
+        r = subprocess.run([spvi, "info", c.spv], capture_output=True, text=True,
+                           errors="replace", timeout=120)
+    except (OSError, subprocess.SubprocessError) as e:
+        return "fail", "runner error: %s" % e
     if r.returncode == 0:
         return "load", ""
     msg = spvi_error_line(r.stderr, "spvi info exited %d" % r.returncode, c.spv)

@@ -1243,11 +1243,12 @@ static void test_validation_modes(void **state) {
 
 /* A module-scope Function variable (what clang + llvm-spirv 14/15 emit for private initialisers):
  * the validator rejects it, spvi loads it, also with --strict, with one warning naming it as a
- * private variable; another validation error in the same module is still found. */
+ * private variable (also when the entry point lists them in its interface, SPIR-V 1.4); another
+ * validation error in the same module is still found. */
 static void test_function_storage_global(void **state) {
   (void)state;
   const char *head = "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
-                     "OpEntryPoint Kernel %kern \"k\"\nOpName %pv \"pv\"\n%uint = OpTypeInt 32 0\n"
+                     "OpEntryPoint Kernel %kern \"k\" %pv %pw\nOpName %pv \"pv\"\n%uint = OpTypeInt 32 0\n"
                      "%c7 = OpConstant %uint 7\n%pf = OpTypePointer Function %uint\n"
                      "%pv = OpVariable %pf Function %c7\n%pw = OpVariable %pf Function %c7\n";
   char text[1024];
@@ -1255,7 +1256,7 @@ static void test_function_storage_global(void **state) {
     /* bad: also a double without the Float64 capability, after the variables */
     snprintf(text, sizeof text, "%s%s%s", head, bad ? "%double = OpTypeFloat 64\n" : "", KERNEL_TAIL);
     size_t n = 0;
-    uint32_t *w = assemble(text, SPV_ENV_UNIVERSAL_1_0, &n);
+    uint32_t *w = assemble(text, SPV_ENV_UNIVERSAL_1_4, &n); /* 1.4: the interface lists them */
     assert_non_null(w);
     for (int strict = 0; strict < 2; strict++) {
       ld_module *m = load_opts(w, n * 4, strict);
