@@ -198,10 +198,23 @@ example: all
 # The piglit OpenCL suite (tests/conformance/run.py): compiles every test program into
 # $(BUILD)/conformance (cached by content hash), runs every [test] section with spvi and compares
 # the failures with tests/conformance/expected-failures.txt. PIGLIT: the corpus root.
-PIGLIT ?= ../shared/corpus/piglit
+# Then the load test (run.py --load) on every LOAD_SAMPLE-th .cl file of the corpora (CORPUS): each
+# compiled by clang-14 + llvm-spirv-14 and clang-15 + llvm-spirv-15 at -O0 and -O2, every module the
+# translator writes must load in spvi or fail with a reason listed in tests/conformance/load-known.txt.
+# `make corpus-load` runs it on every file (docs/conformance.md "The load test").
+CORPUS ?= ../shared/corpus
+PIGLIT ?= $(CORPUS)/piglit
+LOAD_SAMPLE ?= 16
+.PHONY: corpus-load
 conformance: $(BUILD)/spvi
 	$(PYTHON) tests/conformance/run.py --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
 	  --corpus $(PIGLIT) -j 2
+	$(PYTHON) tests/conformance/run.py --load --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
+	  --load-corpus $(CORPUS) --load-sample $(LOAD_SAMPLE) -j 2
+
+corpus-load: $(BUILD)/spvi
+	$(PYTHON) tests/conformance/run.py --load --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
+	  --load-corpus $(CORPUS) -j 2
 
 # Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in
 # $(BUILD)/bench/results.md), then the math builtins benchmark when the Makefile has its

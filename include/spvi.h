@@ -441,8 +441,9 @@ typedef enum spvi_fault_kind {
                                    finishes without waiting for a copy's event */
   SPVI_FAULT_IMAGE,              /* an image operation the specs leave undefined: NaN coordinates, a
                                    sampler or result type the image's format does not allow ... */
-  SPVI_FAULT_ARRAY_INDEX         /* an access chain steps through an array type with an index outside
+  SPVI_FAULT_ARRAY_INDEX,        /* an access chain steps through an array type with an index outside
                                    [0, length): C99 6.5.6p8, even inside a larger object */
+  SPVI_FAULT_ASSUME              /* OpAssumeTrueKHR (__builtin_assume) with a false condition */
 } spvi_fault_kind;
 
 typedef struct spvi_fault {

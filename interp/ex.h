@@ -188,6 +188,9 @@ typedef struct ex_pstate {
                              variable, NULL for the others */
   unsigned shift; /* pointer = (id << shift) | (offset + bias), see "Pointers" above */
   uint64_t off_mask, bias, ptr_mask;
+  uint8_t *priv_init; /* the initial bytes [priv_lo, priv_lo + priv_len) of every work-item's
+                               private arena: initialised private module variables, NULL if none */
+  uint64_t priv_lo, priv_len;
   bool writable;     /* some variable is in global (writable) memory */
   _Atomic bool busy; /* a launch holds the state (only tracked when writable) */
 } ex_pstate;

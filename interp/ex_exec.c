@@ -1932,6 +1932,21 @@ resched:
     ex_fault(cx, SPVI_FAULT_UNREACHABLE, w, lanes[0], 0, 0, 0, "OpUnreachable was executed");
     return;
   }
+  H(ASSUME) {
+    /* SPV_KHR_expect_assume, OpAssumeTrueKHR: "If Condition is false, the behavior is undefined":
+     * a fault, in the lowest work-item whose condition is false (the same at every warp width) */
+    const uint8_t *c = REG(ip->a);
+    unsigned bad = EX_MAX_WARP;
+    LANES_BEGIN
+      if (!c[l] && (bad == EX_MAX_WARP || ex_lane_item(w, l) < ex_lane_item(w, bad))) bad = l;
+    LANES_END
+    if (__builtin_expect(bad != EX_MAX_WARP, 0)) {
+      cx->cur_ip = ip;
+      ex_fault(cx, SPVI_FAULT_ASSUME, w, bad, 0, 0, 0, "the condition of OpAssumeTrueKHR (__builtin_assume) is false");
+      return;
+    }
+    NEXT;
+  }
 
 L_HOOK:
   /* the hook clients (ex_hooks_step); one may pause the warp before ip (the debugger's, ex_pause.c):

@@ -48,6 +48,7 @@ static const struct {
   [SPVI_FAULT_ASYNC_COPY] = {"async copy misuse", "async-copy"},
   [SPVI_FAULT_IMAGE] = {"undefined image operation", "image"},
   [SPVI_FAULT_ARRAY_INDEX] = {"array index out of bounds", "array-index"},
+  [SPVI_FAULT_ASSUME] = {"false assumption", "assume"},
 };
 
 const char *spvi_fault_kind_name(spvi_fault_kind k) {

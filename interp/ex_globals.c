@@ -19,6 +19,11 @@
  * such pointers "should work as expected as long as they are shared virtual memory pointers":
  * SVM pointers are host addresses, valid in every launch, ex_svm.c).
  *
+ * Private module variables (Private storage, or the module-scope Function variables llvm-spirv
+ * emits for private initialisers, see loader/ld_const.c) are per work-item: their initialisers are
+ * written once here into an image of the private arena (priv_init), which every work-item's arena
+ * gets when it starts (ex_lanes.c), so each one sees its own initialised copy.
+ *
  * Launches of one module that has CrossWorkgroup variables run one at a time: ex_pstate_acquire
  * fails while another holds the state.
  */
@@ -45,6 +50,33 @@ static void relocate(const ex_pstate *ps, uint8_t *dst, uint32_t alloc) {
   memcpy(dst, &v, pb);
 }
 
+/* The bytes a module variable's initializer goes to: its own (global, constant), or its place in
+ * the private image; NULL for the others (local memory, built-ins). */
+static uint8_t *var_bytes(const ex_pstate *ps, const ld_global *g, uint32_t id) {
+  const ex_alloc *a = &ps->prog->static_allocs[id];
+  if (a->space != EX_AS_PRIVATE) return ps->mem[id];
+  if (!ps->priv_init || g->builtin != LD_NONE || a->offset < ps->priv_lo) return NULL;
+  return ps->priv_init + (a->offset - ps->priv_lo);
+}
+
+/* The private image: the span of the private variables that have an initializer. */
+static bool private_image(ex_pstate *ps) {
+  const ex_program *p = ps->prog;
+  const ld_module *m = p->ld;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (uint32_t gi = 0; gi < m->nglobals; gi++) {
+    const ex_alloc *a = &p->static_allocs[p->global_alloc[gi]];
+    if (a->space != EX_AS_PRIVATE || !m->globals[gi].init || m->globals[gi].builtin != LD_NONE) continue;
+    if (a->offset < lo) lo = a->offset;
+    if (a->offset + a->size > hi) hi = a->offset + a->size;
+  }
+  if (hi <= lo) return true;
+  ps->priv_init = calloc(hi - lo, 1);
+  ps->priv_lo = lo;
+  ps->priv_len = hi - lo;
+  return ps->priv_init != NULL;
+}
+
 /* Initializers (SPIR-V 3.32.8 OpVariable): a constant, whose pointers to other variables are
  * relocated, or the address of another module-scope variable. */
 static void init_globals(ex_pstate *ps) {
@@ -53,7 +85,7 @@ static void init_globals(ex_pstate *ps) {
   for (uint32_t gi = 0; gi < m->nglobals; gi++) {
     const ld_global *g = &m->globals[gi];
     const uint32_t id = p->global_alloc[gi];
-    uint8_t *base = ps->mem[id];
+    uint8_t *base = var_bytes(ps, g, id);
     const uint64_t size = p->static_allocs[id].size;
     if (!g->init || !base || g->init >= m->bound) continue;
     const ld_id *e = &m->ids[g->init];
@@ -121,6 +153,10 @@ ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen) {
     }
     if (a->space == EX_AS_GLOBAL) ps->writable = true;
   }
+  if (!private_image(ps)) {
+    ex_pstate_free(ps);
+    return NULL;
+  }
   init_globals(ps);
   return ps;
 }
@@ -129,6 +165,7 @@ void ex_pstate_free(ex_pstate *ps) {
   if (!ps) return;
   for (uint32_t i = 0; ps->mem && i <= ps->prog->nstatic; i++) free(ps->mem[i]);
   free(ps->mem);
+  free(ps->priv_init);
   free(ps);
 }
 

@@ -19,7 +19,8 @@ static void write_vec(uint8_t *dst, uint32_t elem_bytes, uint32_t ncomp, const u
   }
 }
 
-/* Fill a lane's built-ins and by-value argument copies (its private arena is zeroed). Built-ins
+/* Fill a lane's built-ins, initialised private module variables (ex_globals.c) and by-value
+ * argument copies (its private arena is zeroed). Built-ins
  * only ever loaded whole are computed by EX_BUILTIN instead (ex.h, ex_builtin_var), except for
  * a hook client that reads them from memory (EX_HK_BUILTIN_MEM: the debugger). */
 static void init_lane(ex_ctx *cx, ex_warp *w, unsigned lane) {
@@ -27,6 +28,8 @@ static void init_lane(ex_ctx *cx, ex_warp *w, unsigned lane) {
   const ex_launch *l = cx->l;
   uint8_t *priv = w->priv + (size_t)lane * p->private_size;
   const bool all_builtins = ex_hooks_flags(cx) & EX_HK_BUILTIN_MEM;
+  /* first: the image's span may cover built-ins between the variables (zero there) */
+  if (l->pstate->priv_init) memcpy(priv + l->pstate->priv_lo, l->pstate->priv_init, l->pstate->priv_len);
   for (uint32_t b = 0; b < p->nbuiltins; b++) {
     const struct ex_builtin_var *bv = &p->builtins[b];
     if (!bv->materialize && !all_builtins) continue;

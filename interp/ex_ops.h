@@ -158,7 +158,7 @@ typedef enum ex_hk_class {
          "c = component bytes | offset of high << 8 | bytes of d << 16")                            \
   EX_ROW(M, U, CONVERT, "OpConvert*, OpUConvert, OpSConvert, OpFConvert, OpSatConvert*", "drkknk",   \
          "d = a converted; b, c: kind of a, d (EX_CK_*) << 8 | bits; flags: EX_CF_SAT, rounding mode + 1 << 1") \
-  EX_ROW(M, U, MOVE, "OpBitcast OpCopyObject OpCopyLogical OpPtrCastToGeneric OpGenericCastToPtr", "dr-z--", \
+  EX_ROW(M, U, MOVE, "OpBitcast OpCopyObject OpCopyLogical OpPtrCastToGeneric OpGenericCastToPtr OpExpectKHR", "dr-z--", \
          "d = a, c bytes")                                                                         \
   EX_ROW(M, U, EXTRACT, "OpCompositeExtract OpImage", "drxz--",                                    \
          "d = c bytes of a at offset aux[b]; a's register has aux[b+1] bytes")                     \
@@ -235,6 +235,7 @@ typedef enum ex_hk_class {
   EX_ROW(M, U, RET, "OpReturn", "------", "return")                                                \
   EX_ROW(M, U, RETV, "OpReturnValue", "-r-z--", "return a (c bytes)")                              \
   EX_ROW(M, U, UNREACHABLE, "OpUnreachable OpKill", "------", "fault: unreachable code was executed") \
+  EX_ROW(M, U, ASSUME, "OpAssumeTrueKHR", "-r----", "fault: bool a is false in an active lane")     \
   EX_ROW_HK(M, U, CALL, "OpFunctionCall", "dfx---", EX_HC_CALL,                                                  \
          "d = function a called with the registers aux[b+1..] (LD_NONE: void)")                     \
   EX_ROW(M, U, BARRIER, "OpControlBarrier at Workgroup scope", "------", "wait for the work-group") \

@@ -33,11 +33,17 @@ static bool walk_literal(prep *s, uint32_t type_id, const uint32_t *idx, unsigne
   return true;
 }
 
-/* OpBitcast, OpCopyObject, OpCopyLogical: the bytes as they are. */
+/* OpBitcast, OpCopyObject, OpCopyLogical: the bytes as they are. OpExpectKHR Value ExpectedValue
+ * (SPV_KHR_expect_assume): "Result is the value of Value", of Result Type; ExpectedValue is a hint. */
 static bool move(prep *s, const ld_insn *in) {
   uint32_t r[1];
   if (!prep_operands(s, in, 1, r)) return false;
   uint32_t dsz = prep_reg_size(s, in->type);
+  /* scalar and vector types are declared once (SPIR-V 2.8), so the same type is the same id */
+  if (in->opcode == SpvOpExpectKHR &&
+      (in->nops != 2 || in->ops[1] >= s->m->bound || s->m->ids[in->ops[0]].type != in->type ||
+       s->m->ids[in->ops[1]].type != in->type))
+    return prep_fail(s, "OpExpectKHR operands must both have the Result Type");
   if (in->opcode == SpvOpBitcast) {
     uint32_t ssz = prep_reg_size(s, s->m->ids[in->ops[0]].type);
     if (ssz != dsz) return prep_fail(s, "OpBitcast between types of %u and %u bytes", ssz, dsz);
@@ -158,7 +164,8 @@ prep_result prep_composite(prep *s, const ld_insn *in) {
   switch (in->opcode) {
   case SpvOpBitcast:
   case SpvOpCopyObject:
-  case SpvOpCopyLogical: return prep_done(move(s, in));
+  case SpvOpCopyLogical:
+  case SpvOpExpectKHR: return prep_done(move(s, in));
   case SpvOpCompositeExtract: return prep_done(extract(s, in));
   case SpvOpCompositeInsert: return prep_done(insert(s, in));
   case SpvOpCompositeConstruct: return prep_done(construct(s, in));

@@ -123,6 +123,17 @@ static bool switch_(prep *s, const ld_insn *in) {
   return true;
 }
 
+/* OpAssumeTrueKHR Condition (SPV_KHR_expect_assume): Condition is a bool scalar; the executor
+ * faults where it is false (undefined behaviour). */
+static bool assume_true(prep *s, const ld_insn *in) {
+  uint32_t r[1];
+  if (!prep_operands(s, in, 1, r)) return false;
+  const ld_type *t = prep_type(s, s->m->ids[in->ops[0]].type);
+  if (!t || t->kind != LD_TY_BOOL) return prep_fail(s, "OpAssumeTrueKHR condition is not a bool scalar");
+  prep_emit(s, (ex_insn){.op = EX_ASSUME, .a = r[0]});
+  return true;
+}
+
 static bool return_value(prep *s, const ld_insn *in) {
   uint32_t r[1];
   if (!prep_operands(s, in, 1, r)) return false;
@@ -181,6 +192,7 @@ prep_result prep_control(prep *s, const ld_insn *in) {
   case SpvOpUnreachable:
   case SpvOpKill: prep_emit(s, (ex_insn){.op = EX_UNREACHABLE}); return PREP_OK;
   case SpvOpFunctionCall: return prep_done(call(s, in));
+  case SpvOpAssumeTrueKHR: return prep_done(assume_true(s, in));
   default: return PREP_NEXT;
   }
 }

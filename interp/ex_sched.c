@@ -272,6 +272,7 @@ static unsigned start_group(run *r) {
   cx->lane_init = false;
   for (uint32_t b = 0; b < p->nbuiltins; b++) cx->lane_init |= p->builtins[b].materialize || all_builtins;
   for (uint32_t i = 0; i < cx->l->entry->nparams; i++) cx->lane_init |= cx->l->entry->param_byval[i] != 0;
+  cx->lane_init |= cx->l->pstate->priv_init != NULL;
   /* Lane recycling (see ex_exec.c) needs work-items that never wait for each other, and is off
    * for the hook clients that say so (the debugger, tracing: EX_HK_NO_RECYCLE) and at warp width
    * 1. One warp then starts with the group's first work-items and its lanes take the others as

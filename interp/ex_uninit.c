@@ -190,6 +190,11 @@ static bool init_shadows(ex_ctx *cx, struct ex_uninit_plans *u) {
     const ex_alloc *a = &cx->allocs[p->builtins[b].alloc];
     memset(u->lane_priv + a->offset, 0, a->size);
   }
+  const ld_module *m = p->ld;
+  for (uint32_t g = 0; g < m->nglobals; g++) { /* initialised private module variables (ex_globals.c) */
+    const ex_alloc *a = &cx->allocs[p->global_alloc[g]];
+    if (a->space == EX_AS_PRIVATE && m->globals[g].init) memset(u->lane_priv + a->offset, 0, a->size);
+  }
   const ex_func *e = cx->l->entry;
   for (uint32_t i = 0; i < e->nparams; i++)
     if (e->param_byval[i])

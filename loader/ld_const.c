@@ -325,9 +325,29 @@ bool ld_const_insn(ld_ctx *c, const ld_raw *r) {
   return true;
 }
 
+/* A module-scope variable in the Function storage class. SPIR-V 3.32.8 allows Function only inside
+ * a function, yet clang-14/15 + llvm-spirv-14/15 emit it for valid OpenCL C (a private aggregate
+ * initialiser with a non-constant member, at -O0 and -O2), and `llvm-spirv -r` reads it back as a
+ * private variable: it is one, each work-item with its own initialised copy (ex_globals.c). One
+ * warning per module, at the first such variable. */
+static void function_global_warning(ld_ctx *c, uint32_t id) {
+  const ld_module *m = c->m;
+  for (uint32_t i = 0; i < m->nglobals; i++)
+    if (m->globals[i].storage == SpvStorageClassFunction) return;
+  char nb[96];
+  const char *name = m->ids[id].name; /* OpName, read in pass A */
+  if (name && *name) snprintf(nb, sizeof nb, "`%s`", name);
+  else snprintf(nb, sizeof nb, "%%%u", id);
+  ld_warnf(c,
+           "module-scope OpVariable %s is in the Function storage class, which SPIR-V allows only inside a "
+           "function (llvm-spirv emits it for private initialisers): run as a private variable, each work-item "
+           "with its own initialised copy",
+           nb);
+}
+
 /* Module-scope OpVariable (SPIR-V 3.32.8): Result Type is a pointer whose storage class matches
- * the Storage Class operand, which cannot be Function outside a function; the optional
- * initializer is a constant or another module-scope variable (its address). */
+ * the Storage Class operand, which cannot be Function outside a function (but see above); the
+ * optional initializer is a constant or another module-scope variable (its address). */
 bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
   ld_module *m = c->m;
   uint32_t id = r->w[2], sc = r->w[3];
@@ -339,8 +359,7 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
   if (sc != pt->storage)
     return ld_errf(c, r->at, "OpVariable %%%u storage class %u differs from its pointer type's %u", id, sc,
                    pt->storage);
-  if (sc == SpvStorageClassFunction)
-    return ld_errf(c, r->at, "OpVariable %%%u in Function storage outside a function", id);
+  if (sc == SpvStorageClassFunction) function_global_warning(c, id);
   const ld_type *pointee = ld_type_of(m, pt->elem);
   if (!pointee || !ld_type_is_sized(pointee))
     return ld_errf(c, r->at, "module-scope OpVariable %%%u: its pointee type %%%u has no memory size", id, pt->elem);

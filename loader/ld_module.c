@@ -25,7 +25,11 @@
  * the GroupNonUniform* family, SubgroupShuffleINTEL and NamedBarrier; SubgroupDispatch is accepted
  * for its execution modes (its device-enqueue queries are refused per instruction). Pipes,
  * DeviceEnqueue and ImageMipmap are device features spvi does not implement, so a module declaring
- * them is refused at load time rather than failing half-way through a run. */
+ * them is refused at load time rather than failing half-way through a run. ExpectAssumeKHR
+ * (SPV_KHR_expect_assume, cl_khr_expect_assume): OpExpectKHR and OpAssumeTrueKHR, which
+ * ex_prep_comp.c and ex_prep_ctrl.c translate. UniformDecoration (SPIR-V 1.6, 2.16.2): the
+ * Uniform/UniformId decorations are hints that a value is the same for the work-items of a scope;
+ * spvi's results do not depend on them, so they are kept and not acted upon. */
 static const uint32_t supported_caps[] = {
   SpvCapabilityAddresses,
   SpvCapabilityLinkage,
@@ -58,6 +62,8 @@ static const uint32_t supported_caps[] = {
   SpvCapabilityImageBuffer,
   SpvCapabilitySampledBuffer,
   SpvCapabilityImageQuery,
+  SpvCapabilityExpectAssumeKHR,
+  SpvCapabilityUniformDecoration,
 };
 
 

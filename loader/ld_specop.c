@@ -636,6 +636,14 @@ static bool address_operand(eval *ev, uint32_t id, uint32_t *global, int64_t *of
   return true;
 }
 
+/* Is `id` a null pointer constant (OpConstantNull of a pointer type: no variable, value 0)? */
+static bool null_pointer(const ld_module *m, uint32_t id) {
+  if (id >= m->bound || m->ids[id].kind != LD_ID_CONST) return false;
+  const ld_const *k = &m->consts[m->ids[id].index];
+  const ld_type *t = ld_type_of(m, k->type);
+  return t && t->kind == LD_TY_POINTER && k->nrelocs == 0 && get_bits(k->bytes, m->pointer_bytes) == 0;
+}
+
 /* Bitcast / generic casts / access chains over the address of a variable (SPIR-V 3.32.8 index
  * rules: Ptr forms step over whole pointees first; struct members by constant index; indexes are
  * signed). The result keeps the variable as a relocation and the byte offset as its value. */
@@ -648,10 +656,16 @@ static bool address_op(eval *ev, uint32_t op, const ld_type *rt, ld_const *k) {
   uint32_t global = 0;
   int64_t off = 0;
   const ld_type *pt = NULL;
-  if (!address_operand(ev, ev->r->w[4], &global, &off, &pt)) return false;
   bool chain = op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain || op == SpvOpPtrAccessChain ||
                op == SpvOpInBoundsPtrAccessChain;
   if (!chain && nops != 1) return fail_types(ev, "expects one pointer operand");
+  /* a cast of the null pointer is the result type's null pointer (all zero): llvm-spirv writes
+   * PtrCastToGeneric of a null Function pointer into OpenCL C 2.0 block literals */
+  if (!chain && null_pointer(m, ev->r->w[4])) {
+    put_bits(k->bytes, m->pointer_bytes, 0);
+    return true;
+  }
+  if (!address_operand(ev, ev->r->w[4], &global, &off, &pt)) return false;
   if (chain) {
     bool ptr_form = op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
     const ld_type *cur = ld_type_of(m, pt->elem);

@@ -23,6 +23,12 @@
  * every error was in the debug information, which the debugger reads entry by entry and drops where
  * it cannot (debug/dbg_sym.c), and the load gives one note instead of a warning (and --strict does
  * not refuse it); if that fails too, its error is a real one and is reported as any other.
+ *
+ * One rejection is not a defect: module-scope variables in the Function storage class, which
+ * clang + llvm-spirv 14/15 emit for private initialisers and spvi runs as private variables
+ * (ld_const.c warns). The validator sees a copy in which each is an OpUndef of its pointer type,
+ * left out of the OpEntryPoint interface lists (the same ids, types and instruction count, so
+ * diagnostics map back), and so still reports any other error, also under opt->strict.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -140,10 +146,57 @@ static bool in_sets(const uint32_t *w, uint32_t at, const uint32_t *sets, uint32
   return false;
 }
 
-/* The module without its OpExtInst of debug-info and non-semantic sets: a malloc'd copy in *out
- * (*nout words, 0 when there was nothing to remove) and in *at_of the word offset in the original of
- * each instruction kept. False when out of memory. */
-static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nout, uint32_t **at_of, uint32_t *nat) {
+static bool is_function_global(uint32_t op, const uint32_t *insn, uint32_t wc) {
+  return op == SpvOpVariable && wc >= 4 && insn[3] == SpvStorageClassFunction;
+}
+
+/* The words of the module-scope instruction at w[i] as the validator sees them (see the top): a
+ * Function variable becomes an OpUndef, an OpEntryPoint loses them from its interface. */
+static uint32_t patch_insn(const uint32_t *w, uint32_t i, uint32_t wc, const uint8_t *fn_global, uint32_t bound,
+                           uint32_t *out) {
+  const uint32_t op = w[i] & 0xFFFFu;
+  if (is_function_global(op, w + i, wc)) {
+    out[0] = 3u << 16 | SpvOpUndef; /* OpUndef Result-Type Result-id */
+    out[1] = w[i + 1];
+    out[2] = w[i + 2];
+    return 3;
+  }
+  if (op != SpvOpEntryPoint || wc < 4) {
+    memcpy(out, w + i, wc * sizeof *w);
+    return wc;
+  }
+  uint32_t k = 3; /* the name: a nul-terminated string of words */
+  while (k < wc && (w[i + k] >> 24) != 0) k++;
+  k = k < wc ? k + 1 : wc;
+  memcpy(out, w + i, k * sizeof *w);
+  uint32_t o = k;
+  for (; k < wc; k++)
+    if (w[i + k] >= bound || !fn_global[w[i + k]]) out[o++] = w[i + k];
+  out[0] = o << 16 | op;
+  return o;
+}
+
+/* The ids of the module-scope Function OpVariables (see the top): a map of the id bound in *map,
+ * NULL when there are none. False when out of memory. */
+static bool function_globals(const struct ld_valjob *j, uint8_t **map) {
+  const uint32_t bound = j->nw >= 5 ? j->w[3] : 0;
+  *map = NULL;
+  for (uint32_t i = 0; i < j->ninsn; i++) {
+    const uint32_t *in = j->w + j->insn_at[i], wc = in[0] >> 16, op = in[0] & 0xFFFFu;
+    if (op == SpvOpFunction) break;
+    if (!is_function_global(op, in, wc) || in[2] >= bound) continue;
+    if (!*map && !(*map = calloc(bound, 1))) return false;
+    (*map)[in[2]] = 1;
+  }
+  return true;
+}
+
+/* The module as the validator sees it: its module-scope Function variables (fn_global, NULL when
+ * none) patched (patch_insn) and, when `strip`, without its OpExtInst of debug-info and non-semantic
+ * sets: a malloc'd copy in *out (*nout words; NULL when that changes nothing) and in *at_of the word
+ * offset in the original of each instruction kept. False when out of memory. */
+static bool validator_copy(const struct ld_valjob *j, const uint8_t *fn_global, bool strip, uint32_t **out,
+                           uint32_t *nout, uint32_t **at_of, uint32_t *nat) {
   *out = *at_of = NULL;
   *nout = *nat = 0;
   uint32_t nsets = 0, nkeep = 0, nwords = 5;
@@ -151,7 +204,7 @@ static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nou
   if (!sets) return false;
   for (uint32_t i = 0; i < j->ninsn; i++) {
     uint32_t at = j->insn_at[i];
-    if ((j->w[at] & 0xFFFFu) != SpvOpExtInstImport || (j->w[at] >> 16) < 3) continue;
+    if (!strip || (j->w[at] & 0xFFFFu) != SpvOpExtInstImport || (j->w[at] >> 16) < 3) continue;
     char name[64];
     import_name(j->w, at, name, sizeof name);
     ld_extset set = ld_module_extset(name);
@@ -163,7 +216,7 @@ static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nou
       nwords += j->w[j->insn_at[i]] >> 16;
     }
   bool ok = true;
-  if (nkeep < j->ninsn) {
+  if (nkeep < j->ninsn || fn_global) {
     *out = malloc((size_t)nwords * sizeof **out);
     *at_of = malloc((nkeep + 1) * sizeof **at_of);
     ok = *out && *at_of;
@@ -171,12 +224,17 @@ static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nou
   if (ok && *out) {
     memcpy(*out, j->w, 5 * sizeof **out);
     uint32_t n = 5;
+    bool module_scope = true;
     for (uint32_t i = 0; i < j->ninsn; i++) {
       uint32_t at = j->insn_at[i], wc = j->w[at] >> 16;
       if (in_sets(j->w, at, sets, nsets)) continue;
       (*at_of)[(*nat)++] = at;
-      memcpy(*out + n, j->w + at, wc * sizeof **out);
-      n += wc;
+      module_scope = module_scope && (j->w[at] & 0xFFFFu) != SpvOpFunction;
+      if (fn_global && module_scope) n += patch_insn(j->w, at, wc, fn_global, j->w[3], *out + n);
+      else {
+        memcpy(*out + n, j->w + at, wc * sizeof **out);
+        n += wc;
+      }
     }
     *nout = n;
   }
@@ -191,13 +249,17 @@ static bool strip_debug(const struct ld_valjob *j, uint32_t **out, uint32_t *nou
 
 /* The module again without its debug information, after it failed (see the top of the file). */
 static void validate_without_debug(struct ld_valjob *j, spv_const_context ctx, spv_validator_options vopt,
-                                   const char *first) {
+                                   const char *first, const uint8_t *fn_global) {
   uint32_t *w, *at_of, nw, nat;
-  if (!strip_debug(j, &w, &nw, &at_of, &nat)) {
+  if (!validator_copy(j, fn_global, true, &w, &nw, &at_of, &nat)) {
     j->oom = true;
     return;
   }
-  if (!w) return; /* no debug information: the error stands */
+  if (!w || nat == j->ninsn) { /* no debug information: the error stands */
+    free(w);
+    free(at_of);
+    return;
+  }
   uint32_t debug_at = j->at;
   spv_result_t res = run(ctx, vopt, w, nw, at_of, nat, j->msg, sizeof j->msg, &j->at, NULL, 0);
   if (res == SPV_SUCCESS) {
@@ -224,8 +286,18 @@ static void *validate_main(void *arg) {
    * the validator's time on large modules; spvi's own messages name ids and opcodes anyway. */
   spvValidatorOptionsSetFriendlyNames(vopt, false);
   char first[160];
-  j->res = run(ctx, vopt, j->w, j->nw, j->insn_at, j->ninsn, j->msg, sizeof j->msg, &j->at, first, sizeof first);
-  if (j->res != SPV_SUCCESS) validate_without_debug(j, ctx, vopt, first);
+  uint8_t *fn_global = NULL;
+  uint32_t *w = NULL, *at_of = NULL, nw = 0, nat = 0;
+  if (!function_globals(j, &fn_global) || (fn_global && !validator_copy(j, fn_global, false, &w, &nw, &at_of, &nat))) {
+    j->oom = true;
+  } else {
+    j->res = w ? run(ctx, vopt, w, nw, at_of, nat, j->msg, sizeof j->msg, &j->at, first, sizeof first)
+               : run(ctx, vopt, j->w, j->nw, j->insn_at, j->ninsn, j->msg, sizeof j->msg, &j->at, first, sizeof first);
+    if (j->res != SPV_SUCCESS) validate_without_debug(j, ctx, vopt, first, fn_global);
+  }
+  free(w);
+  free(at_of);
+  free(fn_global);
   spvValidatorOptionsDestroy(vopt);
   spvContextDestroy(ctx);
   return NULL;

@@ -4,6 +4,8 @@
 # --bench: also the OpenCL implementations `make bench` compares against (PoCL, Oclgrind).
 set -e
 PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind libedit-dev clang-format-14"
+# the second translator of the corpus load test (make conformance, docs/conformance.md)
+PKGS="$PKGS clang-15 llvm-spirv-15"
 # the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy
 PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy"
 for arg in "$@"; do

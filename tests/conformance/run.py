@@ -499,9 +499,9 @@ def discover(corpus, filt):
 # Compilation (clang-14 + llvm-spirv-14), cached by content hash
 # ---------------------------------------------------------------------------------------------
 
-def tool_versions():
+def tool_versions(tools=(CLANG, LLVM_SPIRV)):
     out = []
-    for tool in (CLANG, LLVM_SPIRV):
+    for tool in tools:
         try:
             r = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=60)
             out.append(r.stdout.strip())
@@ -532,7 +532,18 @@ def compile_file(pf, cache_dir, versions):
         opts.insert(0, pf.cl_std())
     args = ["-x", "cl", "-target", "spir64", "-emit-llvm", "-c", "-O2", "-Xclang",
             "-finclude-default-header", "-I", os.path.dirname(pf.source)] + opts
-    with open(pf.source, "rb") as f:
+    # When llvm-spirv-14 rejects the -O2 module (it does not know the llvm.vector.reduce.*
+    # intrinsics that the loop and SLP vectorizers create), compile again without them.
+    return cached_compile(pf.source, args, cache_dir, versions,
+                          ([], ["-fno-vectorize", "-fno-slp-vectorize"]))
+
+
+def cached_compile(source, args, cache_dir, versions, retries=([],), clang=None, llvm_spirv=None):
+    """clang ARGS SOURCE + llvm-spirv, cached in cache_dir by a hash of the tool versions, the
+    arguments and the source; each of `retries` (extra clang arguments) is tried in turn while
+    llvm-spirv rejects the module. -> Compiled."""
+    clang, llvm_spirv = clang or CLANG, llvm_spirv or LLVM_SPIRV
+    with open(source, "rb") as f:
         src = f.read()
     h = hashlib.sha256()
     for part in (versions.encode(), "\0".join(args).encode(), src):
@@ -549,16 +560,15 @@ def compile_file(pf, cache_dir, versions):
         return c
     bc = os.path.join(cache_dir, key + ".bc")
     tmp = spv + ".tmp"
-    # When llvm-spirv-14 rejects the -O2 module (it does not know the llvm.vector.reduce.*
-    # intrinsics that the loop and SLP vectorizers create), compile again without them.
-    for extra in ([], ["-fno-vectorize", "-fno-slp-vectorize"]):
-        r = subprocess.run([CLANG] + args + extra + [pf.source, "-o", bc],
-                           capture_output=True, text=True)
+    for extra in retries:
+        r = subprocess.run([clang] + args + extra + [source, "-o", bc],
+                           capture_output=True, text=True, errors="replace")
         if r.returncode != 0 or not os.path.exists(bc):
-            msg = first_error(r.stderr, "clang failed").replace(os.path.dirname(pf.source) + "/", "")
+            msg = first_error(r.stderr, "clang failed").replace(os.path.dirname(source) + "/", "")
             c = Compiled("clang", "compile error: " + msg)
             break
-        r = subprocess.run([LLVM_SPIRV, bc, "-o", tmp], capture_output=True, text=True)
+        r = subprocess.run([llvm_spirv, bc, "-o", tmp], capture_output=True, text=True,
+                           errors="replace")
         os.remove(bc)
         if r.returncode == 0:
             os.replace(tmp, spv)
@@ -925,6 +935,153 @@ def write_expected(path, results, old, selected_files, corpus):
 # Main
 # ---------------------------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------------------------
+# The load test (--load): every kernel of the corpora, each translator, -O0 and -O2
+# ---------------------------------------------------------------------------------------------
+
+TOOLCHAINS = {"14": ("clang-14", "llvm-spirv-14"), "15": ("clang-15", "llvm-spirv-15")}
+LEVELS = ("-O0", "-O2")
+
+
+def load_discover(root, filt, sample):
+    """Every .cl file under root (sorted), or every sample-th one of them."""
+    files = []
+    for d, dirs, names in os.walk(root):
+        dirs.sort()
+        for n in sorted(names):
+            rel = os.path.relpath(os.path.join(d, n), root)
+            if n.endswith(".cl") and (not filt or any(f in rel for f in filt)):
+                files.append(rel)
+    return files[::sample] if sample > 1 else files
+
+
+def load_option_sets(root, rel):
+    """The clang options to try on a corpus file, in order (the first that clang accepts is
+    used): piglit's build_options and OpenCL C version, an OpenCL-CTS dump's .options file, else
+    OpenCL C 2.0, 1.2, 3.0."""
+    path = os.path.join(root, rel)
+    if rel.startswith("piglit" + os.sep):
+        text = read_header(path)
+        if text is not None:
+            cfg = {}
+            for name, keys, _ in parse_ini(text):
+                if name == "config":
+                    cfg = keys
+            opts = cfg.get("build_options", "")
+            if "-cl-std" not in opts:
+                lo = int(cfg.get("clc_version_min") or 10)
+                hi = int(cfg.get("clc_version_max") or MAX_CL_VERSION)
+                opts = ("-cl-std=CL%d.%d " % divmod(min(max(lo, 12), hi), 10)) + opts
+            return [opts.strip()]
+    if os.path.exists(path[:-3] + ".options"):
+        with open(path[:-3] + ".options") as f:
+            words = []
+            for w in f.read().split():
+                if w not in words:
+                    words.append(w)
+        return [" ".join(words)]
+    return ["-cl-std=CL2.0", "-cl-std=CL1.2", "-cl-std=CL3.0"]
+
+
+def load_known(path):
+    """load-known.txt: `TEXT :: REASON` per line, TEXT a part of spvi's load error."""
+    known = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                text, sep, reason = line.partition(" :: ")
+                if not sep or not reason.strip():
+                    sys.exit("conformance: %s: `%s` is not TEXT :: REASON" % (path, line))
+                known.append((text.strip(), reason.strip()))
+    return known
+
+
+def load_one(root, rel, tc, level, cache, versions, spvi, known):
+    """One file with one translator at one level -> (status, message): 'load', 'known',
+    'fail' (unexpected), 'translator' or 'clang' (skipped: the toolchain refuses the file)."""
+    clang, llvm_spirv = TOOLCHAINS[tc]
+    src = os.path.join(root, rel)
+    c = None
+    for opts in load_option_sets(root, rel):
+        args = ["-x", "cl", "-target", "spir64", "-emit-llvm", "-c", level, "-w", "-Xclang",
+                "-finclude-default-header", "-I", os.path.dirname(src)] + shlex.split(opts)
+        c = cached_compile(src, args, cache, versions[tc], clang=clang, llvm_spirv=llvm_spirv)
+        if c.status != "clang":
+            break
+    if c.status != "ok":
+        return c.status, c.message
+    try:
+        r = subprocess.run([spvi, "info", c.spv], capture_output=True, text=True,
+                           errors="replace", timeout=120)
+    except (OSError, subprocess.SubprocessError) as e:
+        return "fail", "runner error: %s" % e
+    if r.returncode == 0:
+        return "load", ""
+    msg = spvi_error_line(r.stderr, "spvi info exited %d" % r.returncode, c.spv)
+    for text, reason in known:
+        if text in msg:
+            return "known", reason
+    return "fail", msg
+
+
+def load_main(opt):
+    """--load: every translated module must load, or fail with a reason listed in --load-known."""
+    t0 = time.time()
+    root = os.path.normpath(opt.load_corpus)
+    if not os.path.isdir(root):
+        print("conformance: no corpus at %s" % root, file=sys.stderr)
+        return 2
+    spvi = os.path.abspath(opt.spvi)
+    tcs = [t for t in opt.toolchains.split(",") if t]
+    for t in tcs:
+        if t not in TOOLCHAINS or not all(shutil.which(x) for x in TOOLCHAINS[t]):
+            print("conformance: toolchain %s: %s not found (sh tools/setup.sh)"
+                  % (t, " and ".join(TOOLCHAINS.get(t, ("?",)))), file=sys.stderr)
+            return 2
+    known = load_known(opt.load_known)
+    versions = {t: tool_versions(TOOLCHAINS[t]) for t in tcs}
+    cache = os.path.join(opt.build, "cache")
+    os.makedirs(cache, exist_ok=True)
+    files = load_discover(root, opt.filter, opt.load_sample)
+    jobs = [(rel, t, lv) for rel in files for t in tcs for lv in LEVELS]
+    print("== load test: %d files of %s%s, llvm-spirv %s at %s: %d modules"
+          % (len(files), root, " (every %dth)" % opt.load_sample if opt.load_sample > 1 else "",
+             "/".join(tcs), "/".join(LEVELS), len(jobs)))
+    with concurrent.futures.ThreadPoolExecutor(max(1, opt.jobs)) as pool:
+        res = list(pool.map(lambda j: load_one(root, j[0], j[1], j[2], cache, versions, spvi,
+                                               known), jobs))
+    kinds = ("load", "known", "fail", "translator", "clang")
+    table = {}
+    for (rel, _, _), (st, _) in zip(jobs, res):
+        top = rel.split(os.sep)[0]
+        table.setdefault(top, dict.fromkeys(kinds, 0))[st] += 1
+    print("%-34s %7s %7s %7s %10s %7s" % ("corpus", "load", "known", "FAIL", "translator", "clang"))
+    for top in sorted(table) + [None]:
+        rows = table.values() if top is None else [table[top]]
+        print("%-34s %7d %7d %7d %10d %7d" % ("total" if top is None else top,
+                                              *(sum(t[k] for t in rows) for k in kinds)))
+    groups = {}
+    for (rel, t, lv), (st, msg) in zip(jobs, res):
+        if st == "known":
+            groups.setdefault(msg, []).append("%s (%s %s)" % (rel, t, lv))
+    if groups:
+        print("\nrefused for a known reason (%s):" % shown(opt.load_known))
+        for reason, items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            print("  %5d  %s\n         e.g. %s" % (len(items), reason, items[0]))
+    bad = [(j, m) for j, (st, m) in zip(jobs, res) if st == "fail"]
+    if bad:
+        print("\nMODULES THAT DO NOT LOAD (%d) -- fix the loader or list the reason in %s:"
+              % (len(bad), shown(opt.load_known)))
+        for (rel, t, lv), m in bad:
+            print("  FAIL %s (clang-%s %s): %s" % (rel, t, lv, m))
+    n = sum(st == "load" for st, _ in res)
+    print("load test: %d modules load, %d refused for a known reason, %d fail, %d not translated"
+          " (%.1f s)" % (n, sum(st == "known" for st, _ in res), len(bad),
+                         sum(st in ("translator", "clang") for st, _ in res), time.time() - t0))
+    return 1 if bad else 0
+
+
 def shown(path):
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
@@ -947,6 +1104,18 @@ def parse_args():
     ap.add_argument("--update-expected", action="store_true",
                     help="rewrite the expected-failures file from this run")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every known failure")
+    ap.add_argument("--load", action="store_true",
+                    help="the load test instead: compile every .cl of --load-corpus with each "
+                         "toolchain at -O0 and -O2, and require that every module loads")
+    ap.add_argument("--load-corpus", default=os.path.join(REPO, "..", "shared", "corpus"),
+                    help="the load test's corpus root (default ../shared/corpus)")
+    ap.add_argument("--load-known", default=os.path.join(HERE, "load-known.txt"),
+                    help="the load errors with a known reason (default "
+                         "tests/conformance/load-known.txt)")
+    ap.add_argument("--load-sample", type=int, default=1, metavar="N",
+                    help="the load test takes every N-th file (default 1: all)")
+    ap.add_argument("--toolchains", default="14,15",
+                    help="the load test's clang + llvm-spirv versions (default 14,15)")
     ap.add_argument("filter", nargs="*", help="only files whose path contains one of these")
     return ap.parse_args()
 
@@ -1076,6 +1245,8 @@ def report(results, opt, unexpected, known_fail, now_pass, stale):
 
 def main():
     opt = parse_args()
+    if opt.load:
+        return load_main(opt)
     t0 = time.time()
     corpus = os.path.normpath(opt.corpus)
     if not os.path.isdir(os.path.join(corpus, "execute")):

@@ -1,6 +1,6 @@
 /*
  * test_kernels_cf.c — control flow: cf_if.cl, cf_switch.cl, cf_loops.cl, cf_divergent.cl,
- * priv_array.cl. The references restate the kernels' OpenCL C logic in plain C (same language
+ * priv_array.cl, expect_assume.cl. The references restate the kernels' OpenCL C logic in plain C (same language
  * semantics for everything used), with hand-derived spot values asserted first so that a
  * reference mistake shows up as a reference failure.
  */
@@ -376,11 +376,28 @@ static void test_priv_matmul(void **state) {
   kt_run_case(&c);
 }
 
+/* ---- expect_assume.cl ---------------------------------------------------------------------- */
+static void kt_check_expect(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_I64, 12); }
+
+/* __builtin_expect(v, e) is v (OpExpectKHR at -O2 here): out[g] = 3x, plus 1000 when x > 5. */
+static void test_expect_assume(void **state) {
+  (void)state;
+  static const int64_t in[12] = {0, 1, 2, 5, 6, 7, 10, 3, 4, 100, 0x100000000ll, 9};
+  static const int64_t want[12] = {0, 3, 6, 15, 1018, 1021, 1030, 9, 12, 1300, 0x300000000ll + 1000, 1027};
+  kt_case c = {.file = "expect_assume",
+               .kernel = "expect_values",
+               .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(in, sizeof in)},
+               .range = {1, {12}, {0}, {0}},
+               .check = kt_check_expect,
+               .user = (void *)want};
+  kt_run_case(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     KT_TEST(test_if_nest),   KT_TEST(test_switch_int), KT_TEST(test_switch_char),  KT_TEST(test_switch_long),
     KT_TEST(test_collatz),   KT_TEST(test_loops),      KT_TEST(test_early_return), KT_TEST(test_diverge_reconverge),
-    KT_TEST(test_priv_sort), KT_TEST(test_priv_hist),  KT_TEST(test_priv_matmul),
+    KT_TEST(test_priv_sort), KT_TEST(test_priv_hist),  KT_TEST(test_priv_matmul),  KT_TEST(test_expect_assume),
   };
   return cmocka_run_group_tests_name("kernels_cf", tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /*
  * test_kernels_fault.c — kernels that fault: fault_oob_global.cl, fault_oob_local.cl,
- * fault_oob_private.cl, fault_barrier.cl, fault_unreachable.cl.
+ * fault_oob_private.cl, fault_barrier.cl, fault_unreachable.cl, fault_assume.cl.
  * Exactly one work-item faults in each launch (its bad index comes from a buffer), so the report
  * is the same at every warp width. Expected offsets are derived by hand from the index: element
  * index * element size (see each test).
@@ -259,12 +259,37 @@ static void test_unreachable(void **state) {
   kt_run_case(&c);
 }
 
+/* ---- fault_assume.cl ------------------------------------------------------------------------ */
+static void kt_check_assume(const kt_run *r, void *u) {
+  kt_check_fault(r, u);
+  /* built with -g: the report names the source line of __builtin_assume */
+  kt_require(r, r->fault && strstr(r->fault->message, "fault_assume.cl:8"), "the report does not name line 8:\n%s",
+             r->fault ? r->fault->message : "");
+}
+
+static void test_assume_false(void **state) {
+  (void)state;
+  enum { G = 40 };
+  int32_t in[G];
+  for (int g = 0; g < G; ++g) in[g] = 2 * g; /* even: never 7 ... */
+  in[33] = 7;                                /* ... except for work-item 33 */
+  kt_fault_ctx f = {.kind = SPVI_FAULT_ASSUME, .gid = {33, 0, 0}, .check_gid = true};
+  kt_case c = {.file = "fault_assume",
+               .kernel = "assume_not7",
+               .args = {KT_BUF_IN(NULL, G * 4), KT_BUF_IN(in, sizeof in)},
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_assume,
+               .user = &f,
+               .expect_fault = true};
+  kt_run_case(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     KT_TEST(test_oob_write),   KT_TEST(test_oob_write_control), KT_TEST(test_oob_read),
     KT_TEST(test_oob_neg),     KT_TEST(test_oob_local_array),   KT_TEST(test_oob_local_arg),
     KT_TEST(test_oob_private), KT_TEST(test_barrier_divergent), KT_TEST(test_barrier_uniform_branch),
-    KT_TEST(test_unreachable),
+    KT_TEST(test_unreachable), KT_TEST(test_assume_false),
   };
   return cmocka_run_group_tests_name("kernels_fault", tests, NULL, NULL);
 }

@@ -1058,6 +1058,19 @@ static void test_spec_constant_ops(void **state) {
   memcpy(&v, k->bytes, 8);
   assert_int_equal(v, 2); /* char pointer + 2: 2 bytes */
   ld_free(m);
+  /* a cast of the null pointer is null (llvm-spirv's OpenCL C 2.0 block literals:
+   * `OpSpecConstantOp %generic PtrCastToGeneric %null_function_ptr`) */
+  m = load_text(PRELUDE
+                "OpCapability GenericPointer\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                "%uchar = OpTypeInt 8 0\n%pf = OpTypePointer Function %uchar\n"
+                "%pg = OpTypePointer Generic %uchar\n%n = OpConstantNull %pf\n"
+                "%40 = OpSpecConstantOp %pg PtrCastToGeneric %n\n" KERNEL_TAIL);
+  if (!m) fail_msg("%s", g_err);
+  k = konst(m, 40);
+  assert_int_equal(k->nrelocs, 0);
+  memcpy(&v, k->bytes, 8);
+  assert_int_equal(v, 0);
+  ld_free(m);
 }
 
 static void test_globals_decorations_functions(void **state) {
@@ -1295,6 +1308,66 @@ static void test_validation_debug_info(void **state) {
   free(w);
 }
 
+/* A module-scope Function variable (what clang + llvm-spirv 14/15 emit for private initialisers):
+ * the validator rejects it, spvi loads it, also with --strict, with one warning naming it as a
+ * private variable (also when the entry point lists them in its interface, SPIR-V 1.4); another
+ * validation error in the same module is still found. */
+static void test_function_storage_global(void **state) {
+  (void)state;
+  const char *head = "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
+                     "OpEntryPoint Kernel %kern \"k\" %pv %pw\nOpName %pv \"pv\"\n%uint = OpTypeInt 32 0\n"
+                     "%c7 = OpConstant %uint 7\n%pf = OpTypePointer Function %uint\n"
+                     "%pv = OpVariable %pf Function %c7\n%pw = OpVariable %pf Function %c7\n";
+  char text[1024];
+  for (int bad = 0; bad < 2; bad++) {
+    /* bad: also a double without the Float64 capability, after the variables */
+    snprintf(text, sizeof text, "%s%s%s", head, bad ? "%double = OpTypeFloat 64\n" : "", KERNEL_TAIL);
+    size_t n = 0;
+    uint32_t *w = assemble(text, SPV_ENV_UNIVERSAL_1_4, &n); /* 1.4: the interface lists them */
+    assert_non_null(w);
+    for (int strict = 0; strict < 2; strict++) {
+      ld_module *m = load_opts(w, n * 4, strict);
+      if (bad && strict) {
+        assert_null(m);
+        assert_non_null(strstr(g_err, "requires the Float64 capability"));
+        continue;
+      }
+      if (!m) fail_msg("%s", g_err);
+      assert_int_equal(m->nglobals, 2);
+      assert_int_equal(m->globals[0].storage, SpvStorageClassFunction);
+      ld_free(m);
+      assert_int_equal(g_nwarn, bad ? 2 : 1); /* one for both variables (+ the validator's) */
+      if (!bad)
+        assert_string_equal(g_warn,
+                            "t.spv: module-scope OpVariable `pv` is in the Function storage class, which SPIR-V "
+                            "allows only inside a function (llvm-spirv emits it for private initialisers): run "
+                            "as a private variable, each work-item with its own initialised copy");
+    }
+    free(w);
+  }
+  /* with debug information the validator rejects too: that error alone is the one note, the
+   * variables still the one warning, and --strict loads it (ld_validate.c patches and strips both) */
+  snprintf(text, sizeof text,
+           "OpCapability Addresses\nOpCapability Kernel\n%%dbg = OpExtInstImport \"OpenCL.DebugInfo.100\"\n%s%s",
+           strstr(head, "OpMemoryModel"),
+           "%kvoid = OpTypeVoid\n%none = OpExtInst %kvoid %dbg DebugInfoNone\n"
+           "%fty = OpExtInst %kvoid %dbg DebugTypeFunction None %none\n%kfn = OpTypeFunction %kvoid\n"
+           "%kern = OpFunction %kvoid None %kfn\n%kl = OpLabel\nOpReturn\nOpFunctionEnd\n");
+  size_t n = 0;
+  uint32_t *w = assemble(text, SPV_ENV_UNIVERSAL_1_4, &n);
+  assert_non_null(w);
+  for (int strict = 0; strict < 2; strict++) {
+    ld_module *m = load_opts(w, n * 4, strict);
+    if (!m) fail_msg("%s", g_err);
+    ld_free(m);
+    assert_int_equal(g_nwarn, 1);
+    assert_non_null(strstr(g_warn, "module-scope OpVariable `pv` is in the Function storage class"));
+    assert_int_equal(g_nnote, 1);
+    assert_non_null(strstr(g_note, "the validator rejects the debug information"));
+  }
+  free(w);
+}
+
 static void test_function_structure_errors(void **state) {
   (void)state;
   const char *pre = PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
@@ -1441,6 +1514,7 @@ int main(void) {
     cmocka_unit_test(test_debug_info),
     cmocka_unit_test(test_validation_modes),
     cmocka_unit_test(test_validation_debug_info),
+    cmocka_unit_test(test_function_storage_global),
     cmocka_unit_test(test_function_structure_errors),
     cmocka_unit_test(test_corpus),
   };

@@ -23,7 +23,7 @@
  *   ; expect: arg I TYPE = v ...       buffer argument I after the run, element by element
  *   ; expect-fault: KIND [OpName] [at=G]  the run must fault (out-of-bounds, null-pointer,
  *                                      bad-pointer, read-only, barrier-divergence, unreachable,
- *                                      unsupported), at that instruction, in work-item G (dim 0)
+ *                                      unsupported, assume), at that instruction, in work-item G (dim 0)
  *   ; expect-load-error: TEXT          loading must fail with a message containing TEXT
  *   ; more: v ...                      continues the value list of the previous arg/expect line
  *
@@ -638,6 +638,7 @@ static const struct {
   {"barrier-divergence", SPVI_FAULT_BARRIER_DIVERGENCE},
   {"unreachable", SPVI_FAULT_UNREACHABLE},
   {"unsupported", SPVI_FAULT_UNSUPPORTED},
+  {"assume", SPVI_FAULT_ASSUME},
 };
 
 static const char *fault_name(spvi_fault_kind k) {
