@@ -87,6 +87,9 @@ def configure(a):
     """cmake once per build directory (the SNAPSHOT.md recipe); later runs reuse it."""
     if os.path.exists(os.path.join(a.build_dir, "build.ninja")):
         return
+    for d in (a.cts_src, a.cl_headers, a.spirv_headers):
+        if not os.path.isdir(d):
+            sys.exit("cts: %s not found (CTS_SRC=DIR: the CTS snapshot, its headers beside it)" % d)
     for tool in ("cmake", "ninja"):
         if not shutil.which(tool):
             sys.exit("cts: %s not found (apt-get install cmake ninja-build)" % tool)
@@ -247,8 +250,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--icd", default="build/libspvi-cl.so", help="spvi's ICD library")
     p.add_argument("--cts-src", default=os.path.join(shared, "opencl-cts"))
-    p.add_argument("--cl-headers", default=os.path.join(shared, "opencl-headers"))
-    p.add_argument("--spirv-headers", default=os.path.join(shared, "spirv-headers"))
+    p.add_argument("--cl-headers", help="Khronos OpenCL headers (default: beside --cts-src)")
+    p.add_argument("--spirv-headers", help="Khronos SPIR-V headers (default: beside --cts-src)")
     p.add_argument("--build-dir", default="build/cts/build", help="the CTS's cmake build (cached)")
     p.add_argument("--out", default="build/cts", help="results.md, results.txt and logs/")
     p.add_argument("--suites", default=",".join(DEFAULT_SUITES),
@@ -264,6 +267,9 @@ def main(argv=None):
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
     a = p.parse_args(argv)
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))
+    # ../shared holds the CTS snapshot and the headers it was taken with, side by side.
+    a.cl_headers = a.cl_headers or os.path.join(os.path.dirname(a.cts_src), "opencl-headers")
+    a.spirv_headers = a.spirv_headers or os.path.join(os.path.dirname(a.cts_src), "spirv-headers")
 
     # TEST=suite:name picks its suite; a bare name applies to the suites given.
     wanted = {}
