@@ -155,6 +155,10 @@ def run_one(exe, name, args, env, timeout, log_path):
             os.killpg(p.pid, 9)
             p.wait()
             rc = None
+        except BaseException:
+            # Ctrl-C: the sub-test is in its own session and would outlive us
+            os.killpg(p.pid, 9)
+            raise
     secs = time.monotonic() - t0
     with open(log_path, errors="replace") as log:
         text = log.read()
