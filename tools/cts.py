@@ -219,8 +219,9 @@ def fmt_time(s):
 
 def write_results(a, results, out):
     md = table(results)
-    head = "# OpenCL CTS on spvi\n\n%s, timeout %d s per sub-test%s\n\n" % (
-        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.timeout, ", wimpy (-w)" if a.wimpy else "")
+    head = "# OpenCL CTS on spvi\n\nstarted %s, %s, timeout %d s per sub-test, %d at a time%s\n\n" % (
+        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), a.icd, a.timeout, a.run_jobs,
+        ", wimpy (-w)" if a.wimpy else "")
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(head + md)
     with open(os.path.join(out, "results.txt"), "w") as f:
@@ -270,6 +271,7 @@ def main(argv=None):
     p.add_argument("--pocl", action="store_true", help="also run on PoCL, when installed")
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
     a = p.parse_args(argv)
+    a.started = time.time()
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))
     # ../shared holds the CTS snapshot and the headers it was taken with, side by side.
     a.cl_headers = a.cl_headers or os.path.join(os.path.dirname(a.cts_src), "opencl-headers")
