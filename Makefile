@@ -216,6 +216,24 @@ corpus-load: $(BUILD)/spvi
 	$(PYTHON) tests/conformance/run.py --load --spvi $(BUILD)/spvi --build $(BUILD)/conformance \
 	  --load-corpus $(CORPUS) -j 2
 
+# The Khronos OpenCL CTS on spvi's platform (tools/cts.py, docs/conformance.md "The OpenCL CTS"):
+# builds the suites asked for from $(CTS_SRC) in CTS_BUILD (cmake + ninja, cached, at most the
+# machine's cores), runs each sub-test as its own process through the ICD loader and writes
+# $(BUILD)/cts/results.md (the table), results.txt (per sub-test) and logs/. SUITES: comma-separated
+# suites (default: the issue's list), TEST: sub-tests (NAME or SUITE:NAME), WIMPY=1: the CTS's
+# reduced mode (-w), CTS_TIMEOUT: seconds per sub-test, CTS_RUN_JOBS: sub-tests at a time, POCL=1:
+# also on PoCL, CTS_ARGS: more options of tools/cts.py (-h).
+CTS_SRC     ?= ../shared/opencl-cts
+CTS_BUILD   ?= $(BUILD)/cts/build
+CTS_TIMEOUT ?= 600
+CTS_RUN_JOBS ?= 1
+.PHONY: cts
+cts: $(BUILD)/libspvi-cl.so
+	$(PYTHON) tools/cts.py --icd $(BUILD)/libspvi-cl.so --cts-src $(CTS_SRC) --build-dir $(CTS_BUILD) \
+	  --out $(BUILD)/cts --timeout $(CTS_TIMEOUT) --run-jobs $(CTS_RUN_JOBS) \
+	  $(if $(SUITES),--suites $(SUITES)) $(if $(TEST),--test $(TEST)) $(if $(filter 1,$(WIMPY)),--wimpy) \
+	  $(if $(filter 1,$(POCL)),--pocl) $(CTS_ARGS)
+
 # Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in
 # $(BUILD)/bench/results.md), then the math builtins benchmark when the Makefile has its
 # `math-bench` target. `sh tools/setup.sh --bench` installs PoCL, Oclgrind and the OpenCL headers.

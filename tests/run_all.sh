@@ -35,6 +35,11 @@ for src in tests/unit/test_*.c; do
   result "$name" $?
 done
 
+# The CTS runner's parser (tools/cts.py) on captured CTS logs; no CTS build needed.
+note "== tests/cts/test_parse.py"
+python3 tests/cts/test_parse.py
+result tests/cts/test_parse.py $?
+
 for s in tests/cli/run.sh tests/debug/run.sh tests/opencl/run.sh; do
   note "== $s"
   if [ ! -f "$s" ]; then
