@@ -47,12 +47,11 @@ static bool move(prep *s, const ld_insn *in) {
   if (in->opcode == SpvOpBitcast) {
     uint32_t ssz = prep_reg_size(s, s->m->ids[in->ops[0]].type);
     if (ssz != dsz) return prep_fail(s, "OpBitcast between types of %u and %u bytes", ssz, dsz);
-    /* a pointer as an integer or back: the pointer's integer value, as OpConvertPtrToU and
-     * OpConvertUToPtr give it (ex.h "Pointers") */
+    /* a pointer as an integer or an integer vector (uint2) or back: the pointer's integer value,
+     * as OpConvertPtrToU and OpConvertUToPtr give it (ex.h "Pointers"), in little-endian bytes */
     const ld_type *st = prep_type(s, s->m->ids[in->ops[0]].type), *dt = prep_type(s, in->type);
-    if (st && dt && (st->kind == LD_TY_POINTER) != (dt->kind == LD_TY_POINTER) &&
-        (st->kind == LD_TY_INT || dt->kind == LD_TY_INT)) {
-      prep_emit(s, (ex_insn){.op = dt->kind == LD_TY_INT ? EX_PTR2U : EX_U2PTR,
+    if (st && dt && (st->kind == LD_TY_POINTER) != (dt->kind == LD_TY_POINTER)) {
+      prep_emit(s, (ex_insn){.op = dt->kind == LD_TY_POINTER ? EX_U2PTR : EX_PTR2U,
                              .n = (uint8_t)dsz,
                              .d = prep_dst(s, in),
                              .a = r[0]});
