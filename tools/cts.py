@@ -269,6 +269,9 @@ def main(argv=None):
                    help="ninja jobs (default: the machine's cores)")
     p.add_argument("--run-jobs", type=int, default=1, help="sub-tests run at a time")
     p.add_argument("--pocl", action="store_true", help="also run on PoCL, when installed")
+    p.add_argument("--platforms", default="",
+                   help="comma-separated platforms to run on: spvi, pocl (default: spvi, and pocl "
+                        "with --pocl)")
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
     a = p.parse_args(argv)
     a.started = time.time()
@@ -296,14 +299,20 @@ def main(argv=None):
     icd = os.path.realpath(a.icd)
     if not os.path.exists(icd):
         sys.exit("cts: %s not found (make builds it)" % a.icd)
-    platforms = [("spvi", icd)]
-    if a.pocl:
-        lib = pocl_library()
-        if lib:
-            platforms.append(("pocl", lib))
+    names = [n for n in a.platforms.split(",") if n] or ["spvi"] + (["pocl"] if a.pocl else [])
+    platforms = []
+    for n in dict.fromkeys(names):
+        if n == "spvi":
+            platforms.append(("spvi", icd))
+        elif n != "pocl":
+            sys.exit("cts: --platforms: unknown platform %r (spvi, pocl)" % n)
+        elif pocl_library():
+            platforms.append(("pocl", pocl_library()))
         else:
-            print("cts: --pocl: PoCL is not installed (no /etc/OpenCL/vendors/pocl.icd; "
-                  "apt-get install pocl-opencl-icd): spvi only", file=sys.stderr)
+            print("cts: PoCL is not installed (no /etc/OpenCL/vendors/pocl.icd; "
+                  "apt-get install pocl-opencl-icd): not run", file=sys.stderr)
+    if not platforms:
+        sys.exit("cts: no platform to run on")
 
     if not a.no_build:
         build(a, suites)
