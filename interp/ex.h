@@ -251,6 +251,11 @@ typedef struct ex_launch {
   double exec_seconds;
 } ex_launch;
 
+/* Work-groups in dimension d: the global size over the local size rounded up, without the
+ * g + l - 1 that wraps for sizes near 2^64. */
+static inline uint64_t ex_round_groups(const ex_launch *l, int d) {
+  return l->global[d] / l->local[d] + (l->global[d] % l->local[d] != 0);
+}
 /* Work-groups in the launch's NDRange. */
 uint64_t ex_group_count(const ex_launch *l);
 /* Run the launch. Returns SPVI_OK, SPVI_FAULT (fault filled) or an error (err filled). */

@@ -894,6 +894,38 @@ static void pick_local(const uint64_t global[3], uint64_t local[3]) {
   }
 }
 
+/* The sizes' products, checked before anything multiplies them (the scheduler, get_global_size,
+ * get_num_groups): the work-items of the NDRange fit in the module's size_t — 32 bits for a
+ * Physical32 module, where the global ids (offset + size) must fit too (OpenCL 3.0 API 5.9.5: the
+ * sizes are the device's size_t) — so the group count, never larger, fits as well; a required
+ * local size (not bounded by the global size) must not wrap before the limit check. */
+static bool ndrange_fits(const spvi_launch *l, const ex_launch *x, spvi_error *err) {
+  const uint64_t lim = l->m->ld->pointer_bytes == 8 ? UINT64_MAX : UINT32_MAX;
+  const char *bits = lim == UINT64_MAX ? "64-bit" : "32-bit";
+  uint64_t items = 1, group_items = 1;
+  for (unsigned d = 0; d < 3; d++) {
+    if (x->offset[d] + x->global[d] - 1 > lim) {
+      set_err(err, SPVI_E_USAGE, "global offset %llu + size %llu in dimension %u exceeds the module's %s size_t",
+              (unsigned long long)x->offset[d], (unsigned long long)x->global[d], d, bits);
+      return false;
+    }
+    if (__builtin_mul_overflow(items, x->global[d], &items) || items > lim) {
+      set_err(err, SPVI_E_USAGE, "the global size %llu,%llu,%llu has more work-items than the module's %s size_t holds",
+              (unsigned long long)x->global[0], (unsigned long long)x->global[1], (unsigned long long)x->global[2],
+              bits);
+      return false;
+    }
+    if (__builtin_mul_overflow(group_items, x->local[d], &group_items)) group_items = UINT64_MAX;
+  }
+  if (group_items > MAX_LOCAL_ITEMS) {
+    set_err(err, SPVI_E_USAGE, "a work-group of %llu,%llu,%llu work-items is larger than spvi's limit of %u",
+            (unsigned long long)x->local[0], (unsigned long long)x->local[1], (unsigned long long)x->local[2],
+            MAX_LOCAL_ITEMS);
+    return false;
+  }
+  return true;
+}
+
 spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[], const size_t local[],
                              const size_t offset[], spvi_error *err) {
   clear_err(err);
@@ -944,12 +976,7 @@ spvi_status spvi_set_ndrange(spvi_launch *l, unsigned dims, const size_t global[
         return SPVI_E_USAGE;
       }
   }
-  uint64_t items = x->local[0] * x->local[1] * x->local[2];
-  if (items > MAX_LOCAL_ITEMS) {
-    set_err(err, SPVI_E_USAGE, "a work-group of %llu work-items is larger than spvi's limit of %u",
-            (unsigned long long)items, MAX_LOCAL_ITEMS);
-    return SPVI_E_USAGE;
-  }
+  if (!ndrange_fits(l, x, err)) return SPVI_E_USAGE;
   x->dims = dims;
   x->local_given = local != NULL;
   return SPVI_OK;

@@ -497,7 +497,7 @@ static void worker_free(worker *wk) {
 
 uint64_t ex_group_count(const ex_launch *l) {
   uint64_t n = 1;
-  for (int d = 0; d < 3; d++) n *= (l->global[d] + l->local[d] - 1) / l->local[d];
+  for (int d = 0; d < 3; d++) n *= ex_round_groups(l, d); /* no wrap: spvi_set_ndrange checked */
   return n;
 }
 
@@ -522,7 +522,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->reports = l->reports;
   memset(j, 0, sizeof *j);
   j->l = l;
-  for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = (l->global[d] + l->local[d] - 1) / l->local[d];
+  for (int d = 0; d < 3; d++) cx->ngroups[d] = j->ngroups[d] = ex_round_groups(l, d);
   uint64_t total = j->ngroups[0] * j->ngroups[1] * j->ngroups[2];
   j->begin = l->group_begin;
   j->end = l->group_end ? l->group_end : total;
@@ -602,12 +602,10 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   unsigned ninit = 0;
   base.cx.threads = nthreads;
   set_locked_atomics(&base.cx);
-  for (; st == SPVI_OK && ninit < nthreads; ninit++) {
+  /* ninit counts the workers to free, the failed one included (worker_free takes a partial set-up) */
+  while (st == SPVI_OK && ninit < nthreads) {
     wk[ninit].j = &j;
-    if (!worker_init(&wk[ninit], &base, max_group)) {
-      ninit++;
-      st = SPVI_E_NOMEM;
-    }
+    if (!worker_init(&wk[ninit++], &base, max_group)) st = SPVI_E_NOMEM;
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -200,7 +200,7 @@ bool ld_decor_finish(ld_ctx *c) {
       ld_raw r = ld_raw_at(c, s->groups_at[g]);
       if (!expand_group(c, s, base, &r)) return false;
     }
-    qsort(s->v, s->n, sizeof s->v[0], cmp_deco);
+    if (s->n) qsort(s->v, s->n, sizeof s->v[0], cmp_deco); /* qsort(NULL, 0) is undefined (C11 7.22.5p1) */
   }
   m->decos = ld_arena_array(c->arena, s->n, sizeof(ld_decoration));
   c->deco_at = ld_arena_array(c->tmp, s->n, sizeof(uint32_t));

@@ -202,6 +202,19 @@ fi
 if run 2 run "$V" 'float[4]' 'float[4]' 'float[4]'; then
   expect_err 'missing -g'
 fi
+# NDRange sizes whose products or roundings wrap 64 bits are refused (issue 17), not run wrapped
+if run 2 run "$V" -g 4294967297,4294967297 -l 1,1 'float[4]' 'float[4]' 'float[4]'; then
+  expect_err "the global size 4294967297,4294967297,1 has more work-items than the module's 64-bit size_t holds"
+fi
+if run 2 run "$V" -g 4294967296,4294967296 -l 1,1 'float[4]' 'float[4]' 'float[4]'; then
+  expect_err "has more work-items than the module's 64-bit size_t holds"
+fi
+# 2^64-1 work-items in one dimension fit: the group count rounds up without wrapping, and the run
+# stops at work-item 4, the first past the 4-element buffers
+if run 1 run "$V" -g 18446744073709551615 -l 1 'float[4]' 'float[4]' 'float[4]'; then
+  expect_err 'out-of-bounds access in kernel `vadd`'
+  expect_err "work-item global (4,0,0)"
+fi
 if run 2 run "$TMP/missing.spv" -g 1; then
   expect_err 'spvi: error:'
   expect_err_lines 1

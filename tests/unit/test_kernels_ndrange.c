@@ -10,6 +10,7 @@
  *   and for dimensions >= work_dim: ids 0, sizes 1, offset 0.
  */
 #include "kernel_harness.h"
+#include "load.h"
 
 #define KT_REC 28
 
@@ -167,6 +168,52 @@ static void test_ids_local_null(void **state) {
   kt_ids_case(2, g, NULL, NULL);
 }
 
+/* spvi_set_ndrange refuses sizes whose products wrap (issue 17) and, for a Physical32 module,
+ * global ids or work-item counts past its 32-bit size_t (OpenCL 3.0 API 5.9.5); the largest that
+ * fit are accepted (set only, not run). */
+static void ndrange_expect(spvi_launch *l, unsigned dims, const size_t *g, const size_t *lo, const size_t *off,
+                           const char *msg) {
+  spvi_error err;
+  spvi_status st = spvi_set_ndrange(l, dims, g, lo, off, &err);
+  if (!msg) {
+    if (st != SPVI_OK) fail_msg("refused: %s", err.message);
+    return;
+  }
+  assert_int_equal(st, SPVI_E_USAGE);
+  if (!strstr(err.message, msg)) fail_msg("\"%s\" lacks \"%s\"", err.message, msg);
+}
+
+static void test_ndrange_limits(void **state) {
+  (void)state;
+  const size_t ones[3] = {1, 1, 1}, big[2] = {(size_t)1 << 32, (size_t)1 << 32},
+               big1[2] = {((size_t)1 << 32) + 1, ((size_t)1 << 32) + 1}, top[1] = {SIZE_MAX},
+               half[2] = {(size_t)1 << 32, (size_t)1 << 31}, u32[1] = {UINT32_MAX}, two[1] = {2},
+               off32[1] = {UINT32_MAX - 1}, over32[1] = {(size_t)UINT32_MAX + 1};
+  spvi_module *m = tl_load("ndrange_ids", "O0");
+  spvi_launch *l = tl_launch(m, "ids");
+  ndrange_expect(l, 2, big, ones, NULL, "more work-items than the module's 64-bit size_t holds");
+  ndrange_expect(l, 2, big1, ones, NULL, "more work-items than the module's 64-bit size_t holds");
+  ndrange_expect(l, 2, half, ones, NULL, NULL); /* 2^63 work-items */
+  ndrange_expect(l, 1, top, NULL, NULL, NULL);  /* 2^64 - 1: rounding up the group count must not wrap */
+  size_t picked[3];
+  spvi_launch_local_size(l, picked); /* 2^64 - 1 = 3 * 5 * 17 * 257 * 641 * 65537 * 6700417: 51 */
+  assert_int_equal(picked[0], 51);
+  assert_int_equal(spvi_launch_group_count(l), SIZE_MAX / 51);
+  ndrange_expect(l, 1, top, ones, two, "global offset + size overflows in dimension 0");
+  spvi_launch_free(l);
+  spvi_module_free(m);
+
+  m = tl_load("ndrange_ids", "O0.spir32");
+  l = tl_launch(m, "ids");
+  ndrange_expect(l, 1, u32, ones, NULL, NULL);
+  ndrange_expect(l, 1, over32, ones, NULL, "more work-items than the module's 32-bit size_t holds");
+  ndrange_expect(l, 1, two, ones, off32, NULL); /* ids up to 2^32 - 1 */
+  ndrange_expect(l, 1, u32, ones, two, "exceeds the module's 32-bit size_t");
+  ndrange_expect(l, 2, (size_t[]){65536, 65536}, ones, NULL, "than the module's 32-bit size_t holds");
+  spvi_launch_free(l);
+  spvi_module_free(m);
+}
+
 static void kt_check_ids_const(const kt_run *r, void *u) { kt_expect_buf(r, 0, u, KT_U32, 9 * 6 * 8); }
 
 static void test_ids_const(void **state) {
@@ -252,9 +299,9 @@ static void test_matmul2d(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    KT_TEST(test_ids_hand),  KT_TEST(test_ids_1d),         KT_TEST(test_ids_2d),
-    KT_TEST(test_ids_3d),    KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null),
-    KT_TEST(test_ids_const), KT_TEST(test_stencil3d),      KT_TEST(test_matmul2d),
+    KT_TEST(test_ids_hand),       KT_TEST(test_ids_1d),         KT_TEST(test_ids_2d),    KT_TEST(test_ids_3d),
+    KT_TEST(test_ids_3d_uniform), KT_TEST(test_ids_local_null), KT_TEST(test_ids_const), KT_TEST(test_stencil3d),
+    KT_TEST(test_matmul2d),       KT_TEST(test_ndrange_limits),
   };
   return cmocka_run_group_tests_name("kernels_ndrange", tests, NULL, NULL);
 }

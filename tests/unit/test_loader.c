@@ -1201,6 +1201,17 @@ static void test_spirv_1_2_features(void **state) {
   ld_free(m);
 }
 
+/* A decoration group that decorates nothing, in a module with no other decoration: no decoration
+ * at all after expansion (issue 17: this sorted a NULL array, which UBSan reports; make SAN=1). */
+static void test_empty_decoration_group(void **state) {
+  (void)state;
+  ld_module *m = load_text(PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %kern \"k\"\n"
+                                   "%g = OpDecorationGroup\nOpGroupDecorate %g\n" KERNEL_TAIL);
+  if (!m) fail_msg("%s", g_err);
+  assert_int_equal(m->ndecos, 0);
+  ld_free(m);
+}
+
 static void test_debug_info(void **state) {
   (void)state;
   ld_module *m = load_text(PRELUDE
@@ -1501,6 +1512,7 @@ int main(void) {
     cmocka_unit_test(test_minimal_byte_swapped),
     cmocka_unit_test(test_truncated_everywhere),
     cmocka_unit_test(test_bad_header),
+    cmocka_unit_test(test_empty_decoration_group),
     cmocka_unit_test(test_bad_instructions),
     cmocka_unit_test(test_bad_references),
     cmocka_unit_test(test_mutations),
