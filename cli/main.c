@@ -243,7 +243,8 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
     opts.nspec = (unsigned)c->nspecs;
   }
   spvi_error err = {SPVI_OK, ""};
-  spvi_module *m = spvi_load_file(path, &opts, &err);
+  /* `-`: the module comes from the standard input (spvi_load_file reads pipes in bounded chunks) */
+  spvi_module *m = spvi_load_file(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &opts, &err);
   free(spec);
   if (!m) cli_say_error("%s", err.message[0] ? err.message : "cannot load the module");
   return m;

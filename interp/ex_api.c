@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <spirv/unified1/spirv.h>
@@ -62,6 +63,59 @@ struct spvi_launch {
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
+/* Reads a module file into a malloc'd buffer: a regular file by its size, anything else (a pipe,
+ * /dev/stdin, a device) in growing chunks. Either way at most LD_MAX_MODULE_BYTES + 1 bytes (one
+ * more to tell "too large"), and a stream stops after its first word when that is not SPIR-V's
+ * magic number in either byte order (SPIR-V 2.3), so /dev/zero costs 4 bytes, not the machine. The
+ * loader gives the message for a short, bad or too large module. */
+static bool read_module(FILE *f, const char *path, uint8_t **out, size_t *len, spvi_error *err) {
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0) {
+    set_err(err, SPVI_E_IO, "cannot read %s: %s", path, strerror(errno));
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    set_err(err, SPVI_E_IO, "cannot read %s: it is a directory, not a SPIR-V module", path);
+    return false;
+  }
+  const size_t limit = LD_MAX_MODULE_BYTES + 1;
+  /* a regular file: its size and one byte more, so that its end is seen without growing */
+  size_t cap = S_ISREG(st.st_mode) && (uint64_t)st.st_size < limit ? (size_t)st.st_size + 1 : 4;
+  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size >= limit) cap = limit;
+  size_t n = 0;
+  uint8_t *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap || cap == limit || ferror(f)) break;
+    if (n == 4) {
+      uint32_t magic;
+      memcpy(&magic, buf, 4);
+      if (magic != SpvMagicNumber && magic != __builtin_bswap32(SpvMagicNumber)) break;
+    }
+    size_t want = cap < limit / 16 ? cap * 16 : limit;
+    uint8_t *nb = realloc(buf, want);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap = want;
+  }
+  if (!buf) {
+    set_err(err, SPVI_E_NOMEM, "out of memory reading %s", path);
+    return false;
+  }
+  if (ferror(f)) {
+    set_err(err, SPVI_E_IO, "cannot read %s: %s", path, strerror(errno));
+    free(buf);
+    return false;
+  }
+  *out = buf;
+  *len = n;
+  return true;
+}
+
 spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spvi_error *err) {
   clear_err(err);
   FILE *f = fopen(path, "rb");
@@ -69,32 +123,11 @@ spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spv
     set_err(err, SPVI_E_IO, "cannot open %s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (n < cap) break;
-    uint8_t *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  bool rerr = ferror(f);
+  uint8_t *buf = NULL;
+  size_t n = 0;
+  bool ok = read_module(f, path, &buf, &n, err);
   fclose(f);
-  if (!buf) {
-    set_err(err, SPVI_E_NOMEM, "out of memory reading %s", path);
-    return NULL;
-  }
-  if (rerr) {
-    free(buf);
-    set_err(err, SPVI_E_IO, "cannot read %s", path);
-    return NULL;
-  }
+  if (!ok) return NULL;
   spvi_module *m = spvi_load_memory(buf, n, path, opts, err);
   free(buf);
   return m;

@@ -237,6 +237,10 @@ typedef struct ld_options {
 
 /* Load a module from words (host byte order fixed up by the loader: both endiannesses accepted).
  * On failure returns NULL and writes one message naming `path` and the word offset to `err`. */
+/* The largest module spvi loads: 1 GiB, far above real ones (the largest of the corpus is a few MB),
+ * so that a hostile or endless input (a pipe, /dev/zero) cannot take the machine's memory. */
+#define LD_MAX_MODULE_BYTES ((size_t)1 << 30)
+
 ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_options *opt, char *err, size_t errlen);
 void ld_free(ld_module *m);
 /* The SPIRV-Tools target environment (an spv_target_env) for a module's SPIR-V version word:

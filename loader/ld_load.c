@@ -96,10 +96,11 @@ static uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xFF00u) | (
 
 /* SPIR-V 2.3: magic, version, generator, bound, schema. */
 static bool read_header(ld_ctx *c, const void *bytes, size_t nbytes) {
+  if (nbytes > LD_MAX_MODULE_BYTES)
+    return ld_errf(c, 0, "the module is larger than spvi's limit of %zu bytes (1 GiB)", LD_MAX_MODULE_BYTES);
   if (nbytes % 4)
     return ld_errf(c, (uint32_t)(nbytes / 4), "truncated: the file has %zu bytes, not a whole number of 32-bit words",
                    nbytes);
-  if (nbytes / 4 > UINT32_MAX / 2) return ld_errf(c, 0, "the file is too large (%zu bytes)", nbytes);
   uint32_t nw = (uint32_t)(nbytes / 4);
   if (nw == 0) return ld_errf(c, 0, "truncated: the file is empty (a SPIR-V header has 5 words)");
   uint32_t magic;

@@ -215,6 +215,17 @@ if run 1 run "$V" -g 18446744073709551615 -l 1 'float[4]' 'float[4]' 'float[4]';
   expect_err 'out-of-bounds access in kernel `vadd`'
   expect_err "work-item global (4,0,0)"
 fi
+# the module from a directory, an endless device or the standard input (issue 17): one message, and
+# /dev/zero is refused after its first word instead of being read without end
+if run 2 info "$TMP"; then
+  expect_err "cannot read $TMP: it is a directory, not a SPIR-V module"
+fi
+if run 2 info /dev/zero; then
+  expect_err '/dev/zero: word 0: bad magic number 0x00000000'
+fi
+if run 0 info - <"$V"; then
+  if grep -qF 'kernel vadd (3 parameters)' "$TMP/out"; then ok; else fail "info - lacks vadd: $(cat "$TMP/out")"; fi
+fi
 if run 2 run "$TMP/missing.spv" -g 1; then
   expect_err 'spvi: error:'
   expect_err_lines 1
