@@ -538,6 +538,9 @@ uint64_t ex_group_count(const ex_launch *l) {
   return n;
 }
 
+/* bi_mem.ptr_value: printf's %p shows the integer a kernel's (intptr_t)p gives (ex.h "Pointers"). */
+static uint64_t bi_ptr_value(void *ctx, uint64_t ptr) { return ex_ptr_to_int(ctx, ptr); }
+
 /* The launch-wide part of a run: context, group range, allocations, written-byte masks. */
 static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_width, char *err, size_t errlen) {
   memset(base, 0, sizeof *base);
@@ -546,6 +549,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->l = l;
   cx->W = warp_width;
   cx->bimem.access = ex_bi_access;
+  cx->bimem.ptr_value = bi_ptr_value;
   cx->biout.write = printf_write;
   cx->biout.invalid = printf_invalid;
   cx->ftz = l->ftz;
