@@ -38,6 +38,9 @@ typedef struct bi_type {
 typedef struct bi_mem {
   void *ctx;
   void *(*access)(void *ctx, unsigned lane, uint64_t ptr, uint64_t bytes, bool write);
+  /* The integer value of kernel pointer `ptr` (what OpConvertPtrToU gives: printf's %p shows it);
+   * NULL: the pointer's bits are its value. */
+  uint64_t (*ptr_value)(void *ctx, uint64_t ptr);
 } bi_mem;
 
 /* Output of printf: text written by one lane (the executor keeps each work-item's output apart and

@@ -30,7 +30,8 @@
  *    l, which C99 defines as having no effect); with vN, h/hl/l select half/float/double elements.
  *  - c: an integer argument of at most 32 bits converted to unsigned char. s: a pointer; bytes are
  *    read through call->mem up to the NUL or the precision (never beyond it). p: a pointer, printed
- *    as 0x followed by spvi's pointer bits in lowercase hex, without leading zeros (0x0 for null).
+ *    as 0x followed by its integer value ((uintptr_t)p, call->mem's ptr_value) in lowercase hex,
+ *    without leading zeros (0x0 for null).
  *
  * spvi's definitions of what the spec leaves undefined or implementation-defined:
  *  - The call is INVALID — nothing is printed for the whole call and printf returns -1 (§6.15.14.1:
@@ -231,11 +232,14 @@ static int conv_text(pf *s, const bi_pf_spec *sp, bi_pf_buf *out) {
   if (t.kind != BI_PTR) return invalid(s, BAD_ARG);
   const uint64_t ptr = bi_load_uint(src, t.bits / 8);
   if (sp->conv == 'p') {
+    /* §6.15.14.2: "the value of the pointer" — the integer a cast to intptr_t gives, so that the
+     * text and the kernel's own (intptr_t)p agree */
+    const uint64_t v = s->c->mem && s->c->mem->ptr_value ? s->c->mem->ptr_value(s->c->mem->ctx, ptr) : ptr;
     char tmp[20] = "0x";
     size_t n = 2;
     int top = 60;
-    while (top > 0 && !((ptr >> top) & 0xf)) top -= 4;
-    for (; top >= 0; top -= 4) tmp[n++] = "0123456789abcdef"[(ptr >> top) & 0xf];
+    while (top > 0 && !((v >> top) & 0xf)) top -= 4;
+    for (; top >= 0; top -= 4) tmp[n++] = "0123456789abcdef"[(v >> top) & 0xf];
     bi_pf_text(out, sp, tmp, n);
     return PF_OK;
   }

@@ -216,6 +216,9 @@ typedef struct ex_arg {
                              them; NULL otherwise (also for a NULL buffer: bytes NULL, size 0) */
   bool is_svm;      /* an SVM pointer (spvi_set_arg_svm): the kernel receives svm_ptr itself */
   uint64_t svm_ptr;
+
+  uint8_t *root; /* a memory object: the first byte of the buffer it is or is a view of; the
+                    arguments with one root are one allocation (ex_sched.c shared_alloc) */
 } ex_arg;
 
 typedef struct ex_launch {

@@ -625,6 +625,7 @@ static void arg_release(ex_arg *a) {
   else free(a->bytes);
   a->mem = NULL;
   a->bytes = NULL;
+  a->root = NULL;
   a->size = 0;
   a->set = a->is_svm = a->is_local = a->is_image = false;
   a->svm_ptr = 0;
@@ -849,6 +850,7 @@ spvi_status spvi_set_arg_mem(spvi_launch *l, int index, spvi_mem *m, spvi_error 
   a->mem = m; /* NULL: a null pointer (bytes NULL, no allocation reaches the kernel) */
   a->bytes = m ? m->bytes : NULL;
   a->size = m ? m->size : 0;
+  a->root = m && m->parent && !m->is_image ? m->parent->bytes : a->bytes; /* a view's parent is its root */
   if (m && m->is_image) {
     const spvi_image_desc *x = &m->desc;
     a->is_image = true;

@@ -1552,6 +1552,21 @@ resched:
     LANES_END
     NEXT;
   }
+  H(GENSEM) {
+    LANES_BEGIN
+      /* SPIR-V 3.32.8 OpGenericPtrMemSemantics: the Memory Semantics bit of the pointer's specific
+       * storage class (3.25): CrossWorkgroupMemory 0x200 for global memory (SVM included; constant
+       * memory is a region of global memory, OpenCL 3.0 API 3.3.1), WorkgroupMemory 0x100 for local;
+       * private memory has no bit, and neither has null. OpenCL C get_fence (6.15.9) is this >> 8. */
+      const uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), id = (p & cx->ptr_mask) >> cx->shift;
+      uint32_t sem = 0;
+      if (id >= cx->nallocs) sem = ex_svm_in_global(cx, p) ? 0x200 : 0;
+      else if (id != 0)
+        sem = cx->allocs[id].space == EX_AS_LOCAL ? 0x100 : cx->allocs[id].space == EX_AS_PRIVATE ? 0 : 0x200;
+      memcpy(REG(ip->d) + (size_t)l * 4, &sem, 4);
+    LANES_END
+    NEXT;
+  }
   H(PTREQ) {
     LANES_BEGIN
       REG(ip->d)[l] = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) == ex_rd_ptr(REG(ip->b) + (size_t)l * pb, pb);

@@ -199,6 +199,9 @@ typedef enum ex_hk_class {
   EX_ROW(M, U, U2PTR, "OpConvertUToPtr", "dr--z-", "d = integer a (n bytes) as a pointer")         \
   EX_ROW(M, U, GEN2PTR, "OpGenericCastToPtrExplicit", "drk---",                                    \
          "d = a when it points into address space b (EX_AS_*), else null")                         \
+  EX_ROW(M, U, GENSEM, "OpGenericPtrMemSemantics", "dr----",                                     \
+         "d (4 bytes) = the memory-semantics bit of pointer a's storage class: 0x200 global, "     \
+         "0x100 local, 0 private or null")                                                          \
   EX_ROW(M, U, PTREQ, "OpPtrEqual", "drr---", "d = a == b")                                        \
   EX_ROW(M, U, PTRNE, "OpPtrNotEqual", "drr---", "d = a != b")                                     \
   EX_ROW(M, U, PTRDIFF, "OpPtrDiff", "drrzz-", "d (n bytes) = (a - b) / c")                        \

@@ -61,10 +61,13 @@ static bool image_operands(prep *s, const ld_insn *in, unsigned at, uint32_t *ex
     return true;
   }
   uint32_t mask = in->ops[at];
-  uint32_t allowed = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask |
+  /* Nontemporal (SPIR-V 1.6, 3.14) is a caching hint without an operand of its own: accepted and
+   * ignored. Its bit is above Lod's, so the Lod operand stays at ops[at + 1]. */
+  uint32_t allowed = SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask |
                      (lod ? SpvImageOperandsLodMask : 0);
   if (mask & ~allowed)
-    return prep_fail(s, "image operands 0x%x are not supported (only Lod 0, SignExtend and ZeroExtend)", mask);
+    return prep_fail(s, "image operands 0x%x are not supported (only Lod 0, SignExtend, ZeroExtend and Nontemporal)",
+                     mask);
   if (lod) {
     if (!(mask & SpvImageOperandsLodMask) || in->nops <= at + 1)
       return prep_fail(s, "OpImageSampleExplicitLod without a Lod operand");

@@ -331,6 +331,9 @@ static bool pointer_op(prep *s, const ld_insn *in) {
     prep_emit(s, (ex_insn){.op = EX_GEN2PTR, .d = prep_dst(s, in), .a = r[0], .b = space});
     return true;
   }
+  case SpvOpGenericPtrMemSemantics:
+    prep_emit(s, (ex_insn){.op = EX_GENSEM, .d = prep_dst(s, in), .a = r[0]});
+    return true;
   case SpvOpPtrEqual:
   case SpvOpPtrNotEqual:
     prep_emit(s,
@@ -456,6 +459,7 @@ prep_result prep_memory(prep *s, const ld_insn *in) {
   case SpvOpPtrCastToGeneric:
   case SpvOpGenericCastToPtr:
   case SpvOpGenericCastToPtrExplicit:
+  case SpvOpGenericPtrMemSemantics:
   case SpvOpPtrEqual:
   case SpvOpPtrNotEqual:
   case SpvOpPtrDiff: return prep_done(pointer_op(s, in));

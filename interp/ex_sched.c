@@ -38,6 +38,8 @@ typedef struct run {
   unsigned nwarps;
   bool holds_pstate; /* launch_begin acquired the module's program state */
   uint64_t local_bytes;
+  uint32_t *arg_alloc; /* per kernel argument: its allocation id (0: none), */
+  uint64_t *arg_off;   /* and where its memory starts in that allocation (setup_allocs) */
 } run;
 
 /* Whether kernel parameter `pid` carries FuncParamAttr NoWrite (OpenCL C `const` pointers): the
@@ -74,6 +76,30 @@ static bool setup_svm(ex_ctx *cx, char *err, size_t errlen) {
   return true;
 }
 
+/* The allocation of an earlier buffer argument that argument i's memory belongs to, or 0. The same
+ * memory object bound to two arguments, or two views of one buffer, is one object to the kernel:
+ * one device address range (OpPtrEqual, OpPtrDiff, SPIR-V 3.32.8), one shadow for the race checker.
+ * Arguments in different address spaces stay apart (a pointer's space is its allocation's). */
+static uint32_t shared_alloc(const run *r, uint32_t i, uint8_t space) {
+  const ex_arg *args = r->cx.l->args, *x = &args[i];
+  if (!x->root) return 0;
+  for (uint32_t k = 0; k < i; k++) {
+    const uint32_t id = r->arg_alloc[k];
+    if (id && args[k].root == x->root && !args[k].is_image && r->cx.allocs[id].space == space) return id;
+  }
+  return 0;
+}
+
+/* Argument x's memory joins allocation a, which grows to span both. */
+static void join_alloc(ex_alloc *a, const ex_arg *x, bool read_only) {
+  uint8_t *lo = a->base < x->bytes ? a->base : x->bytes;
+  const uint64_t end_a = (uint64_t)(a->base - lo) + a->size, end_x = (uint64_t)(x->bytes - lo) + x->size;
+  a->base = lo;
+  a->size = end_a > end_x ? end_a : end_x;
+  a->read_only = a->read_only && read_only;                /* writable through either argument */
+  a->locked_atomics = a->locked_atomics || x->mem != NULL; /* memory objects' atomics are locked */
+}
+
 static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   ex_ctx *cx = &r->cx;
   const ex_program *p = cx->prog;
@@ -82,7 +108,9 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   const ex_pstate *ps = l->pstate;
   uint32_t n = 1 + p->nstatic + l->nargs;
   cx->allocs = calloc(n, sizeof *cx->allocs);
-  if (!cx->allocs) return SPVI_E_NOMEM;
+  r->arg_alloc = calloc(l->nargs + 1, sizeof *r->arg_alloc);
+  r->arg_off = calloc(l->nargs + 1, sizeof *r->arg_off);
+  if (!cx->allocs || !r->arg_alloc || !r->arg_off) return SPVI_E_NOMEM;
   cx->nallocs = 1 + p->nstatic;
   for (uint32_t i = 1; i <= p->nstatic; i++) {
     ex_alloc *a = &cx->allocs[i];
@@ -103,9 +131,20 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       a->base = l->args[i].bytes;
       a->image = &l->args[i].image;
       a->locked_atomics = l->args[i].mem != NULL;
+      r->arg_alloc[i] = cx->nallocs - 1;
       continue;
     }
     if (l->entry->param_byval[i] || !pt || pt->kind != LD_TY_POINTER || l->args[i].is_svm) continue;
+    if (pt->storage != SpvStorageClassWorkgroup) {
+      const uint8_t space = pt->storage == SpvStorageClassUniformConstant ? EX_AS_CONSTANT : EX_AS_GLOBAL;
+      const uint32_t id = shared_alloc(r, i, space);
+      if (id) {
+        join_alloc(&cx->allocs[id], &l->args[i], space == EX_AS_CONSTANT || param_nowrite(m, l->entry->ld->params[i]));
+        r->arg_alloc[i] = id;
+        continue;
+      }
+    }
+    r->arg_alloc[i] = cx->nallocs;
     ex_alloc *a = &cx->allocs[cx->nallocs];
     memset(a, 0, sizeof *a);
     a->arg_index = (int)i;
@@ -122,6 +161,10 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
       a->base = l->args[i].bytes;
     }
     cx->nallocs++;
+  }
+  for (uint32_t i = 0; i < l->nargs; i++) {
+    const ex_alloc *a = &cx->allocs[r->arg_alloc[i]];
+    if (r->arg_alloc[i] && a->base && l->args[i].bytes) r->arg_off[i] = (uint64_t)(l->args[i].bytes - a->base);
   }
   /* the module's pointer encoding (see ex.h), the same for all its launches */
   cx->shift = ps->shift;
@@ -147,12 +190,6 @@ static void relocate(const ex_ctx *cx, uint8_t *dst, uint32_t alloc) {
   memcpy(&v, dst, cx->prog->ptr_bytes); /* little-endian host: the low bytes */
   v += ex_ptr_of(cx, alloc);
   memcpy(dst, &v, cx->prog->ptr_bytes);
-}
-
-static uint32_t arg_alloc_id(const run *r, uint32_t index) {
-  for (uint32_t i = 1; i < r->cx.nallocs; i++)
-    if (r->cx.allocs[i].arg_index == (int)index) return i;
-  return 0;
 }
 
 static bool setup_warps(run *r, uint64_t max_group) {
@@ -195,8 +232,8 @@ static bool setup_warps(run *r, uint64_t max_group) {
         memcpy(val, &v, p->ptr_bytes);
       } else if (l->args[i].is_svm) {
         memcpy(val, &l->args[i].svm_ptr, p->ptr_bytes); /* the host address itself (ex_svm.c) */
-      } else if (l->args[i].is_local || (l->args[i].bytes && arg_alloc_id(r, i))) {
-        uint64_t v = ex_ptr_of(cx, arg_alloc_id(r, i));
+      } else if (l->args[i].is_local || (l->args[i].bytes && r->arg_alloc[i])) {
+        uint64_t v = ex_ptr_of(cx, r->arg_alloc[i]) + r->arg_off[i];
         memcpy(val, &v, p->ptr_bytes);
       } else if (l->args[i].bytes) {
         if (size > sizeof val) {
@@ -501,6 +538,9 @@ uint64_t ex_group_count(const ex_launch *l) {
   return n;
 }
 
+/* bi_mem.ptr_value: printf's %p shows the integer a kernel's (intptr_t)p gives (ex.h "Pointers"). */
+static uint64_t bi_ptr_value(void *ctx, uint64_t ptr) { return ex_ptr_to_int(ctx, ptr); }
+
 /* The launch-wide part of a run: context, group range, allocations, written-byte masks. */
 static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_width, char *err, size_t errlen) {
   memset(base, 0, sizeof *base);
@@ -509,6 +549,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   cx->l = l;
   cx->W = warp_width;
   cx->bimem.access = ex_bi_access;
+  cx->bimem.ptr_value = bi_ptr_value;
   cx->biout.write = printf_write;
   cx->biout.invalid = printf_invalid;
   cx->ftz = l->ftz;
@@ -563,8 +604,32 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   return st;
 }
 
+/* After a run over part of the NDRange: each argument's written-byte mask, from its allocation's
+ * (setup_allocs gave the first argument of an allocation the mask of all of it). */
+static void split_written(run *base) {
+  const ex_ctx *cx = &base->cx;
+  ex_arg *args = cx->l->args;
+  if (!cx->written || !base->arg_alloc) return;
+  for (int pass = 0; pass < 2; pass++) /* the others first: they copy from the first's mask */
+    for (uint32_t i = 0; i < cx->l->nargs; i++) {
+      const uint32_t id = base->arg_alloc[i];
+      if (!id || !cx->written[id] || (cx->allocs[id].arg_index == (int)i) != (pass == 1)) continue;
+      if (pass == 0) {
+        args[i].written = malloc(args[i].size + 1);
+        if (args[i].written) memcpy(args[i].written, cx->written[id] + base->arg_off[i], args[i].size);
+      } else if (base->arg_off[i]) {
+        memmove(args[i].written, args[i].written + base->arg_off[i], args[i].size);
+      }
+    }
+}
+
 static void launch_end(run *base) {
   ex_hooks_launch_end(&base->cx);
+  split_written(base);
+  free(base->arg_alloc);
+  free(base->arg_off);
+  base->arg_alloc = NULL;
+  base->arg_off = NULL;
   free(base->cx.allocs);
   ex_svm_snap_free((ex_svm_snap *)base->cx.svm);
   base->cx.svm = NULL;

@@ -73,3 +73,17 @@ kernel void pf_invalid(global int *ret) {
   ret[1] = printf("bad %d %s\n", 1.5, "x");
   ret[2] = printf("after %d\n", 7);
 }
+
+// %p prints the pointer's value (C 6.15.14.2), the integer (ulong)p gives: each "%p" is followed by
+// the same pointer's (ulong) in %lx (global, local and private memory), then a null pointer.
+kernel void pf_ptr(global int *ret, global int *buf) {
+  local int loc[4];
+  int priv[2];
+  size_t i = get_global_id(0);
+  loc[i % 4] = (int)i;
+  priv[i % 2] = buf[i];
+  global int *g = buf + i;
+  local int *l = &loc[i % 4];
+  int *p = &priv[1];
+  ret[i] = printf("%p %lx|%p %lx|%p %lx|%p\n", g, (ulong)g, l, (ulong)l, p, (ulong)p, (global int *)0);
+}

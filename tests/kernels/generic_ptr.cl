@@ -31,6 +31,16 @@ kernel void generic_sum(global int *out, global const int *in) {
   out[g * 3 + 2] = sum_generic(priv, 8);
 }
 
+// The generic pointer to one of three objects: mode 0 the global one, 1 the local one, else the
+// private one.
+static int *pick(int mode, global int *gp, local int *lp, int *pp) {
+  switch (mode) {
+  case 0: return gp;
+  case 1: return lp;
+  default: return pp;
+  }
+}
+
 // mode[g] picks the address space (0 global, 1 local, else private); it comes from a buffer
 // because a switch on g % 3 is narrowed to an i2 switch at -O2, which llvm-spirv-14 rejects.
 kernel void generic_cast(global int *out, global int *gbuf, global const int *mode) {
@@ -38,12 +48,7 @@ kernel void generic_cast(global int *out, global int *gbuf, global const int *mo
   int priv = 5;
   size_t g = get_global_id(0);
   size_t l = get_local_id(0);
-  int *p;
-  switch (mode[g]) {
-  case 0: p = &gbuf[g]; break;
-  case 1: p = &loc[l]; break;
-  default: p = &priv; break;
-  }
+  int *p = pick(mode[g], &gbuf[g], &loc[l], &priv);
   store_generic(p, (int)g * 10);
   int back = *p;
   int w = where(p);
@@ -60,4 +65,23 @@ kernel void generic_cast(global int *out, global int *gbuf, global const int *mo
   out[g * 4 + 1] = back;
   out[g * 4 + 2] = via;
   out[g * 4 + 3] = (q > p) + 2 * (q - p) + 4 * (p == (int *)&gbuf[g]);
+}
+
+__attribute__((noinline)) static uint fence_of(const int *p) { return get_fence(p); }
+
+// get_fence (OpenCL C 6.15.9) of generic pointers to global, local and private objects, chosen
+// per work-item by mode[g] as in generic_cast (0 global, 1 local, else private), through a helper
+// that sees only the generic pointer, and of the three directly in the kernel.
+kernel void generic_fence(global uint *out, global int *gbuf, global const int *mode) {
+  local int loc[64];
+  int priv = 5;
+  size_t g = get_global_id(0);
+  size_t l = get_local_id(0);
+  int *p = pick(mode[g], &gbuf[g], &loc[l], &priv);
+  *p = (int)g;
+  int *pg = &gbuf[g], *pl = &loc[l], *pp = &priv;
+  out[g * 4 + 0] = fence_of(p);
+  out[g * 4 + 1] = get_fence(pg);
+  out[g * 4 + 2] = get_fence(pl);
+  out[g * 4 + 3] = get_fence(pp) + (uint)(*p - (int)g);
 }

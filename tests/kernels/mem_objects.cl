@@ -12,6 +12,18 @@ kernel void scale_add(global int *a, int k) {
 /* a[i] = i + 100 */
 kernel void fill_idx(global int *a) { a[get_global_id(0)] = (int)get_global_id(0) + 100; }
 
+/* a and b may be one memory object, or views of one buffer: the pointers are then into one object
+ * (out[0] = a == b, out[1] = b - a in ints), and a[g] = b[g + 1] + 1 reads what another work-item
+ * writes when b - a is in [-1, G - 2]: a race (no barrier orders them). */
+kernel void same_object(global int *a, global int *b, global long *out) {
+  size_t g = get_global_id(0);
+  if (g == 0) {
+    out[0] = a == b;
+    out[1] = b - a;
+  }
+  a[g] = b[g + 1] + 1;
+}
+
 /* a[idx] = 7 (one work-item) */
 kernel void poke(global int *a, int idx) { a[idx] = 7; }
 

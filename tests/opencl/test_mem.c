@@ -920,6 +920,46 @@ static void t_use_host_ptr_kernel(void **state) {
   free(host);
 }
 
+/* ---- one memory object in two arguments ------------------------------------------------------------- */
+
+/* The same cl_mem set for two arguments, and two sub-buffers of one buffer, are one object to the
+ * kernel: the same device address (a == b, b - a == 0), and sub-buffers at their origins' distance
+ * (b - a in ints = (origin_b - origin_a) / sizeof(int)), as on any device. */
+static void t_same_mem_args(void **state) {
+  (void)state;
+  size_t a = base_align();
+  cl_program p = program("kernel void same(global int *a, global int *b, global long *out) {\n"
+                         "  out[0] = a == b; out[1] = b - a; }\n");
+  cl_int e;
+  cl_kernel k = clCreateKernel(p, "same", &e);
+  CHECK(e);
+  cl_mem b = buffer(0, 2 * a, NULL), out = buffer(0, 2 * sizeof(cl_long), NULL);
+  cl_buffer_region r0 = {0, a}, r1 = {a, a};
+  cl_mem s0 = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &e);
+  CHECK(e);
+  cl_mem s1 = clCreateSubBuffer(b, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &e);
+  CHECK(e);
+  const cl_mem pairs[2][2] = {{b, b}, {s0, s1}};
+  const cl_long want[2][2] = {{1, 0}, {0, (cl_long)(a / sizeof(int))}};
+  for (int t = 0; t < 2; t++) {
+    CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &pairs[t][0]));
+    CHECK(clSetKernelArg(k, 1, sizeof(cl_mem), &pairs[t][1]));
+    CHECK(clSetKernelArg(k, 2, sizeof out, &out));
+    size_t g = 1;
+    CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    cl_long got[2];
+    CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    assert_int_equal(got[0], want[t][0]);
+    assert_int_equal(got[1], want[t][1]);
+  }
+  CHECK(clReleaseMemObject(s1));
+  CHECK(clReleaseMemObject(s0));
+  CHECK(clReleaseMemObject(out));
+  CHECK(clReleaseMemObject(b));
+  CHECK(clReleaseKernel(k));
+  CHECK(clReleaseProgram(p));
+}
+
 /* ---- destructor callbacks and deferred destruction -------------------------------------------------- */
 
 static _Atomic int order_counter;
@@ -1074,6 +1114,7 @@ int main(void) {
     cmocka_unit_test(t_map),
     cmocka_unit_test(t_map_use_host_ptr),
     cmocka_unit_test(t_use_host_ptr_kernel),
+    cmocka_unit_test(t_same_mem_args),
     cmocka_unit_test(t_destructors),
     cmocka_unit_test(t_migrate),
     cmocka_unit_test(t_pipes),

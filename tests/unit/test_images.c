@@ -15,6 +15,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "kernel_harness.h"
 #include "load.h"
+#include "spvasm.h"
 
 /* ---- the model --------------------------------------------------------------------------------- */
 
@@ -925,6 +926,40 @@ static void test_fault_undefined(void **state) {
   kt_run_case(&c3);
 }
 
+/* SPIR-V 1.6 Nontemporal image operand: accepted as the hint it is, the reads and the write give
+ * what they give without it (tests/spvasm_images/nontemporal.spvasm) */
+static void test_nontemporal(void **state) {
+  (void)state;
+  static const unsigned warps[] = {1, 7, 32};
+  const float src[2 * 4] = {1, 2, 3, 4, 5, 6, 7, 8}, want_dst[4] = {0.5f, 0.25f, 2, -1};
+  const float want_out[8] = {5, 6, 7, 8, 5, 6, 7, 8}; /* pixel (1, 0) read, then sampled */
+  const spvi_image_desc ds = {SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_FLOAT, 2, 1, 0, 0};
+  const spvi_image_desc dd = {SPVI_IMAGE_2D, SPVI_ORDER_RGBA, SPVI_FLOAT, 1, 1, 0, 0};
+  const spvi_sampler smp = {false, SPVI_ADDRESS_NONE, SPVI_FILTER_NEAREST};
+  spvi_error err;
+  kt_g.m = spvasm_load("tests/spvasm_images/nontemporal.spvasm", 6, false, "nontemporal.spvasm");
+  for (size_t i = 0; i < KT_COUNT(warps); i++) {
+    kt_g.l = spvi_launch_new(kt_g.m, spvi_find_kernel(kt_g.m, "nontemporal"), &err);
+    assert_non_null(kt_g.l);
+    assert_int_equal(spvi_set_arg_image(kt_g.l, 0, &ds, src, sizeof src, &err), SPVI_OK);
+    assert_int_equal(spvi_set_arg_sampler(kt_g.l, 1, &smp, &err), SPVI_OK);
+    assert_int_equal(spvi_set_arg_image(kt_g.l, 2, &dd, NULL, 16, &err), SPVI_OK);
+    assert_int_equal(spvi_set_arg_buffer(kt_g.l, 3, NULL, sizeof want_out, &err), SPVI_OK);
+    const size_t g = 1;
+    assert_int_equal(spvi_set_ndrange(kt_g.l, 1, &g, NULL, NULL, &err), SPVI_OK);
+    spvi_run_options o = {.warp_width = warps[i]};
+    spvi_fault f;
+    assert_int_equal(spvi_run(kt_g.l, &o, &f, &err), SPVI_OK);
+    size_t n;
+    spvi_image_desc got;
+    assert_memory_equal(spvi_arg_buffer(kt_g.l, 3, &n), want_out, sizeof want_out);
+    assert_memory_equal(spvi_arg_image(kt_g.l, 2, &got, &n), want_dst, sizeof want_dst);
+    spvi_launch_free(kt_g.l);
+    kt_g.l = NULL;
+  }
+  kt_release();
+}
+
 /* API argument checks */
 static void test_api_errors(void **state) {
   (void)state;
@@ -970,7 +1005,7 @@ int main(void) {
     KT_TEST(test_const_sampler_values), KT_TEST(test_int_coords),         KT_TEST(test_read_imageui_sampler),
     KT_TEST(test_read_imageh),          KT_TEST(test_writes_arrays_3d),   KT_TEST(test_queries),
     KT_TEST(test_image_buffer),         KT_TEST(test_fault_out_of_range), KT_TEST(test_fault_undefined),
-    KT_TEST(test_api_errors),
+    KT_TEST(test_api_errors),           KT_TEST(test_nontemporal),
   };
   return cmocka_run_group_tests_name("images", tests, NULL, NULL);
 }

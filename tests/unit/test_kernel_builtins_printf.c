@@ -48,9 +48,27 @@ static void kb_text_diff(const char *ctx, const char *got, size_t glen, const ch
     i, glen, wlen, (int)glen, got, (int)wlen, want);
 }
 
+/* pf_ptr's text: per line, pairs "0xP V|" where P (%p) must equal V ((ulong)p in %lx), the last
+ * field a null pointer's "0x0". */
+static void kb_check_ptr_text(const char *ctx, const char *text, size_t lines) {
+  size_t n = 0;
+  for (const char *at = text; *at; n++) {
+    for (int k = 0; k < 3; k++) {
+      unsigned long long pv, iv;
+      int used = 0;
+      if (sscanf(at, "0x%llx %llx|%n", &pv, &iv, &used) != 2 || !used) fail_msg("%s: bad line: %s", ctx, at);
+      if (pv != iv) fail_msg("%s: %%p printed 0x%llx, (ulong)p is 0x%llx: %s", ctx, pv, iv, at);
+      at += used;
+    }
+    if (strncmp(at, "0x0\n", 4) != 0) fail_msg("%s: a null pointer's %%p is not 0x0: %s", ctx, at);
+    at += 4;
+  }
+  assert_int_equal(n, lines);
+}
+
 /* Runs `kernel` of tests/kernels/bi_printf.cl: arg 0 is the int return-value buffer (count ints,
  * filled with a sentinel before the run), then `extra` argument buffers; G work-items in groups of
- * L; the captured text must equal `want`, ret[] must equal want_ret. */
+ * L; the captured text must equal `want` (NULL: pass kb_check_ptr_text), ret[] must equal want_ret. */
 static void kb_printf_case(const char *kernel, size_t G, size_t L, const kt_arg *extra, int nextra, size_t count,
                            const int32_t *want_ret, const char *want, size_t wlen) {
   static const char *const variants[] = {"O0", "O2"};
@@ -99,7 +117,8 @@ static void kb_printf_case(const char *kernel, size_t G, size_t L, const kt_arg 
       spvi_status s = spvi_run(kt_g.l, &ro, &fault, &err);
       if (s != SPVI_OK)
         fail_msg("%s: spvi_run status %d: %s%s", ctx, (int)s, err.message, s == SPVI_FAULT ? fault.message : "");
-      if (kb_pf_text.len != wlen || memcmp(kb_pf_text.p ? kb_pf_text.p : "", want, wlen) != 0) {
+      if (!want) kb_check_ptr_text(ctx, kb_pf_text.p ? kb_pf_text.p : "", G);
+      else if (kb_pf_text.len != wlen || memcmp(kb_pf_text.p ? kb_pf_text.p : "", want, wlen) != 0) {
         kb_text_diff(ctx, kb_pf_text.p ? kb_pf_text.p : "", kb_pf_text.len, want, wlen);
         fail();
       }
@@ -249,11 +268,21 @@ static void test_printf_invalid(void **state) {
   kb_printf_case("pf_invalid", 1, 1, NULL, 0, 3, ret, "before\nafter 7\n", 15);
 }
 
+/* %p shows the integer value of the pointer, the one (ulong)p gives (a global, a local and a
+ * private pointer), and 0x0 for null */
+static void test_printf_ptr(void **state) {
+  (void)state;
+  static const int32_t buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  kt_arg ex[1] = {KT_BUF_IN(buf, sizeof buf)};
+  kb_printf_case("pf_ptr", 8, 4, ex, 1, 8, kb_zeros, NULL, 0);
+}
+
 #define KB_PF_TEST(f) cmocka_unit_test_teardown(f, kb_pf_teardown)
 int main(void) {
   const struct CMUnitTest tests[] = {
     KB_PF_TEST(test_printf_int), KB_PF_TEST(test_printf_float), KB_PF_TEST(test_printf_fixed),
     KB_PF_TEST(test_printf_vec), KB_PF_TEST(test_printf_many),  KB_PF_TEST(test_printf_invalid),
+    KB_PF_TEST(test_printf_ptr),
   };
   return cmocka_run_group_tests_name("kernel_builtins_printf", tests, NULL, NULL);
 }

@@ -722,6 +722,32 @@ static void test_generic_cast(void **state) {
   kt_run_case(&c);
 }
 
+/* get_fence (OpenCL C 6.15.9) is llvm-spirv's OpGenericPtrMemSemantics >> 8: the storage class's
+ * Memory Semantics bit (SPIR-V 3.25: CrossWorkgroupMemory 0x200, WorkgroupMemory 0x100; Function
+ * storage has none), i.e. CLK_GLOBAL_MEM_FENCE 2, CLK_LOCAL_MEM_FENCE 1, and 0 for private memory. */
+static void test_generic_fence(void **state) {
+  (void)state;
+  enum { G = 12 };
+  int32_t gbuf[G], mode[G];
+  uint32_t w[1 + G * 4];
+  w[0] = G * 4;
+  for (int g = 0; g < G; ++g) {
+    gbuf[g] = -1;
+    mode[g] = g % 3; /* 0: global, 1: local, 2: private */
+    w[1 + g * 4 + 0] = mode[g] == 0 ? 2 : mode[g] == 1 ? 1 : 0;
+    w[1 + g * 4 + 1] = 2;
+    w[1 + g * 4 + 2] = 1;
+    w[1 + g * 4 + 3] = 0;
+  }
+  kt_case c = {.file = "generic_ptr",
+               .kernel = "generic_fence",
+               .args = {KT_BUF_IN(NULL, G * 4 * 4), KT_BUF_IN(gbuf, sizeof gbuf), KT_BUF_IN(mode, sizeof mode)},
+               .range = {1, {G}, {G}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
+  kt_run_case(&c);
+}
+
 /* ---- ptr_arith.cl --------------------------------------------------------------------------- */
 static void test_ptr_walk(void **state) {
   (void)state;
@@ -830,8 +856,9 @@ int main(void) {
     KT_TEST(test_const_arg),       KT_TEST(test_read_globals),
     KT_TEST(test_scratch_globals), KT_TEST(test_ptr_globals),
     KT_TEST(test_generic_sum),     KT_TEST(test_generic_cast),
-    KT_TEST(test_ptr_walk),        KT_TEST(test_ptr_bytes),
-    KT_TEST(test_ptr_private),     KT_TEST(test_ptr_local),
+    KT_TEST(test_generic_fence),   KT_TEST(test_ptr_walk),
+    KT_TEST(test_ptr_bytes),       KT_TEST(test_ptr_private),
+    KT_TEST(test_ptr_local),
   };
   return cmocka_run_group_tests_name("kernels_mem", tests, NULL, NULL);
 }

@@ -169,6 +169,92 @@ static void test_view(void **state) {
   }
 }
 
+/* One memory object bound to two arguments, and two views of one buffer, are one object to the
+ * kernel (OpenCL C 6.3 pointer comparison, SPIR-V 3.32.8 OpPtrEqual/OpPtrDiff): a == b and b - a
+ * as the host computes them, and the race checker sees the work-items' accesses to the shared
+ * bytes as one object's (same_object, mem_objects.cl); two distinct buffers stay apart and race
+ * free. At warp widths 1, 7 and 32. */
+static void test_same_object(void **state) {
+  (void)state;
+  enum { G = 8, K = 4 };
+  static const unsigned warps[] = {1, 7, 32};
+  for (int v = 0; v < NV; v++) {
+    spvi_module *m = tl_load("mem_objects", variants[v]);
+    spvi_launch *l = tl_launch(m, "same_object");
+    ndrange(l, 1, G, 0, G);
+    for (int c = 0; c < 3; c++)
+      for (size_t w = 0; w < sizeof warps / sizeof warps[0]; w++) {
+        spvi_error err;
+        /* c 0: one buffer twice; 1: views at ints 0 and K of one buffer; 2: two buffers */
+        spvi_mem *p = buffer((G + 1 + K) * 4, NULL), *q = c == 2 ? buffer((G + 1) * 4, NULL) : NULL;
+        spvi_mem *a = c == 1 ? spvi_buffer_view(p, 0, (G + 1) * 4, &err) : p;
+        spvi_mem *b = c == 0 ? p : c == 1 ? spvi_buffer_view(p, K * 4, (G + 1) * 4, &err) : q;
+        spvi_mem *out = buffer(2 * 8, NULL);
+        assert_non_null(a);
+        assert_non_null(b);
+        for (int i = 0; i < G + 1; i++) ints(b)[i] = 10 * i;
+        set_mem(l, 0, a);
+        set_mem(l, 1, b);
+        set_mem(l, 2, out);
+        spvi_run_options o = {.warp_width = warps[w], .threads = 1, .checks = SPVI_CHECK_RACES};
+        spvi_fault f;
+        assert_int_equal(run_opts(l, &o, &f), SPVI_OK);
+        const int64_t *r = spvi_mem_data(out, NULL);
+        assert_int_equal(r[0], c == 0);
+        if (c < 2) assert_int_equal(r[1], c == 0 ? 0 : K);
+        size_t races = 0;
+        for (size_t i = 0; i < spvi_report_count(l); i++) races += spvi_report_get(l, i)->kind == SPVI_REPORT_RACE;
+        assert_true(c < 2 ? races > 0 : races == 0);
+        if (c == 2)
+          for (int g = 0; g < G; g++) assert_int_equal(ints(a)[g], 10 * (g + 1) + 1);
+        set_mem(l, 0, NULL);
+        set_mem(l, 1, NULL);
+        set_mem(l, 2, NULL);
+        if (a != p) spvi_mem_release(a);
+        if (b != p) spvi_mem_release(b);
+        spvi_mem_release(p);
+        spvi_mem_release(out);
+      }
+    spvi_launch_free(l);
+    spvi_module_free(m);
+  }
+}
+
+/* A run over part of the NDRange gives each argument its own written-byte mask even when two
+ * arguments are views of one buffer (one allocation): a = ints K.. of the buffer, b = ints 0..;
+ * group 0 (work-items 0..3) writes a[0..3], i.e. b[K..K+3]. */
+static void test_same_object_written(void **state) {
+  (void)state;
+  enum { G = 8, K = 4, L = 4 };
+  spvi_module *m = tl_load("mem_objects", "O2");
+  spvi_launch *l = tl_launch(m, "same_object");
+  ndrange(l, 1, G, 0, L);
+  spvi_error err;
+  spvi_mem *p = buffer((G + 1 + K) * 4, NULL), *out = buffer(2 * 8, NULL);
+  spvi_mem *a = spvi_buffer_view(p, K * 4, (G + 1) * 4, &err), *b = spvi_buffer_view(p, 0, (G + 1 + K) * 4, &err);
+  set_mem(l, 0, a);
+  set_mem(l, 1, b);
+  set_mem(l, 2, out);
+  spvi_run_options o = {.threads = 1, .group_begin = 0, .group_end = 1};
+  spvi_fault f;
+  assert_int_equal(run_opts(l, &o, &f), SPVI_OK);
+  assert_int_equal(((const int64_t *)spvi_mem_data(out, NULL))[1], -K);
+  size_t na = 0, nb = 0;
+  const uint8_t *wa = spvi_arg_written(l, 0, &na), *wb = spvi_arg_written(l, 1, &nb);
+  assert_non_null(wa);
+  assert_non_null(wb);
+  assert_int_equal(na, (G + 1) * 4);
+  assert_int_equal(nb, (G + 1 + K) * 4);
+  for (size_t i = 0; i < na; i++) assert_int_equal(wa[i], i < L * 4);
+  for (size_t i = 0; i < nb; i++) assert_int_equal(wb[i], i >= K * 4 && i < (K + L) * 4);
+  spvi_launch_free(l);
+  spvi_mem_release(a);
+  spvi_mem_release(b);
+  spvi_mem_release(p);
+  spvi_mem_release(out);
+  spvi_module_free(m);
+}
+
 /* CL_MEM_USE_HOST_PTR: the kernel works on the caller's memory. */
 static void test_host_memory(void **state) {
   (void)state;
@@ -850,6 +936,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_shared_buffer),
     cmocka_unit_test(test_view),
+    cmocka_unit_test(test_same_object),
+    cmocka_unit_test(test_same_object_written),
     cmocka_unit_test(test_host_memory),
     cmocka_unit_test(test_null_buffer),
     cmocka_unit_test(test_written_mask),
