@@ -821,7 +821,13 @@ static void make_prelude(sbuf *b, int cl_std, const avec *user) {
  * minus the loop and SLP vectorizers (their llvm.vector.reduce.* intrinsics are unknown to
  * llvm-spirv-14, and spvi gains nothing from wider vectors), with switch-to-lookup-table off
  * (its bitmaps are integers of odd widths), and without the coroutine, OpenMP and profile
- * passes that OpenCL C never needs. */
+ * passes that OpenCL C never needs. No SimplifyCFG hoists or sinks common instructions: it merges
+ * identical calls from the two arms of a branch, and LLVM 14's `convergent` allows that, but a
+ * sub-group built-in (sub_group_broadcast_first, OpenCL C 3.0 §6.15.19 cl_khr_subgroup_ballot)
+ * then runs with every work-item of both arms active, and clustered reductions of a switch get a
+ * phi as their cluster size, which SPIR-V requires to be a constant. (No other pass of the
+ * pipeline moves calls between arms: mldst-motion merges loads and stores only, and gvn-hoist is
+ * not in it.) */
 static const char optimisation_pipeline[] =
   "forceattrs,inferattrs,"
   "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
@@ -847,12 +853,12 @@ static const char optimisation_pipeline[] =
   "mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
   "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm),"
   "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-  "no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine))),"
+  "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine))),"
   "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,require<globals-aa>,"
   "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),"
   "loop-distribute,loop-load-elim,instcombine,"
   "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
-  "no-switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,"
+  "no-switch-to-lookup;no-keep-loops;no-hoist-common-insts;no-sink-common-insts>,"
   "vector-combine,instcombine,loop-unroll<O2>,transform-warning,instcombine,"
   "require<opt-remark-emit>,loop-mssa(licm),alignment-from-assumptions,loop-sink,instsimplify,"
   "div-rem-pairs,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
@@ -1616,6 +1622,73 @@ static int module_cl_std(const void *module, size_t bytes) {
   return 0;
 }
 
+/* A module's word i in host order (the module may be byte-swapped). */
+static uint32_t word_at(const uint32_t *w, size_t i) { return w[0] == 0x03022307u ? __builtin_bswap32(w[i]) : w[i]; }
+
+/* spirv-link refuses modules of different SPIR-V versions, and llvm-spirv-14 writes the lowest
+ * version that covers what each module uses (1.4 for `nsw` on an int addition, 1.0 for a float
+ * function), so two objects of one program may differ. The older modules are raised to the
+ * newest one's version: a version's rules for a Kernel module are its predecessor's, except that
+ * from 1.4 on an OpEntryPoint's interface lists the global variables its call tree uses (SPIR-V
+ * 1.6 §3.32.6 OpEntryPoint: "equal to or a superset of the global OpVariable Result <id>
+ * referenced by the entry point's static call tree"). So when a module crosses 1.4, every
+ * module-scope variable is added to each entry point's interface (a superset is allowed).
+ * Returns a malloc'd copy in host byte order with `version` in word 1 (*words its length), or
+ * NULL when out of memory. */
+static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, size_t *words) {
+  uint32_t old = word_at(w, 1);
+  size_t nvars = 0;
+  bool interfaces = old < 0x10400 && version >= 0x10400;
+  for (size_t i = 5; interfaces && i < n;) { /* count the module-scope variables */
+    uint32_t ins = word_at(w, i), count = ins >> 16, op = ins & 0xffff;
+    if (count == 0 || i + count > n || op == 54 /* OpFunction */) break;
+    if (op == 59 /* OpVariable */ && count >= 4 && word_at(w, i + 3) != 7 /* Function */) nvars++;
+    i += count;
+  }
+  size_t entries = 0;
+  for (size_t i = 5; nvars && i < n;) {
+    uint32_t ins = word_at(w, i), count = ins >> 16;
+    if (count == 0 || i + count > n) break;
+    if ((ins & 0xffff) == 15 /* OpEntryPoint */) entries++;
+    i += count;
+  }
+  uint32_t *r = malloc((n + entries * nvars) * sizeof *r);
+  if (!r) return NULL;
+  size_t o = 0;
+  for (size_t i = 0; i < 5 && i < n; i++) r[o++] = word_at(w, i);
+  r[1] = version;
+  for (size_t i = 5; i < n;) {
+    uint32_t ins = word_at(w, i), count = ins >> 16;
+    if (count == 0 || i + count > n) { /* malformed: copy the rest for spirv-link to report */
+      while (i < n) r[o++] = word_at(w, i++);
+      break;
+    }
+    size_t start = o;
+    for (uint32_t k = 0; k < count; k++) r[o++] = word_at(w, i + k);
+    if ((ins & 0xffff) == 15 && nvars) {
+      /* append the variables the interface does not list yet */
+      size_t name_end = start + 3; /* after ExecutionModel and the function id: the name */
+      while (name_end < o && (r[name_end] >> 24) != 0) name_end++;
+      name_end++; /* the word holding the name's NUL */
+      for (size_t v = 5; v < n;) {
+        uint32_t vi = word_at(w, v), vc = vi >> 16;
+        if (vc == 0 || v + vc > n || (vi & 0xffff) == 54) break;
+        if ((vi & 0xffff) == 59 && vc >= 4 && word_at(w, v + 3) != 7) {
+          uint32_t id = word_at(w, v + 2);
+          bool listed = false;
+          for (size_t k = name_end; k < o && !listed; k++) listed = r[k] == id;
+          if (!listed) r[o++] = id;
+        }
+        v += vc;
+      }
+      r[start] = (uint32_t)(o - start) << 16 | 15;
+    }
+    i += count;
+  }
+  *words = o;
+  return r;
+}
+
 int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out) {
   if (!out) return CLC_FAILED;
   result_init(out);
@@ -1652,10 +1725,25 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
     av_add(&a, "--create-library");
     av_add(&a, "--allow-partial-linkage");
   }
+  uint32_t version = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (word_at(modules[i], 1) > version) version = word_at(modules[i], 1);
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "in%u.spv", i);
-    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log)) goto done;
+    const void *m = modules[i];
+    size_t bytes = sizes[i], words = 0;
+    uint32_t *raised = NULL;
+    if (word_at(m, 1) < version) {
+      if (!(m = raised = raise_version(m, bytes / 4, version, &words))) {
+        sb_add(&log, "spvi: error: out of memory\n");
+        goto done;
+      }
+      bytes = words * 4;
+    }
+    bool ok = write_file(jpath(&j, name, path, sizeof path), m, bytes, &log);
+    free(raised);
+    if (!ok) goto done;
     av_add(&a, path);
   }
   av_add(&a, "-o");

@@ -477,6 +477,81 @@ static void test_compile_and_link(void **state) {
   clc_result_free(&b);
 }
 
+/* clc_link of modules of different SPIR-V versions: the older one is raised to the newer's
+ * version, and when that crosses 1.4 its entry points list the module-scope variables (SPIR-V
+ * 1.6 §3.32.6 OpEntryPoint: from 1.4 the interface names every global variable the entry point's
+ * call tree uses). The older module here is SPIR-V 1.0 assembled by spirv-as (llvm-spirv-14 itself
+ * goes to 1.4 for a kernel that uses a program-scope variable): its kernel stores
+ * twice_plus(bias) with `global int bias = 7`; twice_plus comes from a clc_compile'd module whose
+ * `nsw` makes it 1.4. Expected: 2 * 7 + 1 = 15, and spvi loads the linked module without a
+ * validation warning. */
+static void test_link_raises_version(void **state) {
+  (void)state;
+  const char *spvi = spvi_command();
+  if (!spvi || system("command -v spirv-as >/dev/null 2>&1") != 0) skip();
+  static const char asm_src[] = "OpCapability Addresses\n"
+                                "OpCapability Linkage\n"
+                                "OpCapability Kernel\n"
+                                "OpMemoryModel Physical64 OpenCL\n"
+                                "OpEntryPoint Kernel %k \"k\"\n"
+                                "OpDecorate %f LinkageAttributes \"twice_plus\" Import\n"
+                                "%uint = OpTypeInt 32 0\n"
+                                "%void = OpTypeVoid\n"
+                                "%gptr = OpTypePointer CrossWorkgroup %uint\n"
+                                "%kty = OpTypeFunction %void %gptr\n"
+                                "%fty = OpTypeFunction %uint %uint\n"
+                                "%c7 = OpConstant %uint 7\n"
+                                "%bias = OpVariable %gptr CrossWorkgroup %c7\n"
+                                "%f = OpFunction %uint None %fty\n"
+                                "%x = OpFunctionParameter %uint\n"
+                                "OpFunctionEnd\n"
+                                "%k = OpFunction %void None %kty\n"
+                                "%out = OpFunctionParameter %gptr\n"
+                                "%e = OpLabel\n"
+                                "%b = OpLoad %uint %bias\n"
+                                "%r = OpFunctionCall %uint %f %b\n"
+                                "OpStore %out %r\n"
+                                "OpReturn\n"
+                                "OpFunctionEnd\n";
+  char as_path[] = "/tmp/spvi-test-compile-XXXXXX", spv_path[64];
+  int fd = mkstemp(as_path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_true(spit(as_path, asm_src, strlen(asm_src)));
+  snprintf(spv_path, sizeof spv_path, "%s.spv", as_path);
+  int st = sh(NULL, "spirv-as --target-env spv1.0 %s -o %s", as_path, spv_path);
+  unlink(as_path);
+  assert_int_equal(st, 0);
+  size_t len = 0;
+  char *old = slurp(spv_path, &len);
+  unlink(spv_path);
+  assert_non_null(old);
+  clc_result lib, l;
+  assert_compiles("int twice_plus(int x) { return 2 * x + 1; }\n", "-cl-std=CL3.0", &lib);
+  const uint32_t *lw = lib.spirv, *ow = (const uint32_t *)(const void *)old;
+  assert_int_equal(ow[1], 0x00010000u);
+  assert_int_equal(lw[1], 0x00010400u); /* the premise: the versions differ across 1.4 */
+  const void *mods[2] = {old, lib.spirv};
+  size_t sizes[2] = {len, lib.bytes};
+  int rc = clc_link(mods, sizes, 2, NULL, &l);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", l.log);
+  assert_int_equal(rc, CLC_OK);
+  assert_int_equal(((const uint32_t *)l.spirv)[1], 0x00010400u);
+  char f[64], *out = NULL;
+  module_file(&l, f);
+  st = sh(&out, "'%s' run %s -k k -g 1 'int[1]' --print", spvi, f);
+  unlink(f);
+  if (st != 0 || !strstr(out, "int[1]: 15")) fprintf(stderr, "spvi run: %s\n", out);
+  assert_int_equal(st, 0);
+  assert_non_null(strstr(out, "int[1]: 15"));
+  /* valid: no "validation: ... is not listed as an interface" warning */
+  assert_null(strstr(out, "warning"));
+  free(out);
+  free(old);
+  clc_result_free(&l);
+  clc_result_free(&lib);
+}
+
 /* IR that llvm-spirv-14 refuses when made by LLVM's plain -O2: freeze, odd integer widths from
  * switch narrowing, vector reductions. The pipeline keeps these optimised. */
 static void test_optimised_ir_is_translatable(void **state) {
@@ -806,6 +881,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(test_extension_macros),
     cmocka_unit_test(test_headers_and_include_dirs),
     cmocka_unit_test(test_compile_and_link),
+    cmocka_unit_test(test_link_raises_version),
     cmocka_unit_test(test_optimised_ir_is_translatable),
     cmocka_unit_test(test_optimised_matches_unoptimised),
     cmocka_unit_test(test_saturating_patterns),
