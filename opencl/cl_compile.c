@@ -6,8 +6,9 @@
  * Every call works in its own mkdtemp directory and runs the tools as child processes
  * (posix_spawn, argv vectors: no shell, so no quoting problems), with the standard output and
  * error of each tool captured into a file that becomes the build log. Nothing is shared between
- * calls, so the functions are thread-safe; a tool that crashes or hangs (a timeout kills it) only
- * fails that build.
+ * calls but the build cache (cl_cache.c, thread-safe), so the functions are thread-safe; a tool
+ * that crashes or hangs (a timeout kills it) only fails that build. A source build whose key
+ * (compile_key) is in the cache runs no tool at all.
  *
  * Source builds (build_module):
  *   clang-14 -O2 -Xclang -disable-llvm-passes (optimisation-ready IR, no passes run)
@@ -22,12 +23,15 @@
  * unoptimised module (the clang output itself; -cl-opt-disable goes there directly) and the log
  * says so. The reasons for every step, and the measurements: docs/compile.md.
  */
-#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw, dladdr */
 #include "cl_compile.h"
 
+#include "cl_cache.h"
 #include "cl_features.h"
 #include "cl_sbuf.h"
+#include "spvi.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1367,6 +1371,139 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
   return ok;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The build cache (cl_cache.h; docs/compile.md "The build cache")                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A tool's identity for the key: the file it resolves to (tool_path, then the PATH for a bare
+ * name), with its size and modification time. */
+static void key_tool(clcache_sha256 *s, int tool) {
+  char path[PATH_MAX], full[PATH_MAX + 256];
+  tool_path(tool, path, sizeof path);
+  const char *env = strchr(path, '/') ? NULL : getenv("PATH");
+  for (const char *d = env; d && *d;) {
+    const char *e = strchr(d, ':');
+    size_t len = e ? (size_t)(e - d) : strlen(d);
+    snprintf(full, sizeof full, "%.*s/%s", (int)len, d, path);
+    if (access(full, X_OK) == 0 && clcache_sha256_file_identity(s, full)) return;
+    d = e ? e + 1 : NULL;
+  }
+  clcache_sha256_file_identity(s, path); /* absent: the name alone, and the build will fail */
+}
+
+/* The key of a source build: everything the result depends on but the files clang reads from
+ * disk (those are the entry's dependency list): spvi's version and the file this code is in (so
+ * a rebuilt spvi never serves what the old one produced), the tools, the source, the embedded
+ * headers and their names, the options as parsed (relative -I made absolute), the prelude (the
+ * device's extensions and features) and the pipeline. */
+static void compile_key(const char *source, const clc_header *headers, unsigned nheaders, const copts *o,
+                        const sbuf *prelude, uint8_t key[CLCACHE_KEY]) {
+  clcache_sha256 s;
+  clcache_sha256_init(&s);
+  clcache_sha256_str(&s, "spvi clc_compile 1 " SPVI_VERSION_STRING);
+  Dl_info self;
+  if (dladdr((void *)clc_compile, &self) && self.dli_fname) clcache_sha256_file_identity(&s, self.dli_fname);
+  for (int t = T_CLANG; t <= T_LLVM_SPIRV; t++) key_tool(&s, t);
+  clcache_sha256_str(&s, source);
+  for (unsigned i = 0; i < nheaders; i++) {
+    clcache_sha256_str(&s, headers[i].name);
+    clcache_sha256_str(&s, headers[i].source);
+  }
+  for (size_t i = 0; i < o->clang.n; i++) clcache_sha256_str(&s, o->clang.v[i]);
+  int flags[] = {o->cl_std,   o->opt_disable, o->fast_relaxed,           o->denorms_zero,
+                 o->arg_info, o->uniform_wg,  CLC_DEVICE_OPENCL_VERSION, CLC_LEVELS};
+  clcache_sha256_item(&s, flags, sizeof flags);
+  clcache_sha256_item(&s, prelude->p, prelude->n);
+  for (size_t i = 0; i < NUM(device_extensions); i++) clcache_sha256_str(&s, device_extensions[i]);
+  for (size_t i = 0; i < NUM(device_features); i++) clcache_sha256_str(&s, device_features[i]);
+  clcache_sha256_str(&s, optimisation_pipeline);
+  clcache_sha256_str(&s, data_layout);
+  clcache_sha256_final(&s, key);
+}
+
+/* A cached result: opt_level (4 bytes), optimized (1), the log's length (8), the log, the
+ * module. */
+static void cache_store(const uint8_t key[CLCACHE_KEY], const clc_result *r, const avec *deps) {
+  size_t loglen = strlen(r->log), size = 13 + loglen + r->bytes;
+  uint8_t *v = malloc(size);
+  if (!v) return;
+  int32_t level = r->opt_level;
+  uint64_t l = loglen;
+  memcpy(v, &level, 4);
+  v[4] = r->optimized;
+  memcpy(v + 5, &l, 8);
+  memcpy(v + 13, r->log, loglen);
+  memcpy(v + 13 + loglen, r->spirv, r->bytes);
+  clcache_put(key, v, size, (const char *const *)deps->v, deps->n);
+  free(v);
+}
+
+/* Fills out from a cached result; false when there is none (or it does not parse). */
+static bool cache_fetch(const uint8_t key[CLCACHE_KEY], clc_result *out) {
+  size_t size = 0;
+  uint8_t *v = clcache_get(key, &size);
+  if (!v) return false;
+  int32_t level;
+  uint64_t loglen;
+  bool ok = size >= 13;
+  if (ok) {
+    memcpy(&level, v, 4);
+    memcpy(&loglen, v + 5, 8);
+    ok = loglen <= size - 13 && (size - 13 - loglen) % 4 == 0 && size - 13 - loglen >= 20;
+  }
+  if (ok) {
+    size_t bytes = size - 13 - (size_t)loglen;
+    out->log = malloc((size_t)loglen + 1);
+    out->spirv = malloc(bytes);
+    ok = out->log && out->spirv;
+    if (ok) {
+      memcpy(out->log, v + 13, (size_t)loglen);
+      out->log[loglen] = 0;
+      memcpy(out->spirv, v + 13 + loglen, bytes);
+      out->bytes = bytes;
+      out->opt_level = level;
+      out->optimized = v[4];
+    } else {
+      free(out->log);
+      free(out->spirv);
+      out->log = NULL;
+      out->spirv = NULL;
+    }
+  }
+  free(v);
+  return ok;
+}
+
+/* The files of clang's dependency list (-MD -MF FILE: make syntax, `target: dep dep \` lines,
+ * `\ ` for a blank in a name) that come from outside the private directory: headers found
+ * through -I or absolute #includes, and clang's own headers. Relative names are in the private
+ * directory (clang's working directory), whose files are in the key. */
+static void read_deps(const job *j, const char *file, avec *deps) {
+  char *text = read_file(file, NULL);
+  if (!text) {
+    deps->oom = true; /* no list: no entry (a result whose inputs are unknown is not cached) */
+    return;
+  }
+  bool target = true;
+  size_t dlen = strlen(j->dir);
+  for (char *p = text; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || (*p == '\\' && p[1] == '\n')) p += *p == '\\' ? 2 : 1;
+    if (!*p) break;
+    sbuf w = {0};
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n' && !(*p == '\\' && p[1] == '\n')) {
+      if (*p == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) p++;
+      else if (*p == '$' && p[1] == '$') p++;
+      sb_addn(&w, p, 1);
+      p++;
+    }
+    if (w.oom) deps->oom = true;
+    else if (target) target = w.p[w.n - 1] != ':';
+    else if (w.p[0] == '/' && !(strncmp(w.p, j->dir, dlen) == 0 && w.p[dlen] == '/')) av_add(deps, w.p);
+    free(w.p);
+  }
+  free(text);
+}
+
 static void result_init(clc_result *out) { memset(out, 0, sizeof *out); }
 
 /* Finishes a call: the log into out->log (never NULL, as far as memory allows). */
@@ -1476,16 +1613,26 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     return finish(out, &log, rc);
   }
 
+  sbuf prelude = {0};
+  make_prelude(&prelude, o.cl_std, &o.clang);
+  uint8_t key[CLCACHE_KEY];
+  compile_key(source, headers, nheaders, &o, &prelude, key);
+  if (!prelude.oom && cache_fetch(key, out)) {
+    av_free(&o.clang);
+    free(prelude.p);
+    free(log.p);
+    return CLC_OK;
+  }
   job j = {.log = &log};
   if (!make_tmpdir(j.dir, sizeof j.dir, &log)) {
     av_free(&o.clang);
+    free(prelude.p);
     return finish(out, &log, CLC_FAILED);
   }
   snprintf(j.src, sizeof j.src, "%s/src", j.dir); /* fits: src is longer than dir + 4 */
   rc = CLC_FAILED;
   char path[PATH_MAX], tool[PATH_MAX], a_bc[PATH_MAX];
-  avec a = {0};
-  sbuf prelude = {0};
+  avec a = {0}, deps = {0};
   sbuf fail = {0};
   if (mkdir(j.src, 0700) != 0) {
     sb_addf(&log, "spvi: error: cannot create %s: %s\n", j.src, errstr(errno));
@@ -1502,7 +1649,6 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     }
     if (!write_file(path, headers[i].source, strlen(headers[i].source), &log)) goto done;
   }
-  make_prelude(&prelude, o.cl_std, &o.clang);
   if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p, prelude.n, &log)) goto done;
 
   /* clang: source -> LLVM bitcode (a.bc) */
@@ -1547,6 +1693,10 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   av_add(&a, "-cl-kernel-arg-info");
   /* no reproducer files in /tmp when clang crashes: the log says it crashed */
   av_add(&a, "-fno-crash-diagnostics");
+  /* the files it reads, for the cache entry's dependency list */
+  av_add(&a, "-MD");
+  av_add(&a, "-MF");
+  av_add(&a, jpath(&j, "deps.d", path, sizeof path));
   for (size_t i = 0; i < o.clang.n; i++) av_add(&a, o.clang.v[i]);
   /* embedded headers also for #include <name> (after the user's -I directories) */
   av_add(&a, "-I");
@@ -1583,6 +1733,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   out->optimized = level > 0;
   out->opt_level = level;
   if (take_module(&j, out)) rc = CLC_OK;
+  if (rc == CLC_OK) read_deps(&j, jpath(&j, "deps.d", path, sizeof path), &deps);
 
 done:
   av_free(&a);
@@ -1590,7 +1741,10 @@ done:
   free(prelude.p);
   free(fail.p);
   rm_tree(j.dir);
-  return finish(out, &log, rc);
+  rc = finish(out, &log, rc);
+  if (rc == CLC_OK && !deps.oom) cache_store(key, out, &deps);
+  av_free(&deps);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
