@@ -11,6 +11,8 @@
 #define _GNU_SOURCE /* nftw */
 #include "cl_cache.h"
 
+#include "cl_sbuf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -139,40 +141,20 @@ static bool hash_file(const char *path, uint8_t out[CLCACHE_KEY]) {
 
 static const char magic[10] = "SPVICACHE1";
 
-typedef struct {
-  uint8_t *p;
-  size_t n, cap;
-  bool oom;
-} blob;
+/* An entry is built in a growable string (cl_sbuf.h), which holds any bytes. */
+static void put_bytes(sbuf *b, const void *data, size_t len) { sb_addn(b, data, len); }
 
-static void put_bytes(blob *b, const void *data, size_t len) {
-  if (b->oom) return;
-  if (b->n + len > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->n + len) cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->n, data, len);
-  b->n += len;
-}
-
-static void put_uint(blob *b, uint64_t v, int bytes) {
-  uint8_t t[8];
-  for (int i = 0; i < bytes; i++) t[i] = (uint8_t)(v >> (8 * i));
-  put_bytes(b, t, (size_t)bytes);
+static void put_uint(sbuf *b, uint64_t v, int bytes) {
+  char t[8];
+  for (int i = 0; i < bytes; i++) t[i] = (char)(uint8_t)(v >> (8 * i));
+  sb_addn(b, t, (size_t)bytes);
 }
 
 /* The entry's bytes (malloc'd), NULL when out of memory or a dependency cannot be read (an
  * entry that could never be checked is not worth storing). */
 static uint8_t *make_entry(const uint8_t key[CLCACHE_KEY], const void *value, size_t len, const char *const *deps,
                            size_t ndeps, size_t *size) {
-  blob b = {0};
+  sbuf b = {0};
   put_bytes(&b, magic, sizeof magic);
   put_bytes(&b, key, CLCACHE_KEY);
   put_uint(&b, ndeps, 4);
@@ -199,7 +181,7 @@ static uint8_t *make_entry(const uint8_t key[CLCACHE_KEY], const void *value, si
     return NULL;
   }
   *size = b.n;
-  return b.p;
+  return (uint8_t *)b.p;
 }
 
 static uint64_t get_uint(const uint8_t *p, int bytes) {

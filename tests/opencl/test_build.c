@@ -70,7 +70,7 @@ static void test_subgroup_call_in_both_arms(void **state) {
 
 /* A switch whose cases call the clustered reduction with different constant cluster sizes (the
  * CTS's pattern): merging the calls would make the cluster size a phi, which SPIR-V forbids
- * (ClusterSize must be a constant instruction, SPIR-V 1.6 §3.42.24) and the build would fail.
+ * (ClusterSize must be a constant instruction, SPIR-V §3.32.24) and the build would fail.
  * sub_group_clustered_reduce_add of 1 in every work-item is the cluster size. */
 static void test_subgroup_clustered_switch(void **state) {
   (void)state;

@@ -132,6 +132,19 @@ static char *spvi_info(const clc_result *r) {
   return out;
 }
 
+/* `spvi run MODULE ARGS` of r's module (spvi_command() must exist): its output (malloc'd, stdout
+ * and stderr); fails the test when the run fails. */
+static char *spvi_run(const clc_result *r, const char *args) {
+  char f[64], *out = NULL;
+  module_file(r, f);
+  int st = sh(&out, "'%s' run %s %s", spvi_command(), f, args);
+  unlink(f);
+  if (st != 0) fprintf(stderr, "spvi run: %s\n", out ? out : "");
+  assert_int_equal(st, 0);
+  assert_non_null(out);
+  return out;
+}
+
 static void assert_compiles(const char *src, const char *options, clc_result *r) {
   int rc = clc_compile(src, options, NULL, 0, r);
   if (rc != CLC_OK) fprintf(stderr, "build log:\n%s\n", r->log);
@@ -443,13 +456,7 @@ static void test_compile_and_link(void **state) {
   if (info) {
     assert_non_null(strstr(info, "kernel use"));
     /* run it: p = {1, 2} -> {3*1+1+5, 3*2+1+5} */
-    const char *spvi = spvi_command();
-    char f[64], *out = NULL;
-    module_file(&l, f);
-    int st = sh(&out, "'%s' run %s -k use -g 2 'int[2]=1,2' --print", spvi, f);
-    unlink(f);
-    if (st != 0 || !strstr(out, "9") || !strstr(out, "12")) fprintf(stderr, "spvi run: %s\n", out);
-    assert_int_equal(st, 0);
+    char *out = spvi_run(&l, "-k use -g 2 'int[2]=1,2' --print");
     assert_non_null(strstr(out, "9"));
     assert_non_null(strstr(out, "12"));
     free(out);
@@ -539,12 +546,7 @@ static void test_link_raises_version(void **state) {
   if (rc != CLC_OK) fprintf(stderr, "%s\n", l.log);
   assert_int_equal(rc, CLC_OK);
   assert_int_equal(((const uint32_t *)l.spirv)[1], 0x00010400u);
-  char f[64], *out = NULL;
-  module_file(&l, f);
-  st = sh(&out, "'%s' run %s -k k -g 1 'int[1]' --print", spvi, f);
-  unlink(f);
-  if (st != 0 || !strstr(out, "int[1]: 15")) fprintf(stderr, "spvi run: %s\n", out);
-  assert_int_equal(st, 0);
+  char *out = spvi_run(&l, "-k k -g 1 'int[1]' --print");
   assert_non_null(strstr(out, "int[1]: 15"));
   /* valid: no "validation: ... is not listed as an interface" warning */
   assert_null(strstr(out, "warning"));
