@@ -112,11 +112,11 @@ $(BUILD)/cltests/%: tests/opencl/%.c tests/opencl/cltest.c $(BUILD)/libspvi-cl.s
 	@mkdir -p $(dir $@)
 	$(CC) $(CL_CFLAGS) -Itests/opencl -MMD -MP $< $(wildcard tests/opencl/$*_*.c) tests/opencl/cltest.c $(LDFLAGS) -lcmocka -lOpenCL -lm -lpthread -o $@
 
-# test_compile tests the compiler driver (opencl/cl_compile.c) directly, not through the loader;
-# it is also tests/opencl/compile_corpus.py's driver.
-$(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(BUILD)/obj/opencl/cl_compile.o
+# test_compile tests the compiler driver (opencl/cl_compile.c, its cache cl_cache.c) directly, not
+# through the loader; it is also tests/opencl/compile_corpus.py's driver.
+$(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(BUILD)/obj/opencl/cl_compile.o $(BUILD)/obj/opencl/cl_cache.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CL_CFLAGS) -MMD -MP $< $(BUILD)/obj/opencl/cl_compile.o $(LDFLAGS) -lcmocka -lpthread -o $@
+	$(CC) $(CL_CFLAGS) -MMD -MP $< $(BUILD)/obj/opencl/cl_compile.o $(BUILD)/obj/opencl/cl_cache.o $(LDFLAGS) -lcmocka -lpthread -o $@
 
 opencl-check: all $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/opencl/run.sh

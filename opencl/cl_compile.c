@@ -6,8 +6,9 @@
  * Every call works in its own mkdtemp directory and runs the tools as child processes
  * (posix_spawn, argv vectors: no shell, so no quoting problems), with the standard output and
  * error of each tool captured into a file that becomes the build log. Nothing is shared between
- * calls, so the functions are thread-safe; a tool that crashes or hangs (a timeout kills it) only
- * fails that build.
+ * calls but the build cache (cl_cache.c, thread-safe), so the functions are thread-safe; a tool
+ * that crashes or hangs (a timeout kills it) only fails that build. A source build whose key
+ * (compile_key) is in the cache runs no tool at all.
  *
  * Source builds (build_module):
  *   clang-14 -O2 -Xclang -disable-llvm-passes (optimisation-ready IR, no passes run)
@@ -22,12 +23,15 @@
  * unoptimised module (the clang output itself; -cl-opt-disable goes there directly) and the log
  * says so. The reasons for every step, and the measurements: docs/compile.md.
  */
-#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw, dladdr */
 #include "cl_compile.h"
 
+#include "cl_cache.h"
 #include "cl_features.h"
 #include "cl_sbuf.h"
+#include "spvi.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -821,7 +825,13 @@ static void make_prelude(sbuf *b, int cl_std, const avec *user) {
  * minus the loop and SLP vectorizers (their llvm.vector.reduce.* intrinsics are unknown to
  * llvm-spirv-14, and spvi gains nothing from wider vectors), with switch-to-lookup-table off
  * (its bitmaps are integers of odd widths), and without the coroutine, OpenMP and profile
- * passes that OpenCL C never needs. */
+ * passes that OpenCL C never needs. No SimplifyCFG hoists or sinks common instructions: it merges
+ * identical calls from the two arms of a branch, and LLVM 14's `convergent` allows that, but a
+ * sub-group built-in (sub_group_broadcast_first, OpenCL C 3.0 §6.15.19 cl_khr_subgroup_ballot)
+ * then runs with every work-item of both arms active, and clustered reductions of a switch get a
+ * phi as their cluster size, which SPIR-V requires to be a constant. (No other pass of the
+ * pipeline moves calls between arms: mldst-motion merges loads and stores only, and gvn-hoist is
+ * not in it.) */
 static const char optimisation_pipeline[] =
   "forceattrs,inferattrs,"
   "function<eager-inv>(lower-expect,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
@@ -847,12 +857,12 @@ static const char optimisation_pipeline[] =
   "mldst-motion<no-split-footer-bb>,gvn<>,sccp,bdce,instcombine,jump-threading,"
   "correlated-propagation,adce,memcpyopt,dse,loop-mssa(licm),"
   "simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;switch-range-to-icmp;"
-  "no-switch-to-lookup;keep-loops;hoist-common-insts;sink-common-insts>,instcombine))),"
+  "no-switch-to-lookup;keep-loops;no-hoist-common-insts;no-sink-common-insts>,instcombine))),"
   "globalopt,globaldce,elim-avail-extern,rpo-function-attrs,require<globals-aa>,"
   "function<eager-inv>(float2int,lower-constant-intrinsics,loop(loop-rotate,loop-deletion),"
   "loop-distribute,loop-load-elim,instcombine,"
   "simplifycfg<bonus-inst-threshold=1;forward-switch-cond;switch-range-to-icmp;"
-  "no-switch-to-lookup;no-keep-loops;hoist-common-insts;sink-common-insts>,"
+  "no-switch-to-lookup;no-keep-loops;no-hoist-common-insts;no-sink-common-insts>,"
   "vector-combine,instcombine,loop-unroll<O2>,transform-warning,instcombine,"
   "require<opt-remark-emit>,loop-mssa(licm),alignment-from-assumptions,loop-sink,instsimplify,"
   "div-rem-pairs,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;"
@@ -1361,6 +1371,139 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
   return ok;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The build cache (cl_cache.h; docs/compile.md "The build cache")                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A tool's identity for the key: the file it resolves to (tool_path, then the PATH for a bare
+ * name), with its size and modification time. */
+static void key_tool(clcache_sha256 *s, int tool) {
+  char path[PATH_MAX], full[PATH_MAX + 256];
+  tool_path(tool, path, sizeof path);
+  const char *env = strchr(path, '/') ? NULL : getenv("PATH");
+  for (const char *d = env; d && *d;) {
+    const char *e = strchr(d, ':');
+    size_t len = e ? (size_t)(e - d) : strlen(d);
+    snprintf(full, sizeof full, "%.*s/%s", (int)len, d, path);
+    if (access(full, X_OK) == 0 && clcache_sha256_file_identity(s, full)) return;
+    d = e ? e + 1 : NULL;
+  }
+  clcache_sha256_file_identity(s, path); /* absent: the name alone, and the build will fail */
+}
+
+/* The key of a source build: everything the result depends on but the files clang reads from
+ * disk (those are the entry's dependency list): spvi's version and the file this code is in (so
+ * a rebuilt spvi never serves what the old one produced), the tools, the source, the embedded
+ * headers and their names, the options as parsed (relative -I made absolute), the prelude (the
+ * device's extensions and features) and the pipeline. */
+static void compile_key(const char *source, const clc_header *headers, unsigned nheaders, const copts *o,
+                        const sbuf *prelude, uint8_t key[CLCACHE_KEY]) {
+  clcache_sha256 s;
+  clcache_sha256_init(&s);
+  clcache_sha256_str(&s, "spvi clc_compile 1 " SPVI_VERSION_STRING);
+  Dl_info self;
+  if (dladdr((void *)clc_compile, &self) && self.dli_fname) clcache_sha256_file_identity(&s, self.dli_fname);
+  for (int t = T_CLANG; t <= T_LLVM_SPIRV; t++) key_tool(&s, t);
+  clcache_sha256_str(&s, source);
+  for (unsigned i = 0; i < nheaders; i++) {
+    clcache_sha256_str(&s, headers[i].name);
+    clcache_sha256_str(&s, headers[i].source);
+  }
+  for (size_t i = 0; i < o->clang.n; i++) clcache_sha256_str(&s, o->clang.v[i]);
+  int flags[] = {o->cl_std,   o->opt_disable, o->fast_relaxed,           o->denorms_zero,
+                 o->arg_info, o->uniform_wg,  CLC_DEVICE_OPENCL_VERSION, CLC_LEVELS};
+  clcache_sha256_item(&s, flags, sizeof flags);
+  clcache_sha256_item(&s, prelude->p, prelude->n);
+  for (size_t i = 0; i < NUM(device_extensions); i++) clcache_sha256_str(&s, device_extensions[i]);
+  for (size_t i = 0; i < NUM(device_features); i++) clcache_sha256_str(&s, device_features[i]);
+  clcache_sha256_str(&s, optimisation_pipeline);
+  clcache_sha256_str(&s, data_layout);
+  clcache_sha256_final(&s, key);
+}
+
+/* A cached result: opt_level (4 bytes), optimized (1), the log's length (8), the log, the
+ * module. */
+static void cache_store(const uint8_t key[CLCACHE_KEY], const clc_result *r, const avec *deps) {
+  size_t loglen = strlen(r->log), size = 13 + loglen + r->bytes;
+  uint8_t *v = malloc(size);
+  if (!v) return;
+  int32_t level = r->opt_level;
+  uint64_t l = loglen;
+  memcpy(v, &level, 4);
+  v[4] = r->optimized;
+  memcpy(v + 5, &l, 8);
+  memcpy(v + 13, r->log, loglen);
+  memcpy(v + 13 + loglen, r->spirv, r->bytes);
+  clcache_put(key, v, size, (const char *const *)deps->v, deps->n);
+  free(v);
+}
+
+/* Fills out from a cached result; false when there is none (or it does not parse). */
+static bool cache_fetch(const uint8_t key[CLCACHE_KEY], clc_result *out) {
+  size_t size = 0;
+  uint8_t *v = clcache_get(key, &size);
+  if (!v) return false;
+  int32_t level;
+  uint64_t loglen;
+  bool ok = size >= 13;
+  if (ok) {
+    memcpy(&level, v, 4);
+    memcpy(&loglen, v + 5, 8);
+    ok = loglen <= size - 13 && (size - 13 - loglen) % 4 == 0 && size - 13 - loglen >= 20;
+  }
+  if (ok) {
+    size_t bytes = size - 13 - (size_t)loglen;
+    out->log = malloc((size_t)loglen + 1);
+    out->spirv = malloc(bytes);
+    ok = out->log && out->spirv;
+    if (ok) {
+      memcpy(out->log, v + 13, (size_t)loglen);
+      out->log[loglen] = 0;
+      memcpy(out->spirv, v + 13 + loglen, bytes);
+      out->bytes = bytes;
+      out->opt_level = level;
+      out->optimized = v[4];
+    } else {
+      free(out->log);
+      free(out->spirv);
+      out->log = NULL;
+      out->spirv = NULL;
+    }
+  }
+  free(v);
+  return ok;
+}
+
+/* The files of clang's dependency list (-MD -MF FILE: make syntax, `target: dep dep \` lines,
+ * `\ ` for a blank in a name) that come from outside the private directory: headers found
+ * through -I or absolute #includes, and clang's own headers. Relative names are in the private
+ * directory (clang's working directory), whose files are in the key. */
+static void read_deps(const job *j, const char *file, avec *deps) {
+  char *text = read_file(file, NULL);
+  if (!text) {
+    deps->oom = true; /* no list: no entry (a result whose inputs are unknown is not cached) */
+    return;
+  }
+  bool target = true;
+  size_t dlen = strlen(j->dir);
+  for (char *p = text; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || (*p == '\\' && p[1] == '\n')) p += *p == '\\' ? 2 : 1;
+    if (!*p) break;
+    sbuf w = {0};
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n' && !(*p == '\\' && p[1] == '\n')) {
+      if (*p == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) p++;
+      else if (*p == '$' && p[1] == '$') p++;
+      sb_addn(&w, p, 1);
+      p++;
+    }
+    if (w.oom) deps->oom = true;
+    else if (target) target = w.p[w.n - 1] != ':';
+    else if (w.p[0] == '/' && !(strncmp(w.p, j->dir, dlen) == 0 && w.p[dlen] == '/')) av_add(deps, w.p);
+    free(w.p);
+  }
+  free(text);
+}
+
 static void result_init(clc_result *out) { memset(out, 0, sizeof *out); }
 
 /* Finishes a call: the log into out->log (never NULL, as far as memory allows). */
@@ -1470,16 +1613,26 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     return finish(out, &log, rc);
   }
 
+  sbuf prelude = {0};
+  make_prelude(&prelude, o.cl_std, &o.clang);
+  uint8_t key[CLCACHE_KEY];
+  compile_key(source, headers, nheaders, &o, &prelude, key);
+  if (!prelude.oom && cache_fetch(key, out)) {
+    av_free(&o.clang);
+    free(prelude.p);
+    free(log.p);
+    return CLC_OK;
+  }
   job j = {.log = &log};
   if (!make_tmpdir(j.dir, sizeof j.dir, &log)) {
     av_free(&o.clang);
+    free(prelude.p);
     return finish(out, &log, CLC_FAILED);
   }
   snprintf(j.src, sizeof j.src, "%s/src", j.dir); /* fits: src is longer than dir + 4 */
   rc = CLC_FAILED;
   char path[PATH_MAX], tool[PATH_MAX], a_bc[PATH_MAX];
-  avec a = {0};
-  sbuf prelude = {0};
+  avec a = {0}, deps = {0};
   sbuf fail = {0};
   if (mkdir(j.src, 0700) != 0) {
     sb_addf(&log, "spvi: error: cannot create %s: %s\n", j.src, errstr(errno));
@@ -1496,7 +1649,6 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     }
     if (!write_file(path, headers[i].source, strlen(headers[i].source), &log)) goto done;
   }
-  make_prelude(&prelude, o.cl_std, &o.clang);
   if (prelude.oom || !write_file(jpath(&j, "spvi-prelude.h", path, sizeof path), prelude.p, prelude.n, &log)) goto done;
 
   /* clang: source -> LLVM bitcode (a.bc) */
@@ -1541,6 +1693,10 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   av_add(&a, "-cl-kernel-arg-info");
   /* no reproducer files in /tmp when clang crashes: the log says it crashed */
   av_add(&a, "-fno-crash-diagnostics");
+  /* the files it reads, for the cache entry's dependency list */
+  av_add(&a, "-MD");
+  av_add(&a, "-MF");
+  av_add(&a, jpath(&j, "deps.d", path, sizeof path));
   for (size_t i = 0; i < o.clang.n; i++) av_add(&a, o.clang.v[i]);
   /* embedded headers also for #include <name> (after the user's -I directories) */
   av_add(&a, "-I");
@@ -1577,6 +1733,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
   out->optimized = level > 0;
   out->opt_level = level;
   if (take_module(&j, out)) rc = CLC_OK;
+  if (rc == CLC_OK) read_deps(&j, jpath(&j, "deps.d", path, sizeof path), &deps);
 
 done:
   av_free(&a);
@@ -1584,7 +1741,10 @@ done:
   free(prelude.p);
   free(fail.p);
   rm_tree(j.dir);
-  return finish(out, &log, rc);
+  rc = finish(out, &log, rc);
+  if (rc == CLC_OK && !deps.oom) cache_store(key, out, &deps);
+  av_free(&deps);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1614,6 +1774,73 @@ static int module_cl_std(const void *module, size_t bytes) {
     i += count;
   }
   return 0;
+}
+
+/* A module's word i in host order (the module may be byte-swapped). */
+static uint32_t word_at(const uint32_t *w, size_t i) { return w[0] == 0x03022307u ? __builtin_bswap32(w[i]) : w[i]; }
+
+/* spirv-link refuses modules of different SPIR-V versions, and llvm-spirv-14 writes the lowest
+ * version that covers what each module uses (1.4 for `nsw` on an int addition, 1.0 for a float
+ * function), so two objects of one program may differ. The older modules are raised to the
+ * newest one's version: a version's rules for a Kernel module are its predecessor's, except that
+ * from 1.4 on an OpEntryPoint's interface lists the global variables its call tree uses (SPIR-V
+ * 1.6 §3.32.6 OpEntryPoint: "equal to or a superset of the global OpVariable Result <id>
+ * referenced by the entry point's static call tree"). So when a module crosses 1.4, every
+ * module-scope variable is added to each entry point's interface (a superset is allowed).
+ * Returns a malloc'd copy in host byte order with `version` in word 1 (*words its length), or
+ * NULL when out of memory. */
+static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, size_t *words) {
+  uint32_t old = word_at(w, 1);
+  size_t nvars = 0;
+  bool interfaces = old < 0x10400 && version >= 0x10400;
+  for (size_t i = 5; interfaces && i < n;) { /* count the module-scope variables */
+    uint32_t ins = word_at(w, i), count = ins >> 16, op = ins & 0xffff;
+    if (count == 0 || i + count > n || op == 54 /* OpFunction */) break;
+    if (op == 59 /* OpVariable */ && count >= 4 && word_at(w, i + 3) != 7 /* Function */) nvars++;
+    i += count;
+  }
+  size_t entries = 0;
+  for (size_t i = 5; nvars && i < n;) {
+    uint32_t ins = word_at(w, i), count = ins >> 16;
+    if (count == 0 || i + count > n) break;
+    if ((ins & 0xffff) == 15 /* OpEntryPoint */) entries++;
+    i += count;
+  }
+  uint32_t *r = malloc((n + entries * nvars) * sizeof *r);
+  if (!r) return NULL;
+  size_t o = 0;
+  for (size_t i = 0; i < 5 && i < n; i++) r[o++] = word_at(w, i);
+  r[1] = version;
+  for (size_t i = 5; i < n;) {
+    uint32_t ins = word_at(w, i), count = ins >> 16;
+    if (count == 0 || i + count > n) { /* malformed: copy the rest for spirv-link to report */
+      while (i < n) r[o++] = word_at(w, i++);
+      break;
+    }
+    size_t start = o;
+    for (uint32_t k = 0; k < count; k++) r[o++] = word_at(w, i + k);
+    if ((ins & 0xffff) == 15 && nvars) {
+      /* append the variables the interface does not list yet */
+      size_t name_end = start + 3; /* after ExecutionModel and the function id: the name */
+      while (name_end < o && (r[name_end] >> 24) != 0) name_end++;
+      name_end++; /* the word holding the name's NUL */
+      for (size_t v = 5; v < n;) {
+        uint32_t vi = word_at(w, v), vc = vi >> 16;
+        if (vc == 0 || v + vc > n || (vi & 0xffff) == 54) break;
+        if ((vi & 0xffff) == 59 && vc >= 4 && word_at(w, v + 3) != 7) {
+          uint32_t id = word_at(w, v + 2);
+          bool listed = false;
+          for (size_t k = name_end; k < o && !listed; k++) listed = r[k] == id;
+          if (!listed) r[o++] = id;
+        }
+        v += vc;
+      }
+      r[start] = (uint32_t)(o - start) << 16 | 15;
+    }
+    i += count;
+  }
+  *words = o;
+  return r;
 }
 
 int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out) {
@@ -1652,10 +1879,25 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
     av_add(&a, "--create-library");
     av_add(&a, "--allow-partial-linkage");
   }
+  uint32_t version = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (word_at(modules[i], 1) > version) version = word_at(modules[i], 1);
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "in%u.spv", i);
-    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log)) goto done;
+    const void *m = modules[i];
+    size_t bytes = sizes[i], words = 0;
+    uint32_t *raised = NULL;
+    if (word_at(m, 1) < version) {
+      if (!(m = raised = raise_version(m, bytes / 4, version, &words))) {
+        sb_add(&log, "spvi: error: out of memory\n");
+        goto done;
+      }
+      bytes = words * 4;
+    }
+    bool ok = write_file(jpath(&j, name, path, sizeof path), m, bytes, &log);
+    free(raised);
+    if (!ok) goto done;
     av_add(&a, path);
   }
   av_add(&a, "-o");

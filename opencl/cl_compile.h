@@ -11,7 +11,9 @@
  * Environment: SPVI_LLVM_BIN (directory of clang, opt, llvm-as, llvm-spirv: default
  * /usr/lib/llvm-14/bin, then the PATH names clang-14, opt-14, llvm-as-14, llvm-spirv-14),
  * SPVI_SPIRV_LINK (the spirv-link command), SPVI_COMPILE_TIMEOUT (seconds per tool run, default
- * 600), TMPDIR (where the per-call directories go, default /tmp).
+ * 600), TMPDIR (where the per-call directories go, default /tmp). Successful source builds are
+ * cached (cl_cache.h: SPVI_CACHE, SPVI_CACHE_DIR, SPVI_CACHE_SIZE): a hit gives the same module,
+ * log and flags as the build that stored it.
  */
 #ifndef CL_COMPILE_H
 #define CL_COMPILE_H

@@ -7,6 +7,9 @@ set -u
 BUILD=${BUILD:-build}
 lib=$(cd "$BUILD" && pwd)/libspvi-cl.so
 export OCL_ICD_VENDORS="$lib" OCL_ICD_FILENAMES="$lib" SPVI_BUILD="$(cd "$BUILD" && pwd)"
+# The build cache (docs/compile.md "The build cache") in the build directory, not the user's
+# ~/.cache/spvi (its keys name the library's file, so a rebuilt spvi never reuses old entries).
+export SPVI_CACHE_DIR="$SPVI_BUILD/cache"
 # Under `make SAN=1` the library is built with ASan/UBSan: programs that are not (python3, clinfo,
 # the apps tests/opencl/exec.sh compiles) need the sanitizer runtime loaded first, and their own
 # leaks (Python's) are not spvi's.

@@ -24,10 +24,12 @@
 
 #include <cmocka.h>
 #include <pthread.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cl_cache.h"
 #include "cl_compile.h"
 
 /* ---------------------------------------------------------------------------------------- */
@@ -127,6 +129,19 @@ static char *spvi_info(const clc_result *r) {
   unlink(f);
   if (st != 0) fprintf(stderr, "spvi info failed:\n%s\n", out ? out : "");
   assert_int_equal(st, 0);
+  return out;
+}
+
+/* `spvi run MODULE ARGS` of r's module (spvi_command() must exist): its output (malloc'd, stdout
+ * and stderr); fails the test when the run fails. */
+static char *spvi_run(const clc_result *r, const char *args) {
+  char f[64], *out = NULL;
+  module_file(r, f);
+  int st = sh(&out, "'%s' run %s %s", spvi_command(), f, args);
+  unlink(f);
+  if (st != 0) fprintf(stderr, "spvi run: %s\n", out ? out : "");
+  assert_int_equal(st, 0);
+  assert_non_null(out);
   return out;
 }
 
@@ -441,13 +456,7 @@ static void test_compile_and_link(void **state) {
   if (info) {
     assert_non_null(strstr(info, "kernel use"));
     /* run it: p = {1, 2} -> {3*1+1+5, 3*2+1+5} */
-    const char *spvi = spvi_command();
-    char f[64], *out = NULL;
-    module_file(&l, f);
-    int st = sh(&out, "'%s' run %s -k use -g 2 'int[2]=1,2' --print", spvi, f);
-    unlink(f);
-    if (st != 0 || !strstr(out, "9") || !strstr(out, "12")) fprintf(stderr, "spvi run: %s\n", out);
-    assert_int_equal(st, 0);
+    char *out = spvi_run(&l, "-k use -g 2 'int[2]=1,2' --print");
     assert_non_null(strstr(out, "9"));
     assert_non_null(strstr(out, "12"));
     free(out);
@@ -475,6 +484,76 @@ static void test_compile_and_link(void **state) {
   clc_result_free(&lib_r);
   clc_result_free(&a);
   clc_result_free(&b);
+}
+
+/* clc_link of modules of different SPIR-V versions: the older one is raised to the newer's
+ * version, and when that crosses 1.4 its entry points list the module-scope variables (SPIR-V
+ * 1.6 §3.32.6 OpEntryPoint: from 1.4 the interface names every global variable the entry point's
+ * call tree uses). The older module here is SPIR-V 1.0 assembled by spirv-as (llvm-spirv-14 itself
+ * goes to 1.4 for a kernel that uses a program-scope variable): its kernel stores
+ * twice_plus(bias) with `global int bias = 7`; twice_plus comes from a clc_compile'd module whose
+ * `nsw` makes it 1.4. Expected: 2 * 7 + 1 = 15, and spvi loads the linked module without a
+ * validation warning. */
+static void test_link_raises_version(void **state) {
+  (void)state;
+  const char *spvi = spvi_command();
+  if (!spvi || system("command -v spirv-as >/dev/null 2>&1") != 0) skip();
+  static const char asm_src[] = "OpCapability Addresses\n"
+                                "OpCapability Linkage\n"
+                                "OpCapability Kernel\n"
+                                "OpMemoryModel Physical64 OpenCL\n"
+                                "OpEntryPoint Kernel %k \"k\"\n"
+                                "OpDecorate %f LinkageAttributes \"twice_plus\" Import\n"
+                                "%uint = OpTypeInt 32 0\n"
+                                "%void = OpTypeVoid\n"
+                                "%gptr = OpTypePointer CrossWorkgroup %uint\n"
+                                "%kty = OpTypeFunction %void %gptr\n"
+                                "%fty = OpTypeFunction %uint %uint\n"
+                                "%c7 = OpConstant %uint 7\n"
+                                "%bias = OpVariable %gptr CrossWorkgroup %c7\n"
+                                "%f = OpFunction %uint None %fty\n"
+                                "%x = OpFunctionParameter %uint\n"
+                                "OpFunctionEnd\n"
+                                "%k = OpFunction %void None %kty\n"
+                                "%out = OpFunctionParameter %gptr\n"
+                                "%e = OpLabel\n"
+                                "%b = OpLoad %uint %bias\n"
+                                "%r = OpFunctionCall %uint %f %b\n"
+                                "OpStore %out %r\n"
+                                "OpReturn\n"
+                                "OpFunctionEnd\n";
+  char as_path[] = "/tmp/spvi-test-compile-XXXXXX", spv_path[64];
+  int fd = mkstemp(as_path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_true(spit(as_path, asm_src, strlen(asm_src)));
+  snprintf(spv_path, sizeof spv_path, "%s.spv", as_path);
+  int st = sh(NULL, "spirv-as --target-env spv1.0 %s -o %s", as_path, spv_path);
+  unlink(as_path);
+  assert_int_equal(st, 0);
+  size_t len = 0;
+  char *old = slurp(spv_path, &len);
+  unlink(spv_path);
+  assert_non_null(old);
+  clc_result lib, l;
+  assert_compiles("int twice_plus(int x) { return 2 * x + 1; }\n", "-cl-std=CL3.0", &lib);
+  const uint32_t *lw = lib.spirv, *ow = (const uint32_t *)(const void *)old;
+  assert_int_equal(ow[1], 0x00010000u);
+  assert_int_equal(lw[1], 0x00010400u); /* the premise: the versions differ across 1.4 */
+  const void *mods[2] = {old, lib.spirv};
+  size_t sizes[2] = {len, lib.bytes};
+  int rc = clc_link(mods, sizes, 2, NULL, &l);
+  if (rc != CLC_OK) fprintf(stderr, "%s\n", l.log);
+  assert_int_equal(rc, CLC_OK);
+  assert_int_equal(((const uint32_t *)l.spirv)[1], 0x00010400u);
+  char *out = spvi_run(&l, "-k k -g 1 'int[1]' --print");
+  assert_non_null(strstr(out, "int[1]: 15"));
+  /* valid: no "validation: ... is not listed as an interface" warning */
+  assert_null(strstr(out, "warning"));
+  free(out);
+  free(old);
+  clc_result_free(&l);
+  clc_result_free(&lib);
 }
 
 /* IR that llvm-spirv-14 refuses when made by LLVM's plain -O2: freeze, odd integer widths from
@@ -687,6 +766,304 @@ static void test_threads(void **state) {
   }
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* the build cache (opencl/cl_cache.c)                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+/* SHA-256 of the FIPS 180-4 examples (NIST's "SHA256.pdf" and "SHA2_Additional.pdf"). */
+static void test_sha256_vectors(void **state) {
+  (void)state;
+  static const struct {
+    const char *msg;
+    size_t repeat;
+    const char *hex;
+  } v[] = {
+    {"", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+    {"abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    {"a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    clcache_sha256 s;
+    clcache_sha256_init(&s);
+    for (size_t k = 0; k < v[i].repeat; k++) clcache_sha256_add(&s, v[i].msg, strlen(v[i].msg));
+    uint8_t out[CLCACHE_KEY];
+    char hex[2 * CLCACHE_KEY + 1];
+    clcache_sha256_final(&s, out);
+    for (int k = 0; k < CLCACHE_KEY; k++) snprintf(hex + 2 * k, 3, "%02x", out[k]);
+    assert_string_equal(hex, v[i].hex);
+  }
+}
+
+/* The cache tests' setting: a private cache directory, and clang behind a wrapper that counts its
+ * runs (so a hit is a build that did not run clang). */
+typedef struct {
+  char dir[64];    /* the temporary directory: cache/, bin/, inc/, clang-runs */
+  char cache[96];  /* SPVI_CACHE_DIR */
+  char runs[96];   /* one line per clang run */
+  char *saved_bin; /* SPVI_LLVM_BIN before */
+} cache_env;
+
+static void cache_env_init(cache_env *e) {
+  strcpy(e->dir, "/tmp/spvi-test-cache-XXXXXX");
+  assert_non_null(mkdtemp(e->dir));
+  snprintf(e->cache, sizeof e->cache, "%s/cache", e->dir);
+  snprintf(e->runs, sizeof e->runs, "%s/clang-runs", e->dir);
+  char path[160], script[512];
+  snprintf(path, sizeof path, "%s/bin", e->dir);
+  assert_int_equal(mkdir(path, 0700), 0);
+  static const char *const tools[][2] = {{"clang", "/usr/lib/llvm-14/bin/clang"},
+                                         {"opt", "/usr/lib/llvm-14/bin/opt"},
+                                         {"llvm-spirv", "llvm-spirv-14"}};
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/bin/%s", e->dir, tools[i][0]);
+    snprintf(script, sizeof script, "#!/bin/sh\n%s%s%sexec %s \"$@\"\n", i == 0 ? "echo run >> " : "",
+             i == 0 ? e->runs : "", i == 0 ? "\n" : "", tools[i][1]);
+    assert_true(spit(path, script, strlen(script)));
+    assert_int_equal(chmod(path, 0700), 0);
+  }
+  const char *old = getenv("SPVI_LLVM_BIN");
+  e->saved_bin = old ? strdup(old) : NULL;
+  snprintf(path, sizeof path, "%s/bin", e->dir);
+  setenv("SPVI_LLVM_BIN", path, 1);
+  setenv("SPVI_CACHE_DIR", e->cache, 1);
+  unsetenv("SPVI_CACHE");
+  clcache_forget_memory();
+}
+
+static void cache_env_free(cache_env *e) {
+  if (e->saved_bin) setenv("SPVI_LLVM_BIN", e->saved_bin, 1);
+  else unsetenv("SPVI_LLVM_BIN");
+  free(e->saved_bin);
+  unsetenv("SPVI_CACHE_DIR");
+  unsetenv("SPVI_CACHE");
+  clcache_forget_memory();
+  sh(NULL, "rm -rf '%s'", e->dir);
+}
+
+static int clang_runs(const cache_env *e) {
+  char *t = slurp(e->runs, NULL);
+  int n = 0;
+  for (char *p = t; p && (p = strstr(p, "run")); p += 3) n++;
+  free(t);
+  return n;
+}
+
+/* The files under the cache directory whose name contains `part` (NULL: all); the last one's
+ * path into last (may be NULL). */
+static int cache_files(const cache_env *e, const char *part, char *last, size_t cap) {
+  char *out = NULL;
+  sh(&out, "if [ -d '%s' ]; then find '%s' -type f; fi", e->cache, e->cache);
+  int n = 0;
+  for (char *p = out, *nl; p && *p; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) break;
+    *nl = 0;
+    if (!part || strstr(p, part)) {
+      n++;
+      if (last) snprintf(last, cap, "%s", p);
+    }
+  }
+  free(out);
+  return n;
+}
+
+static void assert_same_result(const clc_result *a, const clc_result *b) {
+  assert_int_equal(a->bytes, b->bytes);
+  assert_memory_equal(a->spirv, b->spirv, a->bytes);
+  assert_string_equal(a->log, b->log);
+  assert_int_equal(a->optimized, b->optimized);
+  assert_int_equal(a->opt_level, b->opt_level);
+  assert_int_equal(a->cl_std, b->cl_std);
+}
+
+/* A warning in the log: a hit must give the same log as the build it stored. */
+static const char cached_src[] = "kernel void k(global int *p) { int x = 1.5e10f; p[get_global_id(0)] = x; }\n";
+
+/* A second build of the same source is served from memory, a third (memory forgotten, as in a
+ * new process) from disk; the same module, log and flags each time. Other options miss. */
+static void test_cache_hit(void **state) {
+  (void)state;
+  cache_env e;
+  cache_env_init(&e);
+  clc_result a, b, c, d;
+  assert_compiles(cached_src, "-cl-std=CL2.0", &a);
+  assert_non_null(strstr(a.log, "warning"));
+  assert_int_equal(clang_runs(&e), 1);
+  assert_int_equal(cache_files(&e, NULL, NULL, 0), 1);
+  assert_compiles(cached_src, "-cl-std=CL2.0", &b);
+  assert_int_equal(clang_runs(&e), 1);
+  assert_same_result(&a, &b);
+  clcache_forget_memory();
+  assert_compiles(cached_src, "-cl-std=CL2.0", &c);
+  assert_int_equal(clang_runs(&e), 1);
+  assert_same_result(&a, &c);
+  /* different options, different key */
+  assert_compiles(cached_src, "-cl-std=CL2.0 -DX=1", &d);
+  assert_int_equal(clang_runs(&e), 2);
+  clc_result_free(&a);
+  clc_result_free(&b);
+  clc_result_free(&c);
+  clc_result_free(&d);
+  cache_env_free(&e);
+}
+
+static bool has_word(const clc_result *r, uint32_t v) {
+  const uint32_t *w = r->spirv;
+  for (size_t i = 5; i < r->bytes / 4; i++)
+    if (w[i] == v) return true;
+  return false;
+}
+
+/* A header found through -I is in the entry's dependency list: after it is edited the entry is
+ * stale (in memory and on disk) and the build runs again with the new header. */
+static void test_cache_edited_header(void **state) {
+  (void)state;
+  cache_env e;
+  cache_env_init(&e);
+  char inc[128], hdr[160], opts[200];
+  snprintf(inc, sizeof inc, "%s/inc", e.dir);
+  assert_int_equal(mkdir(inc, 0700), 0);
+  snprintf(hdr, sizeof hdr, "%s/value.h", inc);
+  snprintf(opts, sizeof opts, "-I %s", inc);
+  const char *src = "#include \"value.h\"\nkernel void k(global int *p) { p[0] = VALUE; }\n";
+  assert_true(spit(hdr, "#define VALUE 1111\n", 19));
+  clc_result a, b, c;
+  assert_compiles(src, opts, &a);
+  assert_compiles(src, opts, &b);
+  assert_int_equal(clang_runs(&e), 1);
+  assert_same_result(&a, &b);
+  assert_true(spit(hdr, "#define VALUE 2222\n", 19)); /* same size: only the contents tell */
+  assert_compiles(src, opts, &c);
+  assert_int_equal(clang_runs(&e), 2);
+  /* the constant 2222 (0x8ae) is in the new module, not 1111 (0x457) */
+  assert_true(has_word(&c, 2222));
+  assert_false(has_word(&c, 1111));
+  clc_result_free(&b);
+  clcache_forget_memory(); /* and on disk: the rebuilt entry replaced the stale one */
+  assert_compiles(src, opts, &b);
+  assert_int_equal(clang_runs(&e), 2);
+  assert_same_result(&b, &c);
+  clc_result_free(&a);
+  clc_result_free(&b);
+  clc_result_free(&c);
+  cache_env_free(&e);
+}
+
+/* A damaged entry (a flipped byte, a truncated file, garbage) is never trusted: the build runs
+ * again, gives the right module and writes a good entry. */
+static void test_cache_corrupt_entry(void **state) {
+  (void)state;
+  cache_env e;
+  cache_env_init(&e);
+  clc_result a, b;
+  assert_compiles(cached_src, "-cl-std=CL2.0", &a);
+  char path[256];
+  assert_int_equal(cache_files(&e, NULL, path, sizeof path), 1);
+  size_t len;
+  char *good = slurp(path, &len);
+  assert_non_null(good);
+  for (int damage = 0; damage < 3; damage++) {
+    char *bad = malloc(len);
+    memcpy(bad, good, len);
+    size_t n = len;
+    if (damage == 0) bad[len / 2] ^= 1;
+    else if (damage == 1) n = len - 7;
+    else memset(bad, 'x', n = 40);
+    assert_true(spit(path, bad, n));
+    free(bad);
+    clcache_forget_memory();
+    int runs = clang_runs(&e);
+    assert_compiles(cached_src, "-cl-std=CL2.0", &b);
+    assert_int_equal(clang_runs(&e), runs + 1);
+    assert_same_result(&a, &b);
+    clc_result_free(&b);
+    char *now = slurp(path, NULL);
+    assert_memory_equal(now, good, len); /* rewritten */
+    free(now);
+  }
+  free(good);
+  clc_result_free(&a);
+  cache_env_free(&e);
+}
+
+/* SPVI_CACHE=0: every build runs the compiler and nothing is written; `memory` writes nothing
+ * to disk either. */
+static void test_cache_disabled(void **state) {
+  (void)state;
+  cache_env e;
+  cache_env_init(&e);
+  clc_result a;
+  setenv("SPVI_CACHE", "0", 1);
+  for (int i = 1; i <= 2; i++) {
+    assert_compiles(cached_src, "-cl-std=CL2.0", &a);
+    assert_int_equal(clang_runs(&e), i);
+    clc_result_free(&a);
+  }
+  assert_int_equal(cache_files(&e, NULL, NULL, 0), 0);
+  setenv("SPVI_CACHE", "memory", 1);
+  assert_compiles(cached_src, "-cl-std=CL2.0", &a);
+  clc_result_free(&a);
+  assert_compiles(cached_src, "-cl-std=CL2.0", &a);
+  clc_result_free(&a);
+  assert_int_equal(clang_runs(&e), 3);
+  assert_int_equal(cache_files(&e, NULL, NULL, 0), 0);
+  cache_env_free(&e);
+}
+
+/* Builds of one source from several threads of two processes at once, with an empty cache: every
+ * result is the module built without the cache, and the directory ends with one entry and no
+ * temporary file. */
+#define CACHE_THREADS 4
+static const clc_result *cache_expected;
+
+static void *cached_build_thread(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 3; i++) {
+    clc_result r;
+    if (clc_compile(cached_src, "-cl-std=CL2.0", NULL, 0, &r) != CLC_OK) return "build failed";
+    bool same = r.bytes == cache_expected->bytes && memcmp(r.spirv, cache_expected->spirv, r.bytes) == 0 &&
+                strcmp(r.log, cache_expected->log) == 0;
+    clc_result_free(&r);
+    if (!same) return "different result";
+  }
+  return NULL;
+}
+
+static void test_cache_concurrent(void **state) {
+  (void)state;
+  cache_env e;
+  cache_env_init(&e);
+  clc_result ref;
+  setenv("SPVI_CACHE", "0", 1);
+  assert_compiles(cached_src, "-cl-std=CL2.0", &ref);
+  unsetenv("SPVI_CACHE");
+  cache_expected = &ref;
+  pid_t child = fork();
+  assert_true(child >= 0);
+  pthread_t t[CACHE_THREADS];
+  bool ok = true;
+  for (int i = 0; i < CACHE_THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, cached_build_thread, NULL), 0);
+  for (int i = 0; i < CACHE_THREADS; i++) {
+    void *ret;
+    pthread_join(t[i], &ret);
+    if (ret) {
+      fprintf(stderr, "%s: %s\n", child ? "parent" : "child", (const char *)ret);
+      ok = false;
+    }
+  }
+  if (child == 0) _exit(ok ? 0 : 1);
+  int st;
+  assert_int_equal(waitpid(child, &st, 0), child);
+  assert_true(ok);
+  assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  assert_int_equal(cache_files(&e, NULL, NULL, 0), 1);
+  assert_int_equal(cache_files(&e, ".tmp.", NULL, 0), 0);
+  clc_result_free(&ref);
+  cache_env_free(&e);
+}
+
 /* A compiler that crashes or is missing gives a failed build with a log, not a crash. */
 static void test_compiler_crash_is_isolated(void **state) {
   (void)state;
@@ -806,6 +1183,7 @@ int main(int argc, char **argv) {
     cmocka_unit_test(test_extension_macros),
     cmocka_unit_test(test_headers_and_include_dirs),
     cmocka_unit_test(test_compile_and_link),
+    cmocka_unit_test(test_link_raises_version),
     cmocka_unit_test(test_optimised_ir_is_translatable),
     cmocka_unit_test(test_optimised_matches_unoptimised),
     cmocka_unit_test(test_saturating_patterns),
@@ -815,6 +1193,12 @@ int main(int argc, char **argv) {
     cmocka_unit_test(test_inline_asm_fails_cleanly),
     cmocka_unit_test(test_threads),
     cmocka_unit_test(test_compiler_crash_is_isolated),
+    cmocka_unit_test(test_sha256_vectors),
+    cmocka_unit_test(test_cache_hit),
+    cmocka_unit_test(test_cache_edited_header),
+    cmocka_unit_test(test_cache_corrupt_entry),
+    cmocka_unit_test(test_cache_disabled),
+    cmocka_unit_test(test_cache_concurrent),
     cmocka_unit_test(test_debug_info),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
