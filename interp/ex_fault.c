@@ -77,6 +77,16 @@ void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid
   ex_unlinear(ex_lane_item(w, lane), cx->group_size, lid);
 }
 
+uint64_t ex_lane_group_linear(const ex_ctx *cx, const ex_warp *w, unsigned lane) {
+  if (w && w->pack_n) return w->pack_g0 + ex_lane_queue(w, lane) / w->pack_n;
+  return cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]);
+}
+
+void ex_lane_group(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t g[3]) {
+  if (w && w->pack_n) ex_unlinear(ex_lane_group_linear(cx, w, lane), cx->ngroups, g);
+  else memcpy(g, cx->group, sizeof cx->group);
+}
+
 void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
   const ld_module *m = cx->prog->ld;
   const ex_alloc *a = &cx->allocs[id];
@@ -138,12 +148,13 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   f->kind = cx->fkind;
   f->arg_index = -1;
   snprintf(f->kernel, sizeof f->kernel, "%s", m->entries[cx->l->kernel].name);
-  uint64_t lid[3] = {0, 0, 0};
+  uint64_t lid[3] = {0, 0, 0}, g[3];
   if (cx->fwarp) ex_lane_ids(cx, cx->fwarp, cx->flane, lid);
+  ex_lane_group(cx, cx->fwarp, cx->flane, g);
   for (int d = 0; d < 3; d++) {
     f->local_id[d] = lid[d];
-    f->group_id[d] = cx->group[d];
-    f->global_id[d] = cx->group[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
+    f->group_id[d] = g[d];
+    f->global_id[d] = g[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
   }
   spvi_site at;
   memset(&at, 0, sizeof at);
