@@ -1700,20 +1700,19 @@ resched:
       if (step != UINT64_MAX) {
         uint64_t u[3], *v = (uint64_t *)d;
         ex_builtin_value(cx, w, 0, ip->a, u);
+        const uint64_t sx = dim == 0 ? step : 0, sy = dim == 1 ? step : 0, sz = dim == 2 ? step : 0;
         if (!w->recycled) {
           LANES_BEGIN
-            v[3 * l] = u[0];
-            v[3 * l + 1] = u[1];
-            v[3 * l + 2] = u[2];
-            v[3 * l + dim] += step * l;
+            v[3 * l] = u[0] + sx * l;
+            v[3 * l + 1] = u[1] + sy * l;
+            v[3 * l + 2] = u[2] + sz * l;
           LANES_END
         } else { /* lane l's work-item is not lane 0's plus l (unsigned differences wrap back) */
           const uint64_t i0 = w->item[0];
           LANES_BEGIN
-            v[3 * l] = u[0];
-            v[3 * l + 1] = u[1];
-            v[3 * l + 2] = u[2];
-            v[3 * l + dim] += step * (w->item[l] - i0);
+            v[3 * l] = u[0] + sx * (w->item[l] - i0);
+            v[3 * l + 1] = u[1] + sy * (w->item[l] - i0);
+            v[3 * l + 2] = u[2] + sz * (w->item[l] - i0);
           LANES_END
         }
         NEXT;

@@ -60,12 +60,6 @@ const char *spvi_fault_kind_id(spvi_fault_kind k) {
   return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].id ? fault_kinds[k].id : "fault";
 }
 
-void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]) {
-  out[0] = lin % dims[0];
-  out[1] = (lin / dims[0]) % dims[1];
-  out[2] = lin / (dims[0] * dims[1]);
-}
-
 void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]) {
   for (int d = 0; d < 3; d++) {
     uint64_t rest = l->global[d] - g[d] * l->local[d];

@@ -31,7 +31,11 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f);
 
 /* The 3D index of linear index `lin` over dims (x fastest): local ids in a group, group ids in an
  * NDRange. */
-void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]);
+static inline void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]) {
+  out[0] = lin % dims[0];
+  out[1] = (lin / dims[0]) % dims[1];
+  out[2] = lin / (dims[0] * dims[1]);
+}
 /* The size of work-group g (the last one of a dimension may be smaller than the local size). */
 void ex_group_size(const struct ex_launch *l, const uint64_t g[3], uint64_t size[3]);
 /* Local id of lane `lane` of warp w in the current group. */
