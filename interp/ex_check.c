@@ -68,7 +68,7 @@ const spvi_report *ex_reports_get(const ex_reports *r, size_t i) { return r && i
 ex_site ex_site_of(const ex_ctx *cx, const ex_warp *w, unsigned lane, const ex_func *fn, const ex_insn *ip) {
   ex_site s;
   memset(&s, 0, sizeof s);
-  s.group = cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]);
+  s.group = ex_lane_group_linear(cx, w, lane);
   s.item = ex_lane_item(w, lane);
   s.fn = fn;
   s.insn = ip;

@@ -1682,12 +1682,19 @@ resched:
     const size_t s = (size_t)ip->n * ip->c;
     if (ip->c == 8 && ip->n == 3) {
       /* Lane 0's value serves the whole warp for the group-uniform built-ins, and for the global
-       * and local ids of a one-dimensional group, where lane l's ids are lane 0's plus (l, 0, 0). */
+       * and local ids of a group that extends in one dimension `dim` alone (x, y or z), where lane
+       * l's ids are lane 0's plus l in that dimension (its local linear id is that id). Packed
+       * groups (ex_sched.c): the ids and the group id are each lane's own, counted on from lane
+       * 0's while the lanes run consecutive work-items (ex_packed_ids). */
+      const uint64_t *gs = cx->group_size;
+      const unsigned dim = gs[2] > 1 ? 2 : gs[1] > 1 ? 1 : 0;
       uint64_t step;
       switch (ip->a) {
       case SpvBuiltInGlobalInvocationId:
-      case SpvBuiltInLocalInvocationId: step = cx->group_size[1] == 1 && cx->group_size[2] == 1 ? 1 : UINT64_MAX; break;
-      case SpvBuiltInWorkgroupId:
+      case SpvBuiltInLocalInvocationId:
+        step = w->pack_n || (gs[0] > 1) + (gs[1] > 1) + (gs[2] > 1) > 1 ? UINT64_MAX : 1;
+        break;
+      case SpvBuiltInWorkgroupId: step = w->pack_n ? UINT64_MAX : 0; break;
       case SpvBuiltInNumWorkgroups:
       case SpvBuiltInWorkgroupSize:
       case SpvBuiltInEnqueuedWorkgroupSize:
@@ -1695,21 +1702,32 @@ resched:
       case SpvBuiltInGlobalOffset: step = 0; break;
       default: step = UINT64_MAX; break;
       }
+      if (w->pack_n && !w->recycled &&
+          (ip->a == SpvBuiltInGlobalInvocationId || ip->a == SpvBuiltInLocalInvocationId ||
+           ip->a == SpvBuiltInWorkgroupId)) {
+        uint64_t ids[EX_MAX_WARP][3];
+        ex_packed_ids(cx, w, ip->a, ids);
+        LANES_BEGIN
+          memcpy(d + l * s, ids[l], s);
+        LANES_END
+        NEXT;
+      }
       if (step != UINT64_MAX) {
         uint64_t u[3], *v = (uint64_t *)d;
         ex_builtin_value(cx, w, 0, ip->a, u);
+        const uint64_t sx = dim == 0 ? step : 0, sy = dim == 1 ? step : 0, sz = dim == 2 ? step : 0;
         if (!w->recycled) {
           LANES_BEGIN
-            v[3 * l] = u[0] + step * l;
-            v[3 * l + 1] = u[1];
-            v[3 * l + 2] = u[2];
+            v[3 * l] = u[0] + sx * l;
+            v[3 * l + 1] = u[1] + sy * l;
+            v[3 * l + 2] = u[2] + sz * l;
           LANES_END
         } else { /* lane l's work-item is not lane 0's plus l (unsigned differences wrap back) */
           const uint64_t i0 = w->item[0];
           LANES_BEGIN
-            v[3 * l] = u[0] + step * (w->item[l] - i0);
-            v[3 * l + 1] = u[1];
-            v[3 * l + 2] = u[2];
+            v[3 * l] = u[0] + sx * (w->item[l] - i0);
+            v[3 * l + 1] = u[1] + sy * (w->item[l] - i0);
+            v[3 * l + 2] = u[2] + sz * (w->item[l] - i0);
           LANES_END
         }
         NEXT;
@@ -1953,7 +1971,7 @@ resched:
     const uint8_t *c = REG(ip->a);
     unsigned bad = EX_MAX_WARP;
     LANES_BEGIN
-      if (!c[l] && (bad == EX_MAX_WARP || ex_lane_item(w, l) < ex_lane_item(w, bad))) bad = l;
+      if (!c[l] && (bad == EX_MAX_WARP || ex_lane_queue(w, l) < ex_lane_queue(w, bad))) bad = l;
     LANES_END
     if (__builtin_expect(bad != EX_MAX_WARP, 0)) {
       cx->cur_ip = ip;

@@ -60,12 +60,6 @@ const char *spvi_fault_kind_id(spvi_fault_kind k) {
   return (unsigned)k < sizeof fault_kinds / sizeof fault_kinds[0] && fault_kinds[k].id ? fault_kinds[k].id : "fault";
 }
 
-void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]) {
-  out[0] = lin % dims[0];
-  out[1] = (lin / dims[0]) % dims[1];
-  out[2] = lin / (dims[0] * dims[1]);
-}
-
 void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]) {
   for (int d = 0; d < 3; d++) {
     uint64_t rest = l->global[d] - g[d] * l->local[d];
@@ -75,6 +69,16 @@ void ex_group_size(const ex_launch *l, const uint64_t g[3], uint64_t size[3]) {
 
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]) {
   ex_unlinear(ex_lane_item(w, lane), cx->group_size, lid);
+}
+
+uint64_t ex_lane_group_linear(const ex_ctx *cx, const ex_warp *w, unsigned lane) {
+  if (w && w->pack_n) return w->pack_g0 + ex_lane_queue(w, lane) / w->pack_n;
+  return cx->group[0] + cx->ngroups[0] * (cx->group[1] + cx->ngroups[1] * cx->group[2]);
+}
+
+void ex_lane_group(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t g[3]) {
+  if (w && w->pack_n) ex_unlinear(ex_lane_group_linear(cx, w, lane), cx->ngroups, g);
+  else memcpy(g, cx->group, sizeof cx->group);
 }
 
 void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len) {
@@ -138,12 +142,13 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
   f->kind = cx->fkind;
   f->arg_index = -1;
   snprintf(f->kernel, sizeof f->kernel, "%s", m->entries[cx->l->kernel].name);
-  uint64_t lid[3] = {0, 0, 0};
+  uint64_t lid[3] = {0, 0, 0}, g[3];
   if (cx->fwarp) ex_lane_ids(cx, cx->fwarp, cx->flane, lid);
+  ex_lane_group(cx, cx->fwarp, cx->flane, g);
   for (int d = 0; d < 3; d++) {
     f->local_id[d] = lid[d];
-    f->group_id[d] = cx->group[d];
-    f->global_id[d] = cx->group[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
+    f->group_id[d] = g[d];
+    f->global_id[d] = g[d] * cx->l->local[d] + lid[d] + cx->l->offset[d];
   }
   spvi_site at;
   memset(&at, 0, sizeof at);

@@ -31,11 +31,19 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f);
 
 /* The 3D index of linear index `lin` over dims (x fastest): local ids in a group, group ids in an
  * NDRange. */
-void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]);
+static inline void ex_unlinear(uint64_t lin, const uint64_t dims[3], uint64_t out[3]) {
+  out[0] = lin % dims[0];
+  out[1] = (lin / dims[0]) % dims[1];
+  out[2] = lin / (dims[0] * dims[1]);
+}
 /* The size of work-group g (the last one of a dimension may be smaller than the local size). */
 void ex_group_size(const struct ex_launch *l, const uint64_t g[3], uint64_t size[3]);
 /* Local id of lane `lane` of warp w in the current group. */
 void ex_lane_ids(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t lid[3]);
+/* The work-group of lane `lane` of warp w (w may be NULL: the current group): the current group,
+ * or under packing (ex_warp.pack_n) the lane's own; as a linear id (x fastest) and as 3D ids. */
+uint64_t ex_lane_group_linear(const ex_ctx *cx, const ex_warp *w, unsigned lane);
+void ex_lane_group(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint64_t g[3]);
 
 /* "argument 2 `out` (global buffer of 64 bytes)", "private variable `tmp` (16 bytes)" ... */
 void ex_describe_alloc(const ex_ctx *cx, uint32_t id, char *buf, size_t len);

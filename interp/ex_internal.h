@@ -176,6 +176,11 @@ typedef struct ex_warp {
   bool recycled;         /* lane recycling replaced a lane's work-item: item[] holds each
                                     lane's local linear id instead */
   uint32_t item[EX_MAX_WARP];
+  uint32_t pack_n;                  /* packed work-groups (ex_sched.c): the work-items of one group; the
+                                    lane's queue index q (first_linear + lane, or item[]) is then
+                                    local linear id q % pack_n of group pack_g0 + q / pack_n; 0
+                                    when the warp runs one work-group */
+  uint64_t pack_g0;                 /* packed: linear id of the first group */
   uint64_t step_limit;              /* steps beyond which the step limit is exceeded */
   uint64_t lane_start[EX_MAX_WARP]; /* recycled warps: `steps` when each lane's work-item started */
   uint8_t *regs;                    /* W * reg_bytes */
@@ -271,9 +276,15 @@ typedef struct ex_ctx {
                                     copies (ex_lanes.c) */
 } ex_ctx;
 
+/* The index of the work-item lane `lane` of warp w runs in the warp's queue of work-items: its
+ * local linear id, or under packing (ex_warp.pack_n) the group's place too. */
+static inline uint32_t ex_lane_queue(const ex_warp *w, unsigned lane) {
+  return w->recycled ? w->item[lane] : w->first_linear + lane;
+}
 /* The local linear id of the work-item lane `lane` of warp w runs. */
 static inline uint32_t ex_lane_item(const ex_warp *w, unsigned lane) {
-  return w->recycled ? w->item[lane] : w->first_linear + lane;
+  const uint32_t q = ex_lane_queue(w, lane);
+  return w->pack_n ? q % w->pack_n : q;
 }
 /* The lane whose work-item started first (lane_start; a finished lane's is UINT64_MAX). */
 static inline unsigned ex_oldest_lane(const ex_warp *w) {
@@ -432,6 +443,11 @@ bool ex_image_exec(ex_ctx *cx, ex_warp *w, const ex_func *fn, const ex_insn *ip,
 /* The value of built-in variable `builtin` (SpvBuiltIn) for lane `lane` of warp w, as up to three
  * 64-bit components (ex_workitem.c). */
 void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]);
+
+/* Global ids, local ids or group ids (builtin) of the lanes 0 .. nlanes - 1 of a packed warp
+ * (ex_warp.pack_n) that was not recycled lane by lane: lane l runs queue index first_linear + l,
+ * so the ids follow lane 0's by counting, without a division per lane (ex_workitem.c). */
+void ex_packed_ids(const ex_ctx *cx, const ex_warp *w, uint32_t builtin, uint64_t (*v)[3]);
 
 /* The builtins' type description of an IR type (false when it has none). */
 bool ex_bi_type(const ld_module *m, uint32_t type_id, bi_type *out);

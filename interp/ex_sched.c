@@ -294,22 +294,19 @@ static void printf_flush(ex_ctx *cx) {
   }
 }
 
-/* Zero the group's local memory and start its warps; returns their number. */
-static unsigned start_group(run *r) {
+/* Zero the group's local memory and start its warps; returns their number. With npack > 1, the
+ * current group and the npack - 1 groups after it (all of its size) run packed instead (see
+ * "Packed work-groups" below): their work-items form one queue, lanes of a warp run work-items of
+ * different groups. */
+static unsigned start_group(run *r, uint64_t npack) {
   ex_ctx *cx = &r->cx;
   const unsigned W = cx->W;
-  uint64_t items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  const uint64_t group_items = cx->group_size[0] * cx->group_size[1] * cx->group_size[2];
+  const uint64_t items = group_items * npack;
   unsigned nw = (unsigned)((items + W - 1) / W);
   if (r->local_bytes) memset(cx->local, 0, r->local_bytes);
   ex_async_reset(cx);
   if (cx->prog->nnamed_barriers) memset(cx->nbar, 0, cx->prog->nnamed_barriers * sizeof *cx->nbar);
-  /* whether init_lane has anything to write */
-  const ex_program *p = cx->prog;
-  const bool all_builtins = ex_hooks_flags(cx) & EX_HK_BUILTIN_MEM;
-  cx->lane_init = false;
-  for (uint32_t b = 0; b < p->nbuiltins; b++) cx->lane_init |= p->builtins[b].materialize || all_builtins;
-  for (uint32_t i = 0; i < cx->l->entry->nparams; i++) cx->lane_init |= cx->l->entry->param_byval[i] != 0;
-  cx->lane_init |= cx->l->pstate->priv_init != NULL;
   /* Lane recycling (see ex_exec.c) needs work-items that never wait for each other, and is off
    * for the hook clients that say so (the debugger, tracing: EX_HK_NO_RECYCLE) and at warp width
    * 1. One warp then starts with the group's first work-items and its lanes take the others as
@@ -327,6 +324,8 @@ static unsigned start_group(run *r) {
   }
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
+    r->warps[k].pack_n = npack > 1 ? (uint32_t)group_items : 0;
+    r->warps[k].pack_g0 = ex_lane_group_linear(cx, NULL, 0);
     ex_start_warp(cx, &r->warps[k], (uint32_t)first, (unsigned)(items - first < W ? items - first : W));
   }
   ex_hooks_group_begin(cx, r->warps, nw);
@@ -426,11 +425,36 @@ static void run_group_warps(run *r, unsigned nw) {
   }
 }
 
-/* Run one work-group to completion. */
-static void run_group(run *r) {
-  run_group_warps(r, start_group(r));
+/* Run one work-group to completion (npack > 1: that many packed groups, start_group). */
+static void run_group(run *r, uint64_t npack) {
+  run_group_warps(r, start_group(r, npack));
   if (!r->cx.faulted) ex_hooks_group_end(&r->cx);
   printf_flush(&r->cx);
+}
+
+/* ---- packed work-groups -------------------------------------------------------------------
+ * A work-group smaller than a warp leaves most of its lanes idle, and its set-up and every
+ * dispatched instruction serve one or a few work-items (an NDRange of one-item groups ran 7x
+ * slower per work-item than one of 64-item groups). When the work-items of a group never wait for
+ * each other and the groups share nothing but global memory, the order in which work-items run is
+ * free (OpenCL 3.0 API 3.2.2: work-items of different groups are unordered, and without
+ * synchronisation so are those of one group), so consecutive groups of one size run as one queue
+ * of work-items on one warp with lane recycling: queue index q is local linear id q % n of group
+ * g0 + q / n (ex_warp.pack_n). Conditions (pack_groups): no barrier, collective, sub-group operation
+ * or async copy (entry->group_sync), no local memory (a group's arena is the group's alone), no
+ * collected printf (its buffers are per local id), and no hook client besides the always-on
+ * reports (checkers, tracing and the debugger name work-items by group and lane). Built-ins, fault
+ * reports and reports ask the lane's group (ex_lane_group). Work is taken in batches of
+ * pack_groups() groups, so a fault reports the first fault of the lowest faulting batch, the same
+ * for every thread count. */
+static uint64_t pack_groups(const run *r) {
+  const ex_ctx *cx = &r->cx;
+  const ex_launch *l = cx->l;
+  const uint64_t n = l->local[0] * l->local[1] * l->local[2];
+  if (cx->W == 1 || n >= cx->W || l->entry->group_sync || r->local_bytes || cx->prog->nnamed_barriers ||
+      (l->on_printf && cx->prog->uses_printf) || (ex_hooks_flags(cx) & ~EX_HK_ON) || cx->checks)
+    return 1;
+  return (8 * cx->W + n - 1) / n; /* eight warps' worth of work-items per batch */
 }
 
 /* ---- work distribution --------------------------------------------------------------------
@@ -443,6 +467,7 @@ typedef struct job {
   ex_launch *l;
   uint64_t ngroups[3];
   uint64_t begin, end;   /* linear group ids to run: [begin, end) */
+  uint64_t batch;        /* groups taken at once: 1, or pack_groups() to run them packed */
   _Atomic uint64_t next; /* next linear group id to take */
   _Atomic uint64_t stop; /* no group >= stop is started (a fault happened there) */
 } job;
@@ -461,15 +486,35 @@ static void set_group(ex_ctx *cx, const job *j, uint64_t lin) {
   ex_group_size(j->l, cx->group, cx->group_size);
 }
 
+/* Run groups [lin, end) packed: each run of consecutive groups of one size (the last group of a
+ * dimension may be smaller) as one queue. */
+static void run_packed(run *r, const job *j, uint64_t lin, uint64_t end) {
+  ex_ctx *cx = &r->cx;
+  while (lin < end && !cx->faulted) {
+    set_group(cx, j, lin);
+    uint64_t next = lin + 1, g[3], size[3];
+    for (; next < end; next++) {
+      ex_unlinear(next, j->ngroups, g);
+      ex_group_size(j->l, g, size);
+      if (memcmp(size, cx->group_size, sizeof size)) break;
+    }
+    run_group(r, next - lin);
+    lin = next;
+  }
+}
+
 static void *worker_main(void *arg) {
   worker *wk = arg;
   job *j = wk->j;
   ex_ctx *cx = &wk->r.cx;
   for (;;) {
-    uint64_t lin = atomic_fetch_add(&j->next, 1);
+    uint64_t lin = atomic_fetch_add(&j->next, j->batch);
     if (lin >= j->end || lin >= atomic_load(&j->stop)) break;
-    set_group(cx, j, lin);
-    run_group(&wk->r);
+    if (j->batch > 1) run_packed(&wk->r, j, lin, j->end - lin < j->batch ? j->end : lin + j->batch);
+    else {
+      set_group(cx, j, lin);
+      run_group(&wk->r, 1);
+    }
     if (cx->faulted) {
       wk->fault_group = lin;
       uint64_t cur = atomic_load(&j->stop);
@@ -541,6 +586,17 @@ uint64_t ex_group_count(const ex_launch *l) {
 /* bi_mem.ptr_value: printf's %p shows the integer a kernel's (intptr_t)p gives (ex.h "Pointers"). */
 static uint64_t bi_ptr_value(void *ctx, uint64_t ptr) { return ex_ptr_to_int(ctx, ptr); }
 
+/* Whether a started lane has anything for init_lane (ex_lanes.c) to write: the same for the whole
+ * launch, so a work-group's set-up does not look again (one-item groups). */
+static void set_lane_init(ex_ctx *cx) {
+  const ex_program *p = cx->prog;
+  const bool all_builtins = ex_hooks_flags(cx) & EX_HK_BUILTIN_MEM;
+  cx->lane_init = false;
+  for (uint32_t b = 0; b < p->nbuiltins; b++) cx->lane_init |= p->builtins[b].materialize || all_builtins;
+  for (uint32_t i = 0; i < cx->l->entry->nparams; i++) cx->lane_init |= cx->l->entry->param_byval[i] != 0;
+  cx->lane_init |= cx->l->pstate->priv_init != NULL;
+}
+
 /* The launch-wide part of a run: context, group range, allocations, written-byte masks. */
 static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_width, char *err, size_t errlen) {
   memset(base, 0, sizeof *base);
@@ -572,6 +628,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
              (unsigned long long)l->group_begin, (unsigned long long)l->group_end, (unsigned long long)total);
     return SPVI_E_USAGE;
   }
+  j->batch = 1;
   atomic_init(&j->next, j->begin);
   atomic_init(&j->stop, UINT64_MAX);
   if (!ex_pstate_acquire(l->pstate)) {
@@ -583,6 +640,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   }
   base->holds_pstate = true;
   spvi_status st = setup_allocs(base, err, errlen);
+  if (st == SPVI_OK) set_lane_init(cx);
   /* written-byte masks of the buffer arguments when only part of the NDRange runs */
   free(l->written_all);
   l->written_all = NULL;
@@ -662,6 +720,7 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   /* hook clients that need the work-groups in order on one thread: a trace keeps program order;
    * the race checker compares each group with the groups before it (spec-notes/checks.md) */
   if (ex_hooks_flags(&base.cx) & EX_HK_SERIAL) nthreads = 1;
+  if (st == SPVI_OK) j.batch = pack_groups(&base);
   worker *wk = calloc(nthreads, sizeof *wk);
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;
@@ -750,7 +809,7 @@ ex_warp *ex_runner_warps(ex_runner *r) { return r->wk.r.warps; }
 
 unsigned ex_runner_start_group(ex_runner *r, uint64_t linear) {
   set_group(&r->wk.r.cx, &r->j, linear);
-  return start_group(&r->wk.r);
+  return start_group(&r->wk.r, 1);
 }
 
 void ex_runner_run(ex_runner *r, ex_warp *w) { run_warp(&r->wk.r.cx, w); }

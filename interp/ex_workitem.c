@@ -117,29 +117,68 @@ static void subgroup_builtin_value(const ex_ctx *cx, uint64_t lin, uint32_t buil
   }
 }
 
-void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]) {
+/* Built-in `builtin` of the work-item with local linear id `lin` in work-group g (ex_builtin_value). */
+static inline __attribute__((always_inline)) void builtin_value(const ex_ctx *cx, const uint64_t g[3], uint64_t lin,
+                                                                uint32_t builtin, uint64_t v[3]) {
   const ex_launch *l = cx->l;
   uint64_t lid[3];
   v[0] = v[1] = v[2] = 0;
   switch (builtin) {
   case SpvBuiltInGlobalInvocationId:
   case SpvBuiltInGlobalLinearId:
-    ex_lane_ids(cx, w, lane, lid);
-    for (int d = 0; d < 3; d++) v[d] = cx->group[d] * l->local[d] + lid[d] + l->offset[d];
+    ex_unlinear(lin, cx->group_size, lid);
+    for (int d = 0; d < 3; d++) v[d] = g[d] * l->local[d] + lid[d] + l->offset[d];
     if (builtin == SpvBuiltInGlobalLinearId) {
       v[0] = ((v[2] - l->offset[2]) * l->global[1] + (v[1] - l->offset[1])) * l->global[0] + (v[0] - l->offset[0]);
       v[1] = v[2] = 0;
     }
     return;
-  case SpvBuiltInLocalInvocationId: ex_lane_ids(cx, w, lane, v); return;
-  case SpvBuiltInWorkgroupId: memcpy(v, cx->group, sizeof cx->group); return;
+  case SpvBuiltInLocalInvocationId: ex_unlinear(lin, cx->group_size, v); return;
+  case SpvBuiltInWorkgroupId: memcpy(v, g, 3 * sizeof *g); return;
   case SpvBuiltInNumWorkgroups: memcpy(v, cx->ngroups, sizeof cx->ngroups); return;
   case SpvBuiltInWorkgroupSize: memcpy(v, cx->group_size, sizeof cx->group_size); return;
   case SpvBuiltInEnqueuedWorkgroupSize: memcpy(v, l->local, sizeof l->local); return;
   case SpvBuiltInGlobalSize: memcpy(v, l->global, sizeof l->global); return;
   case SpvBuiltInGlobalOffset: memcpy(v, l->offset, sizeof l->offset); return;
   case SpvBuiltInWorkDim: v[0] = l->dims; return;
-  case SpvBuiltInLocalInvocationIndex: v[0] = ex_lane_item(w, lane); return;
-  default: subgroup_builtin_value(cx, ex_lane_item(w, lane), builtin, v); return;
+  case SpvBuiltInLocalInvocationIndex: v[0] = lin; return;
+  default: subgroup_builtin_value(cx, lin, builtin, v); return;
+  }
+}
+
+void ex_builtin_value(const ex_ctx *cx, const ex_warp *w, unsigned lane, uint32_t builtin, uint64_t v[3]) {
+  if (!w->pack_n) {
+    builtin_value(cx, cx->group, ex_lane_queue(w, lane), builtin, v);
+    return;
+  }
+  uint64_t g[3]; /* packed groups (ex_sched.c): the lane's own */
+  ex_lane_group(cx, w, lane, g);
+  builtin_value(cx, g, ex_lane_item(w, lane), builtin, v);
+}
+
+void ex_packed_ids(const ex_ctx *cx, const ex_warp *w, uint32_t builtin, uint64_t (*v)[3]) {
+  const ex_launch *l = cx->l;
+  const uint64_t *gs = cx->group_size, *ng = cx->ngroups;
+  uint64_t g[3], lid[3];
+  ex_unlinear(w->first_linear % w->pack_n, gs, lid);
+  ex_unlinear(w->pack_g0 + w->first_linear / w->pack_n, ng, g);
+  for (unsigned k = 0; k < w->nlanes; k++) {
+    for (int d = 0; d < 3; d++)
+      v[k][d] = builtin == SpvBuiltInWorkgroupId         ? g[d]
+                : builtin == SpvBuiltInLocalInvocationId ? lid[d]
+                                                         : g[d] * l->local[d] + lid[d] + l->offset[d];
+    /* the next work-item: local ids with carries, past the group's last one the next group (the
+     * packed groups all have the current size) */
+    if (++lid[0] < gs[0]) continue;
+    lid[0] = 0;
+    if (++lid[1] < gs[1]) continue;
+    lid[1] = 0;
+    if (++lid[2] < gs[2]) continue;
+    lid[2] = 0;
+    if (++g[0] < ng[0]) continue;
+    g[0] = 0;
+    if (++g[1] < ng[1]) continue;
+    g[1] = 0;
+    g[2]++;
   }
 }

@@ -101,3 +101,11 @@ kernel void byte_then_word(global int *buf, global char *out) {
   if (get_group_id(0) == 0) ((global char *)buf)[4 * l + 2] = (char)l;  // @btw-write
   else out[l] = (char)((global volatile int *)buf)[l];  // @btw-read
 }
+
+// Work-groups of two work-items without synchronisation, which run packed (several groups on one
+// warp) when nothing checks them (interp/ex_sched.c). Race (@small-race, write-write) only in group
+// 3: its work-items 6 and 7 both write out[6]; every other work-item writes its own out[g].
+kernel void small_groups(global int *out) {
+  size_t g = get_global_id(0);
+  out[get_group_id(0) == 3 ? 6 : g] = (int)g;  // @small-race
+}

@@ -103,6 +103,26 @@ static void test_race_global(void **state) {
   ch_run(&nb);
 }
 
+static void test_race_small_groups(void **state) {
+  (void)state;
+  /* small_groups, 8 groups of 2: group 3's work-items 6 and 7 both write out[6] in its one
+   * interval, 1 occurrence (shown: 7 against 6, bytes 24..27); every other work-item writes its own
+   * element, so no other group conflicts with it (groups this small run packed, several on one
+   * warp, when no check watches them; under the checks each group is still its own) */
+  const ch_case c = {.file = RACES,
+                     .kernel = "small_groups",
+                     .checks = R,
+                     .global = 16,
+                     .local = 2,
+                     .args = {CH_BUF(64)},
+                     .want = {{.kind = SPVI_REPORT_RACE,
+                               .at = {.mark = "small-race", .gid = 7, .write = true},
+                               .other = {.mark = "small-race", .gid = 6, .write = true},
+                               .memory = {.arg = 0, .offset = 24, .size = 4},
+                               .count = 1}}};
+  ch_run(&c);
+}
+
 static void test_race_atomic_vs_plain(void **state) {
   (void)state;
   /* atomic_mixed: atomic_inc by all, plain read of count by global 0 only. Group 0's interval:
@@ -271,9 +291,10 @@ static void test_uninit_not_reported(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_race_correct_kernels), cmocka_unit_test(test_race_local),
-    cmocka_unit_test(test_race_global),          cmocka_unit_test(test_race_atomic_vs_plain),
-    cmocka_unit_test(test_race_same_value),      cmocka_unit_test(test_race_word_and_byte),
-    cmocka_unit_test(test_uninit_reported),      cmocka_unit_test(test_uninit_not_reported),
+    cmocka_unit_test(test_race_global),          cmocka_unit_test(test_race_small_groups),
+    cmocka_unit_test(test_race_atomic_vs_plain), cmocka_unit_test(test_race_same_value),
+    cmocka_unit_test(test_race_word_and_byte),   cmocka_unit_test(test_uninit_reported),
+    cmocka_unit_test(test_uninit_not_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
