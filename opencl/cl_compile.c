@@ -1616,6 +1616,128 @@ static int module_cl_std(const void *module, size_t bytes) {
   return 0;
 }
 
+/* ---- LinkOnceODR (cl_khr_spirv_linkonce_odr) ---------------------------------------------------
+ * SPV_KHR_linkonce_odr adds the linkage type LinkOnceODR (2): a definition that is exported, that
+ * other modules may define too, all definitions being equivalent (the One Definition Rule), the
+ * linker keeping one; the environment must accept it (env spec "OpenCL Extensions",
+ * cl_khr_spirv_linkonce_odr). spirv-link (SPIRV-Tools 2023.1, Debian 12) does not know the type:
+ * it resolves no import against such a definition. So before a link that makes a program, in each
+ * name's first LinkOnceODR definition (in input order) the type becomes Export, unless some input
+ * exports the name already; every other LinkOnceODR definition of the name is made a copy of
+ * that one: a function loses its linkage (a module-local copy, equivalent by the ODR), a variable
+ * becomes an Import (no initializer), so the program has one such variable. A library link
+ * (-create-library) keeps the type for the link that makes the program. Host-order modules only:
+ * in another, the types stay and spirv-link reports what it cannot resolve. */
+enum { OP_DECORATE = 71, OP_VARIABLE = 59, DEC_LINKAGE = 41, LINK_EXPORT = 0, LINK_IMPORT = 1, LINK_ONCE_ODR = 2 };
+
+typedef struct lo_names {
+  const char **v;
+  size_t n, cap;
+} lo_names;
+
+/* Word count of the instruction at w[i] of a module of n words; 0 when it is malformed (the
+ * rewrite stops there; the loader reports it). */
+static uint32_t insn_words(const uint32_t *w, size_t n, size_t i) {
+  uint32_t count = w[i] >> 16;
+  return count == 0 || i + count > n ? 0 : count;
+}
+
+/* The name of the LinkageAttributes decoration at w[i] (count words), NULL when it is none. */
+static const char *linkage_name(const uint32_t *w, size_t i, uint32_t count) {
+  if ((w[i] & 0xffff) != OP_DECORATE || count < 5 || w[i + 2] != DEC_LINKAGE) return NULL;
+  const char *name = (const char *)(w + i + 3);
+  return memchr(name, 0, (size_t)(count - 4) * 4) ? name : NULL;
+}
+
+static bool lo_has(const lo_names *s, const char *name) {
+  for (size_t k = 0; k < s->n; k++)
+    if (strcmp(s->v[k], name) == 0) return true;
+  return false;
+}
+
+static bool lo_add(lo_names *s, const char *name) {
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    const char **v = realloc(s->v, cap * sizeof *v);
+    if (!v) return false;
+    s->v = v;
+    s->cap = cap;
+  }
+  s->v[s->n++] = name;
+  return true;
+}
+
+static bool host_order(const uint32_t *w, size_t n) { return n >= 5 && w[0] == 0x07230203u; }
+
+/* Adds the names the module exports (LinkageAttributes Export) to s; false when out of memory. */
+static bool collect_exports(const uint32_t *w, size_t n, lo_names *s) {
+  uint32_t c;
+  for (size_t i = 5; host_order(w, n) && i < n && (c = insn_words(w, n, i)); i += c) {
+    const char *name = linkage_name(w, i, c);
+    if (name && w[i + c - 1] == LINK_EXPORT && !lo_has(s, name) && !lo_add(s, name)) return false;
+  }
+  return true;
+}
+
+/* Index of the OpVariable defining %id, searched from w[from]; 0 when there is none. */
+static size_t find_variable(const uint32_t *w, size_t n, size_t from, uint32_t id) {
+  uint32_t c;
+  for (size_t i = from; i < n && (c = insn_words(w, n, i)); i += c)
+    if ((w[i] & 0xffff) == OP_VARIABLE && c >= 4 && w[i + 2] == id) return i;
+  return 0;
+}
+
+/* Rewrites one module's LinkOnceODR decorations as the comment above says; `exported`: the names
+ * some input, or an earlier LinkOnceODR definition, exports. False when out of memory. */
+static bool linkonce_module(uint32_t *w, size_t *n, lo_names *exported) {
+  uint32_t c;
+  for (size_t i = 5; host_order(w, *n) && i < *n && (c = insn_words(w, *n, i));) {
+    const char *name = linkage_name(w, i, c);
+    if (!name || w[i + c - 1] != LINK_ONCE_ODR) {
+      i += c;
+    } else if (!lo_has(exported, name)) { /* the one definition the program keeps */
+      w[i + c - 1] = LINK_EXPORT;
+      if (!lo_add(exported, name)) return false;
+      i += c;
+    } else if (find_variable(w, *n, 5, w[i + 1])) {
+      /* a variable: an Import; its initializer (variables follow the decorations, SPIR-V 2.4) goes */
+      size_t v = find_variable(w, *n, i + c, w[i + 1]);
+      w[i + c - 1] = LINK_IMPORT;
+      if (v && w[v] >> 16 == 5) {
+        w[v] = (4u << 16) | OP_VARIABLE;
+        memmove(w + v + 4, w + v + 5, (*n - v - 5) * sizeof *w);
+        (*n)--;
+      }
+      i += c;
+    } else { /* a function: a module-local copy */
+      memmove(w + i, w + i + c, (*n - i - c) * sizeof *w);
+      *n -= c;
+    }
+  }
+  return true;
+}
+
+/* Copies of the link's inputs with the LinkOnceODR rewrite done (mods[i], words[i]); false with a
+ * message when out of memory. The copies' names point into the copies: freed after the link. */
+static bool linkonce_inputs(const void *const *modules, const size_t *sizes, unsigned n, uint32_t **mods, size_t *words,
+                            sbuf *log) {
+  lo_names exported = {0};
+  bool ok = true;
+  for (unsigned i = 0; i < n && ok; i++) {
+    mods[i] = malloc(sizes[i]);
+    ok = mods[i] != NULL;
+    if (ok) {
+      memcpy(mods[i], modules[i], sizes[i]);
+      words[i] = sizes[i] / 4;
+      ok = collect_exports(mods[i], words[i], &exported);
+    }
+  }
+  for (unsigned i = 0; i < n && ok; i++) ok = linkonce_module(mods[i], &words[i], &exported);
+  free(exported.v);
+  if (!ok) sb_add(log, "spvi: error: out of memory\n");
+  return ok;
+}
+
 int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out) {
   if (!out) return CLC_FAILED;
   result_init(out);
@@ -1652,10 +1774,18 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
     av_add(&a, "--create-library");
     av_add(&a, "--allow-partial-linkage");
   }
+  uint32_t **mods = calloc(n, sizeof *mods);
+  size_t *words = calloc(n, sizeof *words);
+  if (!mods || !words) {
+    sb_add(&log, "spvi: error: out of memory\n");
+    goto done;
+  }
+  if (!o.create_library && !linkonce_inputs(modules, sizes, n, mods, words, &log)) goto done;
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "in%u.spv", i);
-    if (!write_file(jpath(&j, name, path, sizeof path), modules[i], sizes[i], &log)) goto done;
+    const void *m = mods[i] ? (const void *)mods[i] : modules[i];
+    if (!write_file(jpath(&j, name, path, sizeof path), m, mods[i] ? words[i] * 4 : sizes[i], &log)) goto done;
     av_add(&a, path);
   }
   av_add(&a, "-o");
@@ -1663,6 +1793,9 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
   if (!run_step(&j, &a, NULL, path, false, "spirv-link", &log)) goto done;
   if (take_module(&j, out)) rc = CLC_OK;
 done:
+  for (unsigned i = 0; mods && i < n; i++) free(mods[i]);
+  free(mods);
+  free(words);
   av_free(&a);
   rm_tree(j.dir);
   return finish(out, &log, rc);
