@@ -398,6 +398,7 @@ def main(argv=None):
                    help="comma-separated platforms to run on: spvi, pocl (default: spvi, and pocl "
                         "with --pocl)")
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
+    p.add_argument("--build-only", action="store_true", help="build the suites, run nothing")
     p.add_argument("--opt", default="-O3", help="the CTS's optimisation level (default: -O3, as "
                    "CMake's Release); a change configures the build directory again")
     p.add_argument("--table", nargs="+", metavar="RESULTS_TXT",
@@ -451,6 +452,8 @@ def main(argv=None):
 
     if not a.no_build:
         build(a, suites)
+    if a.build_only:
+        return 0
     os.makedirs(a.out, exist_ok=True)
     results = []
     for plat, lib in platforms:
