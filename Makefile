@@ -245,7 +245,7 @@ CTS_CI_BUILD   ?= $(BUILD)/cts-ci/build
 .PHONY: cts-ci
 cts-ci: $(BUILD)/libspvi-cl.so
 	$(PYTHON) tools/cts.py --icd $(BUILD)/libspvi-cl.so --cts-src $(CTS_SRC) --build-dir $(CTS_CI_BUILD) \
-	  --opt -O0 --out $(BUILD)/cts-ci --suites $(CTS_CI_SUITES) --wimpy --timeout $(CTS_CI_TIMEOUT) \
+	  --opt=-O0 --out $(BUILD)/cts-ci --suites $(CTS_CI_SUITES) --wimpy --timeout $(CTS_CI_TIMEOUT) \
 	  --run-jobs $$(nproc) $(CTS_ARGS)
 
 # Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in

@@ -271,10 +271,13 @@ def read_md_walls(path):
     if not os.path.exists(path):
         return walls
     with open(path) as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 9 and cells[0] not in ("platform", "---"):
-                walls[(cells[0], cells[1])] = parse_time(cells[8])
+                try:
+                    walls[(cells[0], cells[1])] = parse_time(cells[8])
+                except ValueError as e:
+                    raise ValueError("%s:%d: %s" % (path, n, e))
     return walls
 
 
