@@ -414,6 +414,8 @@ def main(argv=None):
             sys.exit("cts: --table: %s" % e)
         return 0
     a.started = time.time()
+    # absolute: each sub-test runs from its suite's folder (make passes $(BUILD)/cts/build)
+    a.build_dir = os.path.abspath(a.build_dir)
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))
     # ../shared holds the CTS snapshot and the headers it was taken with, side by side.
     a.cl_headers = a.cl_headers or os.path.join(os.path.dirname(a.cts_src), "opencl-headers")
