@@ -235,7 +235,7 @@ cts: $(BUILD)/libspvi-cl.so
 	  $(if $(filter 1,$(POCL)),--pocl) $(CTS_ARGS)
 
 # The CTS subset CI runs (docs/conformance.md "The CTS in CI"): the CTS_CI_SUITES, compiled at -O0
-# (2.5 times faster to build; their host code is not what a run on spvi spends its time on) in
+# (2.4 times less CPU to build; their host code is not what a run on spvi spends its time on) in
 # their own cached build directory, run in the CTS's reduced mode, as many sub-tests at a time as
 # the machine has cores, each killed after CTS_CI_TIMEOUT seconds. Fails on any failure, crash or
 # timeout, and when a suite runs no sub-test. Results in $(BUILD)/cts-ci.

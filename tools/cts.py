@@ -86,8 +86,8 @@ def run(cmd, **kw):
 def cmake_args(a):
     """The cmake command of the SNAPSHOT.md recipe. --opt replaces the -O3 of CMake's Release
     flags (NDEBUG stays): the suites' host code is a small part of a run on spvi, and -O0 compiles
-    the CTS about 2.5 times faster (docs/conformance.md "The CTS in CI"). Always given: cmake keeps
-    a cached value that a later command does not name."""
+    the CTS with about 2.4 times less CPU (docs/conformance.md "The CTS in CI"). Always given:
+    cmake keeps a cached value that a later command does not name."""
     args = ["cmake", "-S", a.cts_src, "-B", a.build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
             "-DCL_INCLUDE_DIR=" + os.path.realpath(a.cl_headers),
             "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu", "-DOPENCL_LIBRARIES=OpenCL",
@@ -124,7 +124,8 @@ def build(a, suites):
     r = run(["ninja", "-C", a.build_dir, "-j", str(a.jobs)] + suites)
     if r.returncode:
         sys.exit("cts: ninja failed")
-    print("cts: configure %s, build %s" % (fmt_time(t1 - t0), fmt_time(time.monotonic() - t1)), flush=True)
+    print("cts: configure %s, build %s" % (fmt_time(t1 - t0), fmt_time(time.monotonic() - t1)),
+          flush=True)
 
 
 def find_exe(build_dir, suite):
