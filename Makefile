@@ -234,6 +234,20 @@ cts: $(BUILD)/libspvi-cl.so
 	  $(if $(SUITES),--suites $(SUITES)) $(if $(TEST),--test $(TEST)) $(if $(filter 1,$(WIMPY)),--wimpy) \
 	  $(if $(filter 1,$(POCL)),--pocl) $(CTS_ARGS)
 
+# The CTS subset CI runs (docs/conformance.md "The CTS in CI"): the CTS_CI_SUITES, compiled at -O0
+# (2.4 times less CPU to build; their host code is not what a run on spvi spends its time on) in
+# their own cached build directory, run in the CTS's reduced mode, as many sub-tests at a time as
+# the machine has cores, each killed after CTS_CI_TIMEOUT seconds. Fails on any failure, crash or
+# timeout, and when a suite runs no sub-test. Results in $(BUILD)/cts-ci.
+CTS_CI_SUITES  ?= test_spirv_new,test_basic,test_api
+CTS_CI_TIMEOUT ?= 300
+CTS_CI_BUILD   ?= $(BUILD)/cts-ci/build
+.PHONY: cts-ci
+cts-ci: $(BUILD)/libspvi-cl.so
+	$(PYTHON) tools/cts.py --icd $(BUILD)/libspvi-cl.so --cts-src $(CTS_SRC) --build-dir $(CTS_CI_BUILD) \
+	  --opt=-O0 --out $(BUILD)/cts-ci --suites $(CTS_CI_SUITES) --wimpy --timeout $(CTS_CI_TIMEOUT) \
+	  --run-jobs $$(nproc) $(CTS_ARGS)
+
 # Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in
 # $(BUILD)/bench/results.md), then the math builtins benchmark when the Makefile has its
 # `math-bench` target. `sh tools/setup.sh --bench` installs PoCL, Oclgrind and the OpenCL headers.

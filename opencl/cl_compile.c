@@ -1843,6 +1843,119 @@ static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, si
   return r;
 }
 
+/* ---- LinkOnceODR (cl_khr_spirv_linkonce_odr) ---------------------------------------------------
+ * SPV_KHR_linkonce_odr adds the linkage type LinkOnceODR (2): a definition that is exported, that
+ * other modules may define too, all definitions being equivalent (the One Definition Rule), the
+ * linker keeping one; the environment must accept it (env spec "OpenCL Extensions",
+ * cl_khr_spirv_linkonce_odr). spirv-link (SPIRV-Tools 2023.1, Debian 12) does not know the type:
+ * it resolves no import against such a definition. So before a link that makes a program, in each
+ * name's first LinkOnceODR definition (in input order) the type becomes Export, unless some input
+ * exports the name already; every other LinkOnceODR definition of the name is made a copy of
+ * that one: a function loses its linkage (a module-local copy, equivalent by the ODR), a variable
+ * becomes an Import (no initializer), so the program has one such variable. A library link
+ * (-create-library) keeps the type for the link that makes the program. Host-order modules only:
+ * in another, the types stay and spirv-link reports what it cannot resolve. */
+enum { OP_DECORATE = 71, OP_VARIABLE = 59, DEC_LINKAGE = 41, LINK_EXPORT = 0, LINK_IMPORT = 1, LINK_ONCE_ODR = 2 };
+
+typedef struct lo_names {
+  const char **v;
+  size_t n, cap;
+} lo_names;
+
+/* Word count of the instruction at w[i] of a module of n words; 0 when it is malformed (the
+ * rewrite stops there; the loader reports it). */
+static uint32_t insn_words(const uint32_t *w, size_t n, size_t i) {
+  uint32_t count = w[i] >> 16;
+  return count == 0 || i + count > n ? 0 : count;
+}
+
+/* The name of the LinkageAttributes decoration at w[i] (count words), NULL when it is none. */
+static const char *linkage_name(const uint32_t *w, size_t i, uint32_t count) {
+  if ((w[i] & 0xffff) != OP_DECORATE || count < 5 || w[i + 2] != DEC_LINKAGE) return NULL;
+  const char *name = (const char *)(w + i + 3);
+  return memchr(name, 0, (size_t)(count - 4) * 4) ? name : NULL;
+}
+
+static bool lo_has(const lo_names *s, const char *name) {
+  for (size_t k = 0; k < s->n; k++)
+    if (strcmp(s->v[k], name) == 0) return true;
+  return false;
+}
+
+static bool lo_add(lo_names *s, const char *name) {
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    const char **v = realloc(s->v, cap * sizeof *v);
+    if (!v) return false;
+    s->v = v;
+    s->cap = cap;
+  }
+  s->v[s->n++] = name;
+  return true;
+}
+
+static bool host_order(const uint32_t *w, size_t n) { return n >= 5 && w[0] == 0x07230203u; }
+
+/* Adds the names the module exports (LinkageAttributes Export) to s; false when out of memory. */
+static bool collect_exports(const uint32_t *w, size_t n, lo_names *s) {
+  uint32_t c;
+  for (size_t i = 5; host_order(w, n) && i < n && (c = insn_words(w, n, i)); i += c) {
+    const char *name = linkage_name(w, i, c);
+    if (name && w[i + c - 1] == LINK_EXPORT && !lo_has(s, name) && !lo_add(s, name)) return false;
+  }
+  return true;
+}
+
+/* Index of the OpVariable defining %id, searched from w[from]; 0 when there is none. */
+static size_t find_variable(const uint32_t *w, size_t n, size_t from, uint32_t id) {
+  uint32_t c;
+  for (size_t i = from; i < n && (c = insn_words(w, n, i)); i += c)
+    if ((w[i] & 0xffff) == OP_VARIABLE && c >= 4 && w[i + 2] == id) return i;
+  return 0;
+}
+
+/* Rewrites one module's LinkOnceODR decorations as the comment above says; `exported`: the names
+ * some input, or an earlier LinkOnceODR definition, exports. False when out of memory. */
+static bool linkonce_module(uint32_t *w, size_t *n, lo_names *exported) {
+  uint32_t c;
+  for (size_t i = 5; host_order(w, *n) && i < *n && (c = insn_words(w, *n, i));) {
+    const char *name = linkage_name(w, i, c);
+    if (!name || w[i + c - 1] != LINK_ONCE_ODR) {
+      i += c;
+    } else if (!lo_has(exported, name)) { /* the one definition the program keeps */
+      w[i + c - 1] = LINK_EXPORT;
+      if (!lo_add(exported, name)) return false;
+      i += c;
+    } else if (find_variable(w, *n, 5, w[i + 1])) {
+      /* a variable: an Import; its initializer (variables follow the decorations, SPIR-V 2.4) goes */
+      size_t v = find_variable(w, *n, i + c, w[i + 1]);
+      w[i + c - 1] = LINK_IMPORT;
+      if (v && w[v] >> 16 == 5) {
+        w[v] = (4u << 16) | OP_VARIABLE;
+        memmove(w + v + 4, w + v + 5, (*n - v - 5) * sizeof *w);
+        (*n)--;
+      }
+      i += c;
+    } else { /* a function: a module-local copy */
+      memmove(w + i, w + i + c, (*n - i - c) * sizeof *w);
+      *n -= c;
+    }
+  }
+  return true;
+}
+
+/* The LinkOnceODR rewrite done on the link's inputs (host-order copies: mods[i] of words[i]); false
+ * with a message when out of memory. */
+static bool linkonce_inputs(uint32_t **mods, size_t *words, unsigned n, sbuf *log) {
+  lo_names exported = {0};
+  bool ok = true;
+  for (unsigned i = 0; i < n && ok; i++) ok = collect_exports(mods[i], words[i], &exported);
+  for (unsigned i = 0; i < n && ok; i++) ok = linkonce_module(mods[i], &words[i], &exported);
+  free(exported.v);
+  if (!ok) sb_add(log, "spvi: error: out of memory\n");
+  return ok;
+}
+
 int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const char *options, clc_result *out) {
   if (!out) return CLC_FAILED;
   result_init(out);
@@ -1879,25 +1992,23 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
     av_add(&a, "--create-library");
     av_add(&a, "--allow-partial-linkage");
   }
+  /* host-order copies of the inputs, raised to the newest one's version, then LinkOnceODR resolved */
   uint32_t version = 0;
   for (unsigned i = 0; i < n; i++)
     if (word_at(modules[i], 1) > version) version = word_at(modules[i], 1);
+  uint32_t **mods = calloc(n, sizeof *mods);
+  size_t *words = calloc(n, sizeof *words);
+  bool ok = mods && words;
+  for (unsigned i = 0; i < n && ok; i++) ok = (mods[i] = raise_version(modules[i], sizes[i] / 4, version, &words[i]));
+  if (!ok) {
+    sb_add(&log, "spvi: error: out of memory\n");
+    goto done;
+  }
+  if (!o.create_library && !linkonce_inputs(mods, words, n, &log)) goto done;
   for (unsigned i = 0; i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "in%u.spv", i);
-    const void *m = modules[i];
-    size_t bytes = sizes[i], words = 0;
-    uint32_t *raised = NULL;
-    if (word_at(m, 1) < version) {
-      if (!(m = raised = raise_version(m, bytes / 4, version, &words))) {
-        sb_add(&log, "spvi: error: out of memory\n");
-        goto done;
-      }
-      bytes = words * 4;
-    }
-    bool ok = write_file(jpath(&j, name, path, sizeof path), m, bytes, &log);
-    free(raised);
-    if (!ok) goto done;
+    if (!write_file(jpath(&j, name, path, sizeof path), mods[i], words[i] * 4, &log)) goto done;
     av_add(&a, path);
   }
   av_add(&a, "-o");
@@ -1905,6 +2016,9 @@ int clc_link(const void *const *modules, const size_t *sizes, unsigned n, const 
   if (!run_step(&j, &a, NULL, path, false, "spirv-link", &log)) goto done;
   if (take_module(&j, out)) rc = CLC_OK;
 done:
+  for (unsigned i = 0; mods && i < n; i++) free(mods[i]);
+  free(mods);
+  free(words);
   av_free(&a);
   rm_tree(j.dir);
   return finish(out, &log, rc);

@@ -38,6 +38,7 @@
   X(cl_khr_subgroup_shuffle_relative, 1, 0, 0)                                         \
   X(cl_khr_subgroup_clustered_reduce, 1, 0, 0)                                         \
   X(cl_khr_extended_versioning, 1, 0, 0)              /* the *_WITH_VERSION queries */ \
+  X(cl_khr_spirv_linkonce_odr, 1, 0, 0)               /* linked by cl_compile.c */     \
   X(cl_khr_spirv_no_integer_wrap_decoration, 1, 0, 0) /* NoSignedWrap/NoUnsignedWrap accepted */
 
 /* X(name, major, minor, patch): OpenCL C 3.0 optional features (OpenCL C 6.2.1). */

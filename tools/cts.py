@@ -83,29 +83,49 @@ def run(cmd, **kw):
     return subprocess.run(cmd, **kw)
 
 
+def cmake_args(a):
+    """The cmake command of the SNAPSHOT.md recipe. --opt replaces the -O3 of CMake's Release
+    flags (NDEBUG stays): the suites' host code is a small part of a run on spvi, and -O0 compiles
+    the CTS with about 2.4 times less CPU (docs/conformance.md "The CTS in CI"). Always given:
+    cmake keeps a cached value that a later command does not name."""
+    args = ["cmake", "-S", a.cts_src, "-B", a.build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+            "-DCL_INCLUDE_DIR=" + os.path.realpath(a.cl_headers),
+            "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu", "-DOPENCL_LIBRARIES=OpenCL",
+            "-DSPIRV_INCLUDE_DIR=" + os.path.realpath(a.spirv_headers)]
+    return args + ["-DCMAKE_%s_FLAGS_RELEASE=%s -DNDEBUG" % (lang, a.opt) for lang in ("C", "CXX")]
+
+
 def configure(a):
-    """cmake once per build directory (the SNAPSHOT.md recipe); later runs reuse it."""
-    if os.path.exists(os.path.join(a.build_dir, "build.ninja")):
-        return
+    """cmake once per build directory and set of options (recorded in spvi-cmake.txt there); later
+    runs with the same options reuse it, other options configure it again."""
+    args = cmake_args(a)
+    stamp = os.path.join(a.build_dir, "spvi-cmake.txt")
+    if os.path.exists(os.path.join(a.build_dir, "build.ninja")) and os.path.exists(stamp):
+        with open(stamp) as f:
+            if f.read() == "\n".join(args) + "\n":
+                return
     for d in (a.cts_src, a.cl_headers, a.spirv_headers):
         if not os.path.isdir(d):
             sys.exit("cts: %s not found (CTS_SRC=DIR: the CTS snapshot, its headers beside it)" % d)
     for tool in ("cmake", "ninja"):
         if not shutil.which(tool):
             sys.exit("cts: %s not found (apt-get install cmake ninja-build)" % tool)
-    r = run(["cmake", "-S", a.cts_src, "-B", a.build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-             "-DCL_INCLUDE_DIR=" + os.path.realpath(a.cl_headers),
-             "-DCL_LIB_DIR=/usr/lib/x86_64-linux-gnu", "-DOPENCL_LIBRARIES=OpenCL",
-             "-DSPIRV_INCLUDE_DIR=" + os.path.realpath(a.spirv_headers)])
+    r = run(args)
     if r.returncode:
         sys.exit("cts: cmake failed")
+    with open(stamp, "w") as f:
+        f.write("\n".join(args) + "\n")
 
 
 def build(a, suites):
+    t0 = time.monotonic()
     configure(a)
+    t1 = time.monotonic()
     r = run(["ninja", "-C", a.build_dir, "-j", str(a.jobs)] + suites)
     if r.returncode:
         sys.exit("cts: ninja failed")
+    print("cts: configure %s, build %s" % (fmt_time(t1 - t0), fmt_time(time.monotonic() - t1)),
+          flush=True)
 
 
 def find_exe(build_dir, suite):
@@ -226,11 +246,120 @@ def write_results(a, results, out):
         f.write(head + md)
     with open(os.path.join(out, "results.txt"), "w") as f:
         f.write("# platform suite sub-test status seconds (logs: logs/PLATFORM/SUITE/SUB-TEST.log)\n")
-        for plat, suite, rows, _ in results:
+        for plat, suite, rows, wall in results:
+            # the suite's wall time: with --run-jobs > 1 it is not the sum of its sub-tests' times
+            f.write("# wall %s %s %.1f\n" % (plat, suite, wall))
             for t, status, secs in rows:
                 f.write("%s %s %s %s %.1f\n" % (plat, suite, t, status, secs))
     print("\n" + md)
     print("cts: results in %s/results.md, per sub-test in results.txt, logs in logs/" % out)
+
+
+# ---- combining runs (--table) ----
+
+def parse_time(text):
+    """Seconds from fmt_time's "M:SS" or "S.s s"."""
+    m = re.fullmatch(r"(\d+):(\d\d)|([\d.]+) s", text.strip())
+    if not m:
+        raise ValueError("not a wall time: %r" % text)
+    return int(m.group(1)) * 60 + int(m.group(2)) if m.group(1) else float(m.group(3))
+
+
+def read_md_walls(path):
+    """{(platform, suite): seconds} from the table of a results.md (the runs whose results.txt has
+    no "# wall" lines); {} when there is no such file."""
+    walls = {}
+    if not os.path.exists(path):
+        return walls
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 9 and cells[0] not in ("platform", "---"):
+                try:
+                    walls[(cells[0], cells[1])] = parse_time(cells[8])
+                except ValueError as e:
+                    raise ValueError("%s:%d: %s" % (path, n, e))
+    return walls
+
+
+def read_results(path):
+    """{(platform, suite): [rows, wall]} of one results.txt: rows (sub-test, status, seconds), wall
+    the suite's wall time from its "# wall" line (else from the results.md beside it; None when
+    neither says). Raises ValueError naming the file and line of anything else."""
+    runs, walls = {}, {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            w = line.split()
+            try:
+                if w and w[0] == "#":
+                    if len(w) == 5 and w[1] == "wall":
+                        walls[(w[2], w[3])] = float(w[4])
+                    continue
+                if w and (len(w) != 5 or w[3] not in STATUSES):
+                    raise ValueError("expected: platform suite sub-test STATUS seconds")
+                if w:
+                    runs.setdefault((w[0], w[1]), []).append((w[2], w[3], float(w[4])))
+            except ValueError as e:
+                raise ValueError("%s:%d: %s" % (path, n, e))
+    if not walls:
+        walls = read_md_walls(os.path.join(os.path.dirname(path), "results.md"))
+    keys = list(runs) + [k for k in walls if k not in runs]
+    return {k: [runs.get(k, []), walls.get(k)] for k in keys}
+
+
+def combine(paths):
+    """The runs of several results.txt files in one {(platform, suite): [rows, wall]}. A platform's
+    suite in two files is an error: which one the table should show is not ours to guess."""
+    out, src = {}, {}
+    for p in paths:
+        for k, v in read_results(p).items():
+            if k in out:
+                raise ValueError("%s %s is in both %s and %s" % (k[0], k[1], src[k], p))
+            out[k], src[k] = v, p
+    return out
+
+
+def flag(spvi, pocl):
+    """Where spvi does worse than PoCL on a suite (the issue's targets): fewer passes, or a wall
+    time more than 20 times PoCL's."""
+    if spvi is None or pocl is None:
+        return ""
+    notes = []
+    sp, pp = (sum(1 for r in x[0] if r[1] == "PASS") for x in (spvi, pocl))
+    if sp < pp:
+        notes.append("%d fewer passes" % (pp - sp))
+    if spvi[1] is None or pocl[1] is None:
+        notes.append("wall time unknown")
+    elif spvi[1] > 20 * pocl[1]:
+        notes.append("%.0fx slower" % (spvi[1] / pocl[1]) if pocl[1] > 0 else "slower")
+    return "; ".join(notes)
+
+
+def compare_table(runs):
+    """Markdown table of combined runs: a row per suite (the issue's order first), per platform
+    (spvi, pocl, then others) run/pass/fail/skip/timeout/wall, and the flag column. fail counts
+    FAIL and CRASH; "-" marks a suite a platform did not run."""
+    plats = list(dict.fromkeys(["spvi", "pocl"] + [p for p, _ in runs]))
+    plats = [p for p in plats if any(q == p for q, _ in runs)]
+    order = expand_suites(DEFAULT_SUITES)
+    suites = sorted(dict.fromkeys(s for _, s in runs),
+                    key=lambda s: (order.index(s) if s in order else len(order), s))
+    cols = ["run", "pass", "fail", "skip", "timeout", "wall"]
+    head = ["suite"] + ["%s %s" % (p, c) for p in plats for c in cols] + ["spvi vs PoCL"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in suites:
+        cells = [s]
+        for p in plats:
+            r = runs.get((p, s))
+            if r is None:
+                cells += ["-"] * len(cols)
+                continue
+            c = {st: sum(1 for x in r[0] if x[1] == st) for st in STATUSES}
+            cells += [str(len(r[0])), str(c["PASS"]), str(c["FAIL"] + c["CRASH"]), str(c["SKIP"]),
+                      str(c["TIMEOUT"]), "?" if r[1] is None else fmt_time(r[1])]
+        cells.append(flag(runs.get(("spvi", s)), runs.get(("pocl", s))))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 # ---- command line ----
@@ -273,8 +402,21 @@ def main(argv=None):
                    help="comma-separated platforms to run on: spvi, pocl (default: spvi, and pocl "
                         "with --pocl)")
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
+    p.add_argument("--build-only", action="store_true", help="build the suites, run nothing")
+    p.add_argument("--opt", default="-O3", help="the CTS's optimisation level (default: -O3, as "
+                   "CMake's Release); a change configures the build directory again")
+    p.add_argument("--table", nargs="+", metavar="RESULTS_TXT",
+                   help="run nothing: print one comparison table of these runs' results.txt")
     a = p.parse_args(argv)
+    if a.table:
+        try:
+            sys.stdout.write(compare_table(combine(a.table)))
+        except (OSError, ValueError) as e:
+            sys.exit("cts: --table: %s" % e)
+        return 0
     a.started = time.time()
+    # absolute: each sub-test runs from its suite's folder (make passes $(BUILD)/cts/build)
+    a.build_dir = os.path.abspath(a.build_dir)
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))
     # ../shared holds the CTS snapshot and the headers it was taken with, side by side.
     a.cl_headers = a.cl_headers or os.path.join(os.path.dirname(a.cts_src), "opencl-headers")
@@ -316,6 +458,8 @@ def main(argv=None):
 
     if not a.no_build:
         build(a, suites)
+    if a.build_only:
+        return 0
     os.makedirs(a.out, exist_ok=True)
     results = []
     for plat, lib in platforms:
@@ -324,7 +468,11 @@ def main(argv=None):
             results.append((plat, suite, rows, wall))
     write_results(a, results, a.out)
     bad = sum(1 for _, _, rows, _ in results for r in rows if r[1] not in ("PASS", "SKIP"))
-    return 1 if bad else 0
+    # a suite that ran nothing (not built, no sub-test of that name) must not pass as "no failure"
+    empty = ["%s %s" % (plat, suite) for plat, suite, rows, _ in results if not rows]
+    if empty:
+        print("cts: no sub-test ran: %s" % ", ".join(empty), file=sys.stderr)
+    return 1 if bad or empty else 0
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 l
 PKGS="$PKGS clang-15 llvm-spirv-15"
 # the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy
 PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy"
+# the OpenCL CTS (make cts, make cts-ci; docs/conformance.md): cmake and ninja build it with g++
+# (build-essential), spirv-as/spirv-val (spirv-tools) and python3 assemble test_spirv_new's modules
+PKGS="$PKGS cmake ninja-build"
 for arg in "$@"; do
   case $arg in
   --bench) PKGS="$PKGS pocl-opencl-icd oclgrind" ;;

@@ -3,8 +3,10 @@
 status from its log and exit status, and the sub-test names from `SUITE --list`. Fast: no CTS
 build needed. Run by tests/run_all.sh (make check); exits 1 on the first mismatch."""
 
+import argparse
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
@@ -33,6 +35,72 @@ def read(name):
         return f.read()
 
 
+# --table on the hand-written runs in runs/: spvi's results.txt has "# wall" lines; PoCL's has none
+# (written before them), so its wall times come from the results.md beside it. Hand-derived:
+# test_basic: spvi 2 PASS, 1 TIMEOUT, 1 CRASH (counted as fail) in 1950 s = 32:30 against PoCL's 4
+# passes in 1:05 (30x); test_api: 1 pass against 2, 64 s against 4 s (16x: not flagged).
+TABLE = """\
+| suite | spvi run | spvi pass | spvi fail | spvi skip | spvi timeout | spvi wall | \
+pocl run | pocl pass | pocl fail | pocl skip | pocl timeout | pocl wall | spvi vs PoCL |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| test_basic | 4 | 2 | 1 | 0 | 1 | 32:30 | 4 | 4 | 0 | 0 | 0 | 1:05 | 2 fewer passes; 30x slower |
+| test_api | 3 | 1 | 1 | 1 | 0 | 1:04 | 3 | 2 | 0 | 1 | 0 | 4.0 s | 1 fewer passes |
+| test_spirv_new | 1 | 1 | 0 | 0 | 0 | 10.0 s | - | - | - | - | - | - |  |
+| test_half | - | - | - | - | - | - | 1 | 1 | 0 | 0 | 0 | 1.0 s |  |
+"""
+
+
+def run_path(*names):
+    return os.path.join(HERE, "runs", *names)
+
+
+def table_errors(paths):
+    """--table's error message on these inputs, or None when it made a table."""
+    try:
+        cts.compare_table(cts.combine([run_path(*p) for p in paths]))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def check_table():
+    """Failures among the --table checks (printed)."""
+    bad = []
+    got = cts.compare_table(cts.combine([run_path("spvi", "results.txt"),
+                                         run_path("pocl", "results.txt")]))
+    if got != TABLE:
+        bad.append("table:\n%sexpected:\n%s" % (got, TABLE))
+    # a run without wall times anywhere: "?" and no slowness verdict, not a guess
+    got = cts.compare_table(cts.combine([run_path("spvi", "results.txt"),
+                                         run_path("nowall", "results.txt")]))
+    row = [ln for ln in got.splitlines() if ln.startswith("| test_spirv_new")]
+    if row != ["| test_spirv_new | 1 | 1 | 0 | 0 | 0 | 10.0 s | 1 | 1 | 0 | 0 | 0 | ? | "
+               "wall time unknown |"]:
+        bad.append("no wall time: %s" % row)
+    # one platform's suite in two files, a malformed line: errors naming the files
+    e = table_errors([("pocl", "results.txt"), ("pocl", "results.txt")])
+    if not e or "pocl test_basic is in both" not in e:
+        bad.append("duplicate: %s" % e)
+    e = table_errors([("bad.txt",)])
+    if not e or not e.startswith(run_path("bad.txt") + ":1: "):
+        bad.append("malformed line: %s" % e)
+    # results.txt as write_results writes it reads back with its wall times
+    with tempfile.TemporaryDirectory() as d:
+        a = argparse.Namespace(started=0, icd="x.so", timeout=60, run_jobs=2, wimpy=True)
+        sys.stdout, out = open(os.devnull, "w"), sys.stdout
+        try:
+            cts.write_results(a, [("spvi", "test_api", [("a", "PASS", 1.0)], 75.0)], d)
+        finally:
+            sys.stdout.close()
+            sys.stdout = out
+        back = cts.read_results(os.path.join(d, "results.txt"))
+        if back != {("spvi", "test_api"): [[("a", "PASS", 1.0)], 75.0]}:
+            bad.append("round trip: %s" % back)
+    for b in bad:
+        print("test_parse: --table " + b)
+    return len(bad)
+
+
 def main():
     bad = 0
     for log, name, rc, want in CASES:
@@ -47,7 +115,9 @@ def main():
     if cts.expand_suites(["basic", "test_images"])[:2] != ["test_basic", "test_cl_copy_images"]:
         print("test_parse: expand_suites")
         bad += 1
-    print("test_parse: %d of %d checks passed" % (len(CASES) + 2 - bad, len(CASES) + 2))
+    bad += check_table()
+    n = len(CASES) + 2 + 5
+    print("test_parse: %d of %d checks passed" % (n - bad, n))
     return 1 if bad else 0
 
 

@@ -489,6 +489,104 @@ static void test_compile_link(void **state) {
   clReleaseProgram(hdr);
 }
 
+/* ---- LinkOnceODR (cl_khr_spirv_linkonce_odr) ---------------------------------------------- */
+
+#define LO_HEAD                                                                             \
+  "OpCapability Addresses\nOpCapability Linkage\nOpCapability Kernel\nOpCapability Int64\n" \
+  "OpExtension \"SPV_KHR_linkonce_odr\"\nOpMemoryModel Physical64 OpenCL\n"
+#define LO_TYPES                                                                           \
+  "%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%void = OpTypeVoid\n"                  \
+  "%ptr = OpTypePointer CrossWorkgroup %uint\n%fn = OpTypeFunction %uint %uint\n"          \
+  "%kfn = OpTypeFunction %void %ptr\n%u3 = OpConstant %uint 3\n%u7 = OpConstant %uint 7\n" \
+  "%u42 = OpConstant %uint 42\n%u100 = OpConstant %uint 100\n%g = OpVariable %ptr CrossWorkgroup %u7\n"
+/* f(x) = 3x: both modules define it (LinkOnceODR, the same body, as the ODR requires) */
+#define LO_F                                                                         \
+  "%f = OpFunction %uint None %fn\n%fx = OpFunctionParameter %uint\n%fl = OpLabel\n" \
+  "%fr = OpIMul %uint %fx %u3\nOpReturnValue %fr\nOpFunctionEnd\n"
+
+/* Defines f, h(x) = x + 100 and the variable g (initializer 7), all LinkOnceODR; kernel `set`
+ * writes g's value to out[0], then 42 into g. */
+static const char *lo_a = LO_HEAD "OpEntryPoint Kernel %set \"set\"\n"
+                                  "OpDecorate %f LinkageAttributes \"f\" LinkOnceODR\n"
+                                  "OpDecorate %h LinkageAttributes \"h\" LinkOnceODR\n"
+                                  "OpDecorate %g LinkageAttributes \"g\" LinkOnceODR\n" LO_TYPES LO_F
+                                  "%h = OpFunction %uint None %fn\n%hx = OpFunctionParameter %uint\n"
+                                  "%hl = OpLabel\n%hr = OpIAdd %uint %hx %u100\nOpReturnValue %hr\n"
+                                  "OpFunctionEnd\n"
+                                  "%set = OpFunction %void None %kfn\n%so = OpFunctionParameter %ptr\n"
+                                  "%sl = OpLabel\n%old = OpLoad %uint %g Aligned 4\nOpStore %so %old Aligned 4\n"
+                                  "OpStore %g %u42 Aligned 4\nOpReturn\nOpFunctionEnd\n";
+
+/* Defines f and g too, imports h; kernel `use`: out[i] = f(i) + h(i); kernel `get`: out[0] = g. */
+static const char *lo_b = LO_HEAD
+  "OpEntryPoint Kernel %use \"use\" %gid\nOpEntryPoint Kernel %get \"get\"\n"
+  "OpDecorate %gid BuiltIn GlobalInvocationId\n"
+  "OpDecorate %f LinkageAttributes \"f\" LinkOnceODR\n"
+  "OpDecorate %h LinkageAttributes \"h\" Import\n"
+  "OpDecorate %g LinkageAttributes \"g\" LinkOnceODR\n" LO_TYPES
+  "%v3 = OpTypeVector %ulong 3\n%pin = OpTypePointer Input %v3\n%gid = OpVariable %pin Input\n"
+  "%h = OpFunction %uint None %fn\n%hx = OpFunctionParameter %uint\nOpFunctionEnd\n" LO_F
+  "%use = OpFunction %void None %kfn\n%out = OpFunctionParameter %ptr\n%l = OpLabel\n"
+  "%v = OpLoad %v3 %gid\n%id = OpCompositeExtract %ulong %v 0\n%i = OpUConvert %uint %id\n"
+  "%a = OpFunctionCall %uint %f %i\n%b = OpFunctionCall %uint %h %i\n%s = OpIAdd %uint %a %b\n"
+  "%p = OpInBoundsPtrAccessChain %ptr %out %id\nOpStore %p %s Aligned 4\nOpReturn\nOpFunctionEnd\n"
+  "%get = OpFunction %void None %kfn\n%go = OpFunctionParameter %ptr\n%gl = OpLabel\n"
+  "%gv = OpLoad %uint %g Aligned 4\nOpStore %go %gv Aligned 4\nOpReturn\nOpFunctionEnd\n";
+
+static cl_program compiled_il(const void *spv, size_t len) {
+  cl_int e;
+  cl_program p = clCreateProgramWithIL(ctx, spv, len, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  assert_int_equal(clCompileProgram(p, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+  return p;
+}
+
+/* The linked program of a and b: h resolves to a's LinkOnceODR definition, the two f are one, and
+ * the two g are one variable: `set` sees the initializer 7 and writes 42, which `get` reads. */
+static void check_linkonce(cl_program a, cl_program b, const char *options) {
+  cl_int e;
+  cl_program both[2] = {a, b};
+  cl_program exe = clLinkProgram(ctx, 1, &device, options, 2, both, NULL, NULL, &e);
+  if (e != CL_SUCCESS) {
+    char *log = build_log(exe);
+    fprintf(stderr, "link log: %s\n", log);
+    free(log);
+  }
+  assert_int_equal(e, CL_SUCCESS);
+  cl_int out[8];
+  run_int_kernel(exe, "use", 8, out);
+  for (int i = 0; i < 8; i++) assert_int_equal(out[i], 3 * i + i + 100);
+  run_int_kernel(exe, "set", 1, out);
+  assert_int_equal(out[0], 7);
+  run_int_kernel(exe, "get", 1, out);
+  assert_int_equal(out[0], 42);
+  clReleaseProgram(exe);
+}
+
+/* OpenCL SPIR-V environment, cl_khr_spirv_linkonce_odr: LinkOnceODR definitions are accepted and
+ * linked (one per name), in either input order and through a library. */
+static void test_linkonce_odr(void **state) {
+  (void)state;
+  char ext[4096];
+  assert_int_equal(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+  assert_non_null(strstr(ext, "cl_khr_spirv_linkonce_odr"));
+  size_t la, lb;
+  void *sa = spirv_of_asm(lo_a, &la), *sb = spirv_of_asm(lo_b, &lb);
+  if (!sa || !sb) skip();
+  cl_program a = compiled_il(sa, la), b = compiled_il(sb, lb);
+  check_linkonce(a, b, NULL);
+  check_linkonce(b, a, NULL);
+  cl_int e;
+  cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library", 1, &a, NULL, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  check_linkonce(lib, b, "");
+  clReleaseProgram(lib);
+  clReleaseProgram(a);
+  clReleaseProgram(b);
+  free(sa);
+  free(sb);
+}
+
 /* ---- queries and errors ------------------------------------------------------------------- */
 
 static void test_program_info(void **state) {
@@ -722,6 +820,7 @@ int main(void) {
     cmocka_unit_test(test_spec_constants),
     cmocka_unit_test(test_binary_round_trip),
     cmocka_unit_test(test_compile_link),
+    cmocka_unit_test(test_linkonce_odr),
     cmocka_unit_test(test_program_info),
     cmocka_unit_test(test_program_errors),
     cmocka_unit_test(test_program_scope_globals),
