@@ -47,7 +47,12 @@ def main():
     if cts.expand_suites(["basic", "test_images"])[:2] != ["test_basic", "test_cl_copy_images"]:
         print("test_parse: expand_suites")
         bad += 1
-    print("test_parse: %d of %d checks passed" % (len(CASES) + 2 - bad, len(CASES) + 2))
+    # test_conversions' sub-test runs unnamed (a name would be read as a conversion to test)
+    argv = (cts.sub_test_argv("test_conversions", "conversions"), cts.sub_test_argv("test_basic", "astype"))
+    if argv != ([], ["astype"]):
+        print("test_parse: sub_test_argv gave %s" % (argv,))
+        bad += 1
+    print("test_parse: %d of %d checks passed" % (len(CASES) + 3 - bad, len(CASES) + 3))
     return 1 if bad else 0
 
 
