@@ -405,10 +405,20 @@ static cl_int check_image_view(const image_req *r, const cl_image_desc *d) {
   return CL_SUCCESS;
 }
 
+/* A 1D image buffer's image_row_pitch without a host_ptr: the pitch of its buffer's one row, which a
+ * multiple of the element size at least a row long and within the buffer describes, as 5.3.1.2
+ * lets "a 2D image created from a buffer" give its buffer's pitch ("the pitch specified (or computed
+ * if pitch specified is 0)"). The CTS (kernel_image_methods 1Dbuffer) gives the buffer's size. */
+static bool buffer_row_pitch_ok(const image_req *r, size_t row) {
+  return r->type->cl == CL_MEM_OBJECT_IMAGE1D_BUFFER && row % r->elem == 0 && row >= r->desc.image_width * r->elem &&
+         row <= r->parent->size;
+}
+
 /* image_row_pitch / image_slice_pitch (5.3.1.2): 0 without a host_ptr (a view of a 2D image has had
- * its row pitch checked against its parent's); with one, 0 (tightly packed) or at least a row and a
- * multiple of the element size, the slice pitch (types with slices only) at least a slice and a
- * multiple of the row pitch. The image reports the host_ptr's pitches, or the tight ones. */
+ * its row pitch checked against its parent's, a 1D image buffer's is buffer_row_pitch_ok); with one,
+ * 0 (tightly packed) or at least a row and a multiple of the element size, the slice pitch (types
+ * with slices only) at least a slice and a multiple of the row pitch. The image reports the
+ * host_ptr's pitches, or the tight ones. */
 static cl_int check_pitches(image_req *r, const cl_image_desc *d) {
   const img_type *t = r->type;
   bool slices = t->array || t->depth;
@@ -421,8 +431,8 @@ static cl_int check_pitches(image_req *r, const cl_image_desc *d) {
     size_t n = slices ? (t->depth ? r->desc.image_depth : r->desc.image_array_size) : height;
     if ((slices ? slice : row) > SIZE_MAX / n) return CL_INVALID_IMAGE_DESCRIPTOR; /* larger than memory */
   } else {
-    if ((row && !(r->parent && r->parent->type != CL_MEM_OBJECT_BUFFER)) || d->image_slice_pitch)
-      return CL_INVALID_IMAGE_DESCRIPTOR;
+    bool view = r->parent && r->parent->type != CL_MEM_OBJECT_BUFFER;
+    if ((row && !view && !buffer_row_pitch_ok(r, row)) || d->image_slice_pitch) return CL_INVALID_IMAGE_DESCRIPTOR;
     row = r->desc.image_width * r->elem;
     slice = !slices ? 0 : t->height ? row * height : row;
   }

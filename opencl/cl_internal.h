@@ -126,7 +126,7 @@ extern struct _cl_device_id clx_device;
 #define CLX_MAX_SAMPLERS 16u
 #define CLX_SUBGROUP_SIZE 32u
 cl_ulong clx_global_mem_size(void); /* half the machine's memory */
-cl_ulong clx_max_alloc_size(void);  /* a quarter of clx_global_mem_size, at least 128 MiB */
+cl_ulong clx_max_alloc_size(void);  /* a quarter of clx_global_mem_size, 128 MiB to 1 GiB */
 /* True when `d` is spvi's device; every device list argument is checked with it. */
 static inline bool clx_is_device(cl_device_id d) { return d == &clx_device; }
 static inline bool clx_is_platform(cl_platform_id p) { return p == &clx_platform; }

@@ -56,8 +56,14 @@ cl_ulong clx_global_mem_size(void) {
   return total / 2;
 }
 
+/* The smallest largest-allocation OpenCL 3.0 allows a full-profile device, "max(min(1024 x 1024 x
+ * 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE), 32 x 1024 x 1024)" (API 4.2, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+ * and at least the 128 MiB the CTS requires of a full profile (test_api min_max_mem_alloc_size).
+ * Not more: suites such as test_allocations and the image tests size their objects from it and run
+ * a kernel over every byte, which an interpreter does at a fraction of a CPU's speed. */
 cl_ulong clx_max_alloc_size(void) {
-  cl_ulong q = clx_global_mem_size() / 4, min = (cl_ulong)128 << 20;
+  cl_ulong q = clx_global_mem_size() / 4, gib = (cl_ulong)1 << 30, min = (cl_ulong)128 << 20;
+  if (q > gib) q = gib;
   return q > min ? q : min;
 }
 

@@ -116,7 +116,12 @@ def main():
         print("test_parse: expand_suites")
         bad += 1
     bad += check_table()
-    n = len(CASES) + 2 + 5
+    # test_conversions' sub-test runs unnamed (a name would be read as a conversion to test)
+    argv = (cts.sub_test_argv("test_conversions", "conversions"), cts.sub_test_argv("test_basic", "astype"))
+    if argv != ([], ["astype"]):
+        print("test_parse: sub_test_argv gave %s" % (argv,))
+        bad += 1
+    n = len(CASES) + 2 + 5 + 1
     print("test_parse: %d of %d checks passed" % (n - bad, n))
     return 1 if bad else 0
 

@@ -732,6 +732,42 @@ static void test_image1d_buffer(void **state) {
   clReleaseMemObject(img), clReleaseMemObject(rob);
 }
 
+/* A 1D image buffer's row pitch without a host_ptr describes its buffer's one row (5.3.1.2): a
+ * multiple of the element size, at least the row, at most the buffer; other images need 0. */
+static void test_image1d_buffer_pitch(void **state) {
+  (void)state;
+  cl_int e;
+  uint8_t data[64];
+  pattern(data, sizeof data, 8);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8}; /* 4-byte elements: a 12-pixel row is 48 bytes */
+  cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 12, .buffer = buf};
+  const size_t good[] = {48, 60, 64}, bad[] = {44, 50, 68};
+  for (size_t i = 0; i < 3; i++) {
+    d.image_row_pitch = good[i];
+    cl_mem img = clCreateImage(ctx, CL_MEM_READ_ONLY, &f, &d, NULL, &e);
+    assert_int_equal(e, CL_SUCCESS);
+    size_t pitch = 0;
+    assert_int_equal(clGetImageInfo(img, CL_IMAGE_ROW_PITCH, sizeof pitch, &pitch, NULL), CL_SUCCESS);
+    assert_int_equal(pitch, 48); /* the image's own (tight) row */
+    uint8_t px[12 * 4];
+    size_t o[3] = {0, 0, 0}, r[3] = {12, 1, 1};
+    assert_int_equal(clEnqueueReadImage(queue, img, CL_TRUE, o, r, 0, 0, px, 0, NULL, NULL), CL_SUCCESS);
+    assert_memory_equal(px, data, sizeof px);
+    clReleaseMemObject(img);
+  }
+  for (size_t i = 0; i < 3; i++) {
+    d.image_row_pitch = bad[i]; /* shorter than the row, not a multiple of 4, beyond the buffer */
+    assert_null(clCreateImage(ctx, CL_MEM_READ_ONLY, &f, &d, NULL, &e));
+    assert_int_equal(e, CL_INVALID_IMAGE_DESCRIPTOR);
+  }
+  cl_image_desc plain = {.image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 12, .image_row_pitch = 48};
+  assert_null(clCreateImage(ctx, CL_MEM_READ_ONLY, &f, &plain, NULL, &e)); /* "must be 0 if host_ptr is NULL" */
+  assert_int_equal(e, CL_INVALID_IMAGE_DESCRIPTOR);
+  clReleaseMemObject(buf);
+}
+
 static void test_srgb_view_of_image(void **state) {
   (void)state;
   cl_int e;
@@ -1216,6 +1252,7 @@ int main(void) {
     cmocka_unit_test(test_copy_image),
     cmocka_unit_test(test_copy_image_buffer),
     cmocka_unit_test(test_image1d_buffer),
+    cmocka_unit_test(test_image1d_buffer_pitch),
     cmocka_unit_test(test_srgb_view_of_image),
     cmocka_unit_test(test_fill),
     cmocka_unit_test(test_fill_errors_and_types),
