@@ -238,15 +238,22 @@ cts: $(BUILD)/libspvi-cl.so
 # (2.4 times less CPU to build; their host code is not what a run on spvi spends its time on) in
 # their own cached build directory, run in the CTS's reduced mode, as many sub-tests at a time as
 # the machine has cores, each killed after CTS_CI_TIMEOUT seconds. Fails on any failure, crash or
-# timeout, and when a suite runs no sub-test. Results in $(BUILD)/cts-ci.
+# timeout, and when a suite runs no sub-test. Results in $(BUILD)/cts-ci. CTS_CI_EXCLUDE: the
+# test_basic sub-tests still too slow for CI (compile-bound astype and hiloeo; 10^8-10^9 work-items
+# in async_strided_copy_* and imagedim_*) and bufferreadwriterect (a CTS bug: it checks overlap
+# with other pitches than it passes), each in docs/conformance.md; `make cts` runs them.
 CTS_CI_SUITES  ?= test_spirv_new,test_basic,test_api
+CTS_CI_EXCLUDE ?= $(addprefix test_basic:,astype hiloeo async_strided_copy_global_to_local \
+                  async_strided_copy_local_to_global imagedim_pow2 imagedim_non_pow2 bufferreadwriterect)
 CTS_CI_TIMEOUT ?= 300
+cts_comma := ,
+cts_space := $(subst ,, )
 CTS_CI_BUILD   ?= $(BUILD)/cts-ci/build
 .PHONY: cts-ci
 cts-ci: $(BUILD)/libspvi-cl.so
 	$(PYTHON) tools/cts.py --icd $(BUILD)/libspvi-cl.so --cts-src $(CTS_SRC) --build-dir $(CTS_CI_BUILD) \
 	  --opt=-O0 --out $(BUILD)/cts-ci --suites $(CTS_CI_SUITES) --wimpy --timeout $(CTS_CI_TIMEOUT) \
-	  --run-jobs $$(nproc) $(CTS_ARGS)
+	  --run-jobs $$(nproc) --exclude $(subst $(cts_space),$(cts_comma),$(strip $(CTS_CI_EXCLUDE))) $(CTS_ARGS)
 
 # Benchmarks: the kernel suite against PoCL and Oclgrind (bench/run.sh; table in
 # $(BUILD)/bench/results.md), then the math builtins benchmark when the Makefile has its

@@ -211,6 +211,10 @@ def run_suite(a, plat, lib, suite, tests_wanted, out):
         if missing:
             print("cts: %s has no sub-test %s" % (suite, ", ".join(missing)), file=sys.stderr)
         names = [t for t in names if t in tests_wanted]
+    skipped = [t for t in names if suite + ":" + t in a.exclude]
+    if skipped:
+        print("cts: %s: not run (--exclude): %s" % (suite, ", ".join(skipped)), file=sys.stderr)
+        names = [t for t in names if t not in skipped]
     logdir = os.path.join(out, "logs", plat, suite)
     os.makedirs(logdir, exist_ok=True)
     args = ["-w"] if a.wimpy else []
@@ -403,6 +407,8 @@ def main(argv=None):
                    help="comma-separated suites (test_images: the image executables)")
     p.add_argument("--test", default="",
                    help="comma-separated sub-tests (each NAME or SUITE:NAME); one suite when no SUITE:")
+    p.add_argument("--exclude", default="",
+                   help="comma-separated SUITE:NAME sub-tests not to run (said on stderr)")
     p.add_argument("--wimpy", action="store_true", help="the CTS's reduced mode (-w)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per sub-test")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
@@ -426,6 +432,7 @@ def main(argv=None):
             sys.exit("cts: --table: %s" % e)
         return 0
     a.started = time.time()
+    a.exclude = set(t for t in a.exclude.split(",") if t)
     # absolute: each sub-test runs from its suite's folder (make passes $(BUILD)/cts/build)
     a.build_dir = os.path.abspath(a.build_dir)
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))
