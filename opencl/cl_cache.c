@@ -135,6 +135,47 @@ static bool hash_file(const char *path, uint8_t out[CLCACHE_KEY]) {
   return true;
 }
 
+char *clcache_read_file(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < 0) {
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    close(fd);
+    return NULL;
+  }
+  for (;;) {
+    if (n + 1 >= cap) { /* the file grew: make room */
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) {
+        free(buf);
+        close(fd);
+        return NULL;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t k = read(fd, buf + n, cap - 1 - n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) {
+      free(buf);
+      close(fd);
+      return NULL;
+    }
+    if (k == 0) break;
+    n += (size_t)k;
+  }
+  close(fd);
+  buf[n] = 0;
+  if (len) *len = n;
+  return buf;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Entries                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
@@ -346,28 +387,6 @@ static bool entry_path(const uint8_t key[CLCACHE_KEY], char *buf, size_t cap, si
   return true;
 }
 
-static uint8_t *read_all(const char *path, size_t *size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NULL;
-  struct stat st;
-  uint8_t *p = NULL;
-  if (fstat(fd, &st) == 0 && st.st_size > 0 && (p = malloc((size_t)st.st_size))) {
-    size_t n = 0;
-    while (n < (size_t)st.st_size) {
-      ssize_t k = read(fd, p + n, (size_t)st.st_size - n);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) break;
-      n += (size_t)k;
-    }
-    if (n == (size_t)st.st_size) *size = n;
-    else {
-      free(p);
-      p = NULL;
-    }
-  }
-  close(fd);
-  return p;
-}
 
 /* Eviction: the entries' total size is kept under SPVI_CACHE_SIZE by removing the least
  * recently used (a hit refreshes an entry's modification time) down to 3/4 of it. Checked at a
@@ -483,7 +502,7 @@ void *clcache_get(const uint8_t key[CLCACHE_KEY], size_t *len) {
     free(e);
     char path[PATH_MAX];
     size_t dir_len;
-    e = entry_path(key, path, sizeof path, &dir_len) ? read_all(path, &size) : NULL;
+    e = entry_path(key, path, sizeof path, &dir_len) ? (uint8_t *)clcache_read_file(path, &size) : NULL;
     v = e ? open_entry(e, size, key, len) : NULL;
     if (v) {
       utimensat(AT_FDCWD, path, NULL, 0); /* recently used: evicted last */

@@ -43,6 +43,11 @@ void clcache_sha256_str(clcache_sha256 *s, const char *str);
  * an upgraded tool never serves the old tool's output; false when it cannot be stat'ed. */
 bool clcache_sha256_file_identity(clcache_sha256 *s, const char *path);
 
+/* A whole file in a malloc'd buffer, NUL-terminated for text use (*len, when not NULL, its size
+ * without the NUL); NULL when it is missing or unreadable. A file that grows while it is read is
+ * read to its end. (The cache's entries and the compiler driver's outputs.) */
+char *clcache_read_file(const char *path, size_t *len);
+
 /* The value stored under key, malloc'd (*len its size), or NULL: absent, a dependency changed or
  * is unreadable, the entry is corrupt, or the cache is disabled. */
 void *clcache_get(const uint8_t key[CLCACHE_KEY], size_t *len);

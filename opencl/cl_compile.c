@@ -399,47 +399,6 @@ static bool write_file(const char *path, const void *data, size_t len, sbuf *log
   return true;
 }
 
-/* Reads a whole file (NUL-terminated for text use); NULL when missing or unreadable. */
-static char *read_file(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NULL;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || st.st_size < 0) {
-    close(fd);
-    return NULL;
-  }
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  char *buf = malloc(cap);
-  if (!buf) {
-    close(fd);
-    return NULL;
-  }
-  for (;;) {
-    if (n + 1 >= cap) { /* the file grew: make room */
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) {
-        free(buf);
-        close(fd);
-        return NULL;
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t k = read(fd, buf + n, cap - 1 - n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k < 0) {
-      free(buf);
-      close(fd);
-      return NULL;
-    }
-    if (k == 0) break;
-    n += (size_t)k;
-  }
-  close(fd);
-  buf[n] = 0;
-  if (len) *len = n;
-  return buf;
-}
 
 /* A header name must stay inside the private directory: relative, no "..", no empty name. */
 static bool header_name_ok(const char *name) {
@@ -676,7 +635,7 @@ static bool run_step(job *j, avec *argv, const char *cwd, const char *product, b
     return false;
   }
   int rc = run_tool(argv->v, cwd, out, why, sizeof why);
-  char *raw = read_file(out, NULL);
+  char *raw = clcache_read_file(out, NULL);
   unlink(out);
   sbuf text = {0};
   if (raw) filter_tool_output(j, raw, &text);
@@ -1316,7 +1275,7 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
   if (!ok) return false;
 
   size_t len;
-  char *text = read_file(b_ll, &len);
+  char *text = clcache_read_file(b_ll, &len);
   if (!text) {
     sb_addf(fail_log, "spvi: error: cannot read %s\n", b_ll);
     return false;
@@ -1479,7 +1438,7 @@ static bool cache_fetch(const uint8_t key[CLCACHE_KEY], clc_result *out) {
  * through -I or absolute #includes, and clang's own headers. Relative names are in the private
  * directory (clang's working directory), whose files are in the key. */
 static void read_deps(const job *j, const char *file, avec *deps) {
-  char *text = read_file(file, NULL);
+  char *text = clcache_read_file(file, NULL);
   if (!text) {
     deps->oom = true; /* no list: no entry (a result whose inputs are unknown is not cached) */
     return;
@@ -1557,7 +1516,7 @@ static void drop_internal_linkage(uint32_t *w, size_t *n) {
 static bool take_module(job *j, clc_result *out) {
   char spv[PATH_MAX];
   size_t len = 0;
-  char *data = read_file(jpath(j, "x.spv", spv, sizeof spv), &len);
+  char *data = clcache_read_file(jpath(j, "x.spv", spv, sizeof spv), &len);
   if (!data || len < 20 || len % 4 != 0) {
     free(data);
     sb_add(j->log, "spvi: error: the translator produced no valid SPIR-V module\n");
@@ -1751,33 +1710,44 @@ done:
 /* Linking                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The SPIR-V numbers the link's module rewrites read (SPIR-V 3.32 opcodes, 3.7 storage classes,
+ * 3.20 decorations, 3.8 linkage types). */
+enum {
+  OP_SOURCE = 3,
+  OP_ENTRY_POINT = 15,
+  OP_FUNCTION = 54,
+  OP_VARIABLE = 59,
+  OP_DECORATE = 71,
+  SC_FUNCTION = 7,
+  DEC_LINKAGE = 41,
+  LINK_EXPORT = 0,
+  LINK_IMPORT = 1,
+  LINK_ONCE_ODR = 2
+};
+
+/* A module's word i in host order (the module may be byte-swapped). */
+static uint32_t word_at(const uint32_t *w, size_t i) { return w[0] == 0x03022307u ? __builtin_bswap32(w[i]) : w[i]; }
+
 /* The OpenCL C version of a module from its OpSource (source language 3 = OpenCL_C, version
  * 100200 for 1.2 ...; llvm-spirv writes it), 0 when absent. Either byte order. */
 static int module_cl_std(const void *module, size_t bytes) {
   if (!module || bytes < 20 || bytes % 4) return 0;
   const uint32_t *w = module;
   size_t n = bytes / 4;
-  bool swap = w[0] == 0x03022307u;
-  if (!swap && w[0] != 0x07230203u) return 0;
+  if (w[0] != 0x03022307u && w[0] != 0x07230203u) return 0;
   for (size_t i = 5; i < n;) {
-    uint32_t ins = w[i];
-    if (swap) ins = __builtin_bswap32(ins);
-    uint32_t count = ins >> 16, op = ins & 0xffff;
+    uint32_t ins = word_at(w, i), count = ins >> 16, op = ins & 0xffff;
     if (count == 0) break;
-    if (op == 3 /* OpSource */ && count >= 3 && i + 2 < n) {
-      uint32_t lang = swap ? __builtin_bswap32(w[i + 1]) : w[i + 1];
-      uint32_t ver = swap ? __builtin_bswap32(w[i + 2]) : w[i + 2];
-      if (lang == 3) return (int)(ver / 100000 * 100 + ver / 1000 % 100 * 10);
+    if (op == OP_SOURCE && count >= 3 && i + 2 < n) {
+      uint32_t lang = word_at(w, i + 1), ver = word_at(w, i + 2);
+      if (lang == 3 /* OpenCL_C */) return (int)(ver / 100000 * 100 + ver / 1000 % 100 * 10);
       return 0;
     }
-    if (op == 54 /* OpFunction */) break;
+    if (op == OP_FUNCTION) break;
     i += count;
   }
   return 0;
 }
-
-/* A module's word i in host order (the module may be byte-swapped). */
-static uint32_t word_at(const uint32_t *w, size_t i) { return w[0] == 0x03022307u ? __builtin_bswap32(w[i]) : w[i]; }
 
 /* spirv-link refuses modules of different SPIR-V versions, and llvm-spirv-14 writes the lowest
  * version that covers what each module uses (1.4 for `nsw` on an int addition, 1.0 for a float
@@ -1789,21 +1759,27 @@ static uint32_t word_at(const uint32_t *w, size_t i) { return w[0] == 0x03022307
  * module-scope variable is added to each entry point's interface (a superset is allowed).
  * Returns a malloc'd copy in host byte order with `version` in word 1 (*words its length), or
  * NULL when out of memory. */
+/* The id of the module-scope OpVariable at w[i] (count words, before the first OpFunction), else 0. */
+static uint32_t module_variable(const uint32_t *w, size_t i, uint32_t count) {
+  return (word_at(w, i) & 0xffff) == OP_VARIABLE && count >= 4 && word_at(w, i + 3) != SC_FUNCTION ? word_at(w, i + 2)
+                                                                                                   : 0;
+}
+
 static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, size_t *words) {
   uint32_t old = word_at(w, 1);
   size_t nvars = 0;
   bool interfaces = old < 0x10400 && version >= 0x10400;
   for (size_t i = 5; interfaces && i < n;) { /* count the module-scope variables */
-    uint32_t ins = word_at(w, i), count = ins >> 16, op = ins & 0xffff;
-    if (count == 0 || i + count > n || op == 54 /* OpFunction */) break;
-    if (op == 59 /* OpVariable */ && count >= 4 && word_at(w, i + 3) != 7 /* Function */) nvars++;
+    uint32_t ins = word_at(w, i), count = ins >> 16;
+    if (count == 0 || i + count > n || (ins & 0xffff) == OP_FUNCTION) break;
+    nvars += module_variable(w, i, count) != 0;
     i += count;
   }
   size_t entries = 0;
   for (size_t i = 5; nvars && i < n;) {
     uint32_t ins = word_at(w, i), count = ins >> 16;
     if (count == 0 || i + count > n) break;
-    if ((ins & 0xffff) == 15 /* OpEntryPoint */) entries++;
+    entries += (ins & 0xffff) == OP_ENTRY_POINT;
     i += count;
   }
   uint32_t *r = malloc((n + entries * nvars) * sizeof *r);
@@ -1819,23 +1795,22 @@ static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, si
     }
     size_t start = o;
     for (uint32_t k = 0; k < count; k++) r[o++] = word_at(w, i + k);
-    if ((ins & 0xffff) == 15 && nvars) {
+    if ((ins & 0xffff) == OP_ENTRY_POINT && nvars) {
       /* append the variables the interface does not list yet */
       size_t name_end = start + 3; /* after ExecutionModel and the function id: the name */
       while (name_end < o && (r[name_end] >> 24) != 0) name_end++;
       name_end++; /* the word holding the name's NUL */
       for (size_t v = 5; v < n;) {
-        uint32_t vi = word_at(w, v), vc = vi >> 16;
-        if (vc == 0 || v + vc > n || (vi & 0xffff) == 54) break;
-        if ((vi & 0xffff) == 59 && vc >= 4 && word_at(w, v + 3) != 7) {
-          uint32_t id = word_at(w, v + 2);
+        uint32_t vi = word_at(w, v), vc = vi >> 16, id;
+        if (vc == 0 || v + vc > n || (vi & 0xffff) == OP_FUNCTION) break;
+        if ((id = module_variable(w, v, vc))) {
           bool listed = false;
           for (size_t k = name_end; k < o && !listed; k++) listed = r[k] == id;
           if (!listed) r[o++] = id;
         }
         v += vc;
       }
-      r[start] = (uint32_t)(o - start) << 16 | 15;
+      r[start] = (uint32_t)(o - start) << 16 | OP_ENTRY_POINT;
     }
     i += count;
   }
@@ -1853,9 +1828,8 @@ static uint32_t *raise_version(const uint32_t *w, size_t n, uint32_t version, si
  * exports the name already; every other LinkOnceODR definition of the name is made a copy of
  * that one: a function loses its linkage (a module-local copy, equivalent by the ODR), a variable
  * becomes an Import (no initializer), so the program has one such variable. A library link
- * (-create-library) keeps the type for the link that makes the program. Host-order modules only:
- * in another, the types stay and spirv-link reports what it cannot resolve. */
-enum { OP_DECORATE = 71, OP_VARIABLE = 59, DEC_LINKAGE = 41, LINK_EXPORT = 0, LINK_IMPORT = 1, LINK_ONCE_ODR = 2 };
+ * (-create-library) keeps the type for the link that makes the program. The modules are the
+ * host-order copies raise_version made. */
 
 typedef struct lo_names {
   const char **v;
@@ -1894,12 +1868,10 @@ static bool lo_add(lo_names *s, const char *name) {
   return true;
 }
 
-static bool host_order(const uint32_t *w, size_t n) { return n >= 5 && w[0] == 0x07230203u; }
-
 /* Adds the names the module exports (LinkageAttributes Export) to s; false when out of memory. */
 static bool collect_exports(const uint32_t *w, size_t n, lo_names *s) {
   uint32_t c;
-  for (size_t i = 5; host_order(w, n) && i < n && (c = insn_words(w, n, i)); i += c) {
+  for (size_t i = 5; i < n && (c = insn_words(w, n, i)); i += c) {
     const char *name = linkage_name(w, i, c);
     if (name && w[i + c - 1] == LINK_EXPORT && !lo_has(s, name) && !lo_add(s, name)) return false;
   }
@@ -1918,7 +1890,7 @@ static size_t find_variable(const uint32_t *w, size_t n, size_t from, uint32_t i
  * some input, or an earlier LinkOnceODR definition, exports. False when out of memory. */
 static bool linkonce_module(uint32_t *w, size_t *n, lo_names *exported) {
   uint32_t c;
-  for (size_t i = 5; host_order(w, *n) && i < *n && (c = insn_words(w, *n, i));) {
+  for (size_t i = 5; i < *n && (c = insn_words(w, *n, i));) {
     const char *name = linkage_name(w, i, c);
     if (!name || w[i + c - 1] != LINK_ONCE_ODR) {
       i += c;
