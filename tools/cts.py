@@ -252,7 +252,19 @@ def fmt_time(s):
     return "%d:%02d" % (s // 60, s % 60) if s >= 60 else "%.1f s" % s
 
 
-def write_results(a, results, out):
+def resumed(a):
+    """--resume: {(platform, suite): (rows, wall)} of the suites the results.txt in --out has in
+    full (a suite is written once all its sub-tests ran), or {} when there is none yet."""
+    path = os.path.join(a.out, "results.txt")
+    if not os.path.exists(path):
+        return {}
+    try:
+        return {k: (rows, wall or 0.0) for k, (rows, wall) in read_results(path).items() if rows}
+    except (OSError, ValueError) as e:
+        sys.exit("cts: --resume: %s" % e)
+
+
+def write_results(a, results, out, quiet=False):
     md = table(results)
     head = "# OpenCL CTS on spvi\n\nstarted %s, %s, timeout %d s per sub-test, %d at a time%s\n\n" % (
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), a.icd, a.timeout, a.run_jobs,
@@ -266,6 +278,8 @@ def write_results(a, results, out):
             f.write("# wall %s %s %.1f\n" % (plat, suite, wall))
             for t, status, secs in rows:
                 f.write("%s %s %s %s %.1f\n" % (plat, suite, t, status, secs))
+    if quiet:
+        return
     print("\n" + md)
     print("cts: results in %s/results.md, per sub-test in results.txt, logs in logs/" % out)
 
@@ -418,6 +432,8 @@ def main(argv=None):
     p.add_argument("--platforms", default="",
                    help="comma-separated platforms to run on: spvi, pocl (default: spvi, and pocl "
                         "with --pocl)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the suites that the results.txt in --out already has, run the rest")
     p.add_argument("--no-build", action="store_true", help="use the built suites as they are")
     p.add_argument("--build-only", action="store_true", help="build the suites, run nothing")
     p.add_argument("--opt", default="-O3", help="the CTS's optimisation level (default: -O3, as "
@@ -479,11 +495,21 @@ def main(argv=None):
     if a.build_only:
         return 0
     os.makedirs(a.out, exist_ok=True)
+    done = resumed(a) if a.resume else {}
     results = []
-    for plat, lib in platforms:
-        for s in suites:
+    # Suite by suite, each on every platform in turn, so that a suite's figures on spvi and PoCL
+    # are taken under the same load; the results are written after each suite, so that a run
+    # stopped half-way keeps what it measured and --resume goes on from there.
+    for s in suites:
+        for plat, lib in platforms:
+            if (plat, s) in done:
+                rows, wall = done[(plat, s)]
+                results.append((plat, s, rows, wall))
+                print("cts: %s %s: kept from the earlier run (--resume)" % (plat, s), flush=True)
+                continue
             suite, rows, wall = run_suite(a, plat, lib, s, wanted.get(s), a.out)
             results.append((plat, suite, rows, wall))
+            write_results(a, results, a.out, quiet=True)
     write_results(a, results, a.out)
     bad = sum(1 for _, _, rows, _ in results for r in rows if r[1] not in ("PASS", "SKIP"))
     # a suite that ran nothing (not built, no sub-test of that name) must not pass as "no failure"

@@ -96,6 +96,15 @@ def check_table():
         back = cts.read_results(os.path.join(d, "results.txt"))
         if back != {("spvi", "test_api"): [[("a", "PASS", 1.0)], 75.0]}:
             bad.append("round trip: %s" % back)
+        # --resume keeps the suites written so far and nothing else
+        a.out = d
+        kept = cts.resumed(a)
+        if kept != {("spvi", "test_api"): ([("a", "PASS", 1.0)], 75.0)}:
+            bad.append("resume: %s" % kept)
+    with tempfile.TemporaryDirectory() as d:
+        a.out = d
+        if cts.resumed(a) != {}:
+            bad.append("resume with no results.txt: %s" % cts.resumed(a))
     for b in bad:
         print("test_parse: --table " + b)
     return len(bad)
@@ -121,7 +130,7 @@ def main():
     if argv != ([], ["astype"]):
         print("test_parse: sub_test_argv gave %s" % (argv,))
         bad += 1
-    n = len(CASES) + 2 + 5 + 1
+    n = len(CASES) + 2 + 7 + 1
     print("test_parse: %d of %d checks passed" % (n - bad, n))
     return 1 if bad else 0
 
