@@ -139,48 +139,16 @@ void bi_image_init(bi_image *img, uint8_t *data, unsigned type, unsigned order, 
 
 /* ---- exact conversions --------------------------------------------------------------------------- */
 
-/* x / d correctly rounded: the double quotient rounded to float is at most one float away from the
- * correctly rounded value; of it and its neighbours the one nearest x / d is chosen by comparing
- * |x - d*c| exactly (d < 2^17 and c has 24 significant bits: d*c is exact in double, and
- * x - d*c is exact because d*c lies within a factor 2 of x). x / d is never a tie: with d odd
- * (255, 65535, 127, 32767) it is not a dyadic rational unless exact. */
-float bi_image_ratio_f32(int32_t x, uint32_t d) {
-  if (x == 0) return 0.0f;
-  const bool neg = x < 0;
-  const uint32_t ax = neg ? 0u - (uint32_t)x : (uint32_t)x;
-  const float f = (float)((double)ax / d);
-  const float cand[3] = {nextafterf(f, 0.0f), f, nextafterf(f, INFINITY)};
-  float best = f;
-  double be = INFINITY;
-  for (int i = 0; i < 3; i++) {
-    double e = fabs((double)ax - (double)d * (double)cand[i]);
-    if (e < be) {
-      be = e;
-      best = cand[i];
-    }
-  }
-  return neg ? -best : best;
-}
+/* x / d correctly rounded, for the channel maxima d = 127, 255, 32767, 65535 and |x| <= d + 1.
+ * To float: x and d are floats exactly, and IEEE division rounds the exact quotient once.
+ * To half: one rounding of the double quotient q. A tie of half rounding would be
+ * x / d = (2k + 1) 2^(e-11) for x / d in [2^e, 2^(e+1)) (e = -14 for subnormal halves), i.e.
+ * x 2^(11-e) = d (2k + 1): even (11 - e >= 11 here) against odd, so there is none, and x / d lies
+ * at least 2^(e-11) / d > 2^(e-28) from every midpoint, while q is within 2^(e-52) of x / d: both
+ * round to the same half. tests/unit/test_builtins_half.c checks every x for each d against MPFR. */
+float bi_image_ratio_f32(int32_t x, uint32_t d) { return (float)x / (float)d; }
 
-/* The same to half (the half's 11 significant bits times d < 2^17 are exact in double). */
-uint16_t bi_image_ratio_f16(int32_t x, uint32_t d) {
-  if (x == 0) return 0;
-  const bool neg = x < 0;
-  const uint32_t ax = neg ? 0u - (uint32_t)x : (uint32_t)x;
-  const uint16_t h = bi_half_from_double((double)ax / d, BI_RTE);
-  uint16_t best = h;
-  double be = INFINITY;
-  for (int i = -1; i <= 1; i++) {
-    int c = (int)h + i;
-    if (c < 0 || c >= 0x7c00) continue; /* positive finite halves are ordered like their bits */
-    double e = fabs((double)ax - (double)d * bi_half_to_double((uint16_t)c));
-    if (e < be) {
-      be = e;
-      best = (uint16_t)c;
-    }
-  }
-  return (uint16_t)(best | (neg ? 0x8000u : 0u));
-}
+uint16_t bi_image_ratio_f16(int32_t x, uint32_t d) { return bi_half_from_double((double)x / d, BI_RTE); }
 
 /* ---- sRGB (env §IAF "Conversion Rules for sRGBA and sBGRA Images"; OpenCL C §8.3.5) --------------
  * Read: y = c_linear(r) with r = normalized_float_value(x) (a float): r / 12.92 when r <= 0.04045,
@@ -407,7 +375,10 @@ static int32_t norm_from_f32(float v, uint32_t maxv, bool sgn) {
   double lo = sgn ? -(double)maxv - 1.0 : 0.0;
   if (s < lo) s = lo;
   if (s > (double)maxv) s = (double)maxv;
-  return (int32_t)nearbyint(s); /* the default rounding mode: to nearest, ties to even */
+  /* round to nearest, ties to even, without a libm call: adding and removing 2^52 leaves no bits
+   * below the units (|s| <= 65536 < 2^51, so both operations are exact but the one rounding) */
+  const double big = s < 0 ? -0x1p52 : 0x1p52;
+  return (int32_t)((s + big) - big);
 }
 
 /* ---- addressing (env §IAF "Addressing and Filter Modes") ------------------------------------------ */

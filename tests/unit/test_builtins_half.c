@@ -3,8 +3,10 @@
  * the half-precision arithmetic of the builtins, against independent references: values built with
  * ldexp for all 65536 half patterns, MPFR (precision 11, binary16 exponent range, subnormalize) for
  * float->half and double->half in all four rounding modes and for half fma/mad/sqrt/floor/ceil/
- * trunc/rint/round, and hand-derived boundary values.
+ * trunc/rint/round, and hand-derived boundary values. Also the normalized image channel
+ * conversions x / d (builtins/bi_image.c) for every stored value, against MPFR.
  */
+#include "bi_image.h"
 #include "builtins_harness.h"
 #include "spvi.h"
 
@@ -296,6 +298,39 @@ static uint16_t ref_fma_h(uint16_t a, uint16_t b, uint16_t c) {
   return out;
 }
 
+/* ---- image channels: x / d for every stored unorm/snorm value ---------------------------------- */
+
+/* bi_image_ratio_f32/f16 round the double quotient once (its comment proves that exact); here
+ * MPFR divides exactly and rounds once, to float (precision 24) and to half (binary16, subnormals). */
+static void t_image_ratio_vs_mpfr(void **state) {
+  (void)state;
+  static const uint32_t D[4] = {127, 255, 32767, 65535}; /* snorm8, unorm8, snorm16, unorm16 */
+  mpfr_t F, X;
+  mpfr_init2(F, 24);
+  mpfr_init2(X, 32);
+  unsigned bad = 0, n = 0;
+  for (int i = 0; i < 4; i++) {
+    for (int32_t x = -(int32_t)D[i] - 1; x <= (int32_t)D[i]; x++) {
+      mpfr_set_si(X, x, MPFR_RNDN); /* exact in 32 bits */
+      mpfr_div_ui(F, X, D[i], MPFR_RNDN);
+      const float wf = mpfr_get_flt(F, MPFR_RNDN); /* exact: F has 24 bits, in float range */
+      ref_begin(REF_HALF);
+      int inex = mpfr_div_ui(H, X, D[i], MPFR_RNDN);
+      mpfr_subnormalize(H, inex, MPFR_RNDN);
+      const uint16_t wh = ref_encode_half(H);
+      ref_end();
+      const float gf = bi_image_ratio_f32(x, D[i]);
+      const uint16_t gh = bi_image_ratio_f16(x, D[i]);
+      if ((fbits(gf) != fbits(wf) || gh != wh) && bad++ < 10)
+        print_error("%d / %u: got %a, %#x want %a, %#x\n", x, D[i], (double)gf, gh, (double)wf, wh);
+      n++;
+    }
+  }
+  mpfr_clears(F, X, (mpfr_ptr)0);
+  assert_int_equal(n, 2 * (128 + 256 + 32768 + 65536));
+  assert_int_equal(bad, 0);
+}
+
 static void t_half_fma_mad(void **state) {
   (void)state;
   /* hand-derived: 0.75 * 1.333984375 = 2049 * 2^-11 = 1 + 2^-11, the midpoint of 1 and 1 + 2^-10 */
@@ -420,6 +455,7 @@ int main(void) {
     cmocka_unit_test(t_double_to_half_single_rounding),
     cmocka_unit_test(t_float_to_half_vs_mpfr),
     cmocka_unit_test(t_double_to_half_vs_mpfr),
+    cmocka_unit_test(t_image_ratio_vs_mpfr),
     cmocka_unit_test(t_half_fma_mad),
     cmocka_unit_test(t_half_sqrt_exhaustive),
     cmocka_unit_test(t_half_rounding_exhaustive),
