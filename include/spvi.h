@@ -361,10 +361,10 @@ bool spvi_mem_image_desc(const spvi_mem *m, spvi_image_desc *desc);
  *
  * Limits (spvi tells SVM addresses from its own pointers by their top bits; interp/ex_svm.c):
  * allocations live at fixed addresses in 0x200000000000..0x7dffffffffff (mmap'ed, whole pages,
- * 1 MiB apart), at most 2^38 bytes each; SVM pointers need Physical64 modules (spvi_set_arg_svm
- * refuses Physical32 ones); a launch with SVM arguments must have fewer than about 125 memory
- * allocations (the module's variables — many at -O0 — plus the kernel's pointer arguments), spvi_run
- * refuses it otherwise; --check races refuses SVM arguments (SVM memory reached through pointers
+ * 1 MiB apart), at most spvi_max_alloc_size() bytes each ("device limits"); SVM pointers need
+ * Physical64 modules (spvi_set_arg_svm refuses Physical32 ones); a launch with SVM arguments must
+ * have fewer than about 125 memory allocations (the module's variables — many at -O0 — plus the
+ * kernel's pointer arguments), spvi_run refuses it otherwise; --check races refuses SVM arguments (SVM memory reached through pointers
  * stored elsewhere is not race-checked); SVM allocations made while a launch runs are not visible to
  * it. */
 /* `bytes` (>= 1) zero-filled bytes aligned to `alignment` (a power of two, 0: 128); NULL with err. */

@@ -51,9 +51,9 @@ typedef struct prep {
   bi_resolved *bis;
   uint32_t nbis, capbis;
   uint32_t *tmp;
-  size_t captmp;                         /* scratch of one instruction's translation (prep_scratch) */
-  uint64_t global_bytes, constant_bytes; /* program-scope variables so far, by address space */
-  jmp_buf nomem;                         /* prep_nomem and prep_limit jump here */
+  size_t captmp;           /* scratch of one instruction's translation (prep_scratch) */
+  uint64_t space_bytes[4]; /* variables so far, by address space (EX_AS_*) */
+  jmp_buf nomem;           /* prep_nomem and prep_limit jump here */
 } prep;
 
 typedef enum prep_result { PREP_NEXT, PREP_OK, PREP_FAIL } prep_result;

@@ -35,45 +35,46 @@ static uint32_t addr_const(prep *s, uint32_t alloc) {
   return r;
 }
 
-/* The device limits of spvi.h on a variable of `size` bytes in `space`, checked before any of its
- * memory exists (the private arena, local arena and program-scope storage are allocated later, at
- * load and launch). Each size is below 2^32 and each sum is checked as it grows: no wrap. */
+/* The device limits of spvi.h per address space (private memory: prep_private_fits): one
+ * variable's size, and the total of the space's variables (0: no such limit). */
+static const struct space_limit {
+  uint8_t space;
+  const char *kind; /* how a message calls the variable */
+  uint64_t one;
+  const char *one_what, *one_name;
+  uint64_t total;
+  const char *total_what, *total_name;
+} space_limits[] = {
+  {EX_AS_LOCAL, "__local variable", SPVI_LOCAL_MEM_SIZE, "a work-group's local memory", "SPVI_LOCAL_MEM_SIZE", 0, NULL,
+   NULL},
+  {EX_AS_GLOBAL, "program-scope variable", SPVI_MAX_GLOBAL_VARIABLE_SIZE, "the largest global variable",
+   "SPVI_MAX_GLOBAL_VARIABLE_SIZE", SPVI_GLOBAL_VARIABLE_TOTAL_SIZE, "global variables",
+   "SPVI_GLOBAL_VARIABLE_TOTAL_SIZE"},
+  {EX_AS_CONSTANT, "program-scope constant", 0, NULL, NULL, SPVI_MAX_CONSTANT_SIZE, "constant variables",
+   "SPVI_MAX_CONSTANT_SIZE"},
+};
+
+/* The limits on a variable of `size` bytes in `space`, checked before any of its memory exists
+ * (the private arena, local arena and program-scope storage are allocated later, at load and
+ * launch). Each size is below 2^32 and each sum is checked as it grows: no wrap. */
 static void static_fits(prep *s, uint8_t space, uint64_t size, uint32_t var_id) {
   char nb[96], what[160];
   const char *name = ld_id_name(s->m, var_id, nb, sizeof nb);
   const unsigned long long n = size;
-  switch (space) {
-  case EX_AS_PRIVATE:
+  if (space == EX_AS_PRIVATE) {
     snprintf(what, sizeof what, "private variable `%s` (%llu bytes)", name, n);
     prep_private_fits(s, (uint64_t)s->cbase + s->cbytes, ((s->p->private_size + 15u) & ~(uint64_t)15u) + size, what);
-    break;
-  case EX_AS_LOCAL:
-    if (size > SPVI_LOCAL_MEM_SIZE)
-      prep_limit(s,
-                 "__local variable `%s` of %llu bytes is above a work-group's local memory, %llu bytes "
-                 "(SPVI_LOCAL_MEM_SIZE)",
-                 name, n, (unsigned long long)SPVI_LOCAL_MEM_SIZE);
-    break;
-  case EX_AS_GLOBAL:
-    if (size > SPVI_MAX_GLOBAL_VARIABLE_SIZE)
-      prep_limit(s,
-                 "program-scope variable `%s` of %llu bytes is above the largest global variable, %llu bytes "
-                 "(SPVI_MAX_GLOBAL_VARIABLE_SIZE)",
-                 name, n, (unsigned long long)SPVI_MAX_GLOBAL_VARIABLE_SIZE);
-    if ((s->global_bytes += size) > SPVI_GLOBAL_VARIABLE_TOTAL_SIZE)
-      prep_limit(s,
-                 "program-scope variable `%s` (%llu bytes) brings the global variables to %llu bytes, above "
-                 "their total of %llu bytes (SPVI_GLOBAL_VARIABLE_TOTAL_SIZE)",
-                 name, n, (unsigned long long)s->global_bytes, (unsigned long long)SPVI_GLOBAL_VARIABLE_TOTAL_SIZE);
-    break;
-  case EX_AS_CONSTANT:
-    if ((s->constant_bytes += size) > SPVI_MAX_CONSTANT_SIZE)
-      prep_limit(s,
-                 "program-scope constant `%s` (%llu bytes) brings the constant variables to %llu bytes, above "
-                 "their total of %llu bytes (SPVI_MAX_CONSTANT_SIZE)",
-                 name, n, (unsigned long long)s->constant_bytes, (unsigned long long)SPVI_MAX_CONSTANT_SIZE);
-    break;
-  default: break;
+  }
+  for (size_t i = 0; i < sizeof space_limits / sizeof space_limits[0]; i++) {
+    const struct space_limit *l = &space_limits[i];
+    if (l->space != space) continue;
+    if (l->one && size > l->one)
+      prep_limit(s, "%s `%s` of %llu bytes is above %s, %llu bytes (%s)", l->kind, name, n, l->one_what,
+                 (unsigned long long)l->one, l->one_name);
+    if (l->total && (s->space_bytes[space] += size) > l->total)
+      prep_limit(s, "%s `%s` (%llu bytes) brings the %s to %llu bytes, above their total of %llu bytes (%s)", l->kind,
+                 name, n, l->total_what, (unsigned long long)s->space_bytes[space], (unsigned long long)l->total,
+                 l->total_name);
   }
 }
 

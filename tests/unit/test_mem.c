@@ -517,6 +517,10 @@ static void test_bad_input(void **state) {
   assert_int_equal(err.status, SPVI_E_USAGE);
   assert_null(spvi_svm_alloc(16, 3, &err));
   assert_int_equal(err.status, SPVI_E_USAGE);
+  /* above the largest allocation: refused before anything is mapped (issue #17) */
+  assert_null(spvi_svm_alloc((size_t)spvi_max_alloc_size() + 1, 0, &err));
+  assert_int_equal(err.status, SPVI_E_USAGE);
+  assert_non_null(strstr(err.message, "an SVM allocation of"));
   spvi_svm_free(NULL);
   int local_var = 0;
   spvi_svm_free(&local_var); /* not an SVM allocation: nothing happens */
