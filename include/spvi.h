@@ -364,9 +364,9 @@ bool spvi_mem_image_desc(const spvi_mem *m, spvi_image_desc *desc);
  * 1 MiB apart), at most spvi_max_alloc_size() bytes each ("device limits"); SVM pointers need
  * Physical64 modules (spvi_set_arg_svm refuses Physical32 ones); a launch with SVM arguments must
  * have fewer than about 125 memory allocations (the module's variables — many at -O0 — plus the
- * kernel's pointer arguments), spvi_run refuses it otherwise; --check races refuses SVM arguments (SVM memory reached through pointers
- * stored elsewhere is not race-checked); SVM allocations made while a launch runs are not visible to
- * it. */
+ * kernel's pointer arguments), spvi_run refuses it otherwise; --check races refuses SVM arguments
+ * (SVM memory reached through pointers stored elsewhere is not race-checked); SVM allocations made
+ * while a launch runs are not visible to it. */
 /* `bytes` (>= 1) zero-filled bytes aligned to `alignment` (a power of two, 0: 128); NULL with err. */
 void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err);
 /* Free an allocation made by spvi_svm_alloc (NULL, or any other pointer: nothing); launches using
@@ -447,12 +447,13 @@ typedef struct spvi_run_options {
    * run lists every faulting site. false: the first such fault stops the run. */
   bool keep_going;
   /* Bytes the whole run may use (spvi run --max-memory); 0 = no bound beyond the device limits.
-   * spvi_run refuses the launch (SPVI_E_USAGE, naming the largest part) before allocating anything
-   * when its estimate exceeds it: the arguments' buffers and images + the module's program-scope
-   * variables + for each work-group running at once (one per thread, at most the group count):
-   * its __local memory, and the private memory (SPVI_PRIVATE_MEM_SIZE's parts) of its work-items,
-   * each times the shadow the checks keep (races: 16 bytes per byte of global and local memory;
-   * uninit: 1 byte per byte of local and private memory). */
+   * spvi_run refuses the launch (SPVI_E_USAGE, the message lists the parts of the estimate) before
+   * allocating anything when its estimate exceeds it: the arguments' buffers and images + the
+   * module's program-scope variables + for each work-group running at once (one per thread, at
+   * most the group count): its __local memory, and the private memory (SPVI_PRIVATE_MEM_SIZE's
+   * parts) of its work-items rounded up to whole warps, each with the shadow the checks keep
+   * (races: 16 bytes per byte of global memory, 64 per byte of __local; uninit: 1 byte per byte
+   * of __local and private memory). */
   uint64_t max_memory;
 } spvi_run_options;
 

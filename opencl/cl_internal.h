@@ -328,12 +328,14 @@ void clx_command_discard(cl_event ev);
 /* ---- run-time configuration and reports (cl_config.c) ----------------------------------------
  * `spvi exec` passes its options through the environment (docs/opencl-platform.md): SPVI_CHECK
  * (races,uninit,all), SPVI_REPORT (JSON lines file), SPVI_THREADS, SPVI_WARP, SPVI_MAX_STEPS,
+ * SPVI_MAX_MEMORY (bytes: spvi_run_options.max_memory),
  * SPVI_FLUSH_DENORMALS=1, SPVI_STRICT=1, SPVI_STATS=1, SPVI_KEEP_GOING=1, and SPVI_STATUS_FILE
  * (written when a launch faulted or reported, so the launcher can make its exit status 1). */
 typedef struct clx_config {
   unsigned checks;        /* SPVI_CHECK_* */
   unsigned threads, warp; /* 0: spvi's defaults */
   uint64_t max_steps;     /* 0: spvi's default */
+  uint64_t max_memory;    /* 0: no bound */
   bool flush_denormals, strict, stats;
   bool keep_going; /* SPVI_KEEP_GOING=1: access faults are reports (spvi_run_options.keep_going) */
   const char *report_path, *status_path; /* NULL when not set */
