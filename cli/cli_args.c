@@ -584,8 +584,9 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
   b.ndim = 0;
   /* The initialiser is written straight into the memory object the launch will use in place:
    * spvi's zero-filled bytes (the default, and the 3-vector padding), never a second copy. */
-  spvi_mem *mem = spvi_buffer_new(b.bytes, NULL, NULL);
-  if (!mem) return cli_fail(e, "cannot allocate %zu bytes", b.bytes);
+  spvi_error me;
+  spvi_mem *mem = spvi_buffer_new(b.bytes, NULL, &me);
+  if (!mem) return cli_fail(e, "%s", me.message); /* above spvi_max_alloc_size, or out of memory */
   b.data = spvi_mem_data(mem, NULL);
   if (rb[1] == '=' && !args_init(&b, rb + 2, e)) {
     spvi_mem_release(mem);
@@ -744,8 +745,9 @@ bool cli_parse_image(const char *text, cli_arg *out, cli_error *e) {
   b.ndim = cli_image_shape(&d, shape);
   b.shape = shape;
   /* the pixels are written straight into the image object, as a buffer's initialiser is */
-  spvi_mem *mem = spvi_image_new(&d, NULL, NULL);
-  if (!mem) return cli_fail(e, "cannot allocate %zu bytes", bytes);
+  spvi_error me;
+  spvi_mem *mem = spvi_image_new(&d, NULL, &me);
+  if (!mem) return cli_fail(e, "%s", me.message); /* above spvi_max_alloc_size, or out of memory */
   b.data = spvi_mem_data(mem, NULL);
   if (eq && !args_init(&b, eq + 1, e)) {
     spvi_mem_release(mem);

@@ -28,6 +28,7 @@ typedef enum {
   OPT_CHECK,
   OPT_REPORT,
   OPT_MAX_STEPS,
+  OPT_MAX_MEMORY,
   OPT_KEEP_GOING,
   OPT_SUBGROUP,
   OPT_HELP
@@ -56,11 +57,35 @@ static const struct {
   {NULL, "--check", OPT_CHECK, true},
   {NULL, "--report", OPT_REPORT, true},
   {NULL, "--max-steps", OPT_MAX_STEPS, true},
+  {NULL, "--max-memory", OPT_MAX_MEMORY, true},
   {NULL, "--keep-going", OPT_KEEP_GOING, false},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
   {"-h", "--help", OPT_HELP, false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
+
+/* SIZE: a positive number of bytes, or of KiB, MiB, GiB with the suffix K, M, G (upper or lower
+ * case), without overflow. */
+static bool cmd_memory_size(const char *opt, const char *value, uint64_t *out, cli_error *e) {
+  static const struct {
+    char suffix;
+    unsigned shift;
+  } units[] = {{'k', 10}, {'m', 20}, {'g', 30}};
+  size_t len = strlen(value);
+  unsigned shift = 0;
+  for (size_t k = 0; len && k < sizeof units / sizeof units[0]; k++)
+    if ((value[len - 1] | 0x20) == units[k].suffix) {
+      shift = units[k].shift;
+      len--;
+      break;
+    }
+  cli_int v;
+  cli_error inner;
+  if (!len || !cli_int_parse(value, len, "a size", &v, &inner) || v.neg || v.mag < 1 || v.mag > UINT64_MAX >> shift)
+    return cli_fail(e, "%s `%s`: expects a positive number of bytes (suffix K, M or G: KiB, MiB, GiB)", opt, value);
+  *out = v.mag << shift;
+  return true;
+}
 
 /* X[,Y[,Z]] with each size >= min_value. */
 static bool cmd_dims(const char *opt, const char *text, size_t min_value, cli_dims *d, cli_error *e) {
@@ -159,6 +184,7 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     c->max_steps = v.mag;
     return true;
   }
+  case OPT_MAX_MEMORY: return cmd_memory_size(opt, value, &c->max_memory, e);
   case OPT_SPEC: {
     /* ID=VALUE: the value's text is checked by the loader against the constant's type */
     const char *eq = strchr(value, '=');

@@ -1,6 +1,6 @@
 /*
  * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
- * --stats --threads --groups --spec --trace --check --report --max-steps --keep-going
+ * --stats --threads --groups --spec --trace --check --report --max-steps --max-memory --keep-going
  * --subgroup-size),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
@@ -31,6 +31,7 @@ typedef struct cli_run_cmd {
   unsigned checks;                 /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
   const char *report;              /* --report FILE: reports and faults as JSON lines, or NULL */
   uint64_t max_steps;              /* --max-steps N, 0 when not given */
+  uint64_t max_memory;             /* --max-memory SIZE in bytes, 0 when not given */
   bool keep_going;                 /* --keep-going: access faults are reports, the run goes on */
   int nspecs;                      /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;

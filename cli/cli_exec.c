@@ -36,7 +36,8 @@ enum { EXEC_BAD = 2, EXEC_CANNOT_RUN = 126, EXEC_NOT_FOUND = 127 };
 
 static const char usage_exec[] =
   "usage: spvi exec [--check LIST] [--report FILE] [--threads N] [--warp N] [--max-steps N]\n"
-  "                 [--flush-denormals] [--strict] [--stats] [--keep-going] [--] PROGRAM [ARGS...]\n"
+  "                 [--max-memory N] [--flush-denormals] [--strict] [--stats] [--keep-going]\n"
+  "                 [--] PROGRAM [ARGS...]\n"
   "\n"
   "Runs PROGRAM, an OpenCL application, with spvi as its only OpenCL platform: every kernel it\n"
   "builds and enqueues runs in the interpreter with every memory access checked. A fault or an\n"
@@ -58,6 +59,8 @@ static const char usage_exec[] =
   "  --warp N            SPVI_WARP=N  lanes per simulated warp, 1..64 (results never depend on it)\n"
   "  --max-steps N       SPVI_MAX_STEPS=N  a work-item executing more than N SPIR-V instructions\n"
   "                      is a fault (default 1000000000)\n"
+  "  --max-memory N      SPVI_MAX_MEMORY=N  a launch that may use more than N bytes fails (as\n"
+  "                      spvi run --max-memory; the enqueue's event ends in CL_OUT_OF_RESOURCES)\n"
   "  --flush-denormals   SPVI_FLUSH_DENORMALS=1  flush float denormals to zero in every kernel\n"
   "  --strict            SPVI_STRICT=1  a SPIR-V validation failure fails the program's build\n"
   "  --stats             SPVI_STATS=1  print each launch's execution time and instruction count\n"
@@ -87,6 +90,7 @@ static const exec_opt exec_opts[] = {
   {"--threads", K_COUNT, "SPVI_THREADS", 1, 1024, "the thread count must be 1..1024"},
   {"--warp", K_COUNT, "SPVI_WARP", 1, 64, "the warp width must be 1..64"},
   {"--max-steps", K_COUNT, "SPVI_MAX_STEPS", 1, ~0ull, "expects a positive number of instructions"},
+  {"--max-memory", K_COUNT, "SPVI_MAX_MEMORY", 1, ~0ull, "expects a positive number of bytes"},
   {"--flush-denormals", K_FLAG, "SPVI_FLUSH_DENORMALS", 0, 0, NULL},
   {"--strict", K_FLAG, "SPVI_STRICT", 0, 0, NULL},
   {"--stats", K_FLAG, "SPVI_STATS", 0, 0, NULL},

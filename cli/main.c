@@ -34,7 +34,7 @@ static const char usage_main[] =
   "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-  "                [--check LIST] [--report FILE] [--max-steps N] [--keep-going]\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
@@ -85,7 +85,7 @@ static const char usage_run[] =
   "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
-  "                [--check LIST] [--report FILE] [--max-steps N] [--keep-going]\n"
+  "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "\n"
@@ -131,6 +131,9 @@ static const char usage_run[] =
   "  --report FILE       also write every report and fault to FILE as JSON lines\n"
   "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
   "                      (default 1000000000), so an infinite loop ends in a report\n"
+  "  --max-memory SIZE   refuse a run that may use more than SIZE bytes (suffix K, M, G): its\n"
+  "                      buffers, program-scope variables, and local and private memory of\n"
+  "                      the work-groups running at once, with the checks' shadow memory\n"
   "  --keep-going        after an out-of-bounds, null or invalid pointer access or an array\n"
   "                      index out of bounds, report it, skip the access (a read gives\n"
   "                      zeros) and go on: one run lists every faulting site (exit status 1)\n"
@@ -593,6 +596,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.group_end = c->group_end;
   ro.checks = c->checks;
   ro.max_steps = c->max_steps;
+  ro.max_memory = c->max_memory;
   ro.keep_going = c->keep_going;
   ro.subgroup_size = c->subgroup_size;
   if (debug && c->keep_going) {
@@ -727,12 +731,21 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
     return false;
   }
   cli_error e;
+  uint64_t held = 0; /* bytes of the buffers and images so far: within --max-memory before the next */
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
     if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
       char desc[256];
       cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
                     cli_param_desc(p, desc, sizeof desc), e.msg);
+      return false;
+    }
+    if (sg->args[sg->nparsed].mem) held += sg->args[sg->nparsed].bytes; /* each below 2^30: no wrap */
+    if (sg->c.max_memory && held > sg->c.max_memory) {
+      cli_say_error("%sarg%d `%s`: the buffers and images up to it take %llu bytes, above --max-memory %llu", label,
+                    sg->nparsed, sg->c.args[sg->nparsed], (unsigned long long)held,
+                    (unsigned long long)sg->c.max_memory);
+      sg->nparsed++; /* freed with the others */
       return false;
     }
   }

@@ -77,6 +77,34 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
                               spvi_error *err);
 void spvi_module_free(spvi_module *m);
 
+/* ---- device limits ----------------------------------------------------------------------------
+ * What one launch of spvi may use: each limit is checked with overflow-safe arithmetic before any
+ * memory of that size is touched, and what exceeds it is refused with a message naming the
+ * variable (its OpName, else %id) or argument and the limit. The OpenCL platform reports these
+ * same figures (docs/opencl-platform.md). Loading refuses a module whose variables or constants
+ * exceed them (SPVI_E_MODULE); spvi_set_arg_* and spvi_run refuse arguments and launches
+ * (SPVI_E_USAGE). */
+/* __local bytes of one work-group: its kernel-scope variables (each rounded to 16 bytes, as
+ * spvi_kernel_local_bytes counts them) plus its __local arguments (CL_DEVICE_LOCAL_MEM_SIZE). */
+#define SPVI_LOCAL_MEM_SIZE ((uint64_t)64 << 10)
+/* Private bytes of one work-item: the register file of the module's functions (every SSA value
+ * and used constant) plus the private arena (Function variables, by-value copies, built-ins).
+ * OpenCL has no device query for it; CL_KERNEL_PRIVATE_MEM_SIZE reports a kernel's arena. */
+#define SPVI_PRIVATE_MEM_SIZE ((uint64_t)512 << 10)
+/* One program-scope variable in the global address space (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE),
+ * and all of them together (CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE). */
+#define SPVI_MAX_GLOBAL_VARIABLE_SIZE ((uint64_t)64 << 10)
+#define SPVI_GLOBAL_VARIABLE_TOTAL_SIZE ((uint64_t)1 << 20)
+/* All program-scope variables in the constant address space together, and any one constant
+ * (OpConstant*, OpSpecConstant*, OpUndef) of the module (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE). */
+#define SPVI_MAX_CONSTANT_SIZE ((uint64_t)64 << 20)
+/* Global memory: half the machine's physical memory (CL_DEVICE_GLOBAL_MEM_SIZE); the largest
+ * single buffer, image or SVM allocation: a quarter of that, at least 128 MiB and at most 1 GiB
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE; OpenCL 3.0 API 4.2 requires at least max(min(1 GiB, 1/4 of the
+ * global memory), 32 MiB) of a full-profile device). */
+uint64_t spvi_global_mem_size(void);
+uint64_t spvi_max_alloc_size(void);
+
 /* ---- module introspection ----------------------------------------------------------------- */
 typedef enum spvi_addr_space {
   SPVI_AS_PRIVATE = 0,
@@ -333,12 +361,12 @@ bool spvi_mem_image_desc(const spvi_mem *m, spvi_image_desc *desc);
  *
  * Limits (spvi tells SVM addresses from its own pointers by their top bits; interp/ex_svm.c):
  * allocations live at fixed addresses in 0x200000000000..0x7dffffffffff (mmap'ed, whole pages,
- * 1 MiB apart), at most 2^38 bytes each; SVM pointers need Physical64 modules (spvi_set_arg_svm
- * refuses Physical32 ones); a launch with SVM arguments must have fewer than about 125 memory
- * allocations (the module's variables — many at -O0 — plus the kernel's pointer arguments), spvi_run
- * refuses it otherwise; --check races refuses SVM arguments (SVM memory reached through pointers
- * stored elsewhere is not race-checked); SVM allocations made while a launch runs are not visible to
- * it. */
+ * 1 MiB apart), at most spvi_max_alloc_size() bytes each ("device limits"); SVM pointers need
+ * Physical64 modules (spvi_set_arg_svm refuses Physical32 ones); a launch with SVM arguments must
+ * have fewer than about 125 memory allocations (the module's variables — many at -O0 — plus the
+ * kernel's pointer arguments), spvi_run refuses it otherwise; --check races refuses SVM arguments
+ * (SVM memory reached through pointers stored elsewhere is not race-checked); SVM allocations made
+ * while a launch runs are not visible to it. */
 /* `bytes` (>= 1) zero-filled bytes aligned to `alignment` (a power of two, 0: 128); NULL with err. */
 void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err);
 /* Free an allocation made by spvi_svm_alloc (NULL, or any other pointer: nothing); launches using
@@ -418,6 +446,15 @@ typedef struct spvi_run_options {
    * grouped like the others), the access is skipped (a load gives zero) and the run goes on, so one
    * run lists every faulting site. false: the first such fault stops the run. */
   bool keep_going;
+  /* Bytes the whole run may use (spvi run --max-memory); 0 = no bound beyond the device limits.
+   * spvi_run refuses the launch (SPVI_E_USAGE, the message lists the parts of the estimate) before
+   * allocating anything when its estimate exceeds it: the arguments' buffers and images + the
+   * module's program-scope variables + for each work-group running at once (one per thread, at
+   * most the group count): its __local memory, and the private memory (SPVI_PRIVATE_MEM_SIZE's
+   * parts) of its work-items rounded up to whole warps, each with the shadow the checks keep
+   * (races: 16 bytes per byte of global memory, 64 per byte of __local; uninit: 1 byte per byte
+   * of __local and private memory). */
+  uint64_t max_memory;
 } spvi_run_options;
 
 #define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000) /* 10^9 instructions per work-item */

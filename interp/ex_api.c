@@ -692,6 +692,7 @@ spvi_status spvi_set_arg_buffer(spvi_launch *l, int index, const void *data, siz
     set_err(err, SPVI_E_USAGE, "%s is not a global or constant buffer", d);
     return SPVI_E_USAGE;
   }
+  if (!ex_alloc_fits(bytes, d, err)) return SPVI_E_USAGE;
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = calloc(bytes ? bytes : 1, 1);
@@ -719,6 +720,11 @@ spvi_status spvi_set_arg_local(spvi_launch *l, int index, size_t bytes, spvi_err
   }
   if (bytes == 0) {
     set_err(err, SPVI_E_USAGE, "%s: local memory size must be at least 1 byte", d);
+    return SPVI_E_USAGE;
+  }
+  if (bytes > SPVI_LOCAL_MEM_SIZE) {
+    set_err(err, SPVI_E_USAGE, "%s: %zu bytes of __local memory is above the work-group's %llu (SPVI_LOCAL_MEM_SIZE)",
+            d, bytes, (unsigned long long)SPVI_LOCAL_MEM_SIZE);
     return SPVI_E_USAGE;
   }
   ex_arg *a = &l->l.args[index];
@@ -760,6 +766,7 @@ spvi_status spvi_set_arg_image(spvi_launch *l, int index, const spvi_image_desc 
     set_err(err, SPVI_E_USAGE, "%s: the image's pixels take %zu bytes, got %zu", d, need, bytes);
     return SPVI_E_USAGE;
   }
+  if (!ex_alloc_fits(bytes, d, err)) return SPVI_E_USAGE;
   ex_arg *a = &l->l.args[index];
   arg_release(a);
   a->bytes = calloc(bytes, 1);
@@ -1160,6 +1167,10 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   const unsigned S = l->l.subgroup_size;
   if (l->l.prog->nnamed_barriers) W = S;
   else if (l->l.prog->uses_subgroups) W = W < S ? S : W / S * S;
+  /* the device limits and the memory bound, before ex_run allocates anything (ex_limits.c) */
+  if (!ex_launch_local_fits(&l->l, spvi_kernel_name(l->m, l->kernel), spvi_kernel_local_bytes(l->m, l->kernel), err) ||
+      !ex_launch_memory_fits(&l->l, W, l->l.threads, opts ? opts->max_memory : 0, err))
+    return 0;
   return W;
 }
 

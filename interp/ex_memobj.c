@@ -16,11 +16,37 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bi_image.h"
 #include "ex_api.h"
 
 #define OBJ_ALIGN 128 /* owned bytes: as OpenCL's largest type (long16), and a cache line pair */
+
+/* ---- the device's memory figures (spvi.h "device limits") ------------------------------------ */
+uint64_t spvi_global_mem_size(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)2 << 30;
+  return total / 2;
+}
+
+/* The smallest largest-allocation OpenCL 3.0 allows a full-profile device, "max(min(1024 x 1024 x
+ * 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE), 32 x 1024 x 1024)" (API 4.2, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+ * and at least the 128 MiB the CTS requires of a full profile (test_api min_max_mem_alloc_size).
+ * Not more: suites such as test_allocations and the image tests size their objects from it and run
+ * a kernel over every byte, which an interpreter does at a fraction of a CPU's speed. */
+uint64_t spvi_max_alloc_size(void) {
+  uint64_t q = spvi_global_mem_size() / 4, gib = (uint64_t)1 << 30, min = (uint64_t)128 << 20;
+  if (q > gib) q = gib;
+  return q > min ? q : min;
+}
+
+bool ex_alloc_fits(uint64_t bytes, const char *what, spvi_error *err) {
+  if (bytes <= spvi_max_alloc_size()) return true;
+  ex_set_err(err, SPVI_E_USAGE, "%s of %llu bytes is above the largest allocation, %llu bytes (spvi_max_alloc_size)",
+             what, (unsigned long long)bytes, (unsigned long long)spvi_max_alloc_size());
+  return false;
+}
 
 static spvi_mem *mem_alloc(spvi_mem *parent, uint8_t *bytes, size_t size, bool owned) {
   spvi_mem *m = calloc(1, sizeof *m);
@@ -48,6 +74,7 @@ spvi_mem *spvi_buffer_new(size_t bytes, void *host, spvi_error *err) {
     ex_set_err(err, SPVI_E_USAGE, "a buffer needs at least 1 byte, got 0");
     return NULL;
   }
+  if (!ex_alloc_fits(bytes, "a buffer", err)) return NULL;
   uint8_t *b = host ? host : owned_bytes(bytes);
   spvi_mem *m = b ? mem_alloc(NULL, b, bytes, !host) : NULL;
   if (!m) {
@@ -94,7 +121,7 @@ static size_t image_bytes(const spvi_image_desc *desc, spvi_error *err) {
 spvi_mem *spvi_image_new(const spvi_image_desc *desc, void *host, spvi_error *err) {
   ex_clear_err(err);
   const size_t need = image_bytes(desc, err);
-  if (!need) return NULL;
+  if (!need || !ex_alloc_fits(need, "an image", err)) return NULL;
   uint8_t *b = host ? host : owned_bytes(need);
   spvi_mem *m = b ? mem_alloc(NULL, b, need, !host) : NULL;
   if (!m) {

@@ -17,7 +17,8 @@
  *
  * Memory. Running out of memory anywhere in the translation jumps back to ex_prepare (prep_nomem,
  * like Lua's luaD_throw), which frees what it built and fails with an empty message (SPVI_E_NOMEM
- * through the API). So every allocation is owned, at every moment, by the prep state or the program.
+ * through the API); a device limit exceeded (prep_limit) jumps back the same way with its message.
+ * So every allocation is owned, at every moment, by the prep state or the program.
  */
 #ifndef EX_PREP_H
 #define EX_PREP_H
@@ -50,8 +51,9 @@ typedef struct prep {
   bi_resolved *bis;
   uint32_t nbis, capbis;
   uint32_t *tmp;
-  size_t captmp; /* scratch of one instruction's translation (prep_scratch) */
-  jmp_buf nomem; /* prep_nomem jumps here */
+  size_t captmp;           /* scratch of one instruction's translation (prep_scratch) */
+  uint64_t space_bytes[4]; /* variables so far, by address space (EX_AS_*) */
+  jmp_buf nomem;           /* prep_nomem and prep_limit jump here */
 } prep;
 
 typedef enum prep_result { PREP_NEXT, PREP_OK, PREP_FAIL } prep_result;
@@ -79,6 +81,12 @@ uint32_t *prep_scratch(prep *s, size_t n);
 /* Format an error about the current instruction: "<file>: function `f`: <msg> (OpX %id, word N,
  * src:line)". Returns false. */
 bool prep_fail(prep *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A device limit exceeded (spvi.h "device limits"): the message (as prep_fail), then back to
+ * ex_prepare, which fails with it. */
+_Noreturn void prep_limit(prep *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* prep_limit unless a work-item's private memory, `regs` register bytes plus `priv` bytes of private
+ * variables, fits in SPVI_PRIVATE_MEM_SIZE; `what` names what is being added. */
+void prep_private_fits(prep *s, uint64_t regs, uint64_t priv, const char *what);
 /* Append an instruction (its src is the current instruction) or an aux word; their index. */
 uint32_t prep_emit(prep *s, ex_insn in);
 uint32_t prep_aux(prep *s, uint32_t v);

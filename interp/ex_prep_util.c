@@ -63,6 +63,25 @@ bool prep_fail(prep *s, const char *fmt, ...) {
   return false;
 }
 
+_Noreturn void prep_limit(prep *s, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  prep_fail(s, "%s", msg);
+  longjmp(s->nomem, 2);
+}
+
+void prep_private_fits(prep *s, uint64_t regs, uint64_t priv, const char *what) {
+  if (regs + priv <= SPVI_PRIVATE_MEM_SIZE) return; /* each term is below 2^33: no wrap */
+  prep_limit(s,
+             "%s brings a work-item's private memory to %llu bytes (registers %llu, private variables %llu), "
+             "above its %llu bytes (SPVI_PRIVATE_MEM_SIZE)",
+             what, (unsigned long long)(regs + priv), (unsigned long long)regs, (unsigned long long)priv,
+             (unsigned long long)SPVI_PRIVATE_MEM_SIZE);
+}
+
 uint32_t prep_emit(prep *s, ex_insn in) {
   if (s->ncode == s->capcode) {
     s->code = prep_realloc(s, s->code, (s->capcode ? s->capcode * 2 : 64) * sizeof *s->code);
@@ -87,6 +106,8 @@ uint32_t prep_aux(prep *s, uint32_t v) {
 uint32_t prep_const(prep *s, const void *bytes, uint32_t size) {
   uint32_t sz = size ? size : 1;
   uint32_t off = (s->cbytes + 7u) & ~7u;
+  /* every register is per work-item: checked before the constant area grows */
+  prep_private_fits(s, (uint64_t)s->cbase + off + sz, s->p->private_size, "a constant");
   if (off + sz > s->ccap) {
     s->cinit = prep_realloc(s, s->cinit, (off + sz) * 2 + 64);
     s->ccap = (off + sz) * 2 + 64;

@@ -35,8 +35,52 @@ static uint32_t addr_const(prep *s, uint32_t alloc) {
   return r;
 }
 
+/* The device limits of spvi.h per address space (private memory: prep_private_fits): one
+ * variable's size, and the total of the space's variables (0: no such limit). */
+static const struct space_limit {
+  uint8_t space;
+  const char *kind; /* how a message calls the variable */
+  uint64_t one;
+  const char *one_what, *one_name;
+  uint64_t total;
+  const char *total_what, *total_name;
+} space_limits[] = {
+  {EX_AS_LOCAL, "__local variable", SPVI_LOCAL_MEM_SIZE, "a work-group's local memory", "SPVI_LOCAL_MEM_SIZE", 0, NULL,
+   NULL},
+  {EX_AS_GLOBAL, "program-scope variable", SPVI_MAX_GLOBAL_VARIABLE_SIZE, "the largest global variable",
+   "SPVI_MAX_GLOBAL_VARIABLE_SIZE", SPVI_GLOBAL_VARIABLE_TOTAL_SIZE, "global variables",
+   "SPVI_GLOBAL_VARIABLE_TOTAL_SIZE"},
+  {EX_AS_CONSTANT, "program-scope constant", 0, NULL, NULL, SPVI_MAX_CONSTANT_SIZE, "constant variables",
+   "SPVI_MAX_CONSTANT_SIZE"},
+};
+
+/* The limits on a variable of `size` bytes in `space`, checked before any of its memory exists
+ * (the private arena, local arena and program-scope storage are allocated later, at load and
+ * launch). Each size is below 2^32 and each sum is checked as it grows: no wrap. */
+static void static_fits(prep *s, uint8_t space, uint64_t size, uint32_t var_id) {
+  char nb[96], what[160];
+  const char *name = ld_id_name(s->m, var_id, nb, sizeof nb);
+  const unsigned long long n = size;
+  if (space == EX_AS_PRIVATE) {
+    snprintf(what, sizeof what, "private variable `%s` (%llu bytes)", name, n);
+    prep_private_fits(s, (uint64_t)s->cbase + s->cbytes, ((s->p->private_size + 15u) & ~(uint64_t)15u) + size, what);
+  }
+  for (size_t i = 0; i < sizeof space_limits / sizeof space_limits[0]; i++) {
+    const struct space_limit *l = &space_limits[i];
+    if (l->space != space) continue;
+    if (l->one && size > l->one)
+      prep_limit(s, "%s `%s` of %llu bytes is above %s, %llu bytes (%s)", l->kind, name, n, l->one_what,
+                 (unsigned long long)l->one, l->one_name);
+    if (l->total && (s->space_bytes[space] += size) > l->total)
+      prep_limit(s, "%s `%s` (%llu bytes) brings the %s to %llu bytes, above their total of %llu bytes (%s)", l->kind,
+                 name, n, l->total_what, (unsigned long long)s->space_bytes[space], (unsigned long long)l->total,
+                 l->total_name);
+  }
+}
+
 static uint32_t static_alloc(prep *s, uint8_t space, uint64_t size, uint32_t var_id) {
   ex_program *p = s->p;
+  static_fits(s, space, size, var_id);
   p->static_allocs = prep_realloc(s, p->static_allocs, (p->nstatic + 2) * sizeof *p->static_allocs);
   ex_alloc *a = &p->static_allocs[p->nstatic + 1]; /* id 0 is null: index by id */
   memset(a, 0, sizeof *a);
@@ -200,7 +244,7 @@ static bool prepare_globals(prep *s) {
  * so constants (which grow while translating) and scratch can follow. */
 static void layout_registers(prep *s) {
   const ld_module *m = s->m;
-  uint32_t fbase = 0;
+  uint64_t fbase = 0;
   for (uint32_t f = 0; f < m->nfuncs; f++) {
     const ld_function *fn = &m->funcs[f];
     s->p->funcs[f].reg_base = fbase;
@@ -211,9 +255,13 @@ static void layout_registers(prep *s) {
           m->ids[in->result].kind == LD_ID_VALUE)
         s->reg[in->result] = fbase + m->ids[in->result].reg;
     }
-    fbase += (fn->reg_bytes + 7u) & ~7u;
+    fbase += ((uint64_t)fn->reg_bytes + 7u) & ~(uint64_t)7u;
+    char nb[96], what[160];
+    snprintf(what, sizeof what, "the registers of function `%s` (%u bytes)", ld_id_name(m, fn->id, nb, sizeof nb),
+             fn->reg_bytes);
+    prep_private_fits(s, fbase, 0, what);
   }
-  s->cbase = fbase;
+  s->cbase = (uint32_t)fbase;
 }
 
 /* The parameters of function f: registers, sizes and by-value copies; its return size. */
@@ -248,7 +296,9 @@ static void finish_program(prep *s) {
   p->const_base = s->cbase;
   p->const_bytes = (s->cbytes + 7u) & ~7u;
   p->scratch_reg = s->cbase + p->const_bytes;
-  p->reg_bytes = p->scratch_reg + ((s->scratch_need + 7u) & ~7u);
+  const uint64_t scratch = ((uint64_t)s->scratch_need + 7u) & ~(uint64_t)7u;
+  prep_private_fits(s, (uint64_t)p->scratch_reg + scratch, p->private_size, "the registers of phi moves");
+  p->reg_bytes = p->scratch_reg + (uint32_t)scratch;
   for (uint32_t f = 0; f < s->m->nfuncs; f++) prepare_params(s, f);
   if (p->const_bytes > s->cbytes) memset(s->cinit + s->cbytes, 0, p->const_bytes - s->cbytes); /* padding */
   p->const_init = s->cinit;
@@ -320,9 +370,12 @@ ex_program *ex_prepare(const ld_module *m, char *err, size_t errlen) {
   s->m = m;
   s->err = err;
   s->errlen = errlen;
-  if (setjmp(s->nomem)) {
+  switch (setjmp(s->nomem)) {
+  case 0: break;
+  case 1:                   /* prep_nomem */
     if (errlen) err[0] = 0; /* out of memory: no message (ex.h) */
     return prep_end(s, false);
+  default: return prep_end(s, false); /* prep_limit: its message */
   }
   bool ok = prepare_program(s);
   /* an empty message means out of memory: a failure always says what failed */

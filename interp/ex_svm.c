@@ -121,6 +121,7 @@ void *spvi_svm_alloc(size_t bytes, size_t alignment, spvi_error *err) {
                (unsigned long long)MAX_BYTES);
     return NULL;
   }
+  if (!ex_alloc_fits(bytes, "an SVM allocation", err)) return NULL; /* spvi_max_alloc_size, below MAX_BYTES */
   if (alignment & (alignment - 1) || alignment > MAX_ALIGN) {
     ex_set_err(err, SPVI_E_USAGE, "SVM alignment %zu is not a power of two up to %llu (or 0)", alignment,
                (unsigned long long)MAX_ALIGN);

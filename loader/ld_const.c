@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "ld_internal.h"
+#include "spvi.h"
 
 bool ld_const_is_opcode(uint32_t opcode) {
   switch (opcode) {
@@ -41,6 +42,14 @@ static ld_const *new_const(ld_ctx *c, const ld_raw *r, uint32_t id, const ld_typ
   if (!ld_define(c, r, id)) return NULL;
   if (m->nconsts >= c->max_consts) {
     ld_errf(c, r->at, "internal error: constant table full");
+    return NULL;
+  }
+  /* the type's size is known before any byte is allocated: a hostile OpConstantNull of a 4 GB
+   * array is refused here, not after the arena has allocated and zeroed it */
+  if (type->reg_size > SPVI_MAX_CONSTANT_SIZE) {
+    char nb[96];
+    ld_errf(c, r->at, "constant `%s` of %u bytes is above spvi's largest constant, %llu bytes (SPVI_MAX_CONSTANT_SIZE)",
+            ld_id_name(m, id, nb, sizeof nb), type->reg_size, (unsigned long long)SPVI_MAX_CONSTANT_SIZE);
     return NULL;
   }
   ld_const *k = &m->consts[m->nconsts];

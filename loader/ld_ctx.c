@@ -125,6 +125,14 @@ bool ld_define(ld_ctx *c, const ld_raw *r, uint32_t id) {
   return true;
 }
 
+const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len) {
+  if (!buf || len == 0) return buf;
+  if (m && id < m->bound && m->ids[id].kind != LD_ID_STRING && m->ids[id].name && m->ids[id].name[0])
+    snprintf(buf, len, "%s", m->ids[id].name);
+  else snprintf(buf, len, "%%%u", id);
+  return buf;
+}
+
 ld_id *ld_ref(ld_ctx *c, const ld_raw *r, uint32_t id, const char *what) {
   if (id == 0 || id >= c->m->bound) {
     ld_errf(c, r->at, "%s %%%u is out of range (the header's bound is %u)", what, id, c->m->bound);

@@ -13,7 +13,7 @@
  * finds, which are these). The sections below follow the same order.
  *   0  ld_arena.c     memory: the arena every allocation of a module lives in
  *   1  ld_ctx.c       the shared helpers: messages (ld_errf), decoding, ids (ld_define, ld_ref,
- *                     ld_need_type, ld_need_const)
+ *                     ld_need_type, ld_need_const, ld_id_name)
  *   2  ld_decor.c     decorations: collection, then the lookups everyone else uses
  *   3  ld_types.c     types and layout (array lengths through ld_const_uint, layer 1)
  *      ld_module.c    module-level declarations: capabilities, imports, names, entry points
@@ -22,7 +22,7 @@
  *      ld_validate.c  the SPIRV-Tools validator (knows the debug-info sets from ld_module.c)
  *   5  ld_const.c     constants and module-scope variables
  *   6  ld_func.c      functions
- *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free, ld_id_name)
+ *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free)
  */
 #ifndef LD_INTERNAL_H
 #define LD_INTERNAL_H

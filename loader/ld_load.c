@@ -1,5 +1,5 @@
 /*
- * ld_load.c — the loader's driver: ld_load() / ld_free() / ld_id_name().
+ * ld_load.c — the loader's driver: ld_load() / ld_free().
  *
  * Reads the physical layout (SPIR-V 2.3): the five-word header in either byte order, then the
  * instruction stream, checking every instruction's word count against the grammar before anything
@@ -27,14 +27,6 @@
 #define LD_BOUND_PER_WORD 64u
 
 /* ---- public lookups ------------------------------------------------------------------------ */
-
-const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len) {
-  if (!buf || len == 0) return buf;
-  if (m && id < m->bound && m->ids[id].kind != LD_ID_STRING && m->ids[id].name && m->ids[id].name[0])
-    snprintf(buf, len, "%s", m->ids[id].name);
-  else snprintf(buf, len, "%%%u", id);
-  return buf;
-}
 
 /* The module-level OpenCL.DebugInfo.100 instruction with result `id`, or NULL; its operand k (after
  * the set and instruction words), 0 when absent; an OpString's text. */

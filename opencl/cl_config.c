@@ -66,6 +66,7 @@ static void cfg_read(void) {
   cfg.threads = (unsigned)env_uint("SPVI_THREADS", 1, 1024);
   cfg.warp = (unsigned)env_uint("SPVI_WARP", 1, 64);
   cfg.max_steps = env_uint("SPVI_MAX_STEPS", 1, UINT64_MAX);
+  cfg.max_memory = env_uint("SPVI_MAX_MEMORY", 1, UINT64_MAX);
   cfg.flush_denormals = env_flag("SPVI_FLUSH_DENORMALS");
   cfg.strict = env_flag("SPVI_STRICT");
   cfg.stats = env_flag("SPVI_STATS");
@@ -87,6 +88,7 @@ void clx_run_options(spvi_run_options *o, bool program_ftz) {
   o->threads = c->threads;
   o->checks = c->checks;
   o->max_steps = c->max_steps;
+  o->max_memory = c->max_memory;
   o->keep_going = c->keep_going;
   o->flush_denormals = c->flush_denormals || program_ftz;
 }

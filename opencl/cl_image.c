@@ -475,7 +475,7 @@ static cl_int check_request(image_req *r, const cl_image_format *fmt, const cl_i
     clx_notify(r->ctx, "clCreateImage: %s", serr.message);
     return CL_INVALID_IMAGE_SIZE;
   }
-  if (r->bytes > clx_max_alloc_size()) {
+  if (r->bytes > spvi_max_alloc_size()) {
     clx_notify(r->ctx, "clCreateImage: the image's %zu bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE", r->bytes);
     return CL_INVALID_IMAGE_SIZE;
   }

@@ -114,8 +114,6 @@ extern struct _cl_device_id clx_device;
 /* The device's limits that other files check against (cl_platform.c answers them). */
 #define CLX_MAX_WORK_GROUP_SIZE 1024u
 #define CLX_MAX_WORK_ITEM_DIMS 3u
-#define CLX_LOCAL_MEM_SIZE ((cl_ulong)64 * 1024)
-#define CLX_MAX_CONSTANT_BUFFER ((cl_ulong)64 * 1024 * 1024)
 #define CLX_MAX_CONSTANT_ARGS 64u
 #define CLX_MEM_BASE_ADDR_ALIGN_BITS 1024u /* 128 bytes: what spvi_buffer_new aligns to */
 #define CLX_MAX_PARAMETER_SIZE 4096u
@@ -125,8 +123,6 @@ extern struct _cl_device_id clx_device;
 #define CLX_IMAGE_MAX_ARRAY_SIZE 2048u
 #define CLX_MAX_SAMPLERS 16u
 #define CLX_SUBGROUP_SIZE 32u
-cl_ulong clx_global_mem_size(void); /* half the machine's memory */
-cl_ulong clx_max_alloc_size(void);  /* a quarter of clx_global_mem_size, 128 MiB to 1 GiB */
 /* True when `d` is spvi's device; every device list argument is checked with it. */
 static inline bool clx_is_device(cl_device_id d) { return d == &clx_device; }
 static inline bool clx_is_platform(cl_platform_id p) { return p == &clx_platform; }
@@ -332,12 +328,14 @@ void clx_command_discard(cl_event ev);
 /* ---- run-time configuration and reports (cl_config.c) ----------------------------------------
  * `spvi exec` passes its options through the environment (docs/opencl-platform.md): SPVI_CHECK
  * (races,uninit,all), SPVI_REPORT (JSON lines file), SPVI_THREADS, SPVI_WARP, SPVI_MAX_STEPS,
+ * SPVI_MAX_MEMORY (bytes: spvi_run_options.max_memory),
  * SPVI_FLUSH_DENORMALS=1, SPVI_STRICT=1, SPVI_STATS=1, SPVI_KEEP_GOING=1, and SPVI_STATUS_FILE
  * (written when a launch faulted or reported, so the launcher can make its exit status 1). */
 typedef struct clx_config {
   unsigned checks;        /* SPVI_CHECK_* */
   unsigned threads, warp; /* 0: spvi's defaults */
   uint64_t max_steps;     /* 0: spvi's default */
+  uint64_t max_memory;    /* 0: no bound */
   bool flush_denormals, strict, stats;
   bool keep_going; /* SPVI_KEEP_GOING=1: access faults are reports (spvi_run_options.keep_going) */
   const char *report_path, *status_path; /* NULL when not set */

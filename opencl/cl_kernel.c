@@ -888,9 +888,9 @@ static cl_int check_args_fit(cl_kernel k, char *why, size_t wlen) {
     }
   }
   cl_ulong local = local_bytes(k);
-  if (local > CLX_LOCAL_MEM_SIZE) {
+  if (local > SPVI_LOCAL_MEM_SIZE) {
     snprintf(why, wlen, "the launch needs %llu bytes of __local memory, the device has %llu", (unsigned long long)local,
-             (unsigned long long)CLX_LOCAL_MEM_SIZE);
+             (unsigned long long)SPVI_LOCAL_MEM_SIZE);
     return CL_OUT_OF_RESOURCES;
   }
   return CL_SUCCESS;

@@ -132,9 +132,9 @@ static cl_int check_create(cl_context ctx, const cl_mem_properties *props, cl_me
     clx_notify(ctx, "clCreateBuffer: invalid flags %#llx", (unsigned long long)flags);
     return CL_INVALID_VALUE;
   }
-  if (size == 0 || size > clx_max_alloc_size()) {
+  if (size == 0 || size > spvi_max_alloc_size()) {
     clx_notify(ctx, "clCreateBuffer: size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", size,
-               (unsigned long long)clx_max_alloc_size());
+               (unsigned long long)spvi_max_alloc_size());
     return CL_INVALID_BUFFER_SIZE;
   }
   cl_int e = check_host_ptr(flags, size, host);

@@ -3,9 +3,10 @@
  * clGetDeviceIDs, clGetDeviceInfo, sub-devices, timers (OpenCL 3.0 API 4.1, 4.2, 4.3, 5.14).
  *
  * The device is the interpreter running on the host's CPU cores. Every query answers what spvi
- * really does: the extensions and OpenCL C features come from cl_features.h, the limits from the
- * CLX_* macros other files check against, and what spvi does not have (pipes, device-side enqueue,
- * partitioning, system SVM) answers "none" as the spec says a device without it must. The answers
+ * really does: the extensions and OpenCL C features come from cl_features.h, the memory limits from
+ * the engine's (spvi.h "device limits"), the others from the CLX_* macros other files check
+ * against, and what spvi does not have (pipes, device-side enqueue, partitioning, system SVM)
+ * answers "none" as the spec says a device without it must. The answers
  * are tables (param -> type and value), one for the platform and one for the device.
  */
 #include "cl_internal.h"
@@ -50,22 +51,10 @@ static const cl_name_version il_versions[] = {
 #define CLX_VERSION_STRING "OpenCL 3.0 spvi " SPVI_VERSION_STRING
 
 /* ---- machine-dependent values ----------------------------------------------------------------- */
-cl_ulong clx_global_mem_size(void) {
-  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  cl_ulong total = pages > 0 && page > 0 ? (cl_ulong)pages * (cl_ulong)page : (cl_ulong)2 << 30;
-  return total / 2;
-}
-
-/* The smallest largest-allocation OpenCL 3.0 allows a full-profile device, "max(min(1024 x 1024 x
- * 1024, 1/4th of CL_DEVICE_GLOBAL_MEM_SIZE), 32 x 1024 x 1024)" (API 4.2, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
- * and at least the 128 MiB the CTS requires of a full profile (test_api min_max_mem_alloc_size).
- * Not more: suites such as test_allocations and the image tests size their objects from it and run
- * a kernel over every byte, which an interpreter does at a fraction of a CPU's speed. */
-cl_ulong clx_max_alloc_size(void) {
-  cl_ulong q = clx_global_mem_size() / 4, gib = (cl_ulong)1 << 30, min = (cl_ulong)128 << 20;
-  if (q > gib) q = gib;
-  return q > min ? q : min;
-}
+/* The memory figures are the engine's (spvi.h "device limits"): one definition, which the
+ * engine enforces and the table below reports. */
+static cl_ulong global_mem_size(void) { return spvi_global_mem_size(); }
+static cl_ulong max_alloc_size(void) { return spvi_max_alloc_size(); }
 
 /* Work-groups run in parallel on this many threads (SPVI_THREADS, else the online cores). */
 static cl_ulong compute_units(void) {
@@ -267,16 +256,16 @@ static const param_row device_rows[] = {
   U64(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CLX_ATOMIC_ORDERS | CLX_ATOMIC_SCOPES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM),
 
   /* memory */
-  U64_FN(CL_DEVICE_GLOBAL_MEM_SIZE, clx_global_mem_size), U64_FN(CL_DEVICE_MAX_MEM_ALLOC_SIZE, clx_max_alloc_size),
+  U64_FN(CL_DEVICE_GLOBAL_MEM_SIZE, global_mem_size), U64_FN(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc_size),
   U32(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CL_READ_WRITE_CACHE), U32_FN(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cacheline),
   U64_FN(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache_size), U32(CL_DEVICE_HOST_UNIFIED_MEMORY, CL_TRUE),
   U32(CL_DEVICE_LOCAL_MEM_TYPE, CL_GLOBAL), /* host memory, not a dedicated store */
-  U64(CL_DEVICE_LOCAL_MEM_SIZE, CLX_LOCAL_MEM_SIZE), U64(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, CLX_MAX_CONSTANT_BUFFER),
+  U64(CL_DEVICE_LOCAL_MEM_SIZE, SPVI_LOCAL_MEM_SIZE), U64(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, SPVI_MAX_CONSTANT_SIZE),
   U32(CL_DEVICE_MAX_CONSTANT_ARGS, CLX_MAX_CONSTANT_ARGS), SZ(CL_DEVICE_MAX_PARAMETER_SIZE, CLX_MAX_PARAMETER_SIZE),
   U32(CL_DEVICE_MEM_BASE_ADDR_ALIGN, CLX_MEM_BASE_ADDR_ALIGN_BITS),
   U32(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, 128), /* bytes of the largest type, long16 */
-  SZ(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, (size_t)64 << 10),
-  SZ(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, (size_t)1 << 20),
+  SZ(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, SPVI_MAX_GLOBAL_VARIABLE_SIZE),
+  SZ(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, SPVI_GLOBAL_VARIABLE_TOTAL_SIZE),
   /* SVM is host memory whose addresses kernels use as they are (spvi.h "shared virtual memory"):
    * buffer SVM, coarse and fine grained; no system SVM, no SVM atomics */
   U64(CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER),

@@ -35,7 +35,7 @@ CL_API_ENTRY void *CL_API_CALL clSVMAlloc(cl_context ctx, cl_svm_mem_flags flags
                (unsigned long long)flags);
     return NULL;
   }
-  if (size == 0 || size > clx_max_alloc_size()) {
+  if (size == 0 || size > spvi_max_alloc_size()) {
     clx_notify(ctx, "clSVMAlloc: size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
     return NULL;
   }

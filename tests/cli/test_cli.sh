@@ -564,6 +564,46 @@ fi
 if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --max-steps 0; then
   expect_err '--max-steps `0`: expects a positive number of instructions'
 fi
+# ---- device limits and --max-memory (issue #17) -------------------------------------------------
+# 262144 floats = 1048576 bytes: the first buffer alone is above 1000000 bytes, refused before the
+# second is made.
+if run 2 run "$V" -g 4 'float[262144]' 'float[262144]' 'float[262144]' --max-memory 1000000; then
+  expect_err 'arg0 `float[262144]`: the buffers and images up to it take 1048576 bytes, above --max-memory 1000000'
+  expect_err_lines 1
+fi
+# 3 x 16 bytes of buffers within 16 KiB, and the run too (a few hundred bytes of registers and
+# private memory for each of the 32 lanes of the one warp): accepted, the results unchanged.
+if run 0 run "$V" -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --max-memory 16K --print; then
+  expect_out 'arg0 float[4]: 0 1 2 3
+arg1 float[4]: 10 10 10 10
+arg2 float[4]: 10 11 12 13'
+fi
+# the buffers' 48 bytes fit in 48, the run's registers do not: refused by spvi_run before it starts
+if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --max-memory 48; then
+  expect_err 'buffers 48 + program scope 0 + 1 work-group at once'
+  expect_err 'the memory limit (--max-memory) is 48 bytes'
+fi
+for bad in 0 -1 1Q K 17179869184G; do
+  if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --max-memory "$bad"; then
+    expect_err "--max-memory \`$bad\`: expects a positive number of bytes (suffix K, M or G: KiB, MiB, GiB)"
+  fi
+done
+# 300000000 floats = 1200000000 bytes, above the largest allocation (at most 1 GiB on any machine)
+if run 2 run "$V" -g 4 'float[300000000]' 'float[4]' 'float[4]'; then
+  expect_err 'a buffer of 1200000000 bytes is above the largest allocation'
+  expect_err_lines 1
+fi
+# __local: 65536 bytes (SPVI_LOCAL_MEM_SIZE) for one argument is the most a work-group has
+if run 2 run "$S" -k rotate -g 8 -l 4 'int[8]' local:65537; then
+  expect_err '65537 bytes of __local memory is above the work-group'"'"'s 65536 (SPVI_LOCAL_MEM_SIZE)'
+fi
+if run 0 run "$S" -k rotate -g 8 -l 4 'int[8]' local:65536; then ok; fi
+# kernel-scope __local variables count too: 40000 + 25537 = 65537 bytes is one too many
+if run 2 run "$TMP/limits.spv" -g 2 'int[2]' local:25537; then
+  expect_err 'kernel `big_local` needs 65537 bytes of __local memory per work-group (variables 40000, __local arguments 25537), above the device'"'"'s 65536 bytes (SPVI_LOCAL_MEM_SIZE)'
+  expect_err_lines 1
+fi
+if run 0 run "$TMP/limits.spv" -g 2 'int[2]' local:25536 --print; then expect_out 'arg0 int[2]: 3 3'; fi
 if run 2 run "$V" -g 4 'float[4]' 'float[4]' 'float[4]' --report "$TMP/no/such/dir/r.json"; then
   expect_err "--report $TMP/no/such/dir/r.json: No such file or directory"
 fi

@@ -87,15 +87,21 @@ expect_rc "app_oob --keep-going" 1
 grep -qF '"type":"report","check":"out-of-bounds"' "$tmp/kg.json" 2>/dev/null ||
   { fail "--keep-going: no out-of-bounds report"; cat "$tmp/kg.json"; }
 
+# --max-memory: app_ok's launch may use more than 16 bytes, so its enqueue fails (issue #17)
+run "$spvi" exec --max-memory 16 "$tmp/app_ok"
+[ "$rc" -ne 0 ] || fail "app_ok --max-memory 16: exit status 0"
+expect_err "app_ok --max-memory 16" "the memory limit (--max-memory) is 16 bytes"
+
 # ---- options become the library's environment ---------------------------------------------------
 run "$spvi" exec --check races,uninit --threads 3 --warp=8 --max-steps 0x100 --flush-denormals --strict --stats \
-  --keep-going \
+  --keep-going --max-memory 1000000 \
   sh -c 'for v in OCL_ICD_VENDORS OCL_ICD_FILENAMES SPVI_CHECK SPVI_THREADS SPVI_WARP SPVI_MAX_STEPS \
-         SPVI_FLUSH_DENORMALS SPVI_STRICT SPVI_STATS SPVI_KEEP_GOING SPVI_STATUS_FILE; do eval "echo $v=\${$v-unset}"; done'
+         SPVI_FLUSH_DENORMALS SPVI_STRICT SPVI_STATS SPVI_KEEP_GOING SPVI_STATUS_FILE SPVI_MAX_MEMORY; do eval "echo $v=\${$v-unset}"; done'
 expect_rc "options" 0
 reallib=$(cd "$B" && pwd -P)/libspvi-cl.so
 for line in "OCL_ICD_VENDORS=$reallib" "OCL_ICD_FILENAMES=$reallib" SPVI_CHECK=races,uninit SPVI_THREADS=3 SPVI_WARP=8 \
-            SPVI_MAX_STEPS=256 SPVI_FLUSH_DENORMALS=1 SPVI_STRICT=1 SPVI_STATS=1 SPVI_KEEP_GOING=1; do
+            SPVI_MAX_STEPS=256 SPVI_FLUSH_DENORMALS=1 SPVI_STRICT=1 SPVI_STATS=1 SPVI_KEEP_GOING=1 \
+            SPVI_MAX_MEMORY=1000000; do
   grep -qxF "$line" "$tmp/out" || { fail "options: the program's environment lacks $line"; cat "$tmp/out"; }
 done
 grep -q '^SPVI_STATUS_FILE=/' "$tmp/out" || fail "options: no SPVI_STATUS_FILE"

@@ -16,6 +16,7 @@
 #include <pthread.h>
 
 #include "cl_features.h"
+#include "spvi.h" /* the device limits the platform reports: the engine's figures */
 
 /* The platform and device (cltest_device). */
 #define plat cltest.platform
@@ -506,6 +507,11 @@ static void test_device_limits(void **state) {
   assert_true(alloc <= global);
   assert_true(dev_size(CL_DEVICE_PRINTF_BUFFER_SIZE) >= 1024 * 1024);
   assert_true(dev_size(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 64 * 1024);
+  /* one definition of each memory limit, spvi.h's, which the engine enforces (issue #17) */
+  assert_true(dev_ulong(CL_DEVICE_LOCAL_MEM_SIZE) == SPVI_LOCAL_MEM_SIZE);
+  assert_true(dev_ulong(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) == SPVI_MAX_CONSTANT_SIZE);
+  assert_true(dev_size(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) == SPVI_MAX_GLOBAL_VARIABLE_SIZE);
+  assert_true(dev_size(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE) == SPVI_GLOBAL_VARIABLE_TOTAL_SIZE);
   cl_uint bits = dev_uint(CL_DEVICE_ADDRESS_BITS);
   assert_true(bits == 32 || bits == 64);
   assert_int_equal(dev_uint(CL_DEVICE_ENDIAN_LITTLE), CL_TRUE);

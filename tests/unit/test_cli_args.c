@@ -455,6 +455,25 @@ static void test_buffer_range(void **state) {
   cli_arg_free(&a);
 }
 
+/* Every initialiser writes straight into the memory object the launch uses in place (issue #17:
+ * `float[N]=range(...)` once held two copies): the argument's bytes are the object's, of the
+ * buffer's size, so no second buffer of that size remains (cli_parse_buffer allocates none). */
+static void test_buffer_in_place(void **state) {
+  (void)state;
+  static const char *const texts[] = {"float[100000]=range(0)", "float[100000]=fill(2)", "float[100000]=random(1)",
+                                      "int[3]=1,2,3", "float3[1000]=range(1,0.5)"};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    cli_arg a;
+    cli_error e = {""};
+    if (!cli_parse_buffer(texts[i], &a, &e)) fail_msg("%s: %s", texts[i], e.msg);
+    assert_non_null(a.mem);
+    size_t n = 0;
+    assert_ptr_equal(spvi_mem_data(a.mem, &n), a.data);
+    assert_int_equal(n, a.bytes);
+    cli_arg_free(&a);
+  }
+}
+
 static void test_random_stream(void **state) {
   (void)state;
   /* SplitMix64 from seed 0: the widely published first outputs of the reference generator. */
@@ -1001,6 +1020,7 @@ int main(void) {
     cmocka_unit_test(test_value_args),
     cmocka_unit_test(test_buffer_lists_and_fill),
     cmocka_unit_test(test_buffer_range),
+    cmocka_unit_test(test_buffer_in_place),
     cmocka_unit_test(test_random_stream),
     cmocka_unit_test(test_buffer_random),
     cmocka_unit_test(test_npy_header_bytes),
