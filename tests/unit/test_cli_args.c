@@ -321,17 +321,17 @@ static void test_value_args(void **state) {
   assert_false(cli_parse_value("3", &a, &e));
   assert_string_equal(e.msg, "expected TYPE:VALUE");
 
-  assert_true(cli_parse_bytes("bytes:0100000002ff", &a, &e));
+  assert_true(cli_parse_bytes("bytes:0100000002ff", 64, &a, &e));
   assert_int_equal(a.bytes, 6);
   assert_int_equal(a.data[0], 1);
   assert_int_equal(a.data[4], 2);
   assert_int_equal(a.data[5], 0xff);
   cli_arg_free(&a);
-  assert_false(cli_parse_bytes("bytes:123", &a, &e));
+  assert_false(cli_parse_bytes("bytes:123", 64, &a, &e));
   assert_non_null(strstr(e.msg, "odd number of hex digits"));
-  assert_false(cli_parse_bytes("bytes:12zz", &a, &e));
+  assert_false(cli_parse_bytes("bytes:12zz", 64, &a, &e));
   assert_non_null(strstr(e.msg, "`z` at position 3"));
-  assert_false(cli_parse_bytes("bytes:", &a, &e));
+  assert_false(cli_parse_bytes("bytes:", 64, &a, &e));
 
   assert_true(cli_parse_local("local:256", &a, &e));
   assert_int_equal(a.kind, CLI_ARG_LOCAL);
@@ -729,10 +729,19 @@ static void test_raw_files(void **state) {
   tmp_path(path, sizeof path, "r.bin");
   snprintf(arg, sizeof arg, "bytes:@%s", path);
   cli_error e;
-  assert_true(cli_parse_bytes(arg, &a, &e));
+  assert_true(cli_parse_bytes(arg, 64, &a, &e));
   assert_int_equal(a.bytes, 16);
   assert_memory_equal(a.data, raw, 16);
   cli_arg_free(&a);
+  /* ... up to the parameter's size: one byte more ends the reading (an endless /dev/zero too) */
+  assert_true(cli_parse_bytes(arg, 16, &a, &e));
+  cli_arg_free(&a);
+  assert_false(cli_parse_bytes(arg, 15, &a, &e));
+  assert_non_null(strstr(e.msg, "has more than 15 bytes (reading stopped there): the parameter takes 15"));
+  assert_false(cli_parse_bytes("bytes:@/dev/zero", 8, &a, &e));
+  assert_string_equal(e.msg, "`/dev/zero` has more than 8 bytes (reading stopped there): the parameter takes 8");
+  buf_err("int[4]=@/dev/zero", "`/dev/zero` has more than 65561 bytes (reading stopped there): int[4] takes 16 bytes, "
+                               "and a .npy header at most 65545 more");
 }
 
 static void test_npy_write_roundtrip(void **state) {
@@ -745,7 +754,7 @@ static void test_npy_write_roundtrip(void **state) {
   assert_true(cli_npy_write(path, "<i2", 2, shape, vals, sizeof vals, &e));
   unsigned char *data;
   size_t size;
-  assert_true(cli_read_file(path, &data, &size, &e));
+  assert_true(cli_read_file(path, 1024, "test", &data, &size, &e));
   assert_int_equal(size, 128 + 16);
   const char dict[] = "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 4), }";
   assert_memory_equal(data + 10, dict, strlen(dict));
