@@ -686,6 +686,19 @@ fi
 if run_t 2 run "$S" -k scale -g 4 'int[4]' 'bytes:@/dev/zero'; then
   expect_err '`/dev/zero` has more than 4 bytes (reading stopped there): the parameter takes 4'
 fi
+# an access chain that wraps (2^62 + 1 elements of 4 bytes) under --keep-going: reported at the
+# chain, and the pointer it makes lies out of every allocation (2^39 - 4096 bytes into the offset
+# field, docs/semantics.md), so the load through it is reported and reads zeros
+if spirv-as "$HERE/../spvasm/chain_wrap_dyn_2p62.spvasm" -o "$TMP/wrap.spv" 2>"$TMP/err"; then
+  if run 1 run "$TMP/wrap.spv" -g 4 'uint[4]=1,2,3,4' 'uint[4]' ulong:4611686018427387905 --keep-going --print; then
+    expect_out 'arg0 uint[4]: 1 2 3 4
+arg1 uint[4]: 0 0 0 0'
+    expect_err "the access chain's byte offset (an index times its stride) overflows 64 bits, from the pointer, at offset 0 of argument 0 (global buffer of 16 bytes)"
+    expect_err 'read of 4 bytes at offset 549755809792 of argument 0 (global buffer of 16 bytes)'
+  fi
+else
+  fail "cannot assemble chain_wrap_dyn_2p62.spvasm: $(cat "$TMP/err")"
+fi
 # --out is all or nothing: a file that cannot be written (here larger than the file size limit)
 # leaves no directory and no temporary files behind
 rm -rf "$TMP/outp"
