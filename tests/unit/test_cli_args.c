@@ -914,6 +914,27 @@ static bool run_cmd(cli_run_cmd *c, cli_error *e, int argc, ...) {
   return cli_parse_run(argc, argv, c, e);
 }
 
+/* Long echoes are cut with the count of bytes cut (issue #17): an argument quoted by cli_echo keeps
+ * its first 64 bytes; a cli_fail message longer than its 1023 characters ends with the count. */
+static void test_cut_echoes(void **state) {
+  (void)state;
+  char big[2001], q[112];
+  memset(big, 'x', 2000);
+  big[2000] = 0;
+  assert_string_equal(cli_echo("int:3", q, sizeof q), "int:3");
+  big[128] = 0; /* 128 bytes: not cut */
+  assert_ptr_equal(cli_echo(big, q, sizeof q), big);
+  big[128] = 'x';
+  const char *c = cli_echo(big, q, sizeof q); /* 2000 bytes: 64 kept, 1936 cut */
+  assert_int_equal(strncmp(c, big, 64), 0);
+  assert_string_equal(c + 64, "... (1936 bytes cut)");
+  cli_error e;
+  assert_false(cli_fail(&e, "%s", big));
+  /* the tail "... (996 bytes cut)" (19 bytes) ends the 1023: 1004 kept of 2000 */
+  assert_int_equal(strlen(e.msg), sizeof e.msg - 1);
+  assert_string_equal(e.msg + 1004, "... (996 bytes cut)");
+}
+
 static void test_cmdline(void **state) {
   (void)state;
   cli_run_cmd c;
@@ -1017,6 +1038,7 @@ int main(void) {
     cmocka_unit_test(test_raw_files),
     cmocka_unit_test(test_npy_write_roundtrip),
     cmocka_unit_test(test_param_matching),
+    cmocka_unit_test(test_cut_echoes),
     cmocka_unit_test(test_cmdline),
   };
   return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);
