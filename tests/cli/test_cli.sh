@@ -686,6 +686,14 @@ fi
 if run_t 2 run "$S" -k scale -g 4 'int[4]' 'bytes:@/dev/zero'; then
   expect_err '`/dev/zero` has more than 4 bytes (reading stopped there): the parameter takes 4'
 fi
+# spvi merge reads the shards' files as regular files of their size: /dev/zero in place of one is
+# refused, not read without end
+mkdir -p "$TMP/s3"
+cp "$TMP/s2/"* "$TMP/s3/"
+ln -sf /dev/zero "$TMP/s3/arg2.npy"
+if run_t 2 merge "$TMP/m3" "$TMP/s1" "$TMP/s3"; then
+  expect_err "spvi: error: merge: $TMP/s3/arg2.npy is not a regular file (spvi merge reads the files of --out directories)"
+fi
 # an access chain that wraps (2^62 + 1 elements of 4 bytes) under --keep-going: reported at the
 # chain, and the pointer it makes lies out of every allocation (2^39 - 4096 bytes into the offset
 # field, docs/semantics.md), so the load through it is reported and reads zeros
