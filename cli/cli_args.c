@@ -100,39 +100,45 @@ static bool args_int_less(cli_int a, cli_int b) {
 
 static const char *args_plural(size_t n) { return n == 1 ? "" : "s"; }
 
-/* The rest of stream f (path names it in messages) in a malloc'd buffer: grow-and-read rather than
- * seek-and-size, so pipes and /dev/stdin work too. Does not close f. */
-static bool args_read_stream(FILE *f, const char *path, unsigned char **data, size_t *size, cli_error *e) {
-  size_t cap = 4096, len = 0;
-  unsigned char *buf = malloc(cap);
+/* The rest of stream f (path names it in messages), at most `max` bytes, in a malloc'd buffer:
+ * grow-and-read rather than seek-and-size, so pipes and /dev/stdin work too. A stream with more
+ * (an endless one: /dev/zero) is an error after max + 1 bytes, whose message ends with `why` (what
+ * the limit is); nothing grows without bound. Does not close f. */
+static bool args_read_stream(FILE *f, const char *path, size_t max, const char *why, unsigned char **data, size_t *size,
+                             cli_error *e) {
+  const size_t want = max < SIZE_MAX ? max + 1 : max; /* one byte more tells a longer stream */
+  size_t cap = want < 4096 ? want : 4096, len = 0;
+  unsigned char *buf = malloc(cap ? cap : 1);
   while (buf) {
     len += fread(buf + len, 1, cap - len, f);
-    if (len < cap) break;
-    unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    if (len < cap || cap == want) break;
+    const size_t next = cap <= want / 2 ? cap * 2 : want;
+    unsigned char *bigger = realloc(buf, next);
     if (!bigger) {
       free(buf);
       buf = NULL;
       break;
     }
     buf = bigger;
-    cap *= 2;
+    cap = next;
   }
   bool failed = ferror(f) != 0;
   int saved = errno;
   if (!buf) return cli_fail(e, "cannot read `%s`: out of memory", path);
-  if (failed) {
+  if (failed || len > max) {
     free(buf);
-    return cli_fail(e, "cannot read `%s`: %s", path, strerror(saved));
+    if (failed) return cli_fail(e, "cannot read `%s`: %s", path, strerror(saved));
+    return cli_fail(e, "`%s` has more than %zu bytes (reading stopped there): %s", path, max, why);
   }
   *data = buf;
   *size = len;
   return true;
 }
 
-bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e) {
+bool cli_read_file(const char *path, size_t max, const char *why, unsigned char **data, size_t *size, cli_error *e) {
   FILE *f = fopen(path, "rb");
   if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
-  bool ok = args_read_stream(f, path, data, size, e);
+  bool ok = args_read_stream(f, path, max, why, data, size, e);
   fclose(f);
   return ok;
 }
@@ -176,13 +182,15 @@ static int args_hex(char c) {
   return -1;
 }
 
-bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e) {
+bool cli_parse_bytes(const char *text, size_t max, cli_arg *out, cli_error *e) {
   if (!args_starts(text, "bytes:")) return cli_fail(e, "expected bytes:HEX or bytes:@FILE");
   const char *body = text + strlen("bytes:");
   unsigned char *data;
   size_t size;
   if (body[0] == '@') {
-    if (!cli_read_file(body + 1, &data, &size, e)) return false;
+    char why[64];
+    snprintf(why, sizeof why, "the parameter takes %zu", max);
+    if (!cli_read_file(body + 1, max, why, &data, &size, e)) return false;
     if (size == 0) {
       free(data);
       return cli_fail(e, "`%s` is empty", body + 1);
@@ -511,6 +519,11 @@ static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t siz
   return true;
 }
 
+/* The most header bytes a .npy stream may have before its data: the largest of version 1.0 (10
+ * bytes and a dict of up to 65535, its length being 16 bits); numpy itself refuses headers above
+ * 10000 bytes by default (max_header_size), so no .npy it writes is refused. */
+#define ARGS_NPY_HEADER_MAX (10u + 65535u)
+
 static bool args_init_file(args_buf *b, const char *path, cli_error *e) {
   if (path[0] == 0) return cli_fail(e, "missing file name after `@`");
   FILE *f = fopen(path, "rb");
@@ -519,10 +532,15 @@ static bool args_init_file(args_buf *b, const char *path, cli_error *e) {
   bool ok;
   if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size <= SIZE_MAX) {
     ok = args_init_regular(b, path, f, (size_t)st.st_size, e);
-  } else {
+  } else { /* a pipe, /dev/stdin, a device: at most the buffer's bytes and a .npy header */
     unsigned char *file;
     size_t size;
-    ok = args_read_stream(f, path, &file, &size, e);
+    char why[160], name[24];
+    snprintf(why, sizeof why, "%s[%zu] takes %zu bytes, and a .npy header at most %u more",
+             cli_elem_name(b->t, name, sizeof name), b->count, b->bytes, ARGS_NPY_HEADER_MAX);
+    ok = args_read_stream(f, path,
+                          b->bytes > SIZE_MAX - ARGS_NPY_HEADER_MAX ? SIZE_MAX : b->bytes + ARGS_NPY_HEADER_MAX, why,
+                          &file, &size, e);
     if (ok) {
       ok = args_init_bytes(b, path, file, size, e);
       free(file);
@@ -830,7 +848,7 @@ static bool args_is_scalar_or_vector(const spvi_param_info *p) {
 
 static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
   if (args_starts(text, "bytes:")) {
-    if (!cli_parse_bytes(text, out, e)) return false;
+    if (!cli_parse_bytes(text, p->size, out, e)) return false;
     if (out->bytes != p->size) {
       size_t got = out->bytes;
       cli_arg_free(out);

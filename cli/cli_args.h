@@ -49,7 +49,8 @@ typedef struct cli_arg {
 
 /* The individual forms (text is the whole argument). On failure *out holds nothing to free. */
 bool cli_parse_value(const char *text, cli_arg *out, cli_error *e);
-bool cli_parse_bytes(const char *text, cli_arg *out, cli_error *e);
+/* bytes:HEX or bytes:@FILE; a FILE is read up to max bytes (the parameter's size) and no further. */
+bool cli_parse_bytes(const char *text, size_t max, cli_arg *out, cli_error *e);
 bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_local(const char *text, cli_arg *out, cli_error *e);
 bool cli_parse_image(const char *text, cli_arg *out, cli_error *e);
@@ -67,7 +68,8 @@ void cli_arg_free(cli_arg *a);
 /* "global float* a", "uint n": how messages and `spvi info` show a parameter. */
 const char *cli_param_desc(const spvi_param_info *p, char *buf, size_t cap);
 
-/* Reads a whole file (any size, also pipes) into a malloc'd buffer. */
-bool cli_read_file(const char *path, unsigned char **data, size_t *size, cli_error *e);
+/* Reads a whole file (also pipes) of at most max bytes into a malloc'd buffer; a longer one is an
+ * error after max + 1 bytes, whose message ends with why (what the limit is). */
+bool cli_read_file(const char *path, size_t max, const char *why, unsigned char **data, size_t *size, cli_error *e);
 
 #endif

@@ -263,7 +263,10 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
         break;
       }
     }
-    if (k == CMD_OPT_COUNT) return cli_fail(e, "unknown option `%s` (see spvi run --help)", a);
+    if (k == CMD_OPT_COUNT) {
+      char q[112];
+      return cli_fail(e, "unknown option `%s` (see spvi run --help)", cli_echo(a, q, sizeof q));
+    }
     if (cmd_opts[k].id == OPT_HELP) {
       c->help = true;
       return true; /* help wins over any other mistake on the line */

@@ -11,9 +11,11 @@
  */
 #include "cli_merge.h"
 
+#include "cli_args.h"
 #include "cli_npy.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,34 +28,25 @@ static int fail(const char *fmt, const char *a, const char *b) {
   return 2;
 }
 
-static unsigned char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  unsigned char *buf = NULL;
-  size_t cap = 0, n = 0;
-  for (;;) {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 65536;
-      unsigned char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      buf = nb;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  bool bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
+/* A shard's .npy file, whole: a regular file (what --out writes), read up to the size it has, so a
+ * FIFO or a device put in its place (/dev/zero) is refused instead of read without end. NULL with
+ * errno ENOENT when it does not exist, else NULL with the reason in e. */
+static unsigned char *read_file(const char *path, size_t *size, cli_error *e) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    const int saved = errno;
+    cli_fail(e, "cannot read %s: %s", path, strerror(saved));
+    errno = saved;
     return NULL;
   }
-  *size = n;
-  return buf;
+  errno = 0;
+  if (!S_ISREG(st.st_mode) || st.st_size < 0 || (uintmax_t)st.st_size >= SIZE_MAX) {
+    cli_fail(e, "%s is not a regular file (spvi merge reads the files of --out directories)", path);
+    return NULL;
+  }
+  unsigned char *data = NULL;
+  if (!cli_read_file(path, (size_t)st.st_size, "the file grew while it was read", &data, size, e)) return NULL;
+  return data;
 }
 
 static bool write_file(const char *path, const unsigned char *data, size_t size) {
@@ -77,21 +70,21 @@ static int merge_arg(const char *out, char **dirs, int ndirs, int index) {
   if (!sf) return fail("%s%s", "out of memory", "");
   for (int d = 0; d < ndirs && status == 0; d++) {
     snprintf(path, sizeof path, "%s/arg%d.npy", dirs[d], index);
-    sf[d].data = read_file(path, &sf[d].size);
+    cli_error e;
+    sf[d].data = read_file(path, &sf[d].size, &e);
     if (!sf[d].data) {
       if (d == 0 && errno == ENOENT) status = -1;
-      else status = fail("cannot read %s%s", path, "");
+      else status = fail("%s%s", e.msg, "");
       break;
     }
-    cli_error e;
     if (!cli_npy_parse(sf[d].data, sf[d].size, path, &sf[d].h, &e)) {
       status = fail("%s%s", e.msg, "");
       break;
     }
     snprintf(path, sizeof path, "%s/arg%d.written.npy", dirs[d], index);
-    sf[d].mask = read_file(path, &sf[d].msize);
+    sf[d].mask = read_file(path, &sf[d].msize, &e);
     if (!sf[d].mask) {
-      status = fail("cannot read %s (was the shard run with --groups?)%s", path, "");
+      status = fail("%s%s", e.msg, errno == ENOENT ? " (was the shard run with --groups?)" : "");
       break;
     }
     if (!cli_npy_parse(sf[d].mask, sf[d].msize, path, &sf[d].mh, &e)) {

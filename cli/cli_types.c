@@ -23,10 +23,27 @@ bool cli_fail(cli_error *e, const char *fmt, ...) {
   if (e) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    const int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    /* a message too long for the buffer (it echoes a huge argument) says how much was cut: the
+     * tail replaces the last bytes kept (twice: the count's digits may change its length) */
+    const size_t room = sizeof e->msg - 1;
+    if (n > 0 && (size_t)n > room) {
+      char tail[48];
+      size_t len = 0;
+      for (int pass = 0; pass < 2; pass++)
+        len = (size_t)snprintf(tail, sizeof tail, "... (%zu bytes cut)", (size_t)n - (room - len));
+      memcpy(e->msg + room - len, tail, len + 1);
+    }
   }
   return false;
+}
+
+const char *cli_echo(const char *text, char *buf, size_t cap) {
+  const size_t n = strlen(text), keep = 64;
+  if (n <= 2 * keep || cap < keep + 48) return text;
+  snprintf(buf, cap, "%.*s... (%zu bytes cut)", (int)keep, text, n - keep);
+  return buf;
 }
 
 const cli_scalar *cli_scalar_by_name(const char *name, size_t len) {

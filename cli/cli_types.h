@@ -45,6 +45,11 @@ extern const cli_scalar cli_scalars[];
 extern const size_t cli_scalar_count;
 
 /* Exact lookup of a scalar name ("float"); NULL when unknown. `len` bytes of `name` are used. */
+/* An argument as messages quote it: itself, or when longer than 128 bytes its first 64 bytes and
+ * how many were cut ("int[4]=1,1,1... (59936 bytes cut)"); buf (cap >= 112) holds the cut form. A
+ * cli_fail message longer than cli_error.msg ends the same way. */
+const char *cli_echo(const char *text, char *buf, size_t cap);
+
 /* One "spvi: error: ..." line on stderr (the command's messages for bad usage and failures). */
 void cli_say_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -10,6 +10,7 @@
 #include "cli_exec.h"
 #include "cli_merge.h"
 #include "cli_npy.h"
+#include "cli_out.h"
 #include "cli_print.h"
 #include "cli_num.h"
 #include "spvi.h"
@@ -38,7 +39,7 @@ static const char usage_main[] =
   "                [--subgroup-size N] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
-  "       spvi info MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
+  "       spvi info [--strict] MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
   "       spvi merge OUT_DIR SHARD_DIR...\n"
   "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
   "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
@@ -63,8 +64,8 @@ static const char usage_main[] =
   "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
 
 static const char usage_info[] =
-  "usage: spvi info MODULE.spv\n"
-  "       spvi info --prepared MODULE.spv [-k KERNEL]\n"
+  "usage: spvi info [--strict] MODULE.spv\n"
+  "       spvi info --prepared [--strict] MODULE.spv [-k KERNEL]\n"
   "\n"
   "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
   "program-scope variables in global and constant memory (type, name, size) and, for every\n"
@@ -78,6 +79,7 @@ static const char usage_info[] =
   "                     at byte offset N, aux[N]: an operand list, bN: a block, fN: a function;\n"
   "                     interp/ex_ops.h gives each instruction's operands and meaning)\n"
   "  -k, --kernel NAME  with --prepared: only this kernel's code and the functions it calls\n"
+  "  --strict           a SPIR-V validation failure is an error, not a warning (as for run)\n"
   "Validation warnings go to stderr as `spvi: warning: ...`.\n"
   "exit status: 0 success, 2 bad usage or unusable module\n";
 
@@ -274,8 +276,8 @@ static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t c
 static int choose_kernel(const spvi_module *m, const char *module, const char *name);
 
 /* spvi info --prepared: the prepared code of the module or of one kernel. */
-static int info_prepared(const char *path, const char *kernel) {
-  spvi_module *m = load_module(path, false, NULL);
+static int info_prepared(const char *path, const char *kernel, bool strict) {
+  spvi_module *m = load_module(path, strict, NULL);
   if (!m) return EXIT_BAD;
   int k = kernel ? choose_kernel(m, path, kernel) : -1; /* choose_kernel reports a bad name */
   int status = EXIT_BAD;
@@ -290,7 +292,7 @@ static int info_prepared(const char *path, const char *kernel) {
 
 static int cmd_info(int argc, char **argv) {
   const char *path = NULL, *kernel = NULL;
-  bool prepared = false;
+  bool prepared = false, strict = false;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(usage_info, stdout);
@@ -302,6 +304,10 @@ static int cmd_info(int argc, char **argv) {
       prepared = true;
       continue;
     }
+    if (strcmp(argv[i], "--strict") == 0) { /* as for run: loading and validation only */
+      strict = true;
+      continue;
+    }
     if (strcmp(argv[i], "-k") == 0 || strcmp(argv[i], "--kernel") == 0) {
       if (i + 1 == argc) {
         cli_say_error("%s needs a kernel name (see spvi info --help)", argv[i]);
@@ -311,11 +317,13 @@ static int cmd_info(int argc, char **argv) {
       continue;
     }
     if (argv[i][0] == '-' && argv[i][1] != 0) {
-      cli_say_error("unknown option `%s` for info (see spvi info --help)", argv[i]);
+      char q[112];
+      cli_say_error("unknown option `%s` for info (see spvi info --help)", cli_echo(argv[i], q, sizeof q));
       return EXIT_BAD;
     }
     if (path) {
-      cli_say_error("info takes one MODULE.spv, got `%s` as well", argv[i]);
+      char q[112];
+      cli_say_error("info takes one MODULE.spv, got `%s` as well", cli_echo(argv[i], q, sizeof q));
       return EXIT_BAD;
     }
     path = argv[i];
@@ -328,8 +336,8 @@ static int cmd_info(int argc, char **argv) {
     cli_say_error("-k goes with --prepared (spvi info lists every kernel)");
     return EXIT_BAD;
   }
-  if (prepared) return info_prepared(path, kernel);
-  spvi_module *m = load_module(path, false, NULL);
+  if (prepared) return info_prepared(path, kernel, strict);
+  spvi_module *m = load_module(path, strict, NULL);
   if (!m) return EXIT_BAD;
   uint32_t v = spvi_module_version(m);
   unsigned bits = spvi_module_pointer_bits(m);
@@ -375,35 +383,6 @@ static int cmd_info(int argc, char **argv) {
 
 /* ---- run ----------------------------------------------------------------------------------- */
 
-/* mkdir -p: every missing component of dir is created. */
-static bool make_dirs(const char *dir) {
-  size_t len = strlen(dir);
-  char *path = malloc(len + 1);
-  if (!path) {
-    cli_say_error("--out `%s`: out of memory", dir);
-    return false;
-  }
-  memcpy(path, dir, len + 1);
-  for (size_t i = 1; i <= len; i++) {
-    if (path[i] != '/' && path[i] != 0) continue;
-    char saved = path[i];
-    path[i] = 0;
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-      cli_say_error("--out `%s`: cannot create `%s`: %s", dir, path, strerror(errno));
-      free(path);
-      return false;
-    }
-    path[i] = saved;
-  }
-  free(path);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    cli_say_error("--out `%s`: not a directory", dir);
-    return false;
-  }
-  return true;
-}
-
 static int choose_kernel(const spvi_module *m, const char *module, const char *name) {
   int n = spvi_kernel_count(m);
   int k = name ? spvi_find_kernel(m, name) : n == 1 ? 0 : -1;
@@ -436,7 +415,21 @@ static bool check_arg_count(const spvi_module *m, int k, int nargs, const char *
   return false;
 }
 
+static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args, cli_out *out);
+
+/* --print and --out after a successful launch: the --out files appear all together or not at all
+ * (cli_out.c). */
 static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args) {
+  cli_out out;
+  if (c->out_dir && !cli_out_begin(&out, c->out_dir)) return false;
+  if (!write_buffers(c, l, args, c->out_dir ? &out : NULL)) {
+    if (c->out_dir) cli_out_abort(&out);
+    return false;
+  }
+  return !c->out_dir || cli_out_commit(&out);
+}
+
+static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args, cli_out *out) {
   for (int i = 0; i < c->nargs; i++) {
     if (args[i].kind != CLI_ARG_BUFFER && args[i].kind != CLI_ARG_IMAGE) continue;
     const bool image = args[i].kind == CLI_ARG_IMAGE;
@@ -464,29 +457,29 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
     } else if (c->print) {
       cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
     }
-    if (c->out_dir) {
+    if (out) {
       size_t shape[4] = {args[i].count, cli_elem_slots(args[i].elem), 0, 0};
       unsigned ndim = args[i].elem.width == 1 ? 1 : 2;
       if (image) ndim = cli_image_shape(&args[i].image, shape);
-      char *path = malloc(strlen(c->out_dir) + 32);
-      if (!path) {
-        cli_say_error("out of memory");
-        return false;
-      }
-      sprintf(path, "%s/arg%d.npy", c->out_dir, i);
+      char name[40];
+      snprintf(name, sizeof name, "arg%d.npy", i);
+      char *path = cli_out_path(out, name);
+      if (!path) return false;
       cli_error e;
       bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, shape, data, bytes, &e);
+      free(path);
       size_t wbytes = 0;
       const uint8_t *written = spvi_arg_written(l, i, &wbytes);
       if (ok && written) {
         /* which bytes this run (a --groups shard) wrote: one uint8 per buffer byte */
-        sprintf(path, "%s/arg%d.written.npy", c->out_dir, i);
+        snprintf(name, sizeof name, "arg%d.written.npy", i);
+        if (!(path = cli_out_path(out, name))) return false;
         size_t wshape[1] = {wbytes};
         ok = cli_npy_write(path, "|u1", 1, wshape, written, wbytes, &e);
+        free(path);
       }
-      free(path);
       if (!ok) {
-        cli_say_error("--out: %s", e.msg);
+        cli_say_error("--out `%s`: %s", c->out_dir, e.msg);
         return false;
       }
     }
@@ -549,12 +542,14 @@ static void print_stats(const spvi_launch *l) {
 }
 
 /* Sets the arguments and the NDRange, then runs the kernel, or debugs it when `debug` (commands
- * from `script`, then standard input); returns the exit status. */
-static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bool debug, const char *script) {
+ * from `script`, then standard input); returns the exit status. `label` starts its messages, faults
+ * and reports ("launch 2 of 3: " under --then, else ""). */
+static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bool debug, const char *script,
+                  const char *label) {
   spvi_error err = {SPVI_OK, ""};
   spvi_launch *l = spvi_launch_new(m, k, &err);
   if (!l) {
-    cli_say_error("%s", err.message);
+    cli_say_error("%s%s", label, err.message);
     return EXIT_BAD;
   }
   int status = EXIT_BAD;
@@ -572,7 +567,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     default: s = spvi_set_arg_local(l, i, a->bytes, &err); break;
     }
     if (s != SPVI_OK) {
-      cli_say_error("arg%d `%s`: %s", i, c->args[i], err.message);
+      char q[112];
+      cli_say_error("%sarg%d `%s`: %s", label, i, cli_echo(c->args[i], q, sizeof q), err.message);
       goto done;
     }
     /* the launch holds the value's copy or its own reference to the object now: drop the
@@ -581,7 +577,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   }
   if (spvi_set_ndrange(l, c->global.n, c->global.v, c->local.n ? c->local.v : NULL, c->offset.n ? c->offset.v : NULL,
                        &err) != SPVI_OK) {
-    cli_say_error("%s", err.message);
+    cli_say_error("%s%s", label, err.message);
     goto done;
   }
   spvi_run_options ro;
@@ -636,17 +632,17 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   fflush(stdout);
   for (size_t i = 0; i < nreports; i++) {
     const spvi_report *r = spvi_report_get(l, i);
-    fprintf(stderr, "spvi: report: %s\n", r->message);
+    fprintf(stderr, "spvi: report: %s%s\n", label, r->message);
     if (report) spvi_report_write_json(report, r, NULL);
   }
   if (s == SPVI_FAULT) {
     size_t n = strlen(fault.message);
-    fprintf(stderr, "spvi: fault: %s%s", fault.message[0] ? fault.message : spvi_fault_kind_name(fault.kind),
+    fprintf(stderr, "spvi: fault: %s%s%s", label, fault.message[0] ? fault.message : spvi_fault_kind_name(fault.kind),
             n && fault.message[n - 1] == '\n' ? "" : "\n");
     if (report) spvi_fault_write_json(report, &fault, NULL);
     status = EXIT_FAULT;
   } else if (s != SPVI_OK) {
-    cli_say_error("%s", err.message);
+    cli_say_error("%s%s", label, err.message);
   } else if (write_outputs(c, l, args)) {
     /* the outputs are written either way: they are what the kernel computed */
     status = nreports ? EXIT_FAULT : EXIT_OK;
@@ -735,9 +731,9 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
     if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
-      char desc[256];
-      cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed, sg->c.args[sg->nparsed],
-                    cli_param_desc(p, desc, sizeof desc), e.msg);
+      char desc[256], q[112];
+      cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed,
+                    cli_echo(sg->c.args[sg->nparsed], q, sizeof q), cli_param_desc(p, desc, sizeof desc), e.msg);
       return false;
     }
     if (sg->args[sg->nparsed].mem) held += sg->args[sg->nparsed].bytes; /* each below 2^30: no wrap */
@@ -786,9 +782,10 @@ static int run_or_debug(int argc, char **argv, bool debug) {
     goto done;
   }
   if (!ok) goto done;
-  /* Create every DIR first, so a bad --out is reported before a long run. */
+  /* Check every DIR first, so a bad --out is reported before a long run; none is created before
+   * its launch succeeded (cli_out.c). */
   for (int k = 0; k < nseg; k++)
-    if (segs[k].c.out_dir && !make_dirs(segs[k].c.out_dir)) goto done;
+    if (segs[k].c.out_dir && !cli_out_check(segs[k].c.out_dir)) goto done;
   double t_load = now_seconds();
   m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c);
   load_seconds = now_seconds() - t_load;
@@ -797,11 +794,13 @@ static int run_or_debug(int argc, char **argv, bool debug) {
     if (!prepare_segment(&segs[k], k, nseg, m)) goto done;
   /* the launches in order; the first that does not succeed ends the command with its status */
   for (int k = 0; k < nseg; k++) {
-    status = launch(&segs[k].c, m, segs[k].kernel, segs[k].args, debug, script);
+    char lb[48];
+    status = launch(&segs[k].c, m, segs[k].kernel, segs[k].args, debug, script, seg_label(k, nseg, lb, sizeof lb));
     if (status != EXIT_OK) {
       if (nseg > 1 && k + 1 < nseg)
-        fprintf(stderr, "spvi: note: launch %d of %d did not succeed; the launches after it did not run\n", k + 1,
-                nseg);
+        fprintf(stderr,
+                "spvi: note: launch %d of %d (kernel `%s`) did not succeed; the launches after it did not run\n", k + 1,
+                nseg, spvi_kernel_name(m, segs[k].kernel));
       break;
     }
   }
@@ -845,6 +844,8 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
-  cli_say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)", cmd);
+  char q[112];
+  cli_say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)",
+                cli_echo(cmd, q, sizeof q));
   return EXIT_BAD;
 }

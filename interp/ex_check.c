@@ -274,12 +274,13 @@ static void build_one(const ex_ctx *cx, const group_entry *g, spvi_report *o) {
   add(&t, "%s in kernel `%s`\n  ", spvi_report_kind_name(o->kind), o->kernel);
   add_site(&t, &o->at, &e->at);
   const bool fault_kind = o->kind >= SPVI_REPORT_OUT_OF_BOUNDS; /* a fault kept going past (its own words) */
-  if (o->memory[0] && o->kind == SPVI_REPORT_ARRAY_INDEX)
-    add(&t, "\n  %s, at offset %lld of %s", e->note, (long long)o->offset, o->memory); /* no access: the index */
+  /* no access: an index, or an access chain out of the pointer's range (ex_exec.c chain_wrap) */
+  const bool no_access = o->kind == SPVI_REPORT_ARRAY_INDEX || (o->kind == SPVI_REPORT_OUT_OF_BOUNDS && !e->size);
+  if (o->memory[0] && no_access) add(&t, "\n  %s, at offset %lld of %s", e->note, (long long)o->offset, o->memory);
   else if (o->memory[0])
     add(&t, "\n  %s of %llu bytes at offset %lld of %s", e->has_other || fault_kind ? access_word(&o->at) : "access",
         (unsigned long long)o->access_size, (long long)o->offset, o->memory);
-  if (e->note[0] && !(o->memory[0] && o->kind == SPVI_REPORT_ARRAY_INDEX)) add(&t, "\n  %s", e->note);
+  if (e->note[0] && !(o->memory[0] && no_access)) add(&t, "\n  %s", e->note);
   if (o->has_other) {
     add(&t, "\n  conflicts with the %s by ", access_word(&o->other));
     add_site(&t, &o->other, &e->other);

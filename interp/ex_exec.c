@@ -837,14 +837,75 @@ static void edge_moves(const ex_ctx *cx, uint8_t *R, const uint32_t *e, const ui
 }
 
 /* An access chain's pointer for lane l (EX_ACCESS, ex_ops.h): base plus the constant offset
- * aux x[0..1] plus the x[2] variable terms (register, bytes, stride) from x[3]. */
-static inline uint64_t chain_ptr(const uint8_t *R, unsigned W, const uint32_t *x, unsigned l, uint64_t base) {
-  uint64_t p = base + ((uint64_t)x[0] | ((uint64_t)x[1] << 32));
-  for (uint32_t t = 0; t < x[2]; t++) {
-    const uint32_t *tm = x + 3 + 3 * t;
-    p += (uint64_t)rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]) * tm[2];
+ * aux x[0..1] plus the x[2] variable terms (register, bytes, stride) from x[3], into *p. Computed
+ * exactly: false when a product or a sum leaves int64 (*ovf) or the pointer leaves base's offset
+ * field (ex.h "Pointers"), for chain_wrap to judge. *disp: the byte displacement. */
+static inline bool chain_ptr(const ex_ctx *cx, const uint8_t *R, unsigned W, const uint32_t *x, unsigned l,
+                             uint64_t base, uint64_t *p, int64_t *disp, bool *ovf) {
+  int64_t d = (int64_t)((uint64_t)x[0] | ((uint64_t)x[1] << 32)), t;
+  bool o = false;
+  for (uint32_t k = 0; k < x[2]; k++) {
+    const uint32_t *tm = x + 3 + 3 * k;
+    o |= __builtin_mul_overflow(rd_sint(REG(tm[0]) + (size_t)l * tm[1], tm[1]), (int64_t)tm[2], &t);
+    o |= __builtin_add_overflow(d, t, &d);
   }
-  return p;
+  *p = base + (uint64_t)d;
+  *disp = d;
+  *ovf = o;
+  return !o && !((*p ^ base) >> cx->shift);
+}
+
+/* Access chain ip moved lane l's pointer base out of its allocation's offset field, or its byte
+ * displacement disp overflowed 64 bits (ovf): the pointer would name another allocation, or wrap
+ * around onto this one (p[2^62 + 1] of 4-byte elements is p[1] modulo 2^64) and land inside it
+ * silently. Only a pointer into an allocation of the launch has such a field: a null, SVM or
+ * invalid base faults only on an overflow (an SVM pointer is a host address, which may cross the
+ * field's boundary), and otherwise goes on with *p = base + disp (true). The fault is an
+ * out-of-bounds access at the chain, naming base's allocation and offset (the displacement's
+ * target is not representable); under keep_going its report, and the chain's result points 4 KiB
+ * below the field's end (aligned for any access), out of bounds of every allocation smaller than
+ * that (all but a 512 GiB one in a 64-bit module), so its dereferences are reported too. */
+static __attribute__((noinline, cold)) bool chain_wrap(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn,
+                                                       const ex_insn *ip, uint64_t base, int64_t disp, bool ovf,
+                                                       uint64_t *p) {
+  const uint64_t id = (base & cx->ptr_mask) >> cx->shift;
+  const bool known = id && id < cx->nallocs;
+  if (!known && !ovf) {
+    *p = base + (uint64_t)disp;
+    return true;
+  }
+  const uint32_t alloc = known ? (uint32_t)id : 0;
+  const int64_t off = known ? (int64_t)((base & cx->off_mask) - cx->bias) : (int64_t)base;
+  char d[160];
+  if (ovf)
+    snprintf(d, sizeof d,
+             "the access chain's byte offset (an index times its stride) overflows 64 bits, from the pointer");
+  else
+    snprintf(d, sizeof d,
+             "the access chain moves the pointer by %lld bytes (beyond any allocation's %llu) from the pointer",
+             (long long)disp, (unsigned long long)cx->bias);
+  cx->cur_ip = ip;
+  cx->cur_fn = fn;
+  *p = (base & ~cx->off_mask) | (cx->off_mask & ~(uint64_t)0xFFF);
+  if (ex_fault_kept(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, l, alloc, off, 0, false, d)) return true;
+  ex_fault(cx, SPVI_FAULT_OUT_OF_BOUNDS, w, l, alloc, off, 0, d);
+  return false;
+}
+
+/* Lane l of EX_ACCESS1_*: base + ix * the element size, exactly (chain_wrap otherwise). */
+static inline bool access1_lane(ex_ctx *cx, ex_warp *w, unsigned l, const ex_func *fn, const ex_insn *ip, uint64_t base,
+                                int64_t ix, uint64_t *p) {
+  int64_t d;
+  const bool ovf = __builtin_mul_overflow(ix, (int64_t)ip->c, &d);
+  *p = base + (uint64_t)d;
+  return (!ovf && !((*p ^ base) >> cx->shift)) || chain_wrap(cx, w, l, fn, ip, base, d, ovf, p);
+}
+
+/* The indexes i with |i| < 2^index_bits times an element of es bytes move a pointer by less than
+ * 2^shift, the width of the offset field: a product that cannot overflow, and the only indexes
+ * that can keep a pointer into an allocation inside it. */
+static inline unsigned index_bits(unsigned shift, uint64_t es) {
+  return es < 2 ? shift : shift - (64u - (unsigned)__builtin_clzll(es - 1));
 }
 
 /* Lane l's index i of access chain ip is outside its array (EX_ACCESS_CHECK check c: register,
@@ -1404,23 +1465,36 @@ resched:
   LOAD_N(4, uint32_t)
   LOAD_N(8, uint64_t)
 #undef LOAD_N
-  /* p + i * size with a 4- or 8-byte signed index */
+  /* p + i * size with a 4- or 8-byte signed index. A full warp's loop also ORs each pointer's
+   * change of the bits above the offset field (and, for 8-byte indexes, each index's distance from
+   * the range index_bits allows): one xor and one or per lane, which vectorise with the rest; a
+   * pointer that left its allocation's field, or a product that may overflow, sends the warp to
+   * the lane by lane path, which computes exactly and reports it (chain_wrap). A 4-byte index times
+   * an element below 2^32 bytes cannot overflow 64 bits. */
   H(ACCESS1_I32) {
     const int32_t *ix = (const int32_t *)REG(ip->b);
     const uint64_t es = ip->c;
     if (pb == 8 && full) {
       uint64_t *d = (uint64_t *)REG(ip->d);
       const uint64_t *base = (const uint64_t *)REG(ip->a);
+      uint64_t bx = 0;
       if (ip->flags != 0xFF) {
         const unsigned sh = ip->flags;
-        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ((uint64_t)(int64_t)ix[k] << sh);
+        for (unsigned k = 0; k < W; k++) {
+          d[k] = base[k] + ((uint64_t)(int64_t)ix[k] << sh);
+          bx |= d[k] ^ base[k];
+        }
       } else {
-        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (uint64_t)(int64_t)ix[k] * es;
+        for (unsigned k = 0; k < W; k++) {
+          d[k] = base[k] + (uint64_t)(int64_t)ix[k] * es;
+          bx |= d[k] ^ base[k];
+        }
       }
-      NEXT;
+      if (!(bx >> cx->shift)) NEXT;
     }
     LANES_BEGIN
-      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + (uint64_t)(int64_t)ix[l] * es;
+      uint64_t p;
+      if (!access1_lane(cx, w, l, f->fn, ip, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), ix[l], &p)) goto fault;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
@@ -1428,23 +1502,32 @@ resched:
   H(ACCESS1_I64) {
     const uint64_t *ix = (const uint64_t *)REG(ip->b);
     const uint64_t es = ip->c;
-    if (pb == 8) {
+    if (pb == 8 && full) {
       uint64_t *d = (uint64_t *)REG(ip->d);
       const uint64_t *base = (const uint64_t *)REG(ip->a);
-      if (full && ip->flags != 0xFF) {
+      const unsigned m = index_bits(cx->shift, es);
+      const uint64_t half = (uint64_t)1 << m;
+      uint64_t bx = 0, bi = 0;
+      if (ip->flags != 0xFF) {
         const unsigned sh = ip->flags;
-        for (unsigned k = 0; k < W; k++) d[k] = base[k] + (ix[k] << sh);
-      } else if (full) {
-        for (unsigned k = 0; k < W; k++) d[k] = base[k] + ix[k] * es;
+        for (unsigned k = 0; k < W; k++) {
+          d[k] = base[k] + (ix[k] << sh);
+          bx |= d[k] ^ base[k];
+          bi |= ix[k] + half;
+        }
       } else {
-        LANES_BEGIN
-          d[l] = base[l] + ix[l] * es;
-        LANES_END
+        for (unsigned k = 0; k < W; k++) {
+          d[k] = base[k] + ix[k] * es;
+          bx |= d[k] ^ base[k];
+          bi |= ix[k] + half;
+        }
       }
-      NEXT;
+      if (!((bx >> cx->shift) | (bi >> (m + 1)))) NEXT;
     }
     LANES_BEGIN
-      uint64_t p = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb) + ix[l] * es;
+      uint64_t p;
+      if (!access1_lane(cx, w, l, f->fn, ip, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), (int64_t)ix[l], &p))
+        goto fault;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
@@ -1486,43 +1569,65 @@ resched:
   H(ACCESS) {
     const uint32_t *x = f->fn->aux + ip->b;
     LANES_BEGIN
-      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, chain_ptr(R, W, x, l, ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb)));
+      const uint64_t base = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint64_t p;
+      int64_t disp;
+      bool ovf;
+      if (!chain_ptr(cx, R, W, x, l, base, &p, &disp, &ovf) && !chain_wrap(cx, w, l, f->fn, ip, base, disp, ovf, &p))
+        goto fault;
+      wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;
   }
   H(ACCESS_CHECK) {
     const uint32_t *x = f->fn->aux + ip->b;
     const uint32_t *ck = x + 3 + 3 * x[2]; /* the checks, after the terms */
-    if (pb == 8 && full && x[2] == 1 && ck[0] == 1 && ck[1] == x[3] && (x[4] == 4 || x[4] == 8)) {
+    if (pb == 8 && full && x[2] == 1 && ck[0] == 1 && ck[1] == x[3] && (x[4] == 4 || x[4] == 8) &&
+        (uint64_t)ck[3] * x[5] < ((uint64_t)1 << 62)) {
       /* the common shape a[i]: one term whose index is the one checked; the whole warp's indexes
-       * first (as unsigned, a negative one is out of range too), then its pointers */
+       * first (as unsigned, a negative one is out of range too), then its pointers. An index in
+       * range times the stride is below 2^62, and the constant offset too (ex_prep_mem.c
+       * chain_index), so the sum is exact: what remains to check is that each pointer stays in its
+       * allocation's offset field (the bits above it unchanged), as in EX_ACCESS1_*. */
       const uint64_t coff = (uint64_t)x[0] | ((uint64_t)x[1] << 32), es = x[5], len = ck[3];
       const uint64_t *base = (const uint64_t *)REG(ip->a);
       uint64_t *d = (uint64_t *)REG(ip->d);
       bool bad = false;
+      uint64_t bx = 0;
       if (x[4] == 4) {
         const int32_t *ix = (const int32_t *)REG(x[3]);
         for (unsigned k = 0; k < W; k++) bad |= (uint64_t)(int64_t)ix[k] >= len;
         if (!bad) {
-          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + (uint64_t)(int64_t)ix[k] * es;
-          NEXT;
+          for (unsigned k = 0; k < W; k++) {
+            d[k] = base[k] + coff + (uint64_t)(int64_t)ix[k] * es;
+            bx |= d[k] ^ base[k];
+          }
+          if (!(bx >> cx->shift)) NEXT;
         }
       } else {
         const uint64_t *ix = (const uint64_t *)REG(x[3]);
         for (unsigned k = 0; k < W; k++) bad |= ix[k] >= len;
         if (!bad) {
-          for (unsigned k = 0; k < W; k++) d[k] = base[k] + coff + ix[k] * es;
-          NEXT;
+          for (unsigned k = 0; k < W; k++) {
+            d[k] = base[k] + coff + ix[k] * es;
+            bx |= d[k] ^ base[k];
+          }
+          if (!(bx >> cx->shift)) NEXT;
         }
       }
-    } /* else, or an index out of range: lane by lane, which reports it */
+    } /* else, or an index out of range, or a pointer out of its field: lane by lane, which reports it */
     LANES_BEGIN
-      const uint64_t base = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb), p = chain_ptr(R, W, x, l, base);
+      const uint64_t base = ex_rd_ptr(REG(ip->a) + (size_t)l * pb, pb);
+      uint64_t p;
+      int64_t disp;
+      bool ovf;
+      const bool exact = chain_ptr(cx, R, W, x, l, base, &p, &disp, &ovf);
       for (uint32_t k = 0; k < ck[0]; k++) {
         const uint32_t *c = ck + 1 + 4 * k;
         const int64_t i = rd_sint(REG(c[0]) + (size_t)l * c[1], c[1]);
         if ((i < 0 || (uint64_t)i >= c[2]) && !array_index_fault(cx, w, l, f->fn, ip, base, p, c, i)) goto fault;
       }
+      if (!exact && !chain_wrap(cx, w, l, f->fn, ip, base, disp, ovf, &p)) goto fault;
       wr_ptr(REG(ip->d) + (size_t)l * pb, pb, p);
     LANES_END
     NEXT;

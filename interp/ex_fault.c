@@ -176,7 +176,8 @@ void ex_fault_build_report(const ex_ctx *cx, spvi_fault *f) {
     f->access_size = cx->fsize;
     if (a && a->image) /* image accesses say where in pixel coordinates */
       snprintf(where, sizeof where, "\n  %s\n  image: %s", cx->fdetail, f->memory);
-    else if (cx->fkind == SPVI_FAULT_ARRAY_INDEX) /* no access yet: the index, and what the pointer is into */
+    else if (cx->fkind == SPVI_FAULT_ARRAY_INDEX || (cx->fkind == SPVI_FAULT_OUT_OF_BOUNDS && !cx->fsize))
+      /* no access yet (an index, or an access chain out of the pointer's range): what the pointer is into */
       snprintf(where, sizeof where, "\n  %s, at offset %lld of %s", cx->fdetail, (long long)cx->foff, f->memory);
     else
       snprintf(where, sizeof where, "\n  %s of %llu bytes at offset %lld of %s",

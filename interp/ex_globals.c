@@ -77,6 +77,48 @@ static bool private_image(ex_pstate *ps) {
   return ps->priv_init != NULL;
 }
 
+/* Whether the pointer-sized offset at `at`, to be relocated against allocation `alloc`, keeps the
+ * pointer in that allocation's offset field (ex.h "Pointers"): an address constant such as
+ * `&x[2^38]` (OpSpecConstantOp, ld_specop.c) would otherwise name the next allocation and its
+ * accesses land there silently. False with a message naming the variable. */
+static bool reloc_fits(const ex_pstate *ps, const uint8_t *at, uint32_t alloc, char *err, size_t errlen) {
+  const ex_program *p = ps->prog;
+  uint64_t v = 0;
+  memcpy(&v, at, p->ptr_bytes); /* little-endian host: the low bytes */
+  const int64_t off = p->ptr_bytes == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+  if (off >= -(int64_t)ps->bias && off < (int64_t)ps->bias) return true;
+  char nb[96];
+  const uint32_t var = p->static_allocs[alloc].var_id;
+  snprintf(err, errlen,
+           "%s: an address constant points %lld bytes from the start of variable `%s`, beyond the %llu bytes "
+           "spvi's %u-bit pointers can address on either side of it",
+           p->ld->path, (long long)off, ld_id_name(p->ld, var, nb, sizeof nb), (unsigned long long)ps->bias,
+           p->ptr_bytes * 8);
+  return false;
+}
+
+/* Every relocated offset of the module (register constants, variable initializers) fits. */
+static bool relocs_fit(const ex_pstate *ps, char *err, size_t errlen) {
+  const ex_program *p = ps->prog;
+  const ld_module *m = p->ld;
+  for (uint32_t i = 0; i < p->naddr; i++)
+    if (!reloc_fits(ps, p->const_init + (p->addr_reg[i] - p->const_base), p->addr_alloc[i], err, errlen)) return false;
+  for (uint32_t gi = 0; gi < m->nglobals; gi++) {
+    const uint32_t init = m->globals[gi].init;
+    if (!init || init >= m->bound || m->ids[init].kind != LD_ID_CONST) continue;
+    const ld_const *c = &m->consts[m->ids[init].index];
+    const ld_type *ct = ld_type_of(m, c->type);
+    for (uint32_t k = 0; ct && k < c->nrelocs; k++) {
+      const ld_reloc *rl = &c->relocs[k];
+      if (rl->global < m->bound && m->ids[rl->global].kind == LD_ID_GLOBAL &&
+          rl->offset + p->ptr_bytes <= ct->reg_size &&
+          !reloc_fits(ps, c->bytes + rl->offset, p->global_alloc[m->ids[rl->global].index], err, errlen))
+        return false;
+    }
+  }
+  return true;
+}
+
 /* Initializers (SPIR-V 3.32.8 OpVariable): a constant, whose pointers to other variables are
  * relocated, or the address of another module-scope variable. */
 static void init_globals(ex_pstate *ps) {
@@ -153,7 +195,7 @@ ex_pstate *ex_pstate_new(const ex_program *p, char *err, size_t errlen) {
     }
     if (a->space == EX_AS_GLOBAL) ps->writable = true;
   }
-  if (!private_image(ps)) {
+  if (!private_image(ps) || !relocs_fit(ps, err, errlen)) {
     ex_pstate_free(ps);
     return NULL;
   }

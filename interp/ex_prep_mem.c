@@ -204,9 +204,25 @@ static bool array_check(prep *s, const ld_insn *in, uint32_t pos, uint32_t len, 
   return true;
 }
 
+/* Add constant index i times `stride` to the chain's constant offset *coff when the sum stays
+ * below 2^62 in magnitude, computed exactly. Otherwise the index becomes a run-time term like a
+ * variable one, whose exact computation faults when the chain runs (ex_exec.c chain_wrap: the
+ * pointer would leave its allocation's range, or wrap, as p[2^62 + 1] of 4-byte elements is p[1]
+ * modulo 2^64); a chain that never runs is no error. The bound keeps EX_ACCESS_CHECK's fast path
+ * exact (ex_exec.c). */
+static bool const_offset(int64_t *coff, int64_t i, uint64_t stride) {
+  const int64_t lim = (int64_t)1 << 62;
+  int64_t t, sum;
+  if (stride > (uint64_t)INT64_MAX || __builtin_mul_overflow(i, (int64_t)stride, &t) ||
+      __builtin_add_overflow(*coff, t, &sum) || sum >= lim || sum <= -lim)
+    return false;
+  *coff = sum;
+  return true;
+}
+
 /* One index of an access chain into type `cur` (the Element of a Ptr form when `element`): a
- * struct member adds its offset to *coff, a constant index its multiple of the stride, and a
- * variable index becomes a term (register, bytes, stride) in aux; *cur becomes the indexed type.
+ * struct member adds its offset to *coff, a constant index its multiple of the stride (const_offset),
+ * and a variable index becomes a term (register, bytes, stride) in aux; *cur becomes the indexed type.
  * An array step adds its index check to ck (array_check). */
 static bool chain_index(prep *s, const ld_insn *in, uint32_t pos, bool element, uint32_t *cur, int64_t *coff,
                         uint32_t *nterms, chain_checks *ck) {
@@ -243,9 +259,7 @@ static bool chain_index(prep *s, const ld_insn *in, uint32_t pos, bool element, 
   if (!element && t->kind == LD_TY_ARRAY && !array_check(s, in, pos, t->count, &ie, ck)) return false;
   ck->zero_run = ck->zero_run && is_const && const_index(&m->consts[m->ids[idx].index], ie.bits) == 0;
   if (!element) ck->depth++;
-  if (is_const) {
-    *coff += const_index(&m->consts[m->ids[idx].index], ie.bits) * (int64_t)stride;
-  } else {
+  if (!is_const || !const_offset(coff, const_index(&m->consts[m->ids[idx].index], ie.bits), stride)) {
     uint32_t reg;
     if (!prep_operand(s, idx, &reg)) return false;
     prep_aux(s, reg);

@@ -173,9 +173,13 @@ static spvi_status setup_allocs(run *r, char *err, size_t errlen) {
   cx->bias = ps->bias;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     if (cx->allocs[i].size >= cx->bias) {
+      /* the module's addressing model decides (ex.h "Pointers"): the offset field of its pointers */
+      char what[200];
+      ex_describe_alloc(cx, i, what, sizeof what);
       snprintf(err, errlen,
-               "%s: %llu-byte memory does not fit the 32-bit address space of this module with %u allocations", m->path,
-               (unsigned long long)cx->allocs[i].size, cx->nallocs - 1);
+               "%s: %s does not fit the module's %u-bit pointers: with %u allocations, each must be smaller than "
+               "%llu bytes",
+               m->path, what, cx->prog->ptr_bytes * 8, cx->nallocs - 1, (unsigned long long)cx->bias);
       return SPVI_E_USAGE;
     }
   }

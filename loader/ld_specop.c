@@ -644,6 +644,18 @@ static bool null_pointer(const ld_module *m, uint32_t id) {
   return t && t->kind == LD_TY_POINTER && k->nrelocs == 0 && get_bits(k->bytes, m->pointer_bytes) == 0;
 }
 
+/* *off += idx * size for an access-chain index, computed exactly: an offset that leaves int64 is a
+ * load error naming the index (`what`), never a wrapped one that lands inside the variable
+ * (2^62 + 1 elements of 4 bytes would be element 1 modulo 2^64). */
+static bool chain_add(eval *ev, int64_t *off, int64_t idx, uint64_t size, const char *what) {
+  int64_t t;
+  if (size <= (uint64_t)INT64_MAX && !__builtin_mul_overflow(idx, (int64_t)size, &t) &&
+      !__builtin_add_overflow(*off, t, off))
+    return true;
+  return ld_errf(ev->c, ev->r->at, "%s: %lld elements of %llu bytes overflow the 64-bit byte offset", what,
+                 (long long)idx, (unsigned long long)size);
+}
+
 /* Bitcast / generic casts / access chains over the address of a variable (SPIR-V 3.32.8 index
  * rules: Ptr forms step over whole pointees first; struct members by constant index; indexes are
  * signed). The result keeps the variable as a relocation and the byte offset as its value. */
@@ -679,7 +691,7 @@ static bool address_op(eval *ev, uint32_t op, const ld_type *rt, ld_const *k) {
       int64_t idx = sext(get_bits(ik->bytes, it->bits / 8), it->bits);
       if (!cur) return fail_types(ev, "an access chain walks through an unknown type");
       if (ptr_form && i == 1) {
-        off += idx * (int64_t)cur->size;
+        if (!chain_add(ev, &off, idx, cur->size, what)) return false;
       } else if (cur->kind == LD_TY_STRUCT) {
         if (idx < 0 || (uint64_t)idx >= cur->count) return fail_types(ev, "a struct member index is out of range");
         off += cur->offsets[idx];
@@ -687,13 +699,17 @@ static bool address_op(eval *ev, uint32_t op, const ld_type *rt, ld_const *k) {
       } else if (cur->kind == LD_TY_ARRAY || cur->kind == LD_TY_RUNTIME_ARRAY || cur->kind == LD_TY_VECTOR) {
         const ld_type *et = ld_type_of(m, cur->elem);
         if (!et) return fail_types(ev, "an access chain walks through an unknown type");
-        off += idx * (int64_t)et->size;
+        if (!chain_add(ev, &off, idx, et->size, what)) return false;
         cur = et;
       } else {
         return fail_types(ev, "an access chain indexes into a scalar");
       }
     }
   }
+  if (m->pointer_bytes == 4 && (off < INT32_MIN || off > INT32_MAX))
+    return ld_errf(c, ev->r->at,
+                   "OpSpecConstantOp %%%u (%s): byte offset %lld does not fit the module's 32-bit pointers", ev->result,
+                   ev->opname, (long long)off);
   put_bits(k->bytes, m->pointer_bytes, (uint64_t)off);
   *ev->reloc = global;
   return true;

@@ -306,6 +306,11 @@ if spirv-as "$HERE/spec.spvasm" -o "$TMP/spec.spv" 2>"$TMP/err"; then
   fi
   if run 2 run "$TMP/spec.spv" -g 1 --spec 9=1 'uint[4]'; then expect_err 'no specialization constant has SpecId 9'; fi
   if run 2 run "$TMP/spec.spv" -g 1 --spec 3=4294967296 'uint[4]'; then expect_err 'specialization constant 3: `4294967296` does not fit 32 bits'; fi
+  # one rule with by-value arguments (docs/cli.md): the range is the written type's, and a SPIR-V
+  # integer has no sign, so -1 is the 32 bits of int:-1 (0xffffffff), A*2 wraps to 0xfffffffe
+  if run 0 run "$TMP/spec.spv" -g 1 --spec 3=-1 'uint[4]' --print; then expect_out 'arg0 uint[4]: 4294967295 4294967294 0 1069547520'; fi
+  if run 0 run "$TMP/spec.spv" -g 1 --spec 3=4294967295 'uint[4]' --print; then expect_out 'arg0 uint[4]: 4294967295 4294967294 0 1069547520'; fi
+  if run 2 run "$TMP/spec.spv" -g 1 --spec 3=-2147483649 'uint[4]'; then expect_err 'specialization constant 3: `-2147483649` does not fit 32 bits'; fi
   if run 2 run "$TMP/spec.spv" -g 1 --spec 7=maybe 'uint[4]'; then expect_err 'specialization constant 7 is a bool: `maybe` is not true, false, 1 or 0'; fi
 else
   fail "cannot assemble spec.spvasm: $(cat "$TMP/err")"
@@ -625,7 +630,16 @@ if run 0 run "$GL" -k get -g 1 'int[1]' --print; then expect_out 'arg0 int[1]: 1
 # a faulting launch ends the command: the later ones do not run
 if run 1 run "$GL" -k add -g 8 'int[4]=range(1)' --then -k get -g 1 'int[1]' --print; then
   if [ -s "$TMP/out" ]; then fail "a launch after the fault ran: $(cat "$TMP/out")"; else ok; fi
-  expect_err 'launch 1 of 2 did not succeed; the launches after it did not run'
+  expect_err 'launch 1 of 2 (kernel `add`) did not succeed; the launches after it did not run'
+  # the fault names its launch (issue #17): add reads in[4] of 4 ints
+  expect_err 'spvi: fault: launch 1 of 2: out-of-bounds access in kernel `add`'
+fi
+# a later launch's fault too, and a --out of a launch that never ran or faulted is not created
+rm -rf "$TMP/then_out1" "$TMP/then_out2"
+if run 1 run "$GL" -k get -g 1 'int[1]' --out "$TMP/then_out1" --then -k add -g 8 'int[4]' --then -k get -g 1 'int[1]' --out "$TMP/then_out2"; then
+  expect_err 'spvi: fault: launch 2 of 3: out-of-bounds access in kernel `add`'
+  expect_err 'launch 2 of 3 (kernel `add`) did not succeed'
+  if [ -f "$TMP/then_out1/arg0.npy" ] && [ ! -e "$TMP/then_out2" ]; then ok; else fail "--then --out: $(ls -d "$TMP"/then_out* 2>&1)"; fi
 fi
 if run 2 run "$GL" -k add -g 4 'int[4]' --then --spec 1=2 -k get -g 1 'int[1]'; then
   expect_err 'launch 2 of 2: --spec applies to loading the module: give it before the first --then'
@@ -683,8 +697,93 @@ if spirv-as "$HERE/debug_real_error.spvasm" -o "$TMP/realerr.spv" 2>"$TMP/err"; 
     expect_err_lines 1
     expect_err "spvi: error: $TMP/realerr.spv: $RE_MSG"
   fi
+  # spvi info --strict: the same rule as run's (issue #17): without it a warning, with it the error
+  if run 0 info "$TMP/realerr.spv"; then expect_err "spvi: warning: $TMP/realerr.spv: $RE_MSG"; fi
+  if run 2 info --strict "$TMP/realerr.spv"; then
+    expect_err_lines 1
+    expect_err "spvi: error: $TMP/realerr.spv: $RE_MSG"
+  fi
+  if run 2 info --prepared --strict "$TMP/realerr.spv"; then expect_err "spvi: error: $TMP/realerr.spv: $RE_MSG"; fi
 else
   fail "cannot assemble debug_real_error.spvasm: $(cat "$TMP/err")"
+fi
+
+# ---- hostile arguments (issue #17) -------------------------------------------------------------
+# an endless file stops being read after what the argument can take, with a message
+run_t() { # run under a time limit: an unbounded read would otherwise run until memory ran out
+  want=$1
+  shift
+  timeout 20 "$SPVI" "$@" >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    fail "spvi $* exited $got, expected $want; stderr: $(head -c 2000 "$TMP/err")"
+    return 1
+  fi
+}
+if run_t 2 run "$V" -g 4 'float[4]=@/dev/zero' 'float[4]' 'float[4]'; then
+  expect_err '`/dev/zero` has more than 65561 bytes (reading stopped there): float[4] takes 16 bytes, and a .npy header at most 65545 more'
+fi
+if run_t 2 run "$S" -k scale -g 4 'int[4]' 'bytes:@/dev/zero'; then
+  expect_err '`/dev/zero` has more than 4 bytes (reading stopped there): the parameter takes 4'
+fi
+# spvi merge reads the shards' files as regular files of their size: /dev/zero in place of one is
+# refused, not read without end
+mkdir -p "$TMP/s3"
+cp "$TMP/s2/"* "$TMP/s3/"
+ln -sf /dev/zero "$TMP/s3/arg2.npy"
+if run_t 2 merge "$TMP/m3" "$TMP/s1" "$TMP/s3"; then
+  expect_err "spvi: error: merge: $TMP/s3/arg2.npy is not a regular file (spvi merge reads the files of --out directories)"
+fi
+# an access chain that wraps (2^62 + 1 elements of 4 bytes) under --keep-going: reported at the
+# chain, and the pointer it makes lies out of every allocation (2^39 - 4096 bytes into the offset
+# field, docs/semantics.md), so the load through it is reported and reads zeros
+if spirv-as "$HERE/../spvasm/chain_wrap_dyn_2p62.spvasm" -o "$TMP/wrap.spv" 2>"$TMP/err"; then
+  if run 1 run "$TMP/wrap.spv" -g 4 'uint[4]=1,2,3,4' 'uint[4]' ulong:4611686018427387905 --keep-going --print; then
+    expect_out 'arg0 uint[4]: 1 2 3 4
+arg1 uint[4]: 0 0 0 0'
+    expect_err "the access chain's byte offset (an index times its stride) overflows 64 bits, from the pointer, at offset 0 of argument 0 (global buffer of 16 bytes)"
+    expect_err 'read of 4 bytes at offset 549755809792 of argument 0 (global buffer of 16 bytes)'
+  fi
+else
+  fail "cannot assemble chain_wrap_dyn_2p62.spvasm: $(cat "$TMP/err")"
+fi
+# --out is all or nothing: a file that cannot be written (here larger than the file size limit)
+# leaves no directory and no temporary files behind
+rm -rf "$TMP/outp"
+mkdir "$TMP/outp"
+(
+  trap '' XFSZ
+  ulimit -f 64
+  "$SPVI" run "$V" -g 4 'float[4]' 'float[4]' 'float[65536]' --out "$TMP/outp/d/e" >"$TMP/out" 2>"$TMP/err"
+  echo $? >"$TMP/status"
+)
+if [ "$(cat "$TMP/status")" = 2 ]; then ok; else fail "--out over the file size limit exited $(cat "$TMP/status"): $(cat "$TMP/err")"; fi
+expect_err "spvi: error: --out \`$TMP/outp/d/e\`: cannot write"
+if [ ! -e "$TMP/outp/d/e" ] && [ -z "$(ls -A "$TMP/outp/d" 2>/dev/null)" ]; then ok; else fail "--out left: $(ls -AR "$TMP/outp")"; fi
+# ... and into an existing directory: its files stay as they were
+mkdir -p "$TMP/outx"
+echo old >"$TMP/outx/arg0.npy"
+(
+  trap '' XFSZ
+  ulimit -f 64
+  "$SPVI" run "$V" -g 4 'float[4]' 'float[4]' 'float[65536]' --out "$TMP/outx" >"$TMP/out" 2>"$TMP/err"
+  echo $? >"$TMP/status"
+)
+if [ "$(cat "$TMP/status")" = 2 ] && [ "$(cat "$TMP/outx/arg0.npy")" = old ] && [ "$(ls -A "$TMP/outx")" = arg0.npy ]; then ok
+else fail "--out into an existing directory: status $(cat "$TMP/status"), left $(ls -A "$TMP/outx")"; fi
+# a long argument is quoted cut, with the count of bytes cut (60 KB would be echoed in full)
+LONG=$(awk 'BEGIN { printf "float[4]="; for (i = 0; i < 15000; i++) printf "1.0,"; printf "1" }')
+if run 2 run "$V" -g 4 "$LONG" 'float[4]' 'float[4]'; then
+  # 9 + 15000 * 4 + 1 = 60010 bytes; the first 64 are kept (`float[4]=` and 14 values), 59946 cut
+  expect_err 'arg0 `float[4]=1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0,1.0... (59946 bytes cut)` for parameter'
+  n=$(wc -c <"$TMP/err")
+  if [ "$n" -lt 1200 ]; then ok; else fail "the message of a 60 KB argument has $n bytes"; fi
+fi
+# local: sizes are checked against the module's own pointers: 64-bit here, whose allocations may
+# span up to 2^39 bytes (the offset field, docs/semantics.md); 2^39 itself does not fit
+if run 2 run "$S" -k rotate -g 4 -l 4 'int[4]' local:549755813888; then
+  expect_err "argument 1 \`tmp\` (local buffer of 549755813888 bytes) does not fit the module's 64-bit pointers: with "
+  expect_err "allocations, each must be smaller than 549755813888 bytes"
 fi
 
 echo "test_cli: $passed passed, $failed failed"

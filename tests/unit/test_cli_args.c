@@ -321,17 +321,17 @@ static void test_value_args(void **state) {
   assert_false(cli_parse_value("3", &a, &e));
   assert_string_equal(e.msg, "expected TYPE:VALUE");
 
-  assert_true(cli_parse_bytes("bytes:0100000002ff", &a, &e));
+  assert_true(cli_parse_bytes("bytes:0100000002ff", 64, &a, &e));
   assert_int_equal(a.bytes, 6);
   assert_int_equal(a.data[0], 1);
   assert_int_equal(a.data[4], 2);
   assert_int_equal(a.data[5], 0xff);
   cli_arg_free(&a);
-  assert_false(cli_parse_bytes("bytes:123", &a, &e));
+  assert_false(cli_parse_bytes("bytes:123", 64, &a, &e));
   assert_non_null(strstr(e.msg, "odd number of hex digits"));
-  assert_false(cli_parse_bytes("bytes:12zz", &a, &e));
+  assert_false(cli_parse_bytes("bytes:12zz", 64, &a, &e));
   assert_non_null(strstr(e.msg, "`z` at position 3"));
-  assert_false(cli_parse_bytes("bytes:", &a, &e));
+  assert_false(cli_parse_bytes("bytes:", 64, &a, &e));
 
   assert_true(cli_parse_local("local:256", &a, &e));
   assert_int_equal(a.kind, CLI_ARG_LOCAL);
@@ -748,10 +748,19 @@ static void test_raw_files(void **state) {
   tmp_path(path, sizeof path, "r.bin");
   snprintf(arg, sizeof arg, "bytes:@%s", path);
   cli_error e;
-  assert_true(cli_parse_bytes(arg, &a, &e));
+  assert_true(cli_parse_bytes(arg, 64, &a, &e));
   assert_int_equal(a.bytes, 16);
   assert_memory_equal(a.data, raw, 16);
   cli_arg_free(&a);
+  /* ... up to the parameter's size: one byte more ends the reading (an endless /dev/zero too) */
+  assert_true(cli_parse_bytes(arg, 16, &a, &e));
+  cli_arg_free(&a);
+  assert_false(cli_parse_bytes(arg, 15, &a, &e));
+  assert_non_null(strstr(e.msg, "has more than 15 bytes (reading stopped there): the parameter takes 15"));
+  assert_false(cli_parse_bytes("bytes:@/dev/zero", 8, &a, &e));
+  assert_string_equal(e.msg, "`/dev/zero` has more than 8 bytes (reading stopped there): the parameter takes 8");
+  buf_err("int[4]=@/dev/zero", "`/dev/zero` has more than 65561 bytes (reading stopped there): int[4] takes 16 bytes, "
+                               "and a .npy header at most 65545 more");
 }
 
 static void test_npy_write_roundtrip(void **state) {
@@ -764,7 +773,7 @@ static void test_npy_write_roundtrip(void **state) {
   assert_true(cli_npy_write(path, "<i2", 2, shape, vals, sizeof vals, &e));
   unsigned char *data;
   size_t size;
-  assert_true(cli_read_file(path, &data, &size, &e));
+  assert_true(cli_read_file(path, 1024, "test", &data, &size, &e));
   assert_int_equal(size, 128 + 16);
   const char dict[] = "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 4), }";
   assert_memory_equal(data + 10, dict, strlen(dict));
@@ -924,6 +933,27 @@ static bool run_cmd(cli_run_cmd *c, cli_error *e, int argc, ...) {
   return cli_parse_run(argc, argv, c, e);
 }
 
+/* Long echoes are cut with the count of bytes cut (issue #17): an argument quoted by cli_echo keeps
+ * its first 64 bytes; a cli_fail message longer than its 1023 characters ends with the count. */
+static void test_cut_echoes(void **state) {
+  (void)state;
+  char big[2001], q[112];
+  memset(big, 'x', 2000);
+  big[2000] = 0;
+  assert_string_equal(cli_echo("int:3", q, sizeof q), "int:3");
+  big[128] = 0; /* 128 bytes: not cut */
+  assert_ptr_equal(cli_echo(big, q, sizeof q), big);
+  big[128] = 'x';
+  const char *c = cli_echo(big, q, sizeof q); /* 2000 bytes: 64 kept, 1936 cut */
+  assert_int_equal(strncmp(c, big, 64), 0);
+  assert_string_equal(c + 64, "... (1936 bytes cut)");
+  cli_error e;
+  assert_false(cli_fail(&e, "%s", big));
+  /* the tail "... (996 bytes cut)" (19 bytes) ends the 1023: 1004 kept of 2000 */
+  assert_int_equal(strlen(e.msg), sizeof e.msg - 1);
+  assert_string_equal(e.msg + 1004, "... (996 bytes cut)");
+}
+
 static void test_cmdline(void **state) {
   (void)state;
   cli_run_cmd c;
@@ -1028,6 +1058,7 @@ int main(void) {
     cmocka_unit_test(test_raw_files),
     cmocka_unit_test(test_npy_write_roundtrip),
     cmocka_unit_test(test_param_matching),
+    cmocka_unit_test(test_cut_echoes),
     cmocka_unit_test(test_cmdline),
   };
   return cmocka_run_group_tests(tests, setup_tmp, teardown_tmp);

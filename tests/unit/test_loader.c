@@ -1058,6 +1058,23 @@ static void test_spec_constant_ops(void **state) {
   memcpy(&v, k->bytes, 8);
   assert_int_equal(v, 2); /* char pointer + 2: 2 bytes */
   ld_free(m);
+  /* an index whose byte offset leaves int64 is an error, not a wrapped offset: (2^62 + 1) * 4 is
+   * 2^64 + 4, which would be int 1 of the array modulo 2^64; -2^63 * 4 likewise 0 */
+  static const char *const huge[] = {"4611686018427387905", "9223372036854775808"};
+  for (size_t i = 0; i < 2; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             PRELUDE "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %%1 \"k\"\n"
+                     "%%2 = OpTypeInt 32 0\n%%4 = OpConstant %%2 4\n%%5 = OpTypeArray %%2 %%4\n"
+                     "%%6 = OpTypePointer CrossWorkgroup %%5\n%%7 = OpTypePointer CrossWorkgroup %%2\n"
+                     "%%9 = OpVariable %%6 CrossWorkgroup\n%%10 = OpTypeInt 64 0\n%%11 = OpConstant %%10 0\n"
+                     "%%12 = OpConstant %%10 %s\n%%13 = OpSpecConstantOp %%7 InBoundsPtrAccessChain %%9 %%11 %%12\n"
+                     "%%16 = OpTypeVoid\n%%17 = OpTypeFunction %%16\n"
+                     "%%1 = OpFunction %%16 None %%17\n%%18 = OpLabel\nOpReturn\nOpFunctionEnd\n",
+             huge[i]);
+    expect_text_fail(text, "OpSpecConstantOp %13 (OpInBoundsPtrAccessChain) index 1: ");
+    assert_non_null(strstr(g_err, "elements of 4 bytes overflow the 64-bit byte offset"));
+  }
   /* a cast of the null pointer is null (llvm-spirv's OpenCL C 2.0 block literals:
    * `OpSpecConstantOp %generic PtrCastToGeneric %null_function_ptr`) */
   m = load_text(PRELUDE
