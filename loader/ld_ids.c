@@ -13,8 +13,8 @@
  *   - of the kind its operand expects (the roles below): a value (constant, module-scope variable,
  *     parameter or result of an instruction with a type), a label, a function, an extended
  *     instruction set, a type;
- *   - for parameters, results and labels, defined in the same function (2.2.4: an id's scope is its
- *     function; 2.16.1: a result's definition dominates its uses);
+ *   - for parameters, results and labels, defined in the same function (2.16.1: a definition
+ *     dominates its uses, so it is in their function);
  *   - any other id defined before the instruction: constants, variables, types and sets are
  *     module-level declarations, which precede every function definition (2.4 Logical Layout);
  *     OpFunctionCall's function may come later (2.16.1). Within a function, a result may be used in
@@ -22,8 +22,9 @@
  *     blocks to follow their dominators, but llvm-spirv 14 places blocks before their dominators
  *     (ld_validate.c), so module order says nothing here; dominance is the validator's to check
  *     (a warning), and spvi's registers do not depend on it.
- * Operands of a NonSemantic.* or unknown extended instruction set have no grammar spvi knows: they are
- * not walked (spvi never reads them; prep_extinst rejects an unknown set).
+ * Operands of a NonSemantic.* or unknown extended instruction set, or of an OpenCL.DebugInfo.100
+ * instruction newer than the grammar, have no grammar here: they are not walked (the executor never
+ * reads them; prep_extinst rejects an unknown set).
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,8 +51,15 @@ static const struct role_row {
   {SpvOpLoopMerge, 0, ROLE_LABEL},                /* Merge Block */
   {SpvOpLoopMerge, 1, ROLE_LABEL},                /* Continue Target */
   {SpvOpFunctionCall, 2, ROLE_FUNCTION},          /* 3.32.9 Function */
-  {SpvOpExtInst, 2, ROLE_SET},                    /* 3.32.8 Set */
+  {SpvOpExtInst, 2, ROLE_SET},                    /* 3.32.4 Set */
   {SpvOpCooperativeMatrixLengthNV, 2, ROLE_TYPE}, /* Type */
+  {SpvOpEnqueueKernel, 8, ROLE_FUNCTION},         /* Invoke (Device-Side Enqueue instructions) */
+  {SpvOpGetKernelNDrangeSubGroupCount, 3, ROLE_FUNCTION},
+  {SpvOpGetKernelNDrangeMaxSubGroupSize, 3, ROLE_FUNCTION},
+  {SpvOpGetKernelWorkGroupSize, 2, ROLE_FUNCTION},
+  {SpvOpGetKernelPreferredWorkGroupSizeMultiple, 2, ROLE_FUNCTION},
+  {SpvOpGetKernelLocalSizeForSubgroupCount, 3, ROLE_FUNCTION},
+  {SpvOpGetKernelMaxNumSubgroups, 2, ROLE_FUNCTION},
 };
 
 static id_role role_of(uint32_t opcode, unsigned operand) {
@@ -184,7 +192,8 @@ static bool skip_string(walk *wk) {
 }
 
 /* An enum operand whose enumerants may have parameters ('0'-'9'): the value, then the parameters
- * of the enumerant (value enum) or of each set bit from the lowest (bit enum, SPIR-V 2.2.3). */
+ * of the enumerant (value enum) or of each set bit from the lowest (bit enum: Image Operands,
+ * Memory Operands and Loop Control say their parameters follow in the order of the bits). */
 static bool walk_enum(walk *wk, char code) {
   const uint32_t v = wk->r.w[wk->pos++];
   const bool bits = spv_enum_is_bits(code);
@@ -266,9 +275,10 @@ static bool walk_ext_inst(walk *wk) {
     wk->names = spv_debuginfo_operand_names(op);
     wk->ext_role = ROLE_ANY; /* names types, strings and module-level debug instructions too */
   } else return true;
-  if (!codes)
-    return ld_errf(wk->c, wk->r.at, "OpExtInst: the %s set has no instruction %u",
-                   set->index == LD_EXT_OPENCL_STD ? "OpenCL.std" : "OpenCL.DebugInfo.100", op);
+  /* an OpenCL.DebugInfo.100 instruction newer than the grammar is left alone like a NonSemantic one:
+   * the executor never reads debug information, the debugger reads it entry by entry */
+  if (!codes && set->index == LD_EXT_DEBUGINFO) return true;
+  if (!codes) return ld_errf(wk->c, wk->r.at, "OpExtInst: OpenCL.std has no instruction %u", op);
   wk->ext = true;
   return walk_codes(wk, codes);
 }
@@ -278,7 +288,7 @@ static bool check_insn(ld_ctx *c, const ld_insn *in, uint32_t fn_at, uint32_t fn
   wk.names = wk.r.info->operand_names;
   if (wk.r.opcode == SpvOpExtInst) {
     if (!walk_ext_inst(&wk)) return false;
-    if (!wk.ext) return true; /* a set without a grammar */
+    if (!wk.ext) return true; /* a set or an instruction without a grammar here */
   } else if (!walk_codes(&wk, wk.r.info->operands)) return false;
   if (wk.pos != wk.r.nwords)
     return ld_errf(c, wk.r.at, "%s has %u words, its operands end at word %u", wk.r.info->name, wk.r.nwords, wk.pos);
