@@ -26,6 +26,7 @@
  * instruction newer than the grammar, have no grammar here: they are not walked (the executor never
  * reads them; prep_extinst rejects an unknown set).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,9 +120,18 @@ static bool incomplete(walk *wk) {
   return ld_errf(wk->c, wk->r.at, "%s has %u words: its last operand is incomplete", wk->r.info->name, wk->r.nwords);
 }
 
-static bool id_error(walk *wk, unsigned k, uint32_t id, const char *fmt, const char *a, const char *b) {
+/* "<instruction> operand '<name>' (word N): %id <what>", the id at wk->pos. */
+static bool id_error(walk *wk, unsigned k, uint32_t id, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+static bool id_error(walk *wk, unsigned k, uint32_t id, const char *fmt, ...) {
   char name[48], what[160];
-  snprintf(what, sizeof what, fmt, a, b);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   return ld_errf(wk->c, wk->r.at, "%s operand '%s' (word %u): %%%u %s", wk->r.info->name,
                  operand_name(wk, k, name, sizeof name), wk->r.at + wk->pos, id, what);
 }
@@ -142,27 +152,19 @@ static bool kind_fits(ld_id_kind kind, id_role role) {
 static bool check_id(walk *wk, unsigned k, id_role role) {
   ld_ctx *c = wk->c;
   const uint32_t id = wk->r.w[wk->pos], bound = c->m->bound;
-  char buf[48];
-  if (id == 0 || id >= bound) {
-    snprintf(buf, sizeof buf, "%u", bound);
-    return id_error(wk, k, id, "is out of range (the header's bound is %s)%s", buf, "");
-  }
+  if (id == 0 || id >= bound) return id_error(wk, k, id, "is out of range (the header's bound is %u)", bound);
   const ld_id_kind kind = c->m->ids[id].kind;
   const uint32_t def = c->def_at[id];
-  if (!def && kind == LD_ID_NONE) return id_error(wk, k, id, "is %s%s", "not defined anywhere in the module", "");
+  if (!def && kind == LD_ID_NONE) return id_error(wk, k, id, "is not defined anywhere in the module");
   if (!kind_fits(kind, role)) {
     const char *is = kind != LD_ID_NONE ? kind_nouns[kind] : ld_raw_at(c, def).info->name;
     return id_error(wk, k, id, "is not %s (it is %s)", role_nouns[role], is);
   }
   const bool local = kind == LD_ID_PARAM || kind == LD_ID_VALUE || kind == LD_ID_LABEL;
-  if (local && (def < wk->fn_at || def >= wk->fn_end)) {
-    snprintf(buf, sizeof buf, "%u", def);
-    return id_error(wk, k, id, "is defined in another function (word %s)%s", buf, "");
-  }
-  if (def > wk->r.at && !local && role != ROLE_FUNCTION && role != ROLE_ANY) {
-    snprintf(buf, sizeof buf, "%u", def);
-    return id_error(wk, k, id, "is used before its definition (word %s)%s", buf, "");
-  }
+  if (local && (def < wk->fn_at || def >= wk->fn_end))
+    return id_error(wk, k, id, "is defined in another function (word %u)", def);
+  if (def > wk->r.at && !local && role != ROLE_FUNCTION && role != ROLE_ANY)
+    return id_error(wk, k, id, "is used before its definition (word %u)", def);
   wk->pos++;
   return true;
 }
