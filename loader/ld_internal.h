@@ -20,6 +20,7 @@
  *   4  ld_specop.c    OpSpecConstantOp evaluation (returns the relocation of an address result
  *                     instead of building it, so that it does not call back into ld_const.c)
  *      ld_validate.c  the SPIRV-Tools validator (knows the debug-info sets from ld_module.c)
+ *      ld_ids.c       the id operands of function bodies, walked by the grammar's operand codes
  *   5  ld_const.c     constants and module-scope variables
  *   6  ld_func.c      functions
  *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free)
@@ -177,6 +178,12 @@ bool ld_half_exact(double d, uint16_t *out);
  * rest of loading succeeded; the result is the load's final verdict. */
 bool ld_validate_start(ld_ctx *c);
 bool ld_validate_finish(ld_ctx *c, bool ok);
+
+/* ---- layer 4: id operands (ld_ids.c) ------------------------------------------------------- */
+/* Every id operand of every function-body instruction: in range, defined, of the kind the operand
+ * expects, defined before its use where SPIR-V requires it, local ids from the same function. After
+ * pass B (every id is defined), before anything reads the operands. */
+bool ld_ids_check(ld_ctx *c);
 
 /* ---- layer 5: constants and module-scope variables (ld_const.c) ----------------------------- */
 bool ld_const_is_opcode(uint32_t opcode);

@@ -9,7 +9,8 @@
  *      (capabilities, imports, strings, names, decorations, entry points: ld_module.c, ld_decor.c),
  *   3. pass B in module order over types, constants, module-scope variables, module-level debug
  *      instructions and functions (ld_types.c, ld_const.c, ld_func.c),
- *   4. entry points and execution modes (ld_module.c) and the final cross-checks.
+ *   4. the id operands of every function body (ld_ids.c),
+ *   5. entry points and execution modes (ld_module.c) and the final cross-checks.
  * The helpers every pass uses (messages, decoding, ids) are in ld_ctx.c.
  */
 #include <stdio.h>
@@ -342,6 +343,7 @@ ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_
   ok = ok && alloc_tables(&c);
   ok = ok && pass_a(&c);
   ok = ok && pass_b(&c);
+  ok = ok && ld_ids_check(&c);
   ok = ok && ld_module_finish(&c);
   ok = ok && ld_decor_check_targets(&c);
   ok = ok && check_spec_ids(&c);

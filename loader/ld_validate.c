@@ -29,6 +29,18 @@
  * (ld_const.c warns). The validator sees a copy in which each is an OpUndef of its pointer type,
  * left out of the OpEntryPoint interface lists (the same ids, types and instruction count, so
  * diagnostics map back), and so still reports any other error, also under opt->strict.
+ *
+ * Shapes that crash the validator. SPIRV-Tools 2023.1 dereferences a null definition on some
+ * invalid modules instead of reporting them: the OpenCL.std vstore_half family asks for the bit width
+ * of its Data operand's type before checking that it is a number (ValidateExtInst ->
+ * ValidationState_t::GetBitWidth -> GetComponentType, which finds no component type for a pointer,
+ * struct or array, nor any type for a label). spvi always validates, so such a module would kill the
+ * process. crash_shape() looks for exactly those shapes, on the raw words, before the validator runs
+ * (on its thread), and makes each a load error naming the instruction; anything else goes to the
+ * validator. Checking first rather than isolating the validator in a child process: the shapes are
+ * few and known (every OpenCL.std instruction was tried with pointer, struct, array and label
+ * operands, see spec-notes/loader.md), and a process per load would cost every load (the OpenCL
+ * platform loads a module per clBuildProgram) and fit badly with a library that may run threads.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -83,6 +95,7 @@ static void one_line(const char *in, char *out, size_t len) {
 }
 
 struct ld_valjob {
+  bool refused; /* a shape the validator crashes on (crash_shape): msg and at say which; not run */
   const uint32_t *w;
   uint32_t nw, version;
   const uint32_t *insn_at; /* word offset of every instruction (the scan's) */
@@ -272,8 +285,84 @@ static void validate_without_debug(struct ld_valjob *j, spv_const_context ctx, s
   free(at_of);
 }
 
+/* The OpenCL.std operands SPIRV-Tools 2023.1's ValidateExtInst takes the bit width of before checking
+ * their type (validate_extensions.cpp: `data_type_bit_width = _.GetBitWidth(data_type)` for the
+ * vstore_half family), by instruction and operand (after the set and instruction words). */
+static const struct crash_row {
+  uint16_t inst;
+  uint8_t operand;
+} crash_rows[] = {
+  {OCLSTD_vstore_half, 0},    {OCLSTD_vstore_half_r, 0}, {OCLSTD_vstore_halfn, 0},
+  {OCLSTD_vstore_halfn_r, 0}, {OCLSTD_vstorea_halfn, 0}, {OCLSTD_vstorea_halfn_r, 0},
+};
+
+/* The defining instruction's word offset of every id (0: none), for crash_shape; malloc'd. */
+static uint32_t *definitions(const struct ld_valjob *j) {
+  const uint32_t bound = j->w[3];
+  uint32_t *def = calloc(bound, sizeof *def);
+  for (uint32_t i = 0; def && i < j->ninsn; i++) {
+    const uint32_t at = j->insn_at[i];
+    const spv_opinfo *info = spv_op_info(j->w[at] & 0xFFFFu);
+    const uint32_t pos = 1u + info->has_type; /* the scan checked the word count */
+    if (info->has_result && j->w[at + pos] < bound && !def[j->w[at + pos]]) def[j->w[at + pos]] = at;
+  }
+  return def;
+}
+
+/* Does operand `id` of the OpExtInst at `at` have a type whose bit width the validator can take
+ * (an int, float or bool scalar, vector or matrix)? Ids the validator rejects before it gets there
+ * (undefined, a type, a function: its id checks run first) count as fine: it reports them. */
+static bool has_bit_width(const struct ld_valjob *j, const uint32_t *def, uint32_t id) {
+  const uint32_t d = id < j->w[3] ? def[id] : 0;
+  if (!d) return true;
+  const spv_opinfo *info = spv_op_info(j->w[d] & 0xFFFFu);
+  if (info->is_type || info->opcode == SpvOpFunction) return true;
+  const uint32_t type = info->has_type ? j->w[d + 1] : 0, td = type < j->w[3] ? def[type] : 0;
+  switch (td ? j->w[td] & 0xFFFFu : 0) {
+  case SpvOpTypeInt:
+  case SpvOpTypeFloat:
+  case SpvOpTypeBool:
+  case SpvOpTypeVector:
+  case SpvOpTypeMatrix: return true;
+  default: return false;
+  }
+}
+
+/* Look for a shape of crash_rows; on finding one, fill j->msg and j->at and return true. False
+ * with j->oom when out of memory. */
+static bool crash_shape(struct ld_valjob *j) {
+  uint32_t *def = NULL;
+  bool found = false;
+  for (uint32_t i = 0; i < j->ninsn && !found && !j->oom; i++) {
+    const uint32_t at = j->insn_at[i], wc = j->w[at] >> 16;
+    if ((j->w[at] & 0xFFFFu) != SpvOpExtInst || wc < 5) continue;
+    for (size_t k = 0; k < sizeof crash_rows / sizeof crash_rows[0] && !found; k++) {
+      if (j->w[at + 4] != crash_rows[k].inst || wc <= 5u + crash_rows[k].operand) continue;
+      if (!def && !(def = definitions(j))) {
+        j->oom = true;
+        break;
+      }
+      const uint32_t set = j->w[at + 3], sd = set < j->w[3] ? def[set] : 0;
+      char name[64] = "";
+      if (sd && (j->w[sd] & 0xFFFFu) == SpvOpExtInstImport) import_name(j->w, sd, name, sizeof name);
+      const uint32_t id = j->w[at + 5 + crash_rows[k].operand];
+      if (ld_module_extset(name) != LD_EXT_OPENCL_STD || has_bit_width(j, def, id)) continue;
+      const char *names = spv_oclstd_operand_names(crash_rows[k].inst);
+      snprintf(j->msg, sizeof j->msg,
+               "OpExtInst %%%u %s: operand '%.*s' %%%u is not a number (an int, float or bool scalar or vector): "
+               "refused before validation, as SPIRV-Tools 2023.1's validator crashes on it",
+               j->w[at + 2], spv_oclstd_name(crash_rows[k].inst), (int)strcspn(names, "|"), names, id);
+      j->at = at;
+      found = true;
+    }
+  }
+  free(def);
+  return found;
+}
+
 static void *validate_main(void *arg) {
   struct ld_valjob *j = arg;
+  if ((j->refused = crash_shape(j)) || j->oom) return NULL;
   spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(j->version));
   spv_validator_options vopt = spvValidatorOptionsCreate();
   if (!ctx || !vopt) {
@@ -328,6 +417,7 @@ bool ld_validate_finish(ld_ctx *c, bool ok) {
   if (j->threaded) pthread_join(j->thread, NULL);
   c->val = NULL;
   if (j->oom) return ld_oom(c);
+  if (j->refused) return ld_errf(c, j->at, "%s", j->msg);
   if (j->res == SPV_SUCCESS) {
     if (j->lenient && ok) {
       char where[32] = "";

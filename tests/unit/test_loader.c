@@ -1340,6 +1340,59 @@ static void test_validation_debug_info(void **state) {
  * the validator rejects it, spvi loads it, also with --strict, with one warning naming it as a
  * private variable (also when the entry point lists them in its interface, SPIR-V 1.4); another
  * validation error in the same module is still found. */
+/* SPIRV-Tools 2023.1's validator crashes (a null dereference in GetBitWidth, from ValidateExtInst) on
+ * the vstore_half family when Data is not a number: a pointer, a struct, an array, a label. Each such
+ * module is a load error naming the instruction, before the validator runs; a half pointer where it
+ * belongs (operand p) and a float vector Data still load. The ids the messages name are numeric. */
+#define VSTORE_HEAD                                                                                               \
+  "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Float16Buffer\n"                 \
+  "%std = OpExtInstImport \"OpenCL.std\"\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"        \
+  "%void = OpTypeVoid\n%float = OpTypeFloat 32\n%half = OpTypeFloat 16\n%ulong = OpTypeInt 64 0\n"                \
+  "%v2f = OpTypeVector %float 2\n%ph = OpTypePointer CrossWorkgroup %half\n%st = OpTypeStruct %float\n"           \
+  "%c2 = OpConstant %ulong 2\n%arr = OpTypeArray %float %c2\n%fn = OpTypeFunction %void %ph %st\n"                \
+  "%c0 = OpConstant %ulong 0\n%cf = OpConstant %float 1\n%v = OpConstantComposite %v2f %cf %cf\n"                 \
+  "%52 = OpConstantComposite %arr %cf %cf\n"                                                                      \
+  "%k = OpFunction %void None %fn\n%50 = OpFunctionParameter %ph\n%51 = OpFunctionParameter %st\n%53 = OpLabel\n" \
+  "%54 = OpExtInst %void %std "
+#define VSTORE_TAIL "\nOpReturn\nOpFunctionEnd\n"
+
+static void test_validator_crash_shapes(void **state) {
+  (void)state;
+  static const char *const insts[] = {"vstore_half",    "vstore_half_r", "vstore_halfn",
+                                      "vstore_halfn_r", "vstorea_halfn", "vstorea_halfn_r"};
+  static const unsigned data[] = {50, 51, 52, 53}; /* a pointer, a struct, an array, a label */
+  for (size_t i = 0; i < sizeof insts / sizeof insts[0]; i++)
+    for (size_t d = 0; d < sizeof data / sizeof data[0]; d++) {
+      const bool rounding = strstr(insts[i], "_r") != NULL;
+      char line[128], text[2048], want[256];
+      snprintf(line, sizeof line, "%s %%%u %%c0 %%50%s", insts[i], data[d], rounding ? " RTE" : "");
+      snprintf(text, sizeof text, "%s%s%s", VSTORE_HEAD, line, VSTORE_TAIL);
+      ld_module *m = load_text(text);
+      if (m) {
+        ld_free(m);
+        fail_msg("%s: loaded", line);
+      }
+      /* a label is also not a value: the id check's message comes first (the validator's verdict is
+       * read last), and the validator never ran on it; the OpExtInst is at word 94, its data operand
+       * at 94 + 5 (opcode, result type, result, set, instruction) */
+      if (data[d] == 53)
+        snprintf(want, sizeof want, "OpExtInst operand 'data' (word 99): %%53 is not a value (it is a label)");
+      else
+        snprintf(want, sizeof want,
+                 "OpExtInst %%54 %s: operand 'data' %%%u is not a number (an int, float or bool scalar or vector): "
+                 "refused before validation, as SPIRV-Tools 2023.1's validator crashes on it",
+                 insts[i], data[d]);
+      if (!strstr(g_err, want)) fail_msg("%s: error \"%s\" does not contain \"%s\"", line, g_err, want);
+    }
+  /* the same instructions with a number as Data load */
+  ld_module *m = load_text(VSTORE_HEAD "vstore_halfn %v %c0 %50" VSTORE_TAIL);
+  if (!m) fail_msg("%s", g_err);
+  ld_free(m);
+  m = load_text(VSTORE_HEAD "vstore_half_r %cf %c0 %50 RTE" VSTORE_TAIL);
+  if (!m) fail_msg("%s", g_err);
+  ld_free(m);
+}
+
 static void test_function_storage_global(void **state) {
   (void)state;
   const char *head = "OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n"
@@ -1543,6 +1596,7 @@ int main(void) {
     cmocka_unit_test(test_debug_info),
     cmocka_unit_test(test_validation_modes),
     cmocka_unit_test(test_validation_debug_info),
+    cmocka_unit_test(test_validator_crash_shapes),
     cmocka_unit_test(test_function_storage_global),
     cmocka_unit_test(test_function_structure_errors),
     cmocka_unit_test(test_corpus),
