@@ -184,7 +184,87 @@ $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_LIB) $(TEST_LIB) $(BUIL
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit/lib -Icli -MMD -MP $< $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
 
-check: all layers-check $(TEST_BIN) $(CLTEST_BIN)
+# Fuzzing (tests/fuzz/, docs/fuzzing.md). Each harness tests/fuzz/fuzz_NAME.c is built twice: as
+# $(BUILD)/fuzz/replay-NAME with this build's compiler and flags (replay.c's main: `make check`
+# replays tests/fuzz/regress/NAME/ and tests/fuzz/seeds/NAME/ with it, under the sanitizers with
+# SAN=1), and by `make fuzz` as $(FUZZ_BUILD)/fuzz/fuzz-NAME, linked with libFuzzer: the library
+# rebuilt with clang-14 and -fsanitize=fuzzer-no-link,address,undefined in $(FUZZ_BUILD).
+FUZZ_ALL    = api run cli debug opencl
+FUZZ_REPLAY = $(FUZZ_ALL:%=$(BUILD)/fuzz/replay-%)
+FUZZ_DEPS   = tests/fuzz/fuzz.h tests/fuzz/fuzz_util.c $(BUILD)/libspvi.a
+# what a harness links beyond the library: the command's modules, the OpenCL platform's objects,
+# the debugger harness's module
+FUZZ_LIBS_cli    = $(CLI_LIB)
+FUZZ_LIBS_opencl = $(CL_OBJ)
+FUZZ_HDR_debug   = $(BUILD)/fuzz/fuzz_debug_module.h
+FUZZ_CFLAGS = $(CFLAGS) -Itests/fuzz -Icli -I$(BUILD)/fuzz
+
+$(BUILD)/fuzz/debug_kernel.spv: tests/fuzz/debug_kernel.cl
+	@mkdir -p $(dir $@)
+	clang-14 -cl-std=CL2.0 -target spir64 -emit-llvm -c -O0 -g -Xclang -finclude-default-header $< -o $(@:.spv=.bc)
+	llvm-spirv-14 $(@:.spv=.bc) -o $@
+
+$(BUILD)/fuzz/fuzz_debug_module.h: $(BUILD)/fuzz/debug_kernel.spv
+	$(PYTHON) -c 'import sys; d = open(sys.argv[1], "rb").read(); print("/* generated from tests/fuzz/debug_kernel.cl */\nstatic const unsigned char fuzz_debug_module[] = {%s};" % ",".join(map(str, d)))' $< > $@
+
+.SECONDEXPANSION:
+$(BUILD)/fuzz/replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $$(FUZZ_LIBS_$$*) $$(FUZZ_HDR_$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c tests/fuzz/replay.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $$(FUZZ_LIBS_$$*) $$(FUZZ_HDR_$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< tests/fuzz/fuzz_util.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+
+# make fuzz [FUZZ=api,run] [FUZZ_TIME=60]: builds the fuzzers in $(FUZZ_BUILD), the seed corpus
+# and the SPIR-V dictionary (the text harnesses' are tests/fuzz/NAME.dict), then runs each chosen
+# harness for FUZZ_TIME seconds, one after the other, one process each, at nice 19. The working
+# corpus $(FUZZ_BUILD)/corpus/NAME grows from run to run; crashes are written to
+# $(FUZZ_BUILD)/findings/NAME/ and fail the target. FUZZ_ARGS: more libFuzzer options.
+# `make fuzz-ci` is CI's short run.
+FUZZ       ?= $(subst $(cts_space),$(cts_comma),$(FUZZ_ALL))
+FUZZ_TIME  ?= 60
+FUZZ_BUILD ?= build-fuzz
+FUZZ_CC    ?= clang-14
+# -Wno-bitwise-instead-of-logical: clang 14's warning about `&` on comparisons, which the branch-free
+# code of the builtins (bi_math_trigf.c) means.
+FUZZ_SAN    = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -fPIC \
+              -Wno-bitwise-instead-of-logical
+FUZZ_ARGS  ?=
+# The fuzz build compiles the executor's dispatch loop at -O0: clang 14 with the sanitizers needs
+# more than 4.5 CPU-minutes for it at -O1 (stopped unfinished there), 42 s at -O0.
+$(FUZZ_BUILD)/obj/interp/ex_exec.o: override OPT = -O0 -g
+FUZZ_LIST   = $(subst $(cts_comma),$(cts_space),$(FUZZ))
+.PHONY: fuzz fuzz-ci fuzz-build fuzz-corpus
+fuzz-build:
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN= SANFLAGS="$(FUZZ_SAN)" OPT="-O1 -g" \
+	  HOT_OPT="-O1 -g" $(FUZZ_LIST:%=$(FUZZ_BUILD)/fuzz/fuzz-%) $(FUZZ_BUILD)/fuzz/spirv.dict
+
+$(FUZZ_BUILD)/fuzz/spirv.dict: tools/gen_tables.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/gen_tables.py --dict $(GRAMMAR) $@
+
+# The seed corpus: every test kernel the test build compiles ($(BUILD)/kernels), every
+# tests/spvasm*/ case assembled (each for the lowest SPIR-V version it assembles for), the
+# debugger harness's kernel, and the hand-written seeds of tests/fuzz/seeds/NAME/.
+fuzz-corpus:
+	@BUILD=$(BUILD) sh tests/kernels/build.sh >/dev/null
+	@BUILD=$(BUILD) FUZZ_BUILD=$(FUZZ_BUILD) sh tests/fuzz/corpus.sh $(FUZZ_LIST)
+
+fuzz: fuzz-build fuzz-corpus
+	@for h in $(FUZZ_LIST); do \
+	  mkdir -p $(FUZZ_BUILD)/findings/$$h; \
+	  dict=$(FUZZ_BUILD)/fuzz/spirv.dict; [ -f tests/fuzz/$$h.dict ] && dict=tests/fuzz/$$h.dict; \
+	  echo "== fuzz-$$h: $(FUZZ_TIME) s"; \
+	  nice -n 19 $(FUZZ_BUILD)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	    -malloc_limit_mb=2048 -dict=$$dict -artifact_prefix=$(FUZZ_BUILD)/findings/$$h/ -print_final_stats=1 \
+	    $(FUZZ_ARGS) $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/seeds/$$h || exit 1; \
+	done
+
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
+
+check: all layers-check $(TEST_BIN) $(CLTEST_BIN) $(FUZZ_REPLAY)
 	@BUILD=$(BUILD) sh tests/run_all.sh
 
 # The bundled example: compile examples/saxpy.cl and run it on a small range, printing the buffers.
@@ -294,6 +374,6 @@ soak: $(BUILD)/bench/math_soak $(BUILD)/bench/half_exhaustive
 	$(BUILD)/bench/half_exhaustive -j $(SOAK_JOBS)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san $(FUZZ_BUILD)
 
 -include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/cltests -name '*.d' 2>/dev/null)

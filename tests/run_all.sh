@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs the whole test suite against $BUILD (default build): the OpenCL C test kernels are compiled
 # first, then the cmocka program of every tests/unit/test_*.c (built in $BUILD/tests; test_spvasm
-# runs the .spvasm cases), then the CLI tests, the debugger sessions and the OpenCL platform's tests.
+# runs the .spvasm cases), then the fuzz harnesses' saved inputs, the CLI tests, the debugger
+# sessions and the OpenCL platform's tests.
 # A program that was not built or a script that is missing is a failure, never a silent skip.
 # Ends with one line "N passed, N failed" counting test programs and script cases.
 set -u
@@ -33,6 +34,20 @@ for src in tests/unit/test_*.c; do
   fi
   "$BUILD/tests/$name"
   result "$name" $?
+done
+
+# The fuzz harnesses' saved inputs (tests/fuzz/, docs/fuzzing.md): every crash a campaign found
+# and the hand-written seeds, replayed by the plain driver (under the sanitizers in a SAN=1 build).
+for h in api run cli debug opencl; do
+  note "== fuzz replay $h"
+  if [ ! -x "$BUILD/fuzz/replay-$h" ]; then
+    missing "fuzz-replay-$h" "$BUILD/fuzz/replay-$h is not built (make BUILD=$BUILD check builds it)"
+    continue
+  fi
+  set -- tests/fuzz/regress/$h
+  [ -d tests/fuzz/seeds/$h ] && set -- "$@" tests/fuzz/seeds/$h
+  "$BUILD/fuzz/replay-$h" "$@"
+  result "fuzz-replay-$h" $?
 done
 
 # The CTS runner's parser (tools/cts.py) on captured CTS logs; no CTS build needed.

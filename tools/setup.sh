@@ -11,6 +11,8 @@ PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-
 # the OpenCL CTS (make cts, make cts-ci; docs/conformance.md): cmake and ninja build it with g++
 # (build-essential), spirv-as/spirv-val (spirv-tools) and python3 assemble test_spirv_new's modules
 PKGS="$PKGS cmake ninja-build"
+# the fuzzers (make fuzz, make fuzz-ci; docs/fuzzing.md): clang-14's libFuzzer and sanitizer runtimes
+PKGS="$PKGS libclang-rt-14-dev"
 for arg in "$@"; do
   case $arg in
   --bench) PKGS="$PKGS pocl-opencl-icd oclgrind" ;;
