@@ -361,7 +361,10 @@ bool ex_fault_kept(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uin
 void *ex_fault_access(ex_ctx *cx, spvi_fault_kind k, ex_warp *w, unsigned lane, uint32_t alloc, int64_t off, uint64_t n,
                       bool write) {
   const char *what = write ? "write" : "read";
-  if (!cx->keep_going || n > ((size_t)1 << 30)) return ex_fault(cx, k, w, lane, alloc, off, n, what);
+  /* A skipped access works on scratch memory of twice its size; past 16 MiB (one access, e.g. an
+   * OpCopyMemorySized) the fault ends the run as without --keep-going rather than let a hostile
+   * module make spvi allocate gigabytes (issue #17, found by tests/fuzz: 1 GiB copy, 2 GiB scratch). */
+  if (!cx->keep_going || n > EX_KG_MAX_ACCESS) return ex_fault(cx, k, w, lane, alloc, off, n, what);
   if (n > cx->kg_cap) { /* reads get the first half (zeros), writes the second, so a copy never overlaps */
     uint8_t *b = realloc(cx->kg_scratch, 2 * (size_t)n);
     if (!b) return ex_fault(cx, k, w, lane, alloc, off, n, what);

@@ -21,6 +21,9 @@ enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
 
 /* Largest register of a builtin operand: a 16-component double vector. */
 #define EX_FTZ_OPERAND_BYTES 128u
+/* --keep-going skips a faulting access of at most this many bytes (ex_fault_access); a larger one
+ * ends the run as a fault does without --keep-going. */
+#define EX_KG_MAX_ACCESS ((size_t)16 << 20)
 
 /* EX_ATOMIC kinds (ex_insn.flags). */
 enum {
@@ -260,7 +263,7 @@ typedef struct ex_ctx {
   unsigned checks;            /* SPVI_CHECK_* flags of the run */
   uint64_t max_steps;         /* instructions one work-item may execute (SPVI_FAULT_STEP_LIMIT) */
   bool keep_going;            /* access faults are reports, the access skipped (ex_check.c) */
-  uint8_t *kg_scratch;        /* keep_going: what skipped accesses use, 2 x kg_cap bytes */
+  uint8_t *kg_scratch;        /* keep_going: what skipped accesses use, 2 x kg_cap bytes (kg_cap <= EX_KG_MAX_ACCESS) */
   size_t kg_cap;              /* (grown on demand) */
   unsigned threads;           /* worker threads of the launch */
   bool locked_atomics;        /* some memory the run reaches needs locked atomics (ex_sched.c,
