@@ -28,6 +28,13 @@ static char *out_trim(const char *dir) {
   return s;
 }
 
+/* "dir/name" in a malloc'd string, NULL when out of memory. */
+static char *out_join(const char *dir, const char *name) {
+  char *p = malloc(strlen(dir) + strlen(name) + 2);
+  if (p) sprintf(p, "%s/%s", dir, name);
+  return p;
+}
+
 /* mkdir -p of path's parent directory (the components before its last '/'). */
 static bool out_make_parents(const char *opt, const char *path) {
   char *p = out_trim(path);
@@ -129,7 +136,7 @@ bool cli_out_begin(cli_out *o, const char *dir) {
 
 char *cli_out_path(cli_out *o, const char *name) {
   char **names = realloc(o->names, (o->nnames + 1) * sizeof *names);
-  char *path = malloc(strlen(o->tmp) + strlen(name) + 2);
+  char *path = out_join(o->tmp, name);
   char *copy = malloc(strlen(name) + 1);
   if (names) o->names = names;
   if (!names || !path || !copy) {
@@ -140,7 +147,6 @@ char *cli_out_path(cli_out *o, const char *name) {
   }
   strcpy(copy, name);
   o->names[o->nnames++] = copy;
-  sprintf(path, "%s/%s", o->tmp, name);
   return path;
 }
 
@@ -148,12 +154,9 @@ char *cli_out_path(cli_out *o, const char *name) {
 static void out_free(cli_out *o, bool remove_files) {
   for (size_t i = 0; i < o->nnames; i++) {
     if (remove_files && o->tmp) {
-      char *path = malloc(strlen(o->tmp) + strlen(o->names[i]) + 2);
-      if (path) {
-        sprintf(path, "%s/%s", o->tmp, o->names[i]);
-        unlink(path);
-        free(path);
-      }
+      char *path = out_join(o->tmp, o->names[i]);
+      if (path) unlink(path);
+      free(path);
     }
     free(o->names[i]);
   }
@@ -180,18 +183,13 @@ bool cli_out_commit(cli_out *o) {
   /* into the existing DIR, file by file: every file is complete when it appears */
   bool ok = true;
   for (size_t i = 0; i < o->nnames && ok; i++) {
-    char *from = malloc(strlen(o->tmp) + strlen(o->names[i]) + 2),
-         *to = malloc(strlen(o->dir) + strlen(o->names[i]) + 2);
+    char *from = out_join(o->tmp, o->names[i]), *to = out_join(o->dir, o->names[i]);
     if (!from || !to) {
       cli_say_error("--out `%s`: out of memory", o->dir);
       ok = false;
-    } else {
-      sprintf(from, "%s/%s", o->tmp, o->names[i]);
-      sprintf(to, "%s/%s", o->dir, o->names[i]);
-      if (rename(from, to) != 0) {
-        cli_say_error("--out `%s`: cannot rename `%s` to `%s`: %s", o->dir, from, to, strerror(errno));
-        ok = false;
-      }
+    } else if (rename(from, to) != 0) {
+      cli_say_error("--out `%s`: cannot rename `%s` to `%s`: %s", o->dir, from, to, strerror(errno));
+      ok = false;
     }
     free(from);
     free(to);
