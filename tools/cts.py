@@ -223,7 +223,7 @@ def run_suite(a, plat, lib, suite, tests_wanted, out):
     # Sub-tests are independent processes: -j runs several at a time (each is single-threaded
     # on spvi's side unless the device uses more threads itself).
     with concurrent.futures.ThreadPoolExecutor(a.run_jobs) as pool:
-        futs = {pool.submit(run_one, exe, t, args, env, a.timeout,
+        futs = {pool.submit(run_one, exe, t, args, env, a.suite_timeout.get(suite, a.timeout),
                             os.path.join(logdir, t + ".log")): t for t in names}
         for f in concurrent.futures.as_completed(futs):
             t = futs[f]
@@ -264,11 +264,24 @@ def resumed(a):
         sys.exit("cts: --resume: %s" % e)
 
 
+def parse_suite_timeouts(text):
+    """--suite-timeout "c11_atomics=7200,test_images=1800" -> {full suite name: seconds}."""
+    out = {}
+    for item in (t for t in text.split(",") if t):
+        suite, sep, secs = item.partition("=")
+        if not sep or not secs.isdigit() or int(secs) <= 0:
+            sys.exit("cts: --suite-timeout: %r is not SUITE=SECONDS" % item)
+        for full in expand_suites([suite]):
+            out[full] = int(secs)
+    return out
+
+
 def write_results(a, results, out, quiet=False):
     md = table(results)
-    head = "# OpenCL CTS on spvi\n\nstarted %s, %s, timeout %d s per sub-test, %d at a time%s\n\n" % (
-        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), a.icd, a.timeout, a.run_jobs,
-        ", wimpy (-w)" if a.wimpy else "")
+    longer = "".join(" (%s: %d s)" % kv for kv in sorted(a.suite_timeout.items()))
+    head = "# OpenCL CTS on spvi\n\nstarted %s, %s, timeout %d s per sub-test%s, %d at a time%s\n\n" % (
+        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), a.icd, a.timeout, longer,
+        a.run_jobs, ", wimpy (-w)" if a.wimpy else "")
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(head + md)
     with open(os.path.join(out, "results.txt"), "w") as f:
@@ -425,6 +438,10 @@ def main(argv=None):
                    help="comma-separated SUITE:NAME sub-tests not to run (said on stderr)")
     p.add_argument("--wimpy", action="store_true", help="the CTS's reduced mode (-w)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per sub-test")
+    p.add_argument("--suite-timeout", default="", metavar="SUITE=SECS,...",
+                   help="seconds per sub-test of these suites instead (test_c11_atomics runs "
+                        "10^4 iterations of 1024 work-items in every one of its thousands of "
+                        "configurations, whatever -w says)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                    help="ninja jobs (default: the machine's cores)")
     p.add_argument("--run-jobs", type=int, default=1, help="sub-tests run at a time")
@@ -449,6 +466,7 @@ def main(argv=None):
         return 0
     a.started = time.time()
     a.exclude = set(t for t in a.exclude.split(",") if t)
+    a.suite_timeout = parse_suite_timeouts(a.suite_timeout)
     # absolute: each sub-test runs from its suite's folder (make passes $(BUILD)/cts/build)
     a.build_dir = os.path.abspath(a.build_dir)
     a.jobs = max(1, min(a.jobs, os.cpu_count() or 1))

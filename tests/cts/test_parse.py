@@ -86,13 +86,17 @@ def check_table():
         bad.append("malformed line: %s" % e)
     # results.txt as write_results writes it reads back with its wall times
     with tempfile.TemporaryDirectory() as d:
-        a = argparse.Namespace(started=0, icd="x.so", timeout=60, run_jobs=2, wimpy=True)
+        a = argparse.Namespace(started=0, icd="x.so", timeout=60, run_jobs=2, wimpy=True,
+                               suite_timeout={"test_c11_atomics": 7200})
         sys.stdout, out = open(os.devnull, "w"), sys.stdout
         try:
             cts.write_results(a, [("spvi", "test_api", [("a", "PASS", 1.0)], 75.0)], d)
         finally:
             sys.stdout.close()
             sys.stdout = out
+        with open(os.path.join(d, "results.md")) as f:
+            if "timeout 60 s per sub-test (test_c11_atomics: 7200 s)" not in f.read():
+                bad.append("results.md does not state the suite's own timeout")
         back = cts.read_results(os.path.join(d, "results.txt"))
         if back != {("spvi", "test_api"): [[("a", "PASS", 1.0)], 75.0]}:
             bad.append("round trip: %s" % back)
@@ -130,7 +134,19 @@ def main():
     if argv != ([], ["astype"]):
         print("test_parse: sub_test_argv gave %s" % (argv,))
         bad += 1
-    n = len(CASES) + 2 + 7 + 1
+    # --suite-timeout: short names expand like --suites; test_images stands for its executables
+    got = cts.parse_suite_timeouts("c11_atomics=7200,test_images=1800")
+    if got.get("test_c11_atomics") != 7200 or got.get("test_cl_copy_images") != 1800 or "test_basic" in got:
+        print("test_parse: parse_suite_timeouts gave %s" % got)
+        bad += 1
+    for wrong in ("c11_atomics", "c11_atomics=", "c11_atomics=0", "c11_atomics=-5"):
+        try:
+            cts.parse_suite_timeouts(wrong)
+            print("test_parse: --suite-timeout %r accepted" % wrong)
+            bad += 1
+        except SystemExit:
+            pass
+    n = len(CASES) + 2 + 7 + 1 + 1 + 4
     print("test_parse: %d of %d checks passed" % (n - bad, n))
     return 1 if bad else 0
 
