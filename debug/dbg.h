@@ -253,6 +253,8 @@ struct spvi_debug {
   uint64_t group;
   unsigned nw;
   unsigned focus, frame; /* focused work-item and selected frame (0: innermost) */
+  int yielded;           /* the work-item that last stopped still runnable (it yielded so that
+                            the others make progress, interp/ex_sched.c), or -1 */
   int state;             /* dbg_state */
   spvi_fault fault;
   /* the request being run */

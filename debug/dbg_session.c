@@ -322,6 +322,7 @@ void dbg_delete_bp(dbg_session *s, unsigned i) {
 static void start_group(dbg_session *s) {
   s->nw = ex_insp_start_group(s->x, s->group);
   s->focus = 0;
+  s->yielded = -1;
   s->frame = 0;
   s->list_valid = false;
   /* watchpoints of one work-item or of local memory end with their work-group */
@@ -361,9 +362,23 @@ static bool report_found(dbg_session *s) {
   return true;
 }
 
-/* Run until the request is satisfied or something else stops the kernel. The focused work-item
- * runs first; the others run when it cannot (a barrier), lowest local id first, which is the
- * order `spvi run` gives them. */
+/* The work-item to run next: after one yielded, the next runnable one after it (round robin, so a
+ * work-item spinning on an atomic lets the one it waits for run); otherwise the focused work-item,
+ * and when it cannot run (a barrier), the others lowest local id first, which is the order `spvi
+ * run` gives them. -1: none can run. */
+static int next_item(dbg_session *s) {
+  const int after = s->yielded;
+  s->yielded = -1;
+  if (after >= 0)
+    for (unsigned j = 1; j <= s->nw; j++)
+      if (runnable(s, ((unsigned)after + j) % s->nw)) return (int)(((unsigned)after + j) % s->nw);
+  if (runnable(s, s->focus)) return (int)s->focus;
+  for (unsigned k = 0; k < s->nw; k++)
+    if (runnable(s, k)) return (int)k;
+  return -1;
+}
+
+/* Run until the request is satisfied or something else stops the kernel (next_item's order). */
 static void advance(dbg_session *s) {
   s->reason = DR_NONE;
   s->stop_bp = 0;
@@ -375,9 +390,7 @@ static void advance(dbg_session *s) {
       return;
     }
     if (report_found(s)) return;
-    int wi = runnable(s, s->focus) ? (int)s->focus : -1;
-    for (unsigned k = 0; wi < 0 && k < s->nw; k++)
-      if (runnable(s, k)) wi = (int)k;
+    const int wi = next_item(s);
     if (wi >= 0) {
       ex_insp_run(s->x, (unsigned)wi);
       if (ex_insp_fault(s->x, NULL, NULL)) {
@@ -386,6 +399,7 @@ static void advance(dbg_session *s) {
       }
       const ex_insp_state st = item_state(s, (unsigned)wi);
       if (st == EX_INSP_PAUSED) return;
+      if (st == EX_INSP_READY) s->yielded = wi;
       if (report_found(s)) {
         s->focus = (unsigned)wi;
         return;
@@ -664,6 +678,7 @@ dbg_session *dbg_session_new(spvi_launch *l, const spvi_run_options *opts, void 
   s->out = out ? out : discard;
   s->user = user;
   s->step_warp = -1;
+  s->yielded = -1;
   s->next_bp = 1;
   s->next_display = 1;
   if (!dbg_syms_build(&s->sym, s->x) || !make_bp_map(s)) {

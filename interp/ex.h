@@ -154,6 +154,8 @@ typedef struct ex_program {
                              sub-groups (launch warp width a multiple of the sub-group size) */
   bool uses_subgroup_sync;  /* a sub-group barrier or a named barrier: synchronisation the race
                              checker does not model (spvi_run refuses --check races then) */
+  bool uses_atomics;        /* some function has an atomic instruction: with sub-group operations,
+                             one warp per sub-group (forward progress between sub-groups, ex_api.c) */
   uint32_t nnamed_barriers; /* OpNamedBarrierInitialize instructions; when non-zero, one warp per
                                 sub-group (the warp waits at OpMemoryNamedBarrier as a unit) */
   uint32_t scratch_reg;     /* per-lane scratch for parallel phi moves */

@@ -1162,11 +1162,15 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   }
   if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
   /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
-   * the sub-group size — the largest one within the requested width, or S itself — and with named
-   * barriers exactly S, one sub-group per warp. Results do not depend on it. */
+   * the sub-group size — the largest one within the requested width, or S itself — and exactly S,
+   * one sub-group per warp, with named barriers (a sub-group waits as a unit) and with atomics (a
+   * sub-group may wait for another one to set an atomic: warps yield to each other, ex_sched.c, but
+   * the lanes of one warp run in lock-step; without sub-group operations, a warp then holds at most
+   * one sub-group). Results do not depend on it. */
   const unsigned S = l->l.subgroup_size;
-  if (l->l.prog->nnamed_barriers) W = S;
+  if (l->l.prog->nnamed_barriers || (l->l.prog->uses_subgroups && l->l.prog->uses_atomics)) W = S;
   else if (l->l.prog->uses_subgroups) W = W < S ? S : W / S * S;
+  else if (l->l.prog->uses_atomics && W > S) W = S;
   /* the device limits and the memory bound, before ex_run allocates anything (ex_limits.c) */
   if (!ex_launch_local_fits(&l->l, spvi_kernel_name(l->m, l->kernel), spvi_kernel_local_bytes(l->m, l->kernel), err) ||
       !ex_launch_memory_fits(&l->l, W, l->l.threads, opts ? opts->max_memory : 0, err))

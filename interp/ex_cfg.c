@@ -323,12 +323,14 @@ static bool is_wrapper(const ex_program *p, const ex_func *xf) {
 }
 
 /* ex_func.group_sync: direct, then through calls until nothing changes (the call graph has no
- * cycles, OpenCL C 6.11, so this ends within its depth); and ex_func.wrapper. */
+ * cycles, OpenCL C 6.11, so this ends within its depth); ex_func.wrapper; ex_program.uses_atomics. */
 void ex_cfg_mark_calls(ex_program *p) {
   for (uint32_t f = 0; f < p->nfuncs; f++) p->funcs[f].wrapper = is_wrapper(p, &p->funcs[f]);
   for (uint32_t f = 0; f < p->nfuncs; f++)
-    for (uint32_t i = 0; i < p->funcs[f].ncode && !p->funcs[f].group_sync; i++)
-      p->funcs[f].group_sync = is_group_sync(p->funcs[f].code[i].op);
+    for (uint32_t i = 0; i < p->funcs[f].ncode; i++) {
+      p->funcs[f].group_sync |= is_group_sync(p->funcs[f].code[i].op);
+      p->uses_atomics |= p->funcs[f].code[i].op == EX_ATOMIC;
+    }
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t f = 0; f < p->nfuncs; f++) {

@@ -599,21 +599,37 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
     goto *labels[ip->op]; \
   } while (0)
 
-/* Past the warp's step limit: report it now, for the lane that started first, unless that lane
+/* The warp's steps passed check_at (ex_step_check_at): its step limit or its next yield.
+ * EX_STEP_LIMIT: report the step limit now, for the lane that started first, unless that lane
  * (recycled warps: the oldest work-item still running) does not run this block. Its work-item is
- * the one over the limit; the report waits until it runs (lanes started later are below it). */
-static __attribute__((noinline, cold)) bool step_limit_now(const ex_warp *w, uint64_t active) {
-  return !w->recycled || ((active >> ex_oldest_lane(w)) & 1);
+ * the one over the limit; the report waits until it runs (lanes started later are below it).
+ * EX_STEP_YIELD: the warp has run yield_slice steps since it last let the group's other warps run
+ * (sub-group forward progress, ex_sched.c): it stops at the entry of this block, still runnable. */
+enum { EX_STEP_GO, EX_STEP_LIMIT, EX_STEP_YIELD };
+static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp *w, uint64_t active) {
+  if (w->steps > w->step_limit && (!w->recycled || ((active >> ex_oldest_lane(w)) & 1))) return EX_STEP_LIMIT;
+  int ev = EX_STEP_GO;
+  if (w->steps > w->yield_at) {
+    w->yield_at = w->steps + cx->yield_slice;
+    ev = EX_STEP_YIELD;
+  }
+  w->check_at = ex_step_check_at(w);
+  return ev;
 }
 
 /* Entering block b_ of function fn_ with the nl active lanes: its SPIR-V instructions count once per
- * lane for --stats and once for the warp's step count, which the step limit checks. */
-#define ENTER_BLOCK(fn_, b_)                                                                            \
-  do {                                                                                                  \
-    const uint32_t n_ = (fn_)->blocks[b_].spv_count;                                                    \
-    cx->instructions += (uint64_t)n_ * nl;                                                              \
-    w->steps += n_;                                                                                     \
-    if (__builtin_expect(w->steps > w->step_limit, 0) && step_limit_now(w, f->active)) goto step_limit; \
+ * lane for --stats and once for the warp's step count, which the step limit checks. A yield returns
+ * with the frame at the block's start (f->cur, f->ip set, its steps counted): resched resumes it. */
+#define ENTER_BLOCK(fn_, b_)                           \
+  do {                                                 \
+    const uint32_t n_ = (fn_)->blocks[b_].spv_count;   \
+    cx->instructions += (uint64_t)n_ * nl;             \
+    w->steps += n_;                                    \
+    if (__builtin_expect(w->steps > w->check_at, 0)) { \
+      const int ev_ = step_event(cx, w, f->active);    \
+      if (ev_ == EX_STEP_LIMIT) goto step_limit;       \
+      if (ev_ == EX_STEP_YIELD) return;                \
+    }                                                  \
   } while (0)
 
 /* A uniform branch: the frame's same active lanes go on in block b_ of the current function. */
@@ -2108,7 +2124,7 @@ step_limit : {
            (unsigned long long)cx->max_steps);
   cx->cur_ip = f->fn->code + f->ip;
   cx->cur_fn = f->fn;
-  /* recycled lanes: the one that started first, which step_limit_now found active */
+  /* recycled lanes: the one that started first, which step_event found active */
   ex_fault(cx, SPVI_FAULT_STEP_LIMIT, w, w->recycled ? ex_oldest_lane(w) : lanes[0], 0, 0, 0, d);
   return;
 }

@@ -24,6 +24,9 @@ enum { EX_CK_UINT = 0, EX_CK_SINT = 1, EX_CK_FLOAT = 2 };
 /* --keep-going skips a faulting access of at most this many bytes (ex_fault_access); a larger one
  * ends the run as a fault does without --keep-going. */
 #define EX_KG_MAX_ACCESS ((size_t)16 << 20)
+/* Steps (SPIR-V instructions, per warp) a warp runs before it lets the other warps of its group run:
+ * sub-group forward progress (ex_sched.c start_group). */
+#define EX_YIELD_SLICE 4096u
 
 /* EX_ATOMIC kinds (ex_insn.flags). */
 enum {
@@ -185,6 +188,9 @@ typedef struct ex_warp {
                                     when the warp runs one work-group */
   uint64_t pack_g0;                 /* packed: linear id of the first group */
   uint64_t step_limit;              /* steps beyond which the step limit is exceeded */
+  uint64_t yield_at;                /* steps beyond which the warp yields to the group's others
+                                    (sub-group forward progress, ex_sched.c); UINT64_MAX: never */
+  uint64_t check_at;                /* min(step_limit, yield_at): what block entry compares */
   uint64_t lane_start[EX_MAX_WARP]; /* recycled warps: `steps` when each lane's work-item started */
   uint8_t *regs;                    /* W * reg_bytes */
   uint8_t *priv;                    /* W * private_size */
@@ -275,6 +281,10 @@ typedef struct ex_ctx {
                                     takes the next work-items in a row, as a new warp would */
   unsigned recycle_depth; /* the kernel's own frame: 1, or 2 under an entry wrapper */
   uint32_t queue_next, queue_end;
+  /* Independent forward progress of sub-groups (OpenCL 3.0 API 4.2 CL_DEVICE_SUB_GROUP_INDEPENDENT_
+   * FORWARD_PROGRESS, required by cl_khr_subgroups): a warp that ran this many steps since it last
+   * did lets the group's other warps run (0: the group has no other, ex_sched.c start_group). */
+  uint64_t yield_slice;
   bool lane_init; /* a started lane has bytes to write: built-ins in memory, by-value
                                     copies (ex_lanes.c) */
 } ex_ctx;
@@ -295,6 +305,10 @@ static inline unsigned ex_oldest_lane(const ex_warp *w) {
   for (unsigned l = 1; l < w->nlanes; l++)
     if (w->lane_start[l] < w->lane_start[oldest]) oldest = l;
   return oldest;
+}
+/* What block entry compares the warp's steps with: the nearer of its step limit and its next yield. */
+static inline uint64_t ex_step_check_at(const ex_warp *w) {
+  return w->step_limit < w->yield_at ? w->step_limit : w->yield_at;
 }
 /* Start warp w on local linear ids first .. first + nlanes - 1 of the current group, at the
  * kernel's entry (ex_lanes.c). */

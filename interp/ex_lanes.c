@@ -60,6 +60,7 @@ static void start_lanes(ex_ctx *cx, ex_warp *w, uint32_t first, unsigned n) {
   w->recycled = false;
   for (unsigned l = 0; l < n; l++) w->lane_start[l] = w->steps;
   w->step_limit = step_limit_from(cx, w->steps);
+  w->check_at = ex_step_check_at(w);
   const uint64_t P = cx->prog->private_size, skip = cx->lane_init ? 0 : cx->prog->private_builtins_end;
   if (!skip) memset(w->priv, 0, (size_t)n * P);
   else if (P > skip)
@@ -73,6 +74,7 @@ void ex_start_warp(ex_ctx *cx, ex_warp *w, uint32_t first, unsigned nlanes) {
   w->state = EX_W_RUN;
   w->barrier_at = NULL;
   w->steps = 0;
+  w->yield_at = cx->yield_slice ? cx->yield_slice : UINT64_MAX;
   start_lanes(cx, w, first, nlanes);
   ex_frame *f = &w->stack[0];
   f->fn = cx->l->entry;
@@ -127,5 +129,6 @@ uint64_t ex_recycle_lanes(ex_ctx *cx, ex_warp *w, uint64_t lanes) {
   count_wrapper(cx, (unsigned)__builtin_popcountll(started));
   /* the step limit follows the oldest work-item still running (a finished lane counts as never) */
   w->step_limit = step_limit_from(cx, w->lane_start[ex_oldest_lane(w)]);
+  w->check_at = ex_step_check_at(w);
   return started;
 }

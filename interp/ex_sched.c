@@ -326,6 +326,13 @@ static unsigned start_group(run *r, uint64_t npack) {
     cx->queue_next = W;
     cx->queue_end = (uint32_t)items;
   }
+  /* Sub-groups make independent forward progress (cl_khr_subgroups; OpenCL 3.0 API 4.2): a
+   * sub-group spinning on an atomic another one sets must not keep it from running. A warp holds
+   * whole sub-groups, one when the module has atomics (ex_api.c), and yields every EX_YIELD_SLICE
+   * steps when the group has other work-items: other warps, or a recycled group's queue (run_group_
+   * warps then starts another warp on it). Counted in steps, so the interleaving is the same on
+   * every run; 4096 steps cost one return to the scheduler per about 10^5 lane-instructions. */
+  cx->yield_slice = nw > 1 || cx->recycle ? EX_YIELD_SLICE : 0;
   for (unsigned k = 0; k < nw; k++) {
     uint64_t first = (uint64_t)k * W;
     r->warps[k].pack_n = npack > 1 ? (uint32_t)group_items : 0;
@@ -411,6 +418,25 @@ static void run_warp(ex_ctx *cx, ex_warp *w) {
   ex_hooks_warp_stop(cx, w);
 }
 
+/* A recycled group's warp yielded: its lanes may all wait for work-items still in the queue, so
+ * another warp starts on the queue's next ones (up to the group's warp count). Returns the group's
+ * warp count. */
+static unsigned queue_warp(run *r, unsigned nw) {
+  ex_ctx *cx = &r->cx;
+  if (!cx->recycle || nw >= r->nwarps || cx->queue_next >= cx->queue_end) return nw;
+  ex_warp *w = &r->warps[nw];
+  const uint32_t left = cx->queue_end - cx->queue_next;
+  w->pack_n = r->warps[0].pack_n;
+  w->pack_g0 = r->warps[0].pack_g0;
+  ex_start_warp(cx, w, cx->queue_next, left < cx->W ? left : cx->W);
+  cx->queue_next += w->nlanes;
+  ex_hooks_warp_start(cx, w);
+  return nw + 1;
+}
+
+/* Run the group's warps until every one finished or waits, and release its barriers. A warp that
+ * comes back still runnable yielded (sub-group forward progress, start_group): the others run
+ * before it goes on. */
 static void run_group_warps(run *r, unsigned nw) {
   ex_ctx *cx = &r->cx;
   for (;;) {
@@ -421,7 +447,10 @@ static void run_group_warps(run *r, unsigned nw) {
         if (r->warps[k].state == EX_W_RUN) {
           ex_warp *w = &r->warps[k];
           run_warp(cx, w);
-          if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
+          if (w->state == EX_W_RUN) {
+            again = true;
+            nw = queue_warp(r, nw);
+          } else if (w->state == EX_W_BARRIER && w->barrier_at->op == EX_NBAR_WAIT && named_barrier_arrive(r, nw, w))
             again = true;
         }
     }

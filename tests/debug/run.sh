@@ -40,6 +40,7 @@ compile() {
 compile calls "$HERE/calls.cl" -O0 -g
 compile exchange "$HERE/exchange.cl" -O0 -g
 compile exchange_o2 "$HERE/exchange.cl" -O2 -g
+compile spin "$HERE/spin.cl" -O0 -g
 compile oob "$HERE/oob.cl" -O0 -g
 compile tile "$HERE/tile.cl" -O0 -g
 compile tile_o2 "$HERE/tile.cl" -O2 -g
@@ -323,6 +324,29 @@ tmp[1] + tmp[2] = (int) 50
 exchange (data=..., tmp=...) at exchange.cl:4
 get_group_id(0) = (ulong) 1
 v = (int) 0
+EOF
+
+# A spin on an atomic: work-item 0 waits at line 7 until work-item 3 stores 7 at line 11. It yields
+# (sub-groups make forward progress), the others run in turn and work-item 3 reaches the breakpoint;
+# before, work-item 0 spun until the step limit.
+session spin 0 "$TMP/spin.spv" -g 4 -l 4 'int[1]' 'int[1]' <<'EOF'
+break 11
+continue
+info workitems
+continue
+print out[0]
+quit
+EOF
+expect spin "a work-item spinning on an atomic lets the one it waits for run" <<'EOF'
+Breakpoint 1 at spin.cl:11
+[Switching to work-item global (3,0,0) local (3,0,0) group (0,0,0)]
+Breakpoint 1, spin (flag=..., out=...) at spin.cl:11
+11\t    atomic_store(flag, 7);
+  0 ...ready...spin.cl:7 in spin
+  1-2 ...finished
+* 3 ...stopped...spin.cl:11 in spin
+[kernel `spin` finished: 1 work-group]
+out[0] = (int) 7
 EOF
 
 # -O2: the variables are SSA values (DebugValue); before line 8 runs, v = data[0] = 1.

@@ -544,7 +544,8 @@ static void test_device_limits(void **state) {
 
   /* sub-groups of 32: ceil(1024 / 32) per work-group */
   assert_int_equal(dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS), 32);
-  assert_int_equal(dev_uint(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS), CL_FALSE);
+  /* cl_khr_subgroups requires it (API 4.2, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) */
+  assert_int_equal(dev_uint(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS), CL_TRUE);
   size_t mult = dev_size(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
   assert_true(mult >= 1 && mult <= wg);
   assert_int_equal(dev_uint(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT), CL_TRUE);
