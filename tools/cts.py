@@ -363,14 +363,17 @@ def combine(paths):
 
 def flag(spvi, pocl):
     """Where spvi does worse than PoCL on a suite (the issue's targets): fewer passes, or a wall
-    time more than 20 times PoCL's."""
+    time more than 20 times PoCL's. Times compare only where PoCL passed something: a suite PoCL
+    skips whole (no sub-groups, no SPIR-V) takes it no time at all."""
     if spvi is None or pocl is None:
         return ""
     notes = []
     sp, pp = (sum(1 for r in x[0] if r[1] == "PASS") for x in (spvi, pocl))
     if sp < pp:
         notes.append("%d fewer passes" % (pp - sp))
-    if spvi[1] is None or pocl[1] is None:
+    if not pp:
+        pass
+    elif spvi[1] is None or pocl[1] is None:
         notes.append("wall time unknown")
     elif spvi[1] > 20 * pocl[1]:
         notes.append("%.0fx slower" % (spvi[1] / pocl[1]) if pocl[1] > 0 else "slower")

@@ -77,6 +77,11 @@ def check_table():
     if row != ["| test_spirv_new | 1 | 1 | 0 | 0 | 0 | 10.0 s | 1 | 1 | 0 | 0 | 0 | ? | "
                "wall time unknown |"]:
         bad.append("no wall time: %s" % row)
+    # a suite PoCL skips whole took it no time: no slowness verdict; one it passes, the verdict
+    spvi_rows, pocl_skips = ([("a", "PASS", 100.0)], 100.0), ([("a", "SKIP", 0.5)], 0.5)
+    pocl_passes = ([("a", "PASS", 0.5)], 0.5)
+    if cts.flag(spvi_rows, pocl_skips) != "" or cts.flag(spvi_rows, pocl_passes) != "200x slower":
+        bad.append("flag: %r, %r" % (cts.flag(spvi_rows, pocl_skips), cts.flag(spvi_rows, pocl_passes)))
     # one platform's suite in two files, a malformed line: errors naming the files
     e = table_errors([("pocl", "results.txt"), ("pocl", "results.txt")])
     if not e or "pocl test_basic is in both" not in e:
