@@ -89,10 +89,10 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# -ledit (libedit: line editing and history for `spvi debug` on a terminal) and -lcjson (cJSON:
-# `spvi compare --json`, `spvi test`'s case files) are the command's alone; the library does not
-# need them.
-CLI_LDLIBS = -ledit -lcjson
+# -ledit (libedit: line editing and history for `spvi debug` on a terminal), -lcjson (cJSON:
+# `spvi compare --json`, `spvi test`'s JSON case files and SARIF) and -lyaml (libyaml: YAML case
+# files) are the command's alone; the library does not need them.
+CLI_LDLIBS = -ledit -lcjson -lyaml
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) $(CLI_LDLIBS) -o $@
 

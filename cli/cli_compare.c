@@ -2,7 +2,7 @@
  * cli_compare.c — owns the comparison of .npy arrays: the tolerance options, reading a file's
  * dtype (simple, or structured: a list of fields, flattened into leaves), the element rules for
  * integers and IEEE 754 binary16/32/64, and the summaries (text or JSON) of `spvi compare`,
- * `spvi run --expect` and `spvi test`. The rules are docs/cli.md's "Comparing outputs".
+ * `spvi run --expect` and `spvi test`. The rules are docs/cli.md's "spvi compare".
  */
 #include "cli_compare.h"
 
@@ -77,14 +77,15 @@ static bool cmp_tol_item(const char *s, size_t len, const char *what, cli_tol *t
   const char *v = eq ? eq + 1 : s + len;
   size_t vlen = eq ? len - klen - 1 : 0;
   char w[160];
-  snprintf(w, sizeof w, "%s `%.*s`", what, (int)klen, s);
+  snprintf(w, sizeof w, "%.100s `%.*s`", what, (int)(klen < 40 ? klen : 40), s); /* a key is 3 letters */
   if (eq && klen == 3 && memcmp(s, "ulp", 3) == 0) return (t->has_ulp = cmp_count(w, v, vlen, &t->ulp, e));
   if (eq && klen == 3 && memcmp(s, "abs", 3) == 0) return (t->has_abs = cmp_bound(w, v, vlen, &t->abs, e));
   if (eq && klen == 3 && memcmp(s, "rel", 3) == 0) return (t->has_rel = cmp_bound(w, v, vlen, &t->rel, e));
   return cli_fail(e, "%s: `%.*s` is not ulp=N, abs=X or rel=X", what, (int)len, s);
 }
 
-bool cli_tol_parse(const char *text, const char *what, cli_tol *t, cli_error *e) {
+/* KEY=V[,KEY=V...] (KEY ulp, abs or rel) into *t; `what` names it in messages. */
+static bool cmp_tol_parse(const char *text, const char *what, cli_tol *t, cli_error *e) {
   const char *p = text;
   for (;;) {
     size_t len = strcspn(p, ",");
@@ -118,8 +119,8 @@ bool cli_cmp_option(cli_cmp_opts *o, const char *opt, const char *value, cli_err
   a->name = value;
   a->name_len = nlen;
   char what[160];
-  snprintf(what, sizeof what, "--tol `%.*s`", (int)nlen, value);
-  if (!cli_tol_parse(colon + 1, what, &a->tol, e)) return false;
+  snprintf(what, sizeof what, "--tol `%.*s`", (int)(nlen < 90 ? nlen : 90), value);
+  if (!cmp_tol_parse(colon + 1, what, &a->tol, e)) return false;
   o->nper++;
   return true;
 }
@@ -247,14 +248,17 @@ static bool dtype_repeat(cmp_dtype *dt, const char *full, size_t first, size_t c
   for (size_t k = 1; k < count; k++)
     for (size_t i = 0; i < n; i++) {
       cmp_leaf src = dt->leaves[first + i];
-      char nm[128];
-      snprintf(nm, sizeof nm, "%s[%zu]%s", full, k, src.name + fl);
+      char nm[sizeof src.name];
+      if (snprintf(nm, sizeof nm, "%s[%zu]%s", full, k, src.name + fl) >= (int)sizeof nm)
+        return cli_fail(e, "field `%s`: its names are longer than %zu bytes", full, sizeof nm - 1);
       if (!dtype_add(dt, nm, src.offset + k * size, src.count, src.t, e)) return false;
     }
   for (size_t i = 0; i < n; i++) {
-    char nm[128];
-    snprintf(nm, sizeof nm, "%s[0]%s", full, dt->leaves[first + i].name + fl);
-    snprintf(dt->leaves[first + i].name, sizeof dt->leaves[first + i].name, "%s", nm);
+    cmp_leaf *l = &dt->leaves[first + i];
+    char nm[sizeof l->name];
+    if (snprintf(nm, sizeof nm, "%s[0]%s", full, l->name + fl) >= (int)sizeof nm)
+      return cli_fail(e, "field `%s`: its names are longer than %zu bytes", full, sizeof nm - 1);
+    memcpy(l->name, nm, sizeof nm);
   }
   return true;
 }
@@ -264,7 +268,8 @@ static bool dtype_field(cmp_lex *x, cmp_dtype *dt, const char *prefix, size_t ba
   char name[96], d[32], full[128];
   if (!lex_is(x, '(') || !lex_str(x, name, sizeof name) || !lex_is(x, ','))
     return cli_fail(e, "a structured dtype's field is not (name, dtype[, shape])");
-  snprintf(full, sizeof full, "%s%s%s", prefix, prefix[0] ? "." : "", name);
+  if (snprintf(full, sizeof full, "%s%s%s", prefix, prefix[0] ? "." : "", name) >= (int)sizeof full)
+    return cli_fail(e, "field `%s`: its name is longer than %zu bytes", name, sizeof full - 1);
   size_t at = x->pos, size = 0, count = 1, first = dt->nleaves;
   const cli_scalar *t = NULL;
   bool nested = lex_is(x, '[');
@@ -518,17 +523,40 @@ typedef struct cmp_result {
   cmp_where first, worst;
 } cmp_result;
 
+static void cmp_unravel(const cmp_array *a, size_t rec, size_t idx[CLI_NPY_MAX_DIMS]) {
+  size_t n = a->h.ndim;
+  for (size_t k = 0; k < n; k++) {
+    size_t d = a->h.fortran_order ? k : n - 1 - k; /* the fastest-varying dimension first */
+    idx[d] = a->h.shape[d] ? rec % a->h.shape[d] : 0;
+    rec = a->h.shape[d] ? rec / a->h.shape[d] : 0;
+  }
+}
+
+/* The record of `oa` at the index of record `rec` of `ea`: the same unless one file is in C order
+ * and the other in Fortran order. */
+static size_t cmp_counterpart(const cmp_array *ea, const cmp_array *oa, size_t rec) {
+  if (ea->h.fortran_order == oa->h.fortran_order || ea->h.ndim < 2) return rec;
+  size_t idx[CLI_NPY_MAX_DIMS], n = oa->h.ndim, out = 0;
+  cmp_unravel(ea, rec, idx);
+  for (size_t k = 0; k < n; k++) {
+    size_t d = oa->h.fortran_order ? n - 1 - k : k; /* the slowest-varying dimension first */
+    out = out * oa->h.shape[d] + idx[d];
+  }
+  return out;
+}
+
 static void cmp_arrays(const cmp_array *ea, const cmp_array *oa, const cli_tol *tol, const cli_cmp_opts *o,
                        cmp_result *r) {
   memset(r, 0, sizeof *r);
   for (size_t rec = 0; rec < ea->items; rec++)
-    for (size_t l = 0; l < ea->dt.nleaves; l++) {
+    for (size_t l = 0, orec = cmp_counterpart(ea, oa, rec); l < ea->dt.nleaves; l++) {
       const cmp_leaf *lf = &ea->dt.leaves[l];
       unsigned es = lf->t->bits / 8;
       for (size_t j = 0; j < lf->count; j++) {
-        size_t at = rec * ea->dt.itemsize + lf->offset + j * es;
+        size_t at = lf->offset + j * es;
         cmp_where w = {rec, j, lf, {0}};
-        cmp_value(lf->t, cli_load_le(ea->data + at, es), cli_load_le(oa->data + at, es), tol, o, &w.d);
+        cmp_value(lf->t, cli_load_le(ea->data + rec * ea->dt.itemsize + at, es),
+                  cli_load_le(oa->data + orec * ea->dt.itemsize + at, es), tol, o, &w.d);
         r->elements++;
         if (w.d.eb == w.d.ob) continue;
         if (w.d.nan) r->any_nan |= !w.d.pass;
@@ -549,12 +577,8 @@ static void cmp_arrays(const cmp_array *ea, const cmp_array *oa, const cli_tol *
 /* "[3,17].pos[1]": the record's index in the file's shape (C or Fortran order), the field, the
  * subarray element. */
 static const char *cmp_index(const cmp_array *a, const cmp_where *w, char *buf, size_t cap) {
-  size_t idx[CLI_NPY_MAX_DIMS], rest = w->rec, n = a->h.ndim;
-  for (size_t k = 0; k < n; k++) {
-    size_t d = a->h.fortran_order ? k : n - 1 - k; /* the fastest-varying dimension first */
-    idx[d] = a->h.shape[d] ? rest % a->h.shape[d] : 0;
-    rest = a->h.shape[d] ? rest / a->h.shape[d] : 0;
-  }
+  size_t idx[CLI_NPY_MAX_DIMS], n = a->h.ndim;
+  cmp_unravel(a, w->rec, idx);
   size_t len = (size_t)snprintf(buf, cap, "[");
   for (size_t k = 0; k < n && len < cap; k++)
     len += (size_t)snprintf(buf + len, cap - len, "%s%zu", k ? "," : "", idx[k]);
@@ -609,12 +633,8 @@ void cli_cmp_sink_end(cli_cmp_sink *s, cli_cmp_status overall) {
 static cJSON *json_where(const cmp_array *a, const cmp_where *w) {
   char idx[256], v[96];
   cJSON *o = cJSON_CreateObject(), *ix = cJSON_CreateArray();
-  size_t rest = w->rec, n = a->h.ndim, id[CLI_NPY_MAX_DIMS];
-  for (size_t k = 0; k < n; k++) {
-    size_t d = a->h.fortran_order ? k : n - 1 - k;
-    id[d] = a->h.shape[d] ? rest % a->h.shape[d] : 0;
-    rest = a->h.shape[d] ? rest / a->h.shape[d] : 0;
-  }
+  size_t n = a->h.ndim, id[CLI_NPY_MAX_DIMS];
+  cmp_unravel(a, w->rec, id);
   for (size_t k = 0; k < n; k++) cJSON_AddItemToArray(ix, cJSON_CreateNumber((double)id[k]));
   cJSON_AddItemToObject(o, "index", ix);
   cJSON_AddStringToObject(o, "at", cmp_index(a, w, idx, sizeof idx));
@@ -730,12 +750,10 @@ cli_cmp_status cli_compare_files(const char *expected, const char *output, const
   } else if (!cmp_same_dtype(&ea.dt, &oa.dt)) {
     snprintf(msg, sizeof msg, "the dtypes differ: expected %s, output %s", ea.descr, oa.descr);
     cmp_emit(s, name, expected, output, st = CLI_CMP_DIFFER, msg, NULL, NULL);
-  } else if (ea.h.ndim != oa.h.ndim || memcmp(ea.h.shape, oa.h.shape, sizeof *ea.h.shape * ea.h.ndim) ||
-             (ea.h.fortran_order != oa.h.fortran_order && ea.h.ndim > 1)) {
+  } else if (ea.h.ndim != oa.h.ndim || memcmp(ea.h.shape, oa.h.shape, sizeof *ea.h.shape * ea.h.ndim)) {
     char a[160], b[160];
-    snprintf(msg, sizeof msg, "the shapes differ: expected %s%s, output %s%s", cmp_shape_str(&ea.h, a, sizeof a),
-             ea.h.fortran_order ? " Fortran order" : "", cmp_shape_str(&oa.h, b, sizeof b),
-             oa.h.fortran_order ? " Fortran order" : "");
+    snprintf(msg, sizeof msg, "the shapes differ: expected %s, output %s", cmp_shape_str(&ea.h, a, sizeof a),
+             cmp_shape_str(&oa.h, b, sizeof b));
     cmp_emit(s, name, expected, output, st = CLI_CMP_DIFFER, msg, NULL, NULL);
   } else {
     cmp_result r;
@@ -809,10 +827,14 @@ static void cmp_free_list(char **l) {
   free(l);
 }
 
-static char *cmp_join(const char *dir, const char *name) {
-  size_t n = strlen(dir) + strlen(name) + 2;
-  char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/%s", dir, name);
+char *cli_path_join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *p = malloc(a + b + 2);
+  if (p) {
+    memcpy(p, dir, a);
+    p[a] = '/';
+    memcpy(p + a + 1, name, b + 1);
+  }
   return p;
 }
 
@@ -832,9 +854,10 @@ static cli_cmp_status cmp_dirs(const char *exp, const char *out, bool expected_o
   for (size_t i = 0, j = 0; st != CLI_CMP_ERROR && (i < ne || j < no);) {
     int c = i == ne ? 1 : j == no ? -1 : cmp_natural(&le[i], &lo[j]);
     const char *nm = c <= 0 ? le[i] : lo[j];
+    if (!nm) break; /* never: i < ne or j < no; says so to the compiler */
     char stem[256], msg[600];
     snprintf(stem, sizeof stem, "%.*s", (int)(strlen(nm) - 4), nm);
-    char *pe = cmp_join(exp, nm), *po = cmp_join(out, nm);
+    char *pe = cli_path_join(exp, nm), *po = cli_path_join(out, nm);
     if (!pe || !po) st = CLI_CMP_ERROR;
     else if (c == 0) st = cmp_worst(st, cli_compare_files(pe, po, stem, NULL, o, s));
     else if (c < 0) {
@@ -1001,7 +1024,7 @@ void cli_expect_cleanup(char *out) {
   DIR *d = opendir(out);
   struct dirent *de;
   while (d && (de = readdir(d))) {
-    char *p = de->d_name[0] == '.' ? NULL : cmp_join(out, de->d_name);
+    char *p = de->d_name[0] == '.' ? NULL : cli_path_join(out, de->d_name);
     if (p) unlink(p);
     free(p);
   }

@@ -2,7 +2,7 @@
  * cli_compare.h — comparing .npy arrays (`spvi compare`, `spvi run --expect`, `spvi test`): the
  * tolerance options, element-wise comparison of integer, half, float and double arrays and of
  * structured dtypes field by field, and the per-file text and JSON summaries. docs/cli.md,
- * "Comparing outputs", defines every rule. Pure: no spvi library needed.
+ * "spvi compare", defines every rule. Values are spelled as --print spells them (cli_print.c).
  */
 #ifndef CLI_COMPARE_H
 #define CLI_COMPARE_H
@@ -40,9 +40,6 @@ typedef struct cli_cmp_opts {
 bool cli_cmp_is_option(const char *opt, bool *takes_value);
 /* Applies one comparison option (value NULL for the flags). */
 bool cli_cmp_option(cli_cmp_opts *o, const char *opt, const char *value, cli_error *e);
-/* Applies a tolerance `KEY=V[,KEY=V...]` (KEY ulp, abs or rel) to *t, for `spvi test` too; `what`
- * names it in messages. */
-bool cli_tol_parse(const char *text, const char *what, cli_tol *t, cli_error *e);
 void cli_cmp_opts_free(cli_cmp_opts *o);
 
 /* What a comparison found. */
@@ -86,6 +83,9 @@ int cli_expect_check(const char *expect_dir, const char *out_dir, cli_cmp_opts *
  * saying why. cli_expect_cleanup removes TMP/out's files, both directories and frees the path. */
 char *cli_expect_tmpdir(void);
 void cli_expect_cleanup(char *out);
+
+/* "dir/name", malloc'd; NULL when out of memory. */
+char *cli_path_join(const char *dir, const char *name);
 
 /* `spvi compare [options] EXPECTED OUTPUT` (argv after `compare`); returns the exit status. */
 int cli_compare_main(int argc, char **argv);

@@ -9,8 +9,10 @@
  */
 #include "cli_test.h"
 
+#include "cli_args.h"
 #include "cli_compare.h"
 #include "cli_num.h"
+#include "cli_yaml.h"
 #include "spvi.h"
 
 #include <cjson/cJSON.h>
@@ -49,6 +51,7 @@ typedef struct tcase {
   double start, seconds;
   int wstatus;
   verdict v;
+  FILE *det;     /* say() writes the reasons here, into details (closed by judge) */
   char *details; /* why it failed, one reason a line (malloc'd) */
   size_t details_len;
   cJSON *found; /* the faults and reports the run wrote (array) */
@@ -197,7 +200,7 @@ static bool parse_case(tsuite *s, int i, const cJSON *j, const char *self, unsig
   if (!cJSON_IsObject(j)) return tfail(e, s, i, NULL, "a case is a JSON object");
   const cJSON *k;
   cJSON_ArrayForEach(k, j) if (!case_key_known(k->string)) {
-    snprintf(why, sizeof why, "unknown key `%s` (docs/cli.md, \"Test files\", lists the keys)", k->string);
+    snprintf(why, sizeof why, "unknown key `%s` (docs/cli.md, \"spvi test\", lists the keys)", k->string);
     return tfail(e, s, i, cJSON_IsString(name) ? name->valuestring : NULL, why);
   }
   if (name && !cJSON_IsString(name)) return tfail(e, s, i, NULL, "\"name\" is not a string");
@@ -276,33 +279,33 @@ static bool parse_case(tsuite *s, int i, const cJSON *j, const char *self, unsig
 }
 
 static bool parse_suite(tsuite *s, const char *self, unsigned jobs, unsigned cores, cli_error *e) {
-  unsigned char *text = NULL;
+  unsigned char *text = NULL, *t;
   size_t size = 0;
-  FILE *f = fopen(s->path, "rb");
-  if (!f) return cli_fail(e, "cannot read `%s`: %s", s->path, strerror(errno));
-  /* the whole file, then one NUL for the parser */
-  for (size_t cap = 0;;) {
-    if (size + 1 >= cap) {
-      unsigned char *t = realloc(text, cap = cap ? cap * 2 : 4096);
-      if (!t) break;
-      text = t;
-    }
-    size_t n = fread(text + size, 1, cap - size - 1, f);
-    size += n;
-    if (n == 0) break;
+  if (!cli_read_file(s->path, (size_t)1 << 26, "case files are read up to 64 MiB", &text, &size, e)) return false;
+  if (!(t = realloc(text, size + 1))) { /* one NUL for the parsers */
+    free(text);
+    return cli_fail(e, "out of memory");
   }
-  fclose(f);
-  if (!text) return cli_fail(e, "out of memory");
+  text = t;
   text[size] = 0;
   const char *end = NULL;
-  s->root = cJSON_ParseWithOpts((const char *)text, &end, true);
-  if (!s->root) {
-    size_t at = end ? (size_t)(end - (const char *)text) : 0, line = 1;
-    for (size_t k = 0; k < at && k < size; k++) line += text[k] == '\n';
+  size_t plen = strlen(s->path);
+  bool yaml = (plen > 5 && !strcmp(s->path + plen - 5, ".yaml")) || (plen > 4 && !strcmp(s->path + plen - 4, ".yml"));
+  if (yaml) {
+    char why[600];
+    s->root = cli_yaml_parse((const char *)text, size, why, sizeof why);
     free(text);
-    return cli_fail(e, "`%s`:%zu: not valid JSON (RFC 8259) here", s->path, line);
+    if (!s->root) return cli_fail(e, "`%s`: not a YAML case file: %s", s->path, why);
+  } else {
+    s->root = cJSON_ParseWithOpts((const char *)text, &end, true);
+    if (!s->root) {
+      size_t at = end ? (size_t)(end - (const char *)text) : 0, line = 1;
+      for (size_t k = 0; k < at && k < size; k++) line += text[k] == '\n';
+      free(text);
+      return cli_fail(e, "`%s`:%zu: not valid JSON (RFC 8259) here", s->path, line);
+    }
+    free(text);
   }
-  free(text);
   const cJSON *cases = cJSON_IsArray(s->root) ? s->root : cJSON_GetObjectItemCaseSensitive(s->root, "cases");
   if (!cJSON_IsArray(cases) || cJSON_GetArraySize(cases) == 0)
     return tfail(e, s, -1, NULL, "expected {\"cases\": [CASE, ...]} (or a list of cases) with at least one case");
@@ -324,21 +327,14 @@ static bool parse_suite(tsuite *s, const char *self, unsigned jobs, unsigned cor
 
 /* ---- running ------------------------------------------------------------------------------------ */
 
-static char *join2(const char *a, const char *b) {
-  size_t n = strlen(a) + strlen(b) + 2;
-  char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/%s", a, b);
-  return p;
-}
-
 /* Starts case c's `spvi run` in the case file's directory; stdout and stderr to files. */
 static bool start_case(tsuite *s, tcase *c, int index, cli_error *e) {
   char sub[32];
   snprintf(sub, sizeof sub, "%d", index);
-  c->dir = join2(s->tmp, sub);
+  c->dir = cli_path_join(s->tmp, sub);
   if (!c->dir || mkdir(c->dir, 0700) != 0) return cli_fail(e, "cannot create a directory in `%s`", s->tmp);
-  char *out = join2(c->dir, "out"), *rep = join2(c->dir, "report.jsonl"), *so = join2(c->dir, "stdout"),
-       *se = join2(c->dir, "stderr");
+  char *out = cli_path_join(c->dir, "out"), *rep = cli_path_join(c->dir, "report.jsonl"),
+       *so = cli_path_join(c->dir, "stdout"), *se = cli_path_join(c->dir, "stderr");
   bool ok = out && rep && so && se;
   if (ok) { /* parse_case left argv[3] and argv[5] for these */
     free(c->argv[3]);
@@ -374,21 +370,12 @@ static void say(tcase *c, verdict v, const char *fmt, ...)
   ;
 
 static void say(tcase *c, verdict v, const char *fmt, ...) {
-  char line[2048];
+  if (!c->det && !(c->det = open_memstream(&c->details, &c->details_len))) return;
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
+  vfprintf(c->det, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  size_t len = strlen(line);
-  while (len && line[len - 1] == '\n') len--; /* one reason a line, whatever the text ended with */
-  char *d = realloc(c->details, c->details_len + len + 2);
-  if (!d) return;
-  c->details = d;
-  memcpy(d + c->details_len, line, len);
-  c->details_len += len;
-  d[c->details_len++] = '\n';
-  d[c->details_len] = 0;
+  fputc('\n', c->det);
   if (v > c->v) c->v = v;
 }
 
@@ -442,7 +429,7 @@ static const char *finding_str(const cJSON *r, char *buf, size_t cap) {
 
 /* The faults and reports the run wrote, against the expected ones (each matched both ways). */
 static void check_findings(tcase *c, bool *faulted) {
-  char *path = join2(c->dir, "report.jsonl"), b1[600];
+  char *path = cli_path_join(c->dir, "report.jsonl"), b1[600];
   char *text = path ? slurp(path, (size_t)1 << 26) : NULL;
   free(path);
   c->found = cJSON_CreateArray();
@@ -485,7 +472,8 @@ static void check_outputs(tsuite *s, tcase *c) {
     texpect *x = &c->expect[i];
     char npy[300];
     snprintf(npy, sizeof npy, "out/%s.npy", x->name);
-    char *out = join2(c->dir, npy), *exp = x->file[0] == '/' ? strdup(x->file) : join2(s->base, x->file);
+    char *out = cli_path_join(c->dir, npy),
+         *exp = x->file[0] == '/' ? strdup(x->file) : cli_path_join(s->base, x->file);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -500,6 +488,7 @@ static void check_outputs(tsuite *s, tcase *c) {
       cli_cmp_sink_begin(&sink, mem, false);
       cli_cmp_status r = cli_compare_files(exp, out, x->name, &x->tol, &o, &sink);
       fflush(mem);
+      if (len && text[len - 1] == '\n') text[len - 1] = 0; /* say() ends the line */
       if (r != CLI_CMP_EQUAL) say(c, r == CLI_CMP_ERROR ? VERDICT_ERROR : VERDICT_FAIL, "%s", text);
     }
     if (mem) fclose(mem);
@@ -510,14 +499,14 @@ static void check_outputs(tsuite *s, tcase *c) {
 }
 
 /* What the finished child's exit status, report file and outputs say. */
-static void judge(tsuite *s, tcase *c) {
+static void judge_run(tsuite *s, tcase *c) {
   c->seconds = test_now() - c->start;
   if (!WIFEXITED(c->wstatus)) {
     say(c, VERDICT_ERROR, "spvi run was killed by signal %d", WIFSIGNALED(c->wstatus) ? WTERMSIG(c->wstatus) : 0);
     return;
   }
   int code = WEXITSTATUS(c->wstatus);
-  char *se = join2(c->dir, "stderr"), *err = se ? slurp(se, 4096) : NULL;
+  char *se = cli_path_join(c->dir, "stderr"), *err = se ? slurp(se, 4096) : NULL;
   free(se);
   if (code >= 2) {
     /* the run's own message: its first "spvi: error:" line */
@@ -532,6 +521,12 @@ static void judge(tsuite *s, tcase *c) {
   check_findings(c, &faulted);
   if (!faulted) check_outputs(s, c);
   else if (c->nexpect && c->fault) say(c, VERDICT_FAIL, "\"expect\": no outputs are written after a fault");
+}
+
+static void judge(tsuite *s, tcase *c) {
+  judge_run(s, c);
+  if (c->det) fclose(c->det); /* details now holds the text */
+  c->det = NULL;
 }
 
 /* ---- results ------------------------------------------------------------------------------------ */
@@ -592,7 +587,7 @@ static bool write_junit(const tsuite *s, const char *path, double seconds, int f
     }
     static const char *const streams[][2] = {{"stdout", "system-out"}, {"stderr", "system-err"}};
     for (int k = 0; k < 2 && c->dir; k++) {
-      char *p = join2(c->dir, streams[k][0]), *t = p ? slurp(p, (size_t)1 << 16) : NULL;
+      char *p = cli_path_join(c->dir, streams[k][0]), *t = p ? slurp(p, (size_t)1 << 16) : NULL;
       if (t && t[0]) {
         fprintf(f, "      <%s>", streams[k][1]);
         xml_text(f, t);
@@ -690,9 +685,10 @@ static bool write_sarif(const tsuite *s, const char *path) {
 /* ---- spvi test ---------------------------------------------------------------------------------- */
 
 static const char usage_test[] =
-  "usage: spvi test [-j N] [--junit FILE] [--sarif FILE] [--keep] CASES.json\n"
+  "usage: spvi test [-j N] [--junit FILE] [--sarif FILE] [--keep] CASES.json|CASES.yaml\n"
   "\n"
-  "Runs every case of CASES.json with `spvi run` (docs/cli.md, \"Test files\", has the format):\n"
+  "Runs every case of the case file (JSON, or YAML when it ends in .yaml or .yml) with\n"
+  "`spvi run` (docs/cli.md, \"spvi test\", has the format):\n"
   "its outputs against expected .npy files within tolerances, its faults and reports against\n"
   "the expected ones (check kind and source line; none unless listed). One line per case in the\n"
   "file's order, then `N passed, N failed`. Paths in the file are relative to its directory.\n"
@@ -712,7 +708,7 @@ static void remove_tree(const char *dir, int depth) {
   struct dirent *de;
   while (d && (de = readdir(d))) {
     if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-    char *p = join2(dir, de->d_name);
+    char *p = cli_path_join(dir, de->d_name);
     if (p && unlink(p) != 0 && depth < 3) remove_tree(p, depth + 1);
     free(p);
   }
@@ -726,6 +722,7 @@ static void free_suite(tsuite *s) {
     for (int k = 0; k < c->argc; k++) free(c->argv[k]);
     free(c->argv);
     free(c->expect);
+    if (c->det) fclose(c->det);
     free(c->dir);
     free(c->details);
     cJSON_Delete(c->found);
@@ -823,7 +820,7 @@ int cli_test_main(int argc, char **argv) {
   const char *slash = strrchr(path, '/');
   s.base = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
   const char *tmpbase = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-  s.tmp = join2(tmpbase, "spvi-test-XXXXXX");
+  s.tmp = cli_path_join(tmpbase, "spvi-test-XXXXXX");
   cli_error e;
   int status = TEST_EXIT_BAD;
   if (!s.base || !s.tmp) cli_say_error("out of memory");

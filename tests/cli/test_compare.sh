@@ -30,24 +30,9 @@ if [ ! -x "$SPVI" ]; then
   exit 1
 fi
 
-fail() {
-  echo "FAIL: $1" >&2
-  failed=$((failed + 1))
-}
-ok() { passed=$((passed + 1)); }
-
-# run EXPECTED_STATUS ARGS...: runs spvi, keeps stdout in $TMP/out and stderr in $TMP/err.
-run() {
-  want=$1
-  shift
-  "$SPVI" "$@" >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -ne "$want" ]; then
-    fail "spvi $* exited $got, expected $want; stdout: $(cat "$TMP/out"); stderr: $(cat "$TMP/err")"
-    return 1
-  fi
-  ok
-}
+# run EXPECTED_STATUS ARGS..., fail MESSAGE, ok; runok: run, counted as a pass when it exits as expected
+. "$HERE/lib.sh"
+runok() { run "$@" && ok; }
 
 # has FILE TEXT: FILE ($TMP/out or $TMP/err) contains the line fragment TEXT.
 has() {
@@ -73,64 +58,64 @@ EOF
 # 1.0f = 0x3f800000; 0x3f800002 is 2 ULP above it.
 npy one f4 1 0x3f800000
 npy one2 f4 1 0x3f800002
-run 0 compare "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/out" "one: equal (1 elements)"
-run 1 compare "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "one: 1 of 1 elements differ (max ulp 2,"
+runok 0 compare "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/out" "one: equal (1 elements)"
+runok 1 compare "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "one: 1 of 1 elements differ (max ulp 2,"
 has "$TMP/out" "first [0]: expected 1, got 1.00000024 (2 ulp, abs diff 2.38e-07)"
-run 1 compare --ulp 1 "$TMP/one.npy" "$TMP/one2.npy"
-run 0 compare --ulp 2 "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "equal within the tolerance"
+runok 1 compare --ulp 1 "$TMP/one.npy" "$TMP/one2.npy"
+runok 0 compare --ulp 2 "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "equal within the tolerance"
 # the smallest subnormal 0x00000001 and its negative 0x80000001: 2 ULP apart, across both zeros
 npy sub f4 2 0x00000001 0x00000001
 npy negsub f4 2 0x80000001 0x00000000
-run 1 compare --ulp 1 "$TMP/sub.npy" "$TMP/negsub.npy" && has "$TMP/out" "sub: 1 of 2 elements differ (max ulp 2,"
-run 0 compare --ulp 2 "$TMP/sub.npy" "$TMP/negsub.npy"
+runok 1 compare --ulp 1 "$TMP/sub.npy" "$TMP/negsub.npy" && has "$TMP/out" "sub: 1 of 2 elements differ (max ulp 2,"
+runok 0 compare --ulp 2 "$TMP/sub.npy" "$TMP/negsub.npy"
 # -0.0 (0x80000000) and +0.0: equal unless --signed-zero
 npy pz f4 1 0x00000000
 npy nz f4 1 0x80000000
-run 0 compare "$TMP/pz.npy" "$TMP/nz.npy"
-run 1 compare --signed-zero "$TMP/pz.npy" "$TMP/nz.npy" && has "$TMP/out" "expected 0, got -0 (signed zero)"
+runok 0 compare "$TMP/pz.npy" "$TMP/nz.npy"
+runok 1 compare --signed-zero "$TMP/pz.npy" "$TMP/nz.npy" && has "$TMP/out" "expected 0, got -0 (signed zero)"
 # two NaNs with other payloads: equal unless --nan-exact; a NaN never equals a number
 npy nan1 f4 2 0x7fc00000 0x3f800000
 npy nan2 f4 2 0x7fc00001 0x3f800000
 npy nan3 f4 2 0x7fc00000 0x7fc00000
-run 0 compare "$TMP/nan1.npy" "$TMP/nan2.npy"
-run 1 compare --nan-exact "$TMP/nan1.npy" "$TMP/nan2.npy" && has "$TMP/out" "expected nan (0x7fc00000), got nan (0x7fc00001) (NaN)"
-run 1 compare --abs 1e30 --ulp 4000000000 "$TMP/nan1.npy" "$TMP/nan3.npy" && has "$TMP/out" "first [1]: expected 1, got nan (NaN)"
+runok 0 compare "$TMP/nan1.npy" "$TMP/nan2.npy"
+runok 1 compare --nan-exact "$TMP/nan1.npy" "$TMP/nan2.npy" && has "$TMP/out" "expected nan (0x7fc00000), got nan (0x7fc00001) (NaN)"
+runok 1 compare --abs 1e30 --ulp 4000000000 "$TMP/nan1.npy" "$TMP/nan3.npy" && has "$TMP/out" "first [1]: expected 1, got nan (NaN)"
 # abs border: |1.5 - 1.0| = 0.5 exactly
 npy a1 f4 1 0x3f800000
 npy a15 f4 1 0x3fc00000
-run 0 compare --abs 0.5 "$TMP/a1.npy" "$TMP/a15.npy"
-run 1 compare --abs 0.4999 "$TMP/a1.npy" "$TMP/a15.npy"
+runok 0 compare --abs 0.5 "$TMP/a1.npy" "$TMP/a15.npy"
+runok 1 compare --abs 0.4999 "$TMP/a1.npy" "$TMP/a15.npy"
 # rel border: |5 - 4| = 1 = 0.25 * |4|; ANY of the tolerances passes it
 npy r4 f4 1 0x40800000
 npy r5 f4 1 0x40a00000
-run 0 compare --rel 0.25 "$TMP/r4.npy" "$TMP/r5.npy"
-run 1 compare --rel 0.2 "$TMP/r4.npy" "$TMP/r5.npy"
-run 0 compare --abs 0.1 --rel 0.25 "$TMP/r4.npy" "$TMP/r5.npy"
-run 1 compare --abs 0.1 --ulp 1 "$TMP/r4.npy" "$TMP/r5.npy"
+runok 0 compare --rel 0.25 "$TMP/r4.npy" "$TMP/r5.npy"
+runok 1 compare --rel 0.2 "$TMP/r4.npy" "$TMP/r5.npy"
+runok 0 compare --abs 0.1 --rel 0.25 "$TMP/r4.npy" "$TMP/r5.npy"
+runok 1 compare --abs 0.1 --ulp 1 "$TMP/r4.npy" "$TMP/r5.npy"
 # half: 1.0 = 0x3c00, 0x3c01 one ULP above (2^-10 = 0.000977); double: 1.0 and the next double
 npy h1 f2 1 0x3c00
 npy h2 f2 1 0x3c01
-run 1 compare "$TMP/h1.npy" "$TMP/h2.npy" && has "$TMP/out" "expected 1, got 1.001 (1 ulp, abs diff 0.000977)"
-run 0 compare --ulp 1 "$TMP/h1.npy" "$TMP/h2.npy"
+runok 1 compare "$TMP/h1.npy" "$TMP/h2.npy" && has "$TMP/out" "expected 1, got 1.001 (1 ulp, abs diff 0.000977)"
+runok 0 compare --ulp 1 "$TMP/h1.npy" "$TMP/h2.npy"
 npy d1 f8 1 0x3ff0000000000000
 npy d2 f8 1 0x3ff0000000000003
-run 1 compare --ulp 2 "$TMP/d1.npy" "$TMP/d2.npy" && has "$TMP/out" "(3 ulp, abs diff 6.66e-16)"
+runok 1 compare --ulp 2 "$TMP/d1.npy" "$TMP/d2.npy" && has "$TMP/out" "(3 ulp, abs diff 6.66e-16)"
 
 # ---- integers ----------------------------------------------------------------------------------
 npy i1 i4 3 5 -3 100
 npy i2 i4 3 5 -1 100
-run 1 compare "$TMP/i1.npy" "$TMP/i2.npy" && has "$TMP/out" "i1: 1 of 3 elements differ (max diff 2,"
+runok 1 compare "$TMP/i1.npy" "$TMP/i2.npy" && has "$TMP/out" "i1: 1 of 3 elements differ (max diff 2,"
 has "$TMP/out" "first [1]: expected -3, got -1 (diff 2)"
-run 0 compare --ulp 2 "$TMP/i1.npy" "$TMP/i2.npy"
-run 1 compare --abs 1 "$TMP/i1.npy" "$TMP/i2.npy"
+runok 0 compare --ulp 2 "$TMP/i1.npy" "$TMP/i2.npy"
+runok 1 compare --abs 1 "$TMP/i1.npy" "$TMP/i2.npy"
 # long: INT64_MIN against INT64_MAX, 2^64 - 1 apart, exactly
 npy l1 i8 1 -9223372036854775808
 npy l2 i8 1 9223372036854775807
-run 1 compare --ulp 18446744073709551614 "$TMP/l1.npy" "$TMP/l2.npy"
-run 0 compare --ulp 18446744073709551615 "$TMP/l1.npy" "$TMP/l2.npy"
+runok 1 compare --ulp 18446744073709551614 "$TMP/l1.npy" "$TMP/l2.npy"
+runok 0 compare --ulp 18446744073709551615 "$TMP/l1.npy" "$TMP/l2.npy"
 npy u1 u1 4 0 255 7 7
 npy u2 u1 4 0 0 7 9
-run 1 compare --json "$TMP/u1.npy" "$TMP/u2.npy"
+runok 1 compare --json "$TMP/u1.npy" "$TMP/u2.npy"
 if "$PY" - "$TMP/out" <<'EOF'; then ok; else fail "--json of two uint8 arrays: $(cat "$TMP/out")"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -153,10 +138,10 @@ o.view(np.uint32)[2, 3] += 5
 np.save(sys.argv[1] + "/m34.npy", e)
 np.save(sys.argv[1] + "/m34b.npy", o)
 EOF
-run 1 compare "$TMP/m34.npy" "$TMP/m34b.npy" && has "$TMP/out" "m34: 2 of 12 elements differ (max ulp 5,"
+runok 1 compare "$TMP/m34.npy" "$TMP/m34b.npy" && has "$TMP/out" "m34: 2 of 12 elements differ (max ulp 5,"
 has "$TMP/out" "first [1,2]: expected 7, got 7.00000048 (1 ulp"
 has "$TMP/out" "worst [2,3]: expected 12, got 12.0000048 (5 ulp"
-run 1 compare --json "$TMP/m34.npy" "$TMP/m34b.npy"
+runok 1 compare --json "$TMP/m34.npy" "$TMP/m34b.npy"
 if "$PY" - "$TMP/out" <<'EOF'; then ok; else fail "--json of the (3,4) arrays: $(cat "$TMP/out")"; fi
 import json, sys
 f = json.load(open(sys.argv[1]))["files"][0]
@@ -165,6 +150,25 @@ assert f["first"]["index"] == [1, 2] and f["first"]["ulp"] == 1 and f["first"]["
 assert f["worst"]["index"] == [2, 3] and f["worst"]["ulp"] == 5, f
 assert f["first"]["field"] is None
 EOF
+
+# Fortran order: the same arrays stored first index fastest; indices still name [row,column]
+"$PY" - "$TMP" <<'EOF'
+import sys, numpy as np
+for n in ("m34", "m34b"):
+    np.save(sys.argv[1] + "/" + n + "f.npy", np.asfortranarray(np.load(sys.argv[1] + "/" + n + ".npy")))
+EOF
+runok 1 compare "$TMP/m34f.npy" "$TMP/m34bf.npy" && has "$TMP/out" "first [1,2]: expected 7, got 7.00000048 (1 ulp"
+has "$TMP/out" "worst [2,3]: expected 12, got 12.0000048 (5 ulp"
+# a C-order file against a Fortran-order one: compared index by index, not byte by byte
+runok 0 compare "$TMP/m34.npy" "$TMP/m34f.npy"
+runok 1 compare "$TMP/m34.npy" "$TMP/m34bf.npy" && has "$TMP/out" "first [1,2]: expected 7, got 7.00000048 (1 ulp"
+has "$TMP/out" "worst [2,3]: expected 12, got 12.0000048 (5 ulp"
+runok 1 compare "$TMP/m34.npy" "$TMP/l1.npy" 2>/dev/null
+runok 1 compare "$TMP/sub.npy" "$TMP/i1.npy" && has "$TMP/out" "the dtypes differ"
+npy s4 f4 4 0 0 0 0
+runok 1 compare "$TMP/m34.npy" "$TMP/s4.npy" 2>/dev/null
+npy s22 f4 2,2 0 0 0 0
+runok 1 compare "$TMP/s4.npy" "$TMP/s22.npy" && has "$TMP/out" "the shapes differ: expected (4,), output (2, 2)"
 
 # ---- structured dtypes: field by field ---------------------------------------------------------
 "$PY" - "$TMP" <<'EOF'
@@ -181,46 +185,46 @@ np.save(sys.argv[1] + "/st2.npy", o)
 np.save(sys.argv[1] + "/st4.npy", np.zeros(2, dtype=[("id", "<i4"), ("raw", "V4")]))
 np.save(sys.argv[1] + "/st3.npy", np.zeros(3, dtype=[("id", "<i4"), ("pos", "<f8", (2,))]))
 EOF
-run 1 compare "$TMP/st.npy" "$TMP/st2.npy" && has "$TMP/out" "st: 1 of 9 elements differ"
+runok 1 compare "$TMP/st.npy" "$TMP/st2.npy" && has "$TMP/out" "st: 1 of 9 elements differ"
 has "$TMP/out" "first [1].pos[1]: expected 3.5, got 3.75"
-run 0 compare --abs 0.25 "$TMP/st.npy" "$TMP/st2.npy"
-run 1 compare "$TMP/st.npy" "$TMP/st3.npy" && has "$TMP/out" "st: the dtypes differ"
-run 2 compare "$TMP/st4.npy" "$TMP/st4.npy" && has "$TMP/out" "field \`raw\`: a void dtype (spvi compares numbers)"
+runok 0 compare --abs 0.25 "$TMP/st.npy" "$TMP/st2.npy"
+runok 1 compare "$TMP/st.npy" "$TMP/st3.npy" && has "$TMP/out" "st: the dtypes differ"
+runok 2 compare "$TMP/st4.npy" "$TMP/st4.npy" && has "$TMP/out" "field \`raw\`: a void dtype (spvi compares numbers)"
 
 # ---- files and directories ---------------------------------------------------------------------
 npy f8a f8 2 0 0
-run 1 compare "$TMP/one.npy" "$TMP/f8a.npy" && has "$TMP/out" "the dtypes differ: expected <f4, output <f8"
-run 1 compare "$TMP/m34.npy" "$TMP/one.npy" 2>/dev/null
+runok 1 compare "$TMP/one.npy" "$TMP/f8a.npy" && has "$TMP/out" "the dtypes differ: expected <f4, output <f8"
+runok 1 compare "$TMP/m34.npy" "$TMP/one.npy" 2>/dev/null
 mkdir -p "$TMP/E" "$TMP/O"
 cp "$TMP/one.npy" "$TMP/E/arg0.npy"
 cp "$TMP/one2.npy" "$TMP/O/arg0.npy"
 cp "$TMP/i1.npy" "$TMP/E/arg1.npy"
 cp "$TMP/i1.npy" "$TMP/O/arg2.npy"
 cp "$TMP/u1.npy" "$TMP/O/arg0.written.npy" # --groups masks are not compared
-run 1 compare "$TMP/E" "$TMP/O" && has "$TMP/out" "arg1: missing: \`$TMP/O\` has no arg1.npy"
+runok 1 compare "$TMP/E" "$TMP/O" && has "$TMP/out" "arg1: missing: \`$TMP/O\` has no arg1.npy"
 has "$TMP/out" "arg2: missing: \`$TMP/E\` has no arg2.npy"
 has "$TMP/out" "compare: 3 of 3 files differ"
 cp "$TMP/i1.npy" "$TMP/O/arg1.npy"
 cp "$TMP/i1.npy" "$TMP/E/arg2.npy"
 cp "$TMP/one2.npy" "$TMP/E/arg2.npy" && cp "$TMP/one.npy" "$TMP/O/arg2.npy"
 # per-file tolerances: arg0 and arg2 are each 2 ULP off; only arg0 gets ulp=2
-run 1 compare --tol arg0:ulp=2 "$TMP/E" "$TMP/O" && has "$TMP/out" "arg2: 1 of 1 elements differ"
+runok 1 compare --tol arg0:ulp=2 "$TMP/E" "$TMP/O" && has "$TMP/out" "arg2: 1 of 1 elements differ"
 has "$TMP/out" "arg0: equal within the tolerance"
-run 0 compare --tol arg0:ulp=2 --tol arg2:abs=1e-6,rel=0 "$TMP/E" "$TMP/O"
-run 2 compare --tol arg9:ulp=2 "$TMP/E" "$TMP/O" && has "$TMP/err" "--tol \`arg9\`: no file \`arg9.npy\` was compared"
+runok 0 compare --tol arg0:ulp=2 --tol arg2:abs=1e-6,rel=0 "$TMP/E" "$TMP/O"
+runok 2 compare --tol arg9:ulp=2 "$TMP/E" "$TMP/O" && has "$TMP/err" "--tol \`arg9\`: no file \`arg9.npy\` was compared"
 # unreadable and bad usage: exit 2
-run 2 compare "$TMP/none.npy" "$TMP/one.npy" && has "$TMP/err" "cannot read"
+runok 2 compare "$TMP/none.npy" "$TMP/one.npy" && has "$TMP/err" "cannot read"
 printf 'not numpy' >"$TMP/bad.npy"
-run 2 compare "$TMP/bad.npy" "$TMP/one.npy" && has "$TMP/out" "is not an .npy file"
-run 2 compare "$TMP/E" "$TMP/one.npy" && has "$TMP/err" "is a directory but"
-run 2 compare --ulp -1 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "--ulp"
-run 2 compare --abs nan "$TMP/one.npy" "$TMP/one.npy"
-run 2 compare --tol arg0 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "expects NAME:KEY=V"
-run 2 compare --tol arg0:ulps=1 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "is not ulp=N, abs=X or rel=X"
-run 2 compare "$TMP/one.npy" && has "$TMP/err" "compare needs EXPECTED and OUTPUT"
-run 2 compare --bogus "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "unknown option \`--bogus\`"
+runok 2 compare "$TMP/bad.npy" "$TMP/one.npy" && has "$TMP/out" "is not an .npy file"
+runok 2 compare "$TMP/E" "$TMP/one.npy" && has "$TMP/err" "is a directory but"
+runok 2 compare --ulp -1 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "--ulp"
+runok 2 compare --abs nan "$TMP/one.npy" "$TMP/one.npy"
+runok 2 compare --tol arg0 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "expects NAME:KEY=V"
+runok 2 compare --tol arg0:ulps=1 "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "is not ulp=N, abs=X or rel=X"
+runok 2 compare "$TMP/one.npy" && has "$TMP/err" "compare needs EXPECTED and OUTPUT"
+runok 2 compare --bogus "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/err" "unknown option \`--bogus\`"
 "$PY" -c "import numpy as np; np.save('$TMP/big.npy', np.zeros(2, dtype='>f4'))"
-run 2 compare "$TMP/big.npy" "$TMP/big.npy" && has "$TMP/out" "big-endian"
+runok 2 compare "$TMP/big.npy" "$TMP/big.npy" && has "$TMP/out" "big-endian"
 
 # ---- spvi run --expect -------------------------------------------------------------------------
 CLANG=${CLANG:-clang-14}
@@ -237,22 +241,22 @@ import numpy as np
 np.save('$TMP/ref/arg1.npy', np.array([2, 4, 6, 8], dtype=np.float32))   # 2 * (1, 2, 3, 4)
 np.save('$TMP/bad/arg1.npy', np.array([2, 4, 6, 9], dtype=np.float32))
 np.save('$TMP/in.npy', np.array([1, 2, 3, 4], dtype=np.float32))"
-run 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" 2>/dev/null &&
+runok 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" 2>/dev/null &&
   has "$TMP/err" "arg1: equal (4 elements)"
-run 1 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" &&
+runok 1 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" &&
   has "$TMP/err" "arg1: 1 of 4 elements differ"
 has "$TMP/err" "first [3]: expected 9, got 8"
-run 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --abs 1
-run 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --tol arg1:rel=0.112
-run 1 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --tol arg1:rel=0.11
+runok 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --abs 1
+runok 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --tol arg1:rel=0.112
+runok 1 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/bad" --tol arg1:rel=0.11
 # (|8 - 9| = 1 <= rel * 9 for rel >= 1/9 = 0.111...)
 # with --out the outputs stay there as well
-run 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" --out "$TMP/kept" &&
+runok 0 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" --out "$TMP/kept" &&
   if [ -f "$TMP/kept/arg1.npy" ]; then ok; else fail "--expect with --out: no $TMP/kept/arg1.npy"; fi
-run 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/nodir" &&
+runok 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/nodir" &&
   has "$TMP/err" "--expect \`$TMP/nodir\`: not a directory"
-run 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --ulp 1 && has "$TMP/err" "go with --expect DIR"
-run 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" --tol arg7:ulp=1 &&
+runok 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --ulp 1 && has "$TMP/err" "go with --expect DIR"
+runok 2 run "$K" -k scale -g 4 'float[4]=range(1)' 'float[4]' float:2 --expect "$TMP/ref" --tol arg7:ulp=1 &&
   has "$TMP/err" "no file \`arg7.npy\` was compared"
 
 # ---- spvi test ---------------------------------------------------------------------------------
@@ -281,7 +285,7 @@ cat >"$TMP/suite/cases.json" <<'EOF'
   {"name": "bad args", "module": "k.spv", "kernel": "scale", "global": [4], "args": ["float[4]"]}
 ]}
 EOF
-run 1 test -j 2 --junit "$TMP/junit.xml" --sarif "$TMP/out.sarif" "$TMP/suite/cases.json" &&
+runok 1 test -j 2 --junit "$TMP/junit.xml" --sarif "$TMP/out.sarif" "$TMP/suite/cases.json" &&
   has "$TMP/out" "4 passed, 4 failed"
 has "$TMP/out" "PASS  scale ("
 has "$TMP/out" "FAIL  scale wrong ("
@@ -333,17 +337,47 @@ for r in res:
     assert uri.endswith("kernels.cl"), uri
     assert r["ruleId"] in [x["id"] for x in run["tool"]["driver"]["rules"]]
 EOF
-# the case file's own mistakes: exit 2 with the case named
-printf '{"cases": [{"name": "x", "module": "k.spv", "global": 4, "args": [], "colour": 1}]}' >"$TMP/suite/bad.json"
-run 2 test "$TMP/suite/bad.json" && has "$TMP/err" "case 1 (\`x\`): unknown key \`colour\`"
-printf '{"cases": [{"module": "k.spv", "global": 4,\n "args": [}]}' >"$TMP/suite/bad.json"
-run 2 test "$TMP/suite/bad.json" && has "$TMP/err" "bad.json\`:2: not valid JSON"
-printf '{"cases": [{"module": "k.spv", "global": 4, "args": [], "options": ["--out", "x"]}]}' >"$TMP/suite/bad.json"
-run 2 test "$TMP/suite/bad.json" && has "$TMP/err" "is spvi test's own"
-run 2 test "$TMP/suite/none.json" && has "$TMP/err" "cannot read"
+# the case file's own mistakes: exit 2 with the case named. bad_case FILE TEXT MESSAGE
+bad_case() {
+  printf '%b' "$2" >"$TMP/suite/$1"
+  runok 2 test "$TMP/suite/$1" && has "$TMP/err" "$3"
+}
+bad_case bad.json '{"cases": [{"name": "x", "module": "k.spv", "global": 4, "args": [], "colour": 1}]}' \
+  "case 1 (\`x\`): unknown key \`colour\`"
+bad_case bad.json '{"cases": [{"module": "k.spv", "global": 4,\n "args": [}]}' "bad.json\`:2: not valid JSON"
+bad_case bad.json '{"cases": [{"module": "k.spv", "global": 4, "args": [], "options": ["--out", "x"]}]}' \
+  "is spvi test's own"
+runok 2 test "$TMP/suite/none.json" && has "$TMP/err" "cannot read"
 printf '{"cases": [{"module": "k.spv", "kernel": "scale", "global": 4, "args": ["float[4]=range(1)", "float[4]", "float:2"], "expect": {"arg1": {"file": "ref/scaled.npy", "ulp": 0}}}]}' >"$TMP/suite/one.json"
-run 0 test -j 1 "$TMP/suite/one.json" && has "$TMP/out" "1 passed, 0 failed"
+runok 0 test -j 1 "$TMP/suite/one.json" && has "$TMP/out" "1 passed, 0 failed"
 has "$TMP/out" "PASS  case 1 ("
+
+# YAML case files (.yaml, .yml): the same keys; plain scalars typed as JSON types them
+cat >"$TMP/suite/cases.yaml" <<'EOF'
+cases:
+  - name: scale yaml
+    module: k.spv
+    kernel: scale
+    global: 4
+    args: ["float[4]=range(1)", "float[4]", "float:2"]
+    expect:
+      arg1: {file: ref/wrong.npy, abs: 1}    # |8 - 9| = 1
+  - name: race yaml
+    module: k.spv
+    kernel: last_writer
+    global: [4]
+    local: "4"
+    options: [--check, races]
+    args: ["int[1]"]
+    reports:
+      - {check: race, line: 8}
+EOF
+runok 0 test --junit "$TMP/junit2.xml" "$TMP/suite/cases.yaml" && has "$TMP/out" "2 passed, 0 failed"
+has "$TMP/out" "PASS  race yaml ("
+bad_case dup.yml 'cases:\n  - name: x\n    name: y\n' \
+  "dup.yml\`: not a YAML case file: line 3: key \`name\` appears twice"
+bad_case bad.yaml 'cases: [\n  {name: x\n' "bad.yaml\`: not a YAML case file: line 3:"
+bad_case frac.yaml 'cases:\n  - {module: k.spv, global: 4.5, args: []}\n' "\"global\" is not sizes"
 
 echo "test_compare: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
