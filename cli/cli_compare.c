@@ -675,9 +675,12 @@ static void cmp_emit(cli_cmp_sink *s, const char *name, const char *exp_path, co
   if (!s->json) {
     if (msg) fprintf(s->f, "%s: %s\n", name, msg);
     else if (st == CLI_CMP_EQUAL && !r->within) fprintf(s->f, "%s: equal (%zu elements)\n", name, r->elements);
+    else if (st == CLI_CMP_EQUAL && ints)
+      fprintf(s->f, "%s: equal within the tolerance (%zu elements, %zu differ by at most %llu)\n", name, r->elements,
+              r->within, (unsigned long long)r->max_ulp);
     else if (st == CLI_CMP_EQUAL)
-      fprintf(s->f, "%s: equal within the tolerance (%zu elements, %zu differ by at most %llu %s, abs %.3g)\n", name,
-              r->elements, r->within, (unsigned long long)r->max_ulp, ints ? "" : "ulp", r->max_abs);
+      fprintf(s->f, "%s: equal within the tolerance (%zu elements, %zu differ by at most %llu ulp, abs %.3g)\n", name,
+              r->elements, r->within, (unsigned long long)r->max_ulp, r->max_abs);
     else {
       fprintf(s->f, "%s: %zu of %zu elements differ", name, r->mismatches, r->elements);
       if (r->max_ulp || r->max_abs > 0)

@@ -108,8 +108,9 @@ static bool json_dims(const cJSON *j, char *out, size_t cap) {
   return true;
 }
 
-/* {"ulp": N, "abs": X, "rel": X}: every key optional, nothing else. */
-static bool json_tol(const cJSON *j, cli_tol *t, char *why, size_t cap) {
+/* {"ulp": N, "abs": X, "rel": X}: every key optional, and "file" when `with_file` (an "expect"
+ * entry), nothing else. */
+static bool json_tol(const cJSON *j, bool with_file, cli_tol *t, char *why, size_t cap) {
   if (!cJSON_IsObject(j))
     return snprintf(why, cap, "a tolerance is an object {\"ulp\": N, \"abs\": X, \"rel\": X}") < 0;
   const cJSON *k;
@@ -124,7 +125,7 @@ static bool json_tol(const cJSON *j, cli_tol *t, char *why, size_t cap) {
     } else if (strcmp(k->string, "rel") == 0 && num) {
       t->has_rel = true;
       t->rel = k->valuedouble;
-    } else if (strcmp(k->string, "file") != 0) {
+    } else if (!with_file || strcmp(k->string, "file") != 0) {
       snprintf(why, cap,
                "tolerance key `%s`: expected \"ulp\" (a whole number >= 0), \"abs\" or \"rel\" (numbers >= 0)",
                k->string);
@@ -153,7 +154,7 @@ static bool parse_expect(tcase *c, const cJSON *j, const cli_tol *dflt, char *wh
     x->file = f->valuestring;
     if (cJSON_IsObject(k)) {
       memset(&x->tol, 0, sizeof x->tol); /* its own tolerance replaces the case's */
-      if (!json_tol(k, &x->tol, why, cap)) return false;
+      if (!json_tol(k, true, &x->tol, why, cap)) return false;
     }
   }
   return true;
@@ -258,7 +259,7 @@ static bool parse_case(tsuite *s, int i, const cJSON *j, const char *self, unsig
   memset(&dflt, 0, sizeof dflt);
   const cJSON *tol = cJSON_GetObjectItemCaseSensitive(j, "tolerance"),
               *exp = cJSON_GetObjectItemCaseSensitive(j, "expect");
-  if (tol && !json_tol(tol, &dflt, why, sizeof why)) return tfail(e, s, i, c->name, why);
+  if (tol && !json_tol(tol, false, &dflt, why, sizeof why)) return tfail(e, s, i, c->name, why);
   if (exp && !parse_expect(c, exp, &dflt, why, sizeof why)) return tfail(e, s, i, c->name, why);
   c->reports = cJSON_GetObjectItemCaseSensitive(j, "reports");
   if (c->reports && !cJSON_IsArray(c->reports)) return tfail(e, s, i, c->name, "\"reports\" is not a list");

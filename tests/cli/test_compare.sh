@@ -62,7 +62,8 @@ runok 0 compare "$TMP/one.npy" "$TMP/one.npy" && has "$TMP/out" "one: equal (1 e
 runok 1 compare "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "one: 1 of 1 elements differ (max ulp 2,"
 has "$TMP/out" "first [0]: expected 1, got 1.00000024 (2 ulp, abs diff 2.38e-07)"
 runok 1 compare --ulp 1 "$TMP/one.npy" "$TMP/one2.npy"
-runok 0 compare --ulp 2 "$TMP/one.npy" "$TMP/one2.npy" && has "$TMP/out" "equal within the tolerance"
+runok 0 compare --ulp 2 "$TMP/one.npy" "$TMP/one2.npy" &&
+  has "$TMP/out" "one: equal within the tolerance (1 elements, 1 differ by at most 2 ulp, abs 2.38e-07)"
 # the smallest subnormal 0x00000001 and its negative 0x80000001: 2 ULP apart, across both zeros
 npy sub f4 2 0x00000001 0x00000001
 npy negsub f4 2 0x80000001 0x00000000
@@ -106,8 +107,12 @@ npy i1 i4 3 5 -3 100
 npy i2 i4 3 5 -1 100
 runok 1 compare "$TMP/i1.npy" "$TMP/i2.npy" && has "$TMP/out" "i1: 1 of 3 elements differ (max diff 2,"
 has "$TMP/out" "first [1]: expected -3, got -1 (diff 2)"
-runok 0 compare --ulp 2 "$TMP/i1.npy" "$TMP/i2.npy"
+runok 0 compare --ulp 2 "$TMP/i1.npy" "$TMP/i2.npy" &&
+  has "$TMP/out" "i1: equal within the tolerance (3 elements, 1 differ by at most 2)"
 runok 1 compare --abs 1 "$TMP/i1.npy" "$TMP/i2.npy"
+# bool (numpy's |b1) is compared as uint8
+"$PY" -c "import numpy as np; np.save('$TMP/b1.npy', np.array([True, False])); np.save('$TMP/b2.npy', np.array([True, True]))"
+runok 1 compare "$TMP/b1.npy" "$TMP/b2.npy" && has "$TMP/out" "first [1]: expected 0, got 1 (diff 1)"
 # long: INT64_MIN against INT64_MAX, 2^64 - 1 apart, exactly
 npy l1 i8 1 -9223372036854775808
 npy l2 i8 1 9223372036854775807
@@ -347,6 +352,10 @@ bad_case bad.json '{"cases": [{"name": "x", "module": "k.spv", "global": 4, "arg
 bad_case bad.json '{"cases": [{"module": "k.spv", "global": 4,\n "args": [}]}' "bad.json\`:2: not valid JSON"
 bad_case bad.json '{"cases": [{"module": "k.spv", "global": 4, "args": [], "options": ["--out", "x"]}]}' \
   "is spvi test's own"
+bad_case bad.json '[{"module": "k.spv", "global": 4, "args": [], "tolerance": {"file": "x.npy"}}]' \
+  "tolerance key \`file\`: expected"
+bad_case bad.json '[{"module": "k.spv", "global": 4, "args": [], "expect": {"arg0": {"file": "x.npy", "ulp": 0.5}}}]' \
+  "tolerance key \`ulp\`: expected \"ulp\" (a whole number >= 0)"
 runok 2 test "$TMP/suite/none.json" && has "$TMP/err" "cannot read"
 printf '{"cases": [{"module": "k.spv", "kernel": "scale", "global": 4, "args": ["float[4]=range(1)", "float[4]", "float:2"], "expect": {"arg1": {"file": "ref/scaled.npy", "ulp": 0}}}]}' >"$TMP/suite/one.json"
 runok 0 test -j 1 "$TMP/suite/one.json" && has "$TMP/out" "1 passed, 0 failed"
