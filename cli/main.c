@@ -44,7 +44,7 @@ static const char usage_main[] =
   "       spvi info [--strict] MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
   "       spvi merge OUT_DIR SHARD_DIR...\n"
   "       spvi compare [--ulp N] [--abs X] [--rel X] [--tol NAME:KEY=V]... [--json] EXPECTED OUTPUT\n"
-  "       spvi test [-j N] [--junit FILE] [--sarif FILE] CASES.json\n"
+  "       spvi test [-j N] [--junit FILE] [--sarif FILE] [--keep] CASES.json|CASES.yaml\n"
   "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
   "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
   "       spvi exec --help | spvi --version\n"
