@@ -89,10 +89,12 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# -ledit (libedit: line editing and history for `spvi debug` on a terminal) is the command's alone;
-# the library does not need it.
+# -ledit (libedit: line editing and history for `spvi debug` on a terminal), -lcjson (cJSON:
+# `spvi compare --json`, `spvi test`'s JSON case files and SARIF) and -lyaml (libyaml: YAML case
+# files) are the command's alone; the library does not need them.
+CLI_LDLIBS = -ledit -lcjson -lyaml
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -ledit -o $@
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) $(CLI_LDLIBS) -o $@
 
 # The OpenCL platform (opencl/, docs/opencl-platform.md): an ICD for the ocl-icd/Khronos loaders
 # that can also be linked directly. Only the OpenCL entry points are exported (exports.map), and
@@ -182,7 +184,7 @@ $(CLI_LIB): $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit/lib -Icli -MMD -MP $< $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit/lib -Icli -MMD -MP $< $(CLI_LIB) $(TEST_LIB) $(BUILD)/libspvi.a $(LDFLAGS) -lcmocka $(LDLIBS) -lcjson -o $@
 
 # Fuzzing (tests/fuzz/, docs/fuzzing.md). Each harness tests/fuzz/fuzz_NAME.c is built twice: as
 # $(BUILD)/fuzz/replay-NAME with this build's compiler and flags (replay.c's main: `make check`
@@ -192,9 +194,10 @@ $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(CLI_LIB) $(TEST_LIB) $(BUIL
 FUZZ_ALL    = api run cli debug opencl
 FUZZ_REPLAY = $(FUZZ_ALL:%=$(BUILD)/fuzz/replay-%)
 FUZZ_DEPS   = tests/fuzz/fuzz.h tests/fuzz/fuzz_util.c $(BUILD)/libspvi.a
-# what a harness links beyond the library: the command's modules, the OpenCL platform's objects,
-# the debugger harness's module
+# what a harness links beyond the library: the command's modules (and cJSON, which they use), the
+# OpenCL platform's objects, the debugger harness's module
 FUZZ_LIBS_cli    = $(CLI_LIB)
+FUZZ_LDLIBS_cli  = -lcjson
 FUZZ_LIBS_opencl = $(CL_OBJ)
 FUZZ_HDR_debug   = $(BUILD)/fuzz/fuzz_debug_module.h
 FUZZ_CFLAGS = $(CFLAGS) -Itests/fuzz -Icli -I$(BUILD)/fuzz
@@ -210,11 +213,11 @@ $(BUILD)/fuzz/fuzz_debug_module.h: $(BUILD)/fuzz/debug_kernel.spv
 .SECONDEXPANSION:
 $(BUILD)/fuzz/replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS) $$(FUZZ_LIBS_$$*) $$(FUZZ_HDR_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c tests/fuzz/replay.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+	$(CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c tests/fuzz/replay.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) $(FUZZ_LDLIBS_$*) -o $@
 
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) $$(FUZZ_LIBS_$$*) $$(FUZZ_HDR_$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< tests/fuzz/fuzz_util.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) -o $@
+	$(CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< tests/fuzz/fuzz_util.c $(FUZZ_LIBS_$*) $(BUILD)/libspvi.a $(LDFLAGS) $(LDLIBS) $(FUZZ_LDLIBS_$*) -o $@
 
 # make fuzz [FUZZ=api,run] [FUZZ_TIME=60]: builds the fuzzers in $(FUZZ_BUILD), the seed corpus
 # and the SPIR-V dictionary (the text harnesses' are tests/fuzz/NAME.dict), then runs each chosen

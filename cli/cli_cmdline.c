@@ -31,6 +31,7 @@ typedef enum {
   OPT_MAX_MEMORY,
   OPT_KEEP_GOING,
   OPT_SUBGROUP,
+  OPT_EXPECT,
   OPT_HELP
 } cmd_opt_id;
 
@@ -60,6 +61,7 @@ static const struct {
   {NULL, "--max-memory", OPT_MAX_MEMORY, true},
   {NULL, "--keep-going", OPT_KEEP_GOING, false},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
+  {NULL, "--expect", OPT_EXPECT, true},
   {"-h", "--help", OPT_HELP, false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -222,9 +224,28 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     c->group_end = b.mag;
     return true;
   }
+  case OPT_EXPECT:
+    if (value[0] == 0) return cli_fail(e, "%s: empty directory name", opt);
+    c->expect = value;
+    return true;
   case OPT_HELP: c->help = true; return true;
   }
   return false;
+}
+
+/* A comparison option of --expect at argv[*i] (cli_compare.h): 1 taken, 0 not one, -1 bad. */
+static int cmd_compare_option(cli_run_cmd *c, int argc, char **argv, int *i, cli_error *e) {
+  const char *a = argv[*i], *eq = strchr(a, '=');
+  char opt[32];
+  bool takes_value;
+  snprintf(opt, sizeof opt, "%.*s", (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+  if (!cli_cmp_is_option(opt, &takes_value)) return 0;
+  const char *value = eq ? eq + 1 : NULL;
+  if (!takes_value && value) return cli_fail(e, "option %s takes no value", opt) - 1;
+  if (takes_value && !value && *i + 1 >= argc) return cli_fail(e, "option %s needs a value", opt) - 1;
+  if (takes_value && !value) value = argv[++*i];
+  c->cmp_given = true;
+  return cli_cmp_option(&c->cmp, opt, value, e) ? 1 : -1;
 }
 
 bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
@@ -264,6 +285,9 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
       }
     }
     if (k == CMD_OPT_COUNT) {
+      int r = cmd_compare_option(c, argc, argv, &i, e); /* --expect's tolerances: cli_compare.c's own */
+      if (r < 0) return false;
+      if (r > 0) continue;
       char q[112];
       return cli_fail(e, "unknown option `%s` (see spvi run --help)", cli_echo(a, q, sizeof q));
     }
@@ -280,6 +304,8 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
     }
     if (!cmd_apply(c, cmd_opts[k].id, shown, value, e)) return false;
   }
+  if (c->cmp_given && !c->expect)
+    return cli_fail(e, "--ulp, --abs, --rel, --tol, --nan-exact and --signed-zero go with --expect DIR");
   if (!c->module) return cli_fail(e, "missing MODULE.spv (see spvi run --help)");
   if (c->global.n == 0) return cli_fail(e, "missing -g X[,Y[,Z]] (the global size)");
   if (c->local.n && c->local.n != c->global.n)
@@ -291,6 +317,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
 }
 
 void cli_run_cmd_free(cli_run_cmd *c) {
+  cli_cmp_opts_free(&c->cmp);
   free(c->args);
   c->args = NULL;
   free(c->spec_ids);

@@ -1,12 +1,13 @@
 /*
  * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
  * --stats --threads --groups --spec --trace --check --report --max-steps --max-memory --keep-going
- * --subgroup-size),
+ * --subgroup-size --expect and its comparison options),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
 #define CLI_CMDLINE_H
 
+#include "cli_compare.h"
 #include "cli_types.h"
 
 /* X[,Y[,Z]]: n == 0 when the option was not given. */
@@ -33,6 +34,9 @@ typedef struct cli_run_cmd {
   uint64_t max_steps;              /* --max-steps N, 0 when not given */
   uint64_t max_memory;             /* --max-memory SIZE in bytes, 0 when not given */
   bool keep_going;                 /* --keep-going: access faults are reports, the run goes on */
+  const char *expect;              /* --expect DIR: compare the outputs with DIR's .npy files, or NULL */
+  cli_cmp_opts cmp;                /* --ulp --abs --rel --tol --nan-exact --signed-zero (with --expect) */
+  bool cmp_given;                  /* one of those was given */
   int nspecs;                      /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
   const char **spec_values; /* pointers into argv */

@@ -1,17 +1,19 @@
 /*
- * main.c — the `spvi` command: dispatches `run`, `debug`, `info`, `merge`, `exec`, --help and --version, drives the public
+ * main.c — the `spvi` command: dispatches `run`, `debug`, `info`, `merge`, `compare`, `test`, `exec`, --help and --version, drives the public
  * API (include/spvi.h, nothing else) and maps outcomes to exit statuses: 0 success, 1 the kernel
  * faulted, 2 bad usage, bad argument or unusable module.
  */
 #include "cli_heap.h"
 #include "cli_args.h"
 #include "cli_cmdline.h"
+#include "cli_compare.h"
 #include "cli_debug.h"
 #include "cli_exec.h"
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_out.h"
 #include "cli_print.h"
+#include "cli_test.h"
 #include "cli_num.h"
 #include "spvi.h"
 
@@ -36,11 +38,13 @@ static const char usage_main[] =
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
-  "                [--subgroup-size N] ARG...\n"
+  "                [--subgroup-size N] [--expect DIR [tolerances]] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
   "       spvi info [--strict] MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
   "       spvi merge OUT_DIR SHARD_DIR...\n"
+  "       spvi compare [--ulp N] [--abs X] [--rel X] [--tol NAME:KEY=V]... [--json] EXPECTED OUTPUT\n"
+  "       spvi test [-j N] [--junit FILE] [--sarif FILE] [--keep] CASES.json|CASES.yaml\n"
   "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
   "       spvi --help | spvi run --help | spvi debug --help | spvi info --help |\n"
   "       spvi exec --help | spvi --version\n"
@@ -56,6 +60,10 @@ static const char usage_main[] =
   "         name), its capabilities, addressing model and SPIR-V version\n"
   "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
   "         every byte comes from the shard that wrote it, or is the initial value\n"
+  "  compare  compare .npy files or --out directories element by element, within tolerances\n"
+  "           (spvi compare --help)\n"
+  "  test   run the cases of a case file and check their outputs, faults and reports;\n"
+  "         JUnit XML and SARIF for CI (spvi test --help)\n"
   "  exec   run an OpenCL application with spvi as its only OpenCL platform: its kernels\n"
   "         run checked, faults and reports go to stderr (spvi exec --help)\n"
   "\n"
@@ -131,6 +139,10 @@ static const char usage_run[] =
   "                      or local memory), all. Bounds, alignment, read-only, divergence\n"
   "                      and integer-division checks are always on\n"
   "  --report FILE       also write every report and fault to FILE as JSON lines\n"
+  "  --expect DIR        compare the outputs (the files --out writes) with DIR's .npy files\n"
+  "                      of the same names; exit status 1 on a difference. With --ulp N,\n"
+  "                      --abs X, --rel X, --tol NAME:KEY=V, --nan-exact, --signed-zero as\n"
+  "                      for spvi compare (spvi compare --help)\n"
   "  --max-steps N       a work-item executing more than N SPIR-V instructions is a fault\n"
   "                      (default 1000000000), so an infinite loop ends in a report\n"
   "  --max-memory SIZE   refuse a run that may use more than SIZE bytes (suffix K, M, G): its\n"
@@ -429,6 +441,20 @@ static bool write_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
   return !c->out_dir || cli_out_commit(&out);
 }
 
+/* write_outputs, then with --expect DIR the comparison of the files --out writes (in --out DIR, or
+ * in a temporary directory) with DIR's; returns the exit status. */
+static int finish_outputs(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args) {
+  if (!c->expect) return write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
+  cli_run_cmd w = *c;
+  char *tmp = c->out_dir ? NULL : cli_expect_tmpdir();
+  if (!c->out_dir && !tmp) return EXIT_BAD;
+  if (tmp) w.out_dir = tmp;
+  fflush(stdout);
+  int status = write_outputs(&w, l, args) ? cli_expect_check(c->expect, w.out_dir, &w.cmp, stderr) : EXIT_BAD;
+  if (tmp) cli_expect_cleanup(tmp);
+  return status;
+}
+
 static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *args, cli_out *out) {
   for (int i = 0; i < c->nargs; i++) {
     if (args[i].kind != CLI_ARG_BUFFER && args[i].kind != CLI_ARG_IMAGE) continue;
@@ -616,7 +642,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     fflush(stdout);
     if (st < 0) status = EXIT_BAD;
     else if (st == SPVI_DEBUG_FAULTED) status = EXIT_FAULT;
-    else if (st == SPVI_DEBUG_FINISHED) status = write_outputs(c, l, args) ? EXIT_OK : EXIT_BAD;
+    else if (st == SPVI_DEBUG_FINISHED) status = finish_outputs(c, l, args);
     else status = EXIT_OK;
     /* the reports the session stopped at (--check and the always-on ones) are findings, as in run;
      * the session showed them, --report also writes them */
@@ -643,7 +669,7 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     status = EXIT_FAULT;
   } else if (s != SPVI_OK) {
     cli_say_error("%s%s", label, err.message);
-  } else if (write_outputs(c, l, args)) {
+  } else if ((status = finish_outputs(c, l, args)) == EXIT_OK) {
     /* the outputs are written either way: they are what the kernel computed */
     status = nreports ? EXIT_FAULT : EXIT_OK;
   }
@@ -784,8 +810,14 @@ static int run_or_debug(int argc, char **argv, bool debug) {
   if (!ok) goto done;
   /* Check every DIR first, so a bad --out is reported before a long run; none is created before
    * its launch succeeded (cli_out.c). */
-  for (int k = 0; k < nseg; k++)
+  for (int k = 0; k < nseg; k++) {
+    struct stat st;
     if (segs[k].c.out_dir && !cli_out_check(segs[k].c.out_dir)) goto done;
+    if (segs[k].c.expect && (stat(segs[k].c.expect, &st) != 0 || !S_ISDIR(st.st_mode))) {
+      cli_say_error("--expect `%s`: not a directory of expected .npy files", segs[k].c.expect);
+      goto done;
+    }
+  }
   double t_load = now_seconds();
   m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c);
   load_seconds = now_seconds() - t_load;
@@ -824,13 +856,14 @@ static const struct {
   const char *name;
   int (*fn)(int argc, char **argv);
 } commands[] = {
-  {"run", cmd_run}, {"debug", cmd_debug}, {"info", cmd_info}, {"merge", cli_merge_main}, {"exec", cli_exec_main},
+  {"run", cmd_run},        {"debug", cmd_debug},          {"info", cmd_info},      {"merge", cli_merge_main},
+  {"exec", cli_exec_main}, {"compare", cli_compare_main}, {"test", cli_test_main},
 };
 
 int main(int argc, char **argv) {
   cli_heap_setup();
   if (argc < 2) {
-    cli_say_error("missing command: run, debug, info, merge or exec (see spvi --help)");
+    cli_say_error("missing command: run, debug, info, merge, compare, test or exec (see spvi --help)");
     return EXIT_BAD;
   }
   const char *cmd = argv[1];
@@ -845,7 +878,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].fn(argc - 2, argv + 2);
   char q[112];
-  cli_say_error("unknown command `%s`: expected run, debug, info, merge or exec (see spvi --help)",
+  cli_say_error("unknown command `%s`: expected run, debug, info, merge, compare, test or exec (see spvi --help)",
                 cli_echo(cmd, q, sizeof q));
   return EXIT_BAD;
 }

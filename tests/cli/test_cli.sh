@@ -36,25 +36,8 @@ for cl in "$HERE"/*.cl; do
   fi
 done
 
-# run EXPECTED_STATUS ARGS...: runs spvi, keeps stdout in $TMP/out and stderr in $TMP/err.
-run() {
-  want=$1
-  shift
-  "$SPVI" "$@" >"$TMP/out" 2>"$TMP/err"
-  got=$?
-  if [ "$got" -ne "$want" ]; then
-    fail "spvi $* exited $got, expected $want; stderr: $(cat "$TMP/err")"
-    return 1
-  fi
-  return 0
-}
-
-fail() {
-  echo "FAIL: $1" >&2
-  failed=$((failed + 1))
-}
-
-ok() { passed=$((passed + 1)); }
+# run EXPECTED_STATUS ARGS..., fail MESSAGE, ok
+. "$HERE/lib.sh"
 
 # expect_out TEXT: stdout is exactly TEXT (plus a final newline).
 expect_out() {
