@@ -229,6 +229,7 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
 
 bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
   memset(c, 0, sizeof *c);
+  cli_clopts_init(&c->cl);
   c->args = malloc(sizeof *c->args * (size_t)(argc > 0 ? argc : 1));
   if (!c->args) return cli_fail(e, "out of memory");
   bool seen[CMD_OPT_COUNT] = {false};
@@ -242,6 +243,12 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
     }
     if (strcmp(a, "--") == 0) {
       options_done = true;
+      continue;
+    }
+    int used = cli_clopts_take(&c->cl, argc, argv, i, e); /* a compile option (cli_clopts.h) */
+    if (used < 0) return false;
+    if (used) {
+      i += used - 1;
       continue;
     }
     /* Recognised spellings: -k NAME, -kNAME, --kernel NAME, --kernel=NAME. */
@@ -280,7 +287,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
     }
     if (!cmd_apply(c, cmd_opts[k].id, shown, value, e)) return false;
   }
-  if (!c->module) return cli_fail(e, "missing MODULE.spv (see spvi run --help)");
+  if (!c->module) return cli_fail(e, "missing MODULE.spv or KERNEL.cl (see spvi run --help)");
   if (c->global.n == 0) return cli_fail(e, "missing -g X[,Y[,Z]] (the global size)");
   if (c->local.n && c->local.n != c->global.n)
     return cli_fail(e, "-l has %u dimension%s but -g has %u", c->local.n, c->local.n == 1 ? "" : "s", c->global.n);
@@ -291,6 +298,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
 }
 
 void cli_run_cmd_free(cli_run_cmd *c) {
+  cli_clopts_free(&c->cl);
   free(c->args);
   c->args = NULL;
   free(c->spec_ids);
