@@ -41,7 +41,13 @@ INCLUDES = -Iinclude -Iloader -Iinterp -Ibuiltins -I$(BUILD)/gen
 $(BUILD)/obj/loader/%.o: INCLUDES = -Iinclude -Iloader -I$(BUILD)/gen
 $(BUILD)/obj/builtins/%.o: INCLUDES = -Iinclude -Ibuiltins -I$(BUILD)/gen
 $(BUILD)/obj/interp/%.o: INCLUDES = -Iinclude -Iloader -Ibuiltins -Iinterp -I$(BUILD)/gen
-$(BUILD)/obj/cli/%.o: INCLUDES = -Iinclude -Icli
+$(BUILD)/obj/cli/%.o: INCLUDES = -Iinclude -Icompile -Icli
+# compile/ (OpenCL C -> SPIR-V through clang-14, opt-14, llvm-spirv-14 as child processes, and its
+# build cache) stands on the public API alone; cli/ and opencl/ both compile source through it.
+$(BUILD)/obj/compile/%.o: INCLUDES = -Iinclude -Icompile
+# -fPIC: it reads `environ` (posix_spawn), a variable of libc that libspvi-cl.so can only reach
+# through the GOT; it is not hot.
+$(BUILD)/obj/compile/%.o: CFLAGS += -D_DEFAULT_SOURCE -fPIC
 # debug/ (the debugger) stands on interp/ through its inspection header alone (interp/inspect/), and
 # reads the loader's IR for symbols; never interp/'s internals.
 $(BUILD)/obj/debug/%.o: INCLUDES = -Iinclude -Iloader -Iinterp/inspect -Idebug -I$(BUILD)/gen
@@ -56,7 +62,7 @@ LDLIBS  = -lSPIRV-Tools -lmpfr -lgmp -lstdc++ -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 GEN     = $(BUILD)/gen/gen_spv_tables.h $(BUILD)/gen/gen_spv_tables.c
-LIB_SRC = $(wildcard loader/*.c interp/*.c builtins/*.c debug/*.c)
+LIB_SRC = $(wildcard loader/*.c interp/*.c builtins/*.c debug/*.c compile/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gen_spv_tables.o
 CLI_SRC = $(wildcard cli/*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -102,7 +108,7 @@ $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
 # The layer sees the public API alone: no -Iloader/-Iinterp/-Ibuiltins for its objects. They are
 # -fPIC: the exported entry points must be preemptible-safe.
 CL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread -Wall -Wextra -Werror -fno-strict-aliasing \
-            -fPIC $(OPT) $(SANFLAGS) -Iinclude -Iopencl
+            -fPIC $(OPT) $(SANFLAGS) -Iinclude -Icompile -Iopencl
 $(BUILD)/obj/opencl/%.o: CFLAGS = $(CL_CFLAGS)
 $(BUILD)/libspvi-cl.so: $(CL_OBJ) $(BUILD)/libspvi.a opencl/exports.map
 	$(CC) -shared $(LDFLAGS) -Wl,-z,text -Wl,-Bsymbolic -Wl,--version-script=opencl/exports.map -Wl,-soname,libspvi-cl.so \
@@ -114,11 +120,12 @@ $(BUILD)/cltests/%: tests/opencl/%.c tests/opencl/cltest.c $(BUILD)/libspvi-cl.s
 	@mkdir -p $(dir $@)
 	$(CC) $(CL_CFLAGS) -Itests/opencl -MMD -MP $< $(wildcard tests/opencl/$*_*.c) tests/opencl/cltest.c $(LDFLAGS) -lcmocka -lOpenCL -lm -lpthread -o $@
 
-# test_compile tests the compiler driver (opencl/cl_compile.c, its cache cl_cache.c) directly, not
+# test_compile tests the compiler driver (compile/clc_compile.c, its cache clc_cache.c) directly, not
 # through the loader; it is also tests/opencl/compile_corpus.py's driver.
-$(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(BUILD)/obj/opencl/cl_compile.o $(BUILD)/obj/opencl/cl_cache.o
+CLC_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard compile/*.c))
+$(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(CLC_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CL_CFLAGS) -MMD -MP $< $(BUILD)/obj/opencl/cl_compile.o $(BUILD)/obj/opencl/cl_cache.o $(LDFLAGS) -lcmocka -lpthread -o $@
+	$(CC) $(CL_CFLAGS) -MMD -MP $< $(CLC_OBJ) $(LDFLAGS) -lcmocka -lpthread -o $@
 
 opencl-check: all $(CLTEST_BIN)
 	@BUILD=$(BUILD) sh tests/opencl/run.sh
@@ -126,7 +133,7 @@ opencl-check: all $(CLTEST_BIN)
 # The folders whose files form layers (docs at the top of loader/ld_internal.h): no file calls or
 # includes, directly or not, a file that calls or includes it back. tools/layers.py reads the
 # objects' symbols (nm) and the sources' #include lines; it names the files of any cycle.
-LAYERED_DIRS = loader interp builtins cli debug
+LAYERED_DIRS = loader interp builtins cli debug compile
 LAYERED_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(foreach d,$(LAYERED_DIRS),$(wildcard $(d)/*.c)))
 .PHONY: layers-check
 layers-check: $(LAYERED_OBJ)
@@ -135,7 +142,7 @@ layers-check: $(LAYERED_OBJ)
 # Formatting: the C sources follow .clang-format (clang-format 14). `make format` rewrites them in
 # place; `make format-check` (CI) lists the files that differ from clang-format's output and fails.
 CLANG_FORMAT ?= clang-format-14
-FORMAT_DIRS   = interp loader builtins cli opencl include debug tests bench
+FORMAT_DIRS   = interp loader builtins cli opencl compile include debug tests bench
 FORMAT_SRC    = $(shell find $(wildcard $(FORMAT_DIRS)) -name '*.[ch]' | sort)
 .PHONY: format format-check
 format:

@@ -250,6 +250,7 @@ static int cmd_compare_option(cli_run_cmd *c, int argc, char **argv, int *i, cli
 
 bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
   memset(c, 0, sizeof *c);
+  cli_clopts_init(&c->cl);
   c->args = malloc(sizeof *c->args * (size_t)(argc > 0 ? argc : 1));
   if (!c->args) return cli_fail(e, "out of memory");
   bool seen[CMD_OPT_COUNT] = {false};
@@ -263,6 +264,12 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
     }
     if (strcmp(a, "--") == 0) {
       options_done = true;
+      continue;
+    }
+    int used = cli_clopts_take(&c->cl, argc, argv, i, e); /* a compile option (cli_clopts.h) */
+    if (used < 0) return false;
+    if (used) {
+      i += used - 1;
       continue;
     }
     /* Recognised spellings: -k NAME, -kNAME, --kernel NAME, --kernel=NAME. */
@@ -306,7 +313,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
   }
   if (c->cmp_given && !c->expect)
     return cli_fail(e, "--ulp, --abs, --rel, --tol, --nan-exact and --signed-zero go with --expect DIR");
-  if (!c->module) return cli_fail(e, "missing MODULE.spv (see spvi run --help)");
+  if (!c->module) return cli_fail(e, "missing MODULE.spv or KERNEL.cl (see spvi run --help)");
   if (c->global.n == 0) return cli_fail(e, "missing -g X[,Y[,Z]] (the global size)");
   if (c->local.n && c->local.n != c->global.n)
     return cli_fail(e, "-l has %u dimension%s but -g has %u", c->local.n, c->local.n == 1 ? "" : "s", c->global.n);
@@ -318,6 +325,7 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
 
 void cli_run_cmd_free(cli_run_cmd *c) {
   cli_cmp_opts_free(&c->cmp);
+  cli_clopts_free(&c->cl);
   free(c->args);
   c->args = NULL;
   free(c->spec_ids);

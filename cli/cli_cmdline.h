@@ -8,6 +8,7 @@
 #define CLI_CMDLINE_H
 
 #include "cli_compare.h"
+#include "cli_clopts.h"
 #include "cli_types.h"
 
 /* X[,Y[,Z]]: n == 0 when the option was not given. */
@@ -17,7 +18,8 @@ typedef struct cli_dims {
 } cli_dims;
 
 typedef struct cli_run_cmd {
-  const char *module; /* MODULE.spv */
+  const char *module; /* MODULE.spv or KERNEL.cl */
+  cli_clopts cl;      /* -D -I --cl-std -O --build-options: how KERNEL.cl is compiled */
   const char *kernel; /* -k, or NULL */
   cli_dims global, local, offset;
   const char *out_dir; /* --out, or NULL */

@@ -14,6 +14,7 @@
 #include "cli_out.h"
 #include "cli_print.h"
 #include "cli_test.h"
+#include "cli_source.h"
 #include "cli_num.h"
 #include "spvi.h"
 
@@ -34,7 +35,7 @@ _Static_assert((unsigned)CLI_CHECK_RACES == (unsigned)SPVI_CHECK_RACES &&
                "cli_cmdline.h's check flags must be spvi.h's");
 
 static const char usage_main[] =
-  "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
@@ -72,14 +73,15 @@ static const char usage_main[] =
   "             2 bad usage, bad argument or unusable module (one message on stderr)\n";
 
 static const char usage_info[] =
-  "usage: spvi info [--strict] MODULE.spv\n"
-  "       spvi info --prepared [--strict] MODULE.spv [-k KERNEL]\n"
+  "usage: spvi info [--strict] MODULE.spv|KERNEL.cl\n"
+  "       spvi info --prepared [--strict] MODULE.spv|KERNEL.cl [-k KERNEL]\n"
   "\n"
   "Prints the module's SPIR-V version, addressing model (pointer size), declared capabilities,\n"
   "program-scope variables in global and constant memory (type, name, size) and, for every\n"
   "kernel, its parameters as argI (I from 0, the order `spvi run` takes ARGs in), address\n"
   "space, type and name, plus reqd_work_group_size and the sub-group execution modes when the\n"
-  "kernel declares them, and the sub-group extensions spvi implements.\n"
+  "kernel declares them, and the sub-group extensions the module uses. Parameter names and\n"
+  "source types come from -cl-kernel-arg-info, else from the debug information (-g).\n"
   "\n"
   "  --prepared         print instead the prepared code the interpreter runs, for debugging\n"
   "                     spvi itself: per function and block, one instruction a line, e.g.\n"
@@ -88,11 +90,12 @@ static const char usage_info[] =
   "                     interp/ex_ops.h gives each instruction's operands and meaning)\n"
   "  -k, --kernel NAME  with --prepared: only this kernel's code and the functions it calls\n"
   "  --strict           a SPIR-V validation failure is an error, not a warning (as for run)\n"
+  "  -D, -I, --cl-std, -O0..-O3, --build-options   how KERNEL.cl is compiled (see spvi run --help)\n"
   "Validation warnings go to stderr as `spvi: warning: ...`.\n"
   "exit status: 0 success, 2 bad usage or unusable module\n";
 
 static const char usage_run[] =
-  "usage: spvi run MODULE.spv [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
   "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
@@ -100,6 +103,10 @@ static const char usage_run[] =
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "\n"
   "options (anywhere on the line; `--` ends them):\n"
+  "  -D NAME[=V], -I DIR, --cl-std=CLx.y, -O0..-O3, --build-options \"...\"\n"
+  "                      compile KERNEL.cl given instead of MODULE.spv (OpenCL C: by its\n"
+  "                      content or the .cl name) as clBuildProgram does, cached; default -O2\n"
+  "                      (debug: -O0 -g)\n"
   "  -k, --kernel NAME   the kernel to run; may be left out when the module has only one\n"
   "  -g, --global SIZES  global work size; 1 to 3 comma-separated sizes set work_dim\n"
   "  -l, --local SIZES   work-group size, as many sizes as -g (default: spvi picks one)\n"
@@ -243,7 +250,12 @@ static void on_message(void *user, spvi_severity severity, const char *message) 
   fprintf(stderr, "spvi: %s: %s\n", severity == SPVI_WARNING ? "warning" : "note", message);
 }
 
-static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd *c) {
+/* The module of a command: a SPIR-V file, or OpenCL C compiled with the options `cl` (NULL: none)
+ * and spvi debug's defaults when `debug` (cli_source.h). */
+static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd *c, const cli_clopts *cl, bool debug) {
+  void *spirv = NULL;
+  size_t bytes = 0;
+  if (strcmp(path, "-") != 0 && cli_source_prepare(path, cl, debug, &spirv, &bytes) == CLI_IN_OTHER) return NULL;
   spvi_load_options opts;
   memset(&opts, 0, sizeof opts);
   opts.strict = strict;
@@ -261,7 +273,10 @@ static spvi_module *load_module(const char *path, bool strict, const cli_run_cmd
   }
   spvi_error err = {SPVI_OK, ""};
   /* `-`: the module comes from the standard input (spvi_load_file reads pipes in bounded chunks) */
-  spvi_module *m = spvi_load_file(strcmp(path, "-") == 0 ? "/dev/stdin" : path, &opts, &err);
+  spvi_module *m = spirv                    ? spvi_load_memory(spirv, bytes, path, &opts, &err)
+                   : strcmp(path, "-") == 0 ? spvi_load_file("/dev/stdin", &opts, &err)
+                                            : spvi_load_file(path, &opts, &err);
+  free(spirv);
   free(spec);
   if (!m) cli_say_error("%s", err.message[0] ? err.message : "cannot load the module");
   return m;
@@ -288,8 +303,8 @@ static const char *param_kind_note(const spvi_param_info *p, char *buf, size_t c
 static int choose_kernel(const spvi_module *m, const char *module, const char *name);
 
 /* spvi info --prepared: the prepared code of the module or of one kernel. */
-static int info_prepared(const char *path, const char *kernel, bool strict) {
-  spvi_module *m = load_module(path, strict, NULL);
+static int info_prepared(const char *path, const char *kernel, bool strict, const cli_clopts *cl) {
+  spvi_module *m = load_module(path, strict, NULL, cl, false);
   if (!m) return EXIT_BAD;
   int k = kernel ? choose_kernel(m, path, kernel) : -1; /* choose_kernel reports a bad name */
   int status = EXIT_BAD;
@@ -302,9 +317,14 @@ static int info_prepared(const char *path, const char *kernel, bool strict) {
   return status;
 }
 
+static int info_module(const char *path, bool strict, const cli_clopts *cl);
+
 static int cmd_info(int argc, char **argv) {
   const char *path = NULL, *kernel = NULL;
   bool prepared = false, strict = false;
+  cli_clopts cl;
+  cli_clopts_init(&cl);
+  int status = EXIT_BAD;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(usage_info, stdout);
@@ -312,6 +332,16 @@ static int cmd_info(int argc, char **argv) {
     }
   }
   for (int i = 0; i < argc; i++) {
+    cli_error e;
+    int used = cli_clopts_take(&cl, argc, argv, i, &e); /* how KERNEL.cl is compiled */
+    if (used < 0) {
+      cli_say_error("%s", e.msg);
+      goto done;
+    }
+    if (used) {
+      i += used - 1;
+      continue;
+    }
     if (strcmp(argv[i], "--prepared") == 0) {
       prepared = true;
       continue;
@@ -323,7 +353,7 @@ static int cmd_info(int argc, char **argv) {
     if (strcmp(argv[i], "-k") == 0 || strcmp(argv[i], "--kernel") == 0) {
       if (i + 1 == argc) {
         cli_say_error("%s needs a kernel name (see spvi info --help)", argv[i]);
-        return EXIT_BAD;
+        goto done;
       }
       kernel = argv[++i];
       continue;
@@ -331,25 +361,45 @@ static int cmd_info(int argc, char **argv) {
     if (argv[i][0] == '-' && argv[i][1] != 0) {
       char q[112];
       cli_say_error("unknown option `%s` for info (see spvi info --help)", cli_echo(argv[i], q, sizeof q));
-      return EXIT_BAD;
+      goto done;
     }
     if (path) {
       char q[112];
-      cli_say_error("info takes one MODULE.spv, got `%s` as well", cli_echo(argv[i], q, sizeof q));
-      return EXIT_BAD;
+      cli_say_error("info takes one MODULE.spv or KERNEL.cl, got `%s` as well", cli_echo(argv[i], q, sizeof q));
+      goto done;
     }
     path = argv[i];
   }
-  if (!path) {
-    cli_say_error("missing MODULE.spv (see spvi info --help)");
-    return EXIT_BAD;
-  }
-  if (kernel && !prepared) {
-    cli_say_error("-k goes with --prepared (spvi info lists every kernel)");
-    return EXIT_BAD;
-  }
-  if (prepared) return info_prepared(path, kernel, strict);
-  spvi_module *m = load_module(path, strict, NULL);
+  if (!path) cli_say_error("missing MODULE.spv or KERNEL.cl (see spvi info --help)");
+  else if (kernel && !prepared) cli_say_error("-k goes with --prepared (spvi info lists every kernel)");
+  else if (prepared) status = info_prepared(path, kernel, strict, &cl);
+  else status = info_module(path, strict, &cl);
+done:
+  cli_clopts_free(&cl);
+  return status;
+}
+
+/* A parameter as spvi info shows it: with the type as the source spelled it when the module says
+ * (kernel-arg-info or -g: `uint*`, where SPIR-V knows only a 32-bit integer, so the signedness
+ * shows), for values and pointers; images keep spvi's spelling with their access qualifier. */
+static const char *info_param_desc(const spvi_param_info *p, char *buf, size_t cap) {
+  spvi_param_info q = *p;
+  bool plain = p->kind == SPVI_PARAM_VALUE || p->kind == SPVI_PARAM_BUFFER || p->kind == SPVI_PARAM_LOCAL;
+  if (plain && p->source_type_name && p->source_type_name[0]) q.type_name = p->source_type_name;
+  return cli_param_desc(&q, buf, cap);
+}
+
+/* Some parameter has no name: neither OpName (-cl-kernel-arg-info) nor debug information (-g). */
+static bool info_names_missing(const spvi_module *m) {
+  for (int k = 0; k < spvi_kernel_count(m); k++)
+    for (int i = 0; i < spvi_kernel_param_count(m, k); i++)
+      if (!spvi_kernel_param(m, k, i)->name[0]) return true;
+  return false;
+}
+
+/* spvi info: the module, its kernels and their parameters. */
+static int info_module(const char *path, bool strict, const cli_clopts *cl) {
+  spvi_module *m = load_module(path, strict, NULL, cl, false);
   if (!m) return EXIT_BAD;
   uint32_t v = spvi_module_version(m);
   unsigned bits = spvi_module_pointer_bits(m);
@@ -359,8 +409,11 @@ static int cmd_info(int argc, char **argv) {
   printf("capabilities:");
   for (int i = 0; i < spvi_module_capability_count(m); i++) printf(" %s", spvi_module_capability(m, i));
   printf("\n");
-  printf("sub-groups:   %s\n", spvi_subgroup_extensions());
-  printf("              (size: spvi run --subgroup-size N, 1..64, default %u)\n", SPVI_DEFAULT_SUBGROUP_SIZE);
+  char sg[512];
+  spvi_module_subgroup_extensions(m, sg, sizeof sg); /* only those the module uses */
+  printf("sub-groups:   %s\n", sg[0] ? sg : "none used");
+  if (sg[0])
+    printf("              (size: spvi run --subgroup-size N, 1..64, default %u)\n", SPVI_DEFAULT_SUBGROUP_SIZE);
   /* program-scope variables: the module's state between the launches of one `spvi run --then` */
   int ng = spvi_global_count(m);
   if (ng) printf("program-scope variables:\n");
@@ -373,6 +426,9 @@ static int cmd_info(int argc, char **argv) {
   }
   int nk = spvi_kernel_count(m);
   printf("kernels:      %d\n", nk);
+  if (info_names_missing(m))
+    printf("names:        the module has no parameter names: compile with -g or -cl-kernel-arg-info,\n"
+           "              or give spvi the .cl file (spvi info KERNEL.cl)\n");
   for (int k = 0; k < nk; k++) {
     int np = spvi_kernel_param_count(m, k);
     printf("\nkernel %s (%d parameter%s)\n", spvi_kernel_name(m, k), np, np == 1 ? "" : "s");
@@ -386,7 +442,7 @@ static int cmd_info(int argc, char **argv) {
     for (int i = 0; i < np; i++) {
       const spvi_param_info *p = spvi_kernel_param(m, k, i);
       char desc[256], note[96];
-      printf("  arg%-3d %-40s (%s)\n", i, cli_param_desc(p, desc, sizeof desc), param_kind_note(p, note, sizeof note));
+      printf("  arg%-3d %-40s (%s)\n", i, info_param_desc(p, desc, sizeof desc), param_kind_note(p, note, sizeof note));
     }
   }
   spvi_module_free(m);
@@ -727,9 +783,11 @@ static bool parse_segment(run_seg *sg, int i, int n, int argc, char **argv, cons
   bool ok = cli_parse_run(argc, v, &sg->c, &e);
   if (ok && sg->c.help) *help = true;
   if (!ok) cli_say_error("%s%s", label, e.msg);
-  else if (i > 0 && (sg->c.strict || sg->c.nspecs)) {
+  else if (i > 0 && (sg->c.strict || sg->c.nspecs || sg->c.cl.first)) {
     cli_say_error("%s%s applies to loading the module: give it before the first --then", label,
-                  sg->c.strict ? "--strict" : "--spec");
+                  sg->c.strict   ? "--strict"
+                  : sg->c.nspecs ? "--spec"
+                                 : sg->c.cl.first);
     ok = false;
   }
   free(owned);
@@ -819,7 +877,7 @@ static int run_or_debug(int argc, char **argv, bool debug) {
     }
   }
   double t_load = now_seconds();
-  m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c);
+  m = load_module(segs[0].c.module, segs[0].c.strict, &segs[0].c, &segs[0].c.cl, debug);
   load_seconds = now_seconds() - t_load;
   if (!m) goto done;
   for (int k = 0; k < nseg; k++)

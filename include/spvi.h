@@ -243,7 +243,10 @@ typedef struct spvi_param_info {
   /* OpenCL C spelling of the type as the source wrote it ("float4*", "mytype_t"), from the
    * "kernel_arg_type.KERNEL.T0,T1,..." OpString llvm-spirv emits for a module compiled with
    * -cl-kernel-arg-info and translated with --preserve-ocl-kernel-arg-type-metadata-through-string
-   * (its "kernel_arg_type_qual." string adds to is_const/is_volatile/is_restrict); "" when absent */
+   * (its "kernel_arg_type_qual." string adds to is_const/is_volatile/is_restrict); without it, from
+   * the debug information of a module compiled with -g (the parameter's DebugLocalVariable: its
+   * type's typedef or OpenCL C name, "uint*"; not for structs and arrays); "" when absent.
+   * `name` too comes from the debug information when the parameter has no OpName. */
   const char *source_type_name;
   /* SPVI_PARAM_IMAGE only: */
   spvi_image_type image_type;
@@ -270,6 +273,11 @@ void spvi_kernel_size_hint(const spvi_module *m, int kernel, size_t hint[3]);
 void spvi_kernel_subgroup_modes(const spvi_module *m, int kernel, unsigned *reqd_size, unsigned *per_workgroup);
 /* The OpenCL sub-group extensions spvi implements, space-separated ("cl_khr_subgroups ..."). */
 const char *spvi_subgroup_extensions(void);
+/* The OpenCL sub-group extensions the module uses, space-separated in buf (cap bytes, "" when none):
+ * cl_khr_subgroups for a sub-group operation or built-in, the others by the capabilities they add
+ * (GroupNonUniformBallot: cl_khr_subgroup_ballot ...; cl_khr_subgroup_extended_types adds none, so
+ * it is not listed). Returns the length the whole list needs, like snprintf. */
+size_t spvi_module_subgroup_extensions(const spvi_module *m, char *buf, size_t cap);
 /* Addressing model bits: 32 or 64. */
 unsigned spvi_module_pointer_bits(const spvi_module *m);
 /* Declared capabilities, by name ("Addresses", "Kernel", ...). */

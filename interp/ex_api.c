@@ -289,7 +289,11 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
     uint32_t tid = m->ids[pid].type;
     const ld_type *t = ld_type_of(m, tid);
     char tn[256];
-    pi->name = kstrdup(k, m->ids[pid].name ? m->ids[pid].name : "");
+    /* without OpName (no -cl-kernel-arg-info), the debug information's name (-g) */
+    const char *dname = NULL;
+    char dtype[128];
+    ld_param_decl(m, m->ids[fn->id].index, i, &dname, dtype, sizeof dtype);
+    pi->name = kstrdup(k, m->ids[pid].name ? m->ids[pid].name : dname ? dname : "");
     pi->space = SPVI_AS_NONE;
     bool byval = false, nowrite = false;
     for (uint32_t di = 0; di < m->ndecos; di++) {
@@ -309,7 +313,8 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
       qual_const = strstr(qual, "const") != NULL;
     }
     char src[256] = "";
-    arg_info_field(m, "kernel_arg_type.", kname, i, src, sizeof src);
+    if (!arg_info_field(m, "kernel_arg_type.", kname, i, src, sizeof src) && dname) /* else from -g */
+      snprintf(src, sizeof src, "%s", dtype);
     pi->source_type_name = kstrdup(k, src);
     if (t && t->kind == LD_TY_POINTER && byval) {
       pi->kind = SPVI_PARAM_VALUE;
@@ -527,6 +532,57 @@ const char *spvi_subgroup_extensions(void) {
          "cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
          "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_named_barrier cl_intel_subgroups (shuffles only)";
 }
+/* The sub-group extensions behind each capability (the OpenCL SPIR-V Environment spec 2.1 lists the
+ * capabilities each extension adds: cl_khr_subgroup_* the GroupNonUniform* ones, Intel's
+ * SubgroupShuffleINTEL and its block I/O). */
+static const struct {
+  const char *cap, *ext;
+} subgroup_caps[] = {
+  {"GroupNonUniformVote", "cl_khr_subgroup_non_uniform_vote"},
+  {"GroupNonUniformBallot", "cl_khr_subgroup_ballot"},
+  {"GroupNonUniformArithmetic", "cl_khr_subgroup_non_uniform_arithmetic"},
+  {"GroupNonUniformShuffle", "cl_khr_subgroup_shuffle"},
+  {"GroupNonUniformShuffleRelative", "cl_khr_subgroup_shuffle_relative"},
+  {"GroupNonUniformClustered", "cl_khr_subgroup_clustered_reduce"},
+  {"NamedBarrier", "cl_khr_subgroup_named_barrier"},
+  {"SubgroupShuffleINTEL", "cl_intel_subgroups"},
+  {"SubgroupBufferBlockIOINTEL", "cl_intel_subgroups"},
+  {"SubgroupImageBlockIOINTEL", "cl_intel_subgroups"},
+};
+
+/* A module-scope variable decorated with a sub-group built-in (get_sub_group_size() and friends,
+ * OpenCL SPIR-V Environment 2.9: SubgroupSize, SubgroupMaxSize, NumSubgroups,
+ * NumEnqueuedSubgroups, SubgroupId, SubgroupLocalInvocationId). */
+static bool reads_subgroup_builtin(const ld_module *m) {
+  static const uint32_t builtins[] = {SpvBuiltInSubgroupSize, SpvBuiltInSubgroupMaxSize,
+                                      SpvBuiltInNumSubgroups, SpvBuiltInNumEnqueuedSubgroups,
+                                      SpvBuiltInSubgroupId,   SpvBuiltInSubgroupLocalInvocationId};
+  for (uint32_t g = 0; g < m->nglobals; g++)
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+      if (m->globals[g].builtin == builtins[i]) return true;
+  return false;
+}
+
+size_t spvi_module_subgroup_extensions(const spvi_module *m, char *buf, size_t cap) {
+  size_t n = 0;
+  if (cap) buf[0] = 0;
+  if (!m) return 0;
+  const char *used[1 + sizeof subgroup_caps / sizeof subgroup_caps[0]];
+  size_t nused = 0;
+  if (m->prog->uses_subgroups || reads_subgroup_builtin(m->ld)) used[nused++] = "cl_khr_subgroups";
+  for (size_t i = 0; i < sizeof subgroup_caps / sizeof subgroup_caps[0]; i++) {
+    bool has = false, dup = false;
+    for (uint32_t c = 0; c < m->ld->ncaps; c++) has |= strcmp(m->caps[c], subgroup_caps[i].cap) == 0;
+    for (size_t k = 0; k < nused; k++) dup |= strcmp(used[k], subgroup_caps[i].ext) == 0;
+    if (has && !dup) used[nused++] = subgroup_caps[i].ext;
+  }
+  for (size_t k = 0; k < nused; k++) {
+    int w = snprintf(cap > n ? buf + n : NULL, cap > n ? cap - n : 0, "%s%s", k ? " " : "", used[k]);
+    n += (size_t)w;
+  }
+  return n;
+}
+
 unsigned spvi_module_pointer_bits(const spvi_module *m) { return m ? m->ld->pointer_bytes * 8 : 0; }
 int spvi_module_capability_count(const spvi_module *m) { return m ? (int)m->ld->ncaps : 0; }
 const char *spvi_module_capability(const spvi_module *m, int i) {

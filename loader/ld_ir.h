@@ -261,5 +261,10 @@ const char *ld_id_name(const ld_module *m, uint32_t id, char *buf, size_t len);
  * variables take is named by the one of function index `func` (LD_NONE: none is preferred). False,
  * with *name NULL, when the module has no debug information for it or it is ambiguous. */
 bool ld_var_decl(const ld_module *m, uint32_t var, uint32_t func, const char **name, const char **file, uint32_t *line);
+/* Parameter `index` (from 0) of function index `func` in the debug information: the name of its
+ * OpenCL.DebugInfo.100 DebugLocalVariable (the one whose ArgNumber is index + 1 in the function's
+ * DebugFunction) and its type's OpenCL C spelling in type (cap bytes; "" when it has none: a
+ * struct, an array). False, with *name NULL, when the module has no such variable. */
+bool ld_param_decl(const ld_module *m, uint32_t func, uint32_t index, const char **name, char *type, size_t cap);
 
 #endif

@@ -83,6 +83,82 @@ bool ld_var_decl(const ld_module *m, uint32_t var, uint32_t func, const char **n
   return *name != NULL;
 }
 
+/* The OpenCL C spelling of a parameter's debug type (OpenCL.DebugInfo.100 4.3): a typedef by its
+ * name (`uint`, `float4`), a base type by its OpenCL C name (DebugTypeBasic names the C type:
+ * `unsigned int` is `uint`, OpenCL C 6.1.1), a vector as its element and count, a pointer as its
+ * pointee and `*`, qualifiers left out (kernel_arg_type leaves them out too; they are
+ * kernel_arg_type_qual's). False for anything else (structs, arrays...: no spelling guessed). */
+static bool di_spell(const ld_module *m, uint32_t type, char *buf, size_t cap, int depth) {
+  static const char *const c_names[][2] = {
+    {"unsigned char", "uchar"}, {"unsigned short", "ushort"}, {"unsigned int", "uint"}, {"unsigned long", "ulong"},
+    {"_Bool", "bool"},          {"long int", "long"},
+  };
+  const ld_insn *t = di_of(m, type);
+  if (!t || depth > 16) return false;         /* bounded: a malformed module may loop */
+  const char *name = di_str(m, di_arg(t, 0)); /* DebugTypedef, DebugTypeBasic: Name */
+  const char *suffix = NULL;                  /* after the base's spelling */
+  char count[16];
+  switch (t->ops[1]) {
+  case DI_DebugTypedef: break;
+  case DI_DebugTypeBasic:
+    for (size_t i = 0; name && i < sizeof c_names / sizeof c_names[0]; i++)
+      if (strcmp(name, c_names[i][0]) == 0) name = c_names[i][1];
+    break;
+  case DI_DebugTypeQualifier: suffix = ""; break;
+  case DI_DebugTypePointer: suffix = "*"; break;
+  case DI_DebugTypeVector: /* Component Count: operand 1, a literal */
+    snprintf(count, sizeof count, "%u", di_arg(t, 1));
+    suffix = count;
+    break;
+  default: return false;
+  }
+  if (!suffix) return name && name[0] && (size_t)snprintf(buf, cap, "%s", name) < cap;
+  if (!di_spell(m, di_arg(t, 0), buf, cap, depth + 1)) return false; /* Base Type: operand 0 */
+  size_t n = strlen(buf);
+  return (size_t)snprintf(buf + n, cap - n, "%s", suffix) < cap - n;
+}
+
+/* The function a kernel's entry point wraps, or func itself. llvm-spirv-14 makes the entry point a
+ * wrapper when the kernel function is also called (at -O2 it often is): its body calls the kernel
+ * function with its own parameters in order, and the debug information describes that callee. */
+static uint32_t wrapped_function(const ld_module *m, uint32_t func) {
+  const ld_function *fn = &m->funcs[func];
+  for (uint32_t i = 0; i < fn->ninsns; i++) {
+    const ld_insn *in = &fn->insns[i]; /* OpFunctionCall: Function, then the arguments */
+    if (in->opcode != SpvOpFunctionCall || in->nops != fn->nparams + 1) continue;
+    bool same = in->ops[0] < m->bound && m->ids[in->ops[0]].kind == LD_ID_FUNCTION;
+    for (uint32_t k = 0; same && k < fn->nparams; k++) same = in->ops[1 + k] == fn->params[k];
+    if (same) return m->ids[in->ops[0]].index;
+  }
+  return func;
+}
+
+/* The DebugFunction describing function index func (its Function operand, 9), 0 when none. */
+static uint32_t di_function_scope(const ld_module *m, uint32_t func) {
+  for (uint32_t i = 0; i < m->ndebug_insns; i++)
+    if (m->debug_insns[i].nops >= 2 && m->debug_insns[i].ops[1] == DI_DebugFunction &&
+        di_arg(&m->debug_insns[i], 9) == m->funcs[func].id)
+      return m->debug_insns[i].result;
+  return 0;
+}
+
+bool ld_param_decl(const ld_module *m, uint32_t func, uint32_t index, const char **name, char *type, size_t cap) {
+  *name = NULL;
+  type[0] = 0;
+  if (!m || func >= m->nfuncs) return false;
+  uint32_t scope = di_function_scope(m, func);
+  if (!scope) scope = di_function_scope(m, wrapped_function(m, func)); /* a wrapper has none of its own */
+  for (uint32_t i = 0; i < m->ndebug_insns && scope; i++) {
+    const ld_insn *d = &m->debug_insns[i]; /* DebugLocalVariable: Parent 5, ArgNumber 7 (from 1) */
+    if (d->nops < 2 || d->ops[1] != DI_DebugLocalVariable || di_arg(d, 5) != scope || di_arg(d, 7) != index + 1)
+      continue;
+    *name = di_str(m, di_arg(d, 0));
+    if (!di_spell(m, di_arg(d, 1), type, cap, 0)) type[0] = 0;
+    return *name != NULL;
+  }
+  return false;
+}
+
 /* ---- header and scan ----------------------------------------------------------------------- */
 
 static uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24); }

@@ -176,7 +176,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entri
 }
 
 /* ---- extension functions (OpenCL 3.0 API 9.2) -----------------------------------------------
- * Only the functions of extensions the device advertises (cl_features.h), under their
+ * Only the functions of extensions the device advertises (clc_features.h), under their
  * extension names; NULL for any other name. */
 static const struct {
   const char *name;

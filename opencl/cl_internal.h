@@ -9,14 +9,14 @@
  *   cl_event.c    events, user events, callbacks, profiling, clWaitForEvents
  *   cl_queue.c    command queues, the worker pool, markers, barriers, clFlush/clFinish
  *   cl_icd.c      the ICD dispatch table, clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress*
- *   cl_platform.c platform and device queries (the device's limits and features: cl_features.h)
+ *   cl_platform.c platform and device queries (the device's limits and features: clc_features.h)
  *   cl_context.c  contexts
  *   cl_mem.c      buffers, sub-buffers, read/write/copy/fill (+Rect), map/unmap, migrate
  *   cl_image.c    images, image formats, image commands, samplers
  *   cl_svm.c      shared virtual memory
- *   cl_program.c  programs: IL, binaries, source (cl_compile.c), build/compile/link, queries
+ *   cl_program.c  programs: IL, binaries, source (clc_compile.c), build/compile/link, queries
  *   cl_kernel.c   kernels, arguments, kernel queries, clEnqueueNDRangeKernel/clEnqueueTask
- *   cl_compile.c  OpenCL C -> SPIR-V and SPIR-V linking (child processes)
+ *   clc_compile.c  OpenCL C -> SPIR-V and SPIR-V linking (child processes)
  *
  * Thread safety: every entry point may be called from any thread (the CTS does). Objects carry
  * their own lock where they have mutable state; the command engine has one lock (cl_queue.c).
@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cl_features.h"
+#include "clc_features.h"
 #include "spvi.h"
 
 /* Exported OpenCL entry points (the library is built with -fvisibility=hidden). */

@@ -408,7 +408,7 @@ static uint32_t spv_vec_type_hint(const uint32_t *w, size_t n, uint32_t fn) {
 }
 
 /* Field `index` of the OpString "<prefix><kernel>.<f0>,<f1>,..." llvm-spirv keeps the kernel
- * argument metadata in (cl_compile.h); false when there is none. */
+ * argument metadata in (clc_compile.h); false when there is none. */
 static bool spv_arg_field(const uint32_t *w, size_t n, const char *prefix, const char *kernel, cl_uint index, char *buf,
                           size_t len) {
   size_t np = strlen(prefix), nk = strlen(kernel);

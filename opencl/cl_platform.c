@@ -3,7 +3,7 @@
  * clGetDeviceIDs, clGetDeviceInfo, sub-devices, timers (OpenCL 3.0 API 4.1, 4.2, 4.3, 5.14).
  *
  * The device is the interpreter running on the host's CPU cores. Every query answers what spvi
- * really does: the extensions and OpenCL C features come from cl_features.h, the memory limits from
+ * really does: the extensions and OpenCL C features come from clc_features.h, the memory limits from
  * the engine's (spvi.h "device limits"), the others from the CLX_* macros other files check
  * against, and what spvi does not have (pipes, device-side enqueue, partitioning, system SVM)
  * answers "none" as the spec says a device without it must. The answers
@@ -20,7 +20,7 @@
 struct _cl_platform_id clx_platform = {.h = {.dispatch = &clx_dispatch, .kind = CLX_PLATFORM, .refs = 1}};
 struct _cl_device_id clx_device = {.h = {.dispatch = &clx_dispatch, .kind = CLX_DEVICE, .refs = 1}};
 
-/* ---- what the platform and device advertise (cl_features.h) ---------------------------------- */
+/* ---- what the platform and device advertise (clc_features.h) ---------------------------------- */
 #define CLX_NAME_SPACED(name, major, minor, patch) " " #name
 #define CLX_NAME_VERSION(name, major, minor, patch) {CL_MAKE_VERSION(major, minor, patch), #name},
 
@@ -182,7 +182,7 @@ CLX_API CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platfor
 
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
 
-/* The compiler runs in child processes (cl_compile.c): there is nothing resident to unload. */
+/* The compiler runs in child processes (clc_compile.c): there is nothing resident to unload. */
 CLX_API CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
   return clx_valid(platform, CLX_PLATFORM) ? CL_SUCCESS : CL_INVALID_PLATFORM;
 }

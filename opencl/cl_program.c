@@ -3,7 +3,7 @@
  * (IL) and from binaries; clBuildProgram, clCompileProgram, clLinkProgram; specialization
  * constants; the program queries.
  *
- * Builds are synchronous: the calling thread compiles (cl_compile.c, child processes), loads the
+ * Builds are synchronous: the calling thread compiles (clc_compile.c, child processes), loads the
  * module into spvi and then calls pfn_notify, which API 5.8.3 allows ("clBuildProgram ... may
  * return before the build has completed" is a permission, not a duty). The program's lock is not
  * held while compiling, so queries — also from the notify callback — answer meanwhile; a second
@@ -25,8 +25,8 @@
  * program while they run (cl_kernel.c).
  */
 #include "cl_internal.h"
-#include "cl_sbuf.h"
-#include "cl_compile.h"
+#include "clc_sbuf.h"
+#include "clc_compile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -263,7 +263,7 @@ static size_t spv_spec_size(const uint32_t *w, size_t n, cl_uint id) {
 }
 
 /* ---- build options of IL and binary programs -------------------------------------------------
- * Source programs' options are checked by the compiler (cl_compile.c). For SPIR-V there is nothing
+ * Source programs' options are checked by the compiler (clc_compile.c). For SPIR-V there is nothing
  * to compile, but the options are still the build options of API 5.8.6, so unknown ones are
  * CL_INVALID_BUILD_OPTIONS there too; the ones the run time needs are recorded. */
 static const char *const il_options_known[] = {
@@ -600,7 +600,7 @@ static cl_int begin_job(prog_x *x, job *j) {
   return e;
 }
 
-/* Flags of a compile of OpenCL C (cl_compile.h: OpenCL C 1.x needs uniform work-groups, API 5.10). */
+/* Flags of a compile of OpenCL C (clc_compile.h: OpenCL C 1.x needs uniform work-groups, API 5.10). */
 static unsigned compile_flags(const clc_result *r) {
   return (r->denorms_are_zero ? PF_FTZ : 0) | (r->kernel_arg_info ? PF_ARG_INFO : 0) |
          (r->uniform_work_group_size || r->cl_std < 200 ? PF_UNIFORM : 0) | PF_SOURCE;

@@ -56,7 +56,7 @@ else
 fi
 
 # 3. linked directly (no loader): the application's clGetPlatformIDs is spvi's
-if cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $san_cflags -Iinclude -Iopencl \
+if cc -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $san_cflags -Iinclude -Icompile -Iopencl \
      tests/opencl/test_platform.c tests/opencl/cltest.c -L"$B" -l:libspvi-cl.so -Wl,-rpath,"$B" -lcmocka -lm -lpthread \
      -o "$tmp/test_platform_direct" 2>"$tmp/cc.err"; then
   if ldd "$tmp/test_platform_direct" | grep -q libOpenCL; then

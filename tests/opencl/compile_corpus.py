@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile every OpenCL C file of the corpora through spvi's source compiler (opencl/cl_compile.c).
+"""Compile every OpenCL C file of the corpora through spvi's source compiler (compile/clc_compile.c).
 
 For every `.cl` file under the corpus root (default ../shared/corpus) this script
 
@@ -22,7 +22,7 @@ Outcomes, one per file:
                    failure)
   ok-no-kernels    a library without kernels (spvi info needs one): spirv-val accepts it
   clang-rejects    plain clang-14 rejects the file with every option set tried
-  device-rejects   plain clang accepts it but not with the device's extensions (cl_features.h):
+  device-rejects   plain clang accepts it but not with the device's extensions (clc_features.h):
                    the kernel uses something spvi does not advertise
   expected-fail    a negative test (piglit `expect_build_fail: true`) that fails to build
   invalid-options  the build options are invalid (CLC_INVALID_OPTIONS)
@@ -33,9 +33,8 @@ Outcomes, one per file:
                    a library without kernels, an unresolved external function ...)
 
 Usage (from the repository root, after building the driver):
-  cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Iinclude -Iopencl \\
-     opencl/cl_compile.c tests/opencl/test_compile.c -lcmocka -lpthread -o /tmp/tc
-  python3 tests/opencl/compile_corpus.py --driver /tmp/tc [--spvi build/spvi] [-j N]
+  make build/cltests/test_compile
+  python3 tests/opencl/compile_corpus.py --driver build/cltests/test_compile [--spvi build/spvi] [-j N]
          [--corpus DIR] [--filter SUBSTRING] [--report FILE.jsonl]
 
 Prints a table per corpus, the non-ok files grouped by reason, and the totals. Exit status 0

@@ -1,6 +1,6 @@
 /*
  * test_build.c — OpenCL C programs whose results depend on how spvi's compiler driver
- * (opencl/cl_compile.c) optimises and links them, through the ICD loader: sub-group built-ins in
+ * (compile/clc_compile.c) optimises and links them, through the ICD loader: sub-group built-ins in
  * both arms of a branch (the pipeline must not merge them, docs/compile.md "The pipeline") and
  * clLinkProgram of objects that llvm-spirv-14 wrote with different SPIR-V versions
  * (docs/compile.md "Linking").

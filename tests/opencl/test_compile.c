@@ -1,8 +1,8 @@
 /*
- * test_compile.c — tests of opencl/cl_compile.c (OpenCL C -> SPIR-V, SPIR-V linking).
+ * test_compile.c — tests of compile/clc_compile.c (OpenCL C -> SPIR-V, SPIR-V linking).
  *
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Iinclude -Iopencl \
- *      opencl/cl_compile.c tests/opencl/test_compile.c -lcmocka -lpthread -o /tmp/tc && /tmp/tc
+ *   make build/cltests/test_compile && build/cltests/test_compile
+ *   (it links the compile layer's objects, compile/clc_compile.c and clc_cache.c, alone)
  *
  * Where the tests load a module with `spvi info` or run it with `spvi run`, the spvi command is
  * $SPVI, else $SPVI_BUILD/spvi (tests/opencl/run.sh sets it), build/spvi, spvi on the PATH;
@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cl_cache.h"
-#include "cl_compile.h"
+#include "clc_cache.h"
+#include "clc_compile.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* helpers                                                                                    */
@@ -315,7 +315,7 @@ static void test_defines(void **state) {
   clc_result_free(&r);
 }
 
-/* The macros a kernel sees are exactly cl_features.h. */
+/* The macros a kernel sees are exactly clc_features.h. */
 static void test_extension_macros(void **state) {
   (void)state;
   clc_result r;
@@ -767,7 +767,7 @@ static void test_threads(void **state) {
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* the build cache (opencl/cl_cache.c)                                                        */
+/* the build cache (compile/clc_cache.c)                                                        */
 /* ---------------------------------------------------------------------------------------- */
 
 /* SHA-256 of the FIPS 180-4 examples (NIST's "SHA256.pdf" and "SHA2_Additional.pdf"). */

@@ -2,7 +2,7 @@
  * test_platform.c — spvi's platform, device and contexts through the ICD loader (OpenCL 3.0 API
  * 4.1 - 4.4, 9.2; cl_khr_icd, cl_khr_extended_versioning): every platform and device query answers
  * with a consistent size, the values meet the full profile's minimums (API 4.2 table "OpenCL
- * Device Queries"), the extension and feature lists are exactly cl_features.h's, contexts check
+ * Device Queries"), the extension and feature lists are exactly clc_features.h's, contexts check
  * their arguments in the order the spec and the CTS expect, destructor callbacks run last-first
  * once nothing holds the context, and all of it from several threads at once.
  */
@@ -15,7 +15,7 @@
 #include <ctype.h>
 #include <pthread.h>
 
-#include "cl_features.h"
+#include "clc_features.h"
 #include "spvi.h" /* the device limits the platform reports: the engine's figures */
 
 /* The platform and device (cltest_device). */
@@ -105,7 +105,7 @@ static bool same_names(const char *s, const cl_name_version *nv, size_t n) {
   return ok && words == n;
 }
 
-/* The expected lists, from cl_features.h itself. */
+/* The expected lists, from clc_features.h itself. */
 #define NV(name, major, minor, patch) {CL_MAKE_VERSION(major, minor, patch), #name},
 static const cl_name_version expect_ext[] = {CLF_EXTENSIONS(NV)};
 static const cl_name_version expect_features[] = {CLF_C_FEATURES(NV)};
@@ -175,7 +175,7 @@ static void test_platform_info(void **state) {
   assert_int_equal(n, sizeof res);
   assert_true(res >= 1 && res <= 1000000); /* clGetHostTimer is supported: non-zero */
 
-  /* the extension string and the versioned list name the same extensions, cl_features.h's */
+  /* the extension string and the versioned list name the same extensions, clc_features.h's */
   s = platform_str(CL_PLATFORM_EXTENSIONS);
   CHECK(clGetPlatformInfo(plat, CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0, NULL, &n));
   assert_int_equal(n, sizeof expect_ext);
@@ -628,7 +628,7 @@ static void test_device_strings(void **state) {
   free(nv);
 }
 
-/* The extension string, the versioned list and cl_features.h agree; so do the OpenCL C
+/* The extension string, the versioned list and clc_features.h agree; so do the OpenCL C
  * features, the IL string and list, and the OpenCL C versions. */
 static void test_device_feature_lists(void **state) {
   (void)state;
@@ -654,7 +654,7 @@ static void test_device_feature_lists(void **state) {
     for (size_t k = 0; k < count; k++) hits += strcmp(nv[k].name, required[i]) == 0;
     if (hits != 1) fail_msg("%s is not advertised", required[i]);
   }
-  /* absent on purpose (cl_features.h): nothing spvi does not do */
+  /* absent on purpose (clc_features.h): nothing spvi does not do */
   static const char *const absent[] = {"cl_khr_image2d_from_buffer", "cl_khr_device_uuid", "cl_khr_gl_sharing",
                                        "cl_khr_expect_assume", "cl_khr_depth_images"};
   for (size_t i = 0; i < NELEMS(absent); i++) assert_null(strstr(ext, absent[i]));

@@ -1,5 +1,5 @@
 /*
- * cl_features.h — what spvi's OpenCL device advertises, in one place: the extensions (with the
+ * clc_features.h — what spvi's OpenCL device advertises, in one place: the extensions (with the
  * version CL_DEVICE_EXTENSIONS_WITH_VERSION reports) and the OpenCL C 3.0 optional features
  * (CL_DEVICE_OPENCL_C_FEATURES). The device queries, the platform's extension string and the
  * source compiler's -cl-ext= / feature macros are all generated from these tables, so a program
@@ -12,8 +12,8 @@
  * extension would turn that skip into a failure; docs/opencl-platform.md), GL/D3D/EGL sharing (no
  * graphics API), cl_khr_image2d_from_buffer (needs row pitch support in images).
  */
-#ifndef CL_FEATURES_H
-#define CL_FEATURES_H
+#ifndef CLC_FEATURES_H
+#define CLC_FEATURES_H
 
 /* X(name, major, minor, patch): extensions of the device (and of the platform: cl_khr_icd). */
 #define CLF_EXTENSIONS(X)                                                              \
@@ -38,7 +38,7 @@
   X(cl_khr_subgroup_shuffle_relative, 1, 0, 0)                                         \
   X(cl_khr_subgroup_clustered_reduce, 1, 0, 0)                                         \
   X(cl_khr_extended_versioning, 1, 0, 0)              /* the *_WITH_VERSION queries */ \
-  X(cl_khr_spirv_linkonce_odr, 1, 0, 0)               /* linked by cl_compile.c */     \
+  X(cl_khr_spirv_linkonce_odr, 1, 0, 0)               /* linked by clc_compile.c */    \
   X(cl_khr_spirv_no_integer_wrap_decoration, 1, 0, 0) /* NoSignedWrap/NoUnsignedWrap accepted */
 
 /* X(name, major, minor, patch): OpenCL C 3.0 optional features (OpenCL C 6.2.1). */

@@ -1,6 +1,7 @@
 /*
- * cl_compile.h — OpenCL C source -> SPIR-V, and SPIR-V linking, for clBuildProgram,
- * clCompileProgram and clLinkProgram.
+ * clc_compile.h — OpenCL C source -> SPIR-V, and SPIR-V linking, for clBuildProgram,
+ * clCompileProgram and clLinkProgram (opencl/) and for `spvi run|debug|info FILE.cl` (cli/): the
+ * compile layer, below both, so the command and the platform build a source the same way.
  *
  * The compiler runs as child processes (clang-14 -> opt-14 -> llvm-spirv-14, spirv-link for
  * links) in a private temporary directory per call, so a compiler crash or hang becomes a failed
@@ -12,11 +13,11 @@
  * /usr/lib/llvm-14/bin, then the PATH names clang-14, opt-14, llvm-as-14, llvm-spirv-14),
  * SPVI_SPIRV_LINK (the spirv-link command), SPVI_COMPILE_TIMEOUT (seconds per tool run, default
  * 600), TMPDIR (where the per-call directories go, default /tmp). Successful source builds are
- * cached (cl_cache.h: SPVI_CACHE, SPVI_CACHE_DIR, SPVI_CACHE_SIZE): a hit gives the same module,
+ * cached (clc_cache.h: SPVI_CACHE, SPVI_CACHE_DIR, SPVI_CACHE_SIZE): a hit gives the same module,
  * log and flags as the build that stored it.
  */
-#ifndef CL_COMPILE_H
-#define CL_COMPILE_H
+#ifndef CLC_COMPILE_H
+#define CLC_COMPILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +58,14 @@ enum { CLC_OK = 0, CLC_FAILED = 1, CLC_INVALID_OPTIONS = 2 };
  * OpenCL CTS builds from many threads). `out` is always initialised (free it with
  * clc_result_free), except when it is NULL (then CLC_FAILED). */
 int clc_compile(const char *source, const char *options, const clc_header *headers, unsigned nheaders, clc_result *out);
+
+/* clc_compile for a source file of the user's (the spvi command: docs/compile.md "Source files").
+ * `name` is the file as the user gave it: diagnostics (`kern.cl:3:5: error: ...`), __FILE__ and
+ * the debug information name it so, with its own line numbers. `dir` is its directory, absolute:
+ * `#include "x.h"` finds x.h there first, as when the file is compiled in place, and the included
+ * files are in the cache entry's dependency list (an edited header is a miss). With -g the
+ * debug information's files are relative to the working directory. */
+int clc_compile_file(const char *source, const char *name, const char *dir, const char *options, clc_result *out);
 
 /* Link SPIR-V modules into one; `-create-library` in options for a library (partial link,
  * exports kept). options: clLinkProgram's (may be NULL): -create-library, -enable-link-options

@@ -1,12 +1,13 @@
 /*
- * cl_compile.c — OpenCL C source -> SPIR-V (clang-14, opt-14, llvm-spirv-14) and SPIR-V linking
- * (spirv-link) for the OpenCL platform. See cl_compile.h for the interface and docs/compile.md
- * for the design, the measurements behind it and the corpus results.
+ * clc_compile.c — OpenCL C source -> SPIR-V (clang-14, opt-14, llvm-spirv-14) and SPIR-V linking
+ * (spirv-link) for the OpenCL platform and the spvi command (clc_compile_file: a user's file). See
+ * clc_compile.h for the interface and docs/compile.md for the design, the measurements behind it
+ * and the corpus results.
  *
  * Every call works in its own mkdtemp directory and runs the tools as child processes
  * (posix_spawn, argv vectors: no shell, so no quoting problems), with the standard output and
  * error of each tool captured into a file that becomes the build log. Nothing is shared between
- * calls but the build cache (cl_cache.c, thread-safe), so the functions are thread-safe; a tool
+ * calls but the build cache (clc_cache.c, thread-safe), so the functions are thread-safe; a tool
  * that crashes or hangs (a timeout kills it) only fails that build. A source build whose key
  * (compile_key) is in the cache runs no tool at all.
  *
@@ -24,11 +25,11 @@
  * says so. The reasons for every step, and the measurements: docs/compile.md.
  */
 #define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np, nftw, dladdr */
-#include "cl_compile.h"
+#include "clc_compile.h"
 
-#include "cl_cache.h"
-#include "cl_features.h"
-#include "cl_sbuf.h"
+#include "clc_cache.h"
+#include "clc_features.h"
+#include "clc_sbuf.h"
 #include "spvi.h"
 
 #include <dlfcn.h>
@@ -71,7 +72,7 @@ static const char *sigstr(int sig) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Argument vector (the growable string is cl_sbuf.h's). Allocation failures are remembered     */
+/* Argument vector (the growable string is clc_sbuf.h's). Allocation failures are remembered     */
 /* (oom) and reported once at the end instead of being checked at every call.                  */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -664,7 +665,7 @@ static bool run_step(job *j, avec *argv, const char *cwd, const char *product, b
 /* Source compilation                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The extensions and feature macros the device advertises (cl_features.h). */
+/* The extensions and feature macros the device advertises (clc_features.h). */
 #define CLC_NAME(name, major, minor, patch) #name,
 static const char *const device_extensions[] = {CLF_EXTENSIONS(CLC_NAME)};
 static const char *const device_features[] = {CLF_C_FEATURES(CLC_NAME)};
@@ -676,7 +677,7 @@ static const char *const device_features[] = {CLF_C_FEATURES(CLC_NAME)};
 /* Every extension and feature macro that clang-14 or its opencl-c.h / opencl-c-base.h can define
  * for the spir64 target (found with -dM for CL1.0 ... CL3.0). Those that the device does not
  * advertise are #undef'd after the default header, so that `#ifdef` in a kernel sees exactly
- * cl_features.h. */
+ * clc_features.h. */
 static const char *const clang_known_macros[] = {
   "cl_amd_media_ops",
   "cl_amd_media_ops2",
@@ -764,7 +765,7 @@ static bool user_defined(const avec *user, const char *m) {
 }
 
 static void make_prelude(sbuf *b, int cl_std, const avec *user) {
-  sb_add(b, "/* spvi: the extension and feature macros of the device (cl_features.h) */\n");
+  sb_add(b, "/* spvi: the extension and feature macros of the device (clc_features.h) */\n");
   for (size_t i = 0; i < NUM(clang_known_macros); i++) {
     const char *m = clang_known_macros[i];
     if (user_defined(user, m)) continue;
@@ -1331,7 +1332,7 @@ static bool build_module(job *j, int level, sbuf *fail_log, bool *final) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* The build cache (cl_cache.h; docs/compile.md "The build cache")                              */
+/* The build cache (clc_cache.h; docs/compile.md "The build cache")                              */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A tool's identity for the key: the file it resolves to (tool_path, then the PATH for a bare
@@ -1350,6 +1351,18 @@ static void key_tool(clcache_sha256 *s, int tool) {
   clcache_sha256_file_identity(s, path); /* absent: the name alone, and the build will fail */
 }
 
+/* The file this code is in: libspvi-cl.so for the platform, found with dladdr. Linked into an
+ * executable (the spvi command), dladdr names the program as it was started (glibc gives
+ * argv[0], maybe a bare name found on the PATH): /proc/self/exe is the file itself. */
+static void key_self(clcache_sha256 *s) {
+  Dl_info self;
+  if (dladdr((void *)clc_compile, &self) && self.dli_fname && strchr(self.dli_fname, '/') &&
+      clcache_sha256_file_identity(s, self.dli_fname))
+    return;
+  char exe[PATH_MAX];
+  if (realpath("/proc/self/exe", exe)) clcache_sha256_file_identity(s, exe);
+}
+
 /* The key of a source build: everything the result depends on but the files clang reads from
  * disk (those are the entry's dependency list): spvi's version and the file this code is in (so
  * a rebuilt spvi never serves what the old one produced), the tools, the source, the embedded
@@ -1360,8 +1373,7 @@ static void compile_key(const char *source, const clc_header *headers, unsigned 
   clcache_sha256 s;
   clcache_sha256_init(&s);
   clcache_sha256_str(&s, "spvi clc_compile 1 " SPVI_VERSION_STRING);
-  Dl_info self;
-  if (dladdr((void *)clc_compile, &self) && self.dli_fname) clcache_sha256_file_identity(&s, self.dli_fname);
+  key_self(&s);
   for (int t = T_CLANG; t <= T_LLVM_SPIRV; t++) key_tool(&s, t);
   clcache_sha256_str(&s, source);
   for (unsigned i = 0; i < nheaders; i++) {
@@ -1529,8 +1541,78 @@ static bool take_module(job *j, clc_result *out) {
   return true;
 }
 
+/* A call that fails before any work: out holds the message as its log. */
+static int fail_early(clc_result *out, const char *message) {
+  result_init(out);
+  sbuf log = {0};
+  sb_add(&log, message);
+  return finish(out, &log, CLC_FAILED);
+}
+
+/* Where a source file of the user's is (clc_compile_file), NULL for the platform's sources. */
+typedef struct {
+  const char *dir; /* absolute: searched first for #include "x.h" */
+} origin;
+
+/* The clang options a user's file adds: its directory for quoted includes (-iquote: searched for
+ * `#include "x.h"` only, before every -I, as if the file were compiled where it is), and with -g
+ * the working directory as the compilation directory, so that the debug information names the
+ * file by the path it was given relative to where the command runs (not the private directory,
+ * which is gone when the debugger reads the source). Both are in o->clang, hence in the key. */
+static void add_origin_options(copts *o, const origin *org, sbuf *log) {
+  bool debug = false;
+  for (size_t i = 0; i < o->clang.n; i++) debug |= strcmp(o->clang.v[i], "-g") == 0;
+  av_add(&o->clang, "-iquote");
+  av_add(&o->clang, org->dir);
+  char cwd[PATH_MAX];
+  if (!debug) return;
+  if (getcwd(cwd, sizeof cwd)) av_addf(&o->clang, "-fdebug-compilation-dir=%s", cwd);
+  else
+    sb_addf(log,
+            "spvi: warning: the working directory is unknown (%s): the debug information names the "
+            "private build directory\n",
+            errstr(errno));
+}
+
+static int compile_source(const char *source, const char *options, const clc_header *headers, unsigned nheaders,
+                          const origin *org, clc_result *out);
+
 int clc_compile(const char *source, const char *options, const clc_header *headers, unsigned nheaders,
                 clc_result *out) {
+  return compile_source(source, options, headers, nheaders, NULL, out);
+}
+
+/* The source behind a `#line 1 "NAME"` marker (C99 6.10.4, which OpenCL C 6.10 keeps): clang then
+ * names the file NAME in diagnostics, __FILE__ and the debug information, and counts its lines from
+ * 1 as in the file. NAME is a string literal: `"` and `\` are escaped, and so are the control
+ * characters (octal escapes), which a string literal cannot hold as they are. */
+static char *with_line_marker(const char *source, const char *name) {
+  sbuf b = {0};
+  sb_add(&b, "#line 1 \"");
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    if (*p == '"' || *p == '\\') sb_addf(&b, "\\%c", *p);
+    else if (*p < 0x20 || *p == 0x7f) sb_addf(&b, "\\%03o", *p);
+    else sb_addn(&b, (const char *)p, 1);
+  }
+  sb_add(&b, "\"\n");
+  sb_add(&b, source);
+  return sb_take(&b);
+}
+
+int clc_compile_file(const char *source, const char *name, const char *dir, const char *options, clc_result *out) {
+  if (!out) return CLC_FAILED;
+  if (!source || !name || !dir || dir[0] != '/')
+    return fail_early(out, "spvi: error: clc_compile_file needs a source, its name and its absolute directory\n");
+  char *text = with_line_marker(source, name);
+  if (!text) return fail_early(out, "spvi: error: out of memory\n");
+  origin org = {dir};
+  int rc = compile_source(text, options, NULL, 0, &org, out);
+  free(text);
+  return rc;
+}
+
+static int compile_source(const char *source, const char *options, const clc_header *headers, unsigned nheaders,
+                          const origin *org, clc_result *out) {
   if (!out) return CLC_FAILED;
   result_init(out);
   sbuf log = {0};
@@ -1572,6 +1654,7 @@ int clc_compile(const char *source, const char *options, const clc_header *heade
     return finish(out, &log, rc);
   }
 
+  if (org) add_origin_options(&o, org, &log);
   sbuf prelude = {0};
   make_prelude(&prelude, o.cl_std, &o.clang);
   uint8_t key[CLCACHE_KEY];

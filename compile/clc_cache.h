@@ -1,6 +1,6 @@
 /*
- * cl_cache.h — a content-addressed cache of build results, in memory (per process) and on disk
- * (shared by processes), for the OpenCL C compiler driver (cl_compile.c) and whatever else
+ * clc_cache.h — a content-addressed cache of build results, in memory (per process) and on disk
+ * (shared by processes), for the OpenCL C compiler driver (clc_compile.c) and whatever else
  * turns inputs into outputs by running external tools. See docs/compile.md "The build cache".
  *
  * The caller computes the key: a SHA-256 (clcache_sha256_*) over everything the output depends on
@@ -16,8 +16,8 @@
  * file and renamed, so a reader never sees half an entry; an entry that does not verify (its own
  * checksum, its format) is ignored and replaced by the next put. Thread-safe.
  */
-#ifndef CL_CACHE_H
-#define CL_CACHE_H
+#ifndef CLC_CACHE_H
+#define CLC_CACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>

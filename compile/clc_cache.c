@@ -1,5 +1,5 @@
 /*
- * cl_cache.c — the build cache of cl_cache.h: SHA-256, the entry format, an in-memory LRU level
+ * clc_cache.c — the build cache of clc_cache.h: SHA-256, the entry format, an in-memory LRU level
  * and an on-disk level. docs/compile.md "The build cache" gives the rules and the measurements.
  *
  * An entry (the same bytes in memory and on disk):
@@ -9,9 +9,9 @@
  * a wrong result; the key inside makes a file renamed or copied to another name a miss too.
  */
 #define _GNU_SOURCE /* nftw */
-#include "cl_cache.h"
+#include "clc_cache.h"
 
-#include "cl_sbuf.h"
+#include "clc_sbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -182,7 +182,7 @@ char *clcache_read_file(const char *path, size_t *len) {
 
 static const char magic[10] = "SPVICACHE1";
 
-/* An entry is built in a growable string (cl_sbuf.h), which holds any bytes. */
+/* An entry is built in a growable string (clc_sbuf.h), which holds any bytes. */
 static void put_bytes(sbuf *b, const void *data, size_t len) { sb_addn(b, data, len); }
 
 static void put_uint(sbuf *b, uint64_t v, int bytes) {

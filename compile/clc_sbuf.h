@@ -1,9 +1,9 @@
 /*
- * cl_sbuf.h — a growable string (build logs, option lists) for the platform's files. Allocation
+ * clc_sbuf.h — a growable string (build logs, option lists) for the platform's files. Allocation
  * failures are remembered (oom) and reported once, by sb_take, instead of at every call.
  */
-#ifndef CL_SBUF_H
-#define CL_SBUF_H
+#ifndef CLC_SBUF_H
+#define CLC_SBUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>
