@@ -3,9 +3,11 @@
  * library:
  *   by value   TYPE:V[,V...]            e.g. int:-3  float4:1,2,3,4  half:1.5  double:nan
  *              bytes:HEX | bytes:@FILE  raw bytes of a by-value struct (size = parameter size)
- *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT
+ *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT | TYPE[]=V,V,... | TYPE[]=@PATH
  *              INIT: V,V,...  fill(V) | fill(V1,...,Vw)  range(START[,STEP])
- *                    random(SEED[,LO,HI])  @PATH (.npy or raw little-endian bytes)
+ *                    random(SEED[,LO,HI])  @PATH (.npy of any C-order shape holding COUNT
+ *                    elements, or raw little-endian bytes); TYPE[] takes COUNT from the list
+ *                    or the (regular) file
  *              null                     a null pointer (clSetKernelArg with a NULL buffer)
  *   __local    local:BYTES
  *   image      IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32=@pixels.npy
@@ -20,6 +22,7 @@
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
 
+#include "cli_npy.h"
 #include "cli_types.h"
 #include "spvi.h"
 
@@ -45,6 +48,9 @@ typedef struct cli_arg {
                             reference, dropped by cli_arg_free); NULL otherwise */
   spvi_image_desc image; /* CLI_ARG_IMAGE (elem: the channel's scalar type, count: channel values) */
   spvi_sampler sampler;  /* CLI_ARG_SAMPLER */
+  unsigned ndim;         /* CLI_ARG_BUFFER from a .npy file: the shape --out writes it in (the
+                            file's, with a packed trailing 3 of 3-element vectors made 4); 0 else */
+  size_t shape[CLI_NPY_MAX_DIMS];
 } cli_arg;
 
 /* The individual forms (text is the whole argument). On failure *out holds nothing to free. */

@@ -650,7 +650,7 @@ static void test_npy_read(void **state) {
   snprintf(arg, sizeof arg, "uint[2]=@%s", path);
   buf_err(arg, "has dtype '<f4' but uint needs '<u4'");
   snprintf(arg, sizeof arg, "float[3]=@%s", path);
-  buf_err(arg, "has shape (2,) but float[3] needs (3,)");
+  buf_err(arg, "has shape (2,) (2 items) but float[3] needs 3");
   /* A .npy file name is never read as raw bytes, even if the size would fit. */
   snprintf(arg, sizeof arg, "uchar[136]=@%s", path);
   buf_err(arg, "dtype '<f4' but uchar needs '|u1'");
@@ -680,8 +680,68 @@ static void test_npy_read(void **state) {
   uint32_t want3[8] = {fbits(1), fbits(2), fbits(3), 0, fbits(4), fbits(5), fbits(6), 0};
   for (size_t i = 0; i < 8; i++) assert_int_equal(u32_at(&a, i), want3[i]);
   cli_arg_free(&a);
-  snprintf(arg, sizeof arg, "float2[3]=@%s", path); /* (3, 2) needed; flat (6,) would do too */
-  buf_err(arg, "has shape (2, 3) but float2[3] needs (3, 2)");
+  /* Any C-order shape of COUNT x slots items is the buffer's memory image, kept for --out. */
+  snprintf(arg, sizeof arg, "float2[3]=@%s", path);
+  a = buf_ok(arg);
+  for (size_t i = 0; i < 6; i++) assert_int_equal(u32_at(&a, i), fbits(xyz[i]));
+  assert_int_equal(a.ndim, 2);
+  assert_int_equal(a.shape[0], 2);
+  assert_int_equal(a.shape[1], 3);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float[6]=@%s", path); /* a (2, 3) array fills float[6] */
+  a = buf_ok(arg);
+  assert_int_equal(a.ndim, 2);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float3[2]=@%s", path); /* packed (2, 3) goes back as (2, 4) */
+  a = buf_ok(arg);
+  assert_int_equal(a.ndim, 2);
+  assert_int_equal(a.shape[1], 4);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float[5]=@%s", path);
+  buf_err(arg, "has shape (2, 3) (6 items) but float[5] needs 5");
+  snprintf(arg, sizeof arg, "float4[2]=@%s", path);
+  buf_err(arg, "has shape (2, 3) (6 items) but float4[2] needs 8 (COUNT × slots, any shape)");
+  /* TYPE[]: the count from the file (packed float3 rows: 2; float: 6; float2: 3) or the list. */
+  snprintf(arg, sizeof arg, "float3[]=@%s", path);
+  a = buf_ok(arg);
+  assert_int_equal(a.count, 2);
+  for (size_t i = 0; i < 8; i++) assert_int_equal(u32_at(&a, i), want3[i]);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float[]=@%s", path);
+  a = buf_ok(arg);
+  assert_int_equal(a.count, 6);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float2[]=@%s", path);
+  a = buf_ok(arg);
+  assert_int_equal(a.count, 3);
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "float4[]=@%s", path);
+  buf_err(arg, "has shape (2, 3) (6 items): no whole number of float4 elements (4 slots each)");
+  snprintf(arg, sizeof arg, "int[]=@%s", path);
+  buf_err(arg, "has dtype '<f4' but int needs '<i4'");
+  a = buf_ok("int2[]=1,2,3,4");
+  assert_int_equal(a.count, 2);
+  assert_int_equal(u32_at(&a, 3), 4);
+  cli_arg_free(&a);
+  buf_err("int2[]=1,2,3", "3 values are no whole number of int2 elements (2 values each)");
+  buf_err("int[]", "int[] takes its count from `=V,V,...` or `=@FILE`; give int[COUNT]");
+  buf_err("int[]=fill(1)", "give int[COUNT] for fill, range and random");
+  buf_err("int[]=@/dev/null", "`/dev/null` is not a regular file: int[] cannot take its count from it");
+  tmp_path(path, sizeof path, "raw6");
+  write_bytes(path, xyz, 6); /* raw: the count from the size */
+  snprintf(arg, sizeof arg, "ushort[]=@%s", path);
+  a = buf_ok(arg);
+  assert_int_equal(a.count, 3);
+  assert_int_equal(a.ndim, 0); /* no shape to keep */
+  cli_arg_free(&a);
+  snprintf(arg, sizeof arg, "int[]=@%s", path);
+  buf_err(arg, "has 6 bytes, not a positive multiple of int's 4");
+  /* a Fortran-order array would be read transposed: refused, saying how to fix it */
+  n = make_npy(file, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", xyz, sizeof xyz);
+  tmp_path(path, sizeof path, "f.npy");
+  write_bytes(path, file, n);
+  snprintf(arg, sizeof arg, "float[]=@%s", path);
+  buf_err(arg, "is in Fortran order; spvi reads C-order arrays (save numpy.ascontiguousarray(a) instead)");
 
   struct {
     const char *dict;
@@ -1031,7 +1091,7 @@ static int setup_tmp(void **state) {
 
 static int teardown_tmp(void **state) {
   (void)state;
-  const char *names[] = {"a.npy", "b.npy", "c.npy", "bad.npy", "fake.npy", "v4.npy", "r.bin", "w.npy"};
+  const char *names[] = {"a.npy", "b.npy", "c.npy", "bad.npy", "fake.npy", "v4.npy", "r.bin", "w.npy", "raw6", "f.npy"};
   char path[128];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     tmp_path(path, sizeof path, names[i]);

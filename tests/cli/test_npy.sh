@@ -1,0 +1,117 @@
+#!/bin/sh
+# test_npy.sh — `spvi run` and numpy as numpy users expect (docs/cli.md "Buffer initialisers",
+# "Output"): .npy inputs of any C-order shape, TYPE[]=@FILE, --out keeping the input's shape,
+# --print[=N] bounded. numpy (Debian python3-numpy, tools/setup.sh) writes the inputs and reads the
+# outputs back; every expected value is computed by numpy from the inputs, never taken from spvi.
+#
+# usage: BUILD=build sh tests/cli/test_npy.sh      (prints "N passed, N failed"; exit 1 on failure)
+# shellcheck disable=SC2016
+set -u
+BUILD=${BUILD:-build}
+SPVI=${SPVI:-$BUILD/spvi}
+CLANG=${CLANG:-clang-14}
+LLVM_SPIRV=${LLVM_SPIRV:-llvm-spirv-14}
+PY=${PY:-/usr/bin/python3} # Debian's python3, the one python3-numpy is installed for
+HERE=$(dirname "$0")/npy
+TMP=$(mktemp -d /tmp/spvi-npy-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+passed=0
+failed=0
+
+[ -x "$SPVI" ] || { echo "test_npy: $SPVI is not built (run make first)" >&2; exit 1; }
+"$PY" -c 'import numpy' || { echo "test_npy: $PY has no numpy (sh tools/setup.sh installs python3-numpy)" >&2; exit 1; }
+for cl in "$HERE"/*.cl; do
+  name=$(basename "$cl" .cl)
+  if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 \
+      -debug-info-kind=limited -dwarf-version=4 -emit-llvm-bc "$cl" -o "$TMP/$name.bc" ||
+     ! "$LLVM_SPIRV" "$TMP/$name.bc" -o "$TMP/$name.spv"; then
+    echo "test_npy: cannot compile $cl" >&2
+    exit 1
+  fi
+done
+M=$TMP/npy.spv
+
+fail() { echo "FAIL: $1" >&2; failed=$((failed + 1)); }
+ok() { passed=$((passed + 1)); }
+# run EXPECTED_STATUS ARGS...: stdout in $TMP/out, stderr in $TMP/err.
+run() {
+  want=$1
+  shift
+  "$SPVI" "$@" >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  [ "$got" -eq "$want" ] && return 0
+  fail "spvi $* exited $got, expected $want; stderr: $(cat "$TMP/err")"
+  return 1
+}
+expect_err() { if grep -qF -- "$1" "$TMP/err"; then ok; else fail "stderr lacks \`$1\`: $(cat "$TMP/err")"; fi; }
+# py WHAT CODE: runs numpy code in $TMP (np imported); its failing assert is the test's failure.
+py() {
+  what=$1
+  shift
+  if (cd "$TMP" && "$PY" -c "import numpy as np
+$1") 2>"$TMP/pyerr"; then ok; else fail "$what: $(tail -3 "$TMP/pyerr")"; fi
+}
+
+# --- shapes: a (32, 16) array fills float[512]; the output keeps (32, 16) ------------------------
+py "write a (32, 16) input" "np.save('a.npy', np.arange(512, dtype='<f4').reshape(32, 16) / 8)"
+if run 0 run "$M" -k twice -g 512 "float[512]=@$TMP/a.npy" 'float[512]' --out "$TMP/o1"; then
+  py "(32, 16) in: arg0 keeps the shape, arg1 is flat" "
+a = np.load('a.npy'); o0 = np.load('o1/arg0.npy'); o1 = np.load('o1/arg1.npy')
+assert o0.shape == (32, 16) and o0.dtype == np.dtype('<f4') and (o0 == a).all(), o0.shape
+assert o1.shape == (512,) and (o1 == 2 * a.ravel()).all(), o1.shape"
+fi
+# T[]=@file: the count from the file; the output of an in-out buffer keeps the shape too
+if run 0 run "$M" -k twice -g 512 "float[]=@$TMP/a.npy" "float[]=@$TMP/a.npy" --out "$TMP/o2"; then
+  py "float[]=@ (32, 16)" "
+a = np.load('a.npy'); o1 = np.load('o2/arg1.npy')
+assert o1.shape == (32, 16) and (o1 == 2 * a).all(), o1.shape"
+fi
+# 3-D shape, int dtype, and a packed (N, 3) float3 file going back as (N, 4)
+py "write (2, 4, 3) float3 rows" "np.save('v.npy', np.arange(24, dtype='<f4').reshape(2, 4, 3))"
+if run 0 run "$M" -k bump3 -g 8 "float3[]=@$TMP/v.npy" --out "$TMP/o3"; then
+  py "float3[]=@ (2, 4, 3) -> (2, 4, 4)" "
+v = np.load('v.npy'); o = np.load('o3/arg0.npy')
+assert o.shape == (2, 4, 4), o.shape
+assert (o[..., :3] == v + np.array([1, 2, 3], dtype='<f4')).all() and (o[..., 3] == 0).all()"
+fi
+# refused, with a message naming the file and what was expected
+py "write mismatching inputs" "
+np.save('f64.npy', np.zeros((32, 16)))
+np.save('small.npy', np.zeros((31, 16), dtype='<f4'))
+np.save('fortran.npy', np.asfortranarray(np.zeros((32, 16), dtype='<f4')))"
+if run 2 run "$M" -k twice -g 512 "float[512]=@$TMP/small.npy" 'float[512]'; then
+  expect_err "small.npy\` has shape (31, 16) (496 items) but float[512] needs 512"
+fi
+if run 2 run "$M" -k twice -g 512 "float[512]=@$TMP/f64.npy" 'float[512]'; then
+  expect_err "f64.npy\` has dtype '<f8' but float needs '<f4'"
+fi
+if run 2 run "$M" -k twice -g 512 "float[]=@$TMP/fortran.npy" 'float[512]'; then
+  expect_err "fortran.npy\` is in Fortran order; spvi reads C-order arrays"
+fi
+
+# --- --print[=N]: bounded, with a summary ----------------------------------------------------------
+# 100000 floats k/4 with k = 0 … 99999 and a NaN at 7: --print=6 shows 0 0.25 0.5 and the last three
+py "write a long input" "
+x = np.arange(100000, dtype='<f4') / 4; x[7] = np.nan; np.save('long.npy', x)"
+if run 0 run "$M" -k twice -g 100000 "float[]=@$TMP/long.npy" 'float[100000]' --print=6; then
+  printf '%s\n' \
+    'arg0 float[100000]: 100000 elements, 6 shown (the first 3 and the last 3); min 0, max 24999.75, 1 NaN' \
+    '  [0] 0 0.25 0.5' '  ...' '  [99997] 24999.25 24999.5 24999.75' \
+    'arg1 float[100000]: 100000 elements, 6 shown (the first 3 and the last 3); min 0, max 49999.5, 1 NaN' \
+    '  [0] 0 0.5 1' '  ...' '  [99997] 49998.5 49999 49999.5' >"$TMP/want"
+  if cmp -s "$TMP/want" "$TMP/out"; then ok; else fail "--print=6: $(cat "$TMP/out")"; fi
+fi
+# the default shows 256 elements per buffer: 2 summary lines, 2 "...", no value line over 100 columns
+if run 0 run "$M" -k twice -g 100000 "float[]=@$TMP/long.npy" 'float[100000]' --print; then
+  if [ "$(wc -c <"$TMP/out")" -lt 8000 ] && [ "$(grep -c '^  \.\.\.$' "$TMP/out")" -eq 2 ] &&
+     [ "$(grep '^  \[' "$TMP/out" | awk 'length > 100' | wc -l)" -eq 0 ]; then ok; else fail "--print: $(head -c 600 "$TMP/out")"; fi
+  # 128 + 128 values per buffer in the wrapped lines (the summary and '...' lines aside)
+  n=$(grep '^  \[' "$TMP/out" | sed 's/^  \[[0-9]*\]//' | tr ' ' '\n' | grep -c .)
+  if [ "$n" -eq 512 ]; then ok; else fail "--print showed $n values, expected 512"; fi
+fi
+if run 2 run "$M" -k twice -g 4 'float[4]' 'float[4]' --print=x; then
+  expect_err '--print=`x`: expects a number of elements'
+fi
+
+echo "test_npy: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
