@@ -89,10 +89,11 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# -ledit (libedit: line editing and history for `spvi debug` on a terminal) is the command's alone;
-# the library does not need it.
+# -ledit (libedit: line editing and history for `spvi debug` on a terminal) and -lpng (libpng: the
+# PNG pictures `--out` writes of images, cli/cli_png.c) are the command's alone; the library does
+# not need them.
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
-	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -ledit -o $@
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -ledit -lpng -o $@
 
 # The OpenCL platform (opencl/, docs/opencl-platform.md): an ICD for the ocl-icd/Khronos loaders
 # that can also be linked directly. Only the OpenCL entry points are exported (exports.map), and

@@ -11,6 +11,7 @@
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_out.h"
+#include "cli_png.h"
 #include "cli_print.h"
 #include "cli_num.h"
 #include "spvi.h"
@@ -471,6 +472,7 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       cli_error e;
       bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, out_shape, data, bytes, &e);
       free(path);
+      if (ok && image) ok = cli_png_write_image(out, i, &args[i].image, data, &e); /* to look at */
       size_t wbytes = 0;
       const uint8_t *written = spvi_arg_written(l, i, &wbytes);
       if (ok && written) {

@@ -113,5 +113,72 @@ if run 2 run "$M" -k twice -g 4 'float[4]' 'float[4]' --print=x; then
   expect_err '--print=`x`: expects a number of elements'
 fi
 
+# --- images: --out writes PNG pictures beside the .npy --------------------------------------------
+# Random channel values of each type (numpy's generator, seed 1), the image the kernel leaves as it
+# is; png_check.py decodes the PNG with zlib and compares every sample with the documented
+# conversion of the .npy values.
+py "write image inputs" "
+r = np.random.default_rng(1)
+def save(name, dt, shape, lo, hi):
+    np.save(name, r.integers(lo, hi, size=shape, endpoint=True).astype(dt))
+save('u8.npy', '|u1', (3, 5, 4), 0, 255)
+save('u16.npy', '<u2', (3, 5, 2), 0, 65535)
+save('i8.npy', '|i1', (3, 5, 1), -128, 127)
+save('g8.npy', '|u1', (3, 5, 1), 0, 255)
+save('i16.npy', '<i2', (3, 5, 1), -32768, 32767)
+save('u32.npy', '<u4', (3, 5, 1), 0, 200000)
+save('i32.npy', '<i4', (3, 5, 1), -100000, 100000)
+save('arr.npy', '|u1', (2, 3, 4, 1), 0, 255)
+save('vol.npy', '<u2', (3, 2, 2, 2), 0, 65535)
+save('row.npy', '|u1', (7, 4), 0, 255)
+save('rows.npy', '|u1', (3, 7, 1), 0, 255)
+f = r.uniform(-0.5, 1.5, size=(3, 5, 2)).astype('<f4')
+f[0, 0, 0] = np.nan; f[0, 1, 0] = np.inf; f[0, 2, 0] = -np.inf; f[0, 3, 0] = 0.25; f[0, 4, 0] = 0.75
+np.save('f32.npy', f)
+np.save('f16.npy', f.astype('<f2'))"
+# png_case KERNEL IMAGETYPE ORDER CHANNELTYPE DIMS NPY [PNG LAYER]...
+png_case() {
+  k=$1 it=$2 ord=$3 ct=$4 dims=$5 npy=$6
+  shift 6
+  rm -rf "$TMP/img"
+  if run 0 run "$M" -k "$k" -g 1 "$it:$ord:$ct:$dims=@$TMP/$npy" --out "$TMP/img"; then
+    [ $# -eq 0 ] && set -- arg0.png ""
+    while [ $# -ge 2 ]; do
+      if out=$(cd "$TMP" && "$PY" "$OLDPWD/$HERE/png_check.py" "img/$1" "img/arg0.npy" "$ord" "$ct" $2 2>&1); then ok
+      else fail "$it:$ord:$ct $1: $out"; fi
+      shift 2
+    done
+  fi
+}
+png_case keep2d image2d rgba unorm8 5,3 u8.npy
+png_case keep2d image2d bgra unorm8 5,3 u8.npy
+png_case keep2d image2d argb uint8 5,3 u8.npy
+png_case keep2d image2d abgr uint8 5,3 u8.npy
+png_case keep2d image2d r int8 5,3 i8.npy
+png_case keep2d image2d sbgra unorm8 5,3 u8.npy
+png_case keep2d image2d ra unorm16 5,3 u16.npy
+png_case keep2d image2d rg uint16 5,3 u16.npy
+png_case keep2d image2d rg float 5,3 f32.npy
+png_case keep2d image2d ra half 5,3 f16.npy
+png_case keep2d image2d r snorm8 5,3 i8.npy
+png_case keep2d image2d luminance snorm16 5,3 i16.npy
+png_case keep2d image2d r int16 5,3 i16.npy
+png_case keep2d image2d r uint32 5,3 u32.npy
+png_case keep2d image2d intensity unorm8 5,3 g8.npy
+png_case keep2d image2d a unorm8 5,3 g8.npy
+png_case keep2d image2d r int32 5,3 i32.npy
+png_case keep2da image2d_array r unorm8 4,3,2 arr.npy arg0.0.png 0 arg0.1.png 1
+png_case keep3d image3d rg unorm16 2,2,3 vol.npy arg0.0.png 0 arg0.1.png 1 arg0.2.png 2
+png_case keep1d image1d rgba unorm8 7 row.npy
+png_case keep1da image1d_array r unorm8 7,3 rows.npy
+# the float conversion by hand: NaN and -inf 0, inf 255, 0.25 -> 63.75 -> 64, 0.75 -> 191.25 -> 191
+rm -rf "$TMP/img"
+if run 0 run "$M" -k keep2d -g 1 "image2d:rg:float:5,3=@$TMP/f32.npy" --out "$TMP/img"; then
+  py "float PNG samples by hand" "
+import sys; sys.path.insert(0, '$(cd "$HERE" && pwd)'); from png_check import read_png
+pix, _, _ = read_png('img/arg0.png')
+assert list(pix[0, :5, 0]) == [0, 255, 0, 64, 191], pix[0, :5, 0]"
+fi
+
 echo "test_npy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
