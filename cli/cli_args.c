@@ -8,6 +8,7 @@
 #include "cli_npy.h"
 #include "cli_num.h"
 #include "cli_random.h"
+#include "cli_struct.h"
 
 #include <errno.h>
 #include <math.h>
@@ -233,7 +234,8 @@ typedef struct args_buf {
   size_t bytes;
   const size_t *shape; /* images: the .npy shape a file must have (or the flat (comps,)) */
   unsigned ndim;
-  unsigned file_ndim; /* buffers read from a .npy file: the shape to write them back in */
+  const spvi_struct *layout; /* a struct pointer parameter's struct: structured .npy files fit it */
+  unsigned file_ndim;        /* buffers read from a .npy file: the shape to write them back in */
   size_t file_shape[CLI_NPY_MAX_DIMS];
 } args_buf;
 
@@ -433,10 +435,41 @@ static bool args_npy_packed3(cli_elem t, const cli_npy *h, size_t count) {
  * 3-element vectors also a trailing dimension of 3 with COUNT × 3 items (*expand3: the padding
  * slots are added, so its data is COUNT × 3 components, not b->bytes). The file's shape is kept in
  * b->file_shape for --out. Images need their own shape or the flat one. */
+/* A structured .npy file for the buffer of a struct pointer parameter: its item size and the
+ * offsets and types of its fields (padding aside) must be the struct's, and its bytes the buffer's. */
+static bool args_npy_struct_fits(const args_buf *b, const char *path, const cli_npy *h, cli_error *e) {
+  const spvi_struct *s = b->layout;
+  if (!s) return cli_fail(e, "`%s` holds a structured dtype: only the buffer of a struct pointer takes one", path);
+  const char *sn = s->name[0] ? s->name : "?";
+  if (h->fortran_order && h->ndim > 1) return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
+  if (h->itemsize != s->size)
+    return cli_fail(e, "`%s` has items of %zu bytes but struct %s is %zu bytes", path, h->itemsize, sn, s->size);
+  cli_npy_leaf want[CLI_NPY_MAX_LEAVES];
+  unsigned n;
+  if (!cli_struct_leaves(s, want, &n)) return cli_fail(e, "struct %s has too many fields to compare", sn);
+  for (unsigned i = 0; i < n || i < h->nleaves; i++) {
+    const cli_npy_leaf *g = i < h->nleaves ? &h->leaves[i] : NULL, *w = i < n ? &want[i] : NULL;
+    if (g && w && g->offset == w->offset && g->count == w->count && strcmp(g->type, w->type) == 0) continue;
+    char got[96] = "nothing more", exp[96] = "nothing more";
+    if (g) snprintf(got, sizeof got, "%zu × '%s' at byte %zu", g->count, g->type, g->offset);
+    if (w) snprintf(exp, sizeof exp, "%zu × '%s' at byte %zu", w->count, w->type, w->offset);
+    return cli_fail(e, "`%s`: its fields differ from struct %s's: the file has %s where the struct has %s", path, sn,
+                    got, exp);
+  }
+  const size_t bytes = args_npy_items(h) * h->itemsize;
+  if (bytes != b->bytes) {
+    char name[24];
+    return cli_fail(e, "`%s` holds %zu structs (%zu bytes) but %s[%zu] is %zu bytes", path, args_npy_items(h), bytes,
+                    cli_elem_name(b->t, name, sizeof name), b->count, b->bytes);
+  }
+  return true;
+}
+
 static bool args_npy_fits(args_buf *b, const char *path, const cli_npy *h, bool *expand3, cli_error *e) {
   char name[24];
   cli_elem_name(b->t, name, sizeof name);
   *expand3 = false;
+  if (h->structured && !b->shape) return args_npy_struct_fits(b, path, h, e);
   if (!args_npy_dtype(b->t, path, h, e)) return false;
   if (b->shape) {
     bool same = h->ndim == b->ndim;
@@ -578,11 +611,19 @@ static bool args_file_count(cli_elem t, const char *path, size_t *count, cli_err
     const size_t n0 = size < sizeof first ? size : sizeof first;
     cli_npy h;
     const bool read = args_read_exact(f, path, first, n0, e);
-    if (read && !cli_npy_has_magic(first, n0) && !args_ends_with(path, ".npy")) {
+    const bool raw = read && !cli_npy_has_magic(first, n0) && !args_ends_with(path, ".npy");
+    const bool npy = read && !raw && args_read_npy_header(f, path, size, first, n0, &h, e);
+    if (raw) {
       *count = size / es;
       ok = size % es == 0 && size > 0;
       if (!ok) cli_fail(e, "`%s` has %zu bytes, not a positive multiple of %s's %zu", path, size, name, es);
-    } else if (read && args_read_npy_header(f, path, size, first, n0, &h, e) && args_npy_dtype(t, path, &h, e)) {
+    } else if (npy && h.structured) { /* structs: as many TYPE as they have bytes */
+      const size_t bytes = args_npy_items(&h) * h.itemsize;
+      *count = bytes / es;
+      ok = bytes > 0 && bytes % es == 0;
+      if (!ok)
+        cli_fail(e, "`%s` holds %zu bytes of structs, not a positive multiple of %s's %zu", path, bytes, name, es);
+    } else if (npy && args_npy_dtype(t, path, &h, e)) {
       /* (N, 3) of a 3-element vector type holds N packed vectors; otherwise the items are the
        * memory image, slots per element */
       const size_t items = args_npy_items(&h);
@@ -675,11 +716,16 @@ static bool args_implicit_count(cli_elem t, const char *init, size_t *count, cli
   return true;
 }
 
-bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
+static bool args_parse_buffer(const char *text, const spvi_struct *layout, cli_arg *out, cli_error *e);
+
+bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) { return args_parse_buffer(text, NULL, out, e); }
+
+static bool args_parse_buffer(const char *text, const spvi_struct *layout, cli_arg *out, cli_error *e) {
   const char *lb = strchr(text, '[');
   if (!lb) return cli_fail(e, "expected TYPE[COUNT] or TYPE[COUNT]=INIT");
   args_buf b;
   memset(&b, 0, sizeof b);
+  b.layout = layout;
   if (!args_elem((args_span){text, (size_t)(lb - text)}, &b.t, e)) return false;
   const char *rb = strchr(lb, ']');
   if (!rb) return cli_fail(e, "missing `]` after the count");
@@ -987,7 +1033,8 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
   return true;
 }
 
-static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+static bool args_for_buffer(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                            cli_error *e) {
   /* clSetKernelArg: "If the argument is a buffer object, the arg_value pointer can be NULL or point
    * to a NULL value in which case a NULL value will be used as the value for the argument" */
   if (strcmp(text, "null") == 0) {
@@ -1012,13 +1059,18 @@ static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg 
                     cli_elem_name(t, name, sizeof name), cli_elem_size(t), args_plural(cli_elem_size(t)), pointee,
                     p->size, args_plural(p->size));
   }
-  return cli_parse_buffer(text, out, e);
+  return args_parse_buffer(text, layout, out, e);
 }
 
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  return cli_arg_for_struct_param(text, p, NULL, out, e);
+}
+
+bool cli_arg_for_struct_param(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                              cli_error *e) {
   switch (p->kind) {
   case SPVI_PARAM_VALUE: return args_for_value(text, p, out, e);
-  case SPVI_PARAM_BUFFER: return args_for_buffer(text, p, out, e);
+  case SPVI_PARAM_BUFFER: return args_for_buffer(text, p, layout, out, e);
   case SPVI_PARAM_LOCAL:
     if (!args_starts(text, "local:")) return cli_fail(e, "a __local pointer parameter takes local:BYTES");
     return cli_parse_local(text, out, e);

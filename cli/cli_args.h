@@ -51,6 +51,8 @@ typedef struct cli_arg {
   unsigned ndim;         /* CLI_ARG_BUFFER from a .npy file: the shape --out writes it in (the
                             file's, with a packed trailing 3 of 3-element vectors made 4); 0 else */
   size_t shape[CLI_NPY_MAX_DIMS];
+  spvi_struct *layout; /* CLI_ARG_BUFFER of a struct pointer parameter: the struct's layout for --out
+                          and --print (set and freed by the caller: spvi_param_struct), else NULL */
 } cli_arg;
 
 /* The individual forms (text is the whole argument). On failure *out holds nothing to free. */
@@ -67,6 +69,11 @@ unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]);
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
  * written agrees with p's (see docs/cli.md, "Kernel arguments", for the rules). */
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
+/* The same for a parameter pointing to a struct of layout `layout` (spvi_param_struct; NULL for
+ * others): its buffer also takes a structured .npy file whose item size, field offsets and types
+ * are the struct's (docs/cli.md). out->layout is not set. */
+bool cli_arg_for_struct_param(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                              cli_error *e);
 /* Frees a value's bytes or drops the argument's reference to its memory object (a launch the object
  * was set on keeps its own); data and mem become NULL, the description fields stay. */
 void cli_arg_free(cli_arg *a);

@@ -19,7 +19,8 @@ typedef struct png_layout {
   int src[4];
 } png_layout;
 
-/* OpenCL C 6.15.15.7 (image channel orders): the channels a pixel stores, in memory order. */
+/* The channels a pixel stores, in memory order (OpenCL API "Image Format Descriptor": the channel
+ * order names them in memory order, bgra: B first). */
 static png_layout png_layout_of(spvi_channel_order order) {
   switch (order) {
   case SPVI_ORDER_RG: return (png_layout){PNG_COLOR_TYPE_RGB, 3, {0, 1, -1, 0}}; /* R, G, B = 0 */
@@ -58,8 +59,9 @@ static unsigned png_unit8(double x) {
 }
 
 /* Channel value at p as a PNG sample of png_depth(t) bits. snorm: max(-1, v/127) (OpenCL C
- * 8.3.1.1) clamped to [0, 1] and scaled, rounding half up in exact integers: negative values are
- * black. Signed integers: negatives 0; 32-bit integers clamped to 65535. */
+ * "Converting Normalized Integer Channel Data Types to Floating-point Values") clamped to [0, 1]
+ * and scaled, rounding half up in exact integers: negative values are black. Signed integers:
+ * negatives 0; 32-bit integers clamped to 65535. */
 static unsigned png_sample(spvi_channel_type t, const unsigned char *p) {
   uint32_t u32;
   int32_t i32;

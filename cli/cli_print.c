@@ -77,44 +77,70 @@ static void print_summary(FILE *f, cli_elem t, size_t count, const unsigned char
   if (s->kind == CLI_FLOAT) fprintf(f, "%s%zu NaN", any ? ", " : "; ", nan);
 }
 
-/* Elements [begin, end) on wrapped lines "  [I] V V ...". */
-static void print_lines(FILE *f, cli_elem t, const unsigned char *data, size_t begin, size_t end) {
-  char line[CLI_PRINT_WIDTH + 400], item[400];
+/* Elements [begin, end) on wrapped lines "  [I] V V ..." (an element longer than a line gets one
+ * of its own). */
+static void print_lines(FILE *f, const cli_print_list *l, size_t begin, size_t end) {
+  char line[CLI_PRINT_WIDTH + CLI_PRINT_ITEM], item[CLI_PRINT_ITEM];
   size_t len = 0;
   for (size_t i = begin; i < end; i++) {
-    print_elem(t, data, i, item, sizeof item);
+    l->elem(l->ctx, i, item, sizeof item);
     if (len && len + 1 + strlen(item) > CLI_PRINT_WIDTH) {
       fprintf(f, "%s\n", line);
       len = 0;
     }
     if (!len) len = (size_t)snprintf(line, sizeof line, "  [%zu]", i);
     len += (size_t)snprintf(line + len, sizeof line - len, " %s", item);
+    if (len >= sizeof line) len = sizeof line - 1;
   }
   if (len) fprintf(f, "%s\n", line);
 }
 
-void cli_print_values(FILE *f, const char *head, cli_elem t, size_t count, const unsigned char *data, size_t max) {
-  char item[400];
+void cli_print_list_out(FILE *f, const cli_print_list *l, size_t max) {
+  char item[CLI_PRINT_ITEM];
+  const size_t count = l->count;
   if (count <= max) { /* one line when it fits */
-    size_t len = strlen(head) + 1;
+    size_t len = strlen(l->head) + 1;
     for (size_t i = 0; i < count && len <= CLI_PRINT_WIDTH; i++)
-      len += 1 + strlen(print_elem(t, data, i, item, sizeof item));
+      len += 1 + strlen(l->elem(l->ctx, i, item, sizeof item));
     if (len <= CLI_PRINT_WIDTH) {
-      fprintf(f, "%s:", head);
-      for (size_t i = 0; i < count; i++) fprintf(f, " %s", print_elem(t, data, i, item, sizeof item));
+      fprintf(f, "%s:", l->head);
+      for (size_t i = 0; i < count; i++) fprintf(f, " %s", l->elem(l->ctx, i, item, sizeof item));
       fputc('\n', f);
       return;
     }
   }
   const size_t first = count <= max ? count : max - max / 2, last = count <= max ? 0 : max / 2;
-  fprintf(f, "%s: %zu element%s", head, count, count == 1 ? "" : "s");
+  fprintf(f, "%s: %zu element%s", l->head, count, count == 1 ? "" : "s");
   if (count > max && max == 0) fputs(", none shown", f);
   else if (count > max) fprintf(f, ", %zu shown (the first %zu and the last %zu)", max, first, last);
-  print_summary(f, t, count, data);
+  if (l->summary) l->summary(f, l->ctx);
   fputc('\n', f);
-  print_lines(f, t, data, 0, first);
+  print_lines(f, l, 0, first);
   if (count > max && max > 0) fputs("  ...\n", f);
-  print_lines(f, t, data, count - last, count);
+  print_lines(f, l, count - last, count);
+}
+
+/* A buffer of scalars or vectors as a cli_print_list. */
+typedef struct print_buf {
+  cli_elem t;
+  size_t count;
+  const unsigned char *data;
+} print_buf;
+
+static const char *print_buf_elem(const void *ctx, size_t i, char *buf, size_t cap) {
+  const print_buf *b = ctx;
+  return print_elem(b->t, b->data, i, buf, cap);
+}
+
+static void print_buf_summary(FILE *f, const void *ctx) {
+  const print_buf *b = ctx;
+  print_summary(f, b->t, b->count, b->data);
+}
+
+void cli_print_values(FILE *f, const char *head, cli_elem t, size_t count, const unsigned char *data, size_t max) {
+  const print_buf b = {t, count, data};
+  const cli_print_list l = {head, count, print_buf_elem, print_buf_summary, &b};
+  cli_print_list_out(f, &l, max);
 }
 
 void cli_print_buffer(FILE *f, int index, cli_elem t, size_t count, const unsigned char *data, size_t max) {

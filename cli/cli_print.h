@@ -27,6 +27,22 @@ const char *cli_format_component(const cli_scalar *s, uint64_t bits, char *buf, 
  * vectors is not shown). */
 void cli_print_values(FILE *f, const char *head, cli_elem t, size_t count, const unsigned char *data, size_t max);
 
+/* Bytes an element's text may take (longer text is cut). */
+#define CLI_PRINT_ITEM 1024
+
+/* What cli_print_list_out prints: `count` elements after `head`, element i's text from elem, and
+ * the summary's text after the count from summary (NULL: none). */
+typedef struct cli_print_list {
+  const char *head;
+  size_t count;
+  const char *(*elem)(const void *ctx, size_t i, char *buf, size_t cap);
+  void (*summary)(FILE *f, const void *ctx);
+  const void *ctx;
+} cli_print_list;
+
+/* The output cli_print_values describes, for any list of elements. */
+void cli_print_list_out(FILE *f, const cli_print_list *l, size_t max);
+
 /* cli_print_values with the head "argI TYPE[COUNT]": "arg2 float[4]: 1 2 3 4\n". */
 void cli_print_buffer(FILE *f, int index, cli_elem t, size_t count, const unsigned char *data, size_t max);
 

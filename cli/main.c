@@ -12,6 +12,7 @@
 #include "cli_npy.h"
 #include "cli_out.h"
 #include "cli_png.h"
+#include "cli_struct.h"
 #include "cli_print.h"
 #include "cli_num.h"
 #include "spvi.h"
@@ -200,6 +201,10 @@ static const char usage_run[] =
   "  @PATH.npy accepts any shape of N*slots items, and (..., 3) of N*3 items for 3-element\n"
   "  vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
   "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
+  "  A struct buffer (pointer-to-struct parameter) is written as a structured dtype of the\n"
+  "  struct's layout (member names from -g debug info), takes a structured .npy of the same\n"
+  "  item size and field offsets, and --print shows it field by field. Each image is also\n"
+  "  written as PNG: DIR/argI.png, DIR/argI.K.png per layer or slice (docs/cli.md).\n"
   "  Outputs are written only when the kernel did not fault.\n"
   "\n"
   "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
@@ -456,6 +461,8 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
         len += (size_t)snprintf(head + len, sizeof head - len, "%s%zu", k ? ", " : "", shape[k]);
       if (len < sizeof head) snprintf(head + len, sizeof head - len, ")");
       cli_print_values(stdout, head, args[i].elem, args[i].count, data, c->print_max);
+    } else if (c->print && args[i].layout && bytes % args[i].layout->size == 0) {
+      cli_struct_print(stdout, i, args[i].layout, bytes / args[i].layout->size, data, c->print_max);
     } else if (c->print) {
       cli_print_buffer(stdout, i, args[i].elem, args[i].count, data, c->print_max);
     }
@@ -470,7 +477,12 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       char *path = cli_out_path(out, name);
       if (!path) return false;
       cli_error e;
-      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, out_shape, data, bytes, &e);
+      /* a struct buffer: a structured dtype of the struct's layout, one item per struct */
+      char *descr = args[i].layout && bytes % args[i].layout->size == 0 ? cli_struct_descr(args[i].layout) : NULL;
+      size_t items[1] = {descr ? bytes / args[i].layout->size : 0};
+      bool ok = descr ? cli_npy_write(path, descr, 1, items, data, bytes, &e)
+                      : cli_npy_write(path, args[i].elem.scalar->npy, ndim, out_shape, data, bytes, &e);
+      free(descr);
       free(path);
       if (ok && image) ok = cli_png_write_image(out, i, &args[i].image, data, &e); /* to look at */
       size_t wbytes = 0;
@@ -735,12 +747,17 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
   uint64_t held = 0; /* bytes of the buffers and images so far: within --max-memory before the next */
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
-    if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
+    /* a struct buffer takes structured .npy files and is shown field by field */
+    spvi_struct *layout = p->kind == SPVI_PARAM_BUFFER ? spvi_param_struct(m, sg->kernel, sg->nparsed) : NULL;
+    if (!cli_arg_for_struct_param(sg->c.args[sg->nparsed], p, layout, &sg->args[sg->nparsed], &e)) {
+      spvi_struct_free(layout);
       char desc[256], q[112];
       cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed,
                     cli_echo(sg->c.args[sg->nparsed], q, sizeof q), cli_param_desc(p, desc, sizeof desc), e.msg);
       return false;
     }
+    if (sg->args[sg->nparsed].kind == CLI_ARG_BUFFER) sg->args[sg->nparsed].layout = layout;
+    else spvi_struct_free(layout);
     if (sg->args[sg->nparsed].mem) held += sg->args[sg->nparsed].bytes; /* each below 2^30: no wrap */
     if (sg->c.max_memory && held > sg->c.max_memory) {
       cli_say_error("%sarg%d `%s`: the buffers and images up to it take %llu bytes, above --max-memory %llu", label,
@@ -811,7 +828,10 @@ static int run_or_debug(int argc, char **argv, bool debug) {
   }
 done:
   for (int k = 0; k < nseg; k++) {
-    for (int i = 0; i < segs[k].nparsed; i++) cli_arg_free(&segs[k].args[i]);
+    for (int i = 0; i < segs[k].nparsed; i++) {
+      cli_arg_free(&segs[k].args[i]);
+      spvi_struct_free(segs[k].args[i].layout);
+    }
     free(segs[k].args);
     cli_run_cmd_free(&segs[k].c);
   }

@@ -43,6 +43,12 @@ run() {
   fail "spvi $* exited $got, expected $want; stderr: $(cat "$TMP/err")"
   return 1
 }
+# refused MESSAGE ARGS...: `spvi run ARGS` exits 2 saying MESSAGE.
+refused() {
+  msg=$1
+  shift
+  if run 2 run "$@"; then expect_err "$msg"; fi
+}
 expect_err() { if grep -qF -- "$1" "$TMP/err"; then ok; else fail "stderr lacks \`$1\`: $(cat "$TMP/err")"; fi; }
 # py WHAT CODE: runs numpy code in $TMP (np imported); its failing assert is the test's failure.
 py() {
@@ -79,15 +85,9 @@ py "write mismatching inputs" "
 np.save('f64.npy', np.zeros((32, 16)))
 np.save('small.npy', np.zeros((31, 16), dtype='<f4'))
 np.save('fortran.npy', np.asfortranarray(np.zeros((32, 16), dtype='<f4')))"
-if run 2 run "$M" -k twice -g 512 "float[512]=@$TMP/small.npy" 'float[512]'; then
-  expect_err "small.npy\` has shape (31, 16) (496 items) but float[512] needs 512"
-fi
-if run 2 run "$M" -k twice -g 512 "float[512]=@$TMP/f64.npy" 'float[512]'; then
-  expect_err "f64.npy\` has dtype '<f8' but float needs '<f4'"
-fi
-if run 2 run "$M" -k twice -g 512 "float[]=@$TMP/fortran.npy" 'float[512]'; then
-  expect_err "fortran.npy\` is in Fortran order; spvi reads C-order arrays"
-fi
+refused "small.npy\` has shape (31, 16) (496 items) but float[512] needs 512" "$M" -k twice -g 512 "float[512]=@$TMP/small.npy" 'float[512]'
+refused "f64.npy\` has dtype '<f8' but float needs '<f4'" "$M" -k twice -g 512 "float[512]=@$TMP/f64.npy" 'float[512]'
+refused "fortran.npy\` is in Fortran order; spvi reads C-order arrays" "$M" -k twice -g 512 "float[]=@$TMP/fortran.npy" 'float[512]'
 
 # --- --print[=N]: bounded, with a summary ----------------------------------------------------------
 # 100000 floats k/4 with k = 0 … 99999 and a NaN at 7: --print=6 shows 0 0.25 0.5 and the last three
@@ -112,6 +112,63 @@ fi
 if run 2 run "$M" -k twice -g 4 'float[4]' 'float[4]' --print=x; then
   expect_err '--print=`x`: expects a number of elements'
 fi
+
+# --- struct buffers: structured dtypes in and out, --print field by field ------------------------
+S=$TMP/structs.spv
+# struct P as OpenCL C lays it out: float3 is 16-byte aligned, so numpy needs the offsets and the
+# item size spelled out (align=True would give 72 bytes, not 80)
+py "write struct inputs" "
+inner = np.dtype([('x', '<i2'), ('y', '<f4')], align=True)
+P = np.dtype({'names': ['a', 'b', 'v', 'in', 'arr', 'c'],
+              'formats': ['<i4', '<f8', ('<f4', (4,)), inner, ('<u4', (2, 3)), 'i1'],
+              'offsets': [0, 8, 16, 32, 40, 64], 'itemsize': 80})
+p = np.zeros(3, P)
+p['a'] = [-5, 0, 7]; p['b'] = [0.25, -1.5, 3]; p['v'] = np.arange(12).reshape(3, 4)
+p['in']['x'] = [1, 2, 3]; p['in']['y'] = [0.5, 1, 2]; p['arr'] = np.arange(18).reshape(3, 2, 3); p['c'] = [65, 66, 67]
+np.save('p.npy', p)
+Q = np.dtype([('c', 'i1'), ('i', '<i4')], align=True)  # 3 padding bytes after c
+q = np.zeros(4, Q); q['c'] = [1, -2, 3, 100]; q['i'] = [10, 20, -30, 1000]
+np.save('q.npy', q)
+np.save('q5.npy', np.zeros(4, [('c', 'i1'), ('i', '<i4')]))  # packed: 5-byte items
+np.save('q2.npy', np.zeros(4, np.dtype({'names': ['c', 'i'], 'formats': ['i1', '<i4'], 'offsets': [0, 2], 'itemsize': 8})))"
+if run 0 run "$S" -k bump -g 3 "uchar[]=@$TMP/p.npy" --out "$TMP/s1"; then
+  py "struct P out: structured dtype from the debug info, values field by field" "
+p = np.load('p.npy'); o = np.load('s1/arg0.npy')
+assert o.shape == (3,) and o.dtype.itemsize == 80, (o.shape, o.dtype)
+assert o.dtype.names == ('a', 'b', 'v', 'in', 'arr', 'c'), o.dtype.names
+assert [o.dtype.fields[n][1] for n in o.dtype.names] == [0, 8, 16, 32, 40, 64]
+assert o.dtype['arr'].subdtype == (np.dtype('<u4'), (2, 3)) and o.dtype['in'].names == ('x', 'y')
+assert (o['a'] == p['a'] + 1).all() and (o['b'] == p['b'] * 2).all()
+assert (o['v'][:, :3] == p['v'][:, :3] + [1, 2, 3]).all()
+assert (o['in']['x'] == p['in']['x'] - 1).all() and (o['in']['y'] == p['in']['y'] + 0.5).all()
+assert (o['arr'] == p['arr'] + 1).all() and (o['c'] == p['c'] + 1).all()"
+  # spvi's own output reads back in
+  if run 0 run "$S" -k bump -g 3 "uchar[240]=@$TMP/s1/arg0.npy"; then ok; fi
+fi
+if run 0 run "$S" -k qsum -g 4 "uchar[]=@$TMP/q.npy" 'int[4]' --out "$TMP/s2" --print; then
+  py "struct Q (padding) in and out" "
+q = np.load('q.npy'); o = np.load('s2/arg0.npy'); s = np.load('s2/arg1.npy')
+assert o.dtype == q.dtype and (o == q).all(), (o.dtype, q.dtype)
+assert (s == q['c'].astype(np.int32) + q['i']).all(), s"
+  printf '%s\n' 'arg0 struct Q[4]: {c: 1, i: 10} {c: -2, i: 20} {c: 3, i: -30} {c: 100, i: 1000}' \
+    'arg1 int[4]: 11 18 -27 1100' >"$TMP/want"
+  if cmp -s "$TMP/want" "$TMP/out"; then ok; else fail "struct --print: $(cat "$TMP/out")"; fi
+fi
+# without debug info the members are named by position
+if ! "$CLANG" -cc1 -triple spir64-unknown-unknown -cl-std=CL1.2 -finclude-default-header -O0 -emit-llvm-bc \
+    "$HERE/structs.cl" -o "$TMP/structs0.bc" || ! "$LLVM_SPIRV" "$TMP/structs0.bc" -o "$TMP/structs0.spv"; then
+  fail "cannot compile structs.cl without -g"
+elif run 0 run "$TMP/structs0.spv" -k qsum -g 4 "uchar[]=@$TMP/q.npy" 'int[4]' --print=1 --out "$TMP/s3"; then
+  printf '%s\n' 'arg0 struct Q[4]: 4 elements, 1 shown (the first 1 and the last 0)' '  [0] {f0: 1, f1: 10}' '  ...' \
+    'arg1 int[4]: 4 elements, 1 shown (the first 1 and the last 0); min -27, max 1100' '  [0] 11' '  ...' >"$TMP/want"
+  if cmp -s "$TMP/want" "$TMP/out"; then ok; else fail "struct --print without -g: $(cat "$TMP/out")"; fi
+  py "struct Q without -g: fields f0, f1" "
+o = np.load('s3/arg0.npy'); assert o.dtype.names == ('f0', 'f1') and o.dtype.itemsize == 8, o.dtype"
+fi
+refused "q5.npy\` has items of 5 bytes but struct Q is 8 bytes" "$S" -k qsum -g 4 "uchar[]=@$TMP/q5.npy" 'int[4]'
+refused "q2.npy\`: its fields differ from struct Q's: the file has 1 × '<i4' at byte 2 where the struct has 1 × '<i4' at byte 4" "$S" -k qsum -g 4 "uchar[]=@$TMP/q2.npy" 'int[4]'
+refused "q.npy\` holds a structured dtype: only the buffer of a struct pointer takes one" "$S" -k qsum -g 4 "uchar[32]=@$TMP/q.npy" "int[4]=@$TMP/q.npy"
+refused "q.npy\` holds 4 structs (32 bytes) but uchar[16] is 16 bytes" "$S" -k qsum -g 4 "uchar[16]=@$TMP/q.npy" 'int[4]'
 
 # --- images: --out writes PNG pictures beside the .npy --------------------------------------------
 # Random channel values of each type (numpy's generator, seed 1), the image the kernel leaves as it
