@@ -236,6 +236,7 @@ typedef struct args_buf {
   unsigned ndim;
   const spvi_struct *layout; /* a struct pointer parameter's struct: structured .npy files fit it */
   unsigned file_ndim;        /* buffers read from a .npy file: the shape to write them back in */
+  bool file_structs;         /* ... counted in structs (a structured file), not in elements */
   size_t file_shape[CLI_NPY_MAX_DIMS];
 } args_buf;
 
@@ -437,7 +438,7 @@ static bool args_npy_packed3(cli_elem t, const cli_npy *h, size_t count) {
  * b->file_shape for --out. Images need their own shape or the flat one. */
 /* A structured .npy file for the buffer of a struct pointer parameter: its item size and the
  * offsets and types of its fields (padding aside) must be the struct's, and its bytes the buffer's. */
-static bool args_npy_struct_fits(const args_buf *b, const char *path, const cli_npy *h, cli_error *e) {
+static bool args_npy_struct_fits(args_buf *b, const char *path, const cli_npy *h, cli_error *e) {
   const spvi_struct *s = b->layout;
   if (!s) return cli_fail(e, "`%s` holds a structured dtype: only the buffer of a struct pointer takes one", path);
   const char *sn = s->name[0] ? s->name : "?";
@@ -462,6 +463,10 @@ static bool args_npy_struct_fits(const args_buf *b, const char *path, const cli_
     return cli_fail(e, "`%s` holds %zu structs (%zu bytes) but %s[%zu] is %zu bytes", path, args_npy_items(h), bytes,
                     cli_elem_name(b->t, name, sizeof name), b->count, b->bytes);
   }
+  b->file_structs = true; /* --out writes the structs back in the file's shape */
+  b->file_ndim = h->ndim ? h->ndim : 1;
+  for (unsigned i = 0; i < h->ndim; i++) b->file_shape[i] = h->shape[i];
+  if (h->ndim == 0) b->file_shape[0] = 1;
   return true;
 }
 
@@ -764,7 +769,8 @@ static bool args_parse_buffer(const char *text, const spvi_struct *layout, cli_a
                    .data = b.data,
                    .bytes = b.bytes,
                    .mem = mem,
-                   .ndim = b.file_ndim};
+                   .ndim = b.file_ndim,
+                   .shape_in_structs = b.file_structs};
   memcpy(out->shape, b.file_shape, sizeof out->shape);
   return true;
 }

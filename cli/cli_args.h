@@ -51,7 +51,8 @@ typedef struct cli_arg {
   unsigned ndim;         /* CLI_ARG_BUFFER from a .npy file: the shape --out writes it in (the
                             file's, with a packed trailing 3 of 3-element vectors made 4); 0 else */
   size_t shape[CLI_NPY_MAX_DIMS];
-  spvi_struct *layout; /* CLI_ARG_BUFFER of a struct pointer parameter: the struct's layout for --out
+  bool shape_in_structs; /* the shape counts structs (the input was a structured .npy) */
+  spvi_struct *layout;   /* CLI_ARG_BUFFER of a struct pointer parameter: the struct's layout for --out
                           and --print (set and freed by the caller: spvi_param_struct), else NULL */
 } cli_arg;
 

@@ -470,8 +470,9 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       size_t shape[4] = {args[i].count, cli_elem_slots(args[i].elem), 0, 0};
       unsigned ndim = args[i].elem.width == 1 ? 1 : 2;
       if (image) ndim = cli_image_shape(&args[i].image, shape);
-      const size_t *out_shape = args[i].ndim ? args[i].shape : shape; /* a .npy input's own shape */
-      if (args[i].ndim) ndim = args[i].ndim;
+      const bool file_shape = args[i].ndim && !args[i].shape_in_structs; /* a .npy input's own shape */
+      const size_t *out_shape = file_shape ? args[i].shape : shape;
+      if (file_shape) ndim = args[i].ndim;
       char name[40];
       snprintf(name, sizeof name, "arg%d.npy", i);
       char *path = cli_out_path(out, name);
@@ -480,7 +481,9 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       /* a struct buffer: a structured dtype of the struct's layout, one item per struct */
       char *descr = args[i].layout && bytes % args[i].layout->size == 0 ? cli_struct_descr(args[i].layout) : NULL;
       size_t items[1] = {descr ? bytes / args[i].layout->size : 0};
-      bool ok = descr ? cli_npy_write(path, descr, 1, items, data, bytes, &e)
+      const bool in_structs = descr && args[i].shape_in_structs; /* a structured input's shape */
+      bool ok = descr ? cli_npy_write(path, descr, in_structs ? args[i].ndim : 1, in_structs ? args[i].shape : items,
+                                      data, bytes, &e)
                       : cli_npy_write(path, args[i].elem.scalar->npy, ndim, out_shape, data, bytes, &e);
       free(descr);
       free(path);

@@ -145,6 +145,16 @@ assert (o['arr'] == p['arr'] + 1).all() and (o['c'] == p['c'] + 1).all()"
   # spvi's own output reads back in
   if run 0 run "$S" -k bump -g 3 "uchar[240]=@$TMP/s1/arg0.npy"; then ok; fi
 fi
+# a (2, 2) array of structs keeps its shape
+py "write (2, 2) structs" "
+Q = np.dtype([('c', 'i1'), ('i', '<i4')], align=True)
+q = np.zeros((2, 2), Q); q['c'] = [[1, 2], [3, 4]]; q['i'] = [[5, 6], [7, 8]]; np.save('q22.npy', q)"
+if run 0 run "$S" -k qsum -g 4 "uchar[]=@$TMP/q22.npy" 'int[4]' --out "$TMP/s4"; then
+  py "structs keep a (2, 2) shape" "
+o = np.load('s4/arg0.npy'); q = np.load('q22.npy')
+assert o.shape == (2, 2) and o.dtype == q.dtype and (o == q).all(), (o.shape, o.dtype)
+assert (np.load('s4/arg1.npy') == [6, 8, 10, 12]).all()"
+fi
 if run 0 run "$S" -k qsum -g 4 "uchar[]=@$TMP/q.npy" 'int[4]' --out "$TMP/s2" --print; then
   py "struct Q (padding) in and out" "
 q = np.load('q.npy'); o = np.load('s2/arg0.npy'); s = np.load('s2/arg1.npy')
