@@ -96,9 +96,10 @@ $(BUILD)/libspvi.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 # -ledit (libedit: line editing and history for `spvi debug` on a terminal), -lcjson (cJSON:
-# `spvi compare --json`, `spvi test`'s JSON case files and SARIF) and -lyaml (libyaml: YAML case
-# files) are the command's alone; the library does not need them.
-CLI_LDLIBS = -ledit -lcjson -lyaml
+# `spvi compare --json`, `spvi test`'s JSON case files and SARIF), -lyaml (libyaml: YAML case
+# files) and -lpng (libpng: the PNG pictures `--out` writes of images, cli/cli_png.c) are the
+# command's alone; the library does not need them.
+CLI_LDLIBS = -ledit -lcjson -lyaml -lpng
 $(BUILD)/spvi: $(CLI_OBJ) $(BUILD)/libspvi.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libspvi.a $(LDLIBS) $(CLI_LDLIBS) -o $@
 

@@ -8,6 +8,7 @@
 #include "cli_npy.h"
 #include "cli_num.h"
 #include "cli_random.h"
+#include "cli_struct.h"
 
 #include <errno.h>
 #include <math.h>
@@ -233,6 +234,10 @@ typedef struct args_buf {
   size_t bytes;
   const size_t *shape; /* images: the .npy shape a file must have (or the flat (comps,)) */
   unsigned ndim;
+  const spvi_struct *layout; /* a struct pointer parameter's struct: structured .npy files fit it */
+  unsigned file_ndim;        /* buffers read from a .npy file: the shape to write them back in */
+  bool file_structs;         /* ... counted in structs (a structured file), not in elements */
+  size_t file_shape[CLI_NPY_MAX_DIMS];
 } args_buf;
 
 static bool args_init_list(args_buf *b, args_span list, cli_error *e) {
@@ -387,14 +392,19 @@ static bool args_ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Checks an .npy file's header h against the buffer being built (dtype, order, shape). *expand3:
- * the file holds 3-element vectors without their padding slot ((COUNT, 3)), so its data is
- * COUNT × 3 components, not b->bytes. */
-static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h, bool *expand3, cli_error *e) {
-  const cli_scalar *s = b->t.scalar;
+/* The number of items an .npy header's shape describes (1 for the 0-d shape ()); cli_npy_parse
+ * checked that the product does not overflow. */
+static size_t args_npy_items(const cli_npy *h) {
+  size_t n = 1;
+  for (unsigned i = 0; i < h->ndim; i++) n *= h->shape[i];
+  return n;
+}
+
+/* The dtype and order part of args_npy_fits (also used before a TYPE[] count is known). */
+static bool args_npy_dtype(cli_elem t, const char *path, const cli_npy *h, cli_error *e) {
+  const cli_scalar *s = t.scalar;
   char name[24];
-  cli_elem_name(b->t, name, sizeof name);
-  *expand3 = false;
+  cli_elem_name(t, name, sizeof name);
   /* One-byte types have no byte order: NumPy writes '|', but '<' means the same. */
   bool dtype_ok = strcmp(h->descr, s->npy) == 0 ||
                   (s->bits == 8 && h->descr[0] == '<' && strcmp(h->descr + 1, s->npy + 1) == 0);
@@ -404,7 +414,68 @@ static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h,
                       s->npy);
     return cli_fail(e, "`%s` has dtype '%s' but %s needs '%s'", path, h->descr, name, s->npy);
   }
+  /* A Fortran-order array's bytes are its transpose's C-order bytes: filling a buffer with them
+   * would silently reorder the elements, so it is refused (numpy.ascontiguousarray fixes it). */
+  if (h->fortran_order && h->ndim > 1)
+    return cli_fail(e,
+                    "`%s` is in Fortran order; spvi reads C-order arrays (save numpy.ascontiguousarray(a) "
+                    "instead)",
+                    path);
+  return true;
+}
+
+/* Whether the file holds 3-element vectors packed, without their padding slot: a trailing
+ * dimension of 3 and COUNT × 3 items. */
+static bool args_npy_packed3(cli_elem t, const cli_npy *h, size_t count) {
+  return t.width == 3 && h->ndim >= 2 && h->shape[h->ndim - 1] == 3 && args_npy_items(h) == count * 3;
+}
+
+/* Checks an .npy file's header h against the buffer being built (dtype, order, shape). Any C-order
+ * shape holding the buffer's components in memory order is accepted: (COUNT,) or (32, 16) for
+ * float[512]; for vectors any shape of COUNT × slots items ((COUNT, 4), (COUNT·4,) ...); for
+ * 3-element vectors also a trailing dimension of 3 with COUNT × 3 items (*expand3: the padding
+ * slots are added, so its data is COUNT × 3 components, not b->bytes). The file's shape is kept in
+ * b->file_shape for --out. Images need their own shape or the flat one. */
+/* A structured .npy file for the buffer of a struct pointer parameter: its item size and the
+ * offsets and types of its fields (padding aside) must be the struct's, and its bytes the buffer's. */
+static bool args_npy_struct_fits(args_buf *b, const char *path, const cli_npy *h, cli_error *e) {
+  const spvi_struct *s = b->layout;
+  if (!s) return cli_fail(e, "`%s` holds a structured dtype: only the buffer of a struct pointer takes one", path);
+  const char *sn = s->name[0] ? s->name : "?";
   if (h->fortran_order && h->ndim > 1) return cli_fail(e, "`%s` is in Fortran order; spvi reads C-order arrays", path);
+  if (h->itemsize != s->size)
+    return cli_fail(e, "`%s` has items of %zu bytes but struct %s is %zu bytes", path, h->itemsize, sn, s->size);
+  cli_npy_leaf want[CLI_NPY_MAX_LEAVES];
+  unsigned n;
+  if (!cli_struct_leaves(s, want, &n)) return cli_fail(e, "struct %s has too many fields to compare", sn);
+  for (unsigned i = 0; i < n || i < h->nleaves; i++) {
+    const cli_npy_leaf *g = i < h->nleaves ? &h->leaves[i] : NULL, *w = i < n ? &want[i] : NULL;
+    if (g && w && g->offset == w->offset && g->count == w->count && strcmp(g->type, w->type) == 0) continue;
+    char got[96] = "nothing more", exp[96] = "nothing more";
+    if (g) snprintf(got, sizeof got, "%zu × '%s' at byte %zu", g->count, g->type, g->offset);
+    if (w) snprintf(exp, sizeof exp, "%zu × '%s' at byte %zu", w->count, w->type, w->offset);
+    return cli_fail(e, "`%s`: its fields differ from struct %s's: the file has %s where the struct has %s", path, sn,
+                    got, exp);
+  }
+  const size_t bytes = args_npy_items(h) * h->itemsize;
+  if (bytes != b->bytes) {
+    char name[24];
+    return cli_fail(e, "`%s` holds %zu structs (%zu bytes) but %s[%zu] is %zu bytes", path, args_npy_items(h), bytes,
+                    cli_elem_name(b->t, name, sizeof name), b->count, b->bytes);
+  }
+  b->file_structs = true; /* --out writes the structs back in the file's shape */
+  b->file_ndim = h->ndim ? h->ndim : 1;
+  for (unsigned i = 0; i < h->ndim; i++) b->file_shape[i] = h->shape[i];
+  if (h->ndim == 0) b->file_shape[0] = 1;
+  return true;
+}
+
+static bool args_npy_fits(args_buf *b, const char *path, const cli_npy *h, bool *expand3, cli_error *e) {
+  char name[24];
+  cli_elem_name(b->t, name, sizeof name);
+  *expand3 = false;
+  if (h->structured && !b->shape) return args_npy_struct_fits(b, path, h, e);
+  if (!args_npy_dtype(b->t, path, h, e)) return false;
   if (b->shape) {
     bool same = h->ndim == b->ndim;
     for (unsigned i = 0; same && i < h->ndim; i++) same = h->shape[i] == b->shape[i];
@@ -417,20 +488,21 @@ static bool args_npy_fits(const args_buf *b, const char *path, const cli_npy *h,
     return true;
   }
   unsigned slots = cli_elem_slots(b->t);
-  /* Accepted shapes: (COUNT,) for scalars; for vectors (COUNT, slots) and the flat memory image
-   * (COUNT*slots,); for 3-element vectors also (COUNT, 3), which gets the zero padding slot. */
-  bool ok;
-  if (b->t.width == 1) ok = h->ndim == 1 && h->shape[0] == b->count;
-  else if (h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == slots) ok = true;
-  else if (h->ndim == 1 && h->shape[0] == b->count * slots) ok = true;
-  else ok = *expand3 = b->t.width == 3 && h->ndim == 2 && h->shape[0] == b->count && h->shape[1] == 3;
+  bool ok = args_npy_items(h) == b->count * slots;
+  if (!ok) ok = *expand3 = args_npy_packed3(b->t, h, b->count);
   if (!ok) {
-    char got[160], want[64];
-    size_t w[2] = {b->count, slots};
-    return cli_fail(e, "`%s` has shape %s but %s[%zu] needs %s", path,
-                    args_shape_str(h->shape, h->ndim, got, sizeof got), name, b->count,
-                    args_shape_str(w, b->t.width == 1 ? 1 : 2, want, sizeof want));
+    char got[160];
+    return cli_fail(e, "`%s` has shape %s (%zu items) but %s[%zu] needs %zu%s", path,
+                    args_shape_str(h->shape, h->ndim, got, sizeof got), args_npy_items(h), name, b->count,
+                    b->count * slots,
+                    b->t.width == 3 ? " (or a trailing dimension of 3 and COUNT × 3 items)"
+                    : slots > 1     ? " (COUNT × slots, any shape)"
+                                    : "");
   }
+  b->file_ndim = h->ndim ? h->ndim : 1; /* a 0-d array goes back as (1,) */
+  for (unsigned i = 0; i < h->ndim; i++) b->file_shape[i] = h->shape[i];
+  if (h->ndim == 0) b->file_shape[0] = 1;
+  if (*expand3) b->file_shape[b->file_ndim - 1] = 4;
   return true;
 }
 
@@ -476,6 +548,29 @@ static bool args_init_bytes(args_buf *b, const char *path, const unsigned char *
   return true;
 }
 
+/* Reads and parses the .npy header of a regular file of `size` bytes whose first n0 bytes (at
+ * most 12) are `first` and which stands at offset n0: the prefix and the dict its length field
+ * announces, when the file holds them (cli_npy_parse reads no further, and reports a short file
+ * from `size`). Afterwards the stream stands at h->data_offset. */
+static bool args_read_npy_header(FILE *f, const char *path, size_t size, const unsigned char *first, size_t n0,
+                                 cli_npy *h, cli_error *e) {
+  size_t head = n0;
+  if (cli_npy_has_magic(first, n0) && n0 >= 10 && first[7] == 0) {
+    const size_t len16 = (size_t)first[8] | (size_t)first[9] << 8;
+    size_t want = n0;
+    if (first[6] == 1) want = 10 + len16;
+    else if ((first[6] == 2 || first[6] == 3) && n0 >= 12)
+      want = 12 + (len16 | (size_t)first[10] << 16 | (size_t)first[11] << 24);
+    if (want <= size) head = want;
+  }
+  unsigned char *hdr = malloc(head ? head : 1);
+  if (!hdr) return cli_fail(e, "cannot read `%s`: out of memory", path);
+  memcpy(hdr, first, n0 < head ? n0 : head);
+  bool ok = (head <= n0 || args_read_exact(f, path, hdr + n0, head - n0, e)) && cli_npy_parse(hdr, size, path, h, e);
+  free(hdr);
+  return ok;
+}
+
 /* A regular file of `size` bytes, open at its start: its data is read straight into the buffer's
  * bytes (only an .npy header goes through memory of its own), so a large input is never held
  * twice. Same checks and messages as args_init_bytes on the whole file. */
@@ -492,31 +587,63 @@ static bool args_init_regular(args_buf *b, const char *path, FILE *f, size_t siz
     memcpy(b->data, first, n0);
     return args_read_exact(f, path, b->data + n0, size - n0, e);
   }
-  /* The header: the prefix and the dict its length field announces, when the file holds them
-   * (cli_npy_parse reads no further, and reports a short file from `size`). */
-  size_t head = n0;
-  if (cli_npy_has_magic(first, n0) && n0 >= 10 && first[7] == 0) {
-    const size_t len16 = (size_t)first[8] | (size_t)first[9] << 8;
-    size_t want = n0;
-    if (first[6] == 1) want = 10 + len16;
-    else if ((first[6] == 2 || first[6] == 3) && n0 >= 12)
-      want = 12 + (len16 | (size_t)first[10] << 16 | (size_t)first[11] << 24);
-    if (want <= size) head = want;
-  }
-  unsigned char *hdr = malloc(head ? head : 1);
-  if (!hdr) return cli_fail(e, "cannot read `%s`: out of memory", path);
-  memcpy(hdr, first, n0 < head ? n0 : head);
   cli_npy h;
   bool expand3 = false;
-  bool ok = (head <= n0 || args_read_exact(f, path, hdr + n0, head - n0, e)) && cli_npy_parse(hdr, size, path, &h, e) &&
-            args_npy_fits(b, path, &h, &expand3, e);
-  free(hdr);
-  if (!ok) return false;
+  if (!args_read_npy_header(f, path, size, first, n0, &h, e) || !args_npy_fits(b, path, &h, &expand3, e)) return false;
   /* cli_npy_parse checked that exactly the described data follows the header, and args_npy_fits
-   * that it is this buffer's; the stream stands at h.data_offset (== head) */
+   * that it is this buffer's; the stream stands at h.data_offset */
   if (!args_read_exact(f, path, b->data, args_npy_data_bytes(b, expand3), e)) return false;
   if (expand3) args_expand3(b);
   return true;
+}
+
+/* TYPE[]=@PATH: the element count a regular file holds, read from its .npy header (or its size,
+ * for a raw file) before the buffer exists. A pipe cannot be read twice, so it needs the count. */
+static bool args_file_count(cli_elem t, const char *path, size_t *count, cli_error *e) {
+  if (path[0] == 0) return cli_fail(e, "missing file name after `@`");
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_fail(e, "cannot read `%s`: %s", path, strerror(errno));
+  struct stat st;
+  char name[24];
+  cli_elem_name(t, name, sizeof name);
+  const size_t es = cli_elem_size(t), slots = cli_elem_slots(t);
+  bool ok = false;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 || (uintmax_t)st.st_size > SIZE_MAX) {
+    cli_fail(e, "`%s` is not a regular file: %s[] cannot take its count from it; give %s[COUNT]", path, name, name);
+  } else {
+    const size_t size = (size_t)st.st_size;
+    unsigned char first[12];
+    const size_t n0 = size < sizeof first ? size : sizeof first;
+    cli_npy h;
+    const bool read = args_read_exact(f, path, first, n0, e);
+    const bool raw = read && !cli_npy_has_magic(first, n0) && !args_ends_with(path, ".npy");
+    const bool npy = read && !raw && args_read_npy_header(f, path, size, first, n0, &h, e);
+    if (raw) {
+      *count = size / es;
+      ok = size % es == 0 && size > 0;
+      if (!ok) cli_fail(e, "`%s` has %zu bytes, not a positive multiple of %s's %zu", path, size, name, es);
+    } else if (npy && h.structured) { /* structs: as many TYPE as they have bytes */
+      const size_t bytes = args_npy_items(&h) * h.itemsize;
+      *count = bytes / es;
+      ok = bytes > 0 && bytes % es == 0;
+      if (!ok)
+        cli_fail(e, "`%s` holds %zu bytes of structs, not a positive multiple of %s's %zu", path, bytes, name, es);
+    } else if (npy && args_npy_dtype(t, path, &h, e)) {
+      /* (N, 3) of a 3-element vector type holds N packed vectors; otherwise the items are the
+       * memory image, slots per element */
+      const size_t items = args_npy_items(&h);
+      const bool packed = t.width == 3 && h.ndim >= 2 && h.shape[h.ndim - 1] == 3;
+      *count = items / (packed ? 3 : slots);
+      ok = items > 0 && items % (packed ? 3 : slots) == 0;
+      if (!ok) {
+        char got[160];
+        cli_fail(e, "`%s` has shape %s (%zu items): no whole number of %s elements (%zu slots each)", path,
+                 args_shape_str(h.shape, h.ndim, got, sizeof got), items, name, slots);
+      }
+    }
+  }
+  fclose(f);
+  return ok;
 }
 
 /* The most header bytes a .npy stream may have before its data: the largest of version 1.0 (10
@@ -579,17 +706,43 @@ static bool args_init(args_buf *b, const char *init, cli_error *e) {
                   args_q(name_len + 1), init);
 }
 
-bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
+/* TYPE[]=INIT: the element count of a V,V,... list (whole elements) or an @PATH file. */
+static bool args_implicit_count(cli_elem t, const char *init, size_t *count, cli_error *e) {
+  char name[24];
+  cli_elem_name(t, name, sizeof name);
+  if (init && init[0] == '@') return args_file_count(t, init + 1, count, e);
+  if (!init || init[0] == 0 || strchr(init, '('))
+    return cli_fail(e, "%s[] takes its count from `=V,V,...` or `=@FILE`; give %s[COUNT]%s", name, name,
+                    init ? " for fill, range and random" : "");
+  size_t n = args_count_items((args_span){init, strlen(init)});
+  if (n % t.width)
+    return cli_fail(e, "%zu values are no whole number of %s elements (%u values each)", n, name, t.width);
+  *count = n / t.width;
+  return true;
+}
+
+static bool args_parse_buffer(const char *text, const spvi_struct *layout, cli_arg *out, cli_error *e);
+
+bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) { return args_parse_buffer(text, NULL, out, e); }
+
+static bool args_parse_buffer(const char *text, const spvi_struct *layout, cli_arg *out, cli_error *e) {
   const char *lb = strchr(text, '[');
   if (!lb) return cli_fail(e, "expected TYPE[COUNT] or TYPE[COUNT]=INIT");
   args_buf b;
+  memset(&b, 0, sizeof b);
+  b.layout = layout;
   if (!args_elem((args_span){text, (size_t)(lb - text)}, &b.t, e)) return false;
   const char *rb = strchr(lb, ']');
   if (!rb) return cli_fail(e, "missing `]` after the count");
   cli_int count;
   cli_error inner;
-  if (!cli_int_parse(lb + 1, (size_t)(rb - lb - 1), "a count", &count, &inner))
+  if (rb == lb + 1) { /* TYPE[]: the count from the initialiser */
+    size_t n = 0;
+    if (!args_implicit_count(b.t, rb[1] == '=' ? rb + 2 : NULL, &n, e)) return false;
+    count = (cli_int){false, n};
+  } else if (!cli_int_parse(lb + 1, (size_t)(rb - lb - 1), "a count", &count, &inner)) {
     return cli_fail(e, "count: %s", inner.msg);
+  }
   size_t es = cli_elem_size(b.t);
   if (count.neg || count.mag == 0) return cli_fail(e, "the count must be at least 1");
   if (count.mag > SIZE_MAX / es) return cli_fail(e, "count %llu is too large", (unsigned long long)count.mag);
@@ -599,7 +752,6 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
   b.comps = b.count * b.t.width;
   b.bytes = b.count * es;
   b.shape = NULL;
-  b.ndim = 0;
   /* The initialiser is written straight into the memory object the launch will use in place:
    * spvi's zero-filled bytes (the default, and the 3-vector padding), never a second copy. */
   spvi_error me;
@@ -610,8 +762,16 @@ bool cli_parse_buffer(const char *text, cli_arg *out, cli_error *e) {
     spvi_mem_release(mem);
     return false;
   }
-  *out = (cli_arg){
-    .kind = CLI_ARG_BUFFER, .typed = true, .elem = b.t, .count = b.count, .data = b.data, .bytes = b.bytes, .mem = mem};
+  *out = (cli_arg){.kind = CLI_ARG_BUFFER,
+                   .typed = true,
+                   .elem = b.t,
+                   .count = b.count,
+                   .data = b.data,
+                   .bytes = b.bytes,
+                   .mem = mem,
+                   .ndim = b.file_ndim,
+                   .shape_in_structs = b.file_structs};
+  memcpy(out->shape, b.file_shape, sizeof out->shape);
   return true;
 }
 
@@ -879,7 +1039,8 @@ static bool args_for_value(const char *text, const spvi_param_info *p, cli_arg *
   return true;
 }
 
-static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+static bool args_for_buffer(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                            cli_error *e) {
   /* clSetKernelArg: "If the argument is a buffer object, the arg_value pointer can be NULL or point
    * to a NULL value in which case a NULL value will be used as the value for the argument" */
   if (strcmp(text, "null") == 0) {
@@ -904,13 +1065,18 @@ static bool args_for_buffer(const char *text, const spvi_param_info *p, cli_arg 
                     cli_elem_name(t, name, sizeof name), cli_elem_size(t), args_plural(cli_elem_size(t)), pointee,
                     p->size, args_plural(p->size));
   }
-  return cli_parse_buffer(text, out, e);
+  return args_parse_buffer(text, layout, out, e);
 }
 
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e) {
+  return cli_arg_for_struct_param(text, p, NULL, out, e);
+}
+
+bool cli_arg_for_struct_param(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                              cli_error *e) {
   switch (p->kind) {
   case SPVI_PARAM_VALUE: return args_for_value(text, p, out, e);
-  case SPVI_PARAM_BUFFER: return args_for_buffer(text, p, out, e);
+  case SPVI_PARAM_BUFFER: return args_for_buffer(text, p, layout, out, e);
   case SPVI_PARAM_LOCAL:
     if (!args_starts(text, "local:")) return cli_fail(e, "a __local pointer parameter takes local:BYTES");
     return cli_parse_local(text, out, e);

@@ -3,9 +3,11 @@
  * library:
  *   by value   TYPE:V[,V...]            e.g. int:-3  float4:1,2,3,4  half:1.5  double:nan
  *              bytes:HEX | bytes:@FILE  raw bytes of a by-value struct (size = parameter size)
- *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT
+ *   buffer     TYPE[COUNT] | TYPE[COUNT]=INIT | TYPE[]=V,V,... | TYPE[]=@PATH
  *              INIT: V,V,...  fill(V) | fill(V1,...,Vw)  range(START[,STEP])
- *                    random(SEED[,LO,HI])  @PATH (.npy or raw little-endian bytes)
+ *                    random(SEED[,LO,HI])  @PATH (.npy of any C-order shape holding COUNT
+ *                    elements, or raw little-endian bytes); TYPE[] takes COUNT from the list
+ *                    or the (regular) file
  *              null                     a null pointer (clSetKernelArg with a NULL buffer)
  *   __local    local:BYTES
  *   image      IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32=@pixels.npy
@@ -20,6 +22,7 @@
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
 
+#include "cli_npy.h"
 #include "cli_types.h"
 #include "spvi.h"
 
@@ -45,6 +48,12 @@ typedef struct cli_arg {
                             reference, dropped by cli_arg_free); NULL otherwise */
   spvi_image_desc image; /* CLI_ARG_IMAGE (elem: the channel's scalar type, count: channel values) */
   spvi_sampler sampler;  /* CLI_ARG_SAMPLER */
+  unsigned ndim;         /* CLI_ARG_BUFFER from a .npy file: the shape --out writes it in (the
+                            file's, with a packed trailing 3 of 3-element vectors made 4); 0 else */
+  size_t shape[CLI_NPY_MAX_DIMS];
+  bool shape_in_structs; /* the shape counts structs (the input was a structured .npy) */
+  spvi_struct *layout;   /* CLI_ARG_BUFFER of a struct pointer parameter: the struct's layout for --out
+                          and --print (set and freed by the caller: spvi_param_struct), else NULL */
 } cli_arg;
 
 /* The individual forms (text is the whole argument). On failure *out holds nothing to free. */
@@ -61,6 +70,11 @@ unsigned cli_image_shape(const spvi_image_desc *d, size_t shape[4]);
 /* Parses the argument for parameter p, choosing the form by p's kind and checking that the type
  * written agrees with p's (see docs/cli.md, "Kernel arguments", for the rules). */
 bool cli_arg_for_param(const char *text, const spvi_param_info *p, cli_arg *out, cli_error *e);
+/* The same for a parameter pointing to a struct of layout `layout` (spvi_param_struct; NULL for
+ * others): its buffer also takes a structured .npy file whose item size, field offsets and types
+ * are the struct's (docs/cli.md). out->layout is not set. */
+bool cli_arg_for_struct_param(const char *text, const spvi_param_info *p, const spvi_struct *layout, cli_arg *out,
+                              cli_error *e);
 /* Frees a value's bytes or drops the argument's reference to its memory object (a launch the object
  * was set on keeps its own); data and mem become NULL, the description fields stay. */
 void cli_arg_free(cli_arg *a);

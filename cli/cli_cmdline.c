@@ -137,7 +137,15 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     c->subgroup_size = (unsigned)v.mag;
     return true;
   }
-  case OPT_PRINT: c->print = true; return true;
+  case OPT_PRINT: {
+    cli_int v = {false, CLI_PRINT_DEFAULT};
+    cli_error inner;
+    if (value && (!cli_int_parse(value, strlen(value), "--print", &v, &inner) || v.neg || v.mag > SIZE_MAX))
+      return cli_fail(e, "%s=`%s`: expects a number of elements (0 prints only the summary line)", opt, value);
+    c->print = true;
+    c->print_max = (size_t)v.mag;
+    return true;
+  }
   case OPT_STRICT: c->strict = true; return true;
   case OPT_FTZ: c->flush_denormals = true; return true;
   case OPT_STATS: c->stats = true; return true;
@@ -279,8 +287,9 @@ bool cli_parse_run(int argc, char **argv, cli_run_cmd *c, cli_error *e) {
       const char *s = cmd_opts[k].short_name, *l = cmd_opts[k].long_name;
       size_t ll = strlen(l);
       if (strcmp(a, l) == 0 || (s && strcmp(a, s) == 0)) break;
-      /* --trace takes an optional value, only as --trace=FILTER */
-      if ((cmd_opts[k].takes_value || cmd_opts[k].id == OPT_TRACE) && strncmp(a, l, ll) == 0 && a[ll] == '=') {
+      /* --trace and --print take an optional value, only as --trace=FILTER, --print=N */
+      if ((cmd_opts[k].takes_value || cmd_opts[k].id == OPT_TRACE || cmd_opts[k].id == OPT_PRINT) &&
+          strncmp(a, l, ll) == 0 && a[ll] == '=') {
         value = a + ll + 1;
         name = l;
         break;

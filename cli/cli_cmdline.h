@@ -11,6 +11,9 @@
 #include "cli_clopts.h"
 #include "cli_types.h"
 
+/* Elements --print shows of each buffer when no --print=N says otherwise. */
+#define CLI_PRINT_DEFAULT 256
+
 /* X[,Y[,Z]]: n == 0 when the option was not given. */
 typedef struct cli_dims {
   unsigned n;
@@ -24,6 +27,7 @@ typedef struct cli_run_cmd {
   cli_dims global, local, offset;
   const char *out_dir; /* --out, or NULL */
   bool print, strict, help;
+  size_t print_max;                /* --print=N: elements shown per buffer (CLI_PRINT_DEFAULT without =N) */
   bool flush_denormals;            /* --flush-denormals */
   bool stats;                      /* --stats */
   unsigned threads;                /* --threads, 0 when not given */

@@ -9,9 +9,23 @@
 
 #define CLI_NPY_MAX_DIMS 8
 
+/* Scalar fields a structured dtype may have (nested and array fields counted as expanded). */
+#define CLI_NPY_MAX_LEAVES 256
+
+/* A run of `count` scalars of one type at `offset` in a structured dtype's item: a field (its
+ * subarray shape flattened), or several adjacent ones of the same type merged. */
+typedef struct cli_npy_leaf {
+  size_t offset, count;
+  char type[8]; /* "<f4", "|b1", "|V16" */
+} cli_npy_leaf;
+
 /* What an .npy header says. */
 typedef struct cli_npy {
-  char descr[32]; /* "<f4" */
+  char descr[32]; /* "<f4"; a structured dtype: "|V<itemsize>" (the fields are in leaves) */
+  bool structured;
+  size_t itemsize;  /* bytes per item */
+  unsigned nleaves; /* structured: the fields without their padding */
+  cli_npy_leaf leaves[CLI_NPY_MAX_LEAVES];
   bool fortran_order;
   unsigned ndim;
   size_t shape[CLI_NPY_MAX_DIMS];
@@ -36,5 +50,9 @@ bool cli_npy_parse(const unsigned char *file, size_t size, const char *name, cli
 
 /* Bytes per item of a simple descr like "<f4" or "|u1" (0 when it has no trailing size). */
 size_t cli_npy_itemsize(const char *descr);
+
+/* Appends `count` scalars of `type` at `offset` to leaves, merged with the last one when they
+ * continue it; false when there are CLI_NPY_MAX_LEAVES already. */
+bool cli_npy_add_leaf(cli_npy_leaf *leaves, unsigned *n, size_t offset, const char *type, size_t count);
 
 #endif

@@ -12,6 +12,8 @@
 #include "cli_merge.h"
 #include "cli_npy.h"
 #include "cli_out.h"
+#include "cli_png.h"
+#include "cli_struct.h"
 #include "cli_print.h"
 #include "cli_test.h"
 #include "cli_source.h"
@@ -35,8 +37,10 @@ _Static_assert((unsigned)CLI_CHECK_RACES == (unsigned)SPVI_CHECK_RACES &&
                "cli_cmdline.h's check flags must be spvi.h's");
 
 static const char usage_main[] =
-  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-  "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]
+"
+  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]
+"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] [--expect DIR [tolerances]] ARG...\n"
@@ -95,8 +99,10 @@ static const char usage_info[] =
   "exit status: 0 success, 2 bad usage or unusable module\n";
 
 static const char usage_run[] =
-  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
-  "                [--out DIR] [--print] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]
+"
+  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]
+"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] ARG...\n"
@@ -113,10 +119,11 @@ static const char usage_run[] =
   "  --offset SIZES      global work offset, as many sizes as -g (default 0)\n"
   "  --out DIR           after the run write every buffer argument to DIR/argI.npy\n"
   "                      (I = parameter index from 0); DIR is created when missing\n"
-  "  --print             after the run print every buffer argument, one line each:\n"
+  "  --print[=N]         after the run print every buffer argument, one line each:\n"
   "                      `arg2 float[4]: 1 2 3 4`, vectors as `(1 2 3 4)` (3-element\n"
   "                      vectors without their padding slot); floats with enough digits\n"
-  "                      to read back exactly\n"
+  "                      to read back exactly. Longer buffers: a summary line (count,\n"
+  "                      min, max, NaNs) and wrapped lines of at most N elements (256)\n"
   "  --warp N            lanes per simulated warp, 1..64 (results never depend on it; kernels\n"
   "                      with sub-group operations use a multiple of the sub-group size)\n"
   "  --subgroup-size N   work-items per sub-group, 1..64 (default 32; a kernel's\n"
@@ -171,8 +178,10 @@ static const char usage_run[] =
   "                  range(START[,STEP])  component k (memory order) = START + k*STEP, STEP 1 by\n"
   "                                       default; for vectors k = element*width + component\n"
   "                  random(SEED[,LO,HI]) deterministic pseudo-random values, see below\n"
-  "                  @PATH                a .npy file (dtype and shape must match) or a raw\n"
-  "                                       little-endian file of exactly COUNT x sizeof(TYPE) bytes\n"
+  "                  @PATH                a C-order .npy file of the dtype holding COUNT elements\n"
+  "                                       (any shape) or a raw little-endian file of exactly\n"
+  "                                       COUNT x sizeof(TYPE) bytes\n"
+  "                TYPE[]=@PATH | TYPE[]=V,V,...   COUNT from the file or the list\n"
   "                null             a null pointer (the kernel may test it; a dereference faults)\n"
   "  __local       local:BYTES      bytes of local memory per work-group\n"
   "  image         IMAGETYPE:ORDER:CHANNELTYPE:DIMS[=INIT]   e.g. image2d:rgba:unorm8:64,32\n"
@@ -211,9 +220,14 @@ static const char usage_run[] =
   "\n"
   "--out writes NumPy .npy version 1.0 files: dtype |i1 |u1 <i2 <u2 <i4 <u4 <i8 <u8 <f2 <f4\n"
   "  <f8; vector elements are a trailing dimension holding the memory slots (float4[N] and\n"
-  "  float3[N] both have shape (N, 4)). @PATH.npy accepts that shape, (N*slots,), and (N, 3)\n"
-  "  for 3-element vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
+  "  float3[N] both have shape (N, 4)); a buffer read from a .npy file keeps its shape.\n"
+  "  @PATH.npy accepts any shape of N*slots items, and (..., 3) of N*3 items for 3-element\n"
+  "  vectors. Images: dtype of the channel type, shape (W, C), (N, W, C),\n"
   "  (H, W, C), (N, H, W, C) or (D, H, W, C) (N layers, C channels).\n"
+  "  A struct buffer (pointer-to-struct parameter) is written as a structured dtype of the\n"
+  "  struct's layout (member names from -g debug info), takes a structured .npy of the same\n"
+  "  item size and field offsets, and --print shows it field by field. Each image is also\n"
+  "  written as PNG: DIR/argI.png, DIR/argI.K.png per layer or slice (docs/cli.md).\n"
   "  Outputs are written only when the kernel did not fault.\n"
   "\n"
   "example: spvi run vadd.spv -g 4 'float[4]=range(0)' 'float[4]=fill(10)' 'float[4]' --print\n"
@@ -522,34 +536,44 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
       return false;
     }
     if (c->print && image) {
-      /* the channel values in memory order, after a header naming the image */
+      /* the channel values in memory order, after a head naming the image and its --out shape */
       const spvi_image_desc *d = &args[i].image;
       size_t shape[4];
       unsigned nd = cli_image_shape(d, shape);
-      printf("arg%d %s %s %s (", i, spvi_image_type_name(d->type), spvi_channel_order_name(d->order),
-             spvi_channel_type_name(d->channel_type));
-      for (unsigned k = 0; k < nd; k++) printf("%s%zu", k ? ", " : "", shape[k]);
-      printf("):");
-      char num[40];
-      size_t es = args[i].elem.scalar->bits / 8;
-      for (size_t k = 0; k < args[i].count; k++)
-        printf(" %s",
-               cli_format_component(args[i].elem.scalar, cli_load_le(data + k * es, (unsigned)es), num, sizeof num));
-      printf("\n");
+      char head[160];
+      size_t len = (size_t)snprintf(head, sizeof head, "arg%d %s %s %s (", i, spvi_image_type_name(d->type),
+                                    spvi_channel_order_name(d->order), spvi_channel_type_name(d->channel_type));
+      for (unsigned k = 0; k < nd && len < sizeof head; k++)
+        len += (size_t)snprintf(head + len, sizeof head - len, "%s%zu", k ? ", " : "", shape[k]);
+      if (len < sizeof head) snprintf(head + len, sizeof head - len, ")");
+      cli_print_values(stdout, head, args[i].elem, args[i].count, data, c->print_max);
+    } else if (c->print && args[i].layout && bytes % args[i].layout->size == 0) {
+      cli_struct_print(stdout, i, args[i].layout, bytes / args[i].layout->size, data, c->print_max);
     } else if (c->print) {
-      cli_print_buffer(stdout, i, args[i].elem, args[i].count, data);
+      cli_print_buffer(stdout, i, args[i].elem, args[i].count, data, c->print_max);
     }
     if (out) {
       size_t shape[4] = {args[i].count, cli_elem_slots(args[i].elem), 0, 0};
       unsigned ndim = args[i].elem.width == 1 ? 1 : 2;
       if (image) ndim = cli_image_shape(&args[i].image, shape);
+      const bool file_shape = args[i].ndim && !args[i].shape_in_structs; /* a .npy input's own shape */
+      const size_t *out_shape = file_shape ? args[i].shape : shape;
+      if (file_shape) ndim = args[i].ndim;
       char name[40];
       snprintf(name, sizeof name, "arg%d.npy", i);
       char *path = cli_out_path(out, name);
       if (!path) return false;
       cli_error e;
-      bool ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, shape, data, bytes, &e);
+      /* a struct buffer: a structured dtype of the struct's layout, one item per struct */
+      char *descr = args[i].layout && bytes % args[i].layout->size == 0 ? cli_struct_descr(args[i].layout) : NULL;
+      size_t items[1] = {descr ? bytes / args[i].layout->size : 0};
+      const bool in_structs = descr && args[i].shape_in_structs; /* a structured input's shape */
+      bool ok = descr ? cli_npy_write(path, descr, in_structs ? args[i].ndim : 1, in_structs ? args[i].shape : items,
+                                      data, bytes, &e)
+                      : cli_npy_write(path, args[i].elem.scalar->npy, ndim, out_shape, data, bytes, &e);
+      free(descr);
       free(path);
+      if (ok && image) ok = cli_png_write_image(out, i, &args[i].image, data, &e); /* to look at */
       size_t wbytes = 0;
       const uint8_t *written = spvi_arg_written(l, i, &wbytes);
       if (ok && written) {
@@ -814,12 +838,17 @@ static bool prepare_segment(run_seg *sg, int i, int n, spvi_module *m) {
   uint64_t held = 0; /* bytes of the buffers and images so far: within --max-memory before the next */
   for (; sg->nparsed < sg->c.nargs; sg->nparsed++) {
     const spvi_param_info *p = spvi_kernel_param(m, sg->kernel, sg->nparsed);
-    if (!cli_arg_for_param(sg->c.args[sg->nparsed], p, &sg->args[sg->nparsed], &e)) {
+    /* a struct buffer takes structured .npy files and is shown field by field */
+    spvi_struct *layout = p->kind == SPVI_PARAM_BUFFER ? spvi_param_struct(m, sg->kernel, sg->nparsed) : NULL;
+    if (!cli_arg_for_struct_param(sg->c.args[sg->nparsed], p, layout, &sg->args[sg->nparsed], &e)) {
+      spvi_struct_free(layout);
       char desc[256], q[112];
       cli_say_error("%sarg%d `%s` for parameter `%s`: %s", label, sg->nparsed,
                     cli_echo(sg->c.args[sg->nparsed], q, sizeof q), cli_param_desc(p, desc, sizeof desc), e.msg);
       return false;
     }
+    if (sg->args[sg->nparsed].kind == CLI_ARG_BUFFER) sg->args[sg->nparsed].layout = layout;
+    else spvi_struct_free(layout);
     if (sg->args[sg->nparsed].mem) held += sg->args[sg->nparsed].bytes; /* each below 2^30: no wrap */
     if (sg->c.max_memory && held > sg->c.max_memory) {
       cli_say_error("%sarg%d `%s`: the buffers and images up to it take %llu bytes, above --max-memory %llu", label,
@@ -896,7 +925,10 @@ static int run_or_debug(int argc, char **argv, bool debug) {
   }
 done:
   for (int k = 0; k < nseg; k++) {
-    for (int i = 0; i < segs[k].nparsed; i++) cli_arg_free(&segs[k].args[i]);
+    for (int i = 0; i < segs[k].nparsed; i++) {
+      cli_arg_free(&segs[k].args[i]);
+      spvi_struct_free(segs[k].args[i].layout);
+    }
     free(segs[k].args);
     cli_run_cmd_free(&segs[k].c);
   }

@@ -149,6 +149,9 @@ typedef struct dbg_syms {
 
 /* Build the symbols of the module x runs; false when out of memory (then dbg_syms_free). */
 bool dbg_syms_build(dbg_syms *y, const ex_insp *x);
+/* The same for module m; x NULL (no launch): the types and variables only, no code positions
+ * (body_start 0; dbg_insn_at must not be used). */
+bool dbg_syms_build_module(dbg_syms *y, const ld_module *m, const ex_insp *x);
 void dbg_syms_free(dbg_syms *y);
 
 /* The type of SPIR-V type id `type_id` (void for anything else). Built with the symbols: never NULL. */

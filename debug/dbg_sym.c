@@ -746,9 +746,10 @@ static uint32_t body_start(const dbg_syms *y, uint32_t fi) {
   return first_line != LD_NONE ? first_line : 0;
 }
 
-bool dbg_syms_build(dbg_syms *y, const ex_insp *x) {
+bool dbg_syms_build(dbg_syms *y, const ex_insp *x) { return dbg_syms_build_module(y, ex_insp_module(x), x); }
+
+bool dbg_syms_build_module(dbg_syms *y, const ld_module *m, const ex_insp *x) {
   memset(y, 0, sizeof *y);
-  const ld_module *m = ex_insp_module(x);
   y->m = m;
   y->x = x;
   y->spv_cache = ycalloc(y, m->bound, sizeof *y->spv_cache);
@@ -771,7 +772,7 @@ bool dbg_syms_build(dbg_syms *y, const ex_insp *x) {
     if (m->ids[id].kind == LD_ID_TYPE) spv_type(y, id);
   build_debuginfo(y);
   build_opnames(y);
-  for (uint32_t fi = 0; fi < m->nfuncs; fi++) y->funcs[fi].body_start = body_start(y, fi);
+  for (uint32_t fi = 0; fi < m->nfuncs && x; fi++) y->funcs[fi].body_start = body_start(y, fi);
   return !y->oom;
 }
 

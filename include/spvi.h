@@ -291,6 +291,38 @@ uint32_t spvi_module_version(const spvi_module *m);
  * -1. SPVI_E_USAGE for a bad kernel index, SPVI_E_IO when writing fails. */
 spvi_status spvi_dump_prepared(const spvi_module *m, int kernel, FILE *out, spvi_error *err);
 
+/* ---- struct layouts -------------------------------------------------------------------------
+ * The layout of the struct a kernel parameter points to (or holds, by value), for tools that show
+ * or check a struct buffer field by field (`spvi run` writes such buffers as NumPy structured
+ * arrays). Offsets and sizes are the SPIR-V types' (the Offset decorations, else the C layout
+ * OpenCL C 6.3.5 gives: each member at its alignment, the size rounded up to the largest one);
+ * member names and integer signedness come from the OpenCL.DebugInfo.100 type of the parameter
+ * (DebugTypeComposite / DebugTypeMember, a module compiled with -g) when the module has it. */
+typedef struct spvi_struct spvi_struct;
+typedef struct spvi_field {
+  const char *name;   /* DebugTypeMember name; "f0", "f1", ... (by position) without debug info */
+  size_t offset;      /* bytes from the start of the struct */
+  size_t size;        /* bytes of one element (of the array, when dims are given) */
+  spvi_scalar kind;   /* INT (signed, or unknown: SPIR-V integers carry no sign), UINT, FLOAT, BOOL
+                         for scalars and vector components; OTHER for a struct (sub) or for bytes
+                         with no numeric type (a pointer is UINT of the pointer width) */
+  unsigned bits;      /* bits of the scalar or vector component; 0 for OTHER */
+  unsigned vec_width; /* 1 for scalars, 2, 3, 4, 8, 16 for vectors (3: 4 slots), 0 for OTHER */
+  unsigned ndims;     /* array dimensions, outermost first (int a[2][3]: 2, 3); 0: no array */
+  size_t dims[4];
+  const spvi_struct *sub; /* the member's struct type (of its elements, for an array), or NULL */
+} spvi_field;
+struct spvi_struct {
+  const char *name; /* the struct's name ("S"), or "" */
+  size_t size;      /* bytes, padding included (sizeof) */
+  int nfields;
+  const spvi_field *fields; /* in order of offset */
+};
+/* A new description of the struct kernel parameter `index` points to or holds; NULL when it is no
+ * struct, or out of memory. Free it with spvi_struct_free; it does not refer to the module. */
+spvi_struct *spvi_param_struct(const spvi_module *m, int kernel, int index);
+void spvi_struct_free(spvi_struct *s);
+
 /* ---- program-scope variables ----------------------------------------------------------------
  * Variables declared at program scope (or `static` inside functions) in the global or constant
  * address space (OpenCL C 2.0: `global int counter = 0;`, `constant float k[4] = {...};`) belong

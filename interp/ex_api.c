@@ -18,6 +18,7 @@
 #include "ex_api.h"
 #include "ex_check.h"
 #include "ex_dump.h"
+#include "inspect/ex_inspect.h"
 #include "ex_svm.h"
 #include "gen_spv_tables.h"
 #include "spvi.h"
@@ -502,6 +503,8 @@ int spvi_find_kernel(const spvi_module *m, const char *name) {
 int spvi_kernel_param_count(const spvi_module *m, int k) {
   return m && k >= 0 && k < m->nkernels ? m->kernels[k].nparams : -1;
 }
+const struct ld_module *ex_module_ld(const spvi_module *m) { return m ? m->ld : NULL; }
+
 const spvi_param_info *spvi_kernel_param(const spvi_module *m, int k, int i) {
   if (!m || k < 0 || k >= m->nkernels || i < 0 || i >= m->kernels[k].nparams) return NULL;
   return &m->kernels[k].params[i];

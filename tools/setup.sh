@@ -6,6 +6,8 @@ set -e
 PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 llvm-14 llvm-spirv-14 libmpfr-dev libgmp-dev valgrind libedit-dev clang-format-14"
 # spvi compare --json and spvi test (case files, SARIF): cJSON; YAML case files: libyaml
 PKGS="$PKGS libcjson-dev libyaml-dev"
+# libpng: the PNG pictures `spvi run --out` writes of image arguments (docs/building.md)
+PKGS="$PKGS libpng-dev"
 # the second translator of the corpus load test (make conformance, docs/conformance.md)
 PKGS="$PKGS clang-15 llvm-spirv-15"
 # the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy

@@ -41,6 +41,8 @@ typedef bool (*ex_insp_pause_fn)(void *user, const ex_insp_at *at);
 ex_insp *ex_insp_new(spvi_launch *l, const spvi_run_options *opts, ex_insp_pause_fn pause, void *user, spvi_error *err);
 void ex_insp_free(ex_insp *x);
 const struct ld_module *ex_insp_module(const ex_insp *x);
+/* The loaded module behind m, for symbols read without a launch (spvi_param_struct). */
+const struct ld_module *ex_module_ld(const spvi_module *m);
 
 /* The launch's shape, fixed for its life. */
 typedef struct ex_insp_range {

@@ -59,6 +59,13 @@ static cli_arg buf_ok(const char *text) {
   return a;
 }
 
+/* TYPE=@PATH, e.g. "float[]" and a file: buf_ok / buf_err of that argument. */
+static cli_arg file_ok(const char *type, const char *path) {
+  char arg[300];
+  snprintf(arg, sizeof arg, "%s=@%s", type, path);
+  return buf_ok(arg);
+}
+
 static void buf_err(const char *text, const char *needle) {
   cli_arg a;
   cli_error e = {""};
@@ -67,6 +74,12 @@ static void buf_err(const char *text, const char *needle) {
     fail_msg("%s accepted", text);
   }
   if (!strstr(e.msg, needle)) fail_msg("%s: message `%s` lacks `%s`", text, e.msg, needle);
+}
+
+static void file_err(const char *type, const char *path, const char *needle) {
+  char arg[300];
+  snprintf(arg, sizeof arg, "%s=@%s", type, path);
+  buf_err(arg, needle);
 }
 
 static uint32_t u32_at(const cli_arg *a, size_t i) { return (uint32_t)cli_load_le(a->data + 4 * i, 4); }
@@ -633,6 +646,37 @@ static size_t make_npy(unsigned char *out, const char *dict, const void *data, s
   return total + data_bytes;
 }
 
+/* Structured descrs as numpy writes them: padding entries ('', '|Vn') are offsets, a nested
+ * dtype with a shape repeats its fields, adjacent runs of one type merge. Offsets by hand. */
+static void test_npy_structured(void **state) {
+  (void)state;
+  unsigned char file[512], zeros[64] = {0};
+  const char *dict = "{'descr': [('s', [('x', '<i2'), ('', '|V2'), ('y', '<f4')], (2,)), ('z', '|u1'), "
+                     "('w', '|u1', 3), ('', '|V4')], 'fortran_order': False, 'shape': (2,), }";
+  size_t n = make_npy(file, dict, zeros, 2 * 24);
+  cli_npy h;
+  cli_error e;
+  assert_true(cli_npy_parse(file, n, "s.npy", &h, &e));
+  assert_true(h.structured);
+  assert_int_equal(h.itemsize, 24); /* 2 x 8 + 1 + 3 + 4 */
+  const struct {
+    size_t offset, count;
+    const char *type;
+  } want[] = {{0, 1, "<i2"}, {4, 1, "<f4"}, {8, 1, "<i2"}, {12, 1, "<f4"}, {16, 4, "|u1"}};
+  assert_int_equal(h.nleaves, 5);
+  for (unsigned i = 0; i < 5; i++) {
+    assert_int_equal(h.leaves[i].offset, want[i].offset);
+    assert_int_equal(h.leaves[i].count, want[i].count);
+    assert_string_equal(h.leaves[i].type, want[i].type);
+  }
+  /* big-endian fields and titles are refused by name */
+  n = make_npy(file, "{'descr': [('a', '>i4')], 'fortran_order': False, 'shape': (1,), }", zeros, 4);
+  assert_false(cli_npy_parse(file, n, "b.npy", &h, &e));
+  assert_non_null(strstr(e.msg, "not a structured dtype spvi reads"));
+  n = make_npy(file, "{'descr': [(('t', 'a'), '<i4')], 'fortran_order': False, 'shape': (1,), }", zeros, 4);
+  assert_false(cli_npy_parse(file, n, "t.npy", &h, &e));
+}
+
 static void test_npy_read(void **state) {
   (void)state;
   char path[128], arg[200];
@@ -650,7 +694,7 @@ static void test_npy_read(void **state) {
   snprintf(arg, sizeof arg, "uint[2]=@%s", path);
   buf_err(arg, "has dtype '<f4' but uint needs '<u4'");
   snprintf(arg, sizeof arg, "float[3]=@%s", path);
-  buf_err(arg, "has shape (2,) but float[3] needs (3,)");
+  buf_err(arg, "has shape (2,) (2 items) but float[3] needs 3");
   /* A .npy file name is never read as raw bytes, even if the size would fit. */
   snprintf(arg, sizeof arg, "uchar[136]=@%s", path);
   buf_err(arg, "dtype '<f4' but uchar needs '|u1'");
@@ -680,8 +724,55 @@ static void test_npy_read(void **state) {
   uint32_t want3[8] = {fbits(1), fbits(2), fbits(3), 0, fbits(4), fbits(5), fbits(6), 0};
   for (size_t i = 0; i < 8; i++) assert_int_equal(u32_at(&a, i), want3[i]);
   cli_arg_free(&a);
-  snprintf(arg, sizeof arg, "float2[3]=@%s", path); /* (3, 2) needed; flat (6,) would do too */
-  buf_err(arg, "has shape (2, 3) but float2[3] needs (3, 2)");
+  /* Any C-order shape of COUNT x slots items is the buffer's memory image, kept for --out. */
+  a = file_ok("float2[3]", path);
+  for (size_t i = 0; i < 6; i++) assert_int_equal(u32_at(&a, i), fbits(xyz[i]));
+  assert_int_equal(a.ndim, 2);
+  assert_int_equal(a.shape[0], 2);
+  assert_int_equal(a.shape[1], 3);
+  cli_arg_free(&a);
+  a = file_ok("float[6]", path);
+  assert_int_equal(a.ndim, 2);
+  cli_arg_free(&a);
+  a = file_ok("float3[2]", path);
+  assert_int_equal(a.ndim, 2);
+  assert_int_equal(a.shape[1], 4);
+  cli_arg_free(&a);
+  file_err("float[5]", path, "has shape (2, 3) (6 items) but float[5] needs 5");
+  file_err("float4[2]", path, "has shape (2, 3) (6 items) but float4[2] needs 8 (COUNT × slots, any shape)");
+  /* TYPE[]: the count from the file (packed float3 rows: 2; float: 6; float2: 3) or the list. */
+  a = file_ok("float3[]", path);
+  assert_int_equal(a.count, 2);
+  for (size_t i = 0; i < 8; i++) assert_int_equal(u32_at(&a, i), want3[i]);
+  cli_arg_free(&a);
+  a = file_ok("float[]", path);
+  assert_int_equal(a.count, 6);
+  cli_arg_free(&a);
+  a = file_ok("float2[]", path);
+  assert_int_equal(a.count, 3);
+  cli_arg_free(&a);
+  file_err("float4[]", path, "has shape (2, 3) (6 items): no whole number of float4 elements (4 slots each)");
+  file_err("int[]", path, "has dtype '<f4' but int needs '<i4'");
+  a = buf_ok("int2[]=1,2,3,4");
+  assert_int_equal(a.count, 2);
+  assert_int_equal(u32_at(&a, 3), 4);
+  cli_arg_free(&a);
+  buf_err("int2[]=1,2,3", "3 values are no whole number of int2 elements (2 values each)");
+  buf_err("int[]", "int[] takes its count from `=V,V,...` or `=@FILE`; give int[COUNT]");
+  buf_err("int[]=fill(1)", "give int[COUNT] for fill, range and random");
+  buf_err("int[]=@/dev/null", "`/dev/null` is not a regular file: int[] cannot take its count from it");
+  tmp_path(path, sizeof path, "raw6");
+  write_bytes(path, xyz, 6); /* raw: the count from the size */
+  a = file_ok("ushort[]", path);
+  assert_int_equal(a.count, 3);
+  assert_int_equal(a.ndim, 0); /* no shape to keep */
+  cli_arg_free(&a);
+  file_err("int[]", path, "has 6 bytes, not a positive multiple of int's 4");
+  /* a Fortran-order array would be read transposed: refused, saying how to fix it */
+  n = make_npy(file, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", xyz, sizeof xyz);
+  tmp_path(path, sizeof path, "f.npy");
+  write_bytes(path, file, n);
+  file_err("float[]", path, "is in Fortran order; spvi reads C-order arrays (save numpy.ascontiguousarray(a) instead)");
 
   struct {
     const char *dict;
@@ -1031,7 +1122,7 @@ static int setup_tmp(void **state) {
 
 static int teardown_tmp(void **state) {
   (void)state;
-  const char *names[] = {"a.npy", "b.npy", "c.npy", "bad.npy", "fake.npy", "v4.npy", "r.bin", "w.npy"};
+  const char *names[] = {"a.npy", "b.npy", "c.npy", "bad.npy", "fake.npy", "v4.npy", "r.bin", "w.npy", "raw6", "f.npy"};
   char path[128];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     tmp_path(path, sizeof path, names[i]);
@@ -1054,6 +1145,7 @@ int main(void) {
     cmocka_unit_test(test_random_stream),
     cmocka_unit_test(test_buffer_random),
     cmocka_unit_test(test_npy_header_bytes),
+    cmocka_unit_test(test_npy_structured),
     cmocka_unit_test(test_npy_read),
     cmocka_unit_test(test_raw_files),
     cmocka_unit_test(test_npy_write_roundtrip),

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,16 +74,20 @@ static void test_round_trip(void **state) {
   }
 }
 
-static char *print_to_string(int index, const char *type, size_t count, const void *data) {
+static char *print_max(int index, const char *type, size_t count, const void *data, size_t max) {
   cli_elem t;
   assert_true(cli_elem_parse(type, strlen(type), &t));
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   assert_non_null(f);
-  cli_print_buffer(f, index, t, count, data);
+  cli_print_buffer(f, index, t, count, data, max);
   fclose(f);
   return text;
+}
+
+static char *print_to_string(int index, const char *type, size_t count, const void *data) {
+  return print_max(index, type, count, data, 256);
 }
 
 static void test_lines(void **state) {
@@ -110,11 +115,60 @@ static void test_lines(void **state) {
   free(s);
 }
 
+/* --print=N: at most N elements, the first ceil(N/2) and the last floor(N/2), after a summary
+ * line whose min/max/NaN count cover every element; lines wrapped before 100 columns. */
+static void test_bounded(void **state) {
+  (void)state;
+  int32_t ints[40];
+  for (int i = 0; i < 40; i++) ints[i] = i < 10 ? i : 1000 + i - 10;
+  char *s = print_max(0, "int", 10, ints, 4);
+  assert_string_equal(s, "arg0 int[10]: 10 elements, 4 shown (the first 2 and the last 2); min 0, max 9\n"
+                         "  [0] 0 1\n"
+                         "  ...\n"
+                         "  [8] 8 9\n");
+  free(s);
+  s = print_max(0, "int", 10, ints, 3); /* an odd N: one more at the start */
+  assert_string_equal(s, "arg0 int[10]: 10 elements, 3 shown (the first 2 and the last 1); min 0, max 9\n"
+                         "  [0] 0 1\n"
+                         "  ...\n"
+                         "  [9] 9\n");
+  free(s);
+  /* 30 values 1000..1029 do not fit one line (12 + 2 + 30 * 5 > 100): "  [0]" and 19 of " 1000"
+   * fill 100 columns, "  [19]" and 18 the next, and the rest. */
+  s = print_max(1, "int", 30, ints + 10, 256);
+  assert_string_equal(s, "arg1 int[30]: 30 elements; min 1000, max 1029\n"
+                         "  [0] 1000 1001 1002 1003 1004 1005 1006 1007 1008 1009 1010 1011 1012 1013 1014 1015 "
+                         "1016 1017 1018\n"
+                         "  [19] 1019 1020 1021 1022 1023 1024 1025 1026 1027 1028 1029\n");
+  free(s);
+  /* floats: NaNs counted, not ordered; -inf is the minimum; --print=0 keeps the summary alone */
+  const float fl[5] = {NAN, -INFINITY, 2.5f, NAN, -0.5f};
+  s = print_max(2, "float", 5, fl, 0);
+  assert_string_equal(s, "arg2 float[5]: 5 elements, none shown; min -inf, max 2.5, 2 NaN\n");
+  free(s);
+  const float nan2[2] = {NAN, NAN};
+  s = print_max(3, "float", 2, nan2, 1);
+  assert_string_equal(s, "arg3 float[2]: 2 elements, 1 shown (the first 1 and the last 0); 2 NaN\n  [0] nan\n  ...\n");
+  free(s);
+  /* signed minimum and maximum compare as signed; vectors over every component, not the padding */
+  const unsigned char c[3] = {0xff, 0x00, 0x7f};
+  s = print_max(5, "char", 3, c, 1);
+  assert_string_equal(s, "arg5 char[3]: 3 elements, 1 shown (the first 1 and the last 0); min -1, max 127\n"
+                         "  [0] -1\n  ...\n");
+  free(s);
+  const float f3[8] = {1, -2, 3, -99, 4, 5, 6, 99};
+  s = print_max(1, "float3", 2, f3, 1);
+  assert_string_equal(s, "arg1 float3[2]: 2 elements, 1 shown (the first 1 and the last 0); min -2, max 6, 0 NaN\n"
+                         "  [0] (1 -2 3)\n  ...\n");
+  free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_components),
     cmocka_unit_test(test_round_trip),
     cmocka_unit_test(test_lines),
+    cmocka_unit_test(test_bounded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
