@@ -37,10 +37,8 @@ _Static_assert((unsigned)CLI_CHECK_RACES == (unsigned)SPVI_CHECK_RACES &&
                "cli_cmdline.h's check flags must be spvi.h's");
 
 static const char usage_main[] =
-  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]
-"
-  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]
-"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] [--expect DIR [tolerances]] ARG...\n"
@@ -99,10 +97,8 @@ static const char usage_info[] =
   "exit status: 0 success, 2 bad usage or unusable module\n";
 
 static const char usage_run[] =
-  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]
-"
-  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]
-"
+  "usage: spvi run MODULE.spv|KERNEL.cl [-k KERNEL] -g X[,Y[,Z]] [-l X[,Y[,Z]]] [--offset X[,Y[,Z]]]\n"
+  "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
   "                [--subgroup-size N] ARG...\n"
