@@ -5,6 +5,7 @@
 #include "cli_cmdline.h"
 
 #include "cli_num.h"
+#include "cli_shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ typedef enum {
   OPT_MAX_MEMORY,
   OPT_KEEP_GOING,
   OPT_SUBGROUP,
+  OPT_SHARD,
+  OPT_QUIET,
   OPT_HELP
 } cmd_opt_id;
 
@@ -60,6 +63,8 @@ static const struct {
   {NULL, "--max-memory", OPT_MAX_MEMORY, true},
   {NULL, "--keep-going", OPT_KEEP_GOING, false},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
+  {NULL, "--shard", OPT_SHARD, true},
+  {"-q", "--quiet", OPT_QUIET, false},
   {"-h", "--help", OPT_HELP, false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -222,6 +227,8 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     c->group_end = b.mag;
     return true;
   }
+  case OPT_SHARD: return cli_shard_parse(opt, value, getenv, &c->shard_index, &c->shard_count, e);
+  case OPT_QUIET: c->quiet = true; return true;
   case OPT_HELP: c->help = true; return true;
   }
   return false;

@@ -1,7 +1,7 @@
 /*
  * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
  * --stats --threads --groups --spec --trace --check --report --max-steps --max-memory --keep-going
- * --subgroup-size),
+ * --subgroup-size --shard --quiet),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -21,19 +21,21 @@ typedef struct cli_run_cmd {
   cli_dims global, local, offset;
   const char *out_dir; /* --out, or NULL */
   bool print, strict, help;
-  bool flush_denormals;            /* --flush-denormals */
-  bool stats;                      /* --stats */
-  unsigned threads;                /* --threads, 0 when not given */
-  uint64_t group_begin, group_end; /* --groups START:END, both 0 when not given */
-  unsigned warp;                   /* --warp, 0 when not given */
-  unsigned subgroup_size;          /* --subgroup-size, 0 when not given */
-  const char *trace;               /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
-  unsigned checks;                 /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
-  const char *report;              /* --report FILE: reports and faults as JSON lines, or NULL */
-  uint64_t max_steps;              /* --max-steps N, 0 when not given */
-  uint64_t max_memory;             /* --max-memory SIZE in bytes, 0 when not given */
-  bool keep_going;                 /* --keep-going: access faults are reports, the run goes on */
-  int nspecs;                      /* --spec ID=VALUE (repeatable) */
+  bool flush_denormals;              /* --flush-denormals */
+  bool stats;                        /* --stats */
+  unsigned threads;                  /* --threads, 0 when not given */
+  uint64_t group_begin, group_end;   /* --groups START:END, both 0 when not given */
+  unsigned warp;                     /* --warp, 0 when not given */
+  unsigned subgroup_size;            /* --subgroup-size, 0 when not given */
+  const char *trace;                 /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
+  unsigned checks;                   /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
+  const char *report;                /* --report FILE: reports and faults as JSON lines, or NULL */
+  uint64_t max_steps;                /* --max-steps N, 0 when not given */
+  uint64_t max_memory;               /* --max-memory SIZE in bytes, 0 when not given */
+  bool keep_going;                   /* --keep-going: access faults are reports, the run goes on */
+  uint64_t shard_index, shard_count; /* --shard K/N|env[/N] (cli_shard.h), count 0 when not given */
+  bool quiet;                        /* --quiet: no progress display */
+  int nspecs;                        /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
   const char **spec_values; /* pointers into argv */
   int nargs;
