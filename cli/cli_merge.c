@@ -129,7 +129,7 @@ static int merge_shard(shard_file *sf, int d, char **dirs, int index, const merg
     for (size_t b = i; b < i + es; b++) any |= mask[moff + b] != 0;
     if (any && mo->needs_init && !*init) {
       cli_error e;
-      if (!(*init = read_initial(dirs, mo->ndirs, index, &sf[0], isize, &e))) return fail("%s%s", e.msg, "");
+      if (!(*init = read_initial(dirs, mo->ndirs, index, &sf[0], isize, &e))) return fail("%s", e.msg);
     }
     if (any)
       cli_combine_elem(mo->op, sf[0].h.descr, res + off + i, sf[d].data + off + i, *init ? *init + off + i : NULL);
@@ -146,15 +146,15 @@ static int read_shard(shard_file *sf, int d, char **dirs, int index) {
   cli_error e;
   snprintf(path, sizeof path, "%s/arg%d.npy", dirs[d], index);
   sf[d].data = read_file(path, &sf[d].size, &e);
-  if (!sf[d].data) return d == 0 && errno == ENOENT ? -1 : fail("%s%s", e.msg, "");
-  if (!cli_npy_parse(sf[d].data, sf[d].size, path, &sf[d].h, &e)) return fail("%s%s", e.msg, "");
+  if (!sf[d].data) return d == 0 && errno == ENOENT ? -1 : fail("%s", e.msg);
+  if (!cli_npy_parse(sf[d].data, sf[d].size, path, &sf[d].h, &e)) return fail("%s", e.msg);
   snprintf(path, sizeof path, "%s/arg%d.written.npy", dirs[d], index);
   sf[d].mask = read_file(path, &sf[d].msize, &e);
   if (!sf[d].mask) return fail("%s%s", e.msg, errno == ENOENT ? " (was the shard run with --shard or --groups?)" : "");
-  if (!cli_npy_parse(sf[d].mask, sf[d].msize, path, &sf[d].mh, &e)) return fail("%s%s", e.msg, "");
+  if (!cli_npy_parse(sf[d].mask, sf[d].msize, path, &sf[d].mh, &e)) return fail("%s", e.msg);
   size_t bytes = sf[d].size - sf[d].h.data_offset;
   if (sf[d].msize - sf[d].mh.data_offset != bytes || strcmp(sf[d].mh.descr, "|u1") != 0)
-    return fail("%s does not match the size of its buffer%s", path, "");
+    return fail("%s does not match the size of its buffer", path);
   if (d > 0 && (sf[d].size != sf[0].size || memcmp(sf[d].data, sf[0].data, sf[0].h.data_offset) != 0)) {
     snprintf(path, sizeof path, "arg%d", index);
     return fail("%s differs in type or shape between shards (%s)", path, dirs[d]);
@@ -167,20 +167,20 @@ static int merge_arg(const char *out, char **dirs, int ndirs, int index, merge_o
   shard_file *sf = calloc((size_t)ndirs, sizeof *sf);
   char path[4096];
   int status = 0;
-  if (!sf) return fail("%s%s", "out of memory", "");
+  if (!sf) return fail("out of memory");
   for (int d = 0; d < ndirs && status == 0; d++) status = read_shard(sf, d, dirs, index);
   if (status == 0 && mo.op) {
     cli_error e;
     snprintf(path, sizeof path, "arg%d", index);
-    if (!cli_combine_check(mo.op, sf[0].h.descr, path, &mo.size, &e)) status = fail("%s%s", e.msg, "");
-    else if ((sf[0].size - sf[0].h.data_offset) % mo.size) status = fail("%s is not whole elements%s", path, "");
+    if (!cli_combine_check(mo.op, sf[0].h.descr, path, &mo.size, &e)) status = fail("%s", e.msg);
+    else if ((sf[0].size - sf[0].h.data_offset) % mo.size) status = fail("%s is not whole elements", path);
   }
   unsigned char *res = NULL, *mask = NULL, *init = NULL;
   size_t isize = 0;
   if (status == 0) {
     res = malloc(sf[0].size);
     mask = malloc(sf[0].msize);
-    if (!res || !mask) status = fail("%s%s", "out of memory", "");
+    if (!res || !mask) status = fail("out of memory");
   }
   if (status == 0) {
     memcpy(res, sf[0].data, sf[0].size);
@@ -191,12 +191,12 @@ static int merge_arg(const char *out, char **dirs, int ndirs, int index, merge_o
   }
   if (status == 0) {
     snprintf(path, sizeof path, "%s/arg%d.npy", out, index);
-    if (!write_file(path, res, sf[0].size)) status = fail("cannot write %s%s", path, "");
+    if (!write_file(path, res, sf[0].size)) status = fail("cannot write %s", path);
     snprintf(path, sizeof path, "%s/arg%d.written.npy", out, index);
-    if (status == 0 && !write_file(path, mask, sf[0].msize)) status = fail("cannot write %s%s", path, "");
+    if (status == 0 && !write_file(path, mask, sf[0].msize)) status = fail("cannot write %s", path);
     /* the initial contents go along, so that merges can be merged with --combine too */
     snprintf(path, sizeof path, "%s/arg%d.initial.npy", out, index);
-    if (status == 0 && init && !write_file(path, init, isize)) status = fail("cannot write %s%s", path, "");
+    if (status == 0 && init && !write_file(path, init, isize)) status = fail("cannot write %s", path);
   }
   free(res);
   free(mask);
@@ -217,11 +217,11 @@ static int parse_combine(const char *v, cli_combine_op ops[MERGE_MAX_ARGS + 1], 
   const char *eq = strchr(v, '=');
   int index = MERGE_MAX_ARGS, n = 0;
   if (eq && (sscanf(v, "arg%d%n", &index, &n) != 1 || v + n != eq || index < 0 || index >= MERGE_MAX_ARGS))
-    return fail("--combine `%s`: expects OP or argI=OP (I a parameter index from 0 to 4095)%s", v, "");
+    return fail("--combine `%s`: expects OP or argI=OP (I a parameter index from 0 to 4095)", v);
   cli_combine_op op;
   if (!cli_combine_op_parse(eq ? eq + 1 : v, &op))
-    return fail("--combine `%s`: the operations are add, min, max, or, and, xor%s", v, "");
-  if (named[index]) return fail("--combine given twice for %s%s", eq ? "one argument" : "every argument", "");
+    return fail("--combine `%s`: the operations are add, min, max, or, and, xor", v);
+  if (named[index]) return fail("--combine given twice for %s", eq ? "one argument" : "every argument");
   named[index] = true;
   ops[index] = op;
   return 0;
@@ -245,15 +245,16 @@ int cli_merge_main(int argc, char **argv) {
   memset(named, 0, sizeof named);
   int a = 0;
   for (; a < argc && strncmp(argv[a], "--combine", 9) == 0; a++) {
-    const char *v = argv[a][9] == '=' ? argv[a] + 10 : argv[a][9] == 0 && a + 1 < argc ? argv[++a] : NULL;
-    if (!v) return fail("unknown option `%s` (spvi merge --help)%s", argv[a], "");
+    if (argv[a][9] != '=' && argv[a][9] != 0) return fail("unknown option `%s` (spvi merge --help)", argv[a]);
+    if (argv[a][9] == 0 && a + 1 >= argc) return fail("option --combine needs a value: OP or argI=OP");
+    const char *v = argv[a][9] == '=' ? argv[a] + 10 : argv[++a];
     if (parse_combine(v, ops, named)) return 2;
   }
   argc -= a;
   argv += a;
-  if (argc >= 1 && argv[0][0] == '-') return fail("unknown option `%s` (spvi merge --help)%s", argv[0], "");
-  if (argc < 2) return fail("%s%s", "usage: spvi merge [--combine [argI=]OP]... OUT_DIR SHARD_DIR...", "");
-  if (mkdir(argv[0], 0777) != 0 && errno != EEXIST) return fail("cannot create %s%s", argv[0], "");
+  if (argc >= 1 && argv[0][0] == '-') return fail("unknown option `%s` (spvi merge --help)", argv[0]);
+  if (argc < 2) return fail("usage: spvi merge [--combine [argI=]OP]... OUT_DIR SHARD_DIR...");
+  if (mkdir(argv[0], 0777) != 0 && errno != EEXIST) return fail("cannot create %s", argv[0]);
   for (int i = 0; i < MERGE_MAX_ARGS; i++) { /* before anything is merged */
     char path[4096];
     struct stat st;
@@ -268,6 +269,6 @@ int cli_merge_main(int argc, char **argv) {
     if (r > 0) return r;
     if (r == 0) merged++;
   }
-  if (!merged) return fail("no argI.npy in %s%s", argv[1], "");
+  if (!merged) return fail("no argI.npy in %s", argv[1]);
   return 0;
 }

@@ -141,6 +141,10 @@ if npy_bytes "$TMP/e9/arg1.written.npy" | grep -q 1; then fail "shard 9/10 wrote
   check "debug shard" 2 "$SPVI" debug "$M" $SMALL --shard 1/4 </dev/null
   has "debug shard" "spvi debug runs a range of work-groups (--groups), not an interleaved shard"
 }
+check "combine without value" 2 "$SPVI" merge --combine
+has "combine without value" "option --combine needs a value"
+check "combine unknown option" 2 "$SPVI" merge --combined add "$TMP/c" "$TMP/h1"
+has "combine unknown option" "unknown option \`--combined\`"
 check "combine bad op" 2 "$SPVI" merge --combine mul "$TMP/c" "$TMP/h1" "$TMP/h2"
 has "combine bad op" "the operations are add, min, max, or, and, xor"
 check "combine float or" 2 "$SPVI" merge --combine or "$TMP/c" "$TMP/s0" "$TMP/s1"
