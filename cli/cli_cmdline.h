@@ -21,25 +21,26 @@ typedef struct cli_run_cmd {
   cli_dims global, local, offset;
   const char *out_dir; /* --out, or NULL */
   bool print, strict, help;
-  bool flush_denormals;              /* --flush-denormals */
-  bool stats;                        /* --stats */
-  unsigned threads;                  /* --threads, 0 when not given */
-  uint64_t group_begin, group_end;   /* --groups START:END, both 0 when not given */
-  unsigned warp;                     /* --warp, 0 when not given */
-  unsigned subgroup_size;            /* --subgroup-size, 0 when not given */
-  const char *trace;                 /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
-  unsigned checks;                   /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
-  const char *report;                /* --report FILE: reports and faults as JSON lines, or NULL */
-  uint64_t max_steps;                /* --max-steps N, 0 when not given */
-  uint64_t max_memory;               /* --max-memory SIZE in bytes, 0 when not given */
-  bool keep_going;                   /* --keep-going: access faults are reports, the run goes on */
-  uint64_t shard_index, shard_count; /* --shard K/N|env[/N] (cli_shard.h), count 0 when not given */
-  bool quiet;                        /* --quiet: no progress display */
-  int nspecs;                        /* --spec ID=VALUE (repeatable) */
+  bool flush_denormals;            /* --flush-denormals */
+  bool stats;                      /* --stats */
+  unsigned threads;                /* --threads, 0 when not given */
+  uint64_t group_begin, group_end; /* --groups START:END, both 0 when not given */
+  unsigned warp;                   /* --warp, 0 when not given */
+  unsigned subgroup_size;          /* --subgroup-size, 0 when not given */
+  const char *trace;               /* --trace[=FILTER]: "all", "gid=..." or "group=...", NULL when off */
+  unsigned checks;                 /* --check LIST: SPVI_CHECK_* flags (cli_check_flag_* below), 0 when not given */
+  const char *report;              /* --report FILE: reports and faults as JSON lines, or NULL */
+  uint64_t max_steps;              /* --max-steps N, 0 when not given */
+  uint64_t max_memory;             /* --max-memory SIZE in bytes, 0 when not given */
+  bool keep_going;                 /* --keep-going: access faults are reports, the run goes on */
+  int nspecs;                      /* --spec ID=VALUE (repeatable) */
   uint32_t *spec_ids;
   const char **spec_values; /* pointers into argv */
   int nargs;
   const char **args; /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
+  /* --shard K/N|env[/N] (cli_shard.h): the shard, count 0 when not given */
+  uint64_t shard_index, shard_count;
+  bool quiet; /* --quiet: no progress display */
 } cli_run_cmd;
 
 /* The --check names and their flags (the same values as SPVI_CHECK_*; this file does not include

@@ -242,22 +242,23 @@ typedef struct ex_launch {
   void *trace_user;
   int trace_kind; /* 0 all work-items, 1 one global id, 2 one work-group */
   uint64_t trace_id[3];
-  uint64_t group_begin, group_end;   /* linear work-group ids to run, [begin, end); end 0: all */
-  uint64_t shard_index, shard_count; /* of those, the ids g with g % count == index; count 0: all */
+  uint64_t group_begin, group_end; /* linear work-group ids to run, [begin, end); end 0: all */
+  struct ex_pause *debug;          /* a debug session drives the run (ex_inspect.c): its pause client's
+                             state (ex_pause.h); NULL for every other run */
+  uint8_t *written_all;            /* the per-allocation mask table of the last run (owned) */
+  unsigned checks;                 /* spvi_run_options.checks */
+  uint64_t max_steps;              /* spvi_run_options.max_steps (never 0 here) */
+  bool keep_going;                 /* spvi_run_options.keep_going */
+  struct ex_reports *reports;      /* reports of the last run (owned; ex_check.h) */
+  /* statistics of the last run */
+  uint64_t instructions; /* SPIR-V instructions executed, summed over work-items */
+  double exec_seconds;
+  /* of the group range, the ids g with g % shard_count == shard_index; count 0: all */
+  uint64_t shard_index, shard_count;
   /* progress of the run under way (spvi_launch_progress, read from other threads): groups
    * finished, and the groups it runs; each finished group (or packed batch) adds one relaxed
    * atomic increment, nothing else on the workers' path */
   _Atomic uint64_t groups_done, groups_total;
-  struct ex_pause *debug;     /* a debug session drives the run (ex_inspect.c): its pause client's
-                             state (ex_pause.h); NULL for every other run */
-  uint8_t *written_all;       /* the per-allocation mask table of the last run (owned) */
-  unsigned checks;            /* spvi_run_options.checks */
-  uint64_t max_steps;         /* spvi_run_options.max_steps (never 0 here) */
-  bool keep_going;            /* spvi_run_options.keep_going */
-  struct ex_reports *reports; /* reports of the last run (owned; ex_check.h) */
-  /* statistics of the last run */
-  uint64_t instructions; /* SPIR-V instructions executed, summed over work-items */
-  double exec_seconds;
 } ex_launch;
 
 /* Work-groups in dimension d: the global size over the local size rounded up, without the
