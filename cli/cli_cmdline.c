@@ -5,6 +5,7 @@
 #include "cli_cmdline.h"
 
 #include "cli_num.h"
+#include "cli_shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ typedef enum {
   OPT_KEEP_GOING,
   OPT_SUBGROUP,
   OPT_EXPECT,
+  OPT_SHARD,
+  OPT_QUIET,
   OPT_HELP
 } cmd_opt_id;
 
@@ -62,6 +65,8 @@ static const struct {
   {NULL, "--keep-going", OPT_KEEP_GOING, false},
   {NULL, "--subgroup-size", OPT_SUBGROUP, true},
   {NULL, "--expect", OPT_EXPECT, true},
+  {NULL, "--shard", OPT_SHARD, true},
+  {"-q", "--quiet", OPT_QUIET, false},
   {"-h", "--help", OPT_HELP, false},
 };
 #define CMD_OPT_COUNT (sizeof cmd_opts / sizeof cmd_opts[0])
@@ -236,6 +241,8 @@ static bool cmd_apply(cli_run_cmd *c, cmd_opt_id id, const char *opt, const char
     if (value[0] == 0) return cli_fail(e, "%s: empty directory name", opt);
     c->expect = value;
     return true;
+  case OPT_SHARD: return cli_shard_parse(opt, value, getenv, &c->shard_index, &c->shard_count, e);
+  case OPT_QUIET: c->quiet = true; return true;
   case OPT_HELP: c->help = true; return true;
   }
   return false;

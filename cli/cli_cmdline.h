@@ -1,7 +1,7 @@
 /*
  * cli_cmdline.h — the options of `spvi run` (-k -g -l --offset --out --print --warp --strict --flush-denormals
  * --stats --threads --groups --spec --trace --check --report --max-steps --max-memory --keep-going
- * --subgroup-size --expect and its comparison options),
+ * --subgroup-size --expect and its comparison options, --shard --quiet),
  * parsed into a plain struct. Pure: no spvi library needed.
  */
 #ifndef CLI_CMDLINE_H
@@ -48,6 +48,9 @@ typedef struct cli_run_cmd {
   const char **spec_values; /* pointers into argv */
   int nargs;
   const char **args; /* the kernel ARGs, in order (pointers into argv; array malloc'd) */
+  /* --shard K/N|env[/N] (cli_shard.h): the shard, count 0 when not given */
+  uint64_t shard_index, shard_count;
+  bool quiet; /* --quiet: no progress display */
 } cli_run_cmd;
 
 /* The --check names and their flags (the same values as SPVI_CHECK_*; this file does not include

@@ -17,6 +17,7 @@
 #include "cli_print.h"
 #include "cli_test.h"
 #include "cli_source.h"
+#include "cli_progress.h"
 #include "cli_num.h"
 #include "spvi.h"
 
@@ -28,6 +29,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
@@ -41,11 +43,11 @@ static const char usage_main[] =
   "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
-  "                [--subgroup-size N] [--expect DIR [tolerances]] ARG...\n"
+  "                [--subgroup-size N] [--expect DIR [tolerances]] [--shard K/N|env[/N]] [--quiet] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "       spvi debug MODULE.spv [-x FILE] [the options and ARGs of run]\n"
   "       spvi info [--strict] MODULE.spv | spvi info --prepared MODULE.spv [-k KERNEL]\n"
-  "       spvi merge OUT_DIR SHARD_DIR...\n"
+  "       spvi merge [--combine [argI=]OP]... OUT_DIR SHARD_DIR...\n"
   "       spvi compare [--ulp N] [--abs X] [--rel X] [--tol NAME:KEY=V]... [--json] EXPECTED OUTPUT\n"
   "       spvi test [-j N] [--junit FILE] [--sarif FILE] [--keep] CASES.json|CASES.yaml\n"
   "       spvi exec [--check LIST] [--report FILE] [options] [--] PROGRAM [ARGS...]\n"
@@ -61,8 +63,9 @@ static const char usage_main[] =
   "         work-item focus (spvi debug --help)\n"
   "  info   list the module's kernels with their parameters (index, address space, type,\n"
   "         name), its capabilities, addressing model and SPIR-V version\n"
-  "  merge  combine the --out directories of `spvi run --groups` shards of one launch:\n"
-  "         every byte comes from the shard that wrote it, or is the initial value\n"
+  "  merge  combine the --out directories of `spvi run --shard` (or --groups) shards of one\n"
+  "         launch: every byte comes from the shard that wrote it, or is the initial value;\n"
+  "         --combine adds up atomic updates (spvi merge --help)\n"
   "  compare  compare .npy files or --out directories element by element, within tolerances\n"
   "           (spvi compare --help)\n"
   "  test   run the cases of a case file and check their outputs, faults and reports;\n"
@@ -101,7 +104,7 @@ static const char usage_run[] =
   "                [--out DIR] [--print[=N]] [--warp N] [--strict] [--flush-denormals] [--stats]\n"
   "                [--threads N] [--groups START:END] [--spec ID=VALUE]... [--trace[=FILTER]]\n"
   "                [--check LIST] [--report FILE] [--max-steps N] [--max-memory SIZE] [--keep-going]\n"
-  "                [--subgroup-size N] ARG...\n"
+  "                [--subgroup-size N] [--expect DIR [tolerances]] [--shard K/N|env[/N]] [--quiet] ARG...\n"
   "                [--then [-k KERNEL] -g X[,Y[,Z]] [options] ARG...]...\n"
   "\n"
   "options (anywhere on the line; `--` ends them):\n"
@@ -131,6 +134,11 @@ static const char usage_run[] =
   "  --groups START:END  run only work-groups with linear id START <= id < END (x fastest);\n"
   "                      --out then also writes DIR/argI.written.npy (1 per byte written),\n"
   "                      and `spvi merge` combines the outputs of several such runs\n"
+  "  --shard K/N         run only the work-groups whose linear id g has g % N == K (K from\n"
+  "                      0); env or env/N: K and N from Slurm's SLURM_ARRAY_TASK_* or\n"
+  "                      Kubernetes' JOB_COMPLETION_INDEX; --out as for --groups, plus\n"
+  "                      DIR/argI.initial.npy for `spvi merge --combine` (docs/scaling.md)\n"
+  "  -q, --quiet         no progress line (shown on a terminal for runs over 2 seconds)\n"
   "  --spec ID=VALUE     the value of the specialization constant with SpecId ID (bool:\n"
   "                      true/false, integers, floats; read per the constant's type)\n"
   "  --trace[=FILTER]    print every executed instruction with its value on stderr, for\n"
@@ -579,6 +587,14 @@ static bool write_buffers(const cli_run_cmd *c, spvi_launch *l, const cli_arg *a
         size_t wshape[1] = {wbytes};
         ok = cli_npy_write(path, "|u1", 1, wshape, written, wbytes, &e);
         free(path);
+        /* the contents before the run, where it wrote: what merge --combine adds deltas to */
+        const void *initial = spvi_arg_initial(l, i, NULL);
+        if (ok && initial && memchr(written, 1, wbytes)) {
+          snprintf(name, sizeof name, "arg%d.initial.npy", i);
+          if (!(path = cli_out_path(out, name))) return false;
+          ok = cli_npy_write(path, args[i].elem.scalar->npy, ndim, shape, initial, bytes, &e);
+          free(path);
+        }
       }
       if (!ok) {
         cli_say_error("--out `%s`: %s", c->out_dir, e.msg);
@@ -602,8 +618,10 @@ static void print_trace_line(void *user, const char *line) {
 
 /* Kernel printf output goes to standard output as the kernel produces it (work-item order). */
 static void print_kernel_output(void *user, const char *text, size_t len) {
-  (void)user;
+  cli_progress_pause(user); /* the progress line (if any) gives way to the kernel's text */
   fwrite(text, 1, len, stdout);
+  if (user) fflush(stdout);
+  cli_progress_resume(user);
 }
 
 static double load_seconds; /* time spvi_load_file took, for --stats */
@@ -697,6 +715,8 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
   ro.max_memory = c->max_memory;
   ro.keep_going = c->keep_going;
   ro.subgroup_size = c->subgroup_size;
+  ro.shard_index = c->shard_index;
+  ro.shard_count = c->shard_count;
   if (debug && c->keep_going) {
     cli_say_error("--keep-going does not apply to `spvi debug`, which stops at every fault");
     goto done;
@@ -729,7 +749,11 @@ static int launch(const cli_run_cmd *c, spvi_module *m, int k, cli_arg *args, bo
     if (c->stats && st >= 0) print_stats(l);
     goto close_report;
   }
+  /* progress on a terminal alone (not in logs), and not among --trace's lines */
+  cli_progress *progress = cli_progress_start(l, !c->quiet && !c->trace && isatty(STDERR_FILENO));
+  ro.printf_user = progress;
   spvi_status s = spvi_run(l, &ro, &fault, &err);
+  cli_progress_stop(progress);
   size_t nreports = s == SPVI_OK || s == SPVI_FAULT ? spvi_report_count(l) : 0;
   fflush(stdout);
   for (size_t i = 0; i < nreports; i++) {

@@ -495,6 +495,11 @@ typedef struct spvi_run_options {
    * (races: 16 bytes per byte of global memory, 64 per byte of __local; uninit: 1 byte per byte
    * of __local and private memory). */
   uint64_t max_memory;
+  /* Interleaved shards (spvi run --shard K/N, docs/scaling.md): with shard_count N >= 1, run only
+   * the work-groups (of the group range above) whose linear id g has g % N == shard_index (0 ..
+   * N-1), and record written bytes as for a group range; 0: all groups. A shard may have no group.
+   * Not for spvi_debug_new (SPVI_E_USAGE). */
+  uint64_t shard_index, shard_count;
 } spvi_run_options;
 
 #define SPVI_DEFAULT_MAX_STEPS ((uint64_t)1000000000) /* 10^9 instructions per work-item */
@@ -643,6 +648,14 @@ uint64_t spvi_launch_group_count(const spvi_launch *l);
  * included: the mask covers the object's bytes); NULL otherwise, and for SVM arguments (SVM
  * memory is not tracked). */
 const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes);
+/* After such a run: the buffer's or image's contents before it (what `spvi merge --combine` needs
+ * to combine shards' updates of one element); NULL otherwise. */
+const void *spvi_arg_initial(const spvi_launch *l, int index, size_t *bytes);
+/* Progress of a spvi_run under way on another thread (or of the last one): the work-groups
+ * finished, and in *total (may be NULL) the work-groups the run executes (its range or shard; 0
+ * before the first run). Lock-free; any thread may call it while spvi_run runs, e.g. every 100 ms
+ * for a progress display. A fault stops the count short of the total. */
+uint64_t spvi_launch_progress(const spvi_launch *l, uint64_t *total);
 
 /* Contents of a buffer argument after the run (before: as set): for a memory object, the object's
  * bytes themselves. NULL for non-buffer parameters, NULL buffers and SVM arguments. */

@@ -213,6 +213,7 @@ typedef struct ex_arg {
   bool is_image; /* an image: `bytes` holds its pixels, `image` describes them */
   bi_image image;
   uint8_t *written; /* after a run over a group range: 1 for every byte the run wrote */
+  uint8_t *initial; /* after such a run: the contents before it (spvi_arg_initial), or NULL */
   spvi_mem *mem;    /* set from a memory object (spvi_set_arg_mem): `bytes` are the object's,
                              used in place, and the launch holds this reference instead of owning
                              them; NULL otherwise (also for a NULL buffer: bytes NULL, size 0) */
@@ -254,6 +255,12 @@ typedef struct ex_launch {
   /* statistics of the last run */
   uint64_t instructions; /* SPIR-V instructions executed, summed over work-items */
   double exec_seconds;
+  /* of the group range, the ids g with g % shard_count == shard_index; count 0: all */
+  uint64_t shard_index, shard_count;
+  /* progress of the run under way (spvi_launch_progress, read from other threads): groups
+   * finished, and the groups it runs; each finished group (or packed batch) adds one relaxed
+   * atomic increment, nothing else on the workers' path */
+  _Atomic uint64_t groups_done, groups_total;
 } ex_launch;
 
 /* Work-groups in dimension d: the global size over the local size rounded up, without the

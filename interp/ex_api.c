@@ -695,6 +695,7 @@ void spvi_launch_free(spvi_launch *l) {
   for (uint32_t i = 0; i < l->l.nargs; i++) {
     arg_release(&l->l.args[i]);
     free(l->l.args[i].written);
+    free(l->l.args[i].initial);
   }
   free(l->l.written_all);
   free(l->l.args);
@@ -1215,9 +1216,17 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   }
   l->l.group_begin = opts ? opts->group_begin : 0;
   l->l.group_end = opts ? opts->group_end : 0;
+  l->l.shard_index = opts ? opts->shard_index : 0;
+  l->l.shard_count = opts ? opts->shard_count : 0;
+  if (l->l.shard_count && l->l.shard_index >= l->l.shard_count) {
+    set_err(err, SPVI_E_USAGE, "shard %llu of %llu: shards are numbered from 0 to the count - 1",
+            (unsigned long long)l->l.shard_index, (unsigned long long)l->l.shard_count);
+    return 0;
+  }
   for (uint32_t i = 0; i < l->l.nargs; i++) {
     free(l->l.args[i].written);
-    l->l.args[i].written = NULL;
+    free(l->l.args[i].initial);
+    l->l.args[i].written = l->l.args[i].initial = NULL;
   }
   if (!choose_subgroup_size(l, opts ? opts->subgroup_size : 0, err)) return 0;
   /* Sub-group operations run inside a warp (ex_subgroup.c): the warp width becomes a multiple of
@@ -1237,6 +1246,21 @@ static unsigned prepare_run(spvi_launch *l, const spvi_run_options *opts, spvi_e
   return W;
 }
 
+/* A run over part of the NDRange (a group range or a shard) keeps each buffer's and image's contents
+ * before it: `spvi merge --combine` needs the initial value of elements several shards updated
+ * (docs/scaling.md). False when out of memory. */
+static bool keep_initial(spvi_launch *l) {
+  if (!l->l.group_end && !l->l.shard_count) return true;
+  for (uint32_t i = 0; i < l->l.nargs; i++) {
+    ex_arg *a = &l->l.args[i];
+    const spvi_param_kind k = spvi_kernel_param(l->m, l->kernel, (int)i)->kind;
+    if ((k != SPVI_PARAM_BUFFER && k != SPVI_PARAM_IMAGE) || a->is_svm || !a->bytes || !a->size) continue;
+    if (!(a->initial = malloc(a->size))) return false;
+    memcpy(a->initial, a->bytes, a->size);
+  }
+  return true;
+}
+
 spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *fault, spvi_error *err) {
   clear_err(err);
   spvi_fault scratch;
@@ -1244,6 +1268,10 @@ spvi_status spvi_run(spvi_launch *l, const spvi_run_options *opts, spvi_fault *f
   memset(fault, 0, sizeof *fault);
   unsigned W = prepare_run(l, opts, err);
   if (!W) return SPVI_E_USAGE;
+  if (!keep_initial(l)) {
+    set_err(err, SPVI_E_NOMEM, "out of memory keeping the buffers' initial contents for the shard's merge");
+    return SPVI_E_NOMEM;
+  }
   char msg[1024] = "";
   spvi_status s = ex_run(&l->l, W, fault, msg, sizeof msg);
   if (s != SPVI_OK && s != SPVI_FAULT) set_err(err, s, "%s", msg);
@@ -1260,6 +1288,11 @@ ex_launch *ex_api_debug_launch(spvi_launch *l, const spvi_run_options *opts, spv
             "which need the work-items of a sub-group in lock-step, while the debugger runs one work-item at a time "
             "(use spvi run, or --trace)",
             spvi_kernel_name(l->m, l->kernel));
+    return NULL;
+  }
+  if (l->l.shard_count) {
+    /* the debugger walks the work-groups of one range in order (ex_inspect.c) */
+    set_err(err, SPVI_E_USAGE, "spvi debug runs a range of work-groups (--groups), not an interleaved shard");
     return NULL;
   }
   l->l.threads = 1;
@@ -1287,6 +1320,18 @@ const spvi_report *spvi_report_get(const spvi_launch *l, size_t index) {
 }
 
 uint64_t spvi_launch_group_count(const spvi_launch *l) { return l && l->l.dims ? ex_group_count(&l->l) : 0; }
+
+const void *spvi_arg_initial(const spvi_launch *l, int index, size_t *bytes) {
+  if (!l || index < 0 || (uint32_t)index >= l->l.nargs || !l->l.args[index].written || !l->l.args[index].initial)
+    return NULL;
+  if (bytes) *bytes = l->l.args[index].size;
+  return l->l.args[index].initial;
+}
+
+uint64_t spvi_launch_progress(const spvi_launch *l, uint64_t *total) {
+  if (total) *total = l ? atomic_load_explicit(&l->l.groups_total, memory_order_relaxed) : 0;
+  return l ? atomic_load_explicit(&l->l.groups_done, memory_order_relaxed) : 0;
+}
 
 const uint8_t *spvi_arg_written(const spvi_launch *l, int index, size_t *bytes) {
   if (!l || index < 0 || (uint32_t)index >= l->l.nargs || !l->l.args[index].written) return NULL;

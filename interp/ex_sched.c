@@ -500,8 +500,11 @@ typedef struct job {
   ex_launch *l;
   uint64_t ngroups[3];
   uint64_t begin, end;   /* linear group ids to run: [begin, end) */
+  uint64_t first;        /* the first of them the shard runs (begin when not sharded) */
+  uint64_t stride;       /* the shard's groups are first + k * stride (1 when not sharded) */
+  uint64_t slots;        /* how many there are: k < slots */
   uint64_t batch;        /* groups taken at once: 1, or pack_groups() to run them packed */
-  _Atomic uint64_t next; /* next linear group id to take */
+  _Atomic uint64_t next; /* next slot k to take */
   _Atomic uint64_t stop; /* no group >= stop is started (a fault happened there) */
 } job;
 
@@ -541,13 +544,18 @@ static void *worker_main(void *arg) {
   job *j = wk->j;
   ex_ctx *cx = &wk->r.cx;
   for (;;) {
-    uint64_t lin = atomic_fetch_add(&j->next, j->batch);
-    if (lin >= j->end || lin >= atomic_load(&j->stop)) break;
+    const uint64_t k = atomic_fetch_add(&j->next, j->batch);
+    if (k >= j->slots) break;
+    const uint64_t lin = j->first + k * j->stride; /* < end: no wrap */
+    if (lin >= atomic_load(&j->stop)) break;
     if (j->batch > 1) run_packed(&wk->r, j, lin, j->end - lin < j->batch ? j->end : lin + j->batch);
     else {
       set_group(cx, j, lin);
       run_group(&wk->r, 1);
     }
+    /* progress (spvi_launch_progress): one relaxed increment per group or packed batch */
+    atomic_fetch_add_explicit(&j->l->groups_done, j->batch > 1 && j->slots - k < j->batch ? j->slots - k : j->batch,
+                              memory_order_relaxed);
     if (cx->faulted) {
       wk->fault_group = lin;
       uint64_t cur = atomic_load(&j->stop);
@@ -630,6 +638,22 @@ static void set_lane_init(ex_ctx *cx) {
   cx->lane_init |= cx->l->pstate->priv_init != NULL;
 }
 
+/* The groups of [begin, end) the run takes: all of them, or with shards (spvi run --shard K/N,
+ * docs/scaling.md) those whose linear id g has g % N == K. Interleaving rather than cutting the
+ * range in N blocks spreads groups of uneven cost (a triangle of work, an image's busy corner)
+ * evenly over the shards. A shard may have no group (N above the group count). */
+static void shard_slots(job *j, const ex_launch *l) {
+  j->first = j->begin;
+  j->stride = 1;
+  j->slots = j->end - j->begin;
+  if (!l->shard_count) return;
+  const uint64_t n = l->shard_count, r = j->begin % n;
+  const uint64_t skip = l->shard_index >= r ? l->shard_index - r : n - r + l->shard_index; /* < n: no wrap */
+  j->stride = n;
+  j->first = j->end - j->begin > skip ? j->begin + skip : j->end;
+  j->slots = j->first < j->end ? (j->end - 1 - j->first) / n + 1 : 0;
+}
+
 /* The launch-wide part of a run: context, group range, allocations, written-byte masks. */
 static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_width, char *err, size_t errlen) {
   memset(base, 0, sizeof *base);
@@ -661,8 +685,11 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
              (unsigned long long)l->group_begin, (unsigned long long)l->group_end, (unsigned long long)total);
     return SPVI_E_USAGE;
   }
+  shard_slots(j, l);
+  atomic_store_explicit(&l->groups_done, 0, memory_order_relaxed);
+  atomic_store_explicit(&l->groups_total, j->slots, memory_order_relaxed);
   j->batch = 1;
-  atomic_init(&j->next, j->begin);
+  atomic_init(&j->next, 0);
   atomic_init(&j->stop, UINT64_MAX);
   if (!ex_pstate_acquire(l->pstate)) {
     snprintf(err, errlen,
@@ -677,7 +704,7 @@ static spvi_status launch_begin(run *base, job *j, ex_launch *l, unsigned warp_w
   /* written-byte masks of the buffer arguments when only part of the NDRange runs */
   free(l->written_all);
   l->written_all = NULL;
-  if (st == SPVI_OK && (j->begin != 0 || j->end != total)) {
+  if (st == SPVI_OK && (j->begin != 0 || j->end != total || l->shard_count)) {
     cx->written = calloc(cx->nallocs, sizeof *cx->written);
     if (!cx->written) st = SPVI_E_NOMEM;
     for (uint32_t i = 1; st == SPVI_OK && i < cx->nallocs; i++) {
@@ -747,13 +774,13 @@ spvi_status ex_run(ex_launch *l, unsigned warp_width, spvi_fault *fault, char *e
   spvi_status st = launch_begin(&base, &j, l, warp_width, err, errlen);
   uint64_t max_group = l->local[0] * l->local[1] * l->local[2];
   unsigned nthreads = l->threads ? l->threads : 1;
-  if (nthreads > j.end - j.begin) nthreads = (unsigned)(j.end - j.begin);
+  if (nthreads > j.slots) nthreads = j.slots ? (unsigned)j.slots : 1;
   /* printf output is emitted group by group in order: one thread keeps that order */
   if (l->on_printf && l->prog->uses_printf) nthreads = 1;
   /* hook clients that need the work-groups in order on one thread: a trace keeps program order;
    * the race checker compares each group with the groups before it (spec-notes/checks.md) */
   if (ex_hooks_flags(&base.cx) & EX_HK_SERIAL) nthreads = 1;
-  if (st == SPVI_OK) j.batch = pack_groups(&base);
+  if (st == SPVI_OK && j.stride == 1) j.batch = pack_groups(&base); /* packed runs take consecutive groups */
   worker *wk = calloc(nthreads, sizeof *wk);
   if (!wk) st = SPVI_E_NOMEM;
   unsigned ninit = 0;

@@ -17,6 +17,8 @@ PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-
 PKGS="$PKGS cmake ninja-build"
 # the fuzzers (make fuzz, make fuzz-ci; docs/fuzzing.md): clang-14's libFuzzer and sanitizer runtimes
 PKGS="$PKGS libclang-rt-14-dev"
+# the scaling test (tests/cli/test_scale.sh, docs/scaling.md): four shards run under GNU parallel
+PKGS="$PKGS parallel"
 for arg in "$@"; do
   case $arg in
   --bench) PKGS="$PKGS pocl-opencl-icd oclgrind" ;;

@@ -335,6 +335,63 @@ static void test_written_mask(void **state) {
   spvi_module_free(m);
 }
 
+/* Interleaved shards (spvi_run_options.shard_*): shard K of N runs the groups g with g % N == K,
+ * within the group range; spvi_arg_initial keeps the contents before the run and
+ * spvi_launch_progress counts the shard's groups. 16 groups of 8: shard 2 of 5 is groups 2, 7, 12;
+ * with the range 3..16, groups 7 and 12. */
+static void test_shard_mask(void **state) {
+  (void)state;
+  enum { N = 128, L = 8 };
+  static const struct {
+    uint64_t begin, end;
+    int groups[3], ngroups;
+  } cases[] = {{0, 0, {2, 7, 12}, 3}, {3, 16, {7, 12, 0}, 2}};
+  spvi_module *m = tl_load("mem_objects", "O2");
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int32_t init[N];
+    for (int i = 0; i < N; i++) init[i] = -i;
+    spvi_mem *b = buffer(N * 4, NULL);
+    memcpy(ints(b), init, sizeof init);
+    spvi_launch *l = tl_launch(m, "fill_idx");
+    set_mem(l, 0, b);
+    ndrange(l, 1, N, 0, L);
+    uint64_t total = 9;
+    assert_int_equal(spvi_launch_progress(l, &total), 0); /* before any run */
+    assert_int_equal(total, 0);
+    spvi_run_options o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.shard_index = 2;
+    o.shard_count = 5;
+    o.group_begin = cases[c].begin;
+    o.group_end = cases[c].end;
+    spvi_fault f;
+    assert_int_equal(run_opts(l, &o, &f), SPVI_OK);
+    bool ran[N / L] = {false};
+    for (int k = 0; k < cases[c].ngroups; k++) ran[cases[c].groups[k]] = true;
+    size_t n = 0;
+    const uint8_t *w = spvi_arg_written(l, 0, &n);
+    assert_non_null(w);
+    assert_int_equal(n, N * 4);
+    for (int i = 0; i < N * 4; i++) assert_int_equal(w[i], ran[i / 4 / L]);
+    for (int i = 0; i < N; i++) assert_int_equal(ints(b)[i], ran[i / L] ? 100 + i : -i);
+    const int32_t *before = spvi_arg_initial(l, 0, &n);
+    assert_non_null(before);
+    assert_int_equal(n, N * 4);
+    assert_memory_equal(before, init, sizeof init);
+    assert_int_equal(spvi_launch_progress(l, &total), cases[c].ngroups);
+    assert_int_equal(total, cases[c].ngroups);
+    /* an index outside 0..N-1 is refused */
+    o.shard_index = 5;
+    spvi_error err;
+    assert_int_equal(spvi_run(l, &o, &f, &err), SPVI_E_USAGE);
+    assert_non_null(strstr(err.message, "shard 5 of 5"));
+    spvi_launch_free(l);
+    spvi_mem_release(b);
+  }
+  spvi_module_free(m);
+}
+
 /* ---- images ------------------------------------------------------------------------------- */
 
 static spvi_image_desc desc2d(size_t w, size_t h) {
@@ -948,6 +1005,7 @@ int main(void) {
     cmocka_unit_test(test_svm_refusals),
     cmocka_unit_test(test_local_argument_limit),
     cmocka_unit_test(test_kernel_info),
+    cmocka_unit_test(test_shard_mask),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);
 }
