@@ -23,7 +23,7 @@ struct cli_progress {
   struct timespec t0;
   bool stop, paused;
   unsigned delay_ms; /* PROGRESS_DELAY_MS, or SPVI_PROGRESS_DELAY */
-  int shown; /* characters of the line now on the terminal, 0 when none */
+  int shown;         /* characters of the line now on the terminal, 0 when none */
 };
 
 /* Seconds as M:SS, or H:MM:SS from an hour. */
