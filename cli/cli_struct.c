@@ -6,42 +6,10 @@
 
 #include "cli_num.h"
 #include "cli_print.h"
+#include "clc_sbuf.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A growing string; `oom` once an allocation failed. */
-typedef struct struct_text {
-  char *s;
-  size_t len, cap;
-  bool oom;
-} struct_text;
-
-static void st_add(struct_text *t, const char *fmt, ...) {
-  va_list ap;
-  for (;;) {
-    va_start(ap, fmt);
-    const int n = t->oom ? 0 : vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-    va_end(ap);
-    if (t->oom || n < 0) {
-      t->oom = true;
-      return;
-    }
-    if (t->s && t->len + (size_t)n < t->cap) {
-      t->len += (size_t)n;
-      return;
-    }
-    const size_t cap = (t->cap + (size_t)n + 1) * 2;
-    char *s = realloc(t->s, cap);
-    if (!s) {
-      t->oom = true;
-      return;
-    }
-    t->s = s;
-    t->cap = cap;
-  }
-}
 
 /* The OpenCL C scalar type of a field's elements (its vector components), for printing; NULL for
  * bytes of no numeric type. */
@@ -73,42 +41,38 @@ static size_t st_slots(const spvi_field *f) {
   return f->vec_width > 1 && s ? f->size / (s->bits / 8) : 1;
 }
 
-static void st_descr(struct_text *t, const spvi_struct *s) {
+static void st_descr(sbuf *t, const spvi_struct *s) {
   size_t pos = 0;
-  st_add(t, "[");
+  sb_addf(t, "[");
   for (int i = 0; i < s->nfields; i++) {
     const spvi_field *f = &s->fields[i];
-    if (f->offset > pos) st_add(t, "('', '|V%zu'), ", f->offset - pos); /* padding (numpy: an offset) */
-    st_add(t, "('%s', ", f->name);
+    if (f->offset > pos) sb_addf(t, "('', '|V%zu'), ", f->offset - pos); /* padding (numpy: an offset) */
+    sb_addf(t, "('%s', ", f->name);
     const cli_scalar *sc = st_scalar(f);
     if (f->sub) st_descr(t, f->sub);
-    else if (f->kind == SPVI_S_BOOL) st_add(t, "'|b1'");
-    else if (sc) st_add(t, "'%s'", sc->npy);
-    else st_add(t, "'|V%zu'", f->size);
+    else if (f->kind == SPVI_S_BOOL) sb_addf(t, "'|b1'");
+    else if (sc) sb_addf(t, "'%s'", sc->npy);
+    else sb_addf(t, "'|V%zu'", f->size);
     /* the shape: array dimensions, then a vector's memory slots */
     const size_t slots = f->sub ? 1 : st_slots(f);
     const unsigned nd = f->ndims + (slots > 1);
     if (nd) {
-      st_add(t, ", (");
-      for (unsigned d = 0; d < f->ndims; d++) st_add(t, "%s%zu", d ? ", " : "", f->dims[d]);
-      if (slots > 1) st_add(t, "%s%zu", f->ndims ? ", " : "", slots);
-      st_add(t, nd == 1 ? ",)" : ")");
+      sb_addf(t, ", (");
+      for (unsigned d = 0; d < f->ndims; d++) sb_addf(t, "%s%zu", d ? ", " : "", f->dims[d]);
+      if (slots > 1) sb_addf(t, "%s%zu", f->ndims ? ", " : "", slots);
+      sb_addf(t, nd == 1 ? ",)" : ")");
     }
-    st_add(t, ")%s", i + 1 < s->nfields ? ", " : "");
+    sb_addf(t, ")%s", i + 1 < s->nfields ? ", " : "");
     pos = f->offset + f->size * st_elems(f);
   }
-  if (s->size > pos) st_add(t, "%s('', '|V%zu')", s->nfields ? ", " : "", s->size - pos);
-  st_add(t, "]");
+  if (s->size > pos) sb_addf(t, "%s('', '|V%zu')", s->nfields ? ", " : "", s->size - pos);
+  sb_addf(t, "]");
 }
 
 char *cli_struct_descr(const spvi_struct *s) {
-  struct_text t = {NULL, 0, 0, false};
+  sbuf t = {0};
   st_descr(&t, s);
-  if (t.oom) {
-    free(t.s);
-    return NULL;
-  }
-  return t.s;
+  return sb_take(&t);
 }
 
 static bool st_leaves(const spvi_struct *s, size_t base, cli_npy_leaf *leaves, unsigned *n) {
@@ -137,38 +101,38 @@ bool cli_struct_leaves(const spvi_struct *s, cli_npy_leaf *leaves, unsigned *n) 
 
 /* ---- --print ----------------------------------------------------------------------------------- */
 
-static void st_value(struct_text *t, const spvi_struct *s, const unsigned char *p);
+static void st_value(sbuf *t, const spvi_struct *s, const unsigned char *p);
 
 /* One element of a field (a scalar, a vector "(1 2 3)", a struct "{...}"). */
-static void st_field_elem(struct_text *t, const spvi_field *f, const unsigned char *p) {
+static void st_field_elem(sbuf *t, const spvi_field *f, const unsigned char *p) {
   const cli_scalar *sc = st_scalar(f);
   if (f->sub) {
     st_value(t, f->sub, p);
   } else if (!sc) {
-    st_add(t, "<%zu bytes>", f->size);
+    sb_addf(t, "<%zu bytes>", f->size);
   } else {
     char num[40];
-    if (f->vec_width > 1) st_add(t, "(");
+    if (f->vec_width > 1) sb_addf(t, "(");
     for (unsigned j = 0; j < (f->vec_width ? f->vec_width : 1); j++)
-      st_add(t, "%s%s", j ? " " : "",
-             cli_format_component(sc, cli_load_le(p + j * (sc->bits / 8), sc->bits / 8), num, sizeof num));
-    if (f->vec_width > 1) st_add(t, ")");
+      sb_addf(t, "%s%s", j ? " " : "",
+              cli_format_component(sc, cli_load_le(p + j * (sc->bits / 8), sc->bits / 8), num, sizeof num));
+    if (f->vec_width > 1) sb_addf(t, ")");
   }
 }
 
-static void st_value(struct_text *t, const spvi_struct *s, const unsigned char *p) {
-  st_add(t, "{");
+static void st_value(sbuf *t, const spvi_struct *s, const unsigned char *p) {
+  sb_addf(t, "{");
   for (int i = 0; i < s->nfields; i++) {
     const spvi_field *f = &s->fields[i];
     const size_t n = st_elems(f);
-    st_add(t, "%s%s: %s", i ? ", " : "", f->name, f->ndims ? "[" : "");
+    sb_addf(t, "%s%s: %s", i ? ", " : "", f->name, f->ndims ? "[" : "");
     for (size_t k = 0; k < n; k++) {
-      if (k) st_add(t, " ");
+      if (k) sb_addf(t, " ");
       st_field_elem(t, f, p + f->offset + k * f->size);
     }
-    if (f->ndims) st_add(t, "]");
+    if (f->ndims) sb_addf(t, "]");
   }
-  st_add(t, "}");
+  sb_addf(t, "}");
 }
 
 typedef struct st_buf {
@@ -178,10 +142,11 @@ typedef struct st_buf {
 
 static const char *st_elem(const void *ctx, size_t i, char *buf, size_t cap) {
   const st_buf *b = ctx;
-  struct_text t = {NULL, 0, 0, false};
+  sbuf t = {0};
   st_value(&t, b->s, b->data + i * b->s->size);
-  snprintf(buf, cap, "%s", t.oom ? "<out of memory>" : t.s);
-  free(t.s);
+  char *v = sb_take(&t);
+  snprintf(buf, cap, "%s", v ? v : "<out of memory>");
+  free(v);
   return buf;
 }
 

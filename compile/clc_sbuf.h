@@ -1,5 +1,5 @@
 /*
- * clc_sbuf.h — a growable string (build logs, option lists) for the platform's files. Allocation
+ * clc_sbuf.h — a growable string (build logs, option lists; the CLI's struct texts). Allocation
  * failures are remembered (oom) and reported once, by sb_take, instead of at every call.
  */
 #ifndef CLC_SBUF_H
