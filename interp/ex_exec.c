@@ -1038,12 +1038,15 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
 
 /* The full-warp fast path of 4- and 8-byte loads and stores: when every lane's pointer is into the
  * same global, constant or local allocation, in bounds and aligned (the common case), the
- * allocation is looked up once and the host address of lane k is base + offs[k]. NULL: take the
+ * allocation is looked up once and the host address of lane k is base + offs[k]; *run tells
+ * whether the lanes access consecutive elements (offs[k] = offs[0] + k * n, a[get_global_id(0)]),
+ * which one block copy then serves. (Looking for lanes that all access one element too cost SGEMM
+ * more than it saved: its 16-wide groups put two rows in a warp of 32.) NULL: take the
  * per-lane path (which reports whatever is wrong). Not taken when a group range records written
  * bytes. */
 static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
                                                                    unsigned W, uint64_t n, uint64_t amask, bool write,
-                                                                   uint64_t *offs) {
+                                                                   uint64_t *offs, bool *run) {
   if (cx->written) return NULL;
   const uint64_t id = (ex_rd_ptr(pa, pb) & cx->ptr_mask) >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return NULL;
@@ -1053,13 +1056,16 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
    * allocation it is at least 2^shift - bias = bias, or negative (a huge unsigned value), and
    * every allocation is smaller than bias (setup_allocs): one compare checks id and bounds. */
   const uint64_t lim = a->size - n, start = ex_ptr_of(cx, (uint32_t)id), ptr_mask = cx->ptr_mask;
-  uint64_t bad = 0;
+  const uint64_t first = (ex_rd_ptr(pa, pb) & ptr_mask) - start;
+  uint64_t bad = 0, gap = 0;
   for (unsigned k = 0; k < W; k++) {
     const uint64_t off = (ex_rd_ptr(pa + (size_t)k * pb, pb) & ptr_mask) - start;
     offs[k] = off;
     bad |= (uint64_t)(off > lim) | (off & amask);
+    gap |= off - (first + k * n);
   }
   if (bad) return NULL;
+  *run = gap == 0;
   return a->space == EX_AS_LOCAL ? cx->local + a->offset : a->base;
 }
 
@@ -1510,52 +1516,58 @@ resched:
     NEXT;
   }
   /* typed loads and stores of 4 and 8 bytes: a fixed-size copy per lane */
-#define LOAD_N(N, T)                                                               \
-  H(LOAD_##N) {                                                                    \
-    T *d_ = (T *)REG(ip->d);                                                       \
-    const uint8_t *pa_ = REG(ip->a);                                               \
-    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                         \
-    if (full) {                                                                    \
-      uint64_t offs_[EX_MAX_WARP];                                                 \
-      const uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, false, offs_); \
-      if (base_) {                                                                 \
-        for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);      \
-        NEXT;                                                                      \
-      }                                                                            \
-    }                                                                              \
-    LANES_BEGIN                                                                    \
-      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                      \
-      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                  \
-      if (!m || (p & amask)) {                                                     \
-        misaligned(cx, w, l, m, p, N, amask, false);                               \
-        goto fault;                                                                \
-      }                                                                            \
-      memcpy(&d_[l], m, N);                                                        \
-    LANES_END                                                                      \
-    NEXT;                                                                          \
-  }                                                                                \
-  H(STORE_##N) {                                                                   \
-    const T *v_ = (const T *)REG(ip->b);                                           \
-    const uint8_t *pa_ = REG(ip->a);                                               \
-    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                         \
-    if (full) {                                                                    \
-      uint64_t offs_[EX_MAX_WARP];                                                 \
-      uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, true, offs_);        \
-      if (base_) {                                                                 \
-        for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);      \
-        NEXT;                                                                      \
-      }                                                                            \
-    }                                                                              \
-    LANES_BEGIN                                                                    \
-      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                      \
-      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                   \
-      if (!m || (p & amask)) {                                                     \
-        misaligned(cx, w, l, m, p, N, amask, true);                                \
-        goto fault;                                                                \
-      }                                                                            \
-      memcpy(m, &v_[l], N);                                                        \
-    LANES_END                                                                      \
-    NEXT;                                                                          \
+#define LOAD_N(N, T)                                                                      \
+  H(LOAD_##N) {                                                                           \
+    T *d_ = (T *)REG(ip->d);                                                              \
+    const uint8_t *pa_ = REG(ip->a);                                                      \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                \
+    if (full) {                                                                           \
+      uint64_t offs_[EX_MAX_WARP];                                                        \
+      bool run_;                                                                          \
+      const uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, false, offs_, &run_); \
+      if (base_) {                                                                        \
+        if (run_) memcpy(d_, base_ + offs_[0], (size_t)W * N);                            \
+        else                                                                              \
+          for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);           \
+        NEXT;                                                                             \
+      }                                                                                   \
+    }                                                                                     \
+    LANES_BEGIN                                                                           \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                             \
+      uint8_t *m = ex_mem(cx, w, l, p, N, false);                                         \
+      if (!m || (p & amask)) {                                                            \
+        misaligned(cx, w, l, m, p, N, amask, false);                                      \
+        goto fault;                                                                       \
+      }                                                                                   \
+      memcpy(&d_[l], m, N);                                                               \
+    LANES_END                                                                             \
+    NEXT;                                                                                 \
+  }                                                                                       \
+  H(STORE_##N) {                                                                          \
+    const T *v_ = (const T *)REG(ip->b);                                                  \
+    const uint8_t *pa_ = REG(ip->a);                                                      \
+    const uint64_t amask = ((uint64_t)1 << ip->flags) - 1;                                \
+    if (full) {                                                                           \
+      uint64_t offs_[EX_MAX_WARP];                                                        \
+      bool run_;                                                                          \
+      uint8_t *base_ = shared_alloc(cx, pa_, pb, W, N, amask, true, offs_, &run_);        \
+      if (base_) {                                                                        \
+        if (run_) memcpy(base_ + offs_[0], v_, (size_t)W * N);                            \
+        else                                                                              \
+          for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);           \
+        NEXT;                                                                             \
+      }                                                                                   \
+    }                                                                                     \
+    LANES_BEGIN                                                                           \
+      const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                             \
+      uint8_t *m = ex_mem(cx, w, l, p, N, true);                                          \
+      if (!m || (p & amask)) {                                                            \
+        misaligned(cx, w, l, m, p, N, amask, true);                                       \
+        goto fault;                                                                       \
+      }                                                                                   \
+      memcpy(m, &v_[l], N);                                                               \
+    LANES_END                                                                             \
+    NEXT;                                                                                 \
   }
   LOAD_N(4, uint32_t)
   LOAD_N(8, uint64_t)
