@@ -64,7 +64,9 @@ FRESH_RSS = ["sh", "-c", '"$@"; exit $?', "sh"]
 
 
 def spvi_cmd(ctx, name, rows, outdir, extra=()):
-    rc, out, err = run([ctx.tool, "args", name, str(rows)])
+    indir = os.path.join(ctx.outdir, "in-" + name)  # generated inputs (CSR, graphs), as files
+    os.makedirs(indir, exist_ok=True)
+    rc, out, err = run([ctx.tool, "args", name, str(rows), indir])
     if rc != 0:
         raise RuntimeError("bench_tool args failed: " + err)
     cmd = pin(ctx) + FRESH_RSS + [ctx.spvi, "run", os.path.join(ctx.spv_dir, name + ".spv")] + out.splitlines()
