@@ -52,7 +52,6 @@ PYEOF
 bench() {
   name=$1 rows=$2 arg=$3
   mkdir -p "$TMP/in-$name"
-  # shellcheck disable=SC2046
   if ! "$TOOL" args "$name" "$rows" "$TMP/in-$name" >"$TMP/args"; then
     fail "bench_tool args $name $rows failed"
     return
@@ -70,9 +69,21 @@ bench() {
     st=$?
     if [ "$st" -eq 1 ] && grep -qF "1 of $n" "$TMP/out" && grep -qF "first at [$idx]" "$TMP/out"; then ok
     elif [ "$name" = nbody ] && [ "$st" -eq 1 ] && grep -qF "1 of $n" "$TMP/out"; then ok
-    else fail "$name: corrupted arg$arg[$idx] not caught (exit $st): $(cat "$TMP/out")"; fi
+    else fail "$name: corrupted arg${arg}[$idx] not caught (exit $st): $(cat "$TMP/out")"; fi
   done
 }
+
+# tool_err TEXT ARGS...: bench_tool ARGS exits 2 with TEXT on stderr.
+tool_err() {
+  text=$1
+  shift
+  "$TOOL" "$@" >"$TMP/out" 2>"$TMP/err"
+  st=$?
+  if [ "$st" -eq 2 ] && grep -qF -- "$text" "$TMP/err"; then ok; else fail "bench_tool $*: exit $st, stderr $(cat "$TMP/err")"; fi
+}
+# Generated inputs need a directory for their files, one that exists.
+tool_err "kernel \`spmv_csr\` has generated inputs: give a DIR for their files" args spmv_csr 256
+tool_err "cannot write $TMP/missing/arg0.u32" args bfs 256 "$TMP/missing"
 
 bench sgemm_tiled 16 2
 bench conv2d 16 2
