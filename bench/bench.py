@@ -8,8 +8,10 @@ runs, outputs checked by `bench_tool check` against the C reference), PoCL nativ
 core. Oclgrind runs a reduced NDRange (the first rows / items only); its time is scaled to the full
 problem by the ratio of SPIR-V instructions spvi executes for the full and the reduced NDRange (by
 the work-item ratio when spvi cannot run the kernel). Then the module-loading benchmark (load_s of
-a generated >= 1 MiB SPIR-V module) and the peak RSS of vadd_sin over 16M items (192 MiB of
-buffers). Writes the table in markdown to OUTDIR/results.md.
+a generated >= 1 MiB SPIR-V module), the peak RSS of vadd_sin over 16M items (192 MiB of
+buffers), each kernel under --check races/uninit/all, and the end-to-end section: a few kernels
+through ocl_host as whole processes under `spvi exec`, on PoCL and under Oclgrind (wall-clock).
+Writes the table in markdown to OUTDIR/results.md.
 
 Exit status 1 when spvi faulted or produced a wrong output for any kernel (a fast wrong answer
 fails the benchmark); kernels spvi rejects as unsupported are reported and do not fail it.
@@ -22,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 STATS_RE = re.compile(r"load_s=(\S+) exec_s=(\S+) instructions=(\d+) instr_per_s=(\S+) peak_rss_mb=(\S+)")
 UNSUPPORTED_RE = re.compile(r"not supported|not implemented|unsupported", re.I)
@@ -64,7 +67,9 @@ FRESH_RSS = ["sh", "-c", '"$@"; exit $?', "sh"]
 
 
 def spvi_cmd(ctx, name, rows, outdir, extra=()):
-    rc, out, err = run([ctx.tool, "args", name, str(rows)])
+    indir = os.path.join(ctx.outdir, "in-" + name)  # generated inputs (CSR, graphs), as files
+    os.makedirs(indir, exist_ok=True)
+    rc, out, err = run([ctx.tool, "args", name, str(rows), indir])
     if rc != 0:
         raise RuntimeError("bench_tool args failed: " + err)
     cmd = pin(ctx) + FRESH_RSS + [ctx.spvi, "run", os.path.join(ctx.spv_dir, name + ".spv")] + out.splitlines()
@@ -138,6 +143,103 @@ def ocl(ctx, k, oclgrind):
     if d and not oclgrind:
         ctx.pocl_device = d.group(1)
     return {"status": "ok", "seconds": float(m.group(1))}
+
+
+# End to end: these kernels (spmv_csr short, bfs, sgemm_tiled long: chosen so that Oclgrind runs
+# each full problem in a minute at most) run through ocl_host as a whole process on each platform:
+# program build, buffer creation and transfers, one launch, reads, and the host's own input
+# generation and output check (the same C code everywhere).
+E2E_KERNELS = ("spmv_csr", "bfs", "sgemm_tiled")
+E2E_RUNS = 3
+
+
+def e2e_platforms(ctx, have_pocl, have_oclgrind):
+    """(label, command prefix, environment, has a build cache) per platform: spvi's ICD through
+    `spvi exec`, PoCL natively, Oclgrind's simulator; each process pinned to one core, one thread."""
+    plats = [("spvi (`spvi exec`)", pin(ctx) + [ctx.spvi, "exec"] + ctx.spvi_threads + ["--"], None, True)]
+    if have_pocl:
+        plats.append(("PoCL", pin(ctx), dict(os.environ, POCL_MAX_PTHREAD_COUNT="1"), True))
+    if have_oclgrind:
+        plats.append(("Oclgrind", pin(ctx) + ["oclgrind", "--num-threads", "1"], None, False))
+    return plats
+
+
+# The platform name ocl_host must report under each label (it takes the first platform it sees:
+# the only one under `spvi exec` and Oclgrind; PoCL's when nothing else is installed).
+E2E_PLATFORM_NAME = {"spvi": "spvi", "PoCL": "Portable Computing Language", "Oclgrind": "Oclgrind"}
+
+
+def e2e_once(ctx, prefix, env, name, want):
+    """Wall-clock seconds of one ocl_host process (one launch, no warm-up launch) and its ocl_s;
+    an error unless it ran on a platform whose name contains `want`."""
+    cl = os.path.join(ctx.cl_dir, name + ".cl")
+    t0 = time.perf_counter()
+    rc, out, err = run(prefix + [ctx.ocl_host, "--runs", "1", "--warmup", "0", name, cl], env=env)
+    wall = time.perf_counter() - t0
+    m = re.search(r"ocl_s=(\S+)", out)
+    if rc != 0 or not m:
+        why = (out.strip().splitlines()[1:2] or err.strip().splitlines()[:1] or ["exit %d" % rc])[0]
+        return {"status": "WRONG" if rc == 1 else "error", "msg": why}
+    p = re.search(r'platform="([^"]*)"', out)
+    if not p or want not in p.group(1):
+        return {"status": "error", "msg": "ran on platform `%s`, not %s" % (p.group(1) if p else "?", want)}
+    a = re.search(r"api_s=(\S+)", out)
+    return {"status": "ok", "wall": wall, "kernel": float(m.group(1)), "api": float(a.group(1)) if a else None}
+
+
+def end_to_end(ctx, have_pocl, have_oclgrind):
+    """Per kernel and platform: one untimed process first where the platform caches its builds
+    (it fills PoCL's kernel cache and spvi's compile cache, as an application's second start would
+    find them), then the median wall-clock of E2E_RUNS processes."""
+    rows = []
+    names = [k for k in E2E_KERNELS if not ctx.only or k in ctx.only.split(",")]
+    for name in names:
+        row = {"name": name, "plats": []}
+        print("bench: %-10s end to end:" % name, end="", flush=True)
+        for label, prefix, env, cached in e2e_platforms(ctx, have_pocl, have_oclgrind):
+            want = E2E_PLATFORM_NAME[label.split()[0]]
+            runs = [e2e_once(ctx, prefix, env, name, want) for _ in range(E2E_RUNS + cached)][cached:]
+            bad = [r for r in runs if r["status"] != "ok"]
+            r = bad[0] if bad else {"status": "ok", "wall": median([x["wall"] for x in runs]),
+                                    "kernel": median([x["kernel"] for x in runs]),
+                                    "api": median([x["api"] or 0 for x in runs])}
+            row["plats"].append((label, r))
+            print(" %s %s" % (label.split()[0], ("%.3f s" % r["wall"]) if r["status"] == "ok" else r["status"]),
+                  end="", flush=True)
+        print(flush=True)
+        rows.append(row)
+    return rows
+
+
+def e2e_section(rows):
+    if not rows:
+        return ""
+    labels = [label for label, _ in rows[0]["plats"]]
+    out = ["", "### End to end", "",
+           "`bench/ocl_host` (an ordinary OpenCL host program) as a whole process per run: platform and device "
+           "query, `clBuildProgram` from source, buffers created from host memory, one launch, outputs read "
+           "back and checked, plus its own input generation and check (the same C code on every platform). "
+           "Wall-clock seconds, median of %d processes, after one untimed process for spvi and PoCL (which fills "
+           "PoCL's kernel cache and spvi's compile cache; Oclgrind has none). In parentheses, as the program "
+           "measures them: its OpenCL part (from the platform query to the last read: build, buffers, transfers, "
+           "launch) / the launch alone (enqueue + `clFinish`); the rest of the wall time is the program's own "
+           "input generation and check and the process start. One core, as above; Oclgrind runs the full "
+           "problem here." % E2E_RUNS, "",
+           "| kernel | " + " | ".join(labels) + " | spvi/PoCL (wall) | Oclgrind/spvi (wall) |",
+           "|---|" + "---:|" * (len(labels) + 2)]
+    for row in rows:
+        cells, wall = [], {}
+        for label, r in row["plats"]:
+            if r["status"] == "ok":
+                cells.append("%s (%s / %s)" % (fmt_s(r["wall"]), fmt_s(r["api"]), fmt_s(r["kernel"])))
+                wall[label.split()[0]] = r["wall"]
+            else:
+                cells.append("%s: %s" % (r["status"], r["msg"].replace("|", "/")))
+        sp, po, og = wall.get("spvi"), wall.get("PoCL"), wall.get("Oclgrind")
+        cells.append("%.1f" % (sp / po) if sp and po else "—")
+        cells.append("%.1f" % (og / sp) if sp and og else "—")
+        out.append("| %s | %s |" % (row["name"], " | ".join(cells)))
+    return "\n".join(out) + "\n"
 
 
 def fmt_s(x):
@@ -259,6 +361,7 @@ def main():
     ap.add_argument("--no-pocl", action="store_true")
     ap.add_argument("--no-oclgrind", action="store_true")
     ap.add_argument("--no-checks", action="store_true", help="skip the --check overhead runs")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end runs of ocl_host")
     ctx = ap.parse_args(namespace=Ctx())
     ctx.runs = max(1, ctx.runs)
     os.makedirs(ctx.outdir, exist_ok=True)
@@ -317,6 +420,7 @@ def main():
         results.append((k, s, p, g))
 
     checks = checks_overhead(ctx, results) if not ctx.no_checks else None
+    e2e = end_to_end(ctx, have_pocl, have_oclgrind) if ctx.ocl_host and not ctx.no_e2e else []
     big = big_module(ctx)
     memscale = memory_at_scale(ctx) if not ctx.only or "vadd_sin" in ctx.only.split(",") else None
     after = loadavg()
@@ -325,6 +429,7 @@ def main():
     report = make_report(ctx, results, big, memscale, have_pocl, have_oclgrind)
     if checks:
         report += checks_section(ctx, checks)
+    report += e2e_section(e2e)
     path = os.path.join(ctx.outdir, "results.md")
     with open(path, "w") as f:
         f.write(report)

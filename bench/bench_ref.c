@@ -18,9 +18,10 @@ static uint32_t bits(float f) {
   return u;
 }
 
-/* Counts mismatches of 32-bit words want[i] vs got[i] for i in [0, n), reporting the first. */
-static bool compare_words(const char *what, const uint32_t *want, const uint32_t *got, size_t n, bool is_float,
-                          char *msg, size_t msglen) {
+bool bench_correctly_rounded = false;
+
+bool bench_compare_words(const char *what, const uint32_t *want, const uint32_t *got, size_t n, bool is_float,
+                         char *msg, size_t msglen) {
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < n; i++)
     if (want[i] != got[i] && bad++ == 0) first = i;
@@ -37,11 +38,10 @@ static bool compare_words(const char *what, const uint32_t *want, const uint32_t
   return false;
 }
 
-/* Builds the expected output of `n` words: the first `done` from ref, the rest 0 (not computed). */
-static bool check_prefix(const char *what, uint32_t *ref, size_t done, const void *got, size_t n, bool is_float,
-                         char *msg, size_t msglen) {
+bool bench_check_prefix(const char *what, uint32_t *ref, size_t done, const void *got, size_t n, bool is_float,
+                        char *msg, size_t msglen) {
   for (size_t i = done; i < n; i++) ref[i] = 0;
-  return compare_words(what, ref, got, n, is_float, msg, msglen);
+  return bench_compare_words(what, ref, got, n, is_float, msg, msglen);
 }
 
 static float ulpf(float x) {
@@ -91,7 +91,7 @@ bool bench_check_sgemm(const bench_kernel *k, size_t rows, void *const in[], voi
       for (size_t kk = 0; kk < n; kk++) acc = fmaf(A[i * n + kk], B[kk * n + j], acc);
       ref[i * n + j] = acc;
     }
-  bool ok = check_prefix("sgemm C", (uint32_t *)ref, rows * n, out[2], total, true, msg, msglen);
+  bool ok = bench_check_prefix("sgemm C", (uint32_t *)ref, rows * n, out[2], total, true, msg, msglen);
   free(ref);
   return ok;
 }
@@ -112,7 +112,7 @@ bool bench_check_reduce(const bench_kernel *k, size_t rows, void *const in[], vo
       for (size_t l = 0; l < s; l++) tmp[l] += tmp[l + s];
     ref[g] = tmp[0];
   }
-  ok = check_prefix("reduce partial sums", (uint32_t *)ref, done, out[2], ngroups, true, msg, msglen);
+  ok = bench_check_prefix("reduce partial sums", (uint32_t *)ref, done, out[2], ngroups, true, msg, msglen);
 done:
   free(ref);
   free(tmp);
@@ -140,7 +140,7 @@ bool bench_check_mandelbrot(const bench_kernel *k, size_t rows, void *const in[]
       }
       ref[py * (size_t)width + (size_t)px] = (uint32_t)it;
     }
-  bool ok = check_prefix("mandelbrot counts", ref, rows * (size_t)width, out[0], total, false, msg, msglen);
+  bool ok = bench_check_prefix("mandelbrot counts", ref, rows * (size_t)width, out[0], total, false, msg, msglen);
   free(ref);
   return ok;
 }
@@ -154,7 +154,7 @@ bool bench_check_stencil(const bench_kernel *k, size_t rows, void *const in[], v
   for (size_t i = 0; i < rows; i++)
     ref[i] = i < 2 || i >= n - 2 ? x[i]
                                  : 0.5f * x[i] + 0.1875f * (x[i - 1] + x[i + 1]) + 0.0625f * (x[i - 2] + x[i + 2]);
-  bool ok = check_prefix("stencil out", (uint32_t *)ref, rows, out[1], total, true, msg, msglen);
+  bool ok = bench_check_prefix("stencil out", (uint32_t *)ref, rows, out[1], total, true, msg, msglen);
   free(ref);
   return ok;
 }
@@ -174,7 +174,7 @@ bool bench_check_collatz(const bench_kernel *k, size_t rows, void *const in[], v
     }
     ref[i] = n;
   }
-  bool ok = check_prefix("collatz steps", ref, rows, out[1], total, false, msg, msglen);
+  bool ok = bench_check_prefix("collatz steps", ref, rows, out[1], total, false, msg, msglen);
   free(ref);
   return ok;
 }
@@ -186,7 +186,7 @@ bool bench_check_histogram(const bench_kernel *k, size_t rows, void *const in[],
   uint32_t *ref = calloc(bins, sizeof *ref);
   if (!ref) return snprintf(msg, msglen, "out of memory"), false;
   for (size_t i = 0; i < rows; i++) ref[data[i] & 255u]++;
-  bool ok = compare_words("histogram bins", ref, out[1], bins, false, msg, msglen);
+  bool ok = bench_compare_words("histogram bins", ref, out[1], bins, false, msg, msglen);
   free(ref);
   return ok;
 }
@@ -198,7 +198,7 @@ bool bench_check_run(const bench_kernel *k, size_t rows, void *const in[], void 
     if (a->kind != BARG_BUFFER || a->output) continue;
     char what[64];
     snprintf(what, sizeof what, "input arg%d (changed, or generated differently)", i);
-    if (!compare_words(what, in[i], bufs[i], a->count, a->elem == BE_FLOAT, msg, msglen)) return false;
+    if (!bench_compare_words(what, in[i], bufs[i], a->count, a->elem == BE_FLOAT, msg, msglen)) return false;
   }
   return k->check(k, rows, in, bufs, msg, msglen);
 }

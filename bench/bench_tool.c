@@ -2,8 +2,11 @@
  * bench_tool.c — the benchmark runner's helper for spvi runs, driven by bench/bench.py:
  *   bench_tool list                  one line per kernel: name, dims, global, local, reduced rows,
  *                                    bytes of its __global buffers, description (tab-separated)
- *   bench_tool args NAME ROWS        the `spvi run` options and ARGs for the kernel, one per line,
- *                                    with the global size along the last dimension set to ROWS
+ *   bench_tool args NAME ROWS [DIR]  the `spvi run` options and ARGs for the kernel, one per line,
+ *                                    with the global size along the last dimension set to ROWS;
+ *                                    structured inputs (CSR matrices, graphs) are written to
+ *                                    DIR/argI.u32 (raw, little-endian; DIR must exist) and passed
+ *                                    as `uint[N]=@DIR/argI.u32`
  *   bench_tool check NAME ROWS DIR   regenerates the inputs, reads DIR/argI.npy (spvi --out) and
  *                                    checks them against the C reference: exit 0 match, 1 mismatch
  *                                    (reason on stdout), 2 error
@@ -30,7 +33,31 @@ static int cmd_list(void) {
   return 0;
 }
 
-static int cmd_args(const bench_kernel *k, size_t rows) {
+/* Writes the kernel's BINIT_GEN buffers to DIR/argI.u32 (spvi's `@PATH` takes a raw file of
+ * exactly COUNT x 4 bytes, little-endian: the byte order of the machines this runs on). */
+static bool write_generated(const bench_kernel *k, const char *dir) {
+  void *in[BENCH_MAX_ARGS];
+  if (!bench_gen_inputs(k, in)) return fprintf(stderr, "bench_tool: out of memory\n"), false;
+  bool ok = true;
+  for (int i = 0; i < k->nargs && ok; i++) {
+    if (k->args[i].kind != BARG_BUFFER || k->args[i].init != BINIT_GEN) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/arg%d.u32", dir, i);
+    FILE *f = fopen(path, "wb");
+    ok = f && fwrite(in[i], 4, k->args[i].count, f) == k->args[i].count;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "bench_tool: cannot write %s\n", path);
+  }
+  bench_free_inputs(k, in);
+  return ok;
+}
+
+static int cmd_args(const bench_kernel *k, size_t rows, const char *dir) {
+  if (k->gen && !dir) {
+    fprintf(stderr, "bench_tool: kernel `%s` has generated inputs: give a DIR for their files\n", k->name);
+    return 2;
+  }
+  if (k->gen && !write_generated(k, dir)) return 2;
   size_t g[2] = {k->global[0], k->global[1]};
   g[k->dims - 1] = rows;
   printf("-k\n%s\n-g\n", k->name);
@@ -42,7 +69,8 @@ static int cmd_args(const bench_kernel *k, size_t rows) {
     switch (a->kind) {
     case BARG_BUFFER:
       printf("%s[%zu]", type_name(a->elem), a->count);
-      if (a->init == BINIT_RANDOM && a->elem == BE_FLOAT)
+      if (a->init == BINIT_GEN) printf("=@%s/arg%d.u32", dir, i);
+      else if (a->init == BINIT_RANDOM && a->elem == BE_FLOAT)
         printf("=random(%llu,%.17g,%.17g)", (unsigned long long)a->seed, a->lo, a->hi);
       else if (a->init == BINIT_RANDOM)
         printf("=random(%llu,%llu,%llu)", (unsigned long long)a->seed, (unsigned long long)a->lo,
@@ -58,6 +86,7 @@ static int cmd_args(const bench_kernel *k, size_t rows) {
 }
 
 static int cmd_check(const bench_kernel *k, size_t rows, const char *dir) {
+  bench_correctly_rounded = true; /* spvi's math builtins are (spec-notes/math.md) */
   void *in[BENCH_MAX_ARGS], *got[BENCH_MAX_ARGS] = {0};
   if (!bench_gen_inputs(k, in)) {
     fprintf(stderr, "bench_tool: out of memory\n");
@@ -98,9 +127,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench_tool: unknown kernel `%s` or bad row count `%s`\n", argv[2], argv[3]);
       return 2;
     }
-    if (argv[1][0] == 'a' && argc == 4) return cmd_args(k, rows);
+    if (argv[1][0] == 'a' && argc <= 5) return cmd_args(k, rows, argc == 5 ? argv[4] : NULL);
     if (argv[1][0] == 'c' && argc == 5) return cmd_check(k, rows, argv[4]);
   }
-  fprintf(stderr, "usage: bench_tool list | args NAME ROWS | check NAME ROWS DIR\n");
+  fprintf(stderr, "usage: bench_tool list | args NAME ROWS [DIR] | check NAME ROWS DIR\n");
   return 2;
 }

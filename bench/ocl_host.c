@@ -7,7 +7,9 @@
  *
  * ROWS is the global size along the last dimension (default: the full problem). Output buffers are
  * zeroed before every run (outside the timed region). Prints one line
- *   ocl_s=MEDIAN runs=N platform="..." device="..."
+ *   ocl_s=MEDIAN api_s=SECONDS runs=N platform="..." device="..."
+ * api_s: the whole OpenCL part, from the platform query through the build, buffer creation,
+ * transfers and launches to the last read (not the input generation and check around it).
  * and exits 0 when the outputs match, 1 when they do not (the reason on stdout), 2 on errors.
  */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -122,6 +124,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ocl_host: out of memory\n");
     goto done;
   }
+  double api_t0 = now_seconds();
   if (!pick_device(want_platform, &plat, &dev, pname, dname)) {
     fprintf(stderr, "ocl_host: no OpenCL platform%s%s with a device\n", want_platform ? " matching " : "",
             want_platform ? want_platform : "");
@@ -174,9 +177,10 @@ int main(int argc, char **argv) {
     if (!(got[i] = malloc(bytes))) goto done;
     CHECK_CL(clEnqueueReadBuffer(q, mem[i], CL_TRUE, 0, bytes, got[i], 0, NULL, NULL), "clEnqueueReadBuffer");
   }
+  double api_s = now_seconds() - api_t0;
   qsort(times, (size_t)runs, sizeof *times, cmp_double);
   double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
-  printf("ocl_s=%.6f runs=%d platform=\"%s\" device=\"%s\"\n", median, runs, pname, dname);
+  printf("ocl_s=%.6f api_s=%.6f runs=%d platform=\"%s\" device=\"%s\"\n", median, api_s, runs, pname, dname);
   char msg[1024];
   if (bench_check_run(k, rows, in, got, msg, sizeof msg)) {
     status = 0;

@@ -7,7 +7,8 @@
 #
 # Environment: BUILD (default build), SPVI (default $BUILD/spvi), CC (default cc).
 # Arguments are passed to bench.py: --runs N, --only k1,k2, --no-pocl, --no-oclgrind, --no-checks
-# (skip the "checks overhead" section: each kernel once with --check races, uninit and all).
+# (skip the "checks overhead" section: each kernel once with --check races, uninit and all),
+# --no-e2e (skip the "end to end" section: ocl_host as whole processes on each platform).
 set -eu
 BUILD=${BUILD:-build}
 SPVI=${SPVI:-$BUILD/spvi}
@@ -34,14 +35,16 @@ done
 
 # -ffp-contract=off: the references round every float operation once, as the kernels do.
 CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fno-strict-aliasing -O2 -ffp-contract=off"
-COMMON="$HERE/bench_spec.c $HERE/bench_gen.c $HERE/bench_ref.c $HERE/bench_npy.c"
+COMMON="$HERE/bench_spec.c $HERE/bench_gen.c $HERE/bench_ref.c $HERE/bench_ref2.c $HERE/bench_npy.c"
+# MPFR: nbody's reference decides rsqrt's rare near-midpoint cases exactly (bench_ref2.c).
+LIBS_REF="-lmpfr -lgmp -lm"
 echo "bench: compiling bench_tool" >&2
 # shellcheck disable=SC2086
-$CC $CFLAGS_BENCH "$HERE/bench_tool.c" $COMMON -lm -o "$OUT/bench_tool"
+$CC $CFLAGS_BENCH "$HERE/bench_tool.c" $COMMON $LIBS_REF -o "$OUT/bench_tool"
 
 OCL_HOST=""
 # shellcheck disable=SC2086
-if $CC $CFLAGS_BENCH "$HERE/ocl_host.c" $COMMON -lOpenCL -lm -o "$OUT/ocl_host" 2>"$OUT/ocl_host.log"; then
+if $CC $CFLAGS_BENCH "$HERE/ocl_host.c" $COMMON -lOpenCL $LIBS_REF -o "$OUT/ocl_host" 2>"$OUT/ocl_host.log"; then
   OCL_HOST=$OUT/ocl_host
 else
   echo "bench: no OpenCL development files (ocl-icd-opencl-dev, opencl-headers): PoCL and Oclgrind skipped" \
