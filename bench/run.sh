@@ -8,7 +8,8 @@
 # Environment: BUILD (default build), SPVI (default $BUILD/spvi), CC (default cc).
 # Arguments are passed to bench.py: --runs N, --only k1,k2, --no-pocl, --no-oclgrind, --no-checks
 # (skip the "checks overhead" section: each kernel once with --check races, uninit and all),
-# --no-e2e (skip the "end to end" section: ocl_host as whole processes on each platform).
+# --no-e2e (skip the "end to end" section: ocl_host as whole processes on each platform), --no-threads
+# (skip the `--threads 2` runs of the kernels with at least 64 work-groups).
 set -eu
 BUILD=${BUILD:-build}
 SPVI=${SPVI:-$BUILD/spvi}
