@@ -19,10 +19,14 @@ rows=${2:-$("$OUT/bench_tool" list | awk -F '\t' -v k="$k" '$1 == k { split($3, 
 threads=""
 "$SPVI" run --help | grep -q -- --threads && threads="--threads 1"
 set -f  # the arguments contain [ ] (no globbing)
+mkdir -p "$OUT/in-$k"
 # shellcheck disable=SC2046,SC2086
-set -- $("$OUT/bench_tool" args "$k" "$rows")
+set -- $("$OUT/bench_tool" args "$k" "$rows" "$OUT/in-$k")
+# the kernel built as the bench builds it, from the bench's build cache
 # shellcheck disable=SC2086
-perf record -q -F "$FREQ" -o "$OUT/perf.$k.data" "$SPVI" run "$OUT/spv/$k.spv" "$@" $threads --stats 2>&1 |
+SPVI_CACHE_DIR=$OUT/spvi-cache "$SPVI" run "$(dirname "$0")/kernels/$k.cl" "$@" $threads >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+SPVI_CACHE_DIR=$OUT/spvi-cache perf record -q -F "$FREQ" -o "$OUT/perf.$k.data" "$SPVI" run "$(dirname "$0")/kernels/$k.cl" "$@" $threads --stats 2>&1 |
   tail -n 1
 echo "== hottest symbols ($k)"
 perf report -i "$OUT/perf.$k.data" --stdio --no-children --sort sym 2>/dev/null | grep -E '^ +[0-9]' | head -n 15

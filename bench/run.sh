@@ -16,7 +16,7 @@ SPVI=${SPVI:-$BUILD/spvi}
 CC=${CC:-cc}
 HERE=$(dirname "$0")
 OUT=$BUILD/bench
-mkdir -p "$OUT/spv"
+mkdir -p "$OUT"
 
 [ -x "$SPVI" ] || { echo "bench: $SPVI not found (run make first)" >&2; exit 2; }
 for t in clang-14 llvm-spirv-14 python3; do
@@ -28,11 +28,6 @@ compile_cl() { # source.cl out.spv [optimisation level, default -O2]
   llvm-spirv-14 "$2.bc" -o "$2"
   rm -f "$2.bc"
 }
-
-echo "bench: compiling kernels" >&2
-for cl in "$HERE"/kernels/*.cl; do
-  compile_cl "$cl" "$OUT/spv/$(basename "$cl" .cl).spv"
-done
 
 # -ffp-contract=off: the references round every float operation once, as the kernels do.
 CFLAGS_BENCH="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fno-strict-aliasing -O2 -ffp-contract=off"
@@ -59,7 +54,7 @@ python3 "$HERE/gen_big_module.py" 320 "$OUT/big.cl"
 compile_cl "$OUT/big.cl" "$OUT/big.spv" -O0
 
 python3 "$HERE/bench.py" --spvi "$SPVI" --tool "$OUT/bench_tool" --ocl-host "$OCL_HOST" \
-  --spv-dir "$OUT/spv" --cl-dir "$HERE/kernels" --big-spv "$OUT/big.spv" --outdir "$OUT" --cc "$CC" "$@"
+  --cl-dir "$HERE/kernels" --big-spv "$OUT/big.spv" --outdir "$OUT" --cc "$CC" "$@"
 
 # The OpenCL platform (libspvi-cl.so): enqueue overhead of an empty kernel and buffer transfer
 # bandwidth, through the ICD loader, beside PoCL's figures from the same run (targets: <= 20 us per
