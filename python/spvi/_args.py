@@ -236,8 +236,8 @@ def _bytes_any_type(p):
 
 
 def buffer_array(p, a):
-    """The C-ordered array whose bytes are p's buffer, and a function that turns the buffer's
-    bytes after the run into the array to return (the input's shape and dtype)."""
+    """The C-ordered array whose bytes are p's buffer, and the (dtype, shape) of the array its
+    bytes after the run are returned as (the input's)."""
     if not isinstance(a, np.ndarray):
         raise _type_error(p, "a buffer is a numpy array (numpy.array(..., dtype=%s)), got %s"
                           % (p.scalar if p.scalar is not None else "numpy.uint8", type(a).__name__))
@@ -254,7 +254,7 @@ def buffer_array(p, a):
     elif p.struct is not None and dt.itemsize == 1:
         if a.nbytes % p.struct.itemsize == 0:  # bytes of whole structs come back as structs, like --out
             n = a.nbytes // p.struct.itemsize
-            return a, lambda raw: np.frombuffer(raw, dtype=p.struct).copy().reshape((n,))
+            return a, (p.struct, (n,))
     elif not _bytes_any_type(p):
         want = p.scalar
         same = dt.itemsize == want.itemsize and (dt.kind == want.kind or (dt.kind in "iu" and want.kind in "iu"))
@@ -267,7 +267,16 @@ def buffer_array(p, a):
         elif a.size % slots:
             raise _value_error(p, "%d elements are not a whole number of %s (%d memory slots each)"
                                % (a.size, p.type_name.rstrip("*"), slots))
-    return a, lambda raw: np.frombuffer(raw, dtype=dt).copy().reshape(shape)
+    return a, (dt, shape)
+
+
+def _copy_out(ptr, nbytes, dtype, shape):
+    """A new array of the argument's bytes after the run (one copy, straight from spvi's memory)."""
+    out = np.empty(shape, dtype)
+    if not ptr or nbytes != out.nbytes:  # an internal invariant of spvi_arg_buffer / spvi_arg_image
+        raise RuntimeError("spvi: the argument holds %d bytes after the run, %d were given" % (nbytes, out.nbytes))
+    C.memmove(out.ctypes.data, ptr, nbytes)
+    return out
 
 
 def set_arg(launch, p, v, keep):
@@ -282,14 +291,13 @@ def set_arg(launch, p, v, keep):
         if v is None:
             st, back = _capi.lib.spvi_set_arg_mem(launch, p.index, None, C.byref(err)), None
         else:
-            a, make = buffer_array(p, v)
+            a, (dt, shape) = buffer_array(p, v)
             keep.append(a)
             st = _capi.lib.spvi_set_arg_buffer(launch, p.index, a.ctypes.data, a.nbytes, C.byref(err))
 
-            def back(make=make):
+            def back():
                 n = _capi.c_size()
-                ptr = _capi.lib.spvi_arg_buffer(launch, p.index, C.byref(n))
-                return make(C.string_at(ptr, n.value))
+                return _copy_out(_capi.lib.spvi_arg_buffer(launch, p.index, C.byref(n)), n.value, dt, shape)
     elif p.kind == P_VALUE:
         data = value_bytes(p, v)
         st, back = _capi.lib.spvi_set_arg_value(launch, p.index, data, len(data), C.byref(err)), None
@@ -325,6 +333,5 @@ def _set_image(launch, p, v, keep, err):
 
     def back():
         n = _capi.c_size()
-        ptr = _capi.lib.spvi_arg_image(launch, p.index, None, C.byref(n))
-        return np.frombuffer(C.string_at(ptr, n.value), dtype=px.dtype).copy().reshape(px.shape)
+        return _copy_out(_capi.lib.spvi_arg_image(launch, p.index, None, C.byref(n)), n.value, px.dtype, px.shape)
     return st, back

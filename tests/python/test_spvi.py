@@ -14,6 +14,10 @@ import numpy as np
 
 import spvi
 
+# run.sh preloads the sanitizer runtimes into python3 for a SAN=1 library; the compilers the
+# library starts (clang-14 ...) are not instrumented and must not inherit them
+os.environ.pop("LD_PRELOAD", None)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(HERE, "kernels.cl")
 BROKEN = os.path.join(HERE, "broken.cl")
