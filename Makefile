@@ -13,6 +13,8 @@ BUILD   ?= build-san
 # (libspvi-cl.so) can only reach through the GOT.
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -fPIC
 OPT     ?= -O1 -g
+# No AVX2 copy of the executor here (EX_AVX2 below): the suite's sanitizer run is the baseline
+# copy's run, the plain `make check` the AVX2 copy's on a CPU that has it.
 else
 BUILD   ?= build
 SANFLAGS =
@@ -22,6 +24,13 @@ OPT     ?= -O2 -g
 # ISO C floating-point semantics (no contraction with -std=c11), so results do not change.
 HOT_OPT ?= -O3 -g
 $(BUILD)/obj/interp/ex_exec.o: OPT := $(HOT_OPT)
+# The executor a second time for AVX2 (four 64-bit or eight 32-bit lanes per operation against
+# SSE2's two or four, and 64-bit compares), chosen at run time by ex_exec_warp (ex_exec.c, which
+# says why the results are the same bits); x86-64 compilers only. -ffp-contract=off: Clang would
+# otherwise fuse a * b + c within an expression once FMA instructions exist.
+EX_AVX2 := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),$(BUILD)/obj/interp/ex_exec_avx2.o)
+$(BUILD)/obj/interp/ex_exec_avx2.o: OPT := $(HOT_OPT) -mavx2 -mfma -mbmi -mbmi2 -ffp-contract=off -DEX_EXEC_AVX2
+$(BUILD)/obj/interp/ex_exec.o: OPT += $(if $(EX_AVX2),-DEX_HAVE_AVX2)
 # The checks' per-access loops (--check races/uninit) too: their share of a checked run is what the
 # "checks overhead" goal measures.
 $(BUILD)/obj/interp/ex_race.o $(BUILD)/obj/interp/ex_uninit.o $(BUILD)/obj/interp/ex_hooks.o: OPT := $(HOT_OPT)
@@ -63,7 +72,7 @@ LDFLAGS += $(SANFLAGS)
 
 GEN     = $(BUILD)/gen/gen_spv_tables.h $(BUILD)/gen/gen_spv_tables.c
 LIB_SRC = $(wildcard loader/*.c interp/*.c builtins/*.c debug/*.c compile/*.c)
-LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gen_spv_tables.o
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gen_spv_tables.o $(EX_AVX2)
 CLI_SRC = $(wildcard cli/*.c)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/unit/test_*.c)
@@ -88,6 +97,10 @@ $(BUILD)/obj/gen/gen_spv_tables.o: $(BUILD)/gen/gen_spv_tables.c $(GEN)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.o: %.c $(GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/interp/ex_exec_avx2.o: interp/ex_exec.c $(GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -258,7 +271,7 @@ $(FUZZ_BUILD)/obj/interp/ex_exec.o: override OPT = -O0 -g
 FUZZ_LIST   = $(subst $(cts_comma),$(cts_space),$(FUZZ))
 .PHONY: fuzz fuzz-ci fuzz-build fuzz-corpus
 fuzz-build:
-	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN= SANFLAGS="$(FUZZ_SAN)" OPT="-O1 -g" \
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN= SANFLAGS="$(FUZZ_SAN)" OPT="-O1 -g" EX_AVX2= \
 	  HOT_OPT="-O1 -g" $(FUZZ_LIST:%=$(FUZZ_BUILD)/fuzz/fuzz-%) $(FUZZ_BUILD)/fuzz/spirv.dict
 
 $(FUZZ_BUILD)/fuzz/spirv.dict: tools/gen_tables.py

@@ -235,28 +235,54 @@ static void describe_value_type(const ld_module *m, uint32_t tid, spvi_param_inf
   pi->vec_width = width;
 }
 
-/* Field `index` of the kernel argument information llvm-spirv keeps in OpStrings (translated with
+/* The kernel argument information llvm-spirv keeps in OpStrings (translated with
  * --preserve-ocl-kernel-arg-type-metadata-through-string from a module compiled with
  * -cl-kernel-arg-info): "<prefix><kernel>.<field 0>,<field 1>,...," (prefix "kernel_arg_type." or
- * "kernel_arg_type_qual."). False, buf empty, when the module has no such string. */
-static bool arg_info_field(const ld_module *m, const char *prefix, const char *kernel, uint32_t index, char *buf,
-                           size_t len) {
+ * "kernel_arg_type_qual."). The module's strings are listed once, so that describing every kernel
+ * does not scan every id per parameter (a 320-kernel module spent a fifth of its load there). */
+typedef struct arg_strings {
+  const char **s; /* the OpStrings starting with "kernel_arg_type" */
+  uint32_t n;
+} arg_strings;
+
+static bool arg_strings_init(const ld_module *m, arg_strings *as) {
+  static const char pfx[] = "kernel_arg_type";
+  as->n = 0;
+  as->s = NULL;
+  uint32_t n = 0;
+  for (uint32_t id = 1; id < m->bound; id++)
+    n += m->ids[id].kind == LD_ID_STRING && m->ids[id].name && strncmp(m->ids[id].name, pfx, sizeof pfx - 1) == 0;
+  if (n == 0) return true;
+  as->s = malloc(n * sizeof *as->s);
+  if (!as->s) return false;
+  for (uint32_t id = 1; id < m->bound; id++)
+    if (m->ids[id].kind == LD_ID_STRING && m->ids[id].name && strncmp(m->ids[id].name, pfx, sizeof pfx - 1) == 0)
+      as->s[as->n++] = m->ids[id].name;
+  return true;
+}
+
+/* The fields of `kernel` under `prefix` (just after "<prefix><kernel>."), NULL when absent. */
+static const char *arg_info_fields(const arg_strings *as, const char *prefix, const char *kernel) {
   const size_t np = strlen(prefix), nk = strlen(kernel);
-  buf[0] = 0;
-  for (uint32_t id = 1; id < m->bound; id++) {
-    const char *s = m->ids[id].kind == LD_ID_STRING ? m->ids[id].name : NULL;
-    if (!s || strncmp(s, prefix, np) != 0 || strncmp(s + np, kernel, nk) != 0 || s[np + nk] != '.') continue;
-    s += np + nk + 1;
-    for (uint32_t f = 0; f < index && s; f++) {
-      s = strchr(s, ',');
-      if (s) s++;
-    }
-    if (!s) return false;
-    const size_t n = strcspn(s, ",");
-    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
-    return true;
+  for (uint32_t i = 0; i < as->n; i++) {
+    const char *s = as->s[i];
+    if (strncmp(s, prefix, np) == 0 && strncmp(s + np, kernel, nk) == 0 && s[np + nk] == '.') return s + np + nk + 1;
   }
-  return false;
+  return NULL;
+}
+
+/* Field `index` of `fields` (arg_info_fields) into buf; false, buf empty, when there is none. */
+static bool arg_info_field(const char *fields, uint32_t index, char *buf, size_t len) {
+  buf[0] = 0;
+  const char *s = fields;
+  for (uint32_t f = 0; f < index && s; f++) {
+    s = strchr(s, ',');
+    if (s) s++;
+  }
+  if (!s) return false;
+  const size_t n = strcspn(s, ",");
+  snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), s);
+  return true;
 }
 
 /* Bytes of the Workgroup variables kernel `e` uses: from SPIR-V 1.4 on, an entry point's interface
@@ -276,11 +302,13 @@ static uint64_t kernel_local_bytes(const spvi_module *mod, const ld_entry *e) {
   return n;
 }
 
-static bool describe_kernel(spvi_module *mod, kinfo *k) {
+static bool describe_kernel(spvi_module *mod, const arg_strings *as, kinfo *k) {
   const ld_module *m = mod->ld;
   const ld_function *fn = k->fn->ld;
   const char *kname = m->entries[k->entry].name;
   k->local_bytes = kernel_local_bytes(mod, &m->entries[k->entry]);
+  const char *quals = arg_info_fields(as, "kernel_arg_type_qual.", kname);
+  const char *types = arg_info_fields(as, "kernel_arg_type.", kname);
   k->nparams = (int)fn->nparams;
   k->params = calloc(fn->nparams + 1, sizeof *k->params);
   if (!k->params) return false;
@@ -297,7 +325,9 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
     pi->name = kstrdup(k, m->ids[pid].name ? m->ids[pid].name : dname ? dname : "");
     pi->space = SPVI_AS_NONE;
     bool byval = false, nowrite = false;
-    for (uint32_t di = 0; di < m->ndecos; di++) {
+    /* decorations are sorted by target (ld_ir.h): the parameter's own start at first_deco - 1 */
+    for (uint32_t di = m->ids[pid].first_deco ? m->ids[pid].first_deco - 1 : m->ndecos;
+         di < m->ndecos && m->decos[di].target == pid; di++) {
       const ld_decoration *x = &m->decos[di];
       if (x->target == pid && x->decoration == SpvDecorationFuncParamAttr && x->nargs) {
         if (x->args[0] == SpvFunctionParameterAttributeByVal) byval = true;
@@ -308,13 +338,13 @@ static bool describe_kernel(spvi_module *mod, kinfo *k) {
     }
     char qual[64];
     bool qual_const = false; /* -O0 translations have no NoWrite on `const T *` parameters */
-    if (arg_info_field(m, "kernel_arg_type_qual.", kname, i, qual, sizeof qual)) {
+    if (quals && arg_info_field(quals, i, qual, sizeof qual)) {
       pi->is_volatile |= strstr(qual, "volatile") != NULL;
       pi->is_restrict |= strstr(qual, "restrict") != NULL;
       qual_const = strstr(qual, "const") != NULL;
     }
     char src[256] = "";
-    if (!arg_info_field(m, "kernel_arg_type.", kname, i, src, sizeof src) && dname) /* else from -g */
+    if (!(types && arg_info_field(types, i, src, sizeof src)) && dname) /* else from -g */
       snprintf(src, sizeof src, "%s", dtype);
     pi->source_type_name = kstrdup(k, src);
     if (t && t->kind == LD_TY_POINTER && byval) {
@@ -445,6 +475,12 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
     const char *n = spv_capability_name(ld->caps[c]);
     m->caps[c] = n ? n : "?";
   }
+  arg_strings as;
+  if (!arg_strings_init(ld, &as)) {
+    set_err(err, SPVI_E_NOMEM, "%s: out of memory while describing the kernels", ld->path);
+    spvi_module_free(m);
+    return NULL;
+  }
   for (uint32_t e = 0; e < ld->nentries; e++) {
     if (ld->entries[e].model != SpvExecutionModelKernel) continue;
     kinfo *k = &m->kernels[m->nkernels];
@@ -452,8 +488,9 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
     k->fn = ex_find_func(prog, ld->entries[e].func);
     if (!k->fn) continue;
     m->nkernels++;
-    if (!describe_kernel(m, k)) abort();
+    if (!describe_kernel(m, &as, k)) abort();
   }
+  free(as.s);
   if (m->nkernels == 0) {
     set_err(err, SPVI_E_MODULE, "%s: no OpenCL kernel (OpEntryPoint Kernel) in module", ld->path);
     spvi_module_free(m);

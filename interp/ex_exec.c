@@ -18,7 +18,21 @@
  * undefined, give the RISC-V results (quotient all ones / INT_MIN, remainder = dividend / 0), so
  * every host gives the same bits. half arithmetic is done in float and rounded once to half (exact:
  * float has more than 2*11+2 bits, so double rounding cannot occur for + - * / ).
+ *
+ * Instruction sets: on x86-64 this file is compiled twice (Makefile, ex_exec_avx2.o): for the
+ * baseline (SSE2: two 64-bit or four 32-bit lanes per vector operation, no 64-bit compares) and for
+ * AVX2 with FMA, BMI1 and BMI2 (four or eight, with compares), and ex_exec_warp picks the second
+ * when the CPU has them. Both copies perform the same IEEE operations in the same order: ISO C mode and
+ * -ffp-contract=off keep the compiler from fusing a multiply and an add, and an FMA instruction only
+ * replaces fma()/fmaf() calls, which are one correctly rounded operation either way; so every result
+ * is the same bits. SPVI_EXEC_ISA=baseline forces the baseline (tests, comparisons).
  */
+#if defined(EX_EXEC_AVX2)
+#define ex_exec_warp ex_exec_warp_avx2 /* this copy's entry point, called by the baseline's ex_exec_warp */
+#define ex_bi_access ex_bi_access_avx2 /* a second copy of a small helper: unused */
+#elif defined(EX_HAVE_AVX2)
+#define ex_exec_warp ex_exec_warp_base
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -680,15 +694,75 @@ static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp 
   H(ULE_##S) ELEMWISE2(UT, uint8_t, x <= y); NEXT;                                                   \
   H(SLE_##S) ELEMWISE2(UT, uint8_t, (ST)x <= (ST)y); NEXT;
 
+/* NaN results of float arithmetic (+ - * / rem mod, VectorTimesScalar, Dot): the first NaN operand
+ * in operand order, quieted, its sign and payload kept; the canonical quiet NaN (positive, payload 0)
+ * when no operand is a NaN (an invalid operation: inf - inf, 0 * inf, 0 / 0, x rem 0, inf rem y).
+ * The builtins follow the same rule (spec-notes/builtins.md). Hardware picks between two NaN
+ * operands by the instruction's operand order, which a compiler may swap in a commutative + or *
+ * (the baseline and AVX2 copies of this file did), and x86 and Arm disagree on invalid operations,
+ * so the handlers fix it: the same bits on every host. nan2_S(x, y) is the rule on storage values;
+ * NANFIX2 applies it after an elementwise handler, looking at the results once in a vectorised pass
+ * and fixing lanes out of line only when one is a NaN. */
+static inline bool isnan_F16(h16 x) { return (x & 0x7fffu) > 0x7c00u; }
+static inline bool isnan_F32(float x) { return x != x; }
+static inline bool isnan_F64(double x) { return x != x; }
+static inline h16 nan2_F16(h16 x, h16 y) {
+  return isnan_F16(x) ? (h16)(x | 0x0200u) : isnan_F16(y) ? (h16)(y | 0x0200u) : (h16)0x7e00u;
+}
+static inline float nan2_F32(float x, float y) {
+  uint32_t u = 0x7fc00000u;
+  if (isnan_F32(x) || isnan_F32(y)) {
+    memcpy(&u, isnan_F32(x) ? &x : &y, 4);
+    u |= 0x00400000u;
+  }
+  float r;
+  memcpy(&r, &u, 4);
+  return r;
+}
+static inline double nan2_F64(double x, double y) {
+  uint64_t u = 0x7ff8000000000000ull;
+  if (isnan_F64(x) || isnan_F64(y)) {
+    memcpy(&u, isnan_F64(x) ? &x : &y, 8);
+    u |= 0x0008000000000000ull;
+  }
+  double r;
+  memcpy(&r, &u, 8);
+  return r;
+}
+/* r, or the rule's NaN when r is one (the scalar loops: VectorTimesScalar, Dot). */
+#define NANFIX_S(S, r, x, y) (isnan_##S(r) ? nan2_##S((x), (y)) : (r))
+/* any_nan_S looks at the bits (a NaN's magnitude is above infinity's) with signed compares, which
+ * vectorise: comparing floats with themselves and or-ing the bools did not (a fifth of stencil). */
+#define NAN_LOOPS(S, T, IT, MAG, INF)                                                                     \
+  static inline bool any_nan_##S(const T *d, size_t n) {                                                  \
+    const IT *u = (const IT *)d;                                                                           \
+    IT any = 0;                                                                                            \
+    for (size_t i = 0; i < n; i++) any |= (IT)((IT)(u[i] & (MAG)) > (IT)(INF));                            \
+    return any != 0;                                                                                       \
+  }                                                                                                        \
+  static __attribute__((noinline, cold)) void nan_fix_##S(T *d, const T *a, const T *b, size_t n,         \
+                                                          const uint16_t *lanes, unsigned nl) {           \
+    for (unsigned k = 0; k < nl; k++)                                                                      \
+      for (size_t i = lanes[k] * n; i < (lanes[k] + 1u) * n; i++) d[i] = NANFIX_S(S, d[i], a[i], b[i]);   \
+  }
+NAN_LOOPS(F16, h16, int16_t, 0x7fff, 0x7c00)
+NAN_LOOPS(F32, float, int32_t, 0x7fffffff, 0x7f800000)
+NAN_LOOPS(F64, double, int64_t, INT64_MAX, 0x7ff0000000000000)
+#define NANFIX2(S, T)                                                                                   \
+  do {                                                                                                  \
+    if (__builtin_expect(any_nan_##S((const T *)REG(ip->d), (size_t)ip->n * W), 0))                     \
+      nan_fix_##S((T *)REG(ip->d), (const T *)REG(ip->a), (const T *)REG(ip->b), ip->n, lanes, nl);      \
+  } while (0)
+
 /* One float type's handlers. T is the storage type, FT the type computed in, LD/ST convert
  * between them (identity for float and double; half <-> float for F16). */
 #define FLT_HANDLERS(H, S, T, FT, LD, ST)                                                             \
-  H(FADD_##S) ELEMWISE2(T, T, ST((FT)LD(x) + (FT)LD(y))); NEXT;                                      \
-  H(FSUB_##S) ELEMWISE2(T, T, ST((FT)LD(x) - (FT)LD(y))); NEXT;                                      \
-  H(FMUL_##S) ELEMWISE2(T, T, ST((FT)LD(x) * (FT)LD(y))); NEXT;                                      \
-  H(FDIV_##S) ELEMWISE2(T, T, ST((FT)LD(x) / (FT)LD(y))); NEXT;                                      \
-  H(FREM_##S) ELEMWISE2(T, T, ST((FT)fmod(LD(x), LD(y)))); NEXT;                                     \
-  H(FMOD_##S) ELEMWISE2(T, T, ST((FT)fmod_spv(LD(x), LD(y)))); NEXT;                                 \
+  H(FADD_##S) ELEMWISE2(T, T, ST((FT)LD(x) + (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
+  H(FSUB_##S) ELEMWISE2(T, T, ST((FT)LD(x) - (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
+  H(FMUL_##S) ELEMWISE2(T, T, ST((FT)LD(x) * (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
+  H(FDIV_##S) ELEMWISE2(T, T, ST((FT)LD(x) / (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
+  H(FREM_##S) ELEMWISE2(T, T, ST((FT)fmod(LD(x), LD(y)))); NANFIX2(S, T); NEXT;                     \
+  H(FMOD_##S) ELEMWISE2(T, T, ST((FT)fmod_spv(LD(x), LD(y)))); NANFIX2(S, T); NEXT;                 \
   H(FNEG_##S) ELEMWISE1(T, T, ST(-(FT)LD(x))); NEXT;                                                 \
   H(FOEQ_##S) ELEMWISE2(T, uint8_t, LD(x) == LD(y)); NEXT;                                           \
   H(FUEQ_##S) ELEMWISE2(T, uint8_t, !(LD(x) < LD(y) || LD(x) > LD(y))); NEXT;                        \
@@ -713,8 +787,10 @@ static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp 
     T *d_ = (T *)REG(ip->d);                                                                       \
     const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
     const size_t n_ = ip->n;                                                                       \
-    LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++)                                                 \
-      d_[l * n_ + i_] = ST((FT)LD(a_[l * n_ + i_]) * (FT)LD(b_[l])); LANES_END                       \
+    LANES_BEGIN for (size_t i_ = 0; i_ < n_; i_++) {                                               \
+      const T x = a_[l * n_ + i_], y = b_[l], r = ST((FT)LD(x) * (FT)LD(y));                         \
+      d_[l * n_ + i_] = NANFIX_S(S, r, x, y);                                                        \
+    } LANES_END                                                                                      \
     NEXT;                                                                                          \
   }                                                                                                \
   H(DOT_##S) {                                                                                     \
@@ -722,9 +798,12 @@ static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp 
     const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);                              \
     const size_t n_ = ip->n;                                                                       \
     LANES_BEGIN                                                                                    \
-      T acc = ST((FT)LD(a_[l * n_]) * (FT)LD(b_[l * n_]));                                         \
-      for (size_t i_ = 1; i_ < n_; i_++)                                                           \
-        acc = ST((FT)LD(acc) + (FT)LD(ST((FT)LD(a_[l * n_ + i_]) * (FT)LD(b_[l * n_ + i_]))));     \
+      T acc = 0;                                                                                   \
+      for (size_t i_ = 0; i_ < n_; i_++) {                                                         \
+        const T x = a_[l * n_ + i_], y = b_[l * n_ + i_], p0 = ST((FT)LD(x) * (FT)LD(y));         \
+        const T p = NANFIX_S(S, p0, x, y), s0 = ST((FT)LD(acc) + (FT)LD(p));                      \
+        acc = i_ == 0 ? p : NANFIX_S(S, s0, acc, p);                                               \
+      }                                                                                            \
       d_[l] = acc;                                                                                 \
     LANES_END                                                                                      \
     NEXT;                                                                                          \
@@ -2135,3 +2214,29 @@ fault:
   cx->ffn = f->fn;
   return;
 }
+
+#if defined(EX_HAVE_AVX2) && !defined(EX_EXEC_AVX2)
+#undef ex_exec_warp
+void ex_exec_warp_avx2(ex_ctx *cx, ex_warp *w);
+
+/* Whether to run the AVX2 copy: the CPU (and the OS, which GCC's and Clang's checks include) has
+ * every feature it was compiled for, and SPVI_EXEC_ISA does not say "baseline". Decided once per
+ * process. */
+static bool use_avx2(void) {
+  static _Atomic int cached = -1;
+  int v = cached;
+  if (v < 0) {
+    const char *e = getenv("SPVI_EXEC_ISA");
+    __builtin_cpu_init();
+    v = !(e && strcmp(e, "baseline") == 0) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    cached = v;
+  }
+  return v;
+}
+
+void ex_exec_warp(ex_ctx *cx, ex_warp *w) {
+  if (use_avx2()) ex_exec_warp_avx2(cx, w);
+  else ex_exec_warp_base(cx, w);
+}
+#endif
