@@ -86,7 +86,7 @@ CLTEST_SRC = $(wildcard tests/opencl/test_*.c)
 CLTEST_BIN = $(CLTEST_SRC:tests/opencl/%.c=$(BUILD)/cltests/%)
 
 .PHONY: all check clean example conformance install opencl-check
-all: $(BUILD)/spvi $(BUILD)/libspvi.a $(BUILD)/libspvi-cl.so
+all: $(BUILD)/spvi $(BUILD)/libspvi.a $(BUILD)/libspvi-cl.so $(BUILD)/libspvi.so
 
 $(GEN): tools/gen_tables.py
 	@mkdir -p $(BUILD)/gen
@@ -128,6 +128,14 @@ $(BUILD)/libspvi-cl.so: $(CL_OBJ) $(BUILD)/libspvi.a opencl/exports.map
 	$(CC) -shared $(LDFLAGS) -Wl,-z,text -Wl,-Bsymbolic -Wl,--version-script=opencl/exports.map -Wl,-soname,libspvi-cl.so \
 	  $(CL_OBJ) $(BUILD)/libspvi.a $(LDLIBS) -o $@
 
+# The library as a shared object, for programs that load it at run time (the Python package,
+# python/spvi/, through ctypes: docs/python.md): built from the same objects as libspvi-cl.so (so the
+# same -z text / -Bsymbolic reasoning lets their position-independent executable code in), every
+# object (not only those an archive member pulls), exporting the public API alone (include/spvi.map).
+$(BUILD)/libspvi.so: $(LIB_OBJ) include/spvi.map
+	$(CC) -shared $(LDFLAGS) -Wl,-z,text -Wl,-Bsymbolic -Wl,--version-script=include/spvi.map -Wl,-soname,libspvi.so \
+	  $(LIB_OBJ) $(LDLIBS) -o $@
+
 # OpenCL host test programs (tests/opencl/test_*.c), linked with the system's ICD loader (-lOpenCL)
 # like any application; tests/opencl/run.sh points the loader at $(BUILD)/libspvi-cl.so alone.
 $(BUILD)/cltests/%: tests/opencl/%.c tests/opencl/cltest.c $(BUILD)/libspvi-cl.so
@@ -136,7 +144,8 @@ $(BUILD)/cltests/%: tests/opencl/%.c tests/opencl/cltest.c $(BUILD)/libspvi-cl.s
 
 # test_compile tests the compiler driver (compile/clc_compile.c, its cache clc_cache.c) directly, not
 # through the loader; it is also tests/opencl/compile_corpus.py's driver.
-CLC_OBJ = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard compile/*.c))
+# (clc_source.c, spvi_load_source, is the layer's one user of the loader: not part of the driver.)
+CLC_OBJ = $(filter-out $(BUILD)/obj/compile/clc_source.o,$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard compile/*.c)))
 $(BUILD)/cltests/test_compile: tests/opencl/test_compile.c $(CLC_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CL_CFLAGS) -MMD -MP $< $(CLC_OBJ) $(LDFLAGS) -lcmocka -lpthread -o $@
@@ -179,6 +188,7 @@ install: all
 	install -m 755 $(BUILD)/spvi $(DESTDIR)$(PREFIX)/bin/spvi
 	install -m 644 $(BUILD)/libspvi.a $(DESTDIR)$(LIBDIR)/libspvi.a
 	install -m 755 $(BUILD)/libspvi-cl.so $(DESTDIR)$(LIBDIR)/libspvi-cl.so
+	install -m 755 $(BUILD)/libspvi.so $(DESTDIR)$(LIBDIR)/libspvi.so
 	install -m 644 include/spvi.h $(DESTDIR)$(PREFIX)/include/spvi.h
 	echo $(LIBDIR)/libspvi-cl.so > $(DESTDIR)/etc/OpenCL/vendors/spvi.icd
 

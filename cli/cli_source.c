@@ -4,13 +4,12 @@
  * clc_compile_file (docs/compile.md "Source files"): diagnostics name the user's file, its
  * directory is searched for `#include "x.h"`, and the build cache is the platform's.
  */
-#define _DEFAULT_SOURCE /* realpath */
 #include "cli_source.h"
 
 #include "cli_args.h"
 #include "clc_compile.h"
+#include "clc_source.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,16 +100,10 @@ cli_in_kind cli_source_sniff(const unsigned char *h, size_t n, const char *name,
   return *what = "text without an OpenCL C kernel (no `kernel` or `__kernel` function)", CLI_IN_OTHER;
 }
 
-/* The directory of `path` as given (not of the file a symbolic link points to: `#include "x.h"`
- * is looked up next to the name the user compiles, as cc does), absolute; false with a message. */
 static bool source_dir(const char *path, char *dir) {
-  char d[PATH_MAX];
-  const char *sl = strrchr(path, '/');
-  if (!sl) snprintf(d, sizeof d, ".");
-  else if ((size_t)(sl - path) >= sizeof d) return cli_say_error("`%s`: the path is too long", path), false;
-  else snprintf(d, sizeof d, "%.*s", sl == path ? 1 : (int)(sl - path), path);
-  if (realpath(d, dir)) return true;
-  cli_say_error("`%s`: cannot resolve its directory `%s`: %s", path, d, strerror(errno));
+  char msg[PATH_MAX + 128];
+  if (clc_source_dir(path, dir, msg, sizeof msg)) return true;
+  cli_say_error("%s", msg);
   return false;
 }
 

@@ -36,7 +36,8 @@ typedef enum spvi_status {
   SPVI_E_USAGE = 2,  /* wrong argument to an API call (bad index, size, NDRange ...) */
   SPVI_E_MODULE = 3, /* the module is malformed, invalid (--strict) or uses something unsupported */
   SPVI_E_IO = 4,     /* a file could not be read */
-  SPVI_E_NOMEM = 5
+  SPVI_E_NOMEM = 5,
+  SPVI_E_BUILD = 6 /* OpenCL C source did not compile, or a build option was refused (spvi_load_source) */
 } spvi_status;
 
 typedef struct spvi_error {
@@ -75,6 +76,18 @@ spvi_module *spvi_load_file(const char *path, const spvi_load_options *opts, spv
 /* `name` is used in messages in place of a file name. The words are copied. */
 spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
                               spvi_error *err);
+/* OpenCL C source: compiles the file `path` to SPIR-V the way `spvi run KERNEL.cl` and the OpenCL
+ * platform's clBuildProgram do (the same compile layer and build cache, docs/compile.md) and loads
+ * the module. `options`: OpenCL build options (OpenCL API 5.8.6: -D NAME[=V], -I DIR, -cl-std=,
+ * -cl-opt-disable, ...; clang's -g for debug information); NULL or "": the optimising pipeline, as
+ * `spvi run` without -O. `#include "x.h"` finds x.h next to the file first; diagnostics and the
+ * debug information name the file as `path` spells it. The compiler's log, when not empty (warnings
+ * too), goes to opts->on_message as one SPVI_NOTE of one or more lines, before the module is
+ * loaded. A file that starts with the SPIR-V magic number is loaded as a module (options must then
+ * be NULL or "": SPVI_E_USAGE otherwise). Errors: SPVI_E_IO (unreadable), SPVI_E_BUILD (did not
+ * compile: the message quotes the log's first error line, `k.cl:3:5: error: ...`), and those of
+ * spvi_load_memory. */
+spvi_module *spvi_load_source(const char *path, const char *options, const spvi_load_options *opts, spvi_error *err);
 void spvi_module_free(spvi_module *m);
 
 /* ---- device limits ----------------------------------------------------------------------------

@@ -12,6 +12,9 @@ PKGS="$PKGS libpng-dev"
 PKGS="$PKGS clang-15 llvm-spirv-15"
 # the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy
 PKGS="$PKGS ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers clinfo python3-pyopencl python3-numpy"
+# the Python package (python/, docs/python.md): `pip install --no-build-isolation ./python` builds it
+# with setuptools; its tests use python3-numpy (above)
+PKGS="$PKGS python3-setuptools"
 # the OpenCL CTS (make cts, make cts-ci; docs/conformance.md): cmake and ninja build it with g++
 # (build-essential), spirv-as/spirv-val (spirv-tools) and python3 assemble test_spirv_new's modules
 PKGS="$PKGS cmake ninja-build"

@@ -5,6 +5,17 @@
 # Messages quote names in backticks, which the expectations spell literally:
 # shellcheck disable=SC2016
 
+# numpy_python NAME: sets PY to a python3 that has numpy: Debian's python3-numpy, which a python3
+# earlier on the PATH (pyenv, a virtualenv) may not see; false, with a message naming the script
+# NAME, when there is none.
+numpy_python() {
+  PY=python3
+  "$PY" -c 'import numpy' 2>/dev/null || PY=/usr/bin/python3
+  "$PY" -c 'import numpy' 2>/dev/null && return 0
+  echo "$1: numpy is needed (python3-numpy, tools/setup.sh installs it)" >&2
+  return 1
+}
+
 # run EXPECTED_STATUS ARGS...: runs spvi, keeps stdout in $TMP/out and stderr in $TMP/err.
 run() {
   want=$1

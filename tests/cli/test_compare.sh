@@ -16,22 +16,16 @@ TMP=$(mktemp -d /tmp/spvi-compare-test.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT INT TERM
 passed=0
 failed=0
-# numpy writes the files: Debian's python3-numpy, which a "$PY" earlier on the PATH (pyenv, a
-# virtualenv) may not see
-PY=python3
-"$PY" -c 'import numpy' 2>/dev/null || PY=/usr/bin/python3
-if ! "$PY" -c 'import numpy' 2>/dev/null; then
-  echo "test_compare: numpy is needed (python3-numpy, tools/setup.sh installs it)" >&2
-  exit 1
-fi
+# numpy writes the files
+. "$HERE/lib.sh"
+numpy_python test_compare || exit 1
 
 if [ ! -x "$SPVI" ]; then
   echo "test_compare: $SPVI is not built (run make first)" >&2
   exit 1
 fi
 
-# run EXPECTED_STATUS ARGS..., fail MESSAGE, ok; runok: run, counted as a pass when it exits as expected
-. "$HERE/lib.sh"
+# run EXPECTED_STATUS ARGS..., fail MESSAGE, ok (lib.sh); runok: run, counted as a pass when it exits as expected
 runok() { run "$@" && ok; }
 
 # has FILE TEXT: FILE ($TMP/out or $TMP/err) contains the line fragment TEXT.
