@@ -301,6 +301,16 @@ static inline void min_add(ent *s, const ent *x) {
   if (!s->item || key(x) < key(s) || (key(x) == key(s) && x->site < s->site)) *s = *x;
 }
 
+/* Whether accesses to allocation a are tracked: local and global memory, but not an allocation that
+ * cannot be written in this launch (constant memory; a NoWrite parameter's buffer that no writable
+ * argument shares, ex_sched.c join_alloc): its reads race with nothing, and a write to it is a
+ * read-only fault, not a race. Private memory belongs to one work-item. Leaving such inputs out
+ * keeps a gather from a shared input (x[col[j]] of a sparse product, read by every group) from
+ * filling the summaries with every group's readers. Images keep their own rules (race_image). */
+static inline bool racy(const ex_alloc *a) {
+  return a->space == EX_AS_LOCAL || (a->space == EX_AS_GLOBAL && (!a->read_only || a->image));
+}
+
 static bool race_launch_begin(ex_ctx *cx, void **launch) {
   struct ex_race_global *g = calloc(1, sizeof *g);
   if (!g) return false;
@@ -311,7 +321,7 @@ static bool race_launch_begin(ex_ctx *cx, void **launch) {
   if (!g->ep || !g->ip) return false;
   for (uint32_t i = 1; i < cx->nallocs; i++) {
     const ex_alloc *a = &cx->allocs[i];
-    if (a->space != EX_AS_GLOBAL) continue; /* constant memory cannot be written */
+    if (a->space != EX_AS_GLOBAL || !racy(a)) continue; /* constant, read-only: untracked */
     uint64_t np = (a->size + PG_BYTES - 1) >> PG_SHIFT;
     g->ep[i] = calloc(np ? np : 1, sizeof **g->ep);
     g->ip[i] = calloc(np ? np : 1, sizeof **g->ip);
@@ -679,7 +689,7 @@ static void race_access(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned lane,
   uint64_t off;
   if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
-  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return; /* private: one work-item; constant: read-only */
+  if (!racy(a)) return;
   const bool glob = a->space == EX_AS_GLOBAL;
   const uint64_t base = glob ? off : a->offset + off;
   const uint32_t item = w->first_linear + lane + 1;
@@ -714,7 +724,7 @@ static void race_access_lanes(ex_race *r, ex_ctx *cx, const ex_warp *w, const ui
       /* sub-group mode: pages have byte slots (word_access never applies), so lane by lane */
       if (a && a < cx->nallocs && n == 4 && !r->sgs && !r->nb) {
         const ex_alloc *al = &cx->allocs[a];
-        if ((al->space == EX_AS_GLOBAL || al->space == EX_AS_LOCAL) && al->size >= n) {
+        if (racy(al) && al->size >= n) {
           ok = true;
           glob = al->space == EX_AS_GLOBAL;
           size = al->size;
@@ -745,7 +755,7 @@ static bool race_access_run(ex_race *r, ex_ctx *cx, const ex_warp *w, unsigned l
   uint64_t off;
   if (!n || !ex_hk_resolve(cx, ptr, n * count, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
-  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  if (!racy(a)) return true;
   const bool glob = a->space == EX_AS_GLOBAL;
   access_items(r, cx, id, glob, glob ? off : a->offset + off, n, w->first_linear + lane + 1, count, site, write,
                atomic);
@@ -759,7 +769,7 @@ static bool race_access_uniform(ex_race *r, ex_ctx *cx, const ex_warp *w, unsign
   if (r->sgs || r->nb) return false; /* sub-group and named-barrier modes: lane by lane */
   if (!n || !ex_hk_resolve(cx, ptr, n, &id, &off)) return false;
   const ex_alloc *a = &cx->allocs[id];
-  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return true;
+  if (!racy(a)) return true;
   const bool glob = a->space == EX_AS_GLOBAL;
   const uint64_t base = glob ? off : a->offset + off;
   const uint32_t item0 = w->first_linear + lane + 1, nitems = count, s = site | (atomic ? ATOMIC_BIT : 0);
@@ -1271,7 +1281,7 @@ static void copy_side(ex_race *r, ex_ctx *cx, const pcopy *c, bool write, const 
   uint64_t off;
   if (!ex_hk_resolve(cx, write ? c->dst : c->src, c->n, &id, &off)) return;
   const ex_alloc *a = &cx->allocs[id];
-  if (a->space != EX_AS_LOCAL && a->space != EX_AS_GLOBAL) return;
+  if (!racy(a)) return;
   const bool glob = a->space == EX_AS_GLOBAL;
   const unsigned space = !glob ? EP_LOCAL : a->image ? EP_IMAGE : EP_GLOBAL;
   if (!spaces[space] || (glob && !g->ip[id])) return;

@@ -24,6 +24,17 @@ kernel void same_object(global int *a, global int *b, global long *out) {
   a[g] = b[g + 1] + 1;
 }
 
+/* The same with b const: at -O2 a NoWrite parameter, whose buffer the race checker leaves untracked
+ * when no writable argument shares it (interp/ex_race.c racy) */
+kernel void same_object_const(global int *a, global const int *b, global long *out) {
+  size_t g = get_global_id(0);
+  if (g == 0) {
+    out[0] = a == b;
+    out[1] = b - a;
+  }
+  a[g] = b[g + 1] + 1;
+}
+
 /* a[idx] = 7 (one work-item) */
 kernel void poke(global int *a, int idx) { a[idx] = 7; }
 

@@ -173,14 +173,15 @@ static void test_view(void **state) {
  * kernel (OpenCL C 6.3 pointer comparison, SPIR-V 3.32.8 OpPtrEqual/OpPtrDiff): a == b and b - a
  * as the host computes them, and the race checker sees the work-items' accesses to the shared
  * bytes as one object's (same_object, mem_objects.cl); two distinct buffers stay apart and race
- * free. At warp widths 1, 7 and 32. */
+ * free. At warp widths 1, 7 and 32, and with b `const` (same_object_const: at -O2 b is NoWrite, so
+ * its buffer is read-only and untracked unless a writable argument shares it, as in cases 0, 1). */
 static void test_same_object(void **state) {
   (void)state;
   enum { G = 8, K = 4 };
   static const unsigned warps[] = {1, 7, 32};
-  for (int v = 0; v < NV; v++) {
-    spvi_module *m = tl_load("mem_objects", variants[v]);
-    spvi_launch *l = tl_launch(m, "same_object");
+  for (int v = 0; v < 2 * NV; v++) {
+    spvi_module *m = tl_load("mem_objects", variants[v % NV]);
+    spvi_launch *l = tl_launch(m, v < NV ? "same_object" : "same_object_const");
     ndrange(l, 1, G, 0, G);
     for (int c = 0; c < 3; c++)
       for (size_t w = 0; w < sizeof warps / sizeof warps[0]; w++) {
