@@ -82,6 +82,13 @@ def check_table():
     pocl_passes = ([("a", "PASS", 0.5)], 0.5)
     if cts.flag(spvi_rows, pocl_skips) != "" or cts.flag(spvi_rows, pocl_passes) != "200x slower":
         bad.append("flag: %r, %r" % (cts.flag(spvi_rows, pocl_skips), cts.flag(spvi_rows, pocl_passes)))
+    # PoCL fails some sub-tests (quickly): only the sub-tests both pass compare, by their own times
+    spvi2 = ([("a", "PASS", 100.0), ("b", "PASS", 900.0)], 1000.0)
+    pocl_a, pocl_b = ([("a", "PASS", 0.5), ("b", "FAIL", 0.1)], 0.6), ([("a", "PASS", 50.0), ("b", "FAIL", 0.1)], 50.1)
+    pocl_none = ([("a", "FAIL", 0.1), ("b", "FAIL", 0.1)], 0.2)
+    got = (cts.flag(spvi2, pocl_a), cts.flag(spvi2, pocl_b), cts.flag(spvi2, pocl_none))
+    if got != ("200x slower on the 1 sub-test both pass", "", ""):
+        bad.append("flag, partial passes: %r" % (got,))
     # one platform's suite in two files, a malformed line: errors naming the files
     e = table_errors([("pocl", "results.txt"), ("pocl", "results.txt")])
     if not e or "pocl test_basic is in both" not in e:
