@@ -709,26 +709,9 @@ static inline bool isnan_F64(double x) { return x != x; }
 static inline h16 nan2_F16(h16 x, h16 y) {
   return isnan_F16(x) ? (h16)(x | 0x0200u) : isnan_F16(y) ? (h16)(y | 0x0200u) : (h16)0x7e00u;
 }
-static inline float nan2_F32(float x, float y) {
-  uint32_t u = 0x7fc00000u;
-  if (isnan_F32(x) || isnan_F32(y)) {
-    memcpy(&u, isnan_F32(x) ? &x : &y, 4);
-    u |= 0x00400000u;
-  }
-  float r;
-  memcpy(&r, &u, 4);
-  return r;
-}
-static inline double nan2_F64(double x, double y) {
-  uint64_t u = 0x7ff8000000000000ull;
-  if (isnan_F64(x) || isnan_F64(y)) {
-    memcpy(&u, isnan_F64(x) ? &x : &y, 8);
-    u |= 0x0008000000000000ull;
-  }
-  double r;
-  memcpy(&r, &u, 8);
-  return r;
-}
+/* the rule of fma_nan_* above, for two operands */
+static inline float nan2_F32(float x, float y) { return fma_nan_f32(x, y, y); }
+static inline double nan2_F64(double x, double y) { return fma_nan_f64(x, y, y); }
 /* r, or the rule's NaN when r is one (the scalar loops: VectorTimesScalar, Dot). */
 #define NANFIX_S(S, r, x, y) (isnan_##S(r) ? nan2_##S((x), (y)) : (r))
 /* any_nan_S looks at the bits (a NaN's magnitude is above infinity's) with signed compares, which
@@ -1048,7 +1031,7 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
                                                                    unsigned W, uint64_t n, uint64_t amask, bool write,
                                                                    uint64_t *offs, bool *run) {
   if (cx->written) return NULL;
-  const uint64_t id = (ex_rd_ptr(pa, pb) & cx->ptr_mask) >> cx->shift;
+  const uint64_t p0 = ex_rd_ptr(pa, pb) & cx->ptr_mask, id = p0 >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return NULL;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
@@ -1058,7 +1041,7 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
   const uint64_t lim = a->size - n, start = ex_ptr_of(cx, (uint32_t)id), ptr_mask = cx->ptr_mask;
   /* a run is looked for only when the ends fit one (not in a warp over two rows of a 2D group,
    * where it cost SGEMM 4%); -O3 unswitches the loop on maybe */
-  const uint64_t first = (ex_rd_ptr(pa, pb) & ptr_mask) - start;
+  const uint64_t first = p0 - start;
   const bool maybe = (ex_rd_ptr(pa + (size_t)(W - 1) * pb, pb) & ptr_mask) - start - first == (uint64_t)(W - 1) * n;
   uint64_t bad = 0, gap = !maybe;
   for (unsigned k = 0; k < W; k++) {
