@@ -30,9 +30,14 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 void cli_heap_setup(void) {
-  /* one arena: the validator runs on its own thread (loader), whose allocations would otherwise
-   * go to a separate mmap'ed arena that none of this applies to (0.10 s -> 0.065 s) */
-  if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_TOP_PAD, (int)HEAP_STEP) ||
+  /* Arenas: the validator runs on threads of its own beside the loader, one per part of a large
+   * module (loader/ld_valparts.c), and allocates as much as it computes. One arena for all made them
+   * queue on its lock (two parts took as long as one); one per core, plus the main thread's, lets
+   * them run apart (1 MiB module, 2 cores: 0.094 s -> 0.067 s, docs/performance.md), though the
+   * other arenas' pages are not advised for huge pages as the main heap's are below. */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 1;
+  if (!mallopt(M_ARENA_MAX, (int)(1 + (cores > 8 ? 8 : cores))) || !mallopt(M_TOP_PAD, (int)HEAP_STEP) ||
       !mallopt(M_TRIM_THRESHOLD, (int)(4 * HEAP_STEP)) || !mallopt(M_MMAP_THRESHOLD, (int)MMAP_FROM))
     return;
   /* grow the heap now (one allocation larger than what is left at its top), so that its first

@@ -218,11 +218,10 @@ static bool walk_enum(walk *wk, char code) {
 /* One operand of code `code`, grammar operand k. */
 static bool walk_one(walk *wk, char code, unsigned k) {
   uint32_t words = 0;
-  const id_role role = wk->enum_kind ? ROLE_VALUE : wk->ext ? wk->ext_role : role_of(wk->r.opcode, k);
   switch (code) {
   case 't':
   case 'r': wk->pos++; return true; /* body_insn checked the result type and defined the result */
-  case 'i': return check_id(wk, k, role);
+  case 'i': return check_id(wk, k, wk->enum_kind ? ROLE_VALUE : wk->ext ? wk->ext_role : role_of(wk->r.opcode, k));
   case 'l': wk->pos++; return true;
   case 's': return skip_string(wk);
   case 'P': /* OpPhi's (variable, parent) */

@@ -17,11 +17,12 @@
  *   2  ld_decor.c     decorations: collection, then the lookups everyone else uses
  *   3  ld_types.c     types and layout (array lengths through ld_const_uint, layer 1)
  *      ld_module.c    module-level declarations: capabilities, imports, names, entry points
- *   4  ld_specop.c    OpSpecConstantOp evaluation (returns the relocation of an address result
+ *   4  ld_valparts.c  a large module cut into parts for the validator's threads (raw words only)
+ *      ld_specop.c    OpSpecConstantOp evaluation (returns the relocation of an address result
  *                     instead of building it, so that it does not call back into ld_const.c)
- *      ld_validate.c  the SPIRV-Tools validator (knows the debug-info sets from ld_module.c)
  *      ld_ids.c       the id operands of function bodies, walked by the grammar's operand codes
- *   5  ld_const.c     constants and module-scope variables
+ *   5  ld_validate.c  the SPIRV-Tools validator (knows the debug-info sets from ld_module.c)
+ *      ld_const.c     constants and module-scope variables
  *   6  ld_func.c      functions
  *   7  ld_load.c      the driver: header, scan, passes (ld_load, ld_free)
  */
@@ -170,7 +171,30 @@ bool ld_specop_eval(ld_ctx *c, const ld_raw *r, const ld_type *type, ld_const *k
 /* The half with exactly the value d (NaN and infinities included); false when there is none. */
 bool ld_half_exact(double d, uint16_t *out);
 
-/* ---- layer 4: validation (ld_validate.c) ---------------------------------------------------- */
+/* ---- layer 4: the module in parts for validation (ld_valparts.c) ---------------------------- */
+/* A plan that deals the module's functions into at most nparts parts, each validated alone (see
+ * the file for why the verdict is the whole module's). NULL when the module is not cut (fewer than
+ * two parts with an entry point, or a shape that does not allow it); *oom when out of memory. */
+typedef struct ld_valplan ld_valplan;
+ld_valplan *ld_valplan_new(const uint32_t *w, uint32_t nw, const uint32_t *insn_at, uint32_t ninsn,
+                           uint32_t nparts, bool *oom);
+uint32_t ld_valplan_parts(const ld_valplan *p); /* 1 for NULL */
+uint32_t ld_valplan_first_function(const ld_valplan *p); /* instruction index of the first OpFunction */
+bool ld_valplan_holds(const ld_valplan *p, uint32_t part, uint32_t fn); /* function ordinal fn in part? */
+/* Module-scope instruction words `in` (rewritten in place) as part `part` has them: their count, 0
+ * when the part leaves the instruction out. */
+uint32_t ld_valplan_module_insn(const ld_valplan *p, uint32_t part, uint32_t *in);
+void ld_valplan_free(ld_valplan *p);
+/* The name an OpExtInstImport at word `at` of w imports, cut to fit buf (raw words). */
+void ld_import_name(const uint32_t *w, uint32_t at, char *buf, size_t len);
+
+/* ---- layer 4: id operands (ld_ids.c) ------------------------------------------------------- */
+/* Every id operand of every function-body instruction: in range, defined, of the kind the operand
+ * expects, defined before its use where SPIR-V requires it, local ids from the same function. After
+ * pass B (every id is defined), before anything reads the operands. */
+bool ld_ids_check(ld_ctx *c);
+
+/* ---- layer 5: validation (ld_validate.c) ---------------------------------------------------- */
 /* The SPIRV-Tools validator runs on its own thread beside the IR construction (it only reads the
  * words): ld_validate_start launches it (or runs it in place when no thread can be created),
  * ld_validate_finish joins it and reports: a failure is an error when opt->strict (it then replaces
@@ -178,12 +202,6 @@ bool ld_half_exact(double d, uint16_t *out);
  * rest of loading succeeded; the result is the load's final verdict. */
 bool ld_validate_start(ld_ctx *c);
 bool ld_validate_finish(ld_ctx *c, bool ok);
-
-/* ---- layer 4: id operands (ld_ids.c) ------------------------------------------------------- */
-/* Every id operand of every function-body instruction: in range, defined, of the kind the operand
- * expects, defined before its use where SPIR-V requires it, local ids from the same function. After
- * pass B (every id is defined), before anything reads the operands. */
-bool ld_ids_check(ld_ctx *c);
 
 /* ---- layer 5: constants and module-scope variables (ld_const.c) ----------------------------- */
 bool ld_const_is_opcode(uint32_t opcode);

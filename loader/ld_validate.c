@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* libspirv.h defines (not just declares) `const uint32_t kDefaultMaxIdBound`, which in C is an
  * external definition: two C files including it would not link. Give this file's copy its own
@@ -94,14 +95,8 @@ static void one_line(const char *in, char *out, size_t len) {
   out[o] = '\0';
 }
 
-struct ld_valjob {
-  bool refused; /* a shape the validator crashes on (crash_shape): msg and at say which; not run */
-  const uint32_t *w;
-  uint32_t nw, version;
-  const uint32_t *insn_at; /* word offset of every instruction (the scan's) */
-  uint32_t ninsn;
-  pthread_t thread;
-  bool threaded;
+/* One validator verdict: on the whole module, or on one part of it (ld_valparts.c). */
+struct ld_valres {
   bool oom;
   spv_result_t res;
   char msg[768];
@@ -110,6 +105,29 @@ struct ld_valjob {
   bool lenient;
   char debug_msg[160];
   uint32_t debug_at;
+};
+
+struct ld_valjob {
+  bool refused; /* a shape the validator crashes on (crash_shape): r.msg and r.at say which; not run */
+  const uint32_t *w;
+  uint32_t nw, version;
+  const uint32_t *insn_at; /* word offset of every instruction (the scan's) */
+  uint32_t ninsn;
+  uint32_t nparts; /* parts wanted (ld_valparts.c): 1 validates the module whole */
+  pthread_t thread;
+  bool threaded;
+  const uint8_t *fn_global; /* module-scope Function variables (see the top), NULL when none */
+  const ld_valplan *plan;   /* the parts, NULL when whole */
+  struct ld_valres r;       /* the verdict */
+};
+
+/* One part's validation on its own thread. */
+struct ld_valpart {
+  struct ld_valjob *j;
+  uint32_t part;
+  pthread_t thread;
+  bool threaded;
+  struct ld_valres r;
 };
 
 /* Validate words w[0..nw). On failure: the message in msg (one line) and, in *at, the word offset
@@ -133,22 +151,6 @@ static spv_result_t run(spv_const_context ctx, spv_validator_options vopt, const
   }
   spvDiagnosticDestroy(diag);
   return res;
-}
-
-/* The name an OpExtInstImport at word `at` imports (SPIR-V 2.2.1 literal string, lowest-order octet
- * first), cut to fit buf. The loader checks the string itself (ld_module.c). */
-static void import_name(const uint32_t *w, uint32_t at, char *buf, size_t len) {
-  size_t o = 0;
-  for (uint32_t k = 2; k < (w[at] >> 16) && o + 1 < len; k++)
-    for (unsigned b = 0; b < 4 && o + 1 < len; b++) {
-      char ch = (char)((w[at + k] >> (8 * b)) & 0xFFu);
-      if (!ch) {
-        buf[o] = '\0';
-        return;
-      }
-      buf[o++] = ch;
-    }
-  buf[o] = '\0';
 }
 
 /* Is the instruction at word `at` an OpExtInst of one of the nsets sets in `sets`? */
@@ -204,52 +206,61 @@ static bool function_globals(const struct ld_valjob *j, uint8_t **map) {
   return true;
 }
 
-/* The module as the validator sees it: its module-scope Function variables (fn_global, NULL when
- * none) patched (patch_insn) and, when `strip`, without its OpExtInst of debug-info and non-semantic
- * sets: a malloc'd copy in *out (*nout words; NULL when that changes nothing) and in *at_of the word
- * offset in the original of each instruction kept. False when out of memory. */
-static bool validator_copy(const struct ld_valjob *j, const uint8_t *fn_global, bool strip, uint32_t **out,
-                           uint32_t *nout, uint32_t **at_of, uint32_t *nat) {
+/* The module (or part `part` of j->plan) as the validator sees it: its module-scope Function
+ * variables (j->fn_global) patched (patch_insn) and, when `strip`, without its OpExtInst of
+ * debug-info and non-semantic sets: a malloc'd copy in *out (*nout words; NULL when that changes
+ * nothing), in *at_of the word offset in the original of each instruction kept, in *nstrip the
+ * number of instructions `strip` left out. False when out of memory. */
+static bool validator_copy(const struct ld_valjob *j, uint32_t part, bool strip, uint32_t **out, uint32_t *nout,
+                           uint32_t **at_of, uint32_t *nat, uint32_t *nstrip) {
   *out = *at_of = NULL;
-  *nout = *nat = 0;
-  uint32_t nsets = 0, nkeep = 0, nwords = 5;
+  *nout = *nat = *nstrip = 0;
+  uint32_t nsets = 0, nkeep = 0;
   uint32_t *sets = malloc((j->ninsn + 1) * sizeof *sets);
   if (!sets) return false;
   for (uint32_t i = 0; i < j->ninsn; i++) {
     uint32_t at = j->insn_at[i];
     if (!strip || (j->w[at] & 0xFFFFu) != SpvOpExtInstImport || (j->w[at] >> 16) < 3) continue;
     char name[64];
-    import_name(j->w, at, name, sizeof name);
+    ld_import_name(j->w, at, name, sizeof name);
     ld_extset set = ld_module_extset(name);
     if (set == LD_EXT_DEBUGINFO || set == LD_EXT_NONSEMANTIC) sets[nsets++] = j->w[at + 1];
   }
-  for (uint32_t i = 0; i < j->ninsn; i++)
-    if (!in_sets(j->w, j->insn_at[i], sets, nsets)) {
-      nkeep++;
-      nwords += j->w[j->insn_at[i]] >> 16;
-    }
+  for (uint32_t i = 0; i < j->ninsn; i++) nkeep += !in_sets(j->w, j->insn_at[i], sets, nsets);
   bool ok = true;
-  if (nkeep < j->ninsn || fn_global) {
-    *out = malloc((size_t)nwords * sizeof **out);
+  if (nkeep < j->ninsn || j->fn_global || j->plan) {
+    *out = malloc((size_t)j->nw * sizeof **out); /* a copy is never longer than the module */
     *at_of = malloc((nkeep + 1) * sizeof **at_of);
     ok = *out && *at_of;
   }
   if (ok && *out) {
     memcpy(*out, j->w, 5 * sizeof **out);
-    uint32_t n = 5;
+    uint32_t n = 5, fn = 0;
     bool module_scope = true;
     for (uint32_t i = 0; i < j->ninsn; i++) {
       uint32_t at = j->insn_at[i], wc = j->w[at] >> 16;
-      if (in_sets(j->w, at, sets, nsets)) continue;
-      (*at_of)[(*nat)++] = at;
-      module_scope = module_scope && (j->w[at] & 0xFFFFu) != SpvOpFunction;
-      if (fn_global && module_scope) n += patch_insn(j->w, at, wc, fn_global, j->w[3], *out + n);
-      else {
-        memcpy(*out + n, j->w + at, wc * sizeof **out);
-        n += wc;
+      if ((j->w[at] & 0xFFFFu) == SpvOpFunction) {
+        module_scope = false;
+        fn++;
       }
+      if (!module_scope && j->plan && !ld_valplan_holds(j->plan, part, fn - 1)) continue;
+      if (in_sets(j->w, at, sets, nsets)) {
+        ++*nstrip;
+        continue;
+      }
+      if (!module_scope) {
+        memcpy(*out + n, j->w + at, wc * sizeof **out);
+      } else {
+        if (j->fn_global) wc = patch_insn(j->w, at, wc, j->fn_global, j->w[3], *out + n);
+        else memcpy(*out + n, j->w + at, wc * sizeof **out);
+        if (j->plan && !(wc = ld_valplan_module_insn(j->plan, part, *out + n))) continue;
+      }
+      n += wc;
+      (*at_of)[(*nat)++] = at;
     }
     *nout = n;
+  } else if (ok) {
+    *nstrip = j->ninsn - nkeep;
   }
   free(sets);
   if (!ok) {
@@ -260,27 +271,28 @@ static bool validator_copy(const struct ld_valjob *j, const uint8_t *fn_global, 
   return ok;
 }
 
-/* The module again without its debug information, after it failed (see the top of the file). */
-static void validate_without_debug(struct ld_valjob *j, spv_const_context ctx, spv_validator_options vopt,
-                                   const char *first, const uint8_t *fn_global) {
-  uint32_t *w, *at_of, nw, nat;
-  if (!validator_copy(j, fn_global, true, &w, &nw, &at_of, &nat)) {
-    j->oom = true;
+/* The module (or part) again without its debug information, after it failed (see the top of the
+ * file). */
+static void validate_without_debug(const struct ld_valjob *j, uint32_t part, spv_const_context ctx,
+                                   spv_validator_options vopt, const char *first, struct ld_valres *r) {
+  uint32_t *w, *at_of, nw, nat, nstrip;
+  if (!validator_copy(j, part, true, &w, &nw, &at_of, &nat, &nstrip)) {
+    r->oom = true;
     return;
   }
-  if (!w || nat == j->ninsn) { /* no debug information: the error stands */
+  if (!w || !nstrip) { /* no debug information: the error stands */
     free(w);
     free(at_of);
     return;
   }
-  uint32_t debug_at = j->at;
-  spv_result_t res = run(ctx, vopt, w, nw, at_of, nat, j->msg, sizeof j->msg, &j->at, NULL, 0);
+  uint32_t debug_at = r->at;
+  spv_result_t res = run(ctx, vopt, w, nw, at_of, nat, r->msg, sizeof r->msg, &r->at, NULL, 0);
   if (res == SPV_SUCCESS) {
-    j->lenient = true;
-    j->debug_at = debug_at;
-    snprintf(j->debug_msg, sizeof j->debug_msg, "%s", first);
+    r->lenient = true;
+    r->debug_at = debug_at;
+    snprintf(r->debug_msg, sizeof r->debug_msg, "%s", first);
   }
-  j->res = res;
+  r->res = res;
   free(w);
   free(at_of);
 }
@@ -328,31 +340,31 @@ static bool has_bit_width(const struct ld_valjob *j, const uint32_t *def, uint32
   }
 }
 
-/* Look for a shape of crash_rows; on finding one, fill j->msg and j->at and return true. False
- * with j->oom when out of memory. */
+/* Look for a shape of crash_rows; on finding one, fill j->r.msg and j->r.at and return true. False
+ * with j->r.oom when out of memory. */
 static bool crash_shape(struct ld_valjob *j) {
   uint32_t *def = NULL;
   bool found = false;
-  for (uint32_t i = 0; i < j->ninsn && !found && !j->oom; i++) {
+  for (uint32_t i = 0; i < j->ninsn && !found && !j->r.oom; i++) {
     const uint32_t at = j->insn_at[i], wc = j->w[at] >> 16;
     if ((j->w[at] & 0xFFFFu) != SpvOpExtInst || wc < 5) continue;
     for (size_t k = 0; k < sizeof crash_rows / sizeof crash_rows[0] && !found; k++) {
       if (j->w[at + 4] != crash_rows[k].inst || wc <= 5u + crash_rows[k].operand) continue;
       if (!def && !(def = definitions(j))) {
-        j->oom = true;
+        j->r.oom = true;
         break;
       }
       const uint32_t set = j->w[at + 3], sd = set < j->w[3] ? def[set] : 0;
       char name[64] = "";
-      if (sd && (j->w[sd] & 0xFFFFu) == SpvOpExtInstImport) import_name(j->w, sd, name, sizeof name);
+      if (sd && (j->w[sd] & 0xFFFFu) == SpvOpExtInstImport) ld_import_name(j->w, sd, name, sizeof name);
       const uint32_t id = j->w[at + 5 + crash_rows[k].operand];
       if (ld_module_extset(name) != LD_EXT_OPENCL_STD || has_bit_width(j, def, id)) continue;
       const char *names = spv_oclstd_operand_names(crash_rows[k].inst);
-      snprintf(j->msg, sizeof j->msg,
+      snprintf(j->r.msg, sizeof j->r.msg,
                "OpExtInst %%%u %s: operand '%.*s' %%%u is not a number (an int, float or bool scalar or vector): "
                "refused before validation, as SPIRV-Tools 2023.1's validator crashes on it",
                j->w[at + 2], spv_oclstd_name(crash_rows[k].inst), (int)strcspn(names, "|"), names, id);
-      j->at = at;
+      j->r.at = at;
       found = true;
     }
   }
@@ -360,36 +372,109 @@ static bool crash_shape(struct ld_valjob *j) {
   return found;
 }
 
-static void *validate_main(void *arg) {
-  struct ld_valjob *j = arg;
-  if ((j->refused = crash_shape(j)) || j->oom) return NULL;
+/* Validate part `part` of the module (the whole module when j->plan is NULL) into *r. */
+static void validate_one(const struct ld_valjob *j, uint32_t part, struct ld_valres *r) {
   spv_context ctx = spvContextCreate((spv_target_env)ld_target_env(j->version));
   spv_validator_options vopt = spvValidatorOptionsCreate();
   if (!ctx || !vopt) {
     if (ctx) spvContextDestroy(ctx);
     if (vopt) spvValidatorOptionsDestroy(vopt);
-    j->oom = true;
-    return NULL;
+    r->oom = true;
+    return;
   }
   /* Friendly names (OpName-based ids in messages) cost a name map over the whole module — most of
    * the validator's time on large modules; spvi's own messages name ids and opcodes anyway. */
   spvValidatorOptionsSetFriendlyNames(vopt, false);
   char first[160];
-  uint8_t *fn_global = NULL;
-  uint32_t *w = NULL, *at_of = NULL, nw = 0, nat = 0;
-  if (!function_globals(j, &fn_global) || (fn_global && !validator_copy(j, fn_global, false, &w, &nw, &at_of, &nat))) {
-    j->oom = true;
+  uint32_t *w = NULL, *at_of = NULL, nw = 0, nat = 0, nstrip;
+  if (!validator_copy(j, part, false, &w, &nw, &at_of, &nat, &nstrip)) {
+    r->oom = true;
   } else {
-    j->res = w ? run(ctx, vopt, w, nw, at_of, nat, j->msg, sizeof j->msg, &j->at, first, sizeof first)
-               : run(ctx, vopt, j->w, j->nw, j->insn_at, j->ninsn, j->msg, sizeof j->msg, &j->at, first, sizeof first);
-    if (j->res != SPV_SUCCESS) validate_without_debug(j, ctx, vopt, first, fn_global);
+    r->res = w ? run(ctx, vopt, w, nw, at_of, nat, r->msg, sizeof r->msg, &r->at, first, sizeof first)
+               : run(ctx, vopt, j->w, j->nw, j->insn_at, j->ninsn, r->msg, sizeof r->msg, &r->at, first, sizeof first);
+    if (r->res != SPV_SUCCESS) validate_without_debug(j, part, ctx, vopt, first, r);
   }
   free(w);
   free(at_of);
-  free(fn_global);
   spvValidatorOptionsDestroy(vopt);
   spvContextDestroy(ctx);
+}
+
+static void *part_main(void *arg) {
+  struct ld_valpart *p = arg;
+  validate_one(p->j, p->part, &p->r);
   return NULL;
+}
+
+/* The parts' verdicts as one: the first error by word offset (the parts run in any order: the
+ * choice must not depend on it); else the first debug-information error by word offset. */
+static void combine(struct ld_valjob *j, const struct ld_valpart *ps, uint32_t n) {
+  const struct ld_valres *err = NULL, *lenient = NULL;
+  for (uint32_t k = 0; k < n; k++) {
+    const struct ld_valres *r = &ps[k].r;
+    if (r->oom) {
+      j->r.oom = true;
+      return;
+    }
+    if (r->res != SPV_SUCCESS && (!err || r->at < err->at)) err = r;
+    if (r->res == SPV_SUCCESS && r->lenient && (!lenient || r->debug_at < lenient->debug_at)) lenient = r;
+  }
+  j->r = err ? *err : lenient ? *lenient : ps[0].r;
+}
+
+/* Validate the module in j->plan's parts, one thread each (the last on this one). */
+static void validate_parts(struct ld_valjob *j) {
+  const uint32_t n = ld_valplan_parts(j->plan);
+  struct ld_valpart *ps = calloc(n, sizeof *ps);
+  if (!ps) {
+    j->r.oom = true;
+    return;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    ps[k].j = j;
+    ps[k].part = k;
+    ps[k].threaded = k + 1 < n && pthread_create(&ps[k].thread, NULL, part_main, &ps[k]) == 0;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    if (!ps[k].threaded) part_main(&ps[k]);
+  for (uint32_t k = 0; k < n; k++)
+    if (ps[k].threaded) pthread_join(ps[k].thread, NULL);
+  combine(j, ps, n);
+  free(ps);
+}
+
+static void *validate_main(void *arg) {
+  struct ld_valjob *j = arg;
+  if ((j->refused = crash_shape(j)) || j->r.oom) return NULL;
+  uint8_t *fn_global = NULL;
+  ld_valplan *plan = NULL;
+  bool oom = !function_globals(j, &fn_global);
+  if (!oom) plan = ld_valplan_new(j->w, j->nw, j->insn_at, j->ninsn, j->nparts, &oom);
+  j->fn_global = fn_global;
+  j->plan = plan;
+  if (oom) j->r.oom = true;
+  else if (plan) validate_parts(j);
+  else validate_one(j, 0, &j->r);
+  ld_valplan_free(plan);
+  free(fn_global);
+  j->plan = NULL;
+  j->fn_global = NULL;
+  return NULL;
+}
+
+/* How many parts to validate in (ld_valparts.c): SPVI_VALIDATE_PARTS when set (1 to 64: tests and
+ * measurements), else one per online core (at most 8) for modules of at least 128 KiB, below which
+ * a thread costs more than it saves. */
+static uint32_t parts_wanted(const ld_ctx *c) {
+  const char *e = getenv("SPVI_VALIDATE_PARTS");
+  if (e && *e) {
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (!*end && v >= 1 && v <= 64) return (uint32_t)v;
+  }
+  if (c->nw < (128u << 10) / 4) return 1;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores < 2 ? 1 : cores > 8 ? 8 : (uint32_t)cores;
 }
 
 bool ld_validate_start(ld_ctx *c) {
@@ -401,6 +486,7 @@ bool ld_validate_start(ld_ctx *c) {
   j->version = c->m->version;
   j->insn_at = c->insn_at;
   j->ninsn = c->ninsn;
+  j->nparts = parts_wanted(c);
   c->val = j;
   j->threaded = pthread_create(&j->thread, NULL, validate_main, j) == 0;
   if (!j->threaded) validate_main(j);
@@ -416,29 +502,29 @@ bool ld_validate_finish(ld_ctx *c, bool ok) {
   if (!j) return ok;
   if (j->threaded) pthread_join(j->thread, NULL);
   c->val = NULL;
-  if (j->oom) return ld_oom(c);
-  if (j->refused) return ld_errf(c, j->at, "%s", j->msg);
-  if (j->res == SPV_SUCCESS) {
-    if (j->lenient && ok) {
+  if (j->r.oom) return ld_oom(c);
+  if (j->refused) return ld_errf(c, j->r.at, "%s", j->r.msg);
+  if (j->r.res == SPV_SUCCESS) {
+    if (j->r.lenient && ok) {
       char where[32] = "";
-      if (j->debug_at != LD_NONE) snprintf(where, sizeof where, "word %u: ", j->debug_at);
+      if (j->r.debug_at != LD_NONE) snprintf(where, sizeof where, "word %u: ", j->r.debug_at);
       ld_notef(c,
                "the validator rejects the debug information (%s%s)%s; it is read leniently, and the rest of the "
                "module validates",
-               where, j->debug_msg,
+               where, j->r.debug_msg,
                c->m->generator >> 16 == LD_GENERATOR_LLVM_SPIRV ? ", a known defect of llvm-spirv's output" : "");
     }
     return ok;
   }
-  uint32_t at = j->at;
+  uint32_t at = j->r.at;
   if (c->opt && c->opt->strict) {
     /* the validator's verdict is the load's error, whatever else went wrong */
     c->failed = false;
     if (c->err && c->errlen) c->err[0] = '\0';
-    if (at != LD_NONE) return ld_errf(c, LD_NONE, "validation: word %u: %s", at, j->msg);
-    return ld_errf(c, LD_NONE, "validation: %s", j->msg);
+    if (at != LD_NONE) return ld_errf(c, LD_NONE, "validation: word %u: %s", at, j->r.msg);
+    return ld_errf(c, LD_NONE, "validation: %s", j->r.msg);
   }
-  if (at != LD_NONE) ld_warnf(c, "validation: word %u: %s", at, j->msg);
-  else ld_warnf(c, "validation: %s", j->msg);
+  if (at != LD_NONE) ld_warnf(c, "validation: word %u: %s", at, j->r.msg);
+  else ld_warnf(c, "validation: %s", j->r.msg);
   return ok;
 }

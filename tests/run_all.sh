@@ -55,7 +55,7 @@ note "== tests/cts/test_parse.py"
 python3 tests/cts/test_parse.py
 result tests/cts/test_parse.py $?
 
-for s in tests/cli/run.sh tests/cli/test_compare.sh tests/cli/test_clsrc.sh tests/cli/test_npy.sh tests/cli/test_scale.sh tests/cli/test_isa.sh tests/cli/test_bench.sh tests/python/run.sh tests/debug/run.sh tests/opencl/run.sh; do
+for s in tests/cli/run.sh tests/cli/test_compare.sh tests/cli/test_clsrc.sh tests/cli/test_npy.sh tests/cli/test_scale.sh tests/cli/test_isa.sh tests/cli/test_valparts.sh tests/cli/test_bench.sh tests/python/run.sh tests/debug/run.sh tests/opencl/run.sh; do
   note "== $s"
   if [ ! -f "$s" ]; then
     missing "$s" "the script is missing"
