@@ -737,13 +737,41 @@ NAN_LOOPS(F64, double, int64_t, INT64_MAX, 0x7ff0000000000000)
       nan_fix_##S((T *)REG(ip->d), (const T *)REG(ip->a), (const T *)REG(ip->b), ip->n, lanes, nl);      \
   } while (0)
 
+/* ELEMWISE2 + NANFIX2 for the four arithmetic operations, with the NaN test fused into the
+ * full-warp loop (the common case): it rides along with the computation instead of a second pass
+ * over the results (mandelbrot 1243 M -> 1104 M x86 instructions). nanbit_S is any_nan_S's test. */
+#define NANBIT(S, T, IT, MAG, INF) \
+  static inline IT nanbit_##S(T r) { IT u; memcpy(&u, &r, sizeof u); return (IT)((IT)(u & (MAG)) > (IT)(INF)); }
+NANBIT(F16, h16, int16_t, 0x7fff, 0x7c00)
+NANBIT(F32, float, int32_t, 0x7fffffff, 0x7f800000)
+NANBIT(F64, double, int64_t, INT64_MAX, 0x7ff0000000000000)
+#define FLT2(S, T, expr)                                                              \
+  do {                                                                                \
+    if (full) {                                                                       \
+      T *d_ = (T *)REG(ip->d);                                                        \
+      const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b);               \
+      const size_t n_ = (size_t)ip->n * W;                                            \
+      __typeof__(nanbit_##S(*d_)) any_ = 0;                                           \
+      for (size_t i_ = 0; i_ < n_; i_++) {                                            \
+        const T x = a_[i_], y = b_[i_];                                               \
+        const T r_ = (expr);                                                          \
+        d_[i_] = r_;                                                                  \
+        any_ |= nanbit_##S(r_);                                                       \
+      }                                                                               \
+      if (__builtin_expect(any_ != 0, 0)) nan_fix_##S(d_, a_, b_, ip->n, lanes, nl);  \
+    } else {                                                                          \
+      ELEMWISE2(T, T, expr);                                                          \
+      NANFIX2(S, T);                                                                  \
+    }                                                                                 \
+  } while (0)
+
 /* One float type's handlers. T is the storage type, FT the type computed in, LD/ST convert
  * between them (identity for float and double; half <-> float for F16). */
 #define FLT_HANDLERS(H, S, T, FT, LD, ST)                                                             \
-  H(FADD_##S) ELEMWISE2(T, T, ST((FT)LD(x) + (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
-  H(FSUB_##S) ELEMWISE2(T, T, ST((FT)LD(x) - (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
-  H(FMUL_##S) ELEMWISE2(T, T, ST((FT)LD(x) * (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
-  H(FDIV_##S) ELEMWISE2(T, T, ST((FT)LD(x) / (FT)LD(y))); NANFIX2(S, T); NEXT;                      \
+  H(FADD_##S) FLT2(S, T, ST((FT)LD(x) + (FT)LD(y))); NEXT;                      \
+  H(FSUB_##S) FLT2(S, T, ST((FT)LD(x) - (FT)LD(y))); NEXT;                      \
+  H(FMUL_##S) FLT2(S, T, ST((FT)LD(x) * (FT)LD(y))); NEXT;                      \
+  H(FDIV_##S) FLT2(S, T, ST((FT)LD(x) / (FT)LD(y))); NEXT;                      \
   H(FREM_##S) ELEMWISE2(T, T, ST((FT)fmod(LD(x), LD(y)))); NANFIX2(S, T); NEXT;                     \
   H(FMOD_##S) ELEMWISE2(T, T, ST((FT)fmod_spv(LD(x), LD(y)))); NANFIX2(S, T); NEXT;                 \
   H(FNEG_##S) ELEMWISE1(T, T, ST(-(FT)LD(x))); NEXT;                                                 \
