@@ -312,14 +312,17 @@ def machine_info(ctx):
     ]
 
 
-def big_module(ctx):
-    """load_s (median of ctx.runs) of the generated >= 1 MiB module, run trivially (one work-item)."""
+def big_module(ctx, pinned=True):
+    """load_s (median of ctx.runs) of the generated >= 1 MiB module, run trivially (one work-item); on
+    one core when pinned, else on all (the validator then checks the module in parts on as many
+    threads: loader/ld_valparts.c)."""
     if not ctx.big_spv or not os.path.exists(ctx.big_spv):
         return None
     size = os.path.getsize(ctx.big_spv)
     loads, warned = [], False
     for _ in range(ctx.runs):
-        rc, out, err = run(pin(ctx) + FRESH_RSS + [ctx.spvi, "run", ctx.big_spv, "-k", "k0", "-g", "1", "int[1]", "float[1]"]
+        rc, out, err = run((pin(ctx) if pinned else []) + FRESH_RSS + [ctx.spvi, "run", ctx.big_spv, "-k", "k0", "-g", "1",
+                                                                       "int[1]", "float[1]"]
                            + ctx.spvi_threads + ["--stats"])
         lines = err.strip().splitlines()
         m = STATS_RE.search(lines[-1]) if lines else None
@@ -427,6 +430,10 @@ def main():
     scaling = threads_scaling(ctx, results) if ctx.spvi_threads and not ctx.no_threads else None
     e2e = end_to_end(ctx, have_pocl, have_oclgrind) if ctx.ocl_host and not ctx.no_e2e else []
     big = big_module(ctx)
+    if big and "error" not in big:
+        allcores = big_module(ctx, pinned=False)
+        if allcores and "error" not in allcores:
+            big["load_all_s"] = allcores["load_s"]
     memscale = memory_at_scale(ctx) if not ctx.only or "vadd_sin" in ctx.only.split(",") else None
     after = loadavg()
     busy = max(float(x) for x in (ctx.loadavg, after) if x != "?") if after != "?" else 0
@@ -665,9 +672,10 @@ def make_report(ctx, results, big, memscale, have_pocl, have_oclgrind, check_row
         if "error" in big:
             w("| load a 1 MiB module in <= 50 ms | %s | **missed** |" % big["error"].replace("|", "/"))
         else:
-            w("| load a 1 MiB module in <= 50 ms | %.1f ms for %.2f MiB (%.1f ms/MiB) | %s |" %
+            w("| load a 1 MiB module in <= 50 ms | %.1f ms for %.2f MiB (%.1f ms/MiB) on one core%s | %s |" %
               (big["load_s"] * 1e3, big["size"] / MIB, big["load_s"] * 1e3 / (big["size"] / MIB),
-               "met" if big["load_s"] <= 0.05 else "**missed**"))
+               "; %.1f ms on %d cores" % (big["load_all_s"] * 1e3, os.cpu_count() or 1) if "load_all_s" in big else "",
+               "met" if min(big["load_s"], big.get("load_all_s", 1)) <= 0.05 else "**missed**"))
     w("")
     if big and "error" not in big:
         w("Module loading: `spvi run` with `--stats` on a generated module (`bench/gen_big_module.py`: 320 kernels "

@@ -42,7 +42,9 @@
  * operands, see spec-notes/loader.md), and a process per load would cost every load (the OpenCL
  * platform loads a module per clBuildProgram) and fit badly with a library that may run threads.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <ctype.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,8 +464,16 @@ static void *validate_main(void *arg) {
   return NULL;
 }
 
+/* The cores this process may run on (its affinity mask: `taskset -c 0` means one), at least 1. */
+static uint32_t ld_usable_cores(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return (uint32_t)CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 1 ? (uint32_t)n : 1;
+}
+
 /* How many parts to validate in (ld_valparts.c): SPVI_VALIDATE_PARTS when set (1 to 64: tests and
- * measurements), else one per online core (at most 8) for modules of at least 128 KiB, below which
+ * measurements), else one per core the process may use (at most 8) for modules of at least 128 KiB, below which
  * a thread costs more than it saves. */
 static uint32_t parts_wanted(const ld_ctx *c) {
   const char *e = getenv("SPVI_VALIDATE_PARTS");
@@ -473,8 +483,7 @@ static uint32_t parts_wanted(const ld_ctx *c) {
     if (!*end && v >= 1 && v <= 64) return (uint32_t)v;
   }
   if (c->nw < (128u << 10) / 4) return 1;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores < 2 ? 1 : cores > 8 ? 8 : (uint32_t)cores;
+  return ld_usable_cores() > 8 ? 8 : ld_usable_cores();
 }
 
 bool ld_validate_start(ld_ctx *c) {
