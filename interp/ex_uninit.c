@@ -478,6 +478,25 @@ static uint8_t *local_run(const ex_ctx *cx, const ex_uninit *u, const uint64_t *
   return u->ulocal + cx->allocs[id].offset + off;
 }
 
+/* When the nl lanes' pointers (pt[k]) are all in one local allocation, each with n bytes in range:
+ * the shadow of that allocation's byte 0 (a lane's shadow is at its offset, lane_offset), else NULL.
+ * A tile read at a broadcast or strided index (sgemm_tiled's As[ty][k]) then costs one lookup, not
+ * one per lane. */
+static inline uint64_t lane_offset(const ex_ctx *cx, uint64_t p) { return (p & cx->off_mask) - cx->bias; }
+static uint8_t *local_lanes(const ex_ctx *cx, const ex_uninit *u, const uint64_t *pt, unsigned nl, uint64_t n) {
+  uint64_t acc = 0, hi = 0;
+  for (unsigned k = 0; k < nl; k++) {
+    acc |= pt[k] ^ pt[0];
+    const uint64_t o = lane_offset(cx, pt[k]); /* below the allocation: wraps high, out of range */
+    hi = o > hi ? o : hi;
+  }
+  uint32_t id;
+  uint64_t off;
+  if (((acc & cx->ptr_mask) >> cx->shift) || !ex_hk_resolve(cx, pt[0], n, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
+  const uint64_t size = cx->allocs[id].size;
+  return hi <= size && n <= size - hi ? u->ulocal + cx->allocs[id].offset : NULL;
+}
+
 enum { WHY_BRANCH, WHY_ADDRESS, WHY_WRITE, WHY_PRINTF, WHY_ATOMIC };
 static const char *const why_text[] = {
   "the branch condition is computed from memory never written in this launch (or from OpUndef)",
@@ -508,12 +527,26 @@ report(ex_ctx *cx, const ex_uninit *u, const ex_warp *w, unsigned lane, const ex
   ex_check_report(cx, &e);
 }
 
+/* memcpy of one lane's value: the usual sizes inline (a libc call per lane was a tenth of
+ * sgemm_tiled's time under --check uninit). */
+static inline void copy_lane(uint8_t *d, const uint8_t *s, uint64_t n) {
+  switch (n) {
+  case 4: memcpy(d, s, 4); return;
+  case 8: memcpy(d, s, 8); return;
+  case 2: memcpy(d, s, 2); return;
+  case 1: *d = *s; return;
+  default: memcpy(d, s, n); return;
+  }
+}
+
 /* The shadow of `n` bytes at pointer p for lane l, or NULL for defined memory (global, constant,
  * or an invalid access, which the instruction itself reports as a fault). */
-static uint8_t *mem_shadow(const ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, uint64_t p, uint64_t n,
+static inline uint8_t *mem_shadow(const ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, uint64_t p,
+                                  uint64_t n,
                            uint32_t *id, uint64_t *off) {
   if (!ex_hk_resolve(cx, p, n, id, off)) {
     *id = 0;
+    *off = 0;
     return NULL;
   }
   const ex_alloc *a = &cx->allocs[*id];
@@ -638,13 +671,16 @@ static void on_load(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_access
     for (unsigned k = 0; k < a->nl; k++) memset(U + (size_t)d * W + (size_t)a->lanes[k] * n, 0, n);
   } else if (a->full && (run = local_run(cx, u, a->ptr, n))) {
     memcpy(U + (size_t)d * W, run, (size_t)n * W);
+  } else if ((run = local_lanes(cx, u, a->ptr, a->nl, n))) {
+    for (unsigned k = 0; k < a->nl; k++)
+      copy_lane(U + (size_t)d * W + (size_t)a->lanes[k] * n, run + lane_offset(cx, a->ptr[k]), n);
   } else {
     for (unsigned k = 0; k < a->nl; k++) {
       const unsigned l = a->lanes[k];
       uint32_t id;
       uint64_t off;
       const uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], n, &id, &off);
-      if (s) memcpy(U + (size_t)d * W + (size_t)l * n, s, n);
+      if (s) copy_lane(U + (size_t)d * W + (size_t)l * n, s, n);
       else memset(U + (size_t)d * W + (size_t)l * n, 0, n);
     }
   }
@@ -665,13 +701,18 @@ static void on_store(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acces
     else memset(run, 0, (size_t)n * W);
     return;
   }
+  if ((run = local_lanes(cx, u, a->ptr, a->nl, n))) {
+    for (unsigned k = 0; k < a->nl; k++)
+      copy_lane(run + lane_offset(cx, a->ptr[k]), V + (size_t)a->lanes[k] * n, n);
+    return;
+  }
   for (unsigned k = 0; k < a->nl; k++) {
     const unsigned l = a->lanes[k];
     uint32_t id;
     uint64_t off;
     uint8_t *s = mem_shadow(cx, u, x, l, a->ptr[k], n, &id, &off);
     const uint8_t o = s ? 0 : any(V + (size_t)l * n, n);
-    if (s) memcpy(s, V + (size_t)l * n, n);
+    if (s) copy_lane(s, V + (size_t)l * n, n);
     else if (id && o) report(cx, u, x->w, l, a->fn, a->ip, WHY_WRITE, o, id, off, n);
   }
 }
