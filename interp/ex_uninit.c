@@ -492,7 +492,9 @@ static uint8_t *local_lanes(const ex_ctx *cx, const ex_uninit *u, const uint64_t
   }
   uint32_t id;
   uint64_t off;
-  if (((acc & cx->ptr_mask) >> cx->shift) || !ex_hk_resolve(cx, pt[0], n, &id, &off) || cx->allocs[id].space != EX_AS_LOCAL) return NULL;
+  if (((acc & cx->ptr_mask) >> cx->shift) || !ex_hk_resolve(cx, pt[0], n, &id, &off) ||
+      cx->allocs[id].space != EX_AS_LOCAL)
+    return NULL;
   const uint64_t size = cx->allocs[id].size;
   return hi <= size && n <= size - hi ? u->ulocal + cx->allocs[id].offset : NULL;
 }
@@ -542,8 +544,7 @@ static inline void copy_lane(uint8_t *d, const uint8_t *s, uint64_t n) {
 /* The shadow of `n` bytes at pointer p for lane l, or NULL for defined memory (global, constant,
  * or an invalid access, which the instruction itself reports as a fault). */
 static inline uint8_t *mem_shadow(const ex_ctx *cx, const ex_uninit *u, const uwarp *x, unsigned l, uint64_t p,
-                                  uint64_t n,
-                           uint32_t *id, uint64_t *off) {
+                                  uint64_t n, uint32_t *id, uint64_t *off) {
   if (!ex_hk_resolve(cx, p, n, id, off)) {
     *id = 0;
     *off = 0;
@@ -702,8 +703,7 @@ static void on_store(ex_ctx *cx, const ex_uninit *u, uwarp *x, const ex_hk_acces
     return;
   }
   if ((run = local_lanes(cx, u, a->ptr, a->nl, n))) {
-    for (unsigned k = 0; k < a->nl; k++)
-      copy_lane(run + lane_offset(cx, a->ptr[k]), V + (size_t)a->lanes[k] * n, n);
+    for (unsigned k = 0; k < a->nl; k++) copy_lane(run + lane_offset(cx, a->ptr[k]), V + (size_t)a->lanes[k] * n, n);
     return;
   }
   for (unsigned k = 0; k < a->nl; k++) {

@@ -36,11 +36,11 @@
 
 struct ld_valplan {
   uint32_t nparts;
-  uint32_t first_fn;  /* instruction index of the first OpFunction */
+  uint32_t first_fn; /* instruction index of the first OpFunction */
   uint32_t bound;
-  uint32_t *owner;    /* per id: 0 at module scope, else the defining function's ordinal + 1 */
-  uint32_t *part_of;  /* per function ordinal */
-  uint8_t *set;       /* per id: the ld_extset of an OpExtInstImport + 1, 0 for other ids */
+  uint32_t *owner;   /* per id: 0 at module scope, else the defining function's ordinal + 1 */
+  uint32_t *part_of; /* per function ordinal */
+  uint8_t *set;      /* per id: the ld_extset of an OpExtInstImport + 1, 0 for other ids */
 };
 
 /* Module-scope instructions whose first operand (OpEntryPoint: second) is the id they are about. */
@@ -313,8 +313,8 @@ static uint32_t deal(ld_valplan *p, comp *cs, uint32_t ncomp, const uint32_t *pa
   return nparts;
 }
 
-ld_valplan *ld_valplan_new(const uint32_t *w, uint32_t nw, const uint32_t *insn_at, uint32_t ninsn,
-                           uint32_t nparts, bool *oom) {
+ld_valplan *ld_valplan_new(const uint32_t *w, uint32_t nw, const uint32_t *insn_at, uint32_t ninsn, uint32_t nparts,
+                           bool *oom) {
   *oom = false;
   if (nparts < 2 || nw < 5) return NULL;
   if (nparts > 64) nparts = 64;

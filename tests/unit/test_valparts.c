@@ -78,22 +78,22 @@ static ld_valplan *plan(const words *m, uint32_t nparts) {
 /* Two kernels, %10 "ka" calling the helper %30, and %20 "kb"; ids are fixed so that tests can name
  * them. The helper loads with alignment 20, a literal equal to kb's id (the walk must not take it
  * for an id). TAIL is appended (more functions). */
-#define HEAD \
+#define HEAD                                                          \
   "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n" \
   "OpMemoryModel Physical64 OpenCL\n"
 #define ENTRIES "OpEntryPoint Kernel %10 \"ka\"\nOpEntryPoint Kernel %20 \"kb\"\n"
-#define TYPES \
+#define TYPES                                                                                             \
   "OpName %12 \"xa\"\nOpName %22 \"xb\"\nOpDecorate %40 FuncParamAttr NoAlias\n%40 = OpDecorationGroup\n" \
-  "OpGroupDecorate %40 %31 %23\n" \
-  "%1 = OpTypeVoid\n%2 = OpTypeInt 32 0\n%3 = OpTypeFunction %1\n%4 = OpConstant %2 1\n" \
+  "OpGroupDecorate %40 %31 %23\n"                                                                         \
+  "%1 = OpTypeVoid\n%2 = OpTypeInt 32 0\n%3 = OpTypeFunction %1\n%4 = OpConstant %2 1\n"                  \
   "%5 = OpTypePointer CrossWorkgroup %2\n%6 = OpTypeFunction %2 %5\n%7 = OpTypeFunction %1 %5\n"
-#define HELPER \
+#define HELPER                                                                 \
   "%30 = OpFunction %2 None %6\n%31 = OpFunctionParameter %5\n%32 = OpLabel\n" \
   "%33 = OpLoad %2 %31 Aligned 20\nOpReturnValue %33\nOpFunctionEnd\n"
-#define KA \
+#define KA                                                                     \
   "%10 = OpFunction %1 None %7\n%13 = OpFunctionParameter %5\n%11 = OpLabel\n" \
   "%12 = OpFunctionCall %2 %30 %13\nOpReturn\nOpFunctionEnd\n"
-#define KB \
+#define KB                                                                     \
   "%20 = OpFunction %1 None %7\n%23 = OpFunctionParameter %5\n%21 = OpLabel\n" \
   "%22 = OpIAdd %2 %4 %4\nOpStore %23 %22 Aligned 4\nOpReturn\nOpFunctionEnd\n"
 
@@ -141,9 +141,8 @@ static void test_plan_leaves_module_whole(void **state) {
   assert_null(plan(&m, 2));
   words_free(&m);
   /* kb calls ka's helper: one component */
-  m = assemble(HEAD ENTRIES TYPES HELPER KA
-               "%20 = OpFunction %1 None %7\n%23 = OpFunctionParameter %5\n%21 = OpLabel\n"
-               "%22 = OpFunctionCall %2 %30 %23\nOpReturn\nOpFunctionEnd\n");
+  m = assemble(HEAD ENTRIES TYPES HELPER KA "%20 = OpFunction %1 None %7\n%23 = OpFunctionParameter %5\n%21 = OpLabel\n"
+                                            "%22 = OpFunctionCall %2 %30 %23\nOpReturn\nOpFunctionEnd\n");
   assert_null(plan(&m, 2));
   words_free(&m);
   /* two entry points named alike (2.16.1): the validator must see both */
@@ -202,9 +201,8 @@ static void test_verdict_is_the_whole_modules(void **state) {
                       "%20 = OpFunction %1 None %7\n%23 = OpFunctionParameter %5\n%21 = OpLabel\n"
                       "%22 = OpIAdd %2 %4 %23\nOpReturn\nOpFunctionEnd\n",
                       false);
-  expect_same_verdict(HEAD ENTRIES TYPES
-                      "%30 = OpFunction %2 None %6\n%31 = OpFunctionParameter %5\n%32 = OpLabel\n"
-                      "%33 = OpLoad %2 %31 Aligned 20\nOpReturnValue %31\nOpFunctionEnd\n" KA KB,
+  expect_same_verdict(HEAD ENTRIES TYPES "%30 = OpFunction %2 None %6\n%31 = OpFunctionParameter %5\n%32 = OpLabel\n"
+                                         "%33 = OpLoad %2 %31 Aligned 20\nOpReturnValue %31\nOpFunctionEnd\n" KA KB,
                       false);
   expect_same_verdict(HEAD ENTRIES TYPES "%8 = OpTypeVector %2 5\n" HELPER KA KB, false);
 }
