@@ -1655,7 +1655,7 @@ static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t s
   const uint16_t *lanes = a->lanes;
   const unsigned nl = a->nl;
   const bool full = a->full, write = a->write; /* full: lanes[k] == k */
-  unsigned k = 0;
+  unsigned k = 0, single = 0;                  /* lanes[single..k) are in no run, not yet recorded */
   while (k < nl) {
     unsigned e = k + 1;
     uint64_t stride = 0;
@@ -1683,11 +1683,18 @@ static void race_lanes(ex_race *r, ex_ctx *cx, const ex_hk_access *a, uint32_t s
       } else e = k + 1;
     }
     const unsigned cnt = e - k;
-    if (cnt == 1 || !(stride ? race_access_run(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)
-                             : race_access_uniform(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)))
+    if (cnt == 1) { /* lanes in no run (a scan's strided tree levels): batched below */
+      k = e;
+      continue;
+    }
+    if (single < k) race_access_lanes(r, cx, a->w, lanes + single, k - single, site, pt + single, n, write, false);
+    if (!(stride ? race_access_run(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)
+                 : race_access_uniform(r, cx, a->w, lanes[k], cnt, site, pt[k], n, write, false)))
       for (unsigned j = k; j < e; j++) race_access(r, cx, a->w, lanes[j], site, pt[j], n, write, false);
-    k = e;
+    k = single = e;
   }
+  /* the lanes in no run, in order, sharing their allocation's lookup */
+  if (single < nl) race_access_lanes(r, cx, a->w, lanes + single, nl - single, site, pt + single, n, write, false);
 }
 
 static void race_on_access(void *self, ex_ctx *cx, const ex_hk_access *a) {
