@@ -717,10 +717,14 @@ static inline double nan2_F64(double x, double y) { return fma_nan_f64(x, y, y);
 /* any_nan_S looks at the bits (a NaN's magnitude is above infinity's) with signed compares, which
  * vectorise: comparing floats with themselves and or-ing the bools did not (a fifth of stencil). */
 #define NAN_LOOPS(S, T, IT, MAG, INF)                                                                     \
+  static inline IT nanbit_##S(T r) {                                                                      \
+    IT u;                                                                                                  \
+    memcpy(&u, &r, sizeof u);                                                                              \
+    return (IT)((IT)(u & (MAG)) > (IT)(INF));                                                              \
+  }                                                                                                        \
   static inline bool any_nan_##S(const T *d, size_t n) {                                                  \
-    const IT *u = (const IT *)d;                                                                           \
     IT any = 0;                                                                                            \
-    for (size_t i = 0; i < n; i++) any |= (IT)((IT)(u[i] & (MAG)) > (IT)(INF));                            \
+    for (size_t i = 0; i < n; i++) any |= nanbit_##S(d[i]);                                                \
     return any != 0;                                                                                       \
   }                                                                                                        \
   static __attribute__((noinline, cold)) void nan_fix_##S(T *d, const T *a, const T *b, size_t n,         \
@@ -737,14 +741,9 @@ NAN_LOOPS(F64, double, int64_t, INT64_MAX, 0x7ff0000000000000)
       nan_fix_##S((T *)REG(ip->d), (const T *)REG(ip->a), (const T *)REG(ip->b), ip->n, lanes, nl);      \
   } while (0)
 
-/* ELEMWISE2 + NANFIX2 for the four arithmetic operations, with the NaN test fused into the
- * full-warp loop (the common case): it rides along with the computation instead of a second pass
- * over the results (mandelbrot 1243 M -> 1104 M x86 instructions). nanbit_S is any_nan_S's test. */
-#define NANBIT(S, T, IT, MAG, INF) \
-  static inline IT nanbit_##S(T r) { IT u; memcpy(&u, &r, sizeof u); return (IT)((IT)(u & (MAG)) > (IT)(INF)); }
-NANBIT(F16, h16, int16_t, 0x7fff, 0x7c00)
-NANBIT(F32, float, int32_t, 0x7fffffff, 0x7f800000)
-NANBIT(F64, double, int64_t, INT64_MAX, 0x7ff0000000000000)
+/* ELEMWISE2 + NANFIX2 for the four arithmetic operations, with the NaN test (nanbit_S) fused into
+ * the full-warp loop (the common case): it rides along with the computation instead of a second
+ * pass over the results (mandelbrot 1243 M -> 1104 M x86 instructions). */
 #define FLT2(S, T, expr)                                                              \
   do {                                                                                \
     if (full) {                                                                       \

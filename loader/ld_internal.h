@@ -179,7 +179,6 @@ typedef struct ld_valplan ld_valplan;
 ld_valplan *ld_valplan_new(const uint32_t *w, uint32_t nw, const uint32_t *insn_at, uint32_t ninsn, uint32_t nparts,
                            bool *oom);
 uint32_t ld_valplan_parts(const ld_valplan *p);                         /* 1 for NULL */
-uint32_t ld_valplan_first_function(const ld_valplan *p);                /* instruction index of the first OpFunction */
 bool ld_valplan_holds(const ld_valplan *p, uint32_t part, uint32_t fn); /* function ordinal fn in part? */
 /* Module-scope instruction words `in` (rewritten in place) as part `part` has them: their count, 0
  * when the part leaves the instruction out. */

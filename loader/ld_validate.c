@@ -473,8 +473,8 @@ static uint32_t ld_usable_cores(void) {
 }
 
 /* How many parts to validate in (ld_valparts.c): SPVI_VALIDATE_PARTS when set (1 to 64: tests and
- * measurements), else one per core the process may use (at most 8) for modules of at least 128 KiB, below which
- * a thread costs more than it saves. */
+ * measurements), else one per core the process may use (at most 8) for modules of at least
+ * 128 KiB, below which a thread costs more than it saves. */
 static uint32_t parts_wanted(const ld_ctx *c) {
   const char *e = getenv("SPVI_VALIDATE_PARTS");
   if (e && *e) {
@@ -483,7 +483,8 @@ static uint32_t parts_wanted(const ld_ctx *c) {
     if (!*end && v >= 1 && v <= 64) return (uint32_t)v;
   }
   if (c->nw < (128u << 10) / 4) return 1;
-  return ld_usable_cores() > 8 ? 8 : ld_usable_cores();
+  const uint32_t cores = ld_usable_cores();
+  return cores > 8 ? 8 : cores;
 }
 
 bool ld_validate_start(ld_ctx *c) {

@@ -292,8 +292,7 @@ static int comp_cmp(const void *a, const void *b) {
 }
 
 /* Deal the components (largest first, each to the lightest part); the number of parts used. */
-static uint32_t deal(ld_valplan *p, comp *cs, uint32_t ncomp, const uint32_t *parent, uint32_t nfn,
-                     uint32_t *part_of_root) {
+static uint32_t deal(ld_valplan *p, comp *cs, uint32_t ncomp, uint32_t *parent, uint32_t nfn, uint32_t *part_of_root) {
   uint32_t nentry = 0;
   for (uint32_t c = 0; c < ncomp; c++) nentry += cs[c].entry;
   uint32_t nparts = p->nparts < nentry ? p->nparts : nentry;
@@ -309,7 +308,7 @@ static uint32_t deal(ld_valplan *p, comp *cs, uint32_t ncomp, const uint32_t *pa
     load[best] += cs[c].words;
     part_of_root[cs[c].root] = best;
   }
-  for (uint32_t f = 0; f < nfn; f++) p->part_of[f] = part_of_root[uf_find((uint32_t *)parent, f)];
+  for (uint32_t f = 0; f < nfn; f++) p->part_of[f] = part_of_root[uf_find(parent, f)];
   return nparts;
 }
 
@@ -380,8 +379,6 @@ done:
 }
 
 uint32_t ld_valplan_parts(const ld_valplan *p) { return p ? p->nparts : 1; }
-
-uint32_t ld_valplan_first_function(const ld_valplan *p) { return p->first_fn; }
 
 bool ld_valplan_holds(const ld_valplan *p, uint32_t part, uint32_t fn) { return p->part_of[fn] == part; }
 
