@@ -21,11 +21,8 @@
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
-/* libspirv.h defines `const uint32_t kDefaultMaxIdBound` in every C file including it. */
-#define kDefaultMaxIdBound test_ids_kDefaultMaxIdBound
-#include <spirv-tools/libspirv.h>
-#undef kDefaultMaxIdBound
 
+#include "spvasm.h"
 #include "spvi.h"
 
 #define HUGE_ID 0x00FFFFF0u
@@ -58,18 +55,9 @@ static words read_words(const char *path) {
 
 /* Assemble SPIR-V text, numeric ids kept. */
 static words assemble(const char *text, size_t len) {
-  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_4);
-  spv_binary bin = NULL;
-  spv_diagnostic diag = NULL;
-  if (spvTextToBinaryWithOptions(ctx, text, len, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS, &bin, &diag) !=
-      SPV_SUCCESS)
-    fail_msg("assembly failed: line %zu: %s", diag ? diag->position.line + 1 : 0, diag ? diag->error : "?");
-  words r = {malloc(bin->wordCount * 4), bin->wordCount};
-  memcpy(r.w, bin->code, bin->wordCount * 4);
-  spvBinaryDestroy(bin);
-  spvDiagnosticDestroy(diag);
-  spvContextDestroy(ctx);
-  return r;
+  size_t n;
+  uint32_t *w = spvasm_assemble(text, len, 4, true, "module text", &n);
+  return (words){w, n};
 }
 
 static words assemble_file(const char *path) {

@@ -16,12 +16,9 @@
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
-/* libspirv.h defines `const uint32_t kDefaultMaxIdBound` in every C file including it. */
-#define kDefaultMaxIdBound test_valparts_kDefaultMaxIdBound
-#include <spirv-tools/libspirv.h>
-#undef kDefaultMaxIdBound
 
 #include "ld_internal.h"
+#include "spvasm.h"
 #include "spvi.h"
 
 typedef struct words {
@@ -31,17 +28,9 @@ typedef struct words {
 
 /* Assemble SPIR-V text (numeric ids kept, so that a test can make a literal equal an id). */
 static words assemble(const char *text) {
-  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_2);
-  spv_binary bin = NULL;
-  spv_diagnostic diag = NULL;
-  if (spvTextToBinaryWithOptions(ctx, text, strlen(text), SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS, &bin,
-                                 &diag) != SPV_SUCCESS)
-    fail_msg("assembly failed: line %zu: %s", diag ? diag->position.line + 1 : 0, diag ? diag->error : "?");
-  words r = {malloc(bin->wordCount * 4), (uint32_t)bin->wordCount, NULL, 0};
-  memcpy(r.w, bin->code, bin->wordCount * 4);
-  spvBinaryDestroy(bin);
-  spvDiagnosticDestroy(diag);
-  spvContextDestroy(ctx);
+  size_t n;
+  words r = {spvasm_assemble(text, strlen(text), 2, true, "module text", &n), 0, NULL, 0};
+  r.n = (uint32_t)n;
   r.at = malloc(r.n * sizeof *r.at);
   for (uint32_t at = 5; at < r.n; at += r.w[at] >> 16) r.at[r.ninsn++] = at;
   return r;
