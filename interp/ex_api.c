@@ -436,11 +436,31 @@ static void describe_globals(spvi_module *mod) {
   }
 }
 
+/* Preparing overlaps validation (ld_options.meanwhile): the validator's last part still runs on its
+ * threads while the built module is prepared, which a multi-core machine does at once (1 MiB module,
+ * 2 cores: docs/performance.md "Module loading"). */
+struct prep_job {
+  ex_program *prog;
+  bool ran;
+  char msg[1024]; /* ex_prepare's error, empty when it ran out of memory */
+};
+static void prepare_meanwhile(const ld_module *m, void *user) {
+  struct prep_job *pj = user;
+  pj->ran = true;
+  pj->prog = ex_prepare(m, pj->msg, sizeof pj->msg);
+}
+
 spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, const spvi_load_options *opts,
                               spvi_error *err) {
   clear_err(err);
   char msg[1024] = "";
-  ld_options lo = {.strict = opts && opts->strict, .warn = warn_bridge, .note = note_bridge, .user = (void *)opts};
+  struct prep_job pj = {.prog = NULL, .ran = false, .msg = ""};
+  ld_options lo = {.strict = opts && opts->strict,
+                   .warn = warn_bridge,
+                   .note = note_bridge,
+                   .user = (void *)opts,
+                   .meanwhile = prepare_meanwhile,
+                   .meanwhile_user = &pj};
   ld_spec *specs = NULL;
   if (opts && opts->nspec) {
     specs = calloc(opts->nspec, sizeof *specs);
@@ -453,13 +473,14 @@ spvi_module *spvi_load_memory(const void *data, size_t bytes, const char *name, 
   ld_module *ld = ld_load(data, bytes, name ? name : "module", &lo, msg, sizeof msg);
   free(specs);
   if (!ld) {
+    ex_program_free(pj.prog); /* the validator refused the module after it was prepared */
     set_err(err, SPVI_E_MODULE, "%s", msg[0] ? msg : "cannot load module");
     return NULL;
   }
-  ex_program *prog = ex_prepare(ld, msg, sizeof msg);
+  if (!pj.ran) abort(); /* ld_load succeeded, so it called prepare_meanwhile */
+  ex_program *prog = pj.prog;
   if (!prog) {
-    /* ex_prepare leaves the message empty when it ran out of memory */
-    if (msg[0]) set_err(err, SPVI_E_MODULE, "%s", msg);
+    if (pj.msg[0]) set_err(err, SPVI_E_MODULE, "%s", pj.msg);
     else set_err(err, SPVI_E_NOMEM, "%s: out of memory while preparing the module", ld->path);
     ld_free(ld);
     return NULL;

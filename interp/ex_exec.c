@@ -167,10 +167,25 @@ static inline void wr_uint(uint8_t *p, unsigned bytes, uint64_t v) {
     if (sign && k) r = (UT)(r | (UT)(~(uint64_t)0 << (sizeof(UT) * 8 - k)));        \
     return r;                                                                       \
   }
+/* OpenCL.std s_clamp / u_clamp: min(max(x, lo), hi) as written (OpenCL C 6.15.3 leaves lo > hi
+ * undefined; builtins/bi_int.c evaluates the same expression, so both paths agree there too). */
+#define DEF_CLAMP(S, UT, ST)                         \
+  static inline UT clamp_s_##S(UT x, UT lo, UT hi) { \
+    const UT m = (ST)x < (ST)lo ? lo : x;            \
+    return (ST)hi < (ST)m ? hi : m;                  \
+  }                                                  \
+  static inline UT clamp_u_##S(UT x, UT lo, UT hi) { \
+    const UT m = x < lo ? lo : x;                    \
+    return hi < m ? hi : m;                          \
+  }
 DEF_DIV(I8, uint8_t, int8_t)
 DEF_DIV(I16, uint16_t, int16_t)
 DEF_DIV(I32, uint32_t, int32_t)
 DEF_DIV(I64, uint64_t, int64_t)
+DEF_CLAMP(I8, uint8_t, int8_t)
+DEF_CLAMP(I16, uint16_t, int16_t)
+DEF_CLAMP(I32, uint32_t, int32_t)
+DEF_CLAMP(I64, uint64_t, int64_t)
 
 static inline double fmod_spv(double a, double b) { /* OpFMod: result takes the sign of b */
   double r = fmod(a, b);
@@ -537,58 +552,43 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
 /* d_[i_] = r_ for an active lane i_ (masks m_ of the current block), whatever RT is. */
 #define BLEND_STORE(RT, d_, r_, i_, m_) blend_bytes(&(d_)[i_], &(r_), sizeof(RT), (m_), (i_))
 
-#define ELEMWISE2(T, RT, expr)                                        \
-  do {                                                                \
-    RT *d_ = (RT *)REG(ip->d);                                        \
-    const T *a_ = (const T *)REG(ip->a), *b_ = (const T *)REG(ip->b); \
-    const size_t n_ = ip->n;                                          \
-    if (full) {                                                       \
-      for (size_t i_ = 0; i_ < n_ * W; i_++) {                        \
-        const T x = a_[i_], y = b_[i_];                               \
-        d_[i_] = (expr);                                              \
-      }                                                               \
-    } else if (BLEND_OK(n_)) {                                        \
-      const ex_lane_masks *m_ = AM();                                 \
-      for (size_t i_ = 0; i_ < W; i_++) {                             \
-        const T x = a_[i_], y = b_[i_];                               \
-        const RT r_ = (expr);                                         \
-        BLEND_STORE(RT, d_, r_, i_, m_);                              \
-      }                                                               \
-    } else {                                                          \
-      LANES_BEGIN                                                     \
-        for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) {           \
-          const T x = a_[i_], y = b_[i_];                             \
-          d_[i_] = (expr);                                            \
-        }                                                             \
-      LANES_END                                                       \
-    }                                                                 \
-  } while (0)
-#define ELEMWISE1(T, RT, expr)                              \
+/* ELEMWISE_(RT, PTRS, READ, expr): d = expr for each of the n components of every active lane, RT
+ * the result's element type. PTRS declares the operand registers' element pointers (a_, b_, c_)
+ * once, outside the loops: inside, the compiler could not assume the stores to d_ leave `ip` alone
+ * (-fno-strict-aliasing) and would not vectorise; READ declares x, y, z, element i_ of each. */
+#define ELEMWISE_(RT, PTRS, READ, expr)                     \
   do {                                                      \
     RT *d_ = (RT *)REG(ip->d);                              \
-    const T *a_ = (const T *)REG(ip->a);                    \
+    PTRS;                                                   \
     const size_t n_ = ip->n;                                \
     if (full) {                                             \
       for (size_t i_ = 0; i_ < n_ * W; i_++) {              \
-        const T x = a_[i_];                                 \
+        READ;                                               \
         d_[i_] = (expr);                                    \
       }                                                     \
     } else if (BLEND_OK(n_)) {                              \
       const ex_lane_masks *m_ = AM();                       \
       for (size_t i_ = 0; i_ < W; i_++) {                   \
-        const T x = a_[i_];                                 \
+        READ;                                               \
         const RT r_ = (expr);                               \
         BLEND_STORE(RT, d_, r_, i_, m_);                    \
       }                                                     \
     } else {                                                \
       LANES_BEGIN                                           \
         for (size_t i_ = l * n_; i_ < (l + 1) * n_; i_++) { \
-          const T x = a_[i_];                               \
+          READ;                                             \
           d_[i_] = (expr);                                  \
         }                                                   \
       LANES_END                                             \
     }                                                       \
   } while (0)
+#define ELEMWISE1(T, RT, expr) ELEMWISE_(RT, const T *a_ = (const T *)REG(ip->a), const T x = a_[i_], expr)
+#define ELEMWISE2(T, RT, expr)                                                                                \
+  ELEMWISE_(RT, const T *a_ = (const T *)REG(ip->a); const T *b_ = (const T *)REG(ip->b), const T x = a_[i_]; \
+            const T y = b_[i_], expr)
+#define ELEMWISE3(T, RT, expr)                                                            \
+  ELEMWISE_(RT, const T *a_ = (const T *)REG(ip->a); const T *b_ = (const T *)REG(ip->b); \
+            const T *c_ = (const T *)REG(ip->c), const T x = a_[i_]; const T y = b_[i_]; const T z = c_[i_], expr)
 
 /* After an integer division or remainder: report lanes that divided by zero or, when signed, the
  * minimum value by -1 (SPIR-V 3.52.13 leaves both undefined; spvi gives them the defined results of
@@ -692,7 +692,13 @@ static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp 
   H(ULT_##S) ELEMWISE2(UT, uint8_t, x < y); NEXT;                                                    \
   H(SLT_##S) ELEMWISE2(UT, uint8_t, (ST)x < (ST)y); NEXT;                                            \
   H(ULE_##S) ELEMWISE2(UT, uint8_t, x <= y); NEXT;                                                   \
-  H(SLE_##S) ELEMWISE2(UT, uint8_t, (ST)x <= (ST)y); NEXT;
+  H(SLE_##S) ELEMWISE2(UT, uint8_t, (ST)x <= (ST)y); NEXT;                                           \
+  H(SMAX_##S) ELEMWISE2(UT, UT, (ST)x < (ST)y ? y : x); NEXT;                                        \
+  H(UMAX_##S) ELEMWISE2(UT, UT, x < y ? y : x); NEXT;                                                \
+  H(SMIN_##S) ELEMWISE2(UT, UT, (ST)y < (ST)x ? y : x); NEXT;                                        \
+  H(UMIN_##S) ELEMWISE2(UT, UT, y < x ? y : x); NEXT;                                                \
+  H(SCLAMP_##S) ELEMWISE3(UT, UT, clamp_s_##S(x, y, z)); NEXT;                                       \
+  H(UCLAMP_##S) ELEMWISE3(UT, UT, clamp_u_##S(x, y, z)); NEXT;
 
 /* NaN results of float arithmetic (+ - * / rem mod, VectorTimesScalar, Dot): the first NaN operand
  * in operand order, quieted, its sign and payload kept; the canonical quiet NaN (positive, payload 0)

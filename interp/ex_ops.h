@@ -67,6 +67,12 @@ typedef enum ex_hk_class {
 #define EX_ROW(M, U, F, FROM, SH, SEM) M(U, F, F, EX_T_NONE, 0, FROM, SH, EX_HC_NONE, SEM)
 #define EX_ROW_VAR(M, U, H, F, VAR, FROM, SH, SEM) M(U, H, F, VAR, 0, FROM, SH, EX_HC_NONE, SEM)
 #define EX_ROW_HK(M, U, F, FROM, SH, HK, SEM) M(U, F, F, EX_T_NONE, 0, FROM, SH, HK, SEM)
+/* A chosen family of integer handlers, one per width (I8 .. I64), FROM in words. */
+#define EX_ROW_INT_CHOSEN(M, U, F, FROM, SH, SEM)                                                  \
+  M(U, F##_I8, F, EX_T_I8, 0, FROM, SH, EX_HC_NONE, SEM)                                           \
+  M(U, F##_I16, F, EX_T_I16, 0, FROM, SH, EX_HC_NONE, SEM)                                         \
+  M(U, F##_I32, F, EX_T_I32, 0, FROM, SH, EX_HC_NONE, SEM)                                         \
+  M(U, F##_I64, F, EX_T_I64, 0, FROM, SH, EX_HC_NONE, SEM)
 
 /* Handlers the translation looks up by SPIR-V opcode and the variant of the first operand's element
  * type (ex_op_select); b is an operand register exactly for the two-operand ones. */
@@ -152,6 +158,15 @@ typedef enum ex_hk_class {
   EX_ROW_VAR(M, U, SELECT_8, SELECT, EX_T_NONE, "OpSelect of 8-byte elements", "drrrnk", "as SELECT_1") \
   EX_ROW_VAR(M, U, FMA_F32, FMA, EX_T_F32, "OpenCL.std fma, mad", "drrrn-", "d = a * b + c, rounded once") \
   EX_ROW_VAR(M, U, FMA_F64, FMA, EX_T_F64, "OpenCL.std fma, mad", "drrrn-", "d = a * b + c, rounded once") \
+  /* OpenCL.std integer max, min and clamp (clamp-to-edge indexing calls them per tap), operands of the \
+   * result's type; their builtins (builtins/bi_int.c) define the same values */                 \
+  EX_ROW_INT_CHOSEN(M, U, SMAX, "OpenCL.std s_max", "drr-n-", "d = a < b ? b : a, signed")        \
+  EX_ROW_INT_CHOSEN(M, U, UMAX, "OpenCL.std u_max", "drr-n-", "d = a < b ? b : a")                \
+  EX_ROW_INT_CHOSEN(M, U, SMIN, "OpenCL.std s_min", "drr-n-", "d = b < a ? b : a, signed")        \
+  EX_ROW_INT_CHOSEN(M, U, UMIN, "OpenCL.std u_min", "drr-n-", "d = b < a ? b : a")                \
+  EX_ROW_INT_CHOSEN(M, U, SCLAMP, "OpenCL.std s_clamp", "drrrn-",                                 \
+                    "d = min(max(a, b), c), signed (as written also when b > c)")                  \
+  EX_ROW_INT_CHOSEN(M, U, UCLAMP, "OpenCL.std u_clamp", "drrrn-", "d = min(max(a, b), c)")         \
   EX_ROW(M, U, BITCOUNT, "OpBitCount", "dr-znz", "d = ones in a; flags: bytes of a component of a, c: of d") \
   EX_ROW(M, U, CARRY, "OpIAddCarry OpISubBorrow OpUMulExtended OpSMulExtended", "drrknk",            \
          "d = struct {low, high} of a op b; flags: op 0..3 in that order; "                       \

@@ -86,6 +86,36 @@ static void emit_extinst(prep *s, const ld_insn *in, uint32_t inst, const bi_res
   prep_emit(s, (ex_insn){.op = EX_EXTINST, .d = rty->kind == LD_TY_VOID ? LD_NONE : prep_dst(s, in), .a = a});
 }
 
+_Static_assert(EX_SCLAMP_I64 == EX_SCLAMP_I8 + 3 && EX_UMIN_I64 == EX_UMIN_I8 + 3,
+               "EX_ROW_INT_CHOSEN lists the widths in order");
+/* OpenCL.std s_/u_ max, min and clamp whose operands all have the result's integer type get
+ * typed handlers (clamp-to-edge image indexing calls clamp for every tap; the EX_EXTINST call
+ * costs several times the operation, lane by lane); true when emitted. */
+static bool int_minmax(prep *s, const ld_insn *in, uint32_t inst, const ext_args *x) {
+  static const struct {
+    uint16_t inst, nops, i8; /* i8: the I8 handler; I16, I32, I64 follow it in the table */
+  } fams[] = {
+    {OCLSTD_s_max, 2, EX_SMAX_I8}, {OCLSTD_u_max, 2, EX_UMAX_I8},     {OCLSTD_s_min, 2, EX_SMIN_I8},
+    {OCLSTD_u_min, 2, EX_UMIN_I8}, {OCLSTD_s_clamp, 3, EX_SCLAMP_I8}, {OCLSTD_u_clamp, 3, EX_UCLAMP_I8},
+  };
+  if (x->rt.kind != BI_INT) return false;
+  for (size_t k = 0; k < sizeof fams / sizeof fams[0]; k++) {
+    if (fams[k].inst != inst) continue;
+    if (x->n != fams[k].nops) return false;
+    for (unsigned i = 0; i < x->n; i++)
+      if (x->at[i].kind != BI_INT || x->at[i].bits != x->rt.bits || x->at[i].ncomp != x->rt.ncomp) return false;
+    const unsigned w = x->rt.bits == 8 ? 0 : x->rt.bits == 16 ? 1 : x->rt.bits == 32 ? 2 : 3;
+    prep_emit(s, (ex_insn){.op = (uint16_t)(fams[k].i8 + w),
+                           .n = x->rt.ncomp,
+                           .d = prep_dst(s, in),
+                           .a = x->regs[0],
+                           .b = x->regs[1],
+                           .c = x->n == 3 ? x->regs[2] : 0});
+    return true;
+  }
+  return false;
+}
+
 static bool extinst(prep *s, const ld_insn *in) {
   if (in->nops < 2) return prep_fail(s, "OpExtInst without a set and instruction");
   uint32_t set = in->ops[0], inst = in->ops[1];
@@ -115,6 +145,7 @@ static bool extinst(prep *s, const ld_insn *in) {
                            .c = x.regs[2]});
     return true;
   }
+  if (int_minmax(s, in, inst, &x)) return true;
   if (inst == OCLSTD_printf) s->p->uses_printf = true;
   emit_extinst(s, in, inst, &r, &x);
   return true;

@@ -233,6 +233,12 @@ typedef struct ld_options {
   void *user;
   const ld_spec *specs; /* specialization constant values; every SpecId must exist */
   uint32_t nspecs;
+  /* Work to overlap with validation (may be NULL): called once, on the calling thread, when the
+   * module is built and has passed the loader's own checks, while the SPIRV-Tools validator may
+   * still be running on its threads (ld_validate.c). ld_load still fails afterwards when the
+   * validator's verdict is an error (strict); the caller then discards what it computed. */
+  void (*meanwhile)(const ld_module *m, void *user);
+  void *meanwhile_user;
 } ld_options;
 
 /* Load a module from words (host byte order fixed up by the loader: both endiannesses accepted).

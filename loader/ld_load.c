@@ -10,7 +10,9 @@
  *   3. pass B in module order over types, constants, module-scope variables, module-level debug
  *      instructions and functions (ld_types.c, ld_const.c, ld_func.c),
  *   4. the id operands of every function body (ld_ids.c),
- *   5. entry points and execution modes (ld_module.c) and the final cross-checks.
+ *   5. entry points and execution modes (ld_module.c) and the final cross-checks,
+ *   6. the caller's `meanwhile` work (spvi_load_memory prepares the module), while the validator
+ *      finishes; then the validator's verdict.
  * The helpers every pass uses (messages, decoding, ids) are in ld_ctx.c.
  */
 #include <stdio.h>
@@ -423,6 +425,7 @@ ld_module *ld_load(const void *bytes, size_t nbytes, const char *path, const ld_
   ok = ok && ld_module_finish(&c);
   ok = ok && ld_decor_check_targets(&c);
   ok = ok && check_spec_ids(&c);
+  if (ok && opt && opt->meanwhile) opt->meanwhile(c.m, opt->meanwhile_user);
   ok = ld_validate_finish(&c, ok);
   ld_arena_free(c.tmp);
   if (!ok) {

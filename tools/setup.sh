@@ -8,6 +8,8 @@ PKGS="build-essential python3 spirv-headers spirv-tools libcmocka-dev clang-14 l
 PKGS="$PKGS libcjson-dev libyaml-dev"
 # libpng: the PNG pictures `spvi run --out` writes of image arguments (docs/building.md)
 PKGS="$PKGS libpng-dev"
+# mimalloc: the spvi command's allocator (the Makefile's MIMALLOC, docs/building.md)
+PKGS="$PKGS libmimalloc-dev"
 # the second translator of the corpus load test (make conformance, docs/conformance.md)
 PKGS="$PKGS clang-15 llvm-spirv-15"
 # the OpenCL platform and its tests: the ICD loader and headers, clinfo, pyopencl with numpy

@@ -1,5 +1,6 @@
 /*
- * test_kernels_int.c — integer kernels: int_arith.cl, int_divrem.cl, int_shift.cl, int_convert.cl.
+ * test_kernels_int.c — integer kernels: int_arith.cl, int_divrem.cl, int_shift.cl, int_convert.cl,
+ * int_minmax.cl.
  * References are plain C on <stdint.h> types; C and OpenCL C agree on every operation used here
  * (the inputs avoid the undefined cases: signed overflow, division by zero, MIN / -1 for int and
  * long, negative left shifts). Shift counts are masked as OpenCL C 2.0 s6.3.j specifies, written
@@ -360,6 +361,87 @@ static void kt_check_conv_vector(const kt_run *r, void *u) {
   kt_expect_buf(r, 3, c->mixed, KT_I32, KT_NI * 2);
 }
 
+/* ---- int_minmax.cl: min, max, clamp in divergent code ---------------------------------------- */
+/* OpenCL C 6.15.3: max returns y if x < y, else x; min returns y if y < x, else x; clamp is
+ * min(max(x, minval), maxval). The spec leaves minval > maxval undefined; spvi evaluates the same
+ * expression there (builtins/bi_int.c), which the random inputs also check. */
+#define MM_MAX(x, y) ((x) < (y) ? (y) : (x))
+#define MM_MIN(x, y) ((y) < (x) ? (y) : (x))
+#define MM_CLAMP(x, lo, hi) MM_MIN(MM_MAX(x, lo), hi)
+enum { KT_MM_N = 96 }; /* work-items: whole warps at widths 1 and 32, a partial last one at 7 */
+typedef struct kt_mm_ctx {
+  const void *want;
+  kt_type t;
+  size_t n;
+} kt_mm_ctx;
+static void kt_check_mm(const kt_run *r, void *u) {
+  const kt_mm_ctx *c = u;
+  kt_expect_buf(r, 0, c->want, c->t, c->n);
+}
+/* T: the OpenCL type, CT its C element type, KT the comparison type, C the components */
+#define KT_MINMAX_TEST(T, CT, KT, C)                                                                     \
+  static void test_minmax_##T(void **state) {                                                            \
+    (void)state;                                                                                         \
+    enum { N = KT_MM_N * (C) };                                                                          \
+    CT a[N], b[N], c[N], want[3 * N];                                                                    \
+    for (size_t i = 0; i < N; ++i) {                                                                     \
+      a[i] = (CT)kt_int_pattern(8 * sizeof(CT), i);                                                      \
+      b[i] = (CT)kt_int_pattern(8 * sizeof(CT), (i * 7 + 3) % N);                                        \
+      c[i] = (CT)kt_int_pattern(8 * sizeof(CT), (i * 11 + 5) % N);                                       \
+    }                                                                                                    \
+    for (size_t wi = 0; wi < KT_MM_N; ++wi)                                                              \
+      for (size_t j = 0; j < (C); ++j) {                                                                 \
+        const size_t e = wi * (C) + j;                                                                   \
+        const CT x = a[e], y = b[e], z = c[e];                                                           \
+        CT r0 = x, r1 = y, r2 = z;                                                                       \
+        if (wi % 5 == 0) {                                                                               \
+          r0 = MM_MAX(x, y);                                                                             \
+          r1 = MM_MIN(x, y);                                                                             \
+          r2 = MM_CLAMP(x, y, z);                                                                        \
+        } else if (wi % 4 != 0) {                                                                        \
+          r0 = MM_MIN(x, z);                                                                             \
+          r1 = MM_MAX(y, z);                                                                             \
+          r2 = MM_CLAMP(y, z, x);                                                                        \
+        }                                                                                                \
+        want[3 * wi * (C) + j] = r0;                                                                     \
+        want[(3 * wi + 1) * (C) + j] = r1;                                                               \
+        want[(3 * wi + 2) * (C) + j] = r2;                                                               \
+      }                                                                                                  \
+    kt_mm_ctx ctx = {want, KT, 3 * N};                                                                   \
+    kt_case cs = {.file = "int_minmax",                                                                  \
+                  .kernel = "minmax_" #T,                                                                \
+                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b), \
+                           KT_BUF_IN(c, sizeof c)},                                                      \
+                  .range = {1, {KT_MM_N}, {0}, {0}},                                                     \
+                  .check = kt_check_mm,                                                                  \
+                  .user = &ctx};                                                                         \
+    kt_run_case(&cs);                                                                                    \
+  }
+KT_MINMAX_TEST(char, int8_t, KT_I8, 1)
+KT_MINMAX_TEST(uchar, uint8_t, KT_U8, 1)
+KT_MINMAX_TEST(short, int16_t, KT_I16, 1)
+KT_MINMAX_TEST(ushort, uint16_t, KT_U16, 1)
+KT_MINMAX_TEST(int, int32_t, KT_I32, 1)
+KT_MINMAX_TEST(uint, uint32_t, KT_U32, 1)
+KT_MINMAX_TEST(long, int64_t, KT_I64, 1)
+KT_MINMAX_TEST(ulong, uint64_t, KT_U64, 1)
+KT_MINMAX_TEST(int4, int32_t, KT_I32, 4)
+KT_MINMAX_TEST(ulong2, uint64_t, KT_U64, 2)
+
+/* Hand-derived values of the reference: signed and unsigned order of the same bits, and clamp. */
+static void test_minmax_reference_spot(void **state) {
+  (void)state;
+  int8_t s = -112, lo = -10, hi = 10;
+  assert_int_equal(MM_CLAMP(s, lo, hi), -10);
+  uint8_t u = 0x90, ulo = 0xf6, uhi = 0xff; /* the same bits as unsigned: 144 < 246 */
+  assert_int_equal(MM_CLAMP(u, ulo, uhi), 0xf6);
+  int64_t m = INT64_MIN, z = 0;
+  assert_true(MM_MIN(m, z) == INT64_MIN && MM_MAX(m, z) == 0);
+  uint32_t big = 0xffffffffu, one = 1;
+  assert_true(MM_MAX(big, one) == 0xffffffffu && MM_MIN(big, one) == 1);
+  assert_int_equal(MM_CLAMP(5, 7, 3), 3); /* minval > maxval: min(max(5, 7), 3) */
+}
+
 static void test_conv_vector(void **state) {
   (void)state;
   int32_t a[KT_NI], dummy[KT_NI];
@@ -423,6 +505,17 @@ int main(void) {
     KT_TEST(test_shift_long2),
     KT_TEST(test_conv_scalar),
     KT_TEST(test_conv_vector),
+    KT_TEST(test_minmax_reference_spot),
+    KT_TEST(test_minmax_char),
+    KT_TEST(test_minmax_uchar),
+    KT_TEST(test_minmax_short),
+    KT_TEST(test_minmax_ushort),
+    KT_TEST(test_minmax_int),
+    KT_TEST(test_minmax_uint),
+    KT_TEST(test_minmax_long),
+    KT_TEST(test_minmax_ulong),
+    KT_TEST(test_minmax_int4),
+    KT_TEST(test_minmax_ulong2),
   };
   return cmocka_run_group_tests_name("kernels_int", tests, NULL, NULL);
 }
