@@ -139,33 +139,34 @@ static inline void wr_uint(uint8_t *p, unsigned bytes, uint64_t v) {
 }
 
 /* ---- integer semantics helpers (defined results where C or SPIR-V leave them undefined) ---------- */
-#define DEF_DIV(S, UT, ST)                                                          \
-  static inline UT udiv_##S(UT a, UT b) { return b ? (UT)(a / b) : (UT) ~(UT)0; }   \
-  static inline UT umod_##S(UT a, UT b) { return b ? (UT)(a % b) : a; }             \
-  static inline UT sdiv_##S(UT a, UT b) {                                           \
-    ST x = (ST)a, y = (ST)b;                                                        \
-    if (y == 0) return (UT) ~(UT)0;                                                 \
-    if (y == -1) return (UT)(0 - a); /* wraps INT_MIN / -1 to INT_MIN */            \
-    return (UT)(ST)(x / y);                                                         \
-  }                                                                                 \
-  static inline UT srem_##S(UT a, UT b) {                                           \
-    ST x = (ST)a, y = (ST)b;                                                        \
-    if (y == 0) return a;                                                           \
-    if (y == -1) return 0;                                                          \
-    return (UT)(ST)(x % y);                                                         \
-  }                                                                                 \
-  static inline UT smod_##S(UT a, UT b) { /* sign of the divisor (SPIR-V OpSMod) */ \
-    ST y = (ST)b;                                                                   \
-    UT r = srem_##S(a, b);                                                          \
-    if (y != 0 && r != 0 && (((ST)r < 0) != (y < 0))) r = (UT)(r + b);              \
-    return r;                                                                       \
-  }                                                                                 \
-  static inline UT sra_##S(UT a, UT sh) {                                           \
-    unsigned k = (unsigned)(sh & (sizeof(UT) * 8 - 1));                             \
-    UT sign = (UT)(a >> (sizeof(UT) * 8 - 1));                                      \
-    UT r = (UT)(a >> k);                                                            \
-    if (sign && k) r = (UT)(r | (UT)(~(uint64_t)0 << (sizeof(UT) * 8 - k)));        \
-    return r;                                                                       \
+#define DEF_DIV(S, UT, ST)                                                           \
+  static inline UT udiv_##S(UT a, UT b) { return b ? (UT)(a / b) : (UT) ~(UT)0; }    \
+  static inline UT umod_##S(UT a, UT b) { return b ? (UT)(a % b) : a; }              \
+  static inline UT sdiv_##S(UT a, UT b) {                                            \
+    ST x = (ST)a, y = (ST)b;                                                         \
+    if (y == 0) return (UT) ~(UT)0;                                                  \
+    if (y == -1) return (UT)(0 - a); /* wraps INT_MIN / -1 to INT_MIN */             \
+    return (UT)(ST)(x / y);                                                          \
+  }                                                                                  \
+  static inline UT srem_##S(UT a, UT b) {                                            \
+    ST x = (ST)a, y = (ST)b;                                                         \
+    if (y == 0) return a;                                                            \
+    if (y == -1) return 0;                                                           \
+    return (UT)(ST)(x % y);                                                          \
+  }                                                                                  \
+  static inline UT smod_##S(UT a, UT b) { /* sign of the divisor (SPIR-V OpSMod) */  \
+    ST y = (ST)b;                                                                    \
+    UT r = srem_##S(a, b);                                                           \
+    if (y != 0 && r != 0 && (((ST)r < 0) != (y < 0))) r = (UT)(r + b);               \
+    return r;                                                                        \
+  }                                                                                  \
+  /* arithmetic shift on unsigned values (C leaves >> of a negative value to the   \
+   * implementation): the sign mask ORed into bits w-1-k and up, where a >> k holds \
+   * copies of the sign bit or zeros; no branch, so a warp's loop vectorises */ \
+  static inline UT sra_##S(UT a, UT sh) {                                            \
+    const unsigned k = (unsigned)(sh & (sizeof(UT) * 8 - 1));                        \
+    const uint64_t sign = 0 - (uint64_t)(a >> (sizeof(UT) * 8 - 1));                 \
+    return (UT)((uint64_t)(a >> k) | (sign << (sizeof(UT) * 8 - 1 - k)));            \
   }
 /* OpenCL.std s_clamp / u_clamp: min(max(x, lo), hi) as written (OpenCL C 6.15.3 leaves lo > hi
  * undefined; builtins/bi_int.c evaluates the same expression, so both paths agree there too). */
