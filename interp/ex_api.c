@@ -437,8 +437,8 @@ static void describe_globals(spvi_module *mod) {
 }
 
 /* Preparing overlaps validation (ld_options.meanwhile): the validator's last part still runs on its
- * threads while the built module is prepared, which a multi-core machine does at once (1 MiB module,
- * 2 cores: docs/performance.md "Module loading"). */
+ * threads while the built module is prepared, which a multi-core machine does at once
+ * (docs/performance.md, round three). */
 struct prep_job {
   ex_program *prog;
   bool ran;
