@@ -368,7 +368,6 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
   if (sc != pt->storage)
     return ld_errf(c, r->at, "OpVariable %%%u storage class %u differs from its pointer type's %u", id, sc,
                    pt->storage);
-  if (sc == SpvStorageClassFunction) function_global_warning(c, id);
   const ld_type *pointee = ld_type_of(m, pt->elem);
   if (!pointee || !ld_type_is_sized(pointee))
     return ld_errf(c, r->at, "module-scope OpVariable %%%u: its pointee type %%%u has no memory size", id, pt->elem);
@@ -386,6 +385,9 @@ bool ld_global_insn(ld_ctx *c, const ld_raw *r) {
       return ld_errf(c, r->at, "%s %%%u has type %%%u, expects the pointee type %%%u", what, init, itype, pt->elem);
   }
   if (!ld_define(c, r, id)) return false;
+  /* after ld_define: the warning names the variable, so its id must be in range (fuzzing found a
+   * read past the id table here, tests/fuzz/regress/run/function-global-id-range.bin) */
+  if (sc == SpvStorageClassFunction) function_global_warning(c, id);
   if (m->nglobals >= c->max_globals) return ld_errf(c, r->at, "internal error: variable table full");
   ld_global *g = &m->globals[m->nglobals];
   g->id = id;

@@ -1426,6 +1426,29 @@ static void test_function_storage_global(void **state) {
     }
     free(w);
   }
+  /* the first variable's result id far past the bound: the out-of-range error, and no read of the id
+   * table to name it in the warning (fuzzing found that read, tests/fuzz/regress/run/) */
+  snprintf(text, sizeof text, "%s%s", head, KERNEL_TAIL);
+  size_t nw = 0;
+  uint32_t *vw = assemble(text, SPV_ENV_UNIVERSAL_1_4, &nw);
+  assert_non_null(vw);
+  bool patched = false;
+  for (size_t i = 5; i < nw && !patched; i += vw[i] >> 16 ? vw[i] >> 16 : nw) {
+    if ((vw[i] & 0xffffu) == SpvOpVariable && vw[i + 3] == SpvStorageClassFunction) {
+      vw[i + 2] = 0xFFFFFF00u;
+      patched = true;
+    }
+  }
+  assert_true(patched);
+  for (int strict = 0; strict < 2; strict++) {
+    assert_null(load_opts(vw, nw * 4, strict));
+    /* --strict: the validator's verdict is the error (ld_validate_finish) */
+    const char *want = strict ? "Result <id> '4294967040' must be less than the ID bound"
+                              : "OpVariable result id 4294967040 is out of range";
+    if (!strstr(g_err, want)) fail_msg("\"%s\" does not contain \"%s\"", g_err, want);
+    assert_null(strstr(g_warn, "Function storage class")); /* (the validator may warn) */
+  }
+  free(vw);
   /* with debug information the validator rejects too: that error alone is the one note, the
    * variables still the one warning, and --strict loads it (ld_validate.c patches and strips both) */
   snprintf(text, sizeof text,
