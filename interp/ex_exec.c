@@ -168,25 +168,24 @@ static inline void wr_uint(uint8_t *p, unsigned bytes, uint64_t v) {
     const uint64_t sign = 0 - (uint64_t)(a >> (sizeof(UT) * 8 - 1));                 \
     return (UT)((uint64_t)(a >> k) | (sign << (sizeof(UT) * 8 - 1 - k)));            \
   }
-/* OpenCL.std s_clamp / u_clamp: min(max(x, lo), hi) as written (OpenCL C 6.15.3 leaves lo > hi
- * undefined; builtins/bi_int.c evaluates the same expression, so both paths agree there too). */
-#define DEF_CLAMP(S, UT, ST)                         \
-  static inline UT clamp_s_##S(UT x, UT lo, UT hi) { \
-    const UT m = (ST)x < (ST)lo ? lo : x;            \
-    return (ST)hi < (ST)m ? hi : m;                  \
-  }                                                  \
-  static inline UT clamp_u_##S(UT x, UT lo, UT hi) { \
-    const UT m = x < lo ? lo : x;                    \
-    return hi < m ? hi : m;                          \
-  }
+/* OpenCL.std s_/u_ max, min and clamp (OpenCL C 6.15.3): max returns y if x < y, else x; min returns
+ * y if y < x, else x; clamp is min(max(x, lo), hi) as written, also when lo > hi, which the spec
+ * leaves undefined (builtins/bi_int.c defines the same values). */
+#define DEF_MINMAX(S, UT, ST)                                                                \
+  static inline UT smax_##S(UT x, UT y) { return (ST)x < (ST)y ? y : x; }                    \
+  static inline UT umax_##S(UT x, UT y) { return x < y ? y : x; }                            \
+  static inline UT smin_##S(UT x, UT y) { return (ST)y < (ST)x ? y : x; }                    \
+  static inline UT umin_##S(UT x, UT y) { return y < x ? y : x; }                            \
+  static inline UT clamp_s_##S(UT x, UT lo, UT hi) { return smin_##S(smax_##S(x, lo), hi); } \
+  static inline UT clamp_u_##S(UT x, UT lo, UT hi) { return umin_##S(umax_##S(x, lo), hi); }
 DEF_DIV(I8, uint8_t, int8_t)
 DEF_DIV(I16, uint16_t, int16_t)
 DEF_DIV(I32, uint32_t, int32_t)
 DEF_DIV(I64, uint64_t, int64_t)
-DEF_CLAMP(I8, uint8_t, int8_t)
-DEF_CLAMP(I16, uint16_t, int16_t)
-DEF_CLAMP(I32, uint32_t, int32_t)
-DEF_CLAMP(I64, uint64_t, int64_t)
+DEF_MINMAX(I8, uint8_t, int8_t)
+DEF_MINMAX(I16, uint16_t, int16_t)
+DEF_MINMAX(I32, uint32_t, int32_t)
+DEF_MINMAX(I64, uint64_t, int64_t)
 
 static inline double fmod_spv(double a, double b) { /* OpFMod: result takes the sign of b */
   double r = fmod(a, b);
@@ -694,10 +693,10 @@ static __attribute__((noinline, cold)) int step_event(const ex_ctx *cx, ex_warp 
   H(SLT_##S) ELEMWISE2(UT, uint8_t, (ST)x < (ST)y); NEXT;                                            \
   H(ULE_##S) ELEMWISE2(UT, uint8_t, x <= y); NEXT;                                                   \
   H(SLE_##S) ELEMWISE2(UT, uint8_t, (ST)x <= (ST)y); NEXT;                                           \
-  H(SMAX_##S) ELEMWISE2(UT, UT, (ST)x < (ST)y ? y : x); NEXT;                                        \
-  H(UMAX_##S) ELEMWISE2(UT, UT, x < y ? y : x); NEXT;                                                \
-  H(SMIN_##S) ELEMWISE2(UT, UT, (ST)y < (ST)x ? y : x); NEXT;                                        \
-  H(UMIN_##S) ELEMWISE2(UT, UT, y < x ? y : x); NEXT;                                                \
+  H(SMAX_##S) ELEMWISE2(UT, UT, smax_##S(x, y)); NEXT;                                               \
+  H(UMAX_##S) ELEMWISE2(UT, UT, umax_##S(x, y)); NEXT;                                               \
+  H(SMIN_##S) ELEMWISE2(UT, UT, smin_##S(x, y)); NEXT;                                               \
+  H(UMIN_##S) ELEMWISE2(UT, UT, umin_##S(x, y)); NEXT;                                               \
   H(SCLAMP_##S) ELEMWISE3(UT, UT, clamp_s_##S(x, y, z)); NEXT;                                       \
   H(UCLAMP_##S) ELEMWISE3(UT, UT, clamp_u_##S(x, y, z)); NEXT;
 

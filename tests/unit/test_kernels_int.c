@@ -184,13 +184,14 @@ static void kt_shift_counts(void *b, unsigned bytes) {
   }
 }
 
-typedef struct kt_shift_ctx {
+/* Argument 0 holds n elements of type t, compared with `expected` (the shift and min/max tests). */
+typedef struct kt_buf_ctx {
   const void *expected;
   kt_type t;
   size_t n;
-} kt_shift_ctx;
-static void kt_check_shift(const kt_run *r, void *u) {
-  const kt_shift_ctx *c = u;
+} kt_buf_ctx;
+static void kt_check_buf(const kt_run *r, void *u) {
+  const kt_buf_ctx *c = u;
   kt_expect_buf(r, 0, c->expected, c->t, c->n);
 }
 
@@ -203,12 +204,12 @@ static void kt_check_shift(const kt_run *r, void *u) {
     kt_int_inputs(a, dummy, sizeof(CT), 0x5000 + sizeof(CT));                                            \
     kt_shift_counts(b, sizeof(CT));                                                                      \
     for (size_t i = 0; i < KT_NI; ++i) want[i] = (CT)((PT)a[i] >> ((unsigned)(PT)b[i] & (MASK)));        \
-    kt_shift_ctx ctx = {want, KT, KT_NI};                                                                \
+    kt_buf_ctx ctx = {want, KT, KT_NI};                                                                  \
     kt_case c = {.file = "int_shift",                                                                    \
                  .kernel = "shr_" #T,                                                                    \
                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)}, \
                  .range = {1, {KT_NI}, {0}, {0}},                                                        \
-                 .check = kt_check_shift,                                                                \
+                 .check = kt_check_buf,                                                                  \
                  .user = &ctx};                                                                          \
     kt_run_case(&c);                                                                                     \
   }
@@ -229,12 +230,12 @@ KT_SHR_TEST(ulong, uint64_t, uint64_t, 63, KT_U64)
     kt_int_inputs(a, dummy, sizeof(CT), 0x5100 + sizeof(CT));                                            \
     kt_shift_counts(b, sizeof(CT));                                                                      \
     for (size_t i = 0; i < KT_NI; ++i) want[i] = (CT)((PT)a[i] << ((PT)b[i] & (MASK)));                  \
-    kt_shift_ctx ctx = {want, KT, KT_NI};                                                                \
+    kt_buf_ctx ctx = {want, KT, KT_NI};                                                                  \
     kt_case c = {.file = "int_shift",                                                                    \
                  .kernel = "shl_" #T,                                                                    \
                  .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b)}, \
                  .range = {1, {KT_NI}, {0}, {0}},                                                        \
-                 .check = kt_check_shift,                                                                \
+                 .check = kt_check_buf,                                                                  \
                  .user = &ctx};                                                                          \
     kt_run_case(&c);                                                                                     \
   }
@@ -369,15 +370,6 @@ static void kt_check_conv_vector(const kt_run *r, void *u) {
 #define MM_MIN(x, y) ((y) < (x) ? (y) : (x))
 #define MM_CLAMP(x, lo, hi) MM_MIN(MM_MAX(x, lo), hi)
 enum { KT_MM_N = 96 }; /* work-items: whole warps at widths 1 and 32, a partial last one at 7 */
-typedef struct kt_mm_ctx {
-  const void *want;
-  kt_type t;
-  size_t n;
-} kt_mm_ctx;
-static void kt_check_mm(const kt_run *r, void *u) {
-  const kt_mm_ctx *c = u;
-  kt_expect_buf(r, 0, c->want, c->t, c->n);
-}
 /* T: the OpenCL type, CT its C element type, KT the comparison type, C the components */
 #define KT_MINMAX_TEST(T, CT, KT, C)                                                                     \
   static void test_minmax_##T(void **state) {                                                            \
@@ -407,13 +399,13 @@ static void kt_check_mm(const kt_run *r, void *u) {
         want[(3 * wi + 1) * (C) + j] = r1;                                                               \
         want[(3 * wi + 2) * (C) + j] = r2;                                                               \
       }                                                                                                  \
-    kt_mm_ctx ctx = {want, KT, 3 * N};                                                                   \
+    kt_buf_ctx ctx = {want, KT, 3 * N};                                                                  \
     kt_case cs = {.file = "int_minmax",                                                                  \
                   .kernel = "minmax_" #T,                                                                \
                   .args = {KT_BUF_IN(NULL, sizeof want), KT_BUF_IN(a, sizeof a), KT_BUF_IN(b, sizeof b), \
                            KT_BUF_IN(c, sizeof c)},                                                      \
                   .range = {1, {KT_MM_N}, {0}, {0}},                                                     \
-                  .check = kt_check_mm,                                                                  \
+                  .check = kt_check_buf,                                                                 \
                   .user = &ctx};                                                                         \
     kt_run_case(&cs);                                                                                    \
   }
