@@ -284,21 +284,48 @@ static uint32_t chan_raw(const struct ctype_info *t, const uint8_t *p) {
   }
 }
 
-/* A float-class channel as float (env §IAF normalized_float_value, half lossless, float as is). */
-static float chan_f32(const struct ctype_info *t, const uint8_t *p, bool srgb) {
-  uint32_t raw = chan_raw(t, p);
-  switch (t->norm) {
-  case N_UNORM: return srgb ? bi_image_srgb_to_linear((uint8_t)raw) : bi_image_ratio_f32((int32_t)raw, t->maxv);
-  case N_SNORM: {
-    float v = bi_image_ratio_f32((int32_t)raw, t->maxv);
-    return v < -1.0f ? -1.0f : v;
-  }
-  case N_HALF: return bi_half_to_float((uint16_t)raw);
-  default: {
-    float v;
-    memcpy(&v, &raw, 4);
-    return v;
-  }
+/* The n memory channels of one texel of a float-class image (normalized, half or float channels) as
+ * floats: env §IAF normalized_float_value (one correctly rounded division, bi_image_ratio_f32's),
+ * half lossless, float as is, and sRGB's c_linear from its table for the channels srgb_mask selects
+ * (alpha is stored linear). One switch per texel, each case a plain loop: texel reads are most of
+ * an image kernel's time (linear filtering reads 2, 4 or 8 texels per work-item). */
+static void chans_f32(unsigned ctype, const uint8_t *p, unsigned n, unsigned srgb_mask, float v[4]) {
+  switch (ctype) {
+  case 0: /* snorm8: max(-1.0, x / 127) */
+    for (unsigned k = 0; k < n; k++) {
+      const float r = (float)(int8_t)p[k] / 127.0f;
+      v[k] = r < -1.0f ? -1.0f : r;
+    }
+    break;
+  case 1: /* snorm16: max(-1.0, x / 32767) */
+    for (unsigned k = 0; k < n; k++) {
+      int16_t x;
+      memcpy(&x, p + 2 * k, 2);
+      const float r = (float)x / 32767.0f;
+      v[k] = r < -1.0f ? -1.0f : r;
+    }
+    break;
+  case 2: /* unorm8 */
+    for (unsigned k = 0; k < n; k++) v[k] = (float)p[k] / 255.0f;
+    if (srgb_mask)
+      for (unsigned k = 0; k < n; k++)
+        if (srgb_mask >> k & 1u) v[k] = bi_image_srgb_to_linear(p[k]);
+    break;
+  case 3: /* unorm16 */
+    for (unsigned k = 0; k < n; k++) {
+      uint16_t x;
+      memcpy(&x, p + 2 * k, 2);
+      v[k] = (float)x / 65535.0f;
+    }
+    break;
+  case 13: /* half */
+    for (unsigned k = 0; k < n; k++) {
+      uint16_t x;
+      memcpy(&x, p + 2 * k, 2);
+      v[k] = bi_half_to_float(x);
+    }
+    break;
+  default: /* float (14) */ memcpy(v, p, 4 * (size_t)n); break;
   }
 }
 
@@ -320,7 +347,18 @@ static uint16_t chan_f16(const struct ctype_info *t, const uint8_t *p, bool srgb
   }
 }
 
-/* One texel as RGBA of result kind rk (4 floats, halves or 32-bit integers). */
+/* Memory channels k of order o that sRGB conversion applies to (all but alpha). */
+static unsigned srgb_mask_of(const struct order_info *o) {
+  unsigned m = 0;
+  if (o->srgb)
+    for (unsigned k = 0; k < o->nchan; k++)
+      if (o->map[k] != 3) m |= 1u << k;
+  return m;
+}
+
+/* One texel as RGBA of result kind rk (4 floats, halves or 32-bit integers): the memory channels
+ * decoded, then placed by the order's map, the missing components 0 and alpha 1; intensity and
+ * luminance repeat their one channel as (I,I,I,I) / (L,L,L,1). */
 static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, int rk, void *out,
                        bi_img_footprint *fp) {
   const struct order_info *o = order_of(img->order);
@@ -328,28 +366,24 @@ static void texel_read(const bi_image *img, uint64_t x, uint64_t y, uint64_t z, 
   const uint64_t off = pixel_offset(img, x, y, z);
   if (fp && fp->n < 8) fp->off[fp->n++] = off;
   const uint8_t *p = img->data + off;
-  float f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-  uint16_t h[4] = {0, 0, 0, 0x3c00u};
-  uint32_t u[4] = {0, 0, 0, 1};
-  for (unsigned k = 0; k < o->nchan; k++) {
-    const uint8_t *c = p + k * t->csize;
-    const bool srgb = o->srgb && o->map[k] != 3; /* alpha is stored linear */
-    unsigned comp = o->map[k];
-    if (rk == BI_IMG_R_F32) f[comp] = chan_f32(t, c, srgb);
-    else if (rk == BI_IMG_R_F16) h[comp] = chan_f16(t, c, srgb);
-    else u[comp] = chan_raw(t, c);
+  const unsigned n = o->nchan, last = o->special == M_INTENSITY ? 4 : o->special == M_LUMINANCE ? 3 : 0;
+  if (rk == BI_IMG_R_F32) {
+    float v[4], f[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    chans_f32(img->ctype, p, n, srgb_mask_of(o), v);
+    for (unsigned k = 0; k < n; k++) f[o->map[k]] = v[k];
+    for (unsigned i = 1; i < last; i++) f[i] = f[0];
+    memcpy(out, f, sizeof f);
+  } else if (rk == BI_IMG_R_F16) {
+    uint16_t h[4] = {0, 0, 0, 0x3c00u};
+    for (unsigned k = 0; k < n; k++) h[o->map[k]] = chan_f16(t, p + k * t->csize, o->srgb && o->map[k] != 3);
+    for (unsigned i = 1; i < last; i++) h[i] = h[0];
+    memcpy(out, h, sizeof h);
+  } else {
+    uint32_t u[4] = {0, 0, 0, 1};
+    for (unsigned k = 0; k < n; k++) u[o->map[k]] = chan_raw(t, p + k * t->csize);
+    for (unsigned i = 1; i < last; i++) u[i] = u[0];
+    memcpy(out, u, sizeof u);
   }
-  if (o->special != M_PLAIN) { /* (I,I,I,I) / (L,L,L,1) */
-    unsigned last = o->special == M_INTENSITY ? 4 : 3;
-    for (unsigned i = 1; i < last; i++) {
-      f[i] = f[0];
-      h[i] = h[0];
-      u[i] = u[0];
-    }
-  }
-  if (rk == BI_IMG_R_F32) memcpy(out, f, sizeof f);
-  else if (rk == BI_IMG_R_F16) memcpy(out, h, sizeof h);
-  else memcpy(out, u, sizeof u);
 }
 
 static void border_read(const bi_image *img, int rk, void *out) {
