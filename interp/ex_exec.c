@@ -538,6 +538,36 @@ static inline __attribute__((always_inline)) void blend_bytes(void *d, const voi
     const unsigned l = lanes[k_];
 #define LANES_END }
 
+/* ACCESS1's warp loop (64-bit pointers): d[k] = base[k] + ix[k] * es, a shift when es is a power of
+ * two (sh != 0xFF), ix of 8 bytes (ix64) or 4 sign-extended; returns the OR of every pointer's
+ * change (its bits above the offset field must stay 0) and in *bi the OR of ix[k] + half (the
+ * 8-byte index range check, see ACCESS1_I64). Every lane when m8 is NULL (a full warp); else the
+ * lanes whose mask m8[k] is all ones, the others' results blended away and their checks masked
+ * out (their registers may hold anything: the arithmetic cannot trap). */
+static inline __attribute__((always_inline)) uint64_t access1_warp(uint64_t *d, const uint64_t *base, const void *ixp,
+                                                                   bool ix64, bool shift, unsigned sh, uint64_t es,
+                                                                   uint64_t half, unsigned W, const uint64_t *m8,
+                                                                   uint64_t *bi_out) {
+  uint64_t bx = 0, bi = 0;
+  for (unsigned k = 0; k < W; k++) {
+    const uint64_t ix = ix64 ? ((const uint64_t *)ixp)[k] : (uint64_t)(int64_t)((const int32_t *)ixp)[k];
+    const uint64_t t = base[k] + (shift ? ix << sh : ix * es);
+    const uint64_t m = m8 ? m8[k] : ~(uint64_t)0;
+    bx |= (t ^ base[k]) & m;
+    if (ix64) bi |= (ix + half) & m;
+    d[k] = m8 ? (t & m) | (d[k] & ~m) : t;
+  }
+  *bi_out = bi;
+  return bx;
+}
+/* ACCESS1_WARP(ix, ix64, half, m8, bi): access1_warp on the current instruction, its shift and
+ * multiply forms as two specialised loops. */
+#define ACCESS1_WARP(ix_, ix64_, half_, m8_, bi_)                                                                   \
+  (ip->flags != 0xFF ? access1_warp((uint64_t *)REG(ip->d), (const uint64_t *)REG(ip->a), (ix_), (ix64_), true,     \
+                                    ip->flags, 0, (half_), W, (m8_), (bi_))                                         \
+                     : access1_warp((uint64_t *)REG(ip->d), (const uint64_t *)REG(ip->a), (ix_), (ix64_), false, 0, \
+                                    ip->c, (half_), W, (m8_), (bi_)))
+
 /* Partial warps (divergent code): a scalar operation is computed for all W lanes and blended into
  * the destination for the active ones, a straight loop the compiler vectorises, when at least a
  * quarter of the lanes are active; otherwise lane by lane. Only for pure expressions that cannot
@@ -1052,26 +1082,44 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
   return true;
 }
 
-/* The full-warp fast path of 4- and 8-byte loads and stores: when every lane's pointer is into the
- * same global, constant or local allocation, in bounds and aligned (the common case), the
- * allocation is looked up once and the host address of lane k is base + offs[k]; *run tells
- * whether the lanes access consecutive elements (offs[k] = offs[0] + k * n, a[get_global_id(0)]),
- * which one block copy then serves. (Looking for lanes that all access one element too cost SGEMM
- * more than it saved: its 16-wide groups put two rows in a warp of 32.) NULL: take the
- * per-lane path (which reports whatever is wrong). Not taken when a group range records written
- * bytes. */
-static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
-                                                                   unsigned W, uint64_t n, uint64_t amask, bool write,
-                                                                   uint64_t *offs, bool *run) {
+/* The allocation a warp-wide 4- or 8-byte access goes through when it may take a fast path: the
+ * one lane pointer p0 points into, if global, constant or local (and writable for a write) and at
+ * least n bytes long, with its pointer in *start and its bytes' last valid offset in *lim; NULL
+ * otherwise, and always when a group range records written bytes. */
+static inline __attribute__((always_inline)) const ex_alloc *fast_alloc(const ex_ctx *cx, uint64_t p0, uint64_t n,
+                                                                        bool write, uint64_t *start, uint64_t *lim) {
   if (cx->written) return NULL;
-  const uint64_t p0 = ex_rd_ptr(pa, pb) & cx->ptr_mask, id = p0 >> cx->shift;
+  const uint64_t id = (p0 & cx->ptr_mask) >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return NULL;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
+  *start = ex_ptr_of(cx, (uint32_t)id);
+  *lim = a->size - n;
+  return a;
+}
+
+static inline uint8_t *fast_alloc_bytes(const ex_ctx *cx, const ex_alloc *a) {
+  return a->space == EX_AS_LOCAL ? cx->local + a->offset : a->base;
+}
+
+/* The full-warp fast path of 4- and 8-byte loads and stores: when every lane's pointer is into the
+ * same allocation (fast_alloc), in bounds and aligned (the common case), the allocation is looked
+ * up once and the host address of lane k is base + offs[k]; *run tells whether the lanes access
+ * consecutive elements (offs[k] = offs[0] + k * n, a[get_global_id(0)]), which one block copy then
+ * serves. (Looking for lanes that all access one element too cost SGEMM more than it saved: its
+ * 16-wide groups put two rows in a warp of 32.) NULL: take the per-lane path (which reports
+ * whatever is wrong). */
+static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
+                                                                   unsigned W, uint64_t n, uint64_t amask, bool write,
+                                                                   uint64_t *offs, bool *run) {
+  const uint64_t p0 = ex_rd_ptr(pa, pb) & cx->ptr_mask;
+  uint64_t start, lim;
+  const ex_alloc *a = fast_alloc(cx, p0, n, write, &start, &lim);
+  if (!a) return NULL;
   /* p - (the allocation's pointer) is the offset for a pointer into it; for one into another
    * allocation it is at least 2^shift - bias = bias, or negative (a huge unsigned value), and
    * every allocation is smaller than bias (setup_allocs): one compare checks id and bounds. */
-  const uint64_t lim = a->size - n, start = ex_ptr_of(cx, (uint32_t)id), ptr_mask = cx->ptr_mask;
+  const uint64_t ptr_mask = cx->ptr_mask;
   /* a run is looked for only when the ends fit one (not in a warp over two rows of a 2D group,
    * where it cost SGEMM 4%); -O3 unswitches the loop on maybe */
   const uint64_t first = p0 - start;
@@ -1085,7 +1133,26 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
   }
   if (bad) return NULL;
   *run = gap == 0;
-  return a->space == EX_AS_LOCAL ? cx->local + a->offset : a->base;
+  return fast_alloc_bytes(cx, a);
+}
+
+/* The same for the active lanes of a partial warp (divergent code: a data-dependent loop's
+ * gathers): offs[k] for lane lanes[k], one allocation looked up for all, the same single compare
+ * per lane; the per-lane path costs an allocation lookup per lane. */
+static inline __attribute__((always_inline)) uint8_t *lanes_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
+                                                                  const uint16_t *lanes, unsigned nl, uint64_t n,
+                                                                  uint64_t amask, bool write, uint64_t *offs) {
+  const uint64_t ptr_mask = cx->ptr_mask;
+  uint64_t start, lim;
+  const ex_alloc *a = fast_alloc(cx, ex_rd_ptr(pa + (size_t)lanes[0] * pb, pb) & ptr_mask, n, write, &start, &lim);
+  if (!a) return NULL;
+  uint64_t bad = 0;
+  for (unsigned k = 0; k < nl; k++) {
+    const uint64_t off = (ex_rd_ptr(pa + (size_t)lanes[k] * pb, pb) & ptr_mask) - start;
+    offs[k] = off;
+    bad |= (uint64_t)(off > lim) | (off & amask);
+  }
+  return bad ? NULL : fast_alloc_bytes(cx, a);
 }
 
 /* A load or store whose address passed the bounds check (m != NULL) but not the alignment check:
@@ -1550,6 +1617,13 @@ resched:
           for (unsigned k = 0; k < W; k++) memcpy(&d_[k], base_ + offs_[k], N);           \
         NEXT;                                                                             \
       }                                                                                   \
+    } else {                                                                              \
+      uint64_t offs_[EX_MAX_WARP];                                                        \
+      const uint8_t *base_ = lanes_alloc(cx, pa_, pb, lanes, nl, N, amask, false, offs_); \
+      if (base_) {                                                                        \
+        for (unsigned k = 0; k < nl; k++) memcpy(&d_[lanes[k]], base_ + offs_[k], N);     \
+        NEXT;                                                                             \
+      }                                                                                   \
     }                                                                                     \
     LANES_BEGIN                                                                           \
       const uint64_t p = ex_rd_ptr(pa_ + (size_t)l * pb, pb);                             \
@@ -1599,23 +1673,10 @@ resched:
    * an element below 2^32 bytes cannot overflow 64 bits. */
   H(ACCESS1_I32) {
     const int32_t *ix = (const int32_t *)REG(ip->b);
-    const uint64_t es = ip->c;
-    if (pb == 8 && full) {
-      uint64_t *d = (uint64_t *)REG(ip->d);
-      const uint64_t *base = (const uint64_t *)REG(ip->a);
-      uint64_t bx = 0;
-      if (ip->flags != 0xFF) {
-        const unsigned sh = ip->flags;
-        for (unsigned k = 0; k < W; k++) {
-          d[k] = base[k] + ((uint64_t)(int64_t)ix[k] << sh);
-          bx |= d[k] ^ base[k];
-        }
-      } else {
-        for (unsigned k = 0; k < W; k++) {
-          d[k] = base[k] + (uint64_t)(int64_t)ix[k] * es;
-          bx |= d[k] ^ base[k];
-        }
-      }
+    if (pb == 8 && (full || BLEND_OK(1))) {
+      const uint64_t *m8 = full ? NULL : AM()->m8;
+      uint64_t bi;
+      const uint64_t bx = ACCESS1_WARP(ix, false, 0, m8, &bi);
       if (!(bx >> cx->shift)) NEXT;
     }
     LANES_BEGIN
@@ -1627,27 +1688,11 @@ resched:
   }
   H(ACCESS1_I64) {
     const uint64_t *ix = (const uint64_t *)REG(ip->b);
-    const uint64_t es = ip->c;
-    if (pb == 8 && full) {
-      uint64_t *d = (uint64_t *)REG(ip->d);
-      const uint64_t *base = (const uint64_t *)REG(ip->a);
-      const unsigned m = index_bits(cx->shift, es);
-      const uint64_t half = (uint64_t)1 << m;
-      uint64_t bx = 0, bi = 0;
-      if (ip->flags != 0xFF) {
-        const unsigned sh = ip->flags;
-        for (unsigned k = 0; k < W; k++) {
-          d[k] = base[k] + (ix[k] << sh);
-          bx |= d[k] ^ base[k];
-          bi |= ix[k] + half;
-        }
-      } else {
-        for (unsigned k = 0; k < W; k++) {
-          d[k] = base[k] + ix[k] * es;
-          bx |= d[k] ^ base[k];
-          bi |= ix[k] + half;
-        }
-      }
+    if (pb == 8 && (full || BLEND_OK(1))) {
+      const uint64_t *m8 = full ? NULL : AM()->m8;
+      const unsigned m = index_bits(cx->shift, ip->c);
+      uint64_t bi;
+      const uint64_t bx = ACCESS1_WARP(ix, true, (uint64_t)1 << m, m8, &bi);
       if (!((bx >> cx->shift) | (bi >> (m + 1)))) NEXT;
     }
     LANES_BEGIN

@@ -59,3 +59,29 @@ kernel void ptr_local(global int *out, global const int *in) {
   local int *other = &buf[31 - l];
   out[get_global_id(0)] = *other - *mine + (int)(other - mine);
 }
+// Gathers in a divergent loop (rows of irregular length, as in CSR SpMV): loads and element
+// addresses of a warp whose lanes leave the loop at different iterations, through a 32-bit signed
+// index (col) and a 64-bit one (k), and addresses made inside the loop and read after it (best
+// through a phi, p directly: the lanes that left first wait at the loop's exit while the others
+// make new addresses in the same register).
+kernel void ptr_gather(global int *out, global const uint *row_ptr, global const int *col, global const int *val,
+                       global const int *x) {
+  size_t r = get_global_id(0);
+  size_t k = row_ptr[r], end = row_ptr[r + 1];
+  int acc = 0, last = 0;
+  global const int *best = x;
+  if (k < end) {
+    global const int *p;
+    do {
+      p = x + col[k];
+      acc += val[k] * *p;
+      if (*p > *best)
+        best = p;
+      k++;
+    } while (k < end);
+    last = *p + (int)(p - x) * 4096;
+  }
+  out[3 * r] = acc;
+  out[3 * r + 1] = *best;
+  out[3 * r + 2] = last;
+}

@@ -843,6 +843,45 @@ static void test_ptr_local(void **state) {
   kt_run_case(&c);
 }
 
+/* ptr_gather: rows of irregular length (a few long ones, some empty), so the lanes of a warp leave
+ * the loop at different iterations and run its gathers as partial warps of every size. */
+static void test_ptr_gather(void **state) {
+  (void)state;
+  enum { G = 96, NX = 200, NNZ_MAX = G * 40 };
+  static uint32_t row_ptr[G + 1];
+  static int32_t col[NNZ_MAX], val[NNZ_MAX], x[NX], w[1 + 3 * G];
+  kt_seed(0x6A7E);
+  for (size_t i = 0; i < NX; ++i) x[i] = (int32_t)kt_rand_range(-1000, 1000);
+  row_ptr[0] = 0;
+  for (size_t r = 0; r < G; ++r) row_ptr[r + 1] = row_ptr[r] + (r % 13 == 5 ? 40 : (uint32_t)(r * 37 % 11));
+  const uint32_t nnz = row_ptr[G];
+  for (size_t k = 0; k < nnz; ++k) {
+    col[k] = (int32_t)kt_rand_range(0, NX - 1);
+    val[k] = (int32_t)kt_rand_range(-9, 9);
+  }
+  w[0] = 3 * G;
+  for (size_t r = 0; r < G; ++r) {
+    int32_t acc = 0, last = 0;
+    const int32_t *best = x;
+    for (uint32_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+      acc += val[k] * x[col[k]];
+      if (x[col[k]] > *best) best = &x[col[k]];
+      last = x[col[k]] + col[k] * 4096;
+    }
+    w[1 + 3 * r] = acc;
+    w[2 + 3 * r] = *best;
+    w[3 + 3 * r] = last;
+  }
+  kt_case c = {.file = "ptr_arith",
+               .kernel = "ptr_gather",
+               .args = {KT_BUF_IN(NULL, 3 * G * 4), KT_BUF_IN(row_ptr, sizeof row_ptr), KT_BUF_IN(col, 4 * nnz),
+                        KT_BUF_IN(val, 4 * nnz), KT_BUF_IN(x, sizeof x)},
+               .range = {1, {G}, {0}, {0}},
+               .check = kt_check_i32_n,
+               .user = w};
+  kt_run_case(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     KT_TEST(test_struct_byval),    KT_TEST(test_struct_private_array),
@@ -858,7 +897,7 @@ int main(void) {
     KT_TEST(test_generic_sum),     KT_TEST(test_generic_cast),
     KT_TEST(test_generic_fence),   KT_TEST(test_ptr_walk),
     KT_TEST(test_ptr_bytes),       KT_TEST(test_ptr_private),
-    KT_TEST(test_ptr_local),
+    KT_TEST(test_ptr_local),       KT_TEST(test_ptr_gather),
   };
   return cmocka_run_group_tests_name("kernels_mem", tests, NULL, NULL);
 }
