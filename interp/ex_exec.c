@@ -1137,8 +1137,9 @@ static inline __attribute__((always_inline)) uint8_t *shared_alloc(const ex_ctx 
 }
 
 /* The same for the active lanes of a partial warp (divergent code: a data-dependent loop's
- * gathers): offs[k] for lane lanes[k], one allocation looked up for all, the same single compare
- * per lane; the per-lane path costs an allocation lookup per lane. */
+ * gathers, a sorting network's conditional stores): offs[k] for lane lanes[k], one allocation
+ * looked up for all, the same single compare per lane, where the per-lane path (ex_mem) looks up
+ * each lane's. Stores go in lane order, as the per-lane path's. */
 static inline __attribute__((always_inline)) uint8_t *lanes_alloc(const ex_ctx *cx, const uint8_t *pa, unsigned pb,
                                                                   const uint16_t *lanes, unsigned nl, uint64_t n,
                                                                   uint64_t amask, bool write, uint64_t *offs) {
@@ -1648,6 +1649,13 @@ resched:
         if (run_) memcpy(base_ + offs_[0], v_, (size_t)W * N);                            \
         else                                                                              \
           for (unsigned k = 0; k < W; k++) memcpy(base_ + offs_[k], &v_[k], N);           \
+        NEXT;                                                                             \
+      }                                                                                   \
+    } else {                                                                              \
+      uint64_t offs_[EX_MAX_WARP];                                                        \
+      uint8_t *base_ = lanes_alloc(cx, pa_, pb, lanes, nl, N, amask, true, offs_);        \
+      if (base_) {                                                                        \
+        for (unsigned k = 0; k < nl; k++) memcpy(base_ + offs_[k], &v_[lanes[k]], N);     \
         NEXT;                                                                             \
       }                                                                                   \
     }                                                                                     \
