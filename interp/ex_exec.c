@@ -425,42 +425,48 @@ static uint64_t atomic_new(unsigned kind, bool fl, unsigned size, uint64_t old, 
   }
 }
 
+/* atomic_rmw on a T (uint32_t, uint64_t): the integer operations that x86 and AArch64 do in one
+ * locked instruction (fetch-add, -sub, -and, -or, -xor, exchange) as that instruction, the others
+ * (min, max, the float operations, flag set) as a compare-exchange loop. Under contention (two
+ * threads incrementing the same histogram counters) a loop retries where the one instruction
+ * does not; the results are the same. */
+#define ATOMIC_RMW(T)                                                                                        \
+  do {                                                                                                       \
+    T *p = (T *)m;                                                                                           \
+    if (!fl) switch (kind) {                                                                                 \
+      case EX_AT_INC: return __atomic_fetch_add(p, (T)1, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_DEC: return __atomic_fetch_sub(p, (T)1, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_ADD: return __atomic_fetch_add(p, (T)v, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_SUB: return __atomic_fetch_sub(p, (T)v, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_AND: return __atomic_fetch_and(p, (T)v, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_OR: return __atomic_fetch_or(p, (T)v, __ATOMIC_SEQ_CST);                                    \
+      case EX_AT_XOR: return __atomic_fetch_xor(p, (T)v, __ATOMIC_SEQ_CST);                                  \
+      case EX_AT_XCHG: return __atomic_exchange_n(p, (T)v, __ATOMIC_SEQ_CST);                                \
+      default: break;                                                                                        \
+      }                                                                                                      \
+    T old = __atomic_load_n(p, __ATOMIC_SEQ_CST);                                                            \
+    switch (kind) {                                                                                          \
+    case EX_AT_LOAD: return old;                                                                             \
+    case EX_AT_STORE: __atomic_store_n(p, (T)v, __ATOMIC_SEQ_CST); return 0;                                 \
+    case EX_AT_FLAG_CLEAR: __atomic_store_n(p, (T)0, __ATOMIC_SEQ_CST); return 0;                            \
+    case EX_AT_CMPXCHG: {                                                                                    \
+      T expected = (T)cmp;                                                                                   \
+      __atomic_compare_exchange_n(p, &expected, (T)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);            \
+      return expected;                                                                                       \
+    }                                                                                                        \
+    default:                                                                                                 \
+      for (;;) {                                                                                             \
+        T nv = (T)atomic_new(kind, fl, sizeof(T), old, v);                                                   \
+        if (__atomic_compare_exchange_n(p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old; \
+      }                                                                                                      \
+    }                                                                                                        \
+  } while (0)
+
 static uint64_t atomic_rmw(uint8_t *m, unsigned size, unsigned kind, bool fl, uint64_t v, uint64_t cmp) {
-  if (size == 4) {
-    uint32_t *p = (uint32_t *)m, old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-    switch (kind) {
-    case EX_AT_LOAD: return old;
-    case EX_AT_STORE: __atomic_store_n(p, (uint32_t)v, __ATOMIC_SEQ_CST); return 0;
-    case EX_AT_FLAG_CLEAR: __atomic_store_n(p, 0u, __ATOMIC_SEQ_CST); return 0;
-    case EX_AT_CMPXCHG: {
-      uint32_t expected = (uint32_t)cmp;
-      __atomic_compare_exchange_n(p, &expected, (uint32_t)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-      return expected;
-    }
-    default:
-      for (;;) {
-        uint32_t nv = (uint32_t)atomic_new(kind, fl, 4, old, v);
-        if (__atomic_compare_exchange_n(p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
-      }
-    }
-  }
-  uint64_t *p = (uint64_t *)m, old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-  switch (kind) {
-  case EX_AT_LOAD: return old;
-  case EX_AT_STORE: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;
-  case EX_AT_FLAG_CLEAR: __atomic_store_n(p, (uint64_t)0, __ATOMIC_SEQ_CST); return 0;
-  case EX_AT_CMPXCHG: {
-    uint64_t expected = cmp;
-    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-    return expected;
-  }
-  default:
-    for (;;) {
-      uint64_t nv = atomic_new(kind, fl, 8, old, v);
-      if (__atomic_compare_exchange_n(p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old;
-    }
-  }
+  if (size == 4) ATOMIC_RMW(uint32_t);
+  ATOMIC_RMW(uint64_t);
 }
+#undef ATOMIC_RMW
 
 /* The same operations when no other thread can touch the memory (local and private memory, which
  * one work-group's thread owns, and global memory when the launch runs on one thread): plain
