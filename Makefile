@@ -116,9 +116,9 @@ CLI_LDLIBS = -ledit -lcjson -lyaml -lpng
 # The command (not the library, which must not change its host's allocator) allocates through
 # mimalloc (libmimalloc-dev) when it is installed: a third of SPIRV-Tools' validator, most of the
 # time to load a large module, is glibc's malloc and free (1 MiB module: 65 -> 54 ms on 2 cores,
-# 116 -> 90 ms on one; docs/performance.md, round three). Listed before the C library so that its malloc serves the
-# whole process; --no-as-needed because nothing calls it by name. Not under the sanitizers, which
-# bring their own allocator. MIMALLOC=0 keeps glibc's (then cli/cli_heap.c tunes it).
+# 116 -> 90 ms on one; docs/performance.md, round three). Listed before the C library so that its
+# malloc serves the whole process; --no-as-needed because nothing calls it by name. Not under the
+# sanitizers, which bring their own allocator. MIMALLOC=0 keeps glibc's (then cli/cli_heap.c tunes it).
 MIMALLOC ?= $(if $(SANFLAGS),0,$(if $(wildcard /usr/include/mimalloc.h),1,0))
 ifeq ($(MIMALLOC),1)
 CLI_MALLOC = -Wl,--push-state,--no-as-needed -lmimalloc -Wl,--pop-state

@@ -1089,13 +1089,14 @@ static bool copy_memory(ex_ctx *cx, ex_warp *w, unsigned l, const uint8_t *dst_r
 }
 
 /* The allocation a warp-wide 4- or 8-byte access goes through when it may take a fast path: the
- * one lane pointer p0 points into, if global, constant or local (and writable for a write) and at
- * least n bytes long, with its pointer in *start and its bytes' last valid offset in *lim; NULL
- * otherwise, and always when a group range records written bytes. */
+ * one lane pointer p0 (already masked with ptr_mask, as the callers' offsets need it) points into,
+ * if global, constant or local (and writable for a write) and at least n bytes long, with its
+ * pointer in *start and its bytes' last valid offset in *lim; NULL otherwise, and always when a
+ * group range records written bytes. */
 static inline __attribute__((always_inline)) const ex_alloc *fast_alloc(const ex_ctx *cx, uint64_t p0, uint64_t n,
                                                                         bool write, uint64_t *start, uint64_t *lim) {
   if (cx->written) return NULL;
-  const uint64_t id = (p0 & cx->ptr_mask) >> cx->shift;
+  const uint64_t id = p0 >> cx->shift;
   if (id == 0 || id >= cx->nallocs) return NULL;
   const ex_alloc *a = &cx->allocs[id];
   if (a->space == EX_AS_PRIVATE || (write && a->read_only) || a->size < n) return NULL;
